@@ -1,0 +1,135 @@
+"""`vllm-doctor`: diagnose logs, lint the rule book, and start the bot, worker and repro.
+
+Only `diagnose` and `rules lint|list` live here; the other commands forward their arguments to the
+module that owns them, imported on demand, so a diagnosis never pays for Slack or SQLAlchemy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+FORWARDED = {
+    "db": ("bot.store.cli", "manage the outcome database (upgrade, current)"),
+    "serve": ("bot.slack.cli", "run the Slack bot (Socket Mode, or --http)"),
+    "worker": ("bot.repro.cli", "run the GPU repro worker"),
+    "repro": ("bot.repro.cli", "reproduce a failure locally, one setting at a time"),
+}
+RULES_FORWARDED = {"stats": "bot.learn.cli", "suggest": "bot.learn.cli"}
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="vllm-doctor", description="Find the real error in a failing vLLM log.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    d = sub.add_parser("diagnose", help="diagnose log files (or - for stdin)")
+    d.add_argument("files", nargs="*", default=["-"], metavar="FILE")
+    d.add_argument("--json", action="store_true", help="one JSON object per input, one per line")
+    d.add_argument("--lang", choices=["en", "zh"], default=os.environ.get("VLLM_DOCTOR_LANG", "en"))
+    d.add_argument("--record", action="store_true", help="store the diagnosis in the outcome database")
+    d.add_argument("--no-color", action="store_true")
+    r = sub.add_parser("rules", help="the rule book: lint, list, stats, suggest")
+    r.add_argument("action", choices=["lint", "list", *RULES_FORWARDED])
+    r.add_argument("--json", action="store_true")
+    for name, (_, help_text) in FORWARDED.items():
+        sub.add_parser(name, help=help_text, add_help=False)
+    return p
+
+
+def _read(name: str) -> bytes:
+    if name == "-":
+        return sys.stdin.buffer.read()
+    with open(name, "rb") as f:
+        return f.read()
+
+
+def _diagnose(args) -> int:
+    from .diagnose import diagnose
+    store = None
+    color = sys.stdout.isatty() and not args.no_color and not os.environ.get("NO_COLOR")
+    for name in args.files:
+        try:
+            data = _read(name)
+        except OSError as e:
+            print(f"vllm-doctor: cannot read {name}: {e.strerror}", file=sys.stderr)
+            return 2
+        report = diagnose(data, lang=args.lang)
+        if args.record:
+            if store is None:
+                from .store import Store
+                store = Store.from_env()
+            store.record_diagnosis(report, source="cli", text=data.decode("utf-8", "replace"))
+        if args.json:
+            out = {"file": name, "diagnoses": [_json_diagnosis(d) for d in report.diagnoses],
+                   "verdict": report.verdict, "facts": report.facts, "notes": report.notes}
+            if report.next_step:
+                out["next_step"] = report.next_step
+            print(json.dumps(out, ensure_ascii=False, default=str))
+        else:
+            from .terminal import render
+            sys.stdout.write(render(report, name if len(args.files) > 1 else None, color))
+    return 0
+
+
+def _json_diagnosis(d) -> dict:
+    keys = ("rule_id", "confidence", "level", "title", "evidence", "cause", "fix", "caveats",
+            "line_no", "captures", "matched_by")
+    full = d.to_dict()
+    return {k: full[k] for k in keys}
+
+
+def _rules(args, rest: list[str]) -> int:
+    if args.action in RULES_FORWARDED:
+        return _forward(RULES_FORWARDED[args.action], [args.action, *rest])
+    from .diagnose.rulebook import load_rulebook
+    if args.action == "list":
+        book = load_rulebook()
+        rows = sorted(book, key=lambda r: (r.level != "root", r.id))
+        if args.json:
+            print(json.dumps([{"id": r.id, "level": r.level, "status": r.status, "title": r.title["en"],
+                               "versions": r.versions} for r in rows], ensure_ascii=False))
+        else:
+            for r in rows:
+                print(f"{r.id:34} {r.level:7} {r.status:6} {r.title['en']}")
+            print(f"{len(rows)} rules, rule book {book.version}")
+        return 0
+    from .lint import lint
+    problems, counts = lint()
+    for p in problems:
+        print(p)
+    print(f"{counts['rules']} rules, {counts['fixtures']} fixtures ({counts['negative']} negative): "
+          f"{len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+def _forward(module: str, argv: list[str]) -> int:
+    import importlib
+    try:
+        mod = importlib.import_module(module)
+    except ImportError as e:
+        print(f"vllm-doctor: this command is not available: {e}", file=sys.stderr)
+        return 2
+    return int(mod.main(argv) or 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in FORWARDED:
+        name = argv[0]
+        module = FORWARDED[name][0]
+        return _forward(module, argv[1:] if name in ("db", "serve") else argv)
+    parser = _parser()
+    args, rest = parser.parse_known_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    if args.command == "rules":
+        return _rules(args, rest)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    return _diagnose(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+"""The heart of vllm-doctor: text in, Report out. No Slack, no database, no network.
+
+    from bot.diagnose import diagnose
+    report = diagnose(open("vllm.log", "rb").read(), lang="zh")
+"""
+
+from __future__ import annotations
+
+from . import facts as _facts
+from . import logtext, tracebacks
+from .matcher import Candidate, match
+from .report import Diagnosis, Report, RootError, fill, text
+from .rulebook import RuleBook, load_rulebook
+
+__all__ = ["diagnose", "Diagnosis", "Report", "RootError", "load_rulebook", "RuleBook"]
+
+ANSWER_THRESHOLD = 0.6
+_BOOK: RuleBook | None = None
+
+
+def _default_book() -> RuleBook:
+    global _BOOK
+    if _BOOK is None:
+        _BOOK = load_rulebook()
+    return _BOOK
+
+
+def _caveats(c: Candidate, facts: dict, lang: str) -> list[str]:
+    rule = c.rule
+    version = facts.get("vllm_version")
+    out = []
+    if rule.versions and version:
+        from .matcher import _version_ok
+        if not _version_ok(rule.versions, version):
+            out.append(text("outside_versions", lang, versions=rule.versions, vllm_version=version))
+    return out
+
+
+def _values(c: Candidate, facts: dict) -> dict:
+    values = {k: v for k, v in facts.items() if isinstance(v, (str, int, float))}
+    values.update(c.captures)
+    from .advice import derive
+    values.update(derive(c.rule.id, values, facts))
+    return values
+
+
+def _to_diagnosis(c: Candidate, facts: dict, lang: str) -> Diagnosis:
+    rule, values = c.rule, _values(c, facts)
+    caveats = _caveats(c, facts, lang)
+    confidence = c.confidence * (0.9 if caveats else 1.0)
+    return Diagnosis(
+        rule_id=rule.id, confidence=round(confidence, 3), level=rule.level, status=rule.status,
+        title=fill(rule.title[lang], values), cause=fill(rule.cause[lang], values),
+        fix=fill(rule.fix[lang], values), caveats=caveats, evidence=c.message.text[:500],
+        line_no=c.message.line_no, captures=c.captures, repro=rule.repro,
+        fix_settings=rule.fix_settings, fix_env=rule.fix_env, verified=rule.verified,
+        versions=rule.versions, matched_by=c.matched_by,
+    )
+
+
+def _root(errors: list[tracebacks.Message], best: Diagnosis | None) -> RootError | None:
+    if best is not None and best.level != "wrapper":
+        msg = next((m for m in errors if m.line_no == best.line_no), None)
+        return RootError(best.evidence, best.line_no, msg.exc_type if msg else None, msg.proc if msg else None)
+    strong = [m for m in errors if m.is_error and (m.exc_type or m.inner or m.level in ("ERROR", "CRITICAL"))]
+    first = strong[0] if strong else next((m for m in errors if m.is_error), None)
+    return RootError(first.text[:500], first.line_no, first.exc_type, first.proc) if first else None
+
+
+def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = None) -> Report:
+    lang = lang if lang in ("en", "zh") else "en"
+    book = book or _default_book()
+    clean = logtext.clean(data)
+    found_facts = _facts.extract(clean.text)
+    errors = tracebacks.messages(clean.text)
+    cands = match(book, errors, tracebacks.tail(clean.text), clean.text, found_facts)
+
+    shown = [c for c in cands if c.rule.status == "active"]
+    if any(c.rule.level != "wrapper" for c in shown):
+        shown = [c for c in shown if c.rule.level != "wrapper"]
+    diagnoses = [_to_diagnosis(c, found_facts, lang) for c in shown]
+    shadow = [_to_diagnosis(c, found_facts, lang) for c in cands if c.rule.status == "shadow"]
+    diagnoses = [d for d in diagnoses if d.confidence >= 0.5]
+
+    best = diagnoses[0] if diagnoses else None
+    root = _root(errors, best)
+    if best and best.level != "wrapper" and best.confidence >= ANSWER_THRESHOLD:
+        verdict, next_step = "diagnosed", ""
+    elif best and best.level == "wrapper":
+        verdict, next_step = "wrapper_only", text("wrapper_only", lang)
+    elif root is not None:
+        verdict = "unsure"
+        next_step = text("unsure", lang, line_no=root.line_no, root=root.text[:300])
+    else:
+        verdict, next_step = "no_error", text("no_error", lang)
+    return Report(diagnoses, shadow, found_facts, root, verdict, next_step, clean.notes, book.version, lang)

@@ -1,0 +1,183 @@
+"""Facts a log gives away about its environment: versions, GPU, engine arguments, engine starts.
+
+Each fact has a list of regexes, most reliable first; the first that matches wins. They run over
+the whole clean text, so every one starts with a literal (a fast scan in CPython's re).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+
+_VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-][\w.+-]*)?)"
+
+_VLLM = [
+    re.compile(r"Initializing an? (?:V[01] )?LLM engine \(v" + _VERSION + r"\)"),
+    re.compile(r"vLLM API server version " + _VERSION),
+    re.compile(r"vLLM (?:server|batch processing API) version " + _VERSION),
+    re.compile(r"vLLM Version\s*:\s*" + _VERSION),
+    re.compile(r"[▄█▀ ]{6,}\s*version\s+" + _VERSION),
+    re.compile(r"\bvllm(?:-cpu)?==" + _VERSION),
+    re.compile(r"vllm/vllm-openai:v" + _VERSION),
+    re.compile(r"site-packages/vllm-" + _VERSION + r"[-.]"),
+]
+_TORCH = [
+    re.compile(r"PyTorch version\s*:\s*" + _VERSION),
+    re.compile(r"\btorch==" + _VERSION),
+    re.compile(r"\btorch[ :]+(\d+\.\d+\.\d+\+cu\d+)"),
+]
+_CUDA = [
+    re.compile(r"CUDA runtime version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
+    re.compile(r"CUDA used to build PyTorch\s*:\s*(\d+\.\d+)"),
+    re.compile(r"CUDA Version:?\s+(\d+\.\d+)"),
+    re.compile(r"\btorch[=\s:]+\d+\.\d+\.\d+\+cu(\d{2,3})\b"),
+]
+_DRIVER = [
+    re.compile(r"Nvidia driver version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
+    re.compile(r"Driver Version:\s*(\d+\.\d+(?:\.\d+)?)"),
+    re.compile(r"driver on your system is too old \(found version (\d+)\)"),
+]
+_GPU = [
+    re.compile(r"Your (.{3,60}?) GPU has compute capability"),
+    re.compile(r"GPU \d+:\s*((?:NVIDIA|Tesla|Quadro|AMD|Instinct)[^\n(]{2,60}?)\s*(?:\(|\n|$)", re.M),
+    re.compile(r"\|\s+\d+\s+((?:NVIDIA|Tesla|Quadro)[\w .-]+?)\s{2,}(?:On|Off)\s+\|"),
+    re.compile(r"GPU models and configuration:\s*((?:NVIDIA|Tesla|Quadro)[^\n]{2,60})"),
+]
+_CAPABILITY = [
+    re.compile(r"compute capability (?:of )?(\d+\.\d+)"),
+    re.compile(r"Current capability: (\d)(\d)\b"),
+    re.compile(r"compute_capability=\(?(\d+), ?(\d+)"),
+]
+_PLATFORM = [
+    re.compile(r"Automatically detected platform (\w+)"),
+    re.compile(r"device_config=(\w+)"),
+    re.compile(r"Using (CPU|XPU|TPU|ROCm) (?:backend|platform)", re.I),
+]
+_NON_DEFAULT_ARGS = re.compile(r"non-default args: (\{.*\})")
+_NAMESPACE_ARGS = re.compile(r"\bargs: Namespace\((.*)\)")
+_ENGINE_CONFIG = re.compile(r"(Initializing an? (?:V[01] )?LLM engine \(v[^)]*\) with config: )(.*)")
+# Evidence that vLLM printed (part of) this log: its name, its processes, its log header form.
+_VLLM_CONTEXT = re.compile(r"vllm|vLLM|VLLM|EngineCore|LLMEngine|gpu_memory_utilization|max_model_len|"
+                           r"tensor_parallel_size|validation errors? for (?:Model|Vllm|Cache|Parallel|Scheduler|Speculative|LoRA)Config|\[(?:core|llm_engine|api_server|worker|gpu_worker|model_runner)\.py:\d+\]")
+_PROC_TAG = re.compile(r"\((?:[A-Za-z_]\w*(?: rank=\d+)?) pid=(\d+)")
+
+
+def _first(patterns: list[re.Pattern[str]], text: str) -> str | None:
+    for rx in patterns:
+        m = rx.search(text)
+        if m:
+            return ".".join(g for g in m.groups() if g) if len(m.groups()) > 1 else m.group(1)
+    return None
+
+
+def _split_top_level(s: str) -> list[str]:
+    """Split "a=1, b={'x': 1, 'y': 2}, c='d, e'" on commas outside brackets and quotes."""
+    parts, depth, quote, cur = [], 0, "", []
+    for ch in s:
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    parts.append("".join(cur))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _literal(value: str):
+    try:
+        return ast.literal_eval(value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return value.strip("'\"")
+
+
+def _key_values(s: str) -> dict:
+    out = {}
+    for part in _split_top_level(s[:20000]):
+        key, sep, value = part.partition("=")
+        if sep and re.fullmatch(r"[A-Za-z_]\w*", key.strip()):
+            out[key.strip()] = _literal(value.strip())
+    return out
+
+
+def engine_args(text: str) -> dict:
+    """The arguments the user set, from `non-default args:` or the engine config line."""
+    m = _NON_DEFAULT_ARGS.search(text)
+    if m:
+        try:
+            value = ast.literal_eval(m.group(1)[:20000])
+            if isinstance(value, dict):
+                return value
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            pass
+        inner = m.group(1).strip("{}")
+        return {k.strip("'\""): v for k, v in
+                (_kv_colon(p) for p in _split_top_level(inner)) if k}
+    m = _NAMESPACE_ARGS.search(text)
+    if m:
+        return _key_values(m.group(1))
+    m = _ENGINE_CONFIG.search(text)
+    if m:
+        return _key_values(m.group(2))
+    return {}
+
+
+def _kv_colon(part: str) -> tuple[str, object]:
+    key, sep, value = part.partition(":")
+    return (key.strip(), _literal(value.strip())) if sep else ("", None)
+
+
+def engine_starts(text: str) -> int:
+    """How many engines one process started: two in one process explains a 'no memory' error.
+
+    Each process is keyed by its pid tag when the line has one; untagged lines share one key
+    (the offline `LLM()` script's own process).
+    """
+    counts: Counter = Counter()
+    for marker in ("non-default args:", "with config: model="):
+        pos = text.find(marker)
+        per_proc: Counter = Counter()
+        while pos >= 0:
+            line_start = text.rfind("\n", 0, pos) + 1
+            tag = _PROC_TAG.search(text, line_start, pos)
+            per_proc[tag.group(1) if tag else ""] += 1
+            pos = text.find(marker, pos + len(marker))
+        for proc, n in per_proc.items():
+            counts[proc] = max(counts[proc], n)
+    return max(counts.values(), default=0)
+
+
+def extract(text: str) -> dict:
+    args = engine_args(text)
+    cuda = _first(_CUDA, text)
+    if cuda and "." not in cuda and len(cuda) >= 3:          # "+cu124" -> "12.4"
+        cuda = f"{cuda[:-1]}.{cuda[-1]}"
+    platform = _first(_PLATFORM, text)
+    config = _ENGINE_CONFIG.search(text)
+    model = args.get("model") or args.get("model_tag")
+    if not model and config:
+        mm = re.match(r"model='([^']*)'", config.group(2))
+        model = mm.group(1) if mm else None
+    return {
+        "vllm_version": _first(_VLLM, text),
+        "torch_version": _first(_TORCH, text),
+        "cuda_version": cuda,
+        "driver_version": _first(_DRIVER, text),
+        "gpu_name": (_first(_GPU, text) or "").strip() or None,
+        "compute_capability": _first(_CAPABILITY, text),
+        "platform": platform.lower() if platform else None,
+        "engine_args": args,
+        "engine_starts": engine_starts(text),
+        "model": model if isinstance(model, str) else None,
+        "has_traceback": "Traceback (most recent call last)" in text,
+        "vllm_context": bool(_VLLM_CONTEXT.search(text)),
+    }

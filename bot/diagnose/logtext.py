@@ -1,0 +1,83 @@
+"""Turn a pasted log into clean text: the bytes people paste are rarely what vLLM printed.
+
+Slack escapes and links, Markdown code fences, ANSI colours (with or without the ESC byte, which
+copy-paste often loses), carriage returns from tqdm bars and vLLM's ``\\r\\n`` multi-line records.
+Everything here works on the whole text at once: per-line Python loops over a 10 MB paste are
+what would make the diagnosis slow.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+MAX_INPUT_CHARS = 10 * 1024 * 1024
+# When a paste is larger than MAX_INPUT_CHARS we keep a window that ends a little after the last
+# error marker, so the part that holds the failure survives.
+_TAIL_AFTER_LAST_ERROR = 256 * 1024
+_ERROR_MARKERS = ("Traceback (most recent call last)", "Error", "ERROR", "Exception")
+
+_SLACK_LINK = re.compile(r"<((?:https?|mailto|file|ftp)://[^|>\s]+|[#@!][^|>\s]+)(?:\|([^>\n]*))?>")
+# Real escape sequences (colours, cursor moves from tqdm) and colour codes whose ESC byte was lost
+# in a copy-paste, e.g. "[1;36m(EngineCore_DP0 pid=87)".
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][AB012]|\[(?:\d{1,3};)*\d{1,3}m")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+@dataclass
+class CleanText:
+    text: str
+    notes: list[str] = field(default_factory=list)
+
+
+def to_text(data: str | bytes) -> tuple[str, list[str]]:
+    """Decode whatever we were given; binary and invalid UTF-8 never raise."""
+    notes: list[str] = []
+    if isinstance(data, bytes):
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            text = data.decode("utf-16", errors="replace")
+        else:
+            text = data.decode("utf-8", errors="replace")
+    else:
+        text = data
+    sample = text[:65536]
+    if sample and (sample.count("\x00") + sample.count("\ufffd")) > len(sample) * 0.1:
+        notes.append("The input looks binary, not like a text log; only its readable lines were used.")
+    return text, notes
+
+
+def bound(text: str, limit: int = MAX_INPUT_CHARS) -> tuple[str, list[str]]:
+    if len(text) <= limit:
+        return text, []
+    last = max(text.rfind(m) for m in _ERROR_MARKERS)
+    end = len(text) if last < 0 else min(len(text), last + _TAIL_AFTER_LAST_ERROR)
+    start = max(0, end - limit)
+    cut = text.find("\n", start)
+    start = start if cut < 0 else cut + 1
+    mb = len(text) / (1024 * 1024)
+    note = (
+        f"The input is {mb:.1f} MB; only the last {limit // (1024 * 1024)} MB that hold errors "
+        "were read. Paste the first traceback if the answer looks wrong."
+    )
+    return text[start:end], [note]
+
+
+def unescape_slack(text: str) -> str:
+    if "<" in text:
+        text = _SLACK_LINK.sub(lambda m: m.group(2) or m.group(1), text)
+    if "&" in text:
+        text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    return text
+
+
+def clean(data: str | bytes) -> CleanText:
+    text, notes = to_text(data)
+    text, more = bound(text)
+    notes += more
+    text = unescape_slack(text)
+    text = text.replace("```", "\n")
+    if "\x1b" in text or "m" in text:
+        text = _ANSI.sub("", text)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _CONTROL.sub("", text)
+    return CleanText(text=text, notes=notes)

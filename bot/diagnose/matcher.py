@@ -1,0 +1,192 @@
+"""Match error messages against the rule book and rank what matched.
+
+Patterns find candidates; rapidfuzz scores the error messages no pattern hit against each rule's
+canonical sentences, so a reworded message still matches. Ranking follows the seed's method: the
+FIRST real error wins, root causes outrank hints and hints outrank wrappers, and facts break ties
+(a rule's `when` conditions, and `supersedes` when two rules explain the same line).
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from dataclasses import dataclass, field
+
+from .rulebook import Rule, RuleBook
+from .tracebacks import Message, parse_line
+
+LEVEL_RANK = {"root": 0, "hint": 1, "wrapper": 2}
+BASE_CONFIDENCE = {"root": 0.95, "hint": 0.75, "wrapper": 0.6}
+FUZZY_CUTOFF = 90.0
+TAIL_LINES = 3
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+_OPS = {">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": operator.ne,
+        ">": operator.gt, "<": operator.lt}
+_COMPARISON = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(-?\d+(?:\.\d+)?)\s*$")
+
+
+@dataclass
+class Candidate:
+    rule: Rule
+    message: Message
+    position: int                 # order of the message in the log
+    confidence: float
+    matched_by: str
+    captures: dict = field(default_factory=dict)
+
+
+def _norm(s: str) -> str:
+    return _DIGITS.sub("0", s.replace("`", "").replace("'", "").replace('"', "")).lower()
+
+
+def _version_ok(spec: str, version: str | None) -> bool:
+    if version is None:
+        return False
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+    try:
+        return Version(version) in SpecifierSet(spec, prereleases=True)
+    except (InvalidSpecifier, InvalidVersion):
+        return False
+
+
+def condition_holds(key: str, expected, facts: dict) -> bool:
+    actual = facts.get(key)
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return bool(actual) == bool(expected) if not isinstance(expected, str) else \
+            str(bool(actual)).lower() == expected.lower()
+    if key.endswith("_version"):
+        return _version_ok(str(expected), actual)
+    m = _COMPARISON.match(str(expected))
+    if m:
+        try:
+            return _OPS[m.group(1)](float(actual), float(m.group(2)))
+        except (TypeError, ValueError):
+            return False
+    return str(actual).lower() == str(expected).lower()
+
+
+def _when_holds(rule: Rule, facts: dict) -> bool:
+    return all(condition_holds(k, v, facts) for k, v in rule.when.items())
+
+
+def _search(rule: Rule, message: Message) -> dict | None:
+    for rx in rule.patterns:
+        m = rx.search(message.text)
+        if m:
+            return {k: v for k, v in m.groupdict().items() if v is not None}
+    return None
+
+
+def _pattern_candidates(rules: list[Rule], errors: list[Message]) -> list[Candidate]:
+    found: list[Candidate] = []
+    pending = list(rules)
+    for pos, msg in enumerate(errors):
+        if not pending:
+            break
+        still = []
+        for rule in pending:
+            caps = _search(rule, msg)
+            if caps is None:
+                still.append(rule)
+            else:
+                found.append(Candidate(rule, msg, pos, BASE_CONFIDENCE[rule.level], "pattern", caps))
+        pending = still
+    return found
+
+
+def _whole_text_candidates(rules: list[Rule], text: str, errors: list[Message]) -> list[Candidate]:
+    """scope: any — the rule's message may be an INFO or WARNING record."""
+    found = []
+    for rule in rules:
+        for rx in rule.patterns:
+            m = rx.search(text)
+            if not m:
+                continue
+            line_no = text.count("\n", 0, m.start()) + 1
+            start = text.rfind("\n", 0, m.start()) + 1
+            end = text.find("\n", m.end())
+            msg = parse_line(text[start:end if end >= 0 else len(text)], line_no)
+            pos = sum(1 for e in errors if e.line_no < line_no)
+            conf = BASE_CONFIDENCE[rule.level] * (1.0 if msg.is_error else 0.85)
+            found.append(Candidate(rule, msg, pos, conf, "pattern",
+                                   {k: v for k, v in m.groupdict().items() if v is not None}))
+            break
+    return found
+
+
+def _tail_candidates(rules: list[Rule], tail: list[Message], n_errors: int) -> list[Candidate]:
+    found = []
+    for rule in rules:
+        for msg in tail[-TAIL_LINES:]:
+            caps = _search(rule, msg)
+            if caps is not None:
+                found.append(Candidate(rule, msg, n_errors, BASE_CONFIDENCE[rule.level], "pattern", caps))
+                break
+    return found
+
+
+def _fuzzy_candidates(rules: list[Rule], errors: list[Message], taken: set[str]) -> list[Candidate]:
+    """Reworded messages: strong error lines that no pattern explained, scored against the rules'
+    canonical sentences. Short lines are skipped: a fragment scores high against anything."""
+    from rapidfuzz import fuzz, process
+
+    choices, owners = [], []
+    for rule in rules:
+        if rule.id in taken:
+            continue
+        for sentence in rule.fuzzy:
+            choices.append(_norm(sentence))
+            owners.append(rule)
+    if not choices:
+        return []
+    found: list[Candidate] = []
+    for pos, msg in enumerate(errors):
+        if not (msg.exc_type or msg.inner or msg.level in ("ERROR", "CRITICAL")):
+            continue
+        query = _norm(msg.text)
+        if len(query) < 25:
+            continue
+        best = process.extractOne(query, choices, scorer=fuzz.partial_ratio, score_cutoff=FUZZY_CUTOFF,
+                                  processor=None)
+        if not best:
+            continue
+        _, score, idx = best
+        if len(query) < 0.6 * len(choices[idx]):
+            continue
+        rule = owners[idx]
+        if rule.id in taken:
+            continue
+        taken.add(rule.id)
+        conf = (0.55 + (score - FUZZY_CUTOFF) / (100 - FUZZY_CUTOFF) * 0.3) * (1.0 if rule.level == "root" else 0.8)
+        found.append(Candidate(rule, msg, pos, round(conf, 3), "fuzzy"))
+    return found
+
+
+def _rank(cands: list[Candidate]) -> list[Candidate]:
+    cands.sort(key=lambda c: (LEVEL_RANK[c.rule.level], c.position, -c.confidence))
+    by_id = {c.rule.id: c for c in cands}
+    for winner in list(cands):
+        for loser_id in winner.rule.supersedes:
+            loser = by_id.get(loser_id)
+            if loser is None or loser is winner:
+                continue
+            if cands.index(loser) < cands.index(winner):
+                cands.remove(winner)
+                cands.insert(cands.index(loser), winner)
+    return cands
+
+
+def match(book: RuleBook, errors: list[Message], tail: list[Message], text: str, facts: dict) -> list[Candidate]:
+    """All candidates, best first; one per rule (its first hit)."""
+    usable = [r for r in book if _when_holds(r, facts)]
+    by_scope: dict[str, list[Rule]] = {"errors": [], "any": [], "tail": []}
+    for r in usable:
+        by_scope[r.scope].append(r)
+    strong = [m for m in errors if m.is_error or m.plain]
+    cands = _pattern_candidates(by_scope["errors"], strong)
+    cands += _whole_text_candidates(by_scope["any"], text, strong)
+    cands += _tail_candidates(by_scope["tail"], tail, len(strong))
+    taken = {c.rule.id for c in cands}
+    cands += _fuzzy_candidates(by_scope["errors"], strong, taken)
+    return _rank(cands)

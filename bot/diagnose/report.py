@@ -1,0 +1,133 @@
+"""What a diagnosis says, in the reader's language: the Report and the texts it is made of."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+
+_PLACEHOLDER = re.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)\}(?!\})")
+
+
+@dataclass
+class Diagnosis:
+    rule_id: str
+    confidence: float
+    level: str
+    status: str
+    title: str
+    cause: str
+    fix: str
+    caveats: list[str]
+    evidence: str
+    line_no: int
+    captures: dict = field(default_factory=dict)
+    repro: dict = field(default_factory=dict)
+    fix_settings: dict = field(default_factory=dict)
+    fix_env: dict = field(default_factory=dict)
+    verified: dict = field(default_factory=dict)
+    versions: str | None = None
+    matched_by: str = "pattern"          # pattern | fuzzy
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class RootError:
+    text: str
+    line_no: int
+    exc_type: str | None
+    proc: str | None
+
+
+@dataclass
+class Report:
+    diagnoses: list[Diagnosis]
+    shadow: list[Diagnosis]
+    facts: dict
+    root: RootError | None
+    verdict: str                          # diagnosed | wrapper_only | unsure | no_error
+    next_step: str
+    notes: list[str]
+    rulebook_version: str
+    lang: str = "en"
+
+    @property
+    def best(self) -> Diagnosis | None:
+        return self.diagnoses[0] if self.diagnoses else None
+
+    def to_dict(self) -> dict:
+        return {
+            "verdict": self.verdict,
+            "diagnoses": [d.to_dict() for d in self.diagnoses],
+            "shadow": [d.to_dict() for d in self.shadow],
+            "facts": self.facts,
+            "root": asdict(self.root) if self.root else None,
+            "next_step": self.next_step,
+            "notes": self.notes,
+            "rulebook_version": self.rulebook_version,
+            "lang": self.lang,
+        }
+
+
+def fill(template: str, values: dict) -> str:
+    """Fill {name} placeholders; a paragraph naming a value we don't have is dropped whole,
+    so a rule writes a generic paragraph first and a specific one after it."""
+    kept = []
+    for para in re.split(r"\n[ \t]*\n", template):
+        names = _PLACEHOLDER.findall(para)
+        if any(values.get(n) in (None, "") for n in names):
+            continue
+        text = _PLACEHOLDER.sub(lambda m: _show(values[m.group(1)]), para)
+        kept.append(text.replace("{{", "{").replace("}}", "}"))
+    return "\n\n".join(kept).strip()
+
+
+def _show(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    return str(value)
+
+
+TEXTS = {
+    "outside_versions": {
+        "en": "This message is known from vLLM {versions}; your log shows {vllm_version}, so the advice may not hold as written.",
+        "zh": "这条报错已知出现在 vLLM {versions};你的日志是 {vllm_version},建议未必完全适用。",
+    },
+    "no_version": {
+        "en": "The log does not show its vLLM version; this rule was verified on vLLM {verified}.",
+        "zh": "日志里没有 vLLM 版本号;这条规则在 vLLM {verified} 上验证过。",
+    },
+    "unsure": {
+        "en": ("I could not match this error to a known cause with confidence.\n\n"
+               "The first error in the log (line {line_no}):\n```\n{root}\n```\n\n"
+               "Next: 1) read the FIRST traceback, not the last line: vLLM wraps the real error several "
+               "times. 2) Shrink to a minimal repro: `LLM(model=MODEL)` with nothing else; if it starts, "
+               "add your settings back one at a time, one process per configuration (`/vllm repro` does "
+               "this for you). 3) Check the usual suspects: memory (`gpu_memory_utilization` with "
+               "`max_model_len`), versions (vLLM / torch / CUDA), paths (model folder, tokenizer files)."),
+        "zh": ("没能以足够把握把这个报错对应到已知原因。\n\n"
+               "日志里的第一个错误(第 {line_no} 行):\n```\n{root}\n```\n\n"
+               "下一步:① 看第一条 traceback,不要看最后一行:vLLM 会把真实错误包装好几层。"
+               "② 缩小到最小复现:只写 `LLM(model=MODEL)`;能起来就逐个加回参数,一个配置一个进程"
+               "(`/vllm repro` 会替你做)。③ 先查三个高频元凶:显存(`gpu_memory_utilization` 与 "
+               "`max_model_len`)、版本(vLLM / torch / CUDA)、路径(模型目录、tokenizer 文件)。"),
+    },
+    "wrapper_only": {
+        "en": ("The log shows only a wrapper message: the real error was printed ABOVE it, in the engine "
+               "core or worker process. Paste the lines above it, from the first `Traceback (most recent "
+               "call last)` or the first `ERROR` line, e.g. `grep -n -B5 -A30 'Traceback\\|ERROR' vllm.log | head -120`."),
+        "zh": ("日志里只有包装层的报错:真正的错误打印在它上面(EngineCore 或 Worker 进程里)。"
+               "请把它上面的内容贴出来,从第一条 `Traceback (most recent call last)` 或第一条 `ERROR` 开始,"
+               "例如 `grep -n -B5 -A30 'Traceback\\|ERROR' vllm.log | head -120`。"),
+    },
+    "no_error": {
+        "en": ("I found no error in this text. Paste the whole log from the start of the run, including "
+               "the first `Traceback`; long logs can be attached as a file."),
+        "zh": "这段文字里没有找到错误。请贴出从启动开始的完整日志,包括第一条 `Traceback`;长日志可以作为文件上传。",
+    },
+}
+
+
+def text(key: str, lang: str, **values) -> str:
+    return fill(TEXTS[key][lang if lang in ("en", "zh") else "en"], values)

@@ -1,0 +1,210 @@
+"""Cut a clean log into error *messages*, in the order they were printed.
+
+A message is one log record, or one exception line with the lines that continue it (text wrapped
+by a terminal, pydantic's field lines). Wrappers that quote the real error are unwrapped, so the
+inner text is matched on its own: vLLM's "Worker failed with error '...'", pydantic's
+"Value error, ...", and the tuple-shaped RuntimeError some quantization code raises.
+
+Only lines that read like errors are looked at closely: one regex pass finds them, so a 10 MB
+paste of INFO lines costs about as much as a grep.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# Prefixes that wrap a log line; peeled off in a loop because they stack
+# ("vllm-1  | (EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] ...").
+_PREFIX = re.compile(
+    r"""^(?:
+        [ \t]*[\w.-]{1,40}[ \t]+\|[ \t]?                                   # docker compose "svc-1  | "
+      | [ \t]*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]+  # ISO time
+      | [ \t]*\((?P<proc>[A-Za-z_][\w]*(?:[ ]rank=\d+)?)[ ]pid=\d+(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
+      | [ \t]*\[rank\d+\]:[ \t]?                                          # torch elastic
+      | [ \t]*(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+\d\d-\d\d[ ]\d\d:\d\d:\d\d(?:\.\d+)?[ \t]+\[?[^\]\s]+:\d+\][ \t]?
+      | [ \t]*(?P<ulevel>INFO|ERROR|WARNING|CRITICAL):[ \t]+                 # uvicorn "ERROR:    ..."
+      | [ \t]*(?P<plevel>ERROR|WARNING|CRITICAL):[\w.]+:                      # logging default "ERROR:root:"
+    )""",
+    re.X,
+)
+
+EXCEPTION_LINE = re.compile(
+    r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning|Fault|Failure))"
+    r"(?::[ \t]*(?P<msg>.*)|[ \t]*$)"
+)
+_FRAME = re.compile(r"^\s*(?:File \"|\^+\s*$|~+\^*~*\s*$)")
+_CHAIN = re.compile(r"^(?:Traceback \(most recent call last\)|During handling of the above exception|"
+                    r"The above exception was the direct cause|\s*\+-)")
+
+# One pass over the whole text finds the lines worth a closer look.
+_INTERESTING = re.compile(
+    r"Error|ERROR|error|Exception|exception|CRITICAL|Traceback|[Ff]ailed|FAILED|[Ff]atal|[Cc]annot|"
+    r"[Cc]an't|[Uu]nable|not supported|[Uu]nsupported|out of memory|Killed|[Ss]egmentation fault|"
+    r"[Aa]borted|[Tt]imed out|exceeds|[Ii]nvalid|does not exist|[Nn]o such file|[Nn]o module|"
+    r"[Nn]ot found|[Nn]o available|is not valid|must be|too old|insufficient|larger than|greater than|"
+    r"longer than|smaller than|[Aa]t most \d"
+)
+_ERRORISH = re.compile(
+    r"error|exception|failed|failure|fatal|cannot|can't|unable|not supported|unsupported|out of memory|"
+    r"killed|segmentation fault|aborted|timed out|exceeds|invalid|does not exist|no such file|"
+    r"no module|not found|is not valid|insufficient|too old|must be|at most \d",
+    re.I,
+)
+
+_UNWRAP = [
+    re.compile(r"Worker failed with error (?P<q>['\"])(?P<inner>.+?)(?P=q),? please check the stack trace"),
+    re.compile(r"Value error, (?P<inner>.+?)(?: \[type=value_error|$)"),
+    re.compile(r"Assertion failed, (?P<inner>.+?)(?: \[type=assertion_error|$)"),
+]
+_TUPLE_ARGS = re.compile(r"^\((?:'[^']*',?\s*)+\)$")
+
+MAX_MESSAGES = 2000
+MAX_CONTINUATION = 12
+MAX_MESSAGE_CHARS = 4000
+# A short paste is often just the message, without "ValueError:" or a log header: every line of it
+# is worth matching. Long logs are cut down to their error lines first.
+SHORT_PASTE_CHARS = 64 * 1024
+
+
+@dataclass
+class Message:
+    line_no: int            # 1-based line of the cleaned text
+    text: str               # headers removed, continuation lines joined with single spaces
+    level: str | None = None
+    proc: str | None = None
+    exc_type: str | None = None
+    is_error: bool = False
+    inner: bool = False     # unwrapped from a wrapper's text
+    plain: bool = False     # a bare line of a short paste: no header, no error word, still worth matching
+
+
+def strip_prefixes(line: str) -> tuple[str | None, str | None, str]:
+    """Return (process tag, level, message) of one raw line."""
+    proc = level = None
+    for _ in range(6):
+        m = _PREFIX.match(line)
+        if not m or m.end() == 0:
+            break
+        proc = m.group("proc") or proc
+        level = m.group("level") or m.group("ulevel") or m.group("plevel") or level
+        line = line[m.end():]
+    return proc, level, line.strip()
+
+
+def _mask(text: str) -> str:
+    return re.sub(r"\d+", "0", text)
+
+
+def _stops(body: str) -> bool:
+    return not body or bool(_CHAIN.match(body) or _FRAME.match(body) or EXCEPTION_LINE.match(body))
+
+
+def _continuation(lines: list[str], i: int, proc: str | None, level: str | None, exc: bool) -> tuple[list[str], int]:
+    """Lines after lines[i] that belong to the same message."""
+    parts: list[str] = []
+    j = i + 1
+    while j < len(lines) and len(parts) < MAX_CONTINUATION:
+        p, lv, body = strip_prefixes(lines[j])
+        headed = lv is not None
+        if _stops(body):
+            break
+        # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
+        # the header of an exception's continuation (same process and level).
+        if headed and not (exc and lv == level and p == proc):
+            break
+        if body.startswith("For further information visit"):
+            j += 1
+            continue
+        parts.append(body)
+        j += 1
+    return parts, j
+
+
+def _unwrapped(msg: Message) -> list[Message]:
+    out = []
+    for rx in _UNWRAP:
+        m = rx.search(msg.text)
+        if m:
+            out.append(Message(msg.line_no, m.group("inner").strip(), msg.level, msg.proc, None, True, True))
+    body = msg.text.split(": ", 1)[-1]
+    if msg.exc_type and _TUPLE_ARGS.match(body):
+        joined = "".join(re.findall(r"'([^']*)'", body))
+        out.append(Message(msg.line_no, joined.strip(), msg.level, msg.proc, msg.exc_type, True, True))
+    return out
+
+
+def messages(text: str) -> list[Message]:
+    """Error-like messages of the log, first printed first, identical repeats (per rank) dropped."""
+    lines = text.split("\n")
+    short = len(text) <= SHORT_PASTE_CHARS
+    starts = range(len(lines)) if short else _line_starts_of_hits(text)
+    out: list[Message] = []
+    seen: set[str] = set()
+    consumed = -1
+    for i in starts:
+        if i <= consumed:
+            continue
+        proc, level, body = strip_prefixes(lines[i])
+        if not body or _FRAME.match(body) or body.startswith("Traceback (most recent call last)"):
+            continue
+        m = EXCEPTION_LINE.match(body)
+        exc_type = m.group("type") if m else None
+        parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None)
+        consumed = consumed_to - 1
+        full = " ".join([body, *parts])[:MAX_MESSAGE_CHARS]
+        is_error = bool(exc_type) or level in ("ERROR", "CRITICAL") or bool(_ERRORISH.search(full))
+        msg = Message(i + 1, full, level, proc, exc_type, is_error,
+                      plain=short and not is_error and level is None)
+        key = f"{exc_type}|{_mask(full)}"
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(msg)
+        out.extend(_unwrapped(msg))
+    if len(out) > MAX_MESSAGES:
+        out = out[: MAX_MESSAGES * 3 // 4] + out[-MAX_MESSAGES // 4:]
+    return out
+
+
+def _line_starts_of_hits(text: str) -> list[int]:
+    """Line indexes of lines holding an error keyword, found with one regex scan."""
+    hits: list[int] = []
+    pos, line_no, counted_to = 0, 0, 0
+    search = _INTERESTING.search
+    while True:
+        m = search(text, pos)
+        if not m:
+            return hits
+        start = m.start()
+        line_no += text.count("\n", counted_to, start)
+        counted_to = start
+        hits.append(line_no)
+        nl = text.find("\n", start)
+        if nl < 0:
+            return hits
+        pos = nl + 1
+
+
+def parse_line(text: str, line_no: int) -> Message:
+    """One line as a message (used for tail and whole-text scopes)."""
+    proc, level, body = strip_prefixes(text)
+    m = EXCEPTION_LINE.match(body)
+    exc_type = m.group("type") if m else None
+    is_error = bool(exc_type) or level in ("ERROR", "CRITICAL") or bool(_ERRORISH.search(body))
+    return Message(line_no, body[:MAX_MESSAGE_CHARS], level, proc, exc_type, is_error)
+
+
+def tail(text: str, n: int = 8) -> list[Message]:
+    """The last n non-empty lines: what a hung or killed process printed last."""
+    out: list[Message] = []
+    end = len(text)
+    line_no = text.count("\n") + 1
+    while end > 0 and len(out) < n:
+        start = text.rfind("\n", 0, end) + 1
+        line = text[start:end]
+        if line.strip():
+            out.append(parse_line(line, line_no))
+        end = start - 1
+        line_no -= 1
+    return list(reversed(out))

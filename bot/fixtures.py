@@ -1,0 +1,63 @@
+"""Rule fixtures: real logs with their expected result written inside the file.
+
+    #=SOURCE=# https://github.com/vllm-project/vllm/issues/10439 (vLLM 0.6.3, user paste, trimmed)
+    #=EXPECT=# kv-cache-no-memory
+    #=ALSO=# cuda-oom
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass
+class Fixture:
+    path: Path
+    source: str
+    expect: str | None          # None: the log must give no diagnosis
+    also: list[str]
+    data: bytes                 # the log itself, headers removed
+
+
+def read(path: Path) -> Fixture:
+    source, expect, also, body = "", None, [], []
+    raw = path.read_bytes()
+    for line in raw.splitlines(keepends=True):
+        if line.startswith(b"#=SOURCE=#"):
+            source = line[10:].decode("utf-8", "replace").strip()
+        elif line.startswith(b"#=EXPECT=#"):
+            value = line[10:].decode().strip()
+            expect = None if value == "none" else value
+        elif line.startswith(b"#=ALSO=#"):
+            also += line[8:].decode().split()
+        else:
+            body.append(line)
+    return Fixture(path, source, expect, also, b"".join(body))
+
+
+def fixtures_root(rules_dir: Path) -> Path:
+    return rules_dir.resolve().parent / "tests" / "fixtures" / "logs"
+
+
+def all_fixtures(root: Path) -> list[Fixture]:
+    return [read(p) for p in sorted(root.glob("*/*.log"))]
+
+
+def check(fx: Fixture, report) -> list[str]:
+    """Problems with one fixture's result; empty when it gives what it names."""
+    got = [d.rule_id for d in report.diagnoses]
+    name = f"{fx.path.parent.name}/{fx.path.name}"
+    problems = []
+    if not fx.source:
+        problems.append(f"{name}: no #=SOURCE=# header")
+    if fx.expect is None:
+        if got:
+            problems.append(f"{name}: must give no diagnosis, gave {got}")
+        return problems
+    if not got or got[0] != fx.expect:
+        problems.append(f"{name}: expected {fx.expect} first, got {got or 'nothing'}")
+    unnamed = [g for g in got if g != fx.expect and g not in fx.also]
+    if unnamed:
+        problems.append(f"{name}: gave rules it does not name: {unnamed}")
+    return problems

@@ -1,0 +1,80 @@
+"""Rule texts are written in Markdown; Slack reads its own "mrkdwn". Convert, and cut long texts
+into pieces that fit a section block without breaking a code block in two."""
+
+from __future__ import annotations
+
+import re
+
+_FENCE = "```"
+_LINK = re.compile(r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)")
+_BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
+_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*$", re.M)
+_BULLET = re.compile(r"^(\s*)[-*]\s+", re.M)
+_INLINE_CODE = re.compile(r"(`[^`\n]+`)")
+
+
+def escape(text: str) -> str:
+    """Slack reads &, < and > as markup everywhere, code blocks included."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def from_markdown(md: str) -> str:
+    out = []
+    for i, part in enumerate(md.split(_FENCE)):
+        if i % 2:  # inside a fence: keep as is, drop the language tag Slack would show
+            body = part.split("\n", 1)[1] if re.match(r"[\w+-]*\n", part) else part
+            out.append(escape(body))
+        else:
+            out.append(_prose(part))
+    return _FENCE.join(out)
+
+
+def _prose(text: str) -> str:
+    pieces = _INLINE_CODE.split(text)
+    for i, piece in enumerate(pieces):
+        if i % 2:
+            pieces[i] = escape(piece)
+            continue
+        piece = escape(piece)
+        piece = _LINK.sub(lambda m: f"<{m.group(2)}|{m.group(1)}>", piece)
+        piece = _BOLD.sub(r"*\1*", piece)
+        piece = _HEADING.sub(r"*\1*", piece)
+        piece = _BULLET.sub(r"\1• ", piece)
+        pieces[i] = piece
+    return "".join(pieces)
+
+
+def code_block(text: str) -> str:
+    return f"{_FENCE}\n{escape(text.replace(_FENCE, chr(39) * 3))}\n{_FENCE}"
+
+
+def shorten(text: str, limit: int, tail: str = "…") -> str:
+    if len(text) <= limit:
+        return text
+    return text[: max(0, limit - len(tail))].rstrip() + tail
+
+
+def split(text: str, limit: int) -> list[str]:
+    """Cut mrkdwn into pieces of at most `limit` characters, preferring paragraph then line
+    boundaries; a piece that ends inside a code block closes it and the next one reopens it."""
+    pieces: list[str] = []
+    rest = text.strip()
+    while len(rest) > limit:
+        room = limit - len(_FENCE) - 1  # space to close a fence we might cut through
+        cut = _cut_point(rest, room)
+        head, rest = rest[:cut].rstrip(), rest[cut:].lstrip("\n")
+        if head.count(_FENCE) % 2:
+            head += "\n" + _FENCE
+            rest = _FENCE + "\n" + rest
+        pieces.append(head)
+    if rest:
+        pieces.append(rest)
+    return pieces
+
+
+def _cut_point(text: str, room: int) -> int:
+    for sep in ("\n\n", "\n", " "):
+        at = text.rfind(sep, 0, room)
+        if at > room // 2:
+            return at
+    return room
