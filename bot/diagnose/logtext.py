@@ -19,8 +19,8 @@ _ERROR_MARKERS = ("Traceback (most recent call last)", "Error", "ERROR", "Except
 
 _SLACK_LINK = re.compile(r"<((?:https?|mailto|file|ftp)://[^|>\s]+|[#@!][^|>\s]+)(?:\|([^>\n]*))?>")
 # Real escape sequences (colours, cursor moves from tqdm) and colour codes whose ESC byte was lost
-# in a copy-paste, e.g. "[1;36m(EngineCore_DP0 pid=87)".
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][AB012]|\[(?:\d{1,3};)*\d{1,3}m")
+# in a copy-paste, e.g. "[1;36m(EngineCore_DP0 pid=87)" (but not "[5ms]" or "[2m]").
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][AB012]|\[(?:\d{1,3};)*\d{1,3}m(?![\w]*\])")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 

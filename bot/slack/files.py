@@ -21,6 +21,17 @@ _HTML_STARTS = (b"<!doctype html", b"<html")
 class FileRefused(Exception):
     """A file we will not or could not read; str() is a short reason for the user."""
 
+    def __init__(self, why: str, name: str = "the file") -> None:
+        super().__init__(why)
+        self.name = name
+
+
+class FileTooLarge(FileRefused):
+    def __init__(self, name: str, size: int, limit: int) -> None:
+        super().__init__(f"it is larger than {limit} bytes", name)
+        self.size = size
+        self.limit = limit
+
 
 @dataclass
 class FetchedFile:
@@ -63,9 +74,9 @@ def fetch(file: dict, *, token: str, allowed_hosts: tuple[str, ...], max_bytes: 
         raise FileTooLarge(name, size, max_bytes)
     url = file.get("url_private_download") or file.get("url_private")
     if not url:
-        raise FileRefused("Slack gave no download link for it")
+        raise FileRefused("Slack gave no download link for it", name)
     if not host_allowed(url, allowed_hosts):
-        raise FileRefused(f"it is not on an allowed Slack file host ({urlsplit(url).netloc})")
+        raise FileRefused(f"it is not on an allowed Slack file host ({urlsplit(url).netloc})", name)
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
     try:
         with _opener.open(request, timeout=timeout) as resp:
@@ -73,21 +84,14 @@ def fetch(file: dict, *, token: str, allowed_hosts: tuple[str, ...], max_bytes: 
             data = resp.read(max_bytes + 1)
     except urllib.error.HTTPError as err:
         if 300 <= err.code < 400:
-            raise FileRefused("Slack redirected the download; I do not follow redirects with the bot token") from None
-        raise FileRefused(f"Slack answered HTTP {err.code}") from None
+            raise FileRefused("Slack redirected the download, and the bot token never follows a redirect", name) from None
+        raise FileRefused(f"Slack answered HTTP {err.code}", name) from None
     except (urllib.error.URLError, OSError) as err:
-        raise FileRefused(f"the download failed ({getattr(err, 'reason', err)})") from None
+        raise FileRefused(f"the download failed ({getattr(err, 'reason', err)})", name) from None
     if len(data) > max_bytes:
         raise FileTooLarge(name, len(data), max_bytes)
     if "text/html" in content_type or data.lstrip()[:20].lower().startswith(_HTML_STARTS):
         raise FileRefused("Slack sent a sign-in page instead of the file (is the bot in this channel, "
-                          "and does the app have the files:read scope?)")
+                          "and does the app have the files:read scope?)", name)
     return FetchedFile(name=name, data=data)
 
-
-class FileTooLarge(FileRefused):
-    def __init__(self, name: str, size: int, limit: int) -> None:
-        super().__init__(f"{name} is larger than {limit} bytes")
-        self.name = name
-        self.size = size
-        self.limit = limit

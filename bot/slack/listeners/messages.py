@@ -1,0 +1,89 @@
+"""Pastes in the help channels: answer a recognised vLLM failure in its thread, stay quiet
+otherwise.
+
+Events are acknowledged by bolt before this runs, so the work here is off the 3-second path.
+Slack retries an event it thinks was lost, and two replicas may each get one delivery: the store
+decides who answers (claim_event is an insert on a primary key).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from bot.slack import blocks as render
+from bot.slack.deps import get
+from bot.slack.paste import diagnose_and_record, gather, problem_text
+from bot.slack.texts import t
+
+log = logging.getLogger(__name__)
+
+# Events the manifest subscribes to (message.channels, message.groups) arrive as `message`.
+EVENTS = ("message",)
+# Messages people post; everything else (edits, deletions, joins, bot posts) is ignored.
+ANSWERED_SUBTYPES = (None, "file_share", "thread_broadcast")
+
+
+def register(app: Any) -> None:
+    app.event("message")(on_message)
+
+
+def is_candidate(event: dict, watched: Any, bot_user_id: str | None) -> bool:
+    """A message from a person, in a watched channel, that is not an edit or a bot's post."""
+    if event.get("subtype") not in ANSWERED_SUBTYPES or event.get("hidden"):
+        return False
+    if event.get("bot_id") or event.get("bot_profile"):
+        return False
+    if not event.get("user") or event.get("user") == bot_user_id:
+        return False
+    if event.get("channel_type") in ("im", "mpim"):
+        return False
+    return watched(event.get("channel"))
+
+
+def first_delivery(store: Any, body: dict, event: dict) -> bool:
+    """True for the one delivery of this message that should be answered."""
+    event_id = body.get("event_id")
+    if event_id and not store.claim_event(event_id):
+        return False
+    # The same message can also come under another event id (message and app_mention, or a
+    # re-delivery after an outage), so claim the message itself too.
+    return store.claim_event(f"msg:{event.get('channel')}:{event.get('ts')}")
+
+
+def on_message(body: dict, event: dict, context: Any, client: Any, logger: logging.Logger) -> None:
+    deps = get(context)
+    if not is_candidate(event, deps.settings.watches, context.get("bot_user_id")):
+        return
+    if not first_delivery(deps.store, body, event):
+        logger.info("event %s for %s/%s already handled", body.get("event_id"), event.get("channel"), event.get("ts"))
+        return
+    paste = gather(deps, event.get("text") or "", event.get("files"), client)
+    channel, user = event["channel"], event.get("user")
+    thread_ts = event.get("thread_ts") or event["ts"]
+    if paste.empty and not paste.problems:
+        return
+    answer = diagnose_and_record(deps, paste, user=user, channel=channel, thread_ts=thread_ts,
+                                 message_ts=event["ts"]) if not paste.empty else None
+    if answer is not None and answer.confident:
+        notes = [problem_text(p, answer.lang) for p in paste.problems]
+        reply(client, channel, thread_ts, render.render(answer.report, lang=answer.lang,
+                                                         diagnosis_id=answer.diagnosis_id, notes=notes), answer.lang)
+    elif paste.problems:
+        # Someone attached a log we could not read: say so rather than look like we ignored it.
+        lang = answer.lang if answer else deps.answer_lang(user, paste.words)
+        text = "\n".join(problem_text(p, lang) for p in paste.problems)
+        reply(client, channel, thread_ts, render.render_notice(text), lang)
+
+
+def reply(client: Any, channel: str, thread_ts: str, rendered: render.Rendered, lang: str) -> None:
+    client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=rendered.text, blocks=rendered.blocks,
+                            unfurl_links=False, unfurl_media=False)
+    if rendered.attachment is None:
+        return
+    filename, content = rendered.attachment
+    try:
+        client.files_upload_v2(channel=channel, thread_ts=thread_ts, filename=filename, title=filename,
+                               content=content, initial_comment=t("file_comment", lang))
+    except Exception:  # noqa: BLE001 - the answer is already posted; the file is a bonus
+        log.exception("could not upload %s to %s", filename, channel)

@@ -1,0 +1,253 @@
+"""The outcome store: what the bot answered, what people said about it, which events it has seen.
+
+Writes never take the bot down with them. When the database cannot be reached, a diagnosis or
+feedback record goes to the spool file (see spool.py) and is written by the next successful write
+or by `flush_spool()`; the caller gets None instead of a row id.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import logging
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import delete, select
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import URL, Engine
+from sqlalchemy.exc import (
+    DBAPIError, IntegrityError, InterfaceError, OperationalError, ProgrammingError, SQLAlchemyError,
+)
+from sqlalchemy.orm import Session, sessionmaker
+
+from .engine import data_dir, display, make_engine, resolve_url
+from .models import Diagnosis, DiagnosisCandidate, Feedback, SeenEvent, UserPref, as_utc, utcnow
+from .records import diagnosis_record, feedback_record
+from .spool import Spool
+
+log = logging.getLogger(__name__)
+
+
+def is_outage(error: BaseException) -> bool:
+    """True when the database could not be used at all (down, unreachable, not migrated).
+
+    Those are worth spooling and retrying; a constraint violation is not, retrying it fails the same way.
+    """
+    if isinstance(error, (OperationalError, InterfaceError)):
+        return True
+    if isinstance(error, DBAPIError) and error.connection_invalidated:
+        return True
+    # A database that was never upgraded: PostgreSQL says "relation does not exist".
+    return isinstance(error, ProgrammingError) and "does not exist" in str(error)
+
+
+class Store:
+    def __init__(self, url: str | URL | None = None, *, spool_path: str | os.PathLike | None = None):
+        self.url = resolve_url(url)
+        self.spool = Spool(spool_path or default_spool_path())
+        self._engine: Engine | None = None
+        self._sessions: sessionmaker[Session] | None = None
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_env(cls, url: str | URL | None = None, *, spool_path: str | os.PathLike | None = None) -> "Store":
+        return cls(url, spool_path=spool_path)
+
+    def __repr__(self) -> str:
+        return f"Store({display(self.url)!r})"
+
+    @property
+    def engine(self) -> Engine:
+        # Built on first use: a CLI call that stores nothing never touches the database.
+        with self._lock:
+            if self._engine is None:
+                self._engine = make_engine(self.url)
+                self._sessions = sessionmaker(self._engine, expire_on_commit=False)
+        return self._engine
+
+    @property
+    def sessions(self) -> sessionmaker[Session]:
+        self.engine
+        assert self._sessions is not None
+        return self._sessions
+
+    @property
+    def dialect(self) -> str:
+        return self.url.get_backend_name()
+
+    def dispose(self) -> None:
+        if self._engine is not None:
+            self._engine.dispose()
+
+    @contextlib.contextmanager
+    def session(self) -> Iterator[Session]:
+        """A Session that commits when the block ends cleanly and rolls back when it raises.
+
+        Nothing is begun for you, so `with session.begin():` inside works too.
+        """
+        with self.sessions() as session:
+            try:
+                yield session
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise
+
+    # -- schema -----------------------------------------------------------------------------
+
+    # Alembic is imported only here: the bot and the CLI load it when they migrate, not on every call.
+    def upgrade(self, revision: str = "head") -> str | None:
+        from . import migrate
+        with self.engine.begin() as connection:
+            migrate.upgrade(connection, revision)
+        return self.current()
+
+    def downgrade(self, revision: str) -> str | None:
+        from . import migrate
+        with self.engine.begin() as connection:
+            migrate.downgrade(connection, revision)
+        return self.current()
+
+    def current(self) -> str | None:
+        from . import migrate
+        with self.engine.connect() as connection:
+            return migrate.current(connection)
+
+    # -- outcomes ---------------------------------------------------------------------------
+
+    def record_diagnosis(self, report, *, source: str, text: str, channel: str | None = None,
+                         user: str | None = None, thread_ts: str | None = None,
+                         message_ts: str | None = None, lang: str = "en") -> int | None:
+        """Store a diagnosis; its id, or None when the database is down and it was spooled."""
+        record = diagnosis_record(report, source=source, text=text, channel=channel, user=user,
+                                  thread_ts=thread_ts, message_ts=message_ts, lang=lang)
+        return self._write_or_spool("diagnosis", record)
+
+    def record_feedback(self, diagnosis_id: int, verdict: str, *, user: str,
+                        reason: str | None = None) -> int | None:
+        """Store feedback on a diagnosis; its id, or None when spooled.
+
+        Raises ValueError for an unknown verdict or a diagnosis id the database does not have.
+        """
+        record = feedback_record(diagnosis_id, verdict, user=user, reason=reason)
+        return self._write_or_spool("feedback", record)
+
+    def flush_spool(self) -> int:
+        """Write spooled records; how many were written (0 when the database is still down)."""
+        return self.spool.drain(self._write_spooled, is_outage)
+
+    def claim_event(self, event_id: str) -> bool:
+        """True the first time a Slack event id is seen, by any replica sharing this database."""
+        table = SeenEvent.__table__
+        stmt = self._insert(table).values(event_id=str(event_id)[:255], seen_at=utcnow())
+        stmt = stmt.on_conflict_do_nothing(index_elements=[table.c.event_id])
+        try:
+            with self.engine.begin() as connection:
+                return connection.execute(stmt).rowcount == 1
+        except SQLAlchemyError as e:
+            if not is_outage(e):
+                raise
+            # Without the database we cannot know whether another replica answered. Answering
+            # twice is a smaller harm than never answering, so claim it.
+            log.warning("database unavailable (%s); answering event %s without a claim", e.__class__.__name__, event_id)
+            return True
+
+    def prune_seen_events(self, older_than: dt.timedelta = dt.timedelta(days=7)) -> int:
+        """Forget event ids older than Slack's retry window; how many were removed."""
+        cutoff = utcnow() - older_than
+        with self.engine.begin() as connection:
+            return connection.execute(delete(SeenEvent).where(SeenEvent.seen_at < cutoff)).rowcount
+
+    def get_user_lang(self, user_id: str) -> str | None:
+        try:
+            with self.session() as session:
+                pref = session.get(UserPref, str(user_id))
+                return pref.lang if pref else None
+        except SQLAlchemyError as e:
+            if not is_outage(e):
+                raise
+            log.warning("database unavailable (%s); using the default language", e.__class__.__name__)
+            return None
+
+    def set_user_lang(self, user_id: str, lang: str | None) -> None:
+        self._write_or_spool("user_lang", {"user_id": str(user_id)[:64], "lang": lang,
+                                            "updated_at": utcnow().isoformat()})
+
+    # -- writing ----------------------------------------------------------------------------
+
+    def _write_or_spool(self, kind: str, record: dict[str, Any]) -> int | None:
+        try:
+            with self.session() as session:
+                row_id = _WRITERS[kind](session, record)
+        except IntegrityError as e:
+            raise ValueError(_integrity_message(kind, record, e)) from e
+        except SQLAlchemyError as e:
+            if not is_outage(e):
+                raise
+            self.spool.append(kind, record, e)
+            return None
+        if self.spool.pending():
+            self.flush_spool()
+        return row_id
+
+    def _write_spooled(self, kind: str, record: dict[str, Any]) -> None:
+        with self.session() as session:
+            _WRITERS[kind](session, record)
+
+    def _insert(self, table):
+        return (postgresql.insert if self.dialect == "postgresql" else sqlite.insert)(table)
+
+
+def _write_diagnosis(session: Session, record: dict[str, Any]) -> int:
+    existing = session.scalar(select(Diagnosis.id).where(Diagnosis.uid == record["uid"]))
+    if existing is not None:        # already written by an earlier, interrupted flush
+        return existing
+    fields = {k: v for k, v in record.items() if k != "candidates"}
+    fields["created_at"] = _time(fields["created_at"])
+    row = Diagnosis(**fields, candidates=[DiagnosisCandidate(**c) for c in record["candidates"]])
+    session.add(row)
+    session.flush()
+    return row.id
+
+
+def _write_feedback(session: Session, record: dict[str, Any]) -> int:
+    existing = session.scalar(select(Feedback.id).where(Feedback.uid == record["uid"]))
+    if existing is not None:
+        return existing
+    if session.get(Diagnosis, record["diagnosis_id"]) is None:
+        raise IntegrityError("feedback", record["diagnosis_id"], LookupError("no such diagnosis"))
+    row = Feedback(**{**record, "created_at": _time(record["created_at"])})
+    session.add(row)
+    session.flush()
+    return row.id
+
+
+def _write_user_lang(session: Session, record: dict[str, Any]) -> None:
+    pref = session.get(UserPref, record["user_id"])
+    updated_at = _time(record["updated_at"])
+    if pref is None:
+        session.add(UserPref(user_id=record["user_id"], lang=record["lang"], updated_at=updated_at))
+    elif as_utc(pref.updated_at) <= updated_at:   # a spooled older choice must not win
+        pref.lang = record["lang"]
+        pref.updated_at = updated_at
+
+
+_WRITERS = {"diagnosis": _write_diagnosis, "feedback": _write_feedback, "user_lang": _write_user_lang}
+
+
+def _time(value: str | dt.datetime) -> dt.datetime:
+    return as_utc(dt.datetime.fromisoformat(value) if isinstance(value, str) else value)
+
+
+def _integrity_message(kind: str, record: dict[str, Any], error: IntegrityError) -> str:
+    if kind == "feedback":
+        return f"cannot store feedback: there is no diagnosis {record['diagnosis_id']}"
+    return f"cannot store the {kind} record: {error.orig}"
+
+
+def default_spool_path() -> Path:
+    return data_dir() / "spool.jsonl"

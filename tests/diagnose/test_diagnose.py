@@ -1,0 +1,98 @@
+from bot.diagnose import diagnose
+
+KV = "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine."
+WRAPPER = "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {'EngineCore_DP0': 1}"
+
+
+def ids(report):
+    return [d.rule_id for d in report.diagnoses]
+
+
+def test_first_real_error_beats_the_wrapper_at_the_end(book):
+    log = f"(EngineCore_DP0 pid=5) ERROR 11-09 12:00:00 [core.py:1] {KV}\n{WRAPPER}\n"
+    r = diagnose(log, book=book)
+    assert ids(r) == ["no-cache-memory"] and r.verdict == "diagnosed"
+    assert r.root.line_no == 1 and r.root.proc == "EngineCore_DP0"
+
+
+def test_only_a_wrapper_asks_for_the_lines_above(book):
+    r = diagnose(WRAPPER, book=book)
+    assert ids(r) == ["engine-wrapper"] and r.verdict == "wrapper_only"
+    assert "ABOVE" in r.next_step
+
+
+def test_two_engine_starts_tell_entry_4_from_entry_3(book):
+    start = "INFO 11-09 12:00:00 [utils.py:1] non-default args: {'model': '/m', 'gpu_memory_utilization': 0.35}\n"
+    one = diagnose(start + KV, book=book)
+    two = diagnose(start + start + KV, book=book)
+    assert ids(one) == ["no-cache-memory"]
+    assert ids(two) == ["two-engines", "no-cache-memory"]
+
+
+def test_captures_and_facts_fill_the_text_and_missing_ones_drop_a_paragraph(book):
+    r = diagnose("RuntimeError: Worker failed with error 'LoRA rank 64 is greater than max_lora_rank 16.', "
+                 "please check the stack trace above for the root cause", book=book)
+    d = r.best
+    assert d.rule_id == "lora-rank" and d.captures == {"rank": "64", "max": "16"}
+    assert d.cause == "Adapter rank 64 > 16." and d.fix == "Set max_lora_rank=64."
+    kv = diagnose(KV, book=book).best
+    assert kv.fix == "Raise gpu_memory_utilization."
+    with_args = diagnose("non-default args: {'gpu_memory_utilization': 0.01}\n" + KV, book=book).best
+    assert "Your log asked for" not in with_args.fix   # args are a dict fact, not a flat value
+
+
+def test_chinese_answers(book):
+    assert diagnose(KV, lang="zh", book=book).best.fix == "提高 gpu_memory_utilization。"
+
+
+def test_version_caveat_when_the_log_is_older_than_the_message(book):
+    log = ("INFO 01-01 00:00:00 llm_engine.py:1] Initializing an LLM engine (v0.6.3) with config: model='m'\n"
+           "ValueError: LoRA rank 64 is greater than max_lora_rank 16.")
+    d = diagnose(log, book=book).best
+    assert d.caveats and "0.6.3" in d.caveats[0] and ">=0.8" in d.caveats[0]
+    assert d.confidence < 0.95
+    assert not diagnose("ValueError: LoRA rank 64 is greater than max_lora_rank 16.", book=book).best.caveats
+
+
+def test_reworded_message_matches_by_fuzzy_score(book):
+    r = diagnose("ValueError: No available memory for the KV cache blocks. Try increasing "
+                 "`gpu_memory_utilization` when initializing the engine.", book=book)
+    assert r.best.rule_id == "no-cache-memory" and r.best.matched_by == "fuzzy"
+    assert 0.5 <= r.best.confidence < 0.95
+
+
+def test_unknown_error_abstains_with_next_step(book):
+    r = diagnose("Traceback (most recent call last):\n  File \"x.py\", line 1\nKeyError: 'rope_theta'", book=book)
+    assert r.diagnoses == [] and r.verdict == "unsure"
+    assert "KeyError: 'rope_theta'" in r.next_step and "minimal repro" in r.next_step
+
+
+def test_healthy_log_has_no_error(book):
+    r = diagnose("INFO 01-01 00:00:00 [api_server.py:1] Starting vLLM API server on http://0.0.0.0:8000\n"
+                 "INFO:     Application startup complete.", book=book)
+    assert r.verdict == "no_error" and r.diagnoses == [] and r.root is None
+
+
+def test_tail_rule_only_when_the_log_ends_there(book):
+    bar = "Capturing CUDA graphs (mixed prefill-decode, PIECEWISE):  20%|██  | 7/35 [00:01<00:05]"
+    assert ids(diagnose("INFO start\n" + bar, book=book)) == ["capture-hang"]
+    assert ids(diagnose(bar + "\nINFO Graph capturing finished in 9 secs\nINFO ready\nINFO serving\nINFO ok", book=book)) == []
+
+
+def test_shadow_rules_are_recorded_not_shown(book):
+    r = diagnose("RuntimeError: Something brand new happened", book=book)
+    assert r.diagnoses == [] and [d.rule_id for d in r.shadow] == ["shadow-rule"]
+
+
+def test_slack_escaped_paste_in_a_code_fence(book):
+    r = diagnose("it broke:\n```(EngineCore_DP0 pid=5) ERROR 11-09 12:00:00 [core.py:1] ValueError: LoRA rank 8 "
+                 "is greater than max_lora_rank 4 &amp;&amp; more```", book=book)
+    assert ids(r) == ["lora-rank"]
+
+
+def test_huge_and_hostile_inputs_answer(book):
+    r = diagnose(b"\x00\xff" * 3_000_000, book=book)
+    assert r.verdict in ("no_error", "unsure")
+    big = ("INFO 01-01 00:00:00 [x.py:1] " + "a" * 200 + "\n") * 60000 + KV + "\n"
+    r = diagnose(big, book=book)
+    assert r.best.rule_id == "no-cache-memory" and any("MB" in n for n in r.notes)

@@ -1,0 +1,65 @@
+from bot.diagnose import facts
+
+V1_START = """\
+INFO 10-25 13:08:40 [utils.py:253] non-default args: {'model': '/models/Qwen2.5-7B', 'max_model_len': 32768, 'gpu_memory_utilization': 0.35, 'enforce_eager': True}
+(EngineCore_DP0 pid=223840) INFO 10-25 13:08:41 [core.py:77] Initializing a V1 LLM engine (v0.11.0) with config: model='/models/Qwen2.5-7B', speculative_config=None, tokenizer='/models/Qwen2.5-7B', dtype=torch.bfloat16, max_seq_len=32768, tensor_parallel_size=1, enforce_eager=True, compilation_config={"level": 0, "cudagraph_mode": [2, 1]}
+"""
+
+COLLECT_ENV = """\
+PyTorch version              : 2.8.0+cu128
+CUDA used to build PyTorch   : 12.8
+Is CUDA available            : True
+CUDA runtime version         : 12.8.93
+GPU models and configuration : GPU 0: NVIDIA GeForce RTX 4090
+Nvidia driver version        : 570.133.07
+vLLM Version                 : 0.10.1.1
+"""
+
+
+def test_versions_args_and_model_from_a_v1_start():
+    f = facts.extract(V1_START)
+    assert f["vllm_version"] == "0.11.0"
+    assert f["engine_args"] == {"model": "/models/Qwen2.5-7B", "max_model_len": 32768,
+                                "gpu_memory_utilization": 0.35, "enforce_eager": True}
+    assert f["model"] == "/models/Qwen2.5-7B"
+    assert f["engine_starts"] == 1
+    assert f["vllm_context"] is True
+
+
+def test_engine_config_line_is_parsed_when_no_args_line():
+    f = facts.extract(V1_START.splitlines()[1])
+    assert f["engine_args"]["tensor_parallel_size"] == 1
+    assert f["engine_args"]["dtype"] == "torch.bfloat16"
+    assert f["engine_args"]["compilation_config"] == {"level": 0, "cudagraph_mode": [2, 1]}
+
+
+def test_collect_env_output():
+    f = facts.extract(COLLECT_ENV)
+    assert f["vllm_version"] == "0.10.1.1"
+    assert f["torch_version"] == "2.8.0+cu128"
+    assert f["cuda_version"] == "12.8.93"
+    assert f["driver_version"] == "570.133.07"
+    assert f["gpu_name"] == "NVIDIA GeForce RTX 4090"
+
+
+def test_two_engines_in_one_process_are_counted():
+    log = ("INFO 11-09 12:00:00 [utils.py:1] non-default args: {'model': '/m', 'gpu_memory_utilization': 0.6}\n"
+           "(EngineCore_DP0 pid=11) INFO 11-09 12:00:01 [core.py:1] Initializing a V1 LLM engine (v0.30.0) with config: model='/m'\n"
+           "INFO 11-09 12:00:30 [utils.py:1] non-default args: {'model': '/m', 'gpu_memory_utilization': 0.6}\n"
+           "(EngineCore_DP0 pid=12) INFO 11-09 12:00:31 [core.py:1] Initializing a V1 LLM engine (v0.30.0) with config: model='/m'\n")
+    assert facts.extract(log)["engine_starts"] == 2
+    # Two servers in one paste are two processes, not a second engine in one process.
+    two_servers = log.replace("INFO 11-09 12:00:00", "(APIServer pid=1) INFO 11-09 12:00:00").replace(
+        "INFO 11-09 12:00:30", "(APIServer pid=2) INFO 11-09 12:00:30")
+    assert facts.extract(two_servers)["engine_starts"] == 1
+
+
+def test_gpu_and_capability_from_the_bf16_error():
+    f = facts.extract("ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. "
+                      "Your Tesla T4 GPU has compute capability 7.5.")
+    assert f["gpu_name"] == "Tesla T4" and f["compute_capability"] == "7.5"
+
+
+def test_no_facts_in_unrelated_text():
+    f = facts.extract("hello world\nKeyError: 'x'")
+    assert f["vllm_version"] is None and f["engine_args"] == {} and f["vllm_context"] is False

@@ -1,0 +1,72 @@
+from bot.diagnose import tracebacks
+
+
+def texts(log: str) -> list[str]:
+    return [m.text for m in tracebacks.messages(log) if m.is_error]
+
+
+def test_headers_of_every_vllm_generation_are_removed():
+    log = "\n".join([
+        "INFO 08-21 07:23:34 llm_engine.py:174] Initializing an LLM engine (v0.5.4)",
+        "ERROR 04-30 10:20:36 [core.py:396] EngineCore failed to start.",
+        "(EngineCore_DP0 pid=223840) ERROR 10-25 13:08:43 [core.py:708] ValueError: first",
+        "(VllmWorker rank=1 pid=77) ERROR 10-25 13:08:43 [multiproc_executor.py:1] ValueError: second",
+        "(APIServer pid=1) ERROR 11-29 15:00:00 [v1/engine/utils.py:776] RuntimeError: third",
+        "vllm-1  | [rank0]: OSError: [Errno 98] Address already in use",
+        "2025-03-10T15:07:20.123Z ERROR:    [Errno 98] error while attempting to bind",
+    ])
+    msgs = tracebacks.messages(log)
+    bodies = [m.text for m in msgs]
+    assert "EngineCore failed to start." in bodies
+    assert "ValueError: first" in bodies and "ValueError: second" in bodies
+    assert "RuntimeError: third" in bodies
+    assert "OSError: [Errno 98] Address already in use" in bodies
+    assert "[Errno 98] error while attempting to bind" in bodies
+    procs = {m.text: m.proc for m in msgs}
+    assert procs["ValueError: first"] == "EngineCore_DP0"
+    assert procs["ValueError: second"] == "VllmWorker rank=1"
+
+
+def test_wrapped_exception_text_is_joined_and_frames_are_not():
+    log = ("Traceback (most recent call last):\n"
+           '  File "/x/vllm/worker.py", line 1, in f\n'
+           "    raise ValueError(msg)\n"
+           "ValueError: No available memory for the cache blocks. Try increasing\n"
+           "`gpu_memory_utilization` when initializing the engine.\n"
+           "\n"
+           "INFO 01-01 00:00:00 [x.py:1] next record\n")
+    assert texts(log)[0] == ("ValueError: No available memory for the cache blocks. Try increasing "
+                             "`gpu_memory_utilization` when initializing the engine.")
+
+
+def test_tracebacks_repeated_per_rank_are_kept_once():
+    one = ("(VllmWorker rank={r} pid=1{r}) ERROR 01-01 00:00:00 [w.py:1] "
+           "RuntimeError: NCCL error: unhandled system error\n")
+    log = "".join(one.format(r=r) for r in range(8))
+    assert texts(log) == ["RuntimeError: NCCL error: unhandled system error"]
+
+
+def test_worker_failed_and_pydantic_wrappers_are_unwrapped():
+    log = ("RuntimeError: Worker failed with error 'LoRA rank 32 is greater than max_lora_rank 16.', "
+           "please check the stack trace above for the root cause\n"
+           "pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n"
+           "  Value error, User-specified max_model_len (200000) is greater than the derived max_model_len "
+           "(max_position_embeddings=128000.0) [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]\n"
+           "    For further information visit https://errors.pydantic.dev/2.11/v/value_error\n"
+           "RuntimeError: ('Quantization scheme is not supported for ', 'the current GPU. Min capability: 80. ', "
+           "'Current capability: 75.')\n")
+    inner = [m.text for m in tracebacks.messages(log) if m.inner]
+    assert "LoRA rank 32 is greater than max_lora_rank 16." in inner
+    assert any(t.startswith("User-specified max_model_len (200000) is greater") for t in inner)
+    assert "Quantization scheme is not supported for the current GPU. Min capability: 80. Current capability: 75." in inner
+
+
+def test_long_logs_only_look_at_error_lines_but_keep_line_numbers():
+    log = "INFO 01-01 00:00:00 [x.py:1] fine\n" * 5000 + "ValueError: boom\n"
+    msgs = tracebacks.messages(log)
+    assert [(m.text, m.line_no) for m in msgs if m.is_error] == [("ValueError: boom", 5001)]
+
+
+def test_tail_reads_the_last_lines():
+    log = "a\nb\n\nCapturing CUDA graphs (mixed prefill-decode, PIECEWISE):  20%|██  | 7/35\n"
+    assert tracebacks.tail(log, 2)[-1].text.startswith("Capturing CUDA graphs")
