@@ -47,7 +47,8 @@ _MASKS: list[tuple[str, re.Pattern[str], str]] = [
     ("path", re.compile(r"(?:(?<![\w.:/-])(?:~|\.{1,2})?/(?:[\w.@+%-]+/)*[\w.@+%-]*[\w@+%-]/?|\b[A-Za-z]:\\(?:[^\s\\'\"]+\\)*[^\s\\'\"]*)"), "<path>"),
     # Hugging Face repo ids (org/name): the name side carries a version, size or dash, which keeps
     # constants such as 'namespace/repo_name' or words like and/or and tokens/s intact.
-    ("model", re.compile(r"(?<![\w./-])[A-Za-z0-9][\w.-]*/(?=[\w.-]*[\d.-])[\w.-]*[A-Za-z0-9](?![\w/])"), "<model>"),
+    ("model", re.compile(r"(?<![\w./-])(?=[\w.-]*[A-Za-z][\w.-]*/)[A-Za-z0-9][\w.-]*/"
+                         r"(?=[\w.-]*[A-Za-z])(?=[\w.-]*[\d.-])[\w.-]*[A-Za-z0-9](?![\w/])"), "<model>"),
     ("ip", re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b"), "<ip>"),
     ("hex", re.compile(r"\b0x[0-9a-fA-F]+\b"), "<hex>"),
     # Bare hashes and ids (commit shas, cache keys): long, and mixing letters with digits.
@@ -64,12 +65,13 @@ _MASKS: list[tuple[str, re.Pattern[str], str]] = [
     ("size", re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[KMGTP]i?B|bytes?|[KMGT]iB)\b"), "<size>"),
     ("pct", re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?%"), "<pct>"),
     # Versions: three or more parts, with local/post tags (2.13.0+cu130, 0.6.3.post1).
-    ("version", re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+(?:[.+-]?[A-Za-z]+\d*)*(?![\w.])"), "<ver>"),
+    ("version", re.compile(r"(?<![\w.])v?\d+\.\d+\.\d+(?:[.+-]?[A-Za-z]+\d*)*(?!\w|\.\d)"), "<ver>"),
     # Ranks and parallel indexes glued to their name: Worker_TP3, EngineCore_DP1, rank0, cuda:1.
     ("rank", re.compile(r"(?<![A-Za-z])(TP|PP|DP|EP|rank|Rank|RANK|cuda:|gpu:)(\d+)\b"), r"\1<num>"),
     # Numbers with a unit glued on: 600s, 30ms, 4x.
     ("unit", re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?=(?:ms|us|ns|s|m|h|x)\b)"), "<num>"),
-    ("float", re.compile(r"(?<![\w.])[-+]?\d+\.\d+(?:[eE][-+]?\d+)?(?![\w.])"), "<num>"),
+    # A sentence may end right after a number ("capability 7.5."); a dot then a digit may not.
+    ("float", re.compile(r"(?<![\w.])[-+]?\d+\.\d+(?:[eE][-+]?\d+)?(?!\w|\.\d)"), "<num>"),
     ("int", re.compile(r"(?<![\w.])[-+]?\d+(?![\w])"), "<num>"),
     # A quoted value a user typed, echoed back: "invalid choice: 'torch.bfloat16'", "got 'x'".
     ("user_value", re.compile(r"""((?:invalid choice|got|received|Invalid value|unknown value)[:]?\s+)(['"`])[^'"`\n]{1,200}\2""",

@@ -165,10 +165,9 @@ def run(model: str, settings: dict, max_tokens: int) -> int:
         record.update(ok=False, stage=stage, **error_record(e))
     record.update(seconds=round(time.monotonic() - t0, 3), timings=timings, env=environment())
     emit(record)
-    # Exit hard: vLLM's shutdown can hang on a broken engine, and this process is done either way.
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(0 if record["ok"] else 1)
+    # A normal exit lets vLLM stop its engine processes; if that hangs, the caller's time limit
+    # kills the whole process group.
+    return 0 if record["ok"] else 1
 
 
 def parse_settings(text: str) -> dict:

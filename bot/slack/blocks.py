@@ -138,7 +138,7 @@ def feedback_lang(block_id: str | None) -> str:
 
 def with_feedback_received(blocks: list[dict], *, verdict: str, user: str, lang: str) -> list[dict]:
     """The message's blocks with the buttons replaced by a line saying the feedback arrived."""
-    received = _context(t("feedback_received", lang, user=user, verdict=t(verdict, lang))).to_dict()
+    received = feedback_received(verdict=verdict, user=user, lang=lang)
     out = []
     for block in blocks:
         if str(block.get("block_id", "")).startswith(FEEDBACK_BLOCK):
@@ -148,6 +148,10 @@ def with_feedback_received(blocks: list[dict], *, verdict: str, user: str, lang:
     if received not in out:
         out.append(received)
     return out
+
+
+def feedback_received(*, verdict: str, user: str, lang: str) -> dict:
+    return _context(t("feedback_received", lang, user=user, verdict=t(verdict, lang))).to_dict()
 
 
 def full_text(report: Any, lang: str) -> str:

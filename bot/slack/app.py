@@ -1,0 +1,56 @@
+"""The bolt App: one factory, no side effects at import, the same App for Socket Mode and HTTP."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt import App
+from slack_sdk import WebClient
+from slack_sdk.http_retry.builtin_handlers import (
+    ConnectionErrorRetryHandler,
+    RateLimitErrorRetryHandler,
+    ServerErrorRetryHandler,
+)
+
+from bot.slack.deps import Deps
+from bot.slack.listeners import register_all
+from bot.slack.settings import Settings
+
+
+def make_client(settings: Settings) -> WebClient:
+    """A Web API client that retries what Slack asks to be retried: 429 after its Retry-After
+    (slept in the calling worker thread, never on the ack path), 500/503, and dropped connections."""
+    return WebClient(
+        token=settings.bot_token,
+        base_url=settings.api_url,
+        retry_handlers=[
+            ConnectionErrorRetryHandler(max_retry_count=2),
+            RateLimitErrorRetryHandler(max_retry_count=3),
+            ServerErrorRetryHandler(max_retry_count=2),
+        ],
+    )
+
+
+def build_app(settings: Settings, *, store: Any = None) -> App:
+    if store is None:
+        from bot.store import Store
+
+        store = Store.from_env(settings.database_url)
+    app = App(
+        client=make_client(settings),
+        signing_secret=settings.signing_secret,
+        # auth.test runs on the first request instead of here, so building the App needs no network.
+        token_verification_enabled=False,
+        # A long-running service: ack first, run the listener in bolt's worker threads.
+        process_before_response=False,
+    )
+    deps = Deps(settings=settings, store=store)
+
+    def inject_deps(context: Any, next: Any) -> None:  # noqa: A002 - bolt injects `next` by name
+        context["deps"] = deps
+        next()
+
+    app.use(inject_deps)
+    register_all(app)
+    return app
+

@@ -1,0 +1,154 @@
+"""`/vllm repro <model-path> [key=value ...]` and posting finished repro jobs.
+
+The job queue is bot.repro (imported lazily: the bot runs without it, and says so). A repro can
+take longer than a response_url lives (30 minutes, 5 uses), so everything about a job goes into a
+channel thread with chat.postMessage: the request, "queued as job #N", and later the result,
+which a background poster picks up from the store.
+"""
+
+from __future__ import annotations
+
+import logging
+import shlex
+import threading
+from typing import Any
+
+from bot.slack import blocks as render
+from bot.slack import mrkdwn
+from bot.slack.deps import Deps
+from bot.slack.errors import api_error
+from bot.slack.texts import t
+
+log = logging.getLogger(__name__)
+
+RESULT_BLOCKS_MAX = 45
+
+
+class ReproUnavailable(Exception):
+    pass
+
+
+def _queue() -> Any:
+    try:
+        from bot.repro import queue
+    except ImportError as err:
+        raise ReproUnavailable(f"bot.repro.queue cannot be imported: {err}") from None
+    return queue
+
+
+def _refusals(queue: Any) -> tuple[type[BaseException], ...]:
+    refused = getattr(queue, "ReproRefused", None)
+    if refused is None:
+        from bot.repro import safety  # noqa: PLC0415 - the class may live beside parse_settings
+
+        refused = getattr(safety, "ReproRefused", None)
+    return (ValueError,) + ((refused,) if refused else ())
+
+
+def request_repro(deps: Deps, rest: str, command: dict, client: Any, respond: Any) -> None:
+    user, channel = command.get("user_id"), command.get("channel_id")
+    lang = deps.answer_lang(user, "")
+    try:
+        args = shlex.split(rest)
+    except ValueError:
+        args = []
+    if not args:
+        respond(text=t("repro_usage", lang), response_type="ephemeral")
+        return
+    try:
+        queue = _queue()
+        from bot.repro.safety import parse_settings
+
+        refusals = _refusals(queue)
+    except (ReproUnavailable, ImportError) as err:
+        respond(text=t("repro_unavailable", lang, why=str(err)), response_type="ephemeral")
+        return
+    model, pairs = args[0], args[1:]
+    try:
+        settings = parse_settings(pairs)
+    except refusals as err:
+        respond(text=t("repro_refused", lang, reason=str(err)), response_type="ephemeral")
+        return
+
+    shown = (" " + " ".join(f"`{mrkdwn.escape(p)}`" for p in pairs)) if pairs else ""
+    request_text = t("repro_requested", lang, user=user, model=mrkdwn.escape(model), settings=shown)
+    try:
+        parent = client.chat_postMessage(channel=channel, text=request_text)
+    except Exception as err:  # noqa: BLE001 - not in the channel, a DM, Slack down
+        respond(text=t("repro_no_channel", lang, error=api_error(err)), response_type="ephemeral")
+        return
+    thread_ts = parent["ts"]
+    try:
+        job_id = queue.enqueue(deps.store, model, settings, requested_by=user, source="slack",
+                               channel=channel, thread_ts=thread_ts)
+    except refusals as err:
+        client.chat_update(channel=channel, ts=thread_ts, text=f"{request_text}\n{t('repro_refused', lang, reason=err)}")
+        return
+    client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=t("repro_queued", lang, job_id=job_id))
+
+
+class ReproPoster:
+    """Posts finished repro jobs into their threads, then marks them posted.
+
+    Two bot replicas may both see a job as finished-but-unposted; the store's event claim
+    (the same one that dedupes Slack events) picks the one that posts.
+    """
+
+    def __init__(self, client: Any, store: Any, *, interval_s: float = 5.0) -> None:
+        self.client = client
+        self.store = store
+        self.interval_s = interval_s
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> "ReproPoster":
+        self._thread = threading.Thread(target=self._run, name="repro-poster", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.post_finished()
+            except ReproUnavailable:
+                log.info("repro queue not installed; the poster stops")
+                return
+            except Exception:  # noqa: BLE001 - keep polling; the next round may work
+                log.exception("posting finished repro jobs failed")
+            self._stop.wait(self.interval_s)
+
+    def post_finished(self) -> int:
+        queue = _queue()
+        posted = 0
+        for job in queue.finished_unposted(self.store):
+            job_id = job["id"]
+            if not self.store.claim_event(f"repro-posted:{job_id}"):
+                continue
+            self.post_job(queue, job)
+            queue.mark_posted(self.store, job_id)
+            posted += 1
+        return posted
+
+    def post_job(self, queue: Any, job: dict) -> None:
+        channel, thread_ts = job.get("channel"), job.get("thread_ts")
+        if not channel:
+            return  # a job from the CLI: nobody to tell on Slack
+        result = job.get("result") or {}
+        text = queue.render_result_markdown(result)
+        pieces = mrkdwn.split(mrkdwn.from_markdown(text), render.SECTION_LIMIT)
+        blocks = render.render_notice(pieces[0]).blocks if pieces else []
+        for piece in pieces[1:RESULT_BLOCKS_MAX]:
+            blocks += render.render_notice(piece).blocks
+        self.client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=mrkdwn.shorten(text, 3000),
+                                     blocks=blocks, unfurl_links=False)
+        script = result.get("script") or job.get("script")
+        if script:
+            lang = job.get("lang") or "en"
+            self.client.files_upload_v2(channel=channel, thread_ts=thread_ts, filename=f"repro-job-{job['id']}.py",
+                                        title=f"repro-job-{job['id']}.py", content=script,
+                                        initial_comment=t("repro_script", lang, job_id=job["id"]))
