@@ -77,7 +77,10 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
 
     shown = [c for c in cands if c.rule.status == "active"]
     if any(c.rule.level != "wrapper" for c in shown):
-        shown = [c for c in shown if c.rule.level != "wrapper"]
+        # A wrapper adds nothing once a real cause is found, unless it explains that very cause
+        # (`supersedes`: e.g. an architecture that failed to be inspected is not "unsupported").
+        present = {c.rule.id for c in shown}
+        shown = [c for c in shown if c.rule.level != "wrapper" or present & set(c.rule.supersedes)]
     diagnoses = [_to_diagnosis(c, found_facts, lang) for c in shown]
     shadow = [_to_diagnosis(c, found_facts, lang) for c in cands if c.rule.status == "shadow"]
     diagnoses = [d for d in diagnoses if d.confidence >= 0.5]

@@ -60,7 +60,7 @@ _ENGINE_CONFIG = re.compile(r"(Initializing an? (?:V[01] )?LLM engine \(v[^)]*\)
 # Evidence that vLLM printed (part of) this log: its name, its processes, its log header form.
 _VLLM_CONTEXT = re.compile(r"vllm|vLLM|VLLM|EngineCore|LLMEngine|gpu_memory_utilization|max_model_len|"
                            r"tensor_parallel_size|validation errors? for (?:Model|Vllm|Cache|Parallel|Scheduler|Speculative|LoRA)Config|\[(?:core|llm_engine|api_server|worker|gpu_worker|model_runner)\.py:\d+\]")
-_PROC_TAG = re.compile(r"\((?:[A-Za-z_]\w*(?: rank=\d+)?) pid=(\d+)")
+_PROC_TAG = re.compile(r"\((?:[A-Za-z_][\w-]*(?: rank=\d+)?) pid=(\d+)")
 
 
 def _first(patterns: list[re.Pattern[str]], text: str) -> str | None:

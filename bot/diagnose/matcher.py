@@ -118,7 +118,7 @@ def _whole_text_candidates(rules: list[Rule], text: str, errors: list[Message]) 
 def _tail_candidates(rules: list[Rule], tail: list[Message], n_errors: int) -> list[Candidate]:
     found = []
     for rule in rules:
-        for msg in tail[-TAIL_LINES:]:
+        for msg in reversed(tail[-TAIL_LINES:]):
             caps = _search(rule, msg)
             if caps is not None:
                 found.append(Candidate(rule, msg, n_errors, BASE_CONFIDENCE[rule.level], "pattern", caps))
@@ -126,7 +126,8 @@ def _tail_candidates(rules: list[Rule], tail: list[Message], n_errors: int) -> l
     return found
 
 
-def _fuzzy_candidates(rules: list[Rule], errors: list[Message], taken: set[str]) -> list[Candidate]:
+def _fuzzy_candidates(rules: list[Rule], errors: list[Message], taken: set[str],
+                      explained: set[int]) -> list[Candidate]:
     """Reworded messages: strong error lines that no pattern explained, scored against the rules'
     canonical sentences. Short lines are skipped: a fragment scores high against anything."""
     from rapidfuzz import fuzz, process
@@ -142,7 +143,7 @@ def _fuzzy_candidates(rules: list[Rule], errors: list[Message], taken: set[str])
         return []
     found: list[Candidate] = []
     for pos, msg in enumerate(errors):
-        if not (msg.exc_type or msg.inner or msg.level in ("ERROR", "CRITICAL")):
+        if id(msg) in explained or not (msg.exc_type or msg.inner or msg.level in ("ERROR", "CRITICAL")):
             continue
         query = _norm(msg.text)
         if len(query) < 25:
@@ -161,6 +162,13 @@ def _fuzzy_candidates(rules: list[Rule], errors: list[Message], taken: set[str])
         conf = (0.55 + (score - FUZZY_CUTOFF) / (100 - FUZZY_CUTOFF) * 0.3) * (1.0 if rule.level == "root" else 0.8)
         found.append(Candidate(rule, msg, pos, round(conf, 3), "fuzzy"))
     return found
+
+
+def _explained(rules: list[Rule], errors: list[Message], taken: set[str]) -> set[int]:
+    """Messages that some rule's pattern explains, even when that rule already hit earlier:
+    a reworded-message score must never re-explain them as something else."""
+    hit_rules = [r for r in rules if r.id in taken]
+    return {id(m) for m in errors if any(_search(r, m) is not None for r in hit_rules)}
 
 
 def _rank(cands: list[Candidate]) -> list[Candidate]:
@@ -188,5 +196,6 @@ def match(book: RuleBook, errors: list[Message], tail: list[Message], text: str,
     cands += _whole_text_candidates(by_scope["any"], text, strong)
     cands += _tail_candidates(by_scope["tail"], tail, len(strong))
     taken = {c.rule.id for c in cands}
-    cands += _fuzzy_candidates(by_scope["errors"], strong, taken)
+    explained = {id(c.message) for c in cands} | _explained(by_scope["errors"], strong, taken)
+    cands += _fuzzy_candidates(by_scope["errors"], strong, taken, explained)
     return _rank(cands)

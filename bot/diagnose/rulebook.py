@@ -111,6 +111,14 @@ def _mapping(value, where: str) -> dict:
     return value
 
 
+def _env(value, where: str) -> dict:
+    env = _mapping(value, where)
+    for k, v in env.items():
+        if not re.fullmatch(r"[A-Z][A-Z0-9_]*", str(k)) or isinstance(v, (dict, list)):
+            raise RuleError(f"{where}.{k}: must map an environment variable NAME to a value")
+    return {k: str(v) for k, v in env.items()}
+
+
 def validate(data, path: Path) -> Rule:
     """Check one parsed rule file; raise RuleError naming the file and field."""
     where = path.name
@@ -175,7 +183,7 @@ def validate(data, path: Path) -> Rule:
         related=_str_list(data.get("related"), f"{where}: related"),
         repro=_mapping(data.get("repro"), f"{where}: repro"),
         fix_settings=_mapping(data.get("fix_settings"), f"{where}: fix_settings"),
-        fix_env={k: str(v) for k, v in _mapping(data.get("fix_env"), f"{where}: fix_env").items()},
+        fix_env=_env(data.get("fix_env"), f"{where}: fix_env"),
         references=_str_list(data.get("references"), f"{where}: references"),
         path=str(path),
     )

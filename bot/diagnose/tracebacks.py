@@ -20,7 +20,7 @@ _PREFIX = re.compile(
     r"""^(?:
         [ \t]*[\w.-]{1,40}[ \t]+\|[ \t]?                                   # docker compose "svc-1  | "
       | [ \t]*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]+  # ISO time
-      | [ \t]*\((?P<proc>[A-Za-z_][\w]*(?:[ ]rank=\d+)?)[ ]pid=\d+(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
+      | [ \t]*\((?P<proc>[A-Za-z_][\w-]*(?:[ ]rank=\d+)?)[ ]pid=\d+(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
       | [ \t]*\[rank\d+\]:[ \t]?                                          # torch elastic
       | [ \t]*(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+\d\d-\d\d[ ]\d\d:\d\d:\d\d(?:\.\d+)?[ \t]+\[?[^\]\s]+:\d+\][ \t]?
       | [ \t]*(?P<ulevel>INFO|ERROR|WARNING|CRITICAL):[ \t]+                 # uvicorn "ERROR:    ..."

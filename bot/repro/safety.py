@@ -177,6 +177,7 @@ SETTINGS: dict[str, Setting] = {
     "tokenizer_mode": Setting("choice", choices=("auto", "slow", "mistral")),
     "tokenizer": Setting("path"),
     "runner": Setting("choice", choices=("auto", "generate", "pooling", "draft")),
+    "model_impl": Setting("choice", choices=("auto", "vllm", "transformers")),
     "distributed_executor_backend": Setting("choice", choices=("mp", "uni", "ray")),
     "compilation_config": Setting("int", _between(0, 3)),
     "trust_remote_code": Setting("bool"),
@@ -249,8 +250,8 @@ def _unknown(key: str) -> ReproRefused:
     close = difflib.get_close_matches(key, SETTINGS, n=1, cutoff=0.7)
     hint = f" Did you mean {close[0]}?" if close else ""
     return ReproRefused(
-        f"Unknown setting {key!r}: a repro takes only these LLM() arguments: "
-        f"{', '.join(sorted(SETTINGS))}.{hint}")
+        f"Unknown setting {key!r}.{hint} A repro takes only these LLM() arguments: "
+        f"{', '.join(sorted(SETTINGS))}.")
 
 
 def remote_code_allowed(env: dict | None = None) -> bool:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from slack_sdk.models.blocks import FileInputElement, InputBlock, PlainTextInputElement
+from slack_sdk.models.blocks import InputBlock, PlainTextInputElement
+from slack_sdk.models.blocks.block_elements import FileInputElement
 from slack_sdk.models.views import View
 
 from bot.slack.texts import t

@@ -11,6 +11,9 @@ _BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*$", re.M)
 _BULLET = re.compile(r"^(\s*)[-*]\s+", re.M)
 _INLINE_CODE = re.compile(r"(`[^`\n]+`)")
+# A line that starts something of its own (a list item, heading, quote, indented text) rather
+# than continuing the sentence above it.
+_OWN_LINE = re.compile(r"^(?:\s|[-*•>#|]|\d+[.)]\s)")
 
 
 def escape(text: str) -> str:
@@ -22,15 +25,28 @@ def from_markdown(md: str) -> str:
     out = []
     for i, part in enumerate(md.split(_FENCE)):
         if i % 2:  # inside a fence: keep as is, drop the language tag Slack would show
-            body = part.split("\n", 1)[1] if re.match(r"[\w+-]*\n", part) else part
+            body = "\n" + part.split("\n", 1)[1] if re.match(r"[\w+-]+\n", part) else part
             out.append(escape(body))
         else:
             out.append(_prose(part))
     return _FENCE.join(out)
 
 
+def unwrap(text: str) -> str:
+    """Join hard-wrapped lines of a paragraph: in Markdown a single newline is a space, in
+    Slack it is a line break, which makes wrapped rule texts look ragged."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for line in lines:
+        if out and out[-1].strip() and line.strip() and not _OWN_LINE.match(line):
+            out[-1] = out[-1].rstrip() + " " + line.strip()
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 def _prose(text: str) -> str:
-    pieces = _INLINE_CODE.split(text)
+    pieces = _INLINE_CODE.split(unwrap(text))
     for i, piece in enumerate(pieces):
         if i % 2:
             pieces[i] = escape(piece)

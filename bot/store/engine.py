@@ -7,6 +7,7 @@ them into strings for a config file would mangle a %-encoded password.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -41,7 +42,10 @@ def resolve_url(url: str | URL | None = None) -> URL:
 def make_engine(url: URL) -> Engine:
     if url.get_backend_name() == "sqlite":
         if url.database and url.database != ":memory:":
-            Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            # If the folder cannot be made, SQLite's own "unable to open" error says so, and the
+            # store treats it as an outage (spools) instead of crashing here.
+            with contextlib.suppress(OSError):
+                Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"timeout": 30})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine

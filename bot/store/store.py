@@ -52,6 +52,7 @@ class Store:
         self._engine: Engine | None = None
         self._sessions: sessionmaker[Session] | None = None
         self._lock = threading.Lock()
+        self._schema_checked = False
 
     @classmethod
     def from_env(cls, url: str | URL | None = None, *, spool_path: str | os.PathLike | None = None) -> "Store":
@@ -146,6 +147,7 @@ class Store:
         stmt = self._insert(table).values(event_id=str(event_id)[:255], seen_at=utcnow())
         stmt = stmt.on_conflict_do_nothing(index_elements=[table.c.event_id])
         try:
+            self._ensure_embedded_schema()
             with self.engine.begin() as connection:
                 return connection.execute(stmt).rowcount == 1
         except SQLAlchemyError as e:
@@ -164,6 +166,7 @@ class Store:
 
     def get_user_lang(self, user_id: str) -> str | None:
         try:
+            self._ensure_embedded_schema()
             with self.session() as session:
                 pref = session.get(UserPref, str(user_id))
                 return pref.lang if pref else None
@@ -179,8 +182,25 @@ class Store:
 
     # -- writing ----------------------------------------------------------------------------
 
+    def _ensure_embedded_schema(self) -> None:
+        """Create the tables of an embedded SQLite file on its first write.
+
+        `vllm-doctor diagnose --record` on a fresh machine should just work; a server database
+        (PostgreSQL) is migrated on purpose, with `vllm-doctor db upgrade`, never behind its
+        operator's back.
+        """
+        if self._schema_checked or self.dialect != "sqlite":
+            return
+        if self.current() is None:
+            try:
+                self.upgrade()
+            except RuntimeError as e:     # migrations/ missing: the write below fails and spools
+                log.error("cannot create the tables of %s: %s", display(self.url), e)
+        self._schema_checked = True
+
     def _write_or_spool(self, kind: str, record: dict[str, Any]) -> int | None:
         try:
+            self._ensure_embedded_schema()
             with self.session() as session:
                 row_id = _WRITERS[kind](session, record)
         except IntegrityError as e:

@@ -53,27 +53,39 @@ def first_delivery(store: Any, body: dict, event: dict) -> bool:
 
 def on_message(body: dict, event: dict, context: Any, client: Any, logger: logging.Logger) -> None:
     deps = get(context)
+    where = f"{event.get('channel')}/{event.get('ts')}"
     if not is_candidate(event, deps.settings.watches, context.get("bot_user_id")):
+        log.debug("message %s: ignored (subtype %s)", where, event.get("subtype"))
         return
     if not first_delivery(deps.store, body, event):
-        logger.info("event %s for %s/%s already handled", body.get("event_id"), event.get("channel"), event.get("ts"))
+        log.info("message %s: duplicate delivery of %s", where, body.get("event_id"))
         return
+    log.info("message %s: %s", where, answer_message(deps, event, client))
+
+
+def answer_message(deps: Any, event: dict, client: Any) -> str:
+    """Answer one message if it deserves it; what happened, for the log."""
     paste = gather(deps, event.get("text") or "", event.get("files"), client)
+    if paste.empty and not paste.problems:
+        return "quiet: empty"
     channel, user = event["channel"], event.get("user")
     thread_ts = event.get("thread_ts") or event["ts"]
-    if paste.empty and not paste.problems:
-        return
-    answer = diagnose_and_record(deps, paste, user=user, channel=channel, thread_ts=thread_ts,
-                                 message_ts=event["ts"]) if not paste.empty else None
+    answer = None
+    if not paste.empty:
+        answer = diagnose_and_record(deps, paste, user=user, channel=channel, thread_ts=thread_ts,
+                                     message_ts=event["ts"])
     if answer is not None and answer.confident:
         notes = [problem_text(p, answer.lang) for p in paste.problems]
-        reply(client, channel, thread_ts, render.render(answer.report, lang=answer.lang,
-                                                         diagnosis_id=answer.diagnosis_id, notes=notes), answer.lang)
-    elif paste.problems:
+        rendered = render.render(answer.report, lang=answer.lang, diagnosis_id=answer.diagnosis_id, notes=notes)
+        reply(client, channel, thread_ts, rendered, answer.lang)
+        return f"answered: {answer.report.diagnoses[0].rule_id} (diagnosis {answer.diagnosis_id})"
+    if paste.problems:
         # Someone attached a log we could not read: say so rather than look like we ignored it.
         lang = answer.lang if answer else deps.answer_lang(user, paste.words)
-        text = "\n".join(problem_text(p, lang) for p in paste.problems)
-        reply(client, channel, thread_ts, render.render_notice(text), lang)
+        reply(client, channel, thread_ts, render.render_notice("\n".join(problem_text(p, lang) for p in paste.problems)),
+              lang)
+        return "answered: file problem"
+    return f"quiet: {answer.report.verdict} (diagnosis {answer.diagnosis_id})"
 
 
 def reply(client: Any, channel: str, thread_ts: str, rendered: render.Rendered, lang: str) -> None:

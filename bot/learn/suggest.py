@@ -1,0 +1,224 @@
+"""Draft rules from what the bot could not answer.
+
+Unanswered pastes (verdict other than 'diagnosed') are grouped by the failure signature of their
+root error. Each group seen often enough becomes a draft for a person to finish:
+
+    <out>/rules/<draft-id>.yaml                     status: shadow, pattern from the signature,
+                                                    title/cause/fix left as TODO, counts in comments
+    <out>/tests/fixtures/logs/<draft-id>/<n>.log    the real (redacted) excerpts, with a #=SOURCE=# header
+
+The layout mirrors the repository, so a finished draft moves over as it is. A draft stays
+`status: shadow` until `rules stats` shows it would have done well.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from bot.store.models import Diagnosis
+
+from .signature import PLACEHOLDER
+
+MAX_FIXTURES = 5
+# The pattern keeps the stable first part of the message: vLLM rewrites the tails of its
+# messages between releases (rules/README.md, "Authoring guidelines").
+PATTERN_LITERAL_CHARS = 160
+_META = set(".^$*+?()[]{}|\\`")
+
+
+@dataclass
+class Cluster:
+    signature: str
+    diagnoses: list[Diagnosis] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.diagnoses)
+
+
+@dataclass
+class Draft:
+    id: str
+    cluster: Cluster
+    pattern: str
+    matches: int                       # examples the pattern finds
+    rule_path: Path | None = None
+    fixture_paths: list[Path] = field(default_factory=list)
+
+
+@dataclass
+class Skipped:
+    signature: str
+    count: int
+    reason: str
+
+
+def clusters(session: Session) -> list[Cluster]:
+    """Unanswered pastes with a root error, grouped by signature, biggest group first."""
+    rows = session.scalars(
+        select(Diagnosis)
+        .where(Diagnosis.verdict != "diagnosed", Diagnosis.signature.is_not(None))
+        .options(selectinload(Diagnosis.candidates))
+        .order_by(Diagnosis.created_at, Diagnosis.id))
+    groups: dict[str, Cluster] = {}
+    for row in rows:
+        groups.setdefault(row.signature, Cluster(row.signature)).diagnoses.append(row)
+    return sorted(groups.values(), key=lambda c: (-c.count, c.signature))
+
+
+def suggest(session: Session, out: Path, *, min_count: int = 2, rulebook=None,
+            today: dt.date | None = None) -> tuple[list[Draft], list[Skipped]]:
+    drafts: list[Draft] = []
+    skipped: list[Skipped] = []
+    for cluster in clusters(session):
+        if cluster.count < min_count:
+            continue
+        covered = _covered_by(cluster, rulebook)
+        if covered:
+            skipped.append(Skipped(cluster.signature, cluster.count, covered))
+            continue
+        pattern = pattern_from_signature(cluster.signature)
+        if not pattern:
+            skipped.append(Skipped(cluster.signature, cluster.count, "the signature has no stable text"))
+            continue
+        rx = re.compile(pattern)
+        matches = sum(1 for d in cluster.diagnoses if d.root_text and rx.search(d.root_text))
+        draft = Draft(draft_id(cluster.signature), cluster, pattern, matches)
+        _write(draft, out, today or dt.date.today())
+        drafts.append(draft)
+    return drafts, skipped
+
+
+def pattern_from_signature(sig: str, limit: int = PATTERN_LITERAL_CHARS) -> str:
+    """A regex for the stable part of a signature: its literal pieces, escaped, with `.+?` where
+    a masked part was; trimmed to about `limit` literal characters, never ending in a gap."""
+    pieces = PLACEHOLDER.split(sig)
+    out: list[str] = []
+    used = 0
+    for i, piece in enumerate(pieces):
+        if i and out:
+            out.append(".+?")
+        if used + len(piece) > limit:
+            cut = piece[: limit - used]
+            cut = cut[: cut.rfind(" ")] if " " in cut else cut
+            out.append(_escape(cut.rstrip()))
+            break
+        out.append(_escape(piece))
+        used += len(piece)
+    while out and out[-1] in (".+?", ""):
+        out.pop()
+    while out and out[0] in (".+?", ""):
+        out.pop(0)
+    return "".join(out).strip()
+
+
+def draft_id(sig: str) -> str:
+    """`draft-` + the first words of the message + a short hash, so two drafts never collide
+    and re-running suggest rewrites the same file."""
+    text = PLACEHOLDER.sub(" ", sig)
+    text = re.sub(r"^\s*[A-Za-z_]\w*(?:Error|Exception):", " ", text)      # the class says little
+    words = re.findall(r"[a-z0-9]+", text.lower())[:5] or ["error"]
+    digest = hashlib.sha1(sig.encode()).hexdigest()[:6]
+    return "-".join(["draft", *words, digest])
+
+
+def _escape(text: str) -> str:
+    return "".join("\\" + ch if ch in _META else ch for ch in text)
+
+
+def _covered_by(cluster: Cluster, rulebook) -> str | None:
+    """Why no draft is needed: a rule now matches these lines, or a shadow rule is already proving itself."""
+    examples = [d.root_text for d in cluster.diagnoses if d.root_text]
+    if rulebook is not None and examples:
+        for rule in rulebook.rules.values():
+            if any(all(p.search(t) for t in examples) for p in rule.patterns):
+                return f"rule {rule.id} ({rule.status}) now matches these lines"
+    shadows = Counter(c.rule_id for d in cluster.diagnoses for c in d.candidates if c.status == "shadow")
+    for rule_id, n in shadows.items():
+        if n == cluster.count:
+            return f"shadow rule {rule_id} already matched all {n}"
+    return None
+
+
+def _write(draft: Draft, out: Path, today: dt.date) -> None:
+    rules_dir = out / "rules"
+    rules_dir.mkdir(parents=True, exist_ok=True)
+    draft.rule_path = rules_dir / f"{draft.id}.yaml"
+    draft.rule_path.write_text(_rule_yaml(draft, today), encoding="utf-8")
+
+    fixtures = out / "tests" / "fixtures" / "logs" / draft.id
+    fixtures.mkdir(parents=True, exist_ok=True)
+    for old in fixtures.glob("*.log"):     # a re-run replaces what the previous one wrote
+        old.unlink()
+    seen: set[str] = set()
+    for d in draft.cluster.diagnoses:
+        if len(draft.fixture_paths) >= MAX_FIXTURES:
+            break
+        text = (d.excerpt or d.root_text or "").strip("\n")
+        if not text or text in seen:
+            continue
+        seen.add(text)
+        path = fixtures / f"{len(draft.fixture_paths) + 1}.log"
+        path.write_text(_fixture(d, draft.id, text), encoding="utf-8")
+        draft.fixture_paths.append(path)
+
+
+def _fixture(d: Diagnosis, rule_id: str, text: str) -> str:
+    when = d.created_at.date().isoformat() if d.created_at else "unknown date"
+    version = f"vLLM {d.vllm_version}" if d.vllm_version else "vLLM version not in the log"
+    return (f"#=SOURCE=# vllm-doctor store, diagnosis {d.id} ({d.source} paste, {when}, {version}; "
+            f"redacted excerpt)\n#=EXPECT=# {rule_id}\n{text}\n")
+
+
+def _rule_yaml(draft: Draft, today: dt.date) -> str:
+    ds = draft.cluster.diagnoses
+    first = min(d.created_at for d in ds).date().isoformat()
+    last = max(d.created_at for d in ds).date().isoformat()
+    versions = Counter(d.vllm_version or "unknown" for d in ds)
+    verdicts = Counter(d.verdict for d in ds)
+    return "\n".join([
+        f"# Draft from `vllm-doctor rules suggest`, {today.isoformat()}.",
+        f"# {draft.cluster.count} unanswered pastes share this failure ({_counts(verdicts)}),",
+        f"# first seen {first}, last seen {last}; vLLM versions: {_counts(versions)}.",
+        f"# The pattern finds {draft.matches} of the {draft.cluster.count} root error lines.",
+        f"# signature: {_comment(draft.cluster.signature)}",
+        "# To finish: write title, cause and fix (en and zh), check the pattern against the fixtures,",
+        "# set `versions:`, then move this file to rules/ and its fixtures to tests/fixtures/logs/.",
+        "# Keep `status: shadow` until `vllm-doctor rules stats` shows it would have done well.",
+        f"id: {draft.id}",
+        "level: root",
+        "status: shadow",
+        "title:",
+        '  en: "TODO: one line naming the failure"',
+        '  zh: "TODO"',
+        "match:",
+        "  patterns:",
+        f"    - {_single_quoted(draft.pattern)}",
+        "cause:",
+        '  en: "TODO: why it happens"',
+        '  zh: "TODO"',
+        "fix:",
+        '  en: "TODO: how to fix it"',
+        '  zh: "TODO"',
+        "",
+    ])
+
+
+def _counts(counter: Counter) -> str:
+    return ", ".join(f"{k} ({n})" for k, n in counter.most_common())
+
+
+def _comment(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _single_quoted(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"

@@ -1,0 +1,197 @@
+"""Start one probe process, keep its output, and make sure nothing it started outlives it.
+
+The probe runs in a session of its own, so its process group holds vLLM's engine processes too:
+a time limit, a cancellation or a probe that exits while its engine lingers all end with the
+whole group killed. No shell is involved anywhere: the command is an argument list.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .probe import MARKER, QUIET_ENV
+
+PROBE_PATH = Path(__file__).with_name("probe.py")
+HEAD_BYTES = 64 * 1024           # the start: versions and the engine arguments vLLM logs
+TAIL_BYTES = 2 * 1024 * 1024     # the end: where the errors are
+LINE_BYTES = 1024 * 1024
+POLL_S = 0.25
+
+
+class ProbeUnavailable(RuntimeError):
+    """The vLLM interpreter cannot run the probe at all (missing, or vllm does not import)."""
+
+
+class CappedText:
+    """The first `head` and the last `tail` bytes of a stream, with a note of what was cut."""
+
+    def __init__(self, head: int = HEAD_BYTES, tail: int = TAIL_BYTES):
+        self.head_cap, self.tail_cap = head, tail
+        self.head = bytearray()
+        self.tail: deque[bytes] = deque()
+        self.tail_size = 0
+        self.dropped = 0
+
+    def add(self, data: bytes) -> None:
+        room = self.head_cap - len(self.head)
+        if room > 0:
+            self.head += data[:room]
+            data = data[room:]
+        if not data:
+            return
+        self.tail.append(data)
+        self.tail_size += len(data)
+        while self.tail_size > self.tail_cap and len(self.tail) > 1:
+            gone = self.tail.popleft()
+            self.tail_size -= len(gone)
+            self.dropped += len(gone)
+
+    def text(self) -> str:
+        cut = f"\n[... {self.dropped} bytes of output left out ...]\n" if self.dropped else ""
+        return (bytes(self.head).decode("utf-8", "replace") + cut
+                + b"".join(self.tail).decode("utf-8", "replace"))
+
+
+@dataclass
+class ProbeRun:
+    mode: str
+    argv: list[str]
+    returncode: int | None
+    seconds: float
+    records: list[dict]                   # result records, in order (no begin events)
+    sections: list[str]                   # output per attempt (preflight), or one (run)
+    timed_out: bool = False
+    cancelled: bool = False
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def output(self) -> str:
+        return "".join(self.sections)
+
+    def section(self, index: int) -> str:
+        """The output that belongs to attempt `index`; the import noise before attempt 0 is
+        kept with it, since an import-time error belongs to the first attempt."""
+        if index < len(self.sections):
+            return self.sections[index]
+        return self.sections[-1] if self.sections else ""
+
+
+def strip_markers(text: str) -> str:
+    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith(MARKER))
+
+
+def kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+@dataclass
+class ProbeRunner:
+    python: str
+    timeout_s: float = 1200.0
+    preflight_timeout_s: float = 300.0
+    env: dict = field(default_factory=dict)        # extra environment, e.g. CUDA_VISIBLE_DEVICES
+    should_stop: Callable[[], bool] = lambda: False
+    max_tokens: int = 5
+
+    def command(self, mode: str, model: str, settings_list: list[dict]) -> list[str]:
+        argv = [self.python, str(PROBE_PATH), mode, model]
+        argv += [json.dumps(s, sort_keys=False) for s in settings_list]
+        if mode == "run":
+            argv += ["--max-tokens", str(self.max_tokens)]
+        return argv
+
+    def child_env(self) -> dict:
+        env = dict(os.environ)
+        env.update(QUIET_ENV)
+        env["PYTHONUNBUFFERED"] = "1"     # keeps stdout and stderr lines in the order printed
+        env.update({k: str(v) for k, v in self.env.items()})
+        return env
+
+    def preflight(self, model: str, settings_list: list[dict]) -> ProbeRun:
+        return self._launch("preflight", model, settings_list, min(self.timeout_s, self.preflight_timeout_s))
+
+    def run(self, model: str, settings: dict) -> ProbeRun:
+        return self._launch("run", model, [settings], self.timeout_s)
+
+    def _launch(self, mode: str, model: str, settings_list: list[dict], limit: float) -> ProbeRun:
+        argv = self.command(mode, model, settings_list)
+        started = time.monotonic()
+        try:
+            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, env=self.child_env(),
+                                    start_new_session=True, close_fds=True)
+        except OSError as e:
+            raise ProbeUnavailable(f"cannot start the vLLM interpreter {self.python!r}: {e.strerror or e}") from None
+        reader = _Reader(proc.stdout)
+        reader.start()
+        timed_out = cancelled = False
+        try:
+            while True:
+                try:
+                    proc.wait(timeout=POLL_S)
+                    break
+                except subprocess.TimeoutExpired:
+                    pass
+                if time.monotonic() - started > limit:
+                    timed_out = True
+                    break
+                if self.should_stop():
+                    cancelled = True
+                    break
+        finally:
+            # Always: the probe may be done while its engine processes are still around.
+            kill_group(proc.pid)
+            proc.wait()
+            reader.join(timeout=10)
+        seconds = time.monotonic() - started
+        sections = [s.text() for s in reader.sections]
+        if timed_out:
+            sections[-1] += f"\n[vllm-doctor: the probe ran past its time limit of {limit:.0f} s and was killed]\n"
+        return ProbeRun(mode, argv, proc.returncode, round(seconds, 3), reader.records, sections,
+                        timed_out=timed_out, cancelled=cancelled)
+
+
+class _Reader(threading.Thread):
+    """Reads the probe's output as it comes, splitting it at the probe's begin markers."""
+
+    def __init__(self, stream):
+        super().__init__(daemon=True)
+        self.stream = stream
+        self.sections = [CappedText()]
+        self.records: list[dict] = []
+        self.began = False
+
+    def run(self) -> None:
+        marker = MARKER.encode()
+        for line in iter(lambda: self.stream.readline(LINE_BYTES), b""):
+            if line.startswith(marker):
+                self._marker(line[len(marker):])
+            self.sections[-1].add(line)
+        self.stream.close()
+
+    def _marker(self, payload: bytes) -> None:
+        try:
+            record = json.loads(payload.decode("utf-8", "replace"))
+        except ValueError:
+            return
+        if not isinstance(record, dict):
+            return
+        if record.get("event") == "begin":
+            # The output before the first attempt (imports) stays in attempt 0's section.
+            if self.began:
+                self.sections.append(CappedText())
+            self.began = True
+            return
+        self.records.append(record)

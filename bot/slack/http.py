@@ -1,0 +1,35 @@
+"""HTTP mode: bolt's WSGI adapter at /slack/events, a /healthz for load balancers and
+orchestrators, served by waitress (a production WSGI server in pure Python)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from slack_bolt import App
+from slack_bolt.adapter.wsgi import SlackRequestHandler
+from waitress.server import create_server
+
+EVENTS_PATH = "/slack/events"
+HEALTH_PATH = "/healthz"
+# Slack's own payloads are far smaller; this only bounds what a stranger can make us read.
+MAX_BODY_BYTES = 16 * 1024 * 1024
+
+
+def wsgi_app(app: App) -> Callable[[dict, Callable], Iterable[bytes]]:
+    slack = SlackRequestHandler(app, path=EVENTS_PATH)
+
+    def application(environ: dict, start_response: Callable) -> Iterable[bytes]:
+        if environ.get("PATH_INFO") == HEALTH_PATH and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+            start_response("200 OK", [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", "3")])
+            return [b"ok\n"]
+        return slack(environ, start_response)
+
+    return application
+
+
+def make_server(app: App, *, host: str = "0.0.0.0", port: int = 3000, threads: int = 8) -> Any:
+    """A waitress server, bound but not yet serving: call .run() (blocks) and .close().
+    port=0 picks a free port; .effective_port says which."""
+    return create_server(wsgi_app(app), host=host, port=port, threads=threads,
+                         max_request_body_size=MAX_BODY_BYTES, ident="vllm-doctor")
