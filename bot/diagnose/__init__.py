@@ -11,6 +11,7 @@ from . import logtext, tracebacks
 from .matcher import Candidate, match
 from .report import Diagnosis, Report, RootError, fill, text
 from .rulebook import RuleBook, load_rulebook
+from .versions import in_range
 
 __all__ = ["diagnose", "Diagnosis", "Report", "RootError", "load_rulebook", "RuleBook"]
 
@@ -30,8 +31,7 @@ def _caveats(c: Candidate, facts: dict, lang: str) -> list[str]:
     version = facts.get("vllm_version")
     out = []
     if rule.versions and version:
-        from .matcher import _version_ok
-        if not _version_ok(rule.versions, version):
+        if not in_range(version, rule.versions):
             out.append(text("outside_versions", lang, versions=rule.versions, vllm_version=version))
     return out
 

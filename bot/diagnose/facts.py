@@ -6,64 +6,81 @@ the whole clean text, so every one starts with a literal (a fast scan in CPython
 
 from __future__ import annotations
 
-import ast
 import re
 from collections import Counter
+
+class _P:
+    """A fact pattern compiled on first use, and only searched when its leading literal occurs:
+    most logs lack most facts, and compiling every pattern up front costs more than a small log."""
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self.pattern, self.flags, self._rx = pattern, flags, None
+        lead = re.match(r"[^\\.^$*+?{}\[\]|()]*", pattern).group(0)
+        nxt = pattern[len(lead):len(lead) + 1]
+        self.literal = "" if flags & re.I else (lead[:-1] if nxt in ("*", "?", "{") else lead)
+
+    def search(self, text: str):
+        if len(self.literal) >= 3 and self.literal not in text:
+            return None
+        if self._rx is None:
+            self._rx = re.compile(self.pattern, self.flags)
+        return self._rx.search(text)
+
 
 _VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-][\w.+-]*)?)"
 
 _VLLM = [
-    re.compile(r"Initializing an? (?:V[01] )?LLM engine \(v" + _VERSION + r"\)"),
-    re.compile(r"vLLM API server version " + _VERSION),
-    re.compile(r"vLLM (?:server|batch processing API) version " + _VERSION),
-    re.compile(r"vLLM Version\s*:\s*" + _VERSION),
-    re.compile(r"[▄█▀ ]{6,}\s*version\s+" + _VERSION),
-    re.compile(r"\bvllm(?:-cpu)?==" + _VERSION),
-    re.compile(r"vllm/vllm-openai:v" + _VERSION),
-    re.compile(r"site-packages/vllm-" + _VERSION + r"[-.]"),
+    _P(r"Initializing an? (?:V[01] )?LLM engine \(v" + _VERSION + r"\)"),
+    _P(r"vLLM API server version " + _VERSION),
+    _P(r"vLLM (?:server|batch processing API) version " + _VERSION),
+    _P(r"vLLM Version\s*:\s*" + _VERSION),
+    _P(r"[▄█▀ ]{6,}\s*version\s+" + _VERSION),
+    _P(r"vllm(?:-cpu)?==" + _VERSION),
+    _P(r"vllm/vllm-openai:v" + _VERSION),
+    _P(r"site-packages/vllm-" + _VERSION + r"[-.]"),
 ]
 _TORCH = [
-    re.compile(r"PyTorch version\s*:\s*" + _VERSION),
-    re.compile(r"\btorch==" + _VERSION),
-    re.compile(r"\btorch[ :]+(\d+\.\d+\.\d+\+cu\d+)"),
+    _P(r"PyTorch version\s*:\s*" + _VERSION),
+    _P(r"torch==" + _VERSION),
+    _P(r"torch[ :]+(\d+\.\d+\.\d+\+cu\d+)"),
 ]
 _CUDA = [
-    re.compile(r"CUDA runtime version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
-    re.compile(r"CUDA used to build PyTorch\s*:\s*(\d+\.\d+)"),
-    re.compile(r"CUDA Version:?\s+(\d+\.\d+)"),
-    re.compile(r"\btorch[=\s:]+\d+\.\d+\.\d+\+cu(\d{2,3})\b"),
+    _P(r"CUDA runtime version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
+    _P(r"CUDA used to build PyTorch\s*:\s*(\d+\.\d+)"),
+    _P(r"CUDA Version:?\s+(\d+\.\d+)"),
+    _P(r"torch[=\s:]+\d+\.\d+\.\d+\+cu(\d{2,3})\b"),
 ]
 _DRIVER = [
-    re.compile(r"Nvidia driver version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
-    re.compile(r"Driver Version:\s*(\d+\.\d+(?:\.\d+)?)"),
-    re.compile(r"driver on your system is too old \(found version (\d+)\)"),
+    _P(r"Nvidia driver version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
+    _P(r"Driver Version:\s*(\d+\.\d+(?:\.\d+)?)"),
+    _P(r"driver on your system is too old \(found version (\d+)\)"),
 ]
 _GPU = [
-    re.compile(r"Your (.{3,60}?) GPU has compute capability"),
-    re.compile(r"GPU \d+:\s*((?:NVIDIA|Tesla|Quadro|AMD|Instinct)[^\n(]{2,60}?)\s*(?:\(|\n|$)", re.M),
-    re.compile(r"\|\s+\d+\s+((?:NVIDIA|Tesla|Quadro)[\w .-]+?)\s{2,}(?:On|Off)\s+\|"),
-    re.compile(r"GPU models and configuration:\s*((?:NVIDIA|Tesla|Quadro)[^\n]{2,60})"),
+    _P(r"Your (.{3,60}?) GPU has compute capability"),
+    _P(r"GPU \d+:\s*((?:NVIDIA|Tesla|Quadro|AMD|Instinct)[^\n(]{2,60}?)\s*(?:\(|\n|$)", re.M),
+    _P(r"\|\s+\d+\s+((?:NVIDIA|Tesla|Quadro)[\w .-]+?)\s{2,}(?:On|Off)\s+\|"),
+    _P(r"GPU models and configuration:\s*((?:NVIDIA|Tesla|Quadro)[^\n]{2,60})"),
 ]
 _CAPABILITY = [
-    re.compile(r"compute capability (?:of )?(\d+\.\d+)"),
-    re.compile(r"Current capability: (\d)(\d)\b"),
-    re.compile(r"compute_capability=\(?(\d+), ?(\d+)"),
+    _P(r"compute capability (?:of )?(\d+\.\d+)"),
+    _P(r"Current capability: (\d)(\d)\b"),
+    _P(r"compute_capability=\(?(\d+), ?(\d+)"),
 ]
 _PLATFORM = [
-    re.compile(r"Automatically detected platform (\w+)"),
-    re.compile(r"device_config=(\w+)"),
-    re.compile(r"Using (CPU|XPU|TPU|ROCm) (?:backend|platform)", re.I),
+    _P(r"Automatically detected platform (\w+)"),
+    _P(r"device_config=(\w+)"),
+    _P(r"Using (CPU|XPU|TPU|ROCm) (?:backend|platform)", re.I),
 ]
 _NON_DEFAULT_ARGS = re.compile(r"non-default args: (\{.*\})")
 _NAMESPACE_ARGS = re.compile(r"\bargs: Namespace\((.*)\)")
 _ENGINE_CONFIG = re.compile(r"(Initializing an? (?:V[01] )?LLM engine \(v[^)]*\) with config: )(.*)")
 # Evidence that vLLM printed (part of) this log: its name, its processes, its log header form.
-_VLLM_CONTEXT = re.compile(r"vllm|vLLM|VLLM|EngineCore|LLMEngine|gpu_memory_utilization|max_model_len|"
+_VLLM_CONTEXT = re.compile(r"vllm|vLLM|VLLM|EngineCore|LLMEngine|RayWorkerWrapper|\((?:Vllm)?Worker[\w-]* (?:rank=\d+ )?pid=|gpu_memory_utilization|max_model_len|"
                            r"tensor_parallel_size|validation errors? for (?:Model|Vllm|Cache|Parallel|Scheduler|Speculative|LoRA)Config|\[(?:core|llm_engine|api_server|worker|gpu_worker|model_runner)\.py:\d+\]")
 _PROC_TAG = re.compile(r"\((?:[A-Za-z_][\w-]*(?: rank=\d+)?) pid=(\d+)")
 
 
-def _first(patterns: list[re.Pattern[str]], text: str) -> str | None:
+def _first(patterns: list[_P], text: str) -> str | None:
     for rx in patterns:
         m = rx.search(text)
         if m:
@@ -94,6 +111,7 @@ def _split_top_level(s: str) -> list[str]:
 
 
 def _literal(value: str):
+    import ast
     try:
         return ast.literal_eval(value)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -113,6 +131,7 @@ def engine_args(text: str) -> dict:
     """The arguments the user set, from `non-default args:` or the engine config line."""
     m = _NON_DEFAULT_ARGS.search(text)
     if m:
+        import ast
         try:
             value = ast.literal_eval(m.group(1)[:20000])
             if isinstance(value, dict):
@@ -156,7 +175,15 @@ def engine_starts(text: str) -> int:
     return max(counts.values(), default=0)
 
 
+# Versions, GPU and arguments are printed when a process starts (or in a collect_env paste at either
+# end); reading a window at each end keeps a 10 MB paste from costing ten times a 1 MB one.
+WINDOW = 1024 * 1024
+
+
 def extract(text: str) -> dict:
+    starts = engine_starts(text)
+    if len(text) > 2 * WINDOW:
+        text = text[:WINDOW] + "\n" + text[-WINDOW:]
     args = engine_args(text)
     cuda = _first(_CUDA, text)
     if cuda and "." not in cuda and len(cuda) >= 3:          # "+cu124" -> "12.4"
@@ -176,7 +203,7 @@ def extract(text: str) -> dict:
         "compute_capability": _first(_CAPABILITY, text),
         "platform": platform.lower() if platform else None,
         "engine_args": args,
-        "engine_starts": engine_starts(text),
+        "engine_starts": starts,
         "model": model if isinstance(model, str) else None,
         "has_traceback": "Traceback (most recent call last)" in text,
         "vllm_context": bool(_VLLM_CONTEXT.search(text)),

@@ -9,7 +9,7 @@ what would make the diagnosis slow.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from .record import Factory, Record
 
 MAX_INPUT_CHARS = 10 * 1024 * 1024
 # When a paste is larger than MAX_INPUT_CHARS we keep a window that ends a little after the last
@@ -21,13 +21,11 @@ _SLACK_LINK = re.compile(r"<((?:https?|mailto|file|ftp)://[^|>\s]+|[#@!][^|>\s]+
 # Real escape sequences (colours, cursor moves from tqdm) and colour codes whose ESC byte was lost
 # in a copy-paste, e.g. "[1;36m(EngineCore_DP0 pid=87)" (but not "[5ms]" or "[2m]").
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][AB012]|\[(?:\d{1,3};)*\d{1,3}m(?![\w]*\])")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
-@dataclass
-class CleanText:
+class CleanText(Record):
     text: str
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = Factory(list)
 
 
 def to_text(data: str | bytes) -> tuple[str, list[str]]:
@@ -36,14 +34,25 @@ def to_text(data: str | bytes) -> tuple[str, list[str]]:
     if isinstance(data, bytes):
         if data.startswith((b"\xff\xfe", b"\xfe\xff")):
             text = data.decode("utf-16", errors="replace")
+        elif _looks_binary(data[:65536].decode("utf-8", errors="replace")):
+            # Keep the readable ASCII: an error message in a binary blob is ASCII, and a pure-ASCII
+            # string is several times cheaper for every later pass than one full of U+FFFD.
+            text = data.decode("ascii", errors="ignore")
+            notes.append(BINARY_NOTE)
         else:
             text = data.decode("utf-8", errors="replace")
     else:
         text = data
-    sample = text[:65536]
-    if sample and (sample.count("\x00") + sample.count("\ufffd")) > len(sample) * 0.1:
-        notes.append("The input looks binary, not like a text log; only its readable lines were used.")
+        if _looks_binary(text[:65536]):
+            notes.append(BINARY_NOTE)
     return text, notes
+
+
+BINARY_NOTE = "The input looks binary, not like a text log; only its readable text was used."
+
+
+def _looks_binary(sample: str) -> bool:
+    return bool(sample) and (sample.count("\x00") + sample.count("\ufffd")) > len(sample) * 0.1
 
 
 def bound(text: str, limit: int = MAX_INPUT_CHARS) -> tuple[str, list[str]]:
@@ -76,8 +85,10 @@ def clean(data: str | bytes) -> CleanText:
     notes += more
     text = unescape_slack(text)
     text = text.replace("```", "\n")
-    if "\x1b" in text or "m" in text:
+    # Every coloured paste resets its colour somewhere: no reset code, no colour codes to strip.
+    if "\x1b" in text or "[0m" in text or "[0;" in text:
         text = _ANSI.sub("", text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _CONTROL.sub("", text)
+    if "\x00" in text:                  # PostgreSQL refuses NUL in text; other controls are harmless
+        text = text.replace("\x00", "")
     return CleanText(text=text, notes=notes)

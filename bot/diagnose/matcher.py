@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import operator
 import re
-from dataclasses import dataclass, field
-
+from .record import Factory, Record
+from .versions import in_range
 from .rulebook import Rule, RuleBook
-from .tracebacks import Message, parse_line
+from .tracebacks import Message
 
 LEVEL_RANK = {"root": 0, "hint": 1, "wrapper": 2}
 BASE_CONFIDENCE = {"root": 0.95, "hint": 0.75, "wrapper": 0.6}
@@ -25,29 +25,17 @@ _OPS = {">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": operator.
 _COMPARISON = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(-?\d+(?:\.\d+)?)\s*$")
 
 
-@dataclass
-class Candidate:
+class Candidate(Record):
     rule: Rule
     message: Message
     position: int                 # order of the message in the log
     confidence: float
     matched_by: str
-    captures: dict = field(default_factory=dict)
+    captures: dict = Factory(dict)
 
 
 def _norm(s: str) -> str:
     return _DIGITS.sub("0", s.replace("`", "").replace("'", "").replace('"', "")).lower()
-
-
-def _version_ok(spec: str, version: str | None) -> bool:
-    if version is None:
-        return False
-    from packaging.specifiers import InvalidSpecifier, SpecifierSet
-    from packaging.version import InvalidVersion, Version
-    try:
-        return Version(version) in SpecifierSet(spec, prereleases=True)
-    except (InvalidSpecifier, InvalidVersion):
-        return False
 
 
 def condition_holds(key: str, expected, facts: dict) -> bool:
@@ -56,7 +44,7 @@ def condition_holds(key: str, expected, facts: dict) -> bool:
         return bool(actual) == bool(expected) if not isinstance(expected, str) else \
             str(bool(actual)).lower() == expected.lower()
     if key.endswith("_version"):
-        return _version_ok(str(expected), actual)
+        return in_range(actual, str(expected))
     m = _COMPARISON.match(str(expected))
     if m:
         try:
@@ -71,11 +59,7 @@ def _when_holds(rule: Rule, facts: dict) -> bool:
 
 
 def _search(rule: Rule, message: Message) -> dict | None:
-    for rx in rule.patterns:
-        m = rx.search(message.text)
-        if m:
-            return {k: v for k, v in m.groupdict().items() if v is not None}
-    return None
+    return rule.search(message.text)
 
 
 def _pattern_candidates(rules: list[Rule], errors: list[Message]) -> list[Candidate]:
@@ -92,26 +76,6 @@ def _pattern_candidates(rules: list[Rule], errors: list[Message]) -> list[Candid
             else:
                 found.append(Candidate(rule, msg, pos, BASE_CONFIDENCE[rule.level], "pattern", caps))
         pending = still
-    return found
-
-
-def _whole_text_candidates(rules: list[Rule], text: str, errors: list[Message]) -> list[Candidate]:
-    """scope: any — the rule's message may be an INFO or WARNING record."""
-    found = []
-    for rule in rules:
-        for rx in rule.patterns:
-            m = rx.search(text)
-            if not m:
-                continue
-            line_no = text.count("\n", 0, m.start()) + 1
-            start = text.rfind("\n", 0, m.start()) + 1
-            end = text.find("\n", m.end())
-            msg = parse_line(text[start:end if end >= 0 else len(text)], line_no)
-            pos = sum(1 for e in errors if e.line_no < line_no)
-            conf = BASE_CONFIDENCE[rule.level] * (1.0 if msg.is_error else 0.85)
-            found.append(Candidate(rule, msg, pos, conf, "pattern",
-                                   {k: v for k, v in m.groupdict().items() if v is not None}))
-            break
     return found
 
 
@@ -193,9 +157,16 @@ def match(book: RuleBook, errors: list[Message], tail: list[Message], text: str,
         by_scope[r.scope].append(r)
     strong = [m for m in errors if m.is_error or m.plain]
     cands = _pattern_candidates(by_scope["errors"], strong)
-    cands += _whole_text_candidates(by_scope["any"], text, strong)
+    # scope: any — the rule's message may be an INFO or WARNING record, a little less sure
+    for c in _pattern_candidates(by_scope["any"], errors):
+        c.position = sum(1 for m in strong if m.line_no < c.message.line_no)
+        c.confidence *= 1.0 if c.message.is_error else 0.85
+        cands.append(c)
     cands += _tail_candidates(by_scope["tail"], tail, len(strong))
     taken = {c.rule.id for c in cands}
     explained = {id(c.message) for c in cands} | _explained(by_scope["errors"], strong, taken)
-    cands += _fuzzy_candidates(by_scope["errors"], strong, taken, explained)
+    # A reworded message after the first root cause found by a pattern could never rank first:
+    # score only the messages before it (this also spares most CLI calls importing rapidfuzz).
+    first_root = min((c.position for c in cands if c.rule.level == "root"), default=len(strong))
+    cands += _fuzzy_candidates(by_scope["errors"], strong[:first_root], taken, explained)
     return _rank(cands)

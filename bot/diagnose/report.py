@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from .record import Factory, Record
 
 _PLACEHOLDER = re.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)\}(?!\})")
 
 
-@dataclass
-class Diagnosis:
+class Diagnosis(Record):
     rule_id: str
     confidence: float
     level: str
@@ -20,28 +19,23 @@ class Diagnosis:
     caveats: list[str]
     evidence: str
     line_no: int
-    captures: dict = field(default_factory=dict)
-    repro: dict = field(default_factory=dict)
-    fix_settings: dict = field(default_factory=dict)
-    fix_env: dict = field(default_factory=dict)
-    verified: dict = field(default_factory=dict)
+    captures: dict = Factory(dict)
+    repro: dict = Factory(dict)
+    fix_settings: dict = Factory(dict)
+    fix_env: dict = Factory(dict)
+    verified: dict = Factory(dict)
     versions: str | None = None
     matched_by: str = "pattern"          # pattern | fuzzy
 
-    def to_dict(self) -> dict:
-        return asdict(self)
 
-
-@dataclass
-class RootError:
+class RootError(Record):
     text: str
     line_no: int
     exc_type: str | None
     proc: str | None
 
 
-@dataclass
-class Report:
+class Report(Record):
     diagnoses: list[Diagnosis]
     shadow: list[Diagnosis]
     facts: dict
@@ -62,7 +56,7 @@ class Report:
             "diagnoses": [d.to_dict() for d in self.diagnoses],
             "shadow": [d.to_dict() for d in self.shadow],
             "facts": self.facts,
-            "root": asdict(self.root) if self.root else None,
+            "root": self.root.to_dict() if self.root else None,
             "next_step": self.next_step,
             "notes": self.notes,
             "rulebook_version": self.rulebook_version,

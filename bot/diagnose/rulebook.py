@@ -7,12 +7,13 @@ file and the field.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass, field
-from pathlib import Path
+import zlib
+
+from .record import Factory, Record
+from .versions import valid_specifier
 
 LEVELS = ("root", "wrapper", "hint")
 STATUSES = ("active", "shadow")
@@ -24,15 +25,14 @@ TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "f
             "versions", "related", "repro", "fix_settings", "fix_env", "references", "notes"}
 MATCH_KEYS = {"patterns", "fuzzy", "scope", "when"}
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_CACHE_FORMAT = 3
+_CACHE_FORMAT = 4
 
 
 class RuleError(ValueError):
     """A rule file that does not follow rules/README.md."""
 
 
-@dataclass
-class Rule:
+class Rule(Record):
     id: str
     level: str
     status: str
@@ -52,20 +52,36 @@ class Rule:
     fix_env: dict
     references: list[str]
     path: str
-    patterns: list[re.Pattern[str]] = field(default_factory=list, repr=False)
+    literals: list[str] = Factory(list)
+    _compiled: dict = Factory(dict)
 
-    def compile(self) -> "Rule":
-        self.patterns = [re.compile(p) for p in self.pattern_sources]
-        return self
+    @property
+    def patterns(self) -> list[re.Pattern[str]]:
+        return [self._pattern(i) for i in range(len(self.pattern_sources))]
+
+    def _pattern(self, i: int) -> re.Pattern[str]:
+        rx = self._compiled.get(i)
+        if rx is None:
+            rx = self._compiled[i] = re.compile(self.pattern_sources[i])
+        return rx
+
+    def search(self, text: str) -> dict | None:
+        """Captures of the first pattern that hits, or None. A pattern is compiled only once a
+        literal it cannot match without is found in the text: compiling the whole rule book costs
+        more than diagnosing a small log."""
+        for i, literal in enumerate(self.literals):
+            if literal and literal not in text:
+                continue
+            m = self._pattern(i).search(text)
+            if m:
+                return {k: v for k, v in m.groupdict().items() if v is not None}
+        return None
 
     def to_json(self) -> dict:
-        d = dict(self.__dict__)
-        d.pop("patterns")
-        return d
+        return self.to_dict()
 
 
-@dataclass
-class RuleBook:
+class RuleBook(Record):
     rules: dict[str, Rule]
     version: str
     errors: list[str]
@@ -78,11 +94,11 @@ class RuleBook:
         return len(self.rules)
 
 
-def default_directory() -> Path:
+def default_directory() -> str:
     env = os.environ.get("VLLM_DOCTOR_RULES")
     if env:
-        return Path(env)
-    return Path(__file__).resolve().parent.parent.parent / "rules"
+        return env
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "rules")
 
 
 def _lang_text(data: dict, key: str, where: str) -> dict:
@@ -111,6 +127,24 @@ def _mapping(value, where: str) -> dict:
     return value
 
 
+def required_literal(pattern: str) -> str:
+    """The longest run of plain characters every match of `pattern` must contain ('' if none)."""
+    import re._parser as sre_parse
+    from re._constants import LITERAL
+    parsed = sre_parse.parse(pattern)
+    if parsed.state.flags & re.IGNORECASE:
+        return ""
+    best, run = "", []
+    for op, av in parsed:
+        if op is LITERAL:
+            run.append(chr(av))
+            continue
+        best = max(best, "".join(run), key=len)
+        run = []
+    best = max(best, "".join(run), key=len)
+    return best if len(best) >= 4 else ""
+
+
 def _env(value, where: str) -> dict:
     env = _mapping(value, where)
     for k, v in env.items():
@@ -119,7 +153,7 @@ def _env(value, where: str) -> dict:
     return {k: str(v) for k, v in env.items()}
 
 
-def validate(data, path: Path) -> Rule:
+def validate(data, path) -> Rule:
     """Check one parsed rule file; raise RuleError naming the file and field."""
     where = path.name
     if not isinstance(data, dict):
@@ -164,11 +198,8 @@ def validate(data, path: Path) -> Rule:
     versions = data.get("versions")
     if versions is not None:
         versions = str(versions)
-        from packaging.specifiers import InvalidSpecifier, SpecifierSet
-        try:
-            SpecifierSet(versions)
-        except InvalidSpecifier:
-            raise RuleError(f"{where}: versions: '{versions}' is not a PEP 440 specifier") from None
+        if not valid_specifier(versions):
+            raise RuleError(f"{where}: versions: '{versions}' is not a PEP 440 specifier")
     verified = _mapping(data.get("verified"), f"{where}: verified")
     return Rule(
         id=rid, level=level, status=status,
@@ -186,42 +217,47 @@ def validate(data, path: Path) -> Rule:
         fix_env=_env(data.get("fix_env"), f"{where}: fix_env"),
         references=_str_list(data.get("references"), f"{where}: references"),
         path=str(path),
+        literals=[required_literal(p) for p in patterns],
     )
 
 
-def _parse_yaml(path: Path):
+def _parse_yaml(path):
     import yaml
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     with open(path, "rb") as f:
         return yaml.load(f, Loader=loader)
 
 
-def _stamp(files: list[Path]) -> str:
-    h = hashlib.sha1(str(_CACHE_FORMAT).encode())
+def _stamp(files: list[str]) -> str:
+    parts = [str(_CACHE_FORMAT)]
     for p in files:
-        st = p.stat()
-        h.update(f"{p.name}:{st.st_size}:{st.st_mtime_ns};".encode())
-    return h.hexdigest()
+        st = os.stat(p)
+        parts.append(f"{os.path.basename(p)}:{st.st_size}:{st.st_mtime_ns}")
+    return ";".join(parts)
 
 
-def _cache_path(directory: Path) -> Path:
+def _cache_path(directory: str) -> str:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    key = hashlib.sha1(str(directory.resolve()).encode()).hexdigest()[:16]
-    return Path(base) / "vllm-doctor" / f"rulebook-{key}.json"
+    key = f"{zlib.crc32(os.path.realpath(directory).encode()):08x}"
+    return os.path.join(base, "vllm-doctor", f"rulebook-{key}.json")
 
 
-def _content_version(files: list[Path]) -> str:
+def _content_version(files: list[str]) -> str:
+    """The rule book's version, stored with every diagnosis: a hash of the rule files' contents."""
+    import hashlib
     h = hashlib.sha1()
     for p in files:
-        h.update(p.name.encode())
-        h.update(p.read_bytes())
+        h.update(os.path.basename(p).encode())
+        with open(p, "rb") as f:
+            h.update(f.read())
     return h.hexdigest()[:12]
 
 
-def _build(directory: Path, files: list[Path]) -> tuple[dict[str, Rule], list[str]]:
+def _build(files: list[str]) -> tuple[dict[str, Rule], list[str]]:
+    from pathlib import Path
     rules: dict[str, Rule] = {}
     errors: list[str] = []
-    for path in files:
+    for path in map(Path, files):
         try:
             rule = validate(_parse_yaml(path), path)
         except RuleError as e:
@@ -234,29 +270,29 @@ def _build(directory: Path, files: list[Path]) -> tuple[dict[str, Rule], list[st
     return rules, errors
 
 
-def load_rulebook(directory: str | Path | None = None, *, use_cache: bool = True) -> RuleBook:
-    directory = Path(directory) if directory else default_directory()
-    files = sorted(directory.glob("*.yaml"))
+def load_rulebook(directory=None, *, use_cache: bool = True) -> RuleBook:
+    directory = str(directory or default_directory())
+    files = sorted(os.path.join(directory, n) for n in os.listdir(directory) if n.endswith(".yaml"))
     stamp = _stamp(files)
     cache = _cache_path(directory)
     if use_cache:
         try:
-            data = json.loads(cache.read_text())
+            with open(cache, encoding="utf-8") as f:
+                data = json.load(f)
             if data.get("stamp") == stamp:
-                rules = {d["id"]: Rule(**d).compile() for d in data["rules"]}
+                rules = {d["id"]: Rule(**d) for d in data["rules"]}
                 return RuleBook(rules, data["version"], data["errors"], str(directory))
         except (OSError, ValueError, KeyError, TypeError):
             pass
-    rules, errors = _build(directory, files)
-    for rule in rules.values():
-        rule.compile()
+    rules, errors = _build(files)
     version = _content_version(files)
     if use_cache:
         try:
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            tmp = cache.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"stamp": stamp, "version": version, "errors": errors,
-                                       "rules": [r.to_json() for r in rules.values()]}))
+            os.makedirs(os.path.dirname(cache), exist_ok=True)
+            tmp = f"{cache}.{os.getpid()}.tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump({"stamp": stamp, "version": version, "errors": errors,
+                           "rules": [r.to_json() for r in rules.values()]}, f)
             os.replace(tmp, cache)
         except OSError:
             pass

@@ -72,13 +72,17 @@ _MASKS: list[tuple[str, re.Pattern[str], str]] = [
     ("unit", re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?=(?:ms|us|ns|s|m|h|x)\b)"), "<num>"),
     # A sentence may end right after a number ("capability 7.5."); a dot then a digit may not.
     ("float", re.compile(r"(?<![\w.])[-+]?\d+\.\d+(?:[eE][-+]?\d+)?(?!\w|\.\d)"), "<num>"),
-    ("int", re.compile(r"(?<![\w.])[-+]?\d+(?![\w])"), "<num>"),
+    # Also after a dot: layer indexes in parameter names (model.layers.17.mlp) vary per paste.
+    ("int", re.compile(r"(?<![\w])[-+]?\d+(?![\w])"), "<num>"),
     # A quoted value a user typed, echoed back: "invalid choice: 'torch.bfloat16'", "got 'x'".
     ("user_value", re.compile(r"""((?:invalid choice|got|received|Invalid value|unknown value)[:]?\s+)(['"`])[^'"`\n]{1,200}\2""",
                               re.I), r"\1\2<str>\2"),
 ]
 
 _SPACES = re.compile(r"\s+")
+# A period, then space, then what starts a sentence; "e.g. compilation" and "v0.6. " do not end one.
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)\.\s+(?=[A-Z\[(<`'\"])")
+MIN_SENTENCE_CHARS = 40
 
 
 def signature(line: str) -> str:
@@ -87,7 +91,9 @@ def signature(line: str) -> str:
     text = _strip_prefixes(text)
     for _name, rx, replacement in _MASKS:
         text = rx.sub(replacement, text)
-    return _truncate(text.strip(), MAX_CHARS)
+    text = _first_sentences(text.strip())
+    # Some releases end a message with a period and some do not.
+    return _truncate(text.rstrip(" .;,"), MAX_CHARS)
 
 
 def _strip_prefixes(text: str) -> str:
@@ -99,6 +105,22 @@ def _strip_prefixes(text: str) -> str:
                 break
         else:
             return text
+    return text
+
+
+def _first_sentences(text: str) -> str:
+    """The message up to the end of its first sentence, or its second when the first is too short
+    to name a failure ("OutOfMemoryError: CUDA out of memory.").
+
+    vLLM keeps the first sentence of a message and rewrites what follows between releases ("Try
+    increasing `gpu_memory_utilization` when initializing the engine." grew a docs link in 0.15
+    and a note on CPU memory in 0.22), and a paste may glue the next log line onto the message.
+    """
+    end = 0
+    for m in _SENTENCE_END.finditer(text):
+        end = m.start() + 1
+        if end >= MIN_SENTENCE_CHARS:
+            return text[:end]
     return text
 
 

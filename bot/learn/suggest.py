@@ -162,7 +162,9 @@ def _write(draft: Draft, out: Path, today: dt.date) -> None:
     for d in draft.cluster.diagnoses:
         if len(draft.fixture_paths) >= MAX_FIXTURES:
             break
-        text = (d.excerpt or d.root_text or "").strip("\n")
+        # A "#=" line inside the paste would read as a fixture header.
+        text = "\n".join(line for line in (d.excerpt or d.root_text or "").split("\n")
+                         if not line.startswith("#=")).strip("\n")
         if not text or text in seen:
             continue
         seen.add(text)

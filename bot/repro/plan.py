@@ -42,6 +42,7 @@ class Step:
     ok: bool
     seconds: float
     added: str | None = None     # the user's setting this step added
+    label: str = ""
     rule_id: str | None = None
     error: str | None = None     # "Type: first line" of the probe's exception
     timed_out: bool = False
@@ -49,7 +50,7 @@ class Step:
     report: object = field(default=None, repr=False)     # the diagnosis Report of a failure
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "mode": self.mode, "settings": self.settings, "ok": self.ok,
+        return {"kind": self.kind, "label": self.label, "mode": self.mode, "settings": self.settings, "ok": self.ok,
                 "seconds": self.seconds, "added": self.added, "rule_id": self.rule_id,
                 "error": self.error, "timed_out": self.timed_out}
 
@@ -74,6 +75,7 @@ class ReproResult:
     fix_settings: dict | None = None
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    failing_step: Step | None = field(default=None, repr=False)   # with its output and Report
 
     @property
     def engine_starts(self) -> int:
@@ -194,30 +196,23 @@ class ReproPlan:
 
     def _preflight(self) -> ReproResult | None:
         full = {**self.base, **self.settings}
+        prefixes = self._prefixes()[:-1]       # checked only if the whole set fails
         self.on_progress(f"preflight: engine configuration with {_describe(full)}")
-        probe = self._probe("preflight", [full])
-        record = self._record(probe, 0)
-        if record.get("stage") == "import":
-            raise ProbeUnavailable(f"the vLLM interpreter {self.runner.python} cannot import vllm: "
-                                   f"{record.get('error_type')}: {record.get('error')}")
-        step = self._step("preflight", "preflight", full, probe, 0, added=None)
+        probe = self._probe("preflight", [full, *(settings for _, settings in prefixes)], search=True)
+        step = self._step("preflight", "preflight", full, probe, 0, added=None, label="preflight: all settings")
         if step.ok:
             return None
-        # A configuration error: find the setting in preflight only, one process for all attempts.
-        prefixes = self._prefixes()[:-1]           # the whole set just failed
+        # A configuration error. The same process went on adding the settings back one at a time
+        # and stopped at the first that fails: that one is the culprit.
         culprit_step = step
         culprit_key = list(self.settings)[-1] if self.settings else None
-        if not prefixes:
-            return self._failed(culprit_step, culprit_key, phase="preflight")
-        self.on_progress("preflight: adding the settings back one at a time to find the one that fails")
-        search = self._probe("preflight", [settings for _, settings in prefixes])
-        answered = len(search.records)
-        for index, (key, settings) in enumerate(prefixes):
-            # The probe stops at the first failure; an attempt with no record is one that crashed
-            # or hung, which is a failure of that attempt too.
-            if index > answered or (index == answered and search.returncode == 0 and not search.timed_out):
+        answered = len(probe.records)
+        for index, (key, settings) in enumerate(prefixes, start=1):
+            # An attempt with no record crashed or hung: a failure of that attempt too.
+            if index > answered or (index == answered and probe.returncode == 0 and not probe.timed_out):
                 break
-            attempt = self._step("preflight", "preflight", settings, search, index, added=key)
+            label = f"preflight: + {key}" if key else "preflight: bare"
+            attempt = self._step("preflight", "preflight", settings, probe, index, added=key, label=label)
             if not attempt.ok:
                 culprit_step, culprit_key = attempt, key
                 break
@@ -227,7 +222,7 @@ class ReproPlan:
         label = "bare start" if kind == "bare" else f"+ {added}={self.settings[added]!r}"
         self.on_progress(f"{label}: LLM(model, {_describe(settings)})")
         probe = self._probe("run", settings)
-        step = self._step(kind, "run", settings, probe, 0, added=added)
+        step = self._step(kind, "run", settings, probe, 0, added=added, label=label)
         if step.ok:
             return None
         return self._failed(step, added, phase=kind)
@@ -269,9 +264,10 @@ class ReproPlan:
         if fixed == failing.settings:
             self.notes.append(f"The suggested fix {fix} is already in the failing configuration.")
             return False, fix
-        self.on_progress(f"fix: {_describe(fix)}")
+        label = "fix: " + ", ".join(f"{k}={v!r}" if v is not None else f"{k} unset" for k, v in fix.items())
+        self.on_progress(f"{label} ({'configuration check' if failing.mode == 'preflight' else 'engine start'})")
         probe = self._probe(failing.mode, [fixed] if failing.mode == "preflight" else fixed)
-        step = self._step("fix", failing.mode, fixed, probe, 0, added=None)
+        step = self._step("fix", failing.mode, fixed, probe, 0, added=None, label=label)
         return step.ok, fix
 
     def _capped(self, fix: dict) -> dict:
@@ -300,18 +296,31 @@ class ReproPlan:
             self.notes.append(f"CPU backend: the engine starts reserve {CPU_MEMORY_SHARE} of RAM "
                               f"(gpu_memory_utilization; set {ENV_GPU_MEMORY_UTILIZATION} to change it).")
 
-    def _probe(self, mode: str, arg) -> ProbeRun:
+    def _probe(self, mode: str, arg, search: bool = False) -> ProbeRun:
         if self.runner.should_stop():
             raise Cancelled()
-        probe = self.runner.preflight(self.model, arg) if mode == "preflight" else self.runner.run(self.model, arg)
+        if mode == "preflight":
+            probe = self.runner.preflight(self.model, arg, search=search)
+        else:
+            probe = self.runner.run(self.model, arg)
         if probe.cancelled:
             raise Cancelled()
+        if not probe.records and probe.returncode == 2 and not probe.timed_out:
+            # Our own usage error, or an interpreter that cannot open the probe: not vLLM's answer.
+            raise ProbeUnavailable(f"the probe could not run under {self.runner.python}: "
+                                   f"{strip_markers(probe.output).strip()[-1000:]}")
+        broken = next((r for r in probe.records if r.get("stage") == "import"), None)
+        if broken is not None:
+            # No configuration can work in an environment where vllm does not even import.
+            raise ProbeUnavailable(f"vllm does not import under {self.runner.python}: "
+                                   f"{broken.get('error_type')}: {broken.get('error')}")
         return probe
 
     def _record(self, probe: ProbeRun, index: int) -> dict:
         return probe.records[index] if index < len(probe.records) else {}
 
-    def _step(self, kind: str, mode: str, settings: dict, probe: ProbeRun, index: int, added: str | None) -> Step:
+    def _step(self, kind: str, mode: str, settings: dict, probe: ProbeRun, index: int, added: str | None,
+              label: str) -> Step:
         record = self._record(probe, index)
         if record.get("env") and not self.env:
             self.env = dict(record["env"])
@@ -330,7 +339,7 @@ class ReproPlan:
             else:
                 error = f"the probe exited with status {probe.returncode} without a result"
         output = strip_markers(probe.section(index))
-        step = Step(kind, mode, settings, ok, seconds, added=added, error=error,
+        step = Step(kind, mode, settings, ok, seconds, added=added, label=label, error=error,
                     timed_out=probe.timed_out and not record, output=output)
         if not ok:
             step.report = self._diagnose(output)
@@ -355,4 +364,4 @@ class ReproPlan:
             repro_script=repro_script(self.model, script_settings, verdict=verdict, culprit=culprit,
                                       max_tokens=self.runner.max_tokens),
             phase=phase, summary=summary, error=error, fix_settings=fix_settings, notes=list(self.notes),
-            seconds=round(time.monotonic() - self.started, 3))
+            seconds=round(time.monotonic() - self.started, 3), failing_step=failing)

@@ -4,10 +4,12 @@ It runs under the GPU host's own vLLM interpreter (VLLM_PYTHON), never the bot's
 standard library and vllm only and must not import `bot`. The caller keeps its whole output and
 diagnoses it like a pasted log; the last line starting with MARKER is the machine-readable result.
 
-    python probe.py preflight MODEL SETTINGS_JSON [SETTINGS_JSON ...]
+    python probe.py preflight MODEL SETTINGS_JSON [SETTINGS_JSON ...] [--search]
         Build vLLM's engine configuration for each settings set in turn, without starting an
         engine, and stop at the first that fails. No accelerator is touched, so configuration
-        errors (max_model_len, dtype, a bad path) are answered in seconds.
+        errors (max_model_len, dtype, a bad path) are answered in seconds. With --search the
+        first set is the whole configuration and the rest are only checked when it fails (the
+        settings added back one at a time, to find the one that breaks it), all in this process.
     python probe.py run MODEL SETTINGS_JSON [--max-tokens N]
         LLM(model=MODEL, **settings), then generate a few tokens at temperature 0.
 
@@ -117,7 +119,7 @@ def environment() -> dict:
     return env
 
 
-def preflight(model: str, settings_list: list[dict]) -> int:
+def preflight(model: str, settings_list: list[dict], search: bool = False) -> int:
     started = time.monotonic()
     try:
         from vllm.engine.arg_utils import EngineArgs
@@ -128,6 +130,7 @@ def preflight(model: str, settings_list: list[dict]) -> int:
         return 1
     import_s = time.monotonic() - started
     env = environment()
+    failed = False
     for index, settings in enumerate(settings_list):
         emit({"event": "begin", "index": index})
         t0 = time.monotonic()
@@ -138,9 +141,14 @@ def preflight(model: str, settings_list: list[dict]) -> int:
             traceback.print_exc()
             emit({**record, "ok": False, "stage": "config", **error_record(e),
                   "seconds": round(time.monotonic() - t0, 3), "env": env})
+            if search and index == 0:
+                failed = True
+                continue
             return 1
         emit({**record, "ok": True, "seconds": round(time.monotonic() - t0, 3), "env": env})
-    return 0
+        if search and index == 0:
+            return 0
+    return 1 if failed else 0
 
 
 def run(model: str, settings: dict, max_tokens: int) -> int:
@@ -178,12 +186,14 @@ def parse_settings(text: str) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    usage = "usage: probe.py preflight MODEL SETTINGS_JSON... | run MODEL SETTINGS_JSON [--max-tokens N]"
+    usage = "usage: probe.py preflight MODEL SETTINGS_JSON... [--search] | run MODEL SETTINGS_JSON [--max-tokens N]"
     if len(argv) < 3 or argv[0] not in ("preflight", "run"):
         print(usage, file=sys.stderr)
         return 2
     mode, model, rest = argv[0], argv[1], argv[2:]
     max_tokens = 5
+    search = "--search" in rest
+    rest = [a for a in rest if a != "--search"]
     if "--max-tokens" in rest:
         i = rest.index("--max-tokens")
         max_tokens = int(rest[i + 1])
@@ -197,7 +207,7 @@ def main(argv: list[str]) -> int:
         os.environ.setdefault(key, value)
     die_with_parent()
     if mode == "preflight":
-        return preflight(model, settings_list)
+        return preflight(model, settings_list, search)
     if len(settings_list) != 1:
         print("probe: run takes exactly one settings set: one configuration per process", file=sys.stderr)
         return 2

@@ -20,6 +20,8 @@ def _settings(settings: dict) -> str:
 
 
 def _step_label(step: dict) -> str:
+    if step.get("label"):
+        return step["label"]
     if step.get("kind") == "bare":
         return "bare start"
     if step.get("kind") == "fix":
@@ -80,7 +82,7 @@ def render_text(result: dict) -> str:
     lines += ["", "Steps:"]
     for n, step in enumerate(result.get("steps", []), 1):
         rule = f"  [{step['rule_id']}]" if step.get("rule_id") else ""
-        lines.append(f"  {n}. {_step_label(step):32} {_outcome(step):9} {step.get('seconds', 0):7.1f} s{rule}")
+        lines.append(f"  {n}. {_step_label(step):36} {_outcome(step):9} {step.get('seconds', 0):7.1f} s{rule}")
     lines.append(f"Engine starts: {result.get('engine_starts', 0)}, total {result.get('seconds', 0):.1f} s")
     lines.append(f"Environment: {env_line(result.get('env') or {})}")
     for note in result.get("notes") or []:

@@ -21,6 +21,11 @@ from typing import Callable
 from .probe import MARKER, QUIET_ENV
 
 PROBE_PATH = Path(__file__).with_name("probe.py")
+# The probe is started through this bootstrap, not as `python probe.py`: a script's own folder
+# goes first on sys.path, and this folder's queue.py would then shadow the standard library's
+# `queue` inside vLLM and torch. (`-P` does the same, but only from Python 3.11 on.)
+BOOTSTRAP = ("import runpy, sys; sys.path[:] = [p for p in sys.path if p not in ('', '.')]; "
+             "sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')")
 HEAD_BYTES = 64 * 1024           # the start: versions and the engine arguments vLLM logs
 TAIL_BYTES = 2 * 1024 * 1024     # the end: where the errors are
 LINE_BYTES = 1024 * 1024
@@ -105,9 +110,12 @@ class ProbeRunner:
     should_stop: Callable[[], bool] = lambda: False
     max_tokens: int = 5
 
-    def command(self, mode: str, model: str, settings_list: list[dict]) -> list[str]:
-        argv = [self.python, str(PROBE_PATH), mode, model]
+    # -u: unbuffered, so stdout and stderr lines reach the pipe in the order they were printed.
+    def command(self, mode: str, model: str, settings_list: list[dict], search: bool = False) -> list[str]:
+        argv = [self.python, "-u", "-c", BOOTSTRAP, str(PROBE_PATH), mode, model]
         argv += [json.dumps(s, sort_keys=False) for s in settings_list]
+        if search:
+            argv.append("--search")
         if mode == "run":
             argv += ["--max-tokens", str(self.max_tokens)]
         return argv
@@ -115,18 +123,18 @@ class ProbeRunner:
     def child_env(self) -> dict:
         env = dict(os.environ)
         env.update(QUIET_ENV)
-        env["PYTHONUNBUFFERED"] = "1"     # keeps stdout and stderr lines in the order printed
         env.update({k: str(v) for k, v in self.env.items()})
         return env
 
-    def preflight(self, model: str, settings_list: list[dict]) -> ProbeRun:
-        return self._launch("preflight", model, settings_list, min(self.timeout_s, self.preflight_timeout_s))
+    def preflight(self, model: str, settings_list: list[dict], search: bool = False) -> ProbeRun:
+        """Check configurations without an engine; with `search`, the rest only if the first fails."""
+        argv = self.command("preflight", model, settings_list, search)
+        return self._launch("preflight", argv, min(self.timeout_s, self.preflight_timeout_s))
 
     def run(self, model: str, settings: dict) -> ProbeRun:
-        return self._launch("run", model, [settings], self.timeout_s)
+        return self._launch("run", self.command("run", model, [settings]), self.timeout_s)
 
-    def _launch(self, mode: str, model: str, settings_list: list[dict], limit: float) -> ProbeRun:
-        argv = self.command(mode, model, settings_list)
+    def _launch(self, mode: str, argv: list[str], limit: float) -> ProbeRun:
         started = time.monotonic()
         try:
             proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

@@ -145,11 +145,12 @@ class Store:
         """True the first time a Slack event id is seen, by any replica sharing this database."""
         table = SeenEvent.__table__
         stmt = self._insert(table).values(event_id=str(event_id)[:255], seen_at=utcnow())
-        stmt = stmt.on_conflict_do_nothing(index_elements=[table.c.event_id])
+        # RETURNING, not rowcount: psycopg 3 reports rowcount -1 for this INSERT.
+        stmt = stmt.on_conflict_do_nothing(index_elements=[table.c.event_id]).returning(table.c.event_id)
         try:
             self._ensure_embedded_schema()
             with self.engine.begin() as connection:
-                return connection.execute(stmt).rowcount == 1
+                return connection.execute(stmt).first() is not None
         except SQLAlchemyError as e:
             if not is_outage(e):
                 raise

@@ -49,7 +49,9 @@ def fixture_logs(rule_id: str) -> list[Path]:
 
 
 def read(path: Path) -> str:
-    return path.read_text(encoding="utf-8")
+    """The paste as its author sent it: the fixture without its #= header lines."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    return "\n".join(line for line in lines if not line.startswith("#="))
 
 
 def diagnose(text: str, book):

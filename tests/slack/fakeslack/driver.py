@@ -123,17 +123,20 @@ class SlackDriver:
         body = urlencode({"payload": json.dumps(payload)}).encode()
         return self.post(body, "application/x-www-form-urlencoded", **kw)
 
-    def click(self, message: dict, action_id: str, *, channel: str = CHANNEL, user: str = USER) -> tuple[Reply, dict]:
+    def click(self, message: dict, action_id: str, *, channel: str = CHANNEL, user: str = USER,
+              ephemeral: bool = False, include_message: bool = True) -> tuple[Reply, dict]:
         """Click the button `action_id` in a message the bot posted (as stored by the fake)."""
         button = find_button(message.get("blocks", []), action_id)
         assert button is not None, f"no button {action_id} in {message.get('blocks')}"
         payload = {"type": "block_actions", "team": {"id": TEAM_ID}, "user": {"id": user, "name": "human"},
                    "api_app_id": "AFAKE", "token": "legacy", "trigger_id": self.fake.new_trigger(),
                    "container": {"type": "message", "message_ts": message["ts"], "channel_id": channel,
-                                 "is_ephemeral": False},
-                   "channel": {"id": channel}, "message": message, "response_url": self.fake.new_response_url(),
+                                 "is_ephemeral": ephemeral},
+                   "channel": {"id": channel}, "response_url": self.fake.new_response_url(),
                    "actions": [{"type": "button", "action_id": button["action_id"], "block_id": button["block_id"],
                                 "value": button.get("value"), "action_ts": str(time.time())}]}
+        if include_message:
+            payload["message"] = message
         return self.send_interaction(payload), payload
 
     def submit_view(self, view: dict, values: dict, *, user: str = USER) -> Reply:

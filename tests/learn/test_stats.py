@@ -1,0 +1,85 @@
+import json
+
+import pytest
+
+from bot.learn.cli import main
+from bot.learn.stats import compute, wilson
+
+
+def test_wilson_interval_matches_the_textbook():
+    # 8 successes in 10: 95% Wilson interval 0.490-0.943 (Newcombe 1998, table I)
+    low, high = wilson(8, 10)
+    assert low == pytest.approx(0.4902, abs=1e-4) and high == pytest.approx(0.9433, abs=1e-4)
+    assert wilson(0, 0) is None
+    low, high = wilson(2, 2)
+    assert high == 1.0 and low < 0.4          # two votes prove little
+
+
+def test_stats_per_rule(recorded):
+    with recorded.store.session() as s:
+        stats = compute(s, recorded.book, wrong_threshold=0.3, min_feedback=3)
+    by_id = {r.rule_id: r for r in stats.rules}
+    assert stats.diagnoses == sum(len(v) for v in recorded.ids.values())
+    assert stats.answered == 3 + 3 + 3           # cuda-oom, bf16, config-json-missing pastes
+
+    oom = by_id["cuda-oom"]
+    assert (oom.hits, oom.fixed, oom.wrong, oom.partly) == (3, 3, 0, 1)   # U1's later vote counts once
+    assert oom.precision == pytest.approx(3.5 / 4)
+    assert (oom.precision_low, oom.precision_high) == pytest.approx(wilson(3.5, 4))
+    assert oom.flagged is False
+
+    bf16 = by_id["bf16-unsupported-gpu"]
+    assert (bf16.hits, bf16.wrong, bf16.votes) == (3, 3, 3)
+    assert bf16.flagged and "wrong in 3 of 3" in bf16.flag_reason
+    assert bf16.outside_versions == {"0.5.4": 1}           # the test book says ">=0.6"
+    assert stats.flagged == [bf16]
+
+    lora = by_id["lora-rank-too-large"]
+    assert lora.status == "shadow" and lora.hits == 0
+    assert (lora.shadow.matched, lora.shadow.would_be_first, lora.shadow.fills_gap) == (3, 3, 3)
+
+    assert by_id["config-json-missing"].hits == 3 and by_id["config-json-missing"].precision is None
+
+
+def test_threshold_and_minimum_votes_decide_the_flag(recorded):
+    with recorded.store.session() as s:
+        assert compute(s, recorded.book, min_feedback=4).flagged == []
+        lenient = compute(s, recorded.book, wrong_threshold=1.0)
+        assert lenient.flagged == []
+
+
+def test_rules_no_longer_in_the_book_are_reported(recorded, tmp_path):
+    from bot.diagnose.rulebook import load_rulebook
+    from tests.store.helpers import make_book
+
+    smaller = tmp_path / "smaller"
+    make_book(smaller)
+    (smaller / "cuda-oom.yaml").unlink()
+    with recorded.store.session() as s:
+        stats = compute(s, load_rulebook(smaller, use_cache=False))
+    assert {r.rule_id: r.status for r in stats.rules}["cuda-oom"] == "missing"
+
+
+def test_stats_command_table_and_json(recorded, capsys):
+    args = ["--db", recorded.url, "--rules", str(recorded.rules_dir)]
+    assert main(["stats", *args]) == 0
+    out = capsys.readouterr().out
+    assert "FLAGGED: wrong in 3 of 3 votes" in out
+    assert "hit outside versions >=0.6: 0.5.4 (1)" in out
+    assert "lora-rank-too-large" in out and "shadow rule" in out
+
+    assert main(["stats", "--json", "--wrong-threshold", "0.5", "--min-feedback", "2", *args]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["flagged"] == ["bf16-unsupported-gpu"] and data["wrong_threshold"] == 0.5
+    oom = next(r for r in data["rules"] if r["rule_id"] == "cuda-oom")
+    assert oom["votes"] == 4 and oom["fixed"] == 3
+
+
+def test_stats_command_on_a_database_that_was_never_migrated(sqlite_url, capsys):
+    assert main(["stats", "--db", sqlite_url]) == 1
+    assert "vllm-doctor db upgrade" in capsys.readouterr().err
+
+
+def test_bad_options_are_usage_errors(capsys):
+    assert main(["stats", "--wrong-threshold", "2"]) == 2
+    assert "between 0 and 1" in capsys.readouterr().err

@@ -1,0 +1,31 @@
+# Stand-in for the vLLM interpreter in queue tests (see conftest.standin_python): called exactly
+# as the runner calls the real one, `PYTHON -u -c BOOTSTRAP probe.py MODE MODEL SETTINGS...`.
+import json
+import os
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.environ.get("STANDIN_REPO", "."))
+from bot.repro.probe import MARKER, die_with_parent  # noqa: E402
+
+args = sys.argv[1:]
+rest = args[args.index("-c") + 3:]          # after -c BOOTSTRAP probe.py
+mode, model = rest[0], rest[1]
+settings = [json.loads(a) for a in rest[2:] if a.startswith("{")]
+die_with_parent()
+
+child = None
+if os.environ.get("STANDIN_CHILD"):
+    # Like vLLM's engine process: a grandchild in the same process group.
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+with open(os.environ["STANDIN_LOG"], "a") as log:
+    log.write(json.dumps({"pid": os.getpid(), "child": child.pid if child else None, "mode": mode,
+                          "model": model, "settings": settings[0] if settings else None,
+                          "cuda": os.environ.get("CUDA_VISIBLE_DEVICES"),
+                          "worker": os.environ.get("STANDIN_WORKER")}) + "\n")
+print("INFO stand-in probe starting", flush=True)
+time.sleep(float(os.environ.get("STANDIN_SLEEP", "0.1")))
+print(MARKER + " " + json.dumps({"mode": mode, "index": 0, "settings": settings[0] if settings else {},
+                                 "ok": True, "seconds": 0.1,
+                                 "env": {"vllm": "stand-in", "platform": "cpu"}}), flush=True)
