@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from . import advice
 from . import facts as _facts
 from . import logtext, tracebacks
 from .matcher import Candidate, match
@@ -37,24 +38,36 @@ def _caveats(c: Candidate, facts: dict, lang: str) -> list[str]:
 
 
 def _values(c: Candidate, facts: dict) -> dict:
-    values = {k: v for k, v in facts.items() if isinstance(v, (str, int, float))}
+    flat = lambda d: {k: v for k, v in d.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)}
+    values = flat(facts.get("engine_args") or {})      # the user's own settings, e.g. {max_model_len}
+    values.update(flat(facts))
     values.update(c.captures)
-    from .advice import derive
-    values.update(derive(c.rule.id, values, facts))
+    values.update(advice.derive(c.rule.id, values, facts))
     return values
+
+
+def _fix(rule, values: dict, facts: dict, lang: str) -> tuple[str, dict, str]:
+    """The rule's fix text, then the user's own call with the fix applied, ready to paste."""
+    suggest = values.get("suggest") or dict(rule.fix_settings)
+    command = advice.ready_to_paste(suggest, rule.fix_env, facts, facts.get("invocation"))
+    fix = fill(rule.fix[lang], values)
+    if command:
+        fix += f"\n\n{text('ready_to_paste', lang)}\n```\n{command}\n```"
+    return fix, suggest, command
 
 
 def _to_diagnosis(c: Candidate, facts: dict, lang: str) -> Diagnosis:
     rule, values = c.rule, _values(c, facts)
     caveats = _caveats(c, facts, lang)
     confidence = c.confidence * (0.9 if caveats else 1.0)
+    fix, suggest, command = _fix(rule, values, facts, lang)
     return Diagnosis(
         rule_id=rule.id, confidence=round(confidence, 3), level=rule.level, status=rule.status,
         title=fill(rule.title[lang], values), cause=fill(rule.cause[lang], values),
-        fix=fill(rule.fix[lang], values), caveats=caveats, evidence=c.message.text[:500],
+        fix=fix, caveats=caveats, evidence=c.message.text[:500],
         line_no=c.message.line_no, captures=c.captures, repro=rule.repro,
         fix_settings=rule.fix_settings, fix_env=rule.fix_env, verified=rule.verified,
-        versions=rule.versions, matched_by=c.matched_by,
+        versions=rule.versions, matched_by=c.matched_by, suggested=suggest, command=command,
     )
 
 

@@ -1,14 +1,22 @@
-"""Values computed from a rule's captures and the log's facts, for the rule's fix text.
+"""The colleague's answer: concrete values computed from the numbers in the user's own log.
 
-Each function takes the values known so far (captures + facts) and returns new ones; a value it
-cannot support from the log is left out, so the paragraph that needs it is dropped.
+Each deriver takes the values known so far (the rule's captures and the log's facts) and returns
+new values for the rule's text plus `suggest`: the settings to change. A value the log cannot
+support is left out, so the paragraph that needs it is dropped; every suggested value is checked
+against the limits the log shows (never a max_model_len above the model's own, never a
+gpu_memory_utilization above 1).
 """
 
 from __future__ import annotations
 
+import json
+import math
+import re
 from typing import Callable
 
 _DERIVERS: dict[str, Callable[[dict, dict], dict]] = {}
+MAX_UTILIZATION = 0.98          # leave room for the CUDA context and fragmentation
+DEFAULT_UTILIZATION = 0.9       # vLLM's default through 0.15 (0.92 later); used only when the log shows none
 
 
 def deriver(*rule_ids: str):
@@ -25,5 +33,232 @@ def derive(rule_id: str, values: dict, facts: dict) -> dict:
         return {}
     try:
         return fn(values, facts)
-    except (TypeError, ValueError, ZeroDivisionError, KeyError):
+    except (TypeError, ValueError, ZeroDivisionError, KeyError, OverflowError):
         return {}
+
+
+def num(value) -> float | None:
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        return float(str(value).replace(",", ""))
+    except ValueError:
+        return None
+
+
+def _args(facts: dict) -> dict:
+    args = facts.get("engine_args")
+    return args if isinstance(args, dict) else {}
+
+
+def _utilization(facts: dict) -> tuple[float, bool]:
+    """The gpu_memory_utilization the run used, and whether the log said so."""
+    u = num(_args(facts).get("gpu_memory_utilization"))
+    return (u, True) if u else (DEFAULT_UTILIZATION, False)
+
+
+def _model_limit(values: dict, facts: dict) -> int | None:
+    """The model's own max length, when the log shows it."""
+    for key in ("derived", "derived_max_model_len", "model_max_len"):
+        v = num(values.get(key))
+        if v:
+            return int(v)
+    return None
+
+
+def _round_down(n: float, step: int = 1024) -> int:
+    """A max_model_len people would type: a multiple of 1024 (of 256 for small values)."""
+    step = step if n >= 2 * step else 256
+    return max(step, int(n // step * step)) if n >= step else int(n)
+
+
+def _fmt_util(u: float) -> float:
+    return math.floor(u * 100) / 100
+
+
+@deriver("kv-cache-too-small")
+def _kv_cache_too_small(values: dict, facts: dict) -> dict:
+    out: dict = {}
+    wanted = num(values.get("max_model_len")) or num(_args(facts).get("max_model_len"))
+    fits = num(values.get("estimated")) or num(values.get("kv_tokens"))
+    limit = _model_limit(values, facts)
+    suggest: dict = {}
+    if fits and wanted and fits < wanted:
+        fit_len = _round_down(fits)
+        if limit:
+            fit_len = min(fit_len, limit)
+        out["fit_max_model_len"] = fit_len
+        suggest["max_model_len"] = fit_len
+    needed, available = num(values.get("needed")), num(values.get("available"))
+    total = num(facts.get("gpu_total_gib"))
+    util, said = _utilization(facts)
+    if needed and available is not None and total and needed > available:
+        new_util = util + (needed - available) / total + 0.01
+        if new_util <= MAX_UTILIZATION:
+            out["fit_utilization"] = _fmt_util(new_util + 0.005) if new_util < 0.99 else MAX_UTILIZATION
+            out["utilization_basis"] = (f"{util:g} now{'' if said else ' (the default)'}, "
+                                        f"{needed - available:.2f} GiB more KV cache on a {total:g} GiB GPU")
+            suggest.setdefault("alternative", {"gpu_memory_utilization": out["fit_utilization"]})
+    if suggest:
+        out["suggest"] = {k: v for k, v in suggest.items() if k != "alternative"} or suggest["alternative"]
+        if "alternative" in suggest and "max_model_len" in suggest:
+            out["suggest_alternative"] = suggest["alternative"]
+    return out
+
+
+@deriver("kv-cache-no-memory")
+def _kv_no_memory(values: dict, facts: dict) -> dict:
+    util, said = _utilization(facts)
+    if not said:
+        return {}
+    new_util = min(MAX_UTILIZATION, max(util + 0.1, util * 1.5)) if util < 0.5 else min(MAX_UTILIZATION, util + 0.05)
+    if new_util <= util:
+        return {}
+    return {"fit_utilization": _fmt_util(new_util), "suggest": {"gpu_memory_utilization": _fmt_util(new_util)}}
+
+
+@deriver("free-mem-below-utilization")
+def _free_below(values: dict, facts: dict) -> dict:
+    free, total, util = num(values.get("free")), num(values.get("total")), num(values.get("util"))
+    if not (free and total):
+        return {}
+    held = total - free
+    start_util = _fmt_util(free / total - 0.02)
+    out = {"held_gib": round(held, 2), "start_utilization": start_util}
+    if 0 < start_util and (util is None or start_util < util):
+        out["suggest"] = {"gpu_memory_utilization": start_util}
+    return out
+
+
+@deriver("tp-heads-not-divisible")
+def _tp_heads(values: dict, facts: dict) -> dict:
+    heads, tp = num(values.get("heads")), num(values.get("tp"))
+    if not (heads and tp):
+        return {}
+    sizes = [d for d in range(1, min(int(heads), 16) + 1) if int(heads) % d == 0]
+    out = {"valid_tp_sizes": ", ".join(map(str, sizes))}
+    below = [s for s in sizes if s < tp]
+    if below:
+        out["suggest"] = {"tensor_parallel_size": below[-1]}
+    return out
+
+
+@deriver("bf16-unsupported-gpu")
+def _bf16(values: dict, facts: dict) -> dict:
+    return {"suggest": {"dtype": "half"}}
+
+
+@deriver("prompt-too-long")
+def _prompt(values: dict, facts: dict) -> dict:
+    prompt, limit = num(values.get("prompt_len")), num(values.get("max_len"))
+    if prompt and limit and prompt > limit:
+        return {"over_by": int(prompt - limit)}
+    if prompt and limit:
+        return {"over_by": 1}      # prompt + at least one output token
+    return {}
+
+
+@deriver("max-model-len-too-large")
+def _max_len(values: dict, facts: dict) -> dict:
+    derived = num(values.get("derived"))
+    if not derived:
+        return {}
+    return {"suggest": {"max_model_len": int(derived)}}
+
+
+@deriver("batched-tokens-lt-model-len")
+def _batched(values: dict, facts: dict) -> dict:
+    m = num(values.get("max_model_len"))
+    return {"suggest": {"max_num_batched_tokens": int(m)}} if m else {}
+
+
+_LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)
+
+
+@deriver("lora-rank-too-large")
+def _lora(values: dict, facts: dict) -> dict:
+    rank = num(values.get("rank"))
+    if not rank:
+        return {}
+    allowed = next((r for r in _LORA_RANKS if r >= rank), None)
+    return {"suggest": {"max_lora_rank": allowed}} if allowed else {}
+
+
+@deriver("mm-limit-exceeded")
+def _mm(values: dict, facts: dict) -> dict:
+    count, modality = num(values.get("count")), values.get("modality")
+    if not (count and modality):
+        return {}
+    modality = str(modality).rstrip("s") if str(modality).endswith("s") and modality != "audios" else str(modality)
+    return {"suggest": {"limit_mm_per_prompt": {modality: int(count)}}}
+
+
+@deriver("gpu-util-out-of-range")
+def _util_range(values: dict, facts: dict) -> dict:
+    u = num(values.get("util"))
+    if u and 1 < u <= 100:
+        return {"suggest": {"gpu_memory_utilization": round(u / 100, 2)}}
+    return {}
+
+
+_DTYPE_FIXES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "float64": "float32",
+                "double": "float32", "torch.float16": "float16", "torch.bfloat16": "bfloat16",
+                "torch.float32": "float32", "f16": "float16", "half16": "float16", "int8": "auto",
+                "fp8": "auto"}
+
+
+@deriver("dtype-invalid")
+def _dtype(values: dict, facts: dict) -> dict:
+    given = str(values.get("dtype") or "").strip("'\" ")
+    fixed = _DTYPE_FIXES.get(given.lower(), "auto") if given else None
+    return {"suggest": {"dtype": fixed}, "dtype_fixed": fixed} if fixed else {}
+
+
+@deriver("port-in-use")
+def _port(values: dict, facts: dict) -> dict:
+    port = num(values.get("port"))
+    return {"suggest": {"port": int(port) + 1}} if port and port < 65535 else {}
+
+
+@deriver("cuda-graph-capture-slow")
+def _eager(values: dict, facts: dict) -> dict:
+    return {"suggest": {"enforce_eager": True}}
+
+
+# --- ready-to-paste: the changed call in the form the user used ---------------------------------
+
+# Arguments vLLM reports as non-default that nobody types.
+_NOISE_ARGS = {"disable_log_stats", "model_tag", "dispatch_function", "subparser", "api_server_count"}
+
+
+def _flag(key: str, value) -> str:
+    flag = "--" + key.replace("_", "-")
+    if value is True:
+        return flag
+    if value is False:
+        return f"--no-{key.replace('_', '-')}"
+    if isinstance(value, (dict, list)):
+        return f"{flag} '{json.dumps(value)}'"
+    text = str(value)
+    return f"{flag} {text}" if re.fullmatch(r"[\w./:@+-]+", text) else f"{flag} '{text}'"
+
+
+def ready_to_paste(suggest: dict, env: dict, facts: dict, form: str | None) -> str:
+    """The user's own call with the fix applied, e.g. `vllm serve M --max-model-len 16384`."""
+    if not suggest and not env:
+        return ""
+    args = {k: v for k, v in _args(facts).items() if k not in _NOISE_ARGS}
+    model = args.pop("model", None) or _args(facts).get("model_tag") or facts.get("model") or "MODEL"
+    args.update(suggest)
+    env_prefix = " ".join(f"{k}={v}" for k, v in env.items())
+    serve = " ".join([f"vllm serve {model}", *(_flag(k, v) for k, v in args.items() if k != "port" or v)])
+    kwargs = ", ".join([f"model={model!r}", *(f"{k}={v!r}" for k, v in args.items() if k not in ("port", "host"))])
+    llm = f"LLM({kwargs})"
+    if env:
+        llm = "\n".join([*(f"os.environ[{k!r}] = {v!r}" for k, v in env.items()), llm])
+    serve = f"{env_prefix} {serve}".strip()
+    if form == "serve":
+        return serve
+    if form == "llm":
+        return llm
+    return f"{llm}\n# or\n{serve}"

@@ -71,6 +71,15 @@ _PLATFORM = [
     _P(r"device_config=(\w+)"),
     _P(r"Using (CPU|XPU|TPU|ROCm) (?:backend|platform)", re.I),
 ]
+_GPU_TOTAL = [
+    _P(r"has a total capacity of (\d+(?:\.\d+)?) GiB"),
+    _P(r"Free memory on device[^(\n]*\([\d.]+/(\d+(?:\.\d+)?) GiB\)"),
+    _P(r"total_gpu_memory=(\d+(?:\.\d+)?) ?GiB"),
+    _P(r"MiB / +(\d+)MiB"),
+]
+# How the user ran vLLM, so a fix can be shown in the same form.
+_SERVER_MARKS = re.compile(r"vllm serve|api_server|\(APIServer pid=|Starting vLLM (?:API )?server|model_tag")
+_OFFLINE_MARKS = re.compile(r"\bLLM\(|\[llm\.py:\d+\]|llm_engine\.py|from vllm import|\(MainProcess pid=")
 _NON_DEFAULT_ARGS = re.compile(r"non-default args: (\{.*\})")
 _NAMESPACE_ARGS = re.compile(r"\bargs: Namespace\((.*)\)")
 _ENGINE_CONFIG = re.compile(r"(Initializing an? (?:V[01] )?LLM engine \(v[^)]*\) with config: )(.*)")
@@ -194,6 +203,10 @@ def extract(text: str) -> dict:
     if not model and config:
         mm = re.match(r"model='([^']*)'", config.group(2))
         model = mm.group(1) if mm else None
+    total = _first(_GPU_TOTAL, text)
+    if total and "." not in total and float(total) > 4096:        # nvidia-smi MiB
+        total = f"{float(total) / 1024:.2f}"
+    invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
     return {
         "vllm_version": _first(_VLLM, text),
         "torch_version": _first(_TORCH, text),
@@ -207,4 +220,6 @@ def extract(text: str) -> dict:
         "model": model if isinstance(model, str) else None,
         "has_traceback": "Traceback (most recent call last)" in text,
         "vllm_context": bool(_VLLM_CONTEXT.search(text)),
+        "gpu_total_gib": float(total) if total else None,
+        "invocation": invocation,
     }

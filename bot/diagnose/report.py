@@ -26,6 +26,8 @@ class Diagnosis(Record):
     verified: dict = Factory(dict)
     versions: str | None = None
     matched_by: str = "pattern"          # pattern | fuzzy
+    suggested: dict = Factory(dict)      # the settings the fix changes, with values from the log
+    command: str = ""                    # the user's call with those settings, ready to paste
 
 
 class RootError(Record):
@@ -84,6 +86,7 @@ def _show(value) -> str:
 
 
 TEXTS = {
+    "ready_to_paste": {"en": "Ready to paste:", "zh": "可直接粘贴:"},
     "outside_versions": {
         "en": "This message is known from vLLM {versions}; your log shows {vllm_version}, so the advice may not hold as written.",
         "zh": "这条报错已知出现在 vLLM {versions};你的日志是 {vllm_version},建议未必完全适用。",

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 import math
-from collections import Counter, defaultdict
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet

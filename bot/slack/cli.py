@@ -69,7 +69,7 @@ def check_mode(settings: Settings, *, http: bool) -> None:
 
 
 def serve_http(app: Any, *, host: str, port: int, stop: threading.Event) -> None:
-    from bot.slack.http import EVENTS_PATH, make_server
+    from bot.slack.http import EVENTS_PATH, make_server, stop_server
 
     server = make_server(app, host=host, port=port)
     log.info("listening on http://%s:%s%s", host, server.effective_port, EVENTS_PATH)
@@ -77,7 +77,8 @@ def serve_http(app: Any, *, host: str, port: int, stop: threading.Event) -> None
     runner.start()
     _wait(stop)
     log.info("stopping")
-    server.close()
+    stop_server(server)
+    runner.join(10)
 
 
 def serve_socket_mode(app: Any, app_token: str, *, stop: threading.Event) -> None:

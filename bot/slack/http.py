@@ -8,6 +8,7 @@ from typing import Any
 
 from slack_bolt import App
 from slack_bolt.adapter.wsgi import SlackRequestHandler
+from waitress import wasyncore
 from waitress.server import create_server
 
 EVENTS_PATH = "/slack/events"
@@ -33,3 +34,14 @@ def make_server(app: App, *, host: str = "0.0.0.0", port: int = 3000, threads: i
     port=0 picks a free port; .effective_port says which."""
     return create_server(wsgi_app(app), host=host, port=port, threads=threads,
                          max_request_body_size=MAX_BODY_BYTES, ident="vllm-doctor")
+
+
+def stop_server(server: Any) -> None:
+    """Stop a server whose .run() is looping in another thread.
+
+    Closing its sockets from outside would pull them from under the select() in that loop;
+    instead the loop is woken through waitress's trigger and closes everything itself, which
+    ends .run(). Requests already handed to worker threads are allowed to finish.
+    """
+    server.trigger.pull_trigger(lambda: wasyncore.close_all(server._map))  # noqa: SLF001
+    server.task_dispatcher.shutdown(cancel_pending=False, timeout=10)

@@ -10,7 +10,9 @@ import math
 import uuid
 from typing import Any
 
-from .models import SOURCES, utcnow
+from bot.learn.signature import signature
+
+from .models import FEEDBACK_VERDICTS, SOURCES, utcnow
 from .redact import redact, redact_obj
 
 EXCERPT_CHARS = 8 * 1024
@@ -25,8 +27,6 @@ def new_uid() -> str:
 
 def diagnosis_record(report, *, source: str, text: str, channel=None, user=None, thread_ts=None,
                      message_ts=None, lang: str = "en") -> dict[str, Any]:
-    from bot.learn.signature import signature
-
     if source not in SOURCES:
         raise ValueError(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
     root = report.root
@@ -61,8 +61,6 @@ def diagnosis_record(report, *, source: str, text: str, channel=None, user=None,
 
 
 def feedback_record(diagnosis_id: int, verdict: str, *, user: str, reason: str | None) -> dict[str, Any]:
-    from .models import FEEDBACK_VERDICTS
-
     if verdict not in FEEDBACK_VERDICTS:
         raise ValueError(f"verdict must be one of {', '.join(FEEDBACK_VERDICTS)}, not {verdict!r}")
     return {

@@ -34,9 +34,12 @@ class RunningBot:
 
     def close(self) -> None:
         if not self.closed:
+            from bot.slack.http import stop_server
+
             self.closed = True
-            self.server.close()
-            self.thread.join(5)
+            stop_server(self.server)
+            self.thread.join(10)
+            assert not self.thread.is_alive(), "the bot's HTTP server did not stop"
             self.store.dispose()
 
 

@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 from bot.learn.signature import signature
 from bot.store import Store
 from bot.store import migrate
-from bot.store.models import Diagnosis, Feedback, Job, JobStep, SeenEvent
+from bot.store.models import Diagnosis, Job, JobStep, SeenEvent
 from bot.store.records import EXCERPT_CHARS
 
 from .helpers import diagnose, fixture_logs, load_book, make_book, read

@@ -27,8 +27,7 @@ def register(app: Any) -> None:
     app.action(_FEEDBACK)(on_feedback)
 
 
-def on_feedback(ack: Any, body: dict, action: dict, client: Any, respond: Any, context: Any,
-                logger: logging.Logger) -> None:
+def on_feedback(ack: Any, body: dict, action: dict, client: Any, respond: Any, context: Any) -> None:
     ack()
     deps = get(context)
     verdict = _FEEDBACK.match(action["action_id"]).group(1)
@@ -37,7 +36,7 @@ def on_feedback(ack: Any, body: dict, action: dict, client: Any, respond: Any, c
     try:
         diagnosis_id = int(action.get("value", ""))
     except ValueError:
-        logger.warning("feedback button without a diagnosis id: %r", action.get("value"))
+        log.warning("feedback button without a diagnosis id: %r", action.get("value"))
         return
     where = message_location(body)
     asked_why = verdict != "fixed" and ask_reason(client, body.get("trigger_id"), lang, {

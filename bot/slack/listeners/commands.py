@@ -39,7 +39,7 @@ def parse(text: str | None) -> tuple[str, str]:
     return sub.lower(), rest.strip()
 
 
-def on_vllm(ack: Any, command: dict, client: Any, respond: Any, context: Any, logger: logging.Logger) -> None:
+def on_vllm(ack: Any, command: dict, client: Any, respond: Any, context: Any) -> None:
     deps = get(context)
     sub, rest = parse(command.get("text"))
     user = command.get("user_id")
@@ -62,7 +62,7 @@ def on_vllm(ack: Any, command: dict, client: Any, respond: Any, context: Any, lo
             respond(**_message(render.render_notice(t("unknown_subcommand", deps.cached_lang(user), sub=sub[:40]))),
                     response_type="ephemeral")
     except Exception as err:  # noqa: BLE001 - whatever broke, the user hears about it
-        logger.exception("/vllm %s failed", sub)
+        log.exception("/vllm %s failed", sub)
         respond(text=t("internal_error", deps.cached_lang(user), error=type(err).__name__), response_type="ephemeral")
 
 

@@ -51,7 +51,7 @@ def first_delivery(store: Any, body: dict, event: dict) -> bool:
     return store.claim_event(f"msg:{event.get('channel')}:{event.get('ts')}")
 
 
-def on_message(body: dict, event: dict, context: Any, client: Any, logger: logging.Logger) -> None:
+def on_message(body: dict, event: dict, context: Any, client: Any) -> None:
     deps = get(context)
     where = f"{event.get('channel')}/{event.get('ts')}"
     if not is_candidate(event, deps.settings.watches, context.get("bot_user_id")):

@@ -27,7 +27,7 @@ def register(app: Any) -> None:
     app.view_closed(modals.REASON_VIEW)(on_reason_closed)
 
 
-def on_diagnose_submit(ack: Any, body: dict, view: dict, client: Any, context: Any, logger: logging.Logger) -> None:
+def on_diagnose_submit(ack: Any, body: dict, view: dict, client: Any, context: Any) -> None:
     deps = get(context)
     user = body["user"]["id"]
     text = modals.value(view, modals.PASTE_BLOCK, modals.PASTE_ACTION) or ""
@@ -48,7 +48,7 @@ def on_diagnose_submit(ack: Any, body: dict, view: dict, client: Any, context: A
             notes = [problem_text(p, answer.lang) for p in paste.problems]
             rendered = render.render(answer.report, lang=answer.lang, diagnosis_id=answer.diagnosis_id, notes=notes)
     except Exception as err:  # noqa: BLE001 - the user submitted something; they get an answer
-        logger.exception("diagnosing a modal submission failed")
+        log.exception("diagnosing a modal submission failed")
         rendered = render.render_notice(t("internal_error", deps.cached_lang(user), error=type(err).__name__))
     send_private(client, meta, user, rendered)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from sqlalchemy import select
 
@@ -79,15 +81,15 @@ class RecordingStore:
 
 def test_diagnose_without_text_opens_the_modal_before_touching_the_database(fake, sqlite_url, tmp_path):
     from bot.slack.app import build_app
-    from bot.slack.http import make_server
+    from bot.slack.http import make_server, stop_server
     from tests.slack.conftest import bot_settings, make_store
     from tests.slack.fakeslack import SlackDriver
-    import threading
 
     store = RecordingStore(make_store(sqlite_url, tmp_path / "spool.jsonl"))
     app = build_app(bot_settings(fake, sqlite_url), store=store)
     server = make_server(app, host="127.0.0.1", port=0)
-    threading.Thread(target=server.run, daemon=True).start()
+    runner = threading.Thread(target=server.run, daemon=True)
+    runner.start()
     try:
         driver = SlackDriver(f"http://127.0.0.1:{server.effective_port}", fake)
         reply, form = driver.send_command("diagnose")
@@ -101,7 +103,8 @@ def test_diagnose_without_text_opens_the_modal_before_touching_the_database(fake
         assert paste["element"]["type"] == "plain_text_input" and paste["element"]["max_length"] == 3000
         assert upload["element"]["type"] == "file_input"
     finally:
-        server.close()
+        stop_server(server)
+        runner.join(10)
         store.dispose()
 
 

@@ -1,0 +1,108 @@
+"""Answers that use the numbers in the user's own log (issue 7), over real fixtures."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot import fixtures
+from bot.diagnose import advice, diagnose, load_rulebook
+
+BOOK = load_rulebook(use_cache=False)
+LOGS = Path(BOOK.directory).parent / "tests" / "fixtures" / "logs"
+
+
+def best(rel: str, lang: str = "en"):
+    fx = fixtures.read(LOGS / rel)
+    return diagnose(fx.data, lang=lang, book=BOOK).best
+
+
+def fixtures_with_captures():
+    out = []
+    for fx in fixtures.all_fixtures(LOGS):
+        if fx.expect:
+            d = diagnose(fx.data, book=BOOK).best
+            if d and d.rule_id == fx.expect and any(re.fullmatch(r"\d+(?:\.\d+)?", str(v)) for v in d.captures.values()):
+                out.append(fx)
+    return out
+
+
+WITH_NUMBERS = fixtures_with_captures()
+
+
+@pytest.mark.parametrize("fx", WITH_NUMBERS, ids=[f"{f.path.parent.name}/{f.path.stem}" for f in WITH_NUMBERS])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_numbers_from_the_log_are_quoted(fx, lang):
+    d = diagnose(fx.data, lang=lang, book=BOOK).best
+    numbers = [str(v) for v in d.captures.values() if re.fullmatch(r"\d+(?:\.\d+)?", str(v))]
+    text = d.cause + d.fix
+    assert any(n in text for n in numbers), (d.rule_id, numbers)
+
+
+def test_there_are_many_rules_with_numbers():
+    assert len({fx.expect for fx in WITH_NUMBERS}) >= 15
+
+
+def test_kv_cache_too_small_fits_below_the_estimate_and_model_limit():
+    log = ("INFO 01-01 00:00:00 [api_server.py:1] non-default args: {'model_tag': 'Qwen/Qwen3-8B', 'max_model_len': 40960, "
+           "'gpu_memory_utilization': 0.9}\n"
+           "ValueError: To serve at least one request with the model's max seq len (40960), (5.62 GiB KV cache is needed, "
+           "which is larger than the available KV cache memory (2.43 GiB). Based on the available memory, the estimated "
+           "maximum model length is 17744. Try increasing `gpu_memory_utilization`\n"
+           "torch.OutOfMemoryError: x. GPU 0 has a total capacity of 23.55 GiB of which 1 GiB is free.")
+    d = diagnose(log, book=BOOK).best
+    assert d.rule_id == "kv-cache-too-small"
+    assert d.suggested["max_model_len"] == 17408 and 17408 <= 17744
+    assert "17744" in d.fix and "max_model_len=17408" in d.fix
+    # 0.9 + (5.62 - 2.43) / 23.55 = 1.035 > 0.98: no utilization that fits, so none is offered
+    assert "gpu_memory_utilization` to" not in d.fix
+    assert d.command == "vllm serve Qwen/Qwen3-8B --max-model-len 17408 --gpu-memory-utilization 0.9"
+
+
+def test_utilization_that_would_fit_is_offered_when_it_exists():
+    values = {"max_model_len": "32768", "needed": "4.0", "available": "3.0", "estimated": "24000"}
+    facts = {"engine_args": {"gpu_memory_utilization": 0.8}, "gpu_total_gib": 80.0}
+    out = advice.derive("kv-cache-too-small", values, facts)
+    assert out["fit_max_model_len"] == 23552
+    assert 0.81 <= out["fit_utilization"] <= 0.83 and "80 GiB" in out["utilization_basis"]
+
+
+def test_free_memory_below_utilization_names_what_others_hold():
+    d = best("free-mem-below-utilization/" + sorted(p.name for p in (LOGS / "free-mem-below-utilization").glob("*.log"))[0])
+    assert d.rule_id == "free-mem-below-utilization"
+    free, total = float(d.captures["free"]), float(d.captures["total"])
+    u = d.suggested["gpu_memory_utilization"]
+    assert 0 < u < free / total <= 1
+    assert f"{total - free:.2f}".rstrip("0").rstrip(".") in d.cause + d.fix
+
+
+def test_tp_sizes_that_divide_the_heads():
+    out = advice.derive("tp-heads-not-divisible", {"heads": "28", "tp": "8"}, {})
+    assert out["valid_tp_sizes"] == "1, 2, 4, 7, 14" and out["suggest"] == {"tensor_parallel_size": 7}
+
+
+def test_bf16_on_old_gpu_gives_the_exact_dtype_in_the_users_form():
+    log = ("(APIServer pid=1) INFO 01-01 00:00:00 [api_server.py:1] non-default args: {'model_tag': 'm', 'tensor_parallel_size': 2}\n"
+           "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. "
+           "Your Tesla T4 GPU has compute capability 7.5. You can use float16 instead by explicitly setting the "
+           "`dtype` flag in CLI, for example: --dtype=half.")
+    d = diagnose(log, book=BOOK).best
+    assert d.rule_id == "bf16-unsupported-gpu" and d.command == "vllm serve m --tensor-parallel-size 2 --dtype half"
+
+
+def test_prompt_too_long_by_how_much():
+    d = diagnose("ValueError: The decoder prompt (length 9000) is longer than the maximum model length of 8192.", book=BOOK).best
+    assert d.rule_id == "prompt-too-long" and "808" in d.fix
+
+
+def test_offline_form_uses_llm_keywords():
+    facts = {"engine_args": {"model": "/m", "max_model_len": 200000}, "invocation": "llm"}
+    assert advice.ready_to_paste({"max_model_len": 128000}, {}, facts, "llm") == "LLM(model='/m', max_model_len=128000)"
+    env = advice.ready_to_paste({}, {"VLLM_USE_FLASHINFER_SAMPLER": "0"}, facts, "serve")
+    assert env == "VLLM_USE_FLASHINFER_SAMPLER=0 vllm serve /m --max-model-len 200000"
+
+
+def test_chinese_answers_carry_the_same_numbers():
+    log = "ValueError: Total number of attention heads (28) must be divisible by tensor parallel size (8)."
+    d = diagnose(log, lang="zh", book=BOOK).best
+    assert "1, 2, 4, 7, 14" in d.fix + d.cause and "张量并行" in d.fix + d.cause
