@@ -81,7 +81,7 @@ def _json_diagnosis(d) -> dict:
 
 def _rules(args, rest: list[str]) -> int:
     if args.action in RULES_FORWARDED:
-        return _forward(RULES_FORWARDED[args.action], [args.action, *rest])
+        return _forward(RULES_FORWARDED[args.action], [args.action, *(["--json"] if args.json else []), *rest])
     from .diagnose.rulebook import load_rulebook
     if args.action == "list":
         book = load_rulebook()

@@ -169,7 +169,7 @@ def messages(text: str) -> list[Message]:
         if not body or _FRAME.match(body) or body.startswith("Traceback (most recent call last)"):
             continue
         m = EXCEPTION_LINE.match(body)
-        if not m and i > 0 and strip_prefixes(lines[i - 1])[2].startswith('File "'):
+        if not m and (body.startswith("raise ") or i > 0 and strip_prefixes(lines[i - 1])[2].startswith('File "')):
             continue            # the source line a traceback frame quotes, e.g. "raise ValueError(msg)"
         exc_type = m.group("type") if m else None
         parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None)

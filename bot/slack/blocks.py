@@ -191,11 +191,7 @@ def _pct(confidence: float) -> int:
 
 
 def _budget(text: str, limit: int, lang: str) -> tuple[str, bool]:
-    if len(text) <= limit:
-        return text, False
-    pieces = mrkdwn.split(text, limit - 20)
-    head = pieces[0]
-    return f"{head}\n{t('cut', lang)}", True
+    return mrkdwn.clip(text, limit, t("cut", lang))
 
 
 def _sections(text: str) -> list[SectionBlock]:

@@ -56,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
             serve_socket_mode(app, settings.app_token, stop=stop)
     finally:
         poster.stop()
+        # Answers already being worked on are finished before the process exits.
+        app.listener_runner.listener_executor.shutdown(wait=True)
         store.dispose()
     return 0
 

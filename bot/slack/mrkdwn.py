@@ -9,6 +9,7 @@ _FENCE = "```"
 _LINK = re.compile(r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)")
 _BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*$", re.M)
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 _BULLET = re.compile(r"^(\s*)[-*]\s+", re.M)
 _INLINE_CODE = re.compile(r"(`[^`\n]+`)")
 # A line that starts something of its own (a list item, heading, quote, indented text) rather
@@ -23,13 +24,41 @@ def escape(text: str) -> str:
 
 def from_markdown(md: str) -> str:
     out = []
-    for i, part in enumerate(md.split(_FENCE)):
+    for i, part in enumerate(_tables_as_code(md).split(_FENCE)):
         if i % 2:  # inside a fence: keep as is, drop the language tag Slack would show
             body = "\n" + part.split("\n", 1)[1] if re.match(r"[\w+-]+\n", part) else part
             out.append(escape(body))
         else:
             out.append(_prose(part))
     return _FENCE.join(out)
+
+
+def _tables_as_code(md: str) -> str:
+    """Slack draws no tables: show a Markdown table as aligned columns in a code block."""
+    lines, out, table = md.split("\n"), [], []
+    in_fence = False
+
+    def flush() -> None:
+        if not table:
+            return
+        rows = [[cell.strip().replace("`", "") for cell in row.strip().strip("|").split("|")] for row in table
+                if not _TABLE_RULE.match(row)]
+        widths = [max(len(r[i]) if i < len(r) else 0 for r in rows) for i in range(max(map(len, rows)))]
+        out.append(_FENCE)
+        out += ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip() for r in rows]
+        out.append(_FENCE)
+        table.clear()
+
+    for line in lines:
+        if line.lstrip().startswith(_FENCE):
+            in_fence = not in_fence
+        if not in_fence and line.lstrip().startswith("|") and line.rstrip().endswith("|"):
+            table.append(line)
+            continue
+        flush()
+        out.append(line)
+    flush()
+    return "\n".join(out)
 
 
 def unwrap(text: str) -> str:
@@ -68,6 +97,14 @@ def shorten(text: str, limit: int, tail: str = "…") -> str:
     if len(text) <= limit:
         return text
     return text[: max(0, limit - len(tail))].rstrip() + tail
+
+
+def clip(text: str, limit: int, tail: str = "…") -> tuple[str, bool]:
+    """At most `limit` characters of mrkdwn, cut at a boundary with code blocks closed; and
+    whether anything was cut."""
+    if len(text) <= limit:
+        return text, False
+    return split(text, limit - len(tail) - 1)[0] + "\n" + tail, True
 
 
 def split(text: str, limit: int) -> list[str]:

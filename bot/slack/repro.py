@@ -21,7 +21,8 @@ from bot.slack.texts import t
 
 log = logging.getLogger(__name__)
 
-RESULT_BLOCKS_MAX = 45
+# Well under Slack's limit for all the text of one message (about 12k characters).
+RESULT_TEXT_BUDGET = 7000
 
 
 class ReproUnavailable(Exception):
@@ -36,15 +37,6 @@ def _queue() -> Any:
     return queue
 
 
-def _refusals(queue: Any) -> tuple[type[BaseException], ...]:
-    refused = getattr(queue, "ReproRefused", None)
-    if refused is None:
-        from bot.repro import safety  # noqa: PLC0415 - the class may live beside parse_settings
-
-        refused = getattr(safety, "ReproRefused", None)
-    return (ValueError,) + ((refused,) if refused else ())
-
-
 def request_repro(deps: Deps, rest: str, command: dict, client: Any, respond: Any) -> None:
     user, channel = command.get("user_id"), command.get("channel_id")
     lang = deps.answer_lang(user, "")
@@ -57,16 +49,16 @@ def request_repro(deps: Deps, rest: str, command: dict, client: Any, respond: An
         return
     try:
         queue = _queue()
-        from bot.repro.safety import parse_settings
-
-        refusals = _refusals(queue)
+        from bot.repro import safety
     except (ReproUnavailable, ImportError) as err:
         respond(text=t("repro_unavailable", lang, why=str(err)), response_type="ephemeral")
         return
     model, pairs = args[0], args[1:]
+    # The same roots for the settings check and the model path (the queue normalises them).
+    roots = safety.model_roots(list(deps.settings.model_roots), env={}) or None
     try:
-        settings = parse_settings(pairs)
-    except refusals as err:
+        settings = safety.parse_settings(pairs, roots=roots)
+    except ValueError as err:  # ReproRefused is a ValueError with a reason to show
         respond(text=t("repro_refused", lang, reason=str(err)), response_type="ephemeral")
         return
 
@@ -80,9 +72,10 @@ def request_repro(deps: Deps, rest: str, command: dict, client: Any, respond: An
     thread_ts = parent["ts"]
     try:
         job_id = queue.enqueue(deps.store, model, settings, requested_by=user, source="slack",
-                               channel=channel, thread_ts=thread_ts)
-    except refusals as err:
-        client.chat_update(channel=channel, ts=thread_ts, text=f"{request_text}\n{t('repro_refused', lang, reason=err)}")
+                               channel=channel, thread_ts=thread_ts, roots=roots)
+    except ValueError as err:
+        refused = t("repro_refused", lang, reason=mrkdwn.escape(str(err)))
+        client.chat_update(channel=channel, ts=thread_ts, text=f"{request_text}\n{refused}")
         return
     client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=t("repro_queued", lang, job_id=job_id))
 
@@ -127,6 +120,8 @@ class ReproPoster:
         posted = 0
         for job in queue.finished_unposted(self.store):
             job_id = job["id"]
+            # The claim keeps a second replica from posting too; mark_posted after the post
+            # keeps a result that failed to post from being marked as posted.
             if not self.store.claim_event(f"repro-posted:{job_id}"):
                 continue
             self.post_job(queue, job)
@@ -136,19 +131,18 @@ class ReproPoster:
 
     def post_job(self, queue: Any, job: dict) -> None:
         channel, thread_ts = job.get("channel"), job.get("thread_ts")
-        if not channel:
-            return  # a job from the CLI: nobody to tell on Slack
         result = job.get("result") or {}
-        text = queue.render_result_markdown(result)
-        pieces = mrkdwn.split(mrkdwn.from_markdown(text), render.SECTION_LIMIT)
-        blocks = render.render_notice(pieces[0]).blocks if pieces else []
-        for piece in pieces[1:RESULT_BLOCKS_MAX]:
-            blocks += render.render_notice(piece).blocks
+        if result:
+            markdown = queue.render_result_markdown(result)
+        else:  # the worker gave up without a result (crash, lease lost too often, cancelled early)
+            markdown = f"**Repro job #{job['id']}** ended *{job.get('status')}*: {job.get('error') or 'no result'}"
+        text = mrkdwn.from_markdown(markdown)
+        blocks = render.render_notice(mrkdwn.clip(text, RESULT_TEXT_BUDGET)[0]).blocks
         self.client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=mrkdwn.shorten(text, 3000),
                                      blocks=blocks, unfurl_links=False)
-        script = result.get("script") or job.get("script")
+        script = result.get("repro_script")
         if script:
-            lang = job.get("lang") or "en"
-            self.client.files_upload_v2(channel=channel, thread_ts=thread_ts, filename=f"repro-job-{job['id']}.py",
-                                        title=f"repro-job-{job['id']}.py", content=script,
-                                        initial_comment=t("repro_script", lang, job_id=job["id"]))
+            lang = self.store.get_user_lang(job.get("requested_by") or "") or "en"
+            name = f"repro-job-{job['id']}.py"
+            self.client.files_upload_v2(channel=channel, thread_ts=thread_ts, filename=name, title=name,
+                                        content=script, initial_comment=t("repro_script", lang, job_id=job["id"]))

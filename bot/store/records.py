@@ -25,10 +25,12 @@ def new_uid() -> str:
     return str(uuid.uuid4())
 
 
-def diagnosis_record(report, *, source: str, text: str, channel=None, user=None, thread_ts=None,
+def diagnosis_record(report, *, source: str, text: str | bytes, channel=None, user=None, thread_ts=None,
                      message_ts=None, lang: str = "en") -> dict[str, Any]:
     if source not in SOURCES:
         raise ValueError(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
+    if isinstance(text, bytes):      # diagnose() takes bytes too; a paste is never refused for its encoding
+        text = text.decode("utf-8", errors="replace")
     root = report.root
     root_text = redact(root.text) if root is not None else None
     facts = _jsonable(redact_obj(dict(report.facts or {})))

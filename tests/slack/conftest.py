@@ -39,6 +39,8 @@ class RunningBot:
             self.closed = True
             stop_server(self.server)
             self.thread.join(10)
+            # Let listeners still at work finish while the fake Slack is still there.
+            self.app.listener_runner.listener_executor.shutdown(wait=True)
             assert not self.thread.is_alive(), "the bot's HTTP server did not stop"
             self.store.dispose()
 

@@ -30,6 +30,7 @@ def socket_bot(fake, sqlite_url, tmp_path):
         finally:
             stop.set()
             runner.join(15)
+            app.listener_runner.listener_executor.shutdown(wait=True)
             store.dispose()
         assert not runner.is_alive()
 

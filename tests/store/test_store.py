@@ -177,3 +177,11 @@ def test_from_env_picks_the_url(monkeypatch, tmp_path):
     assert Store.from_env("postgres://u@h/d").url.drivername == "postgresql+psycopg"
     assert "p@ss" not in repr(from_env)
     assert from_env._engine is None          # nothing connects until the store is used
+
+
+def test_a_paste_given_as_bytes_is_stored_like_text(store, book):
+    raw = read(fixture_logs("cuda-oom")[0]).encode() + b"\n\xff\xfe stray bytes"
+    diagnosis_id = store.record_diagnosis(diagnose(raw, book), source="cli", text=raw)
+    with store.session() as s:
+        excerpt = s.get(Diagnosis, diagnosis_id).excerpt
+    assert "CUDA out of memory" in excerpt and "\ufffd" in excerpt
