@@ -130,6 +130,22 @@ def _free_below(values: dict, facts: dict) -> dict:
     return out
 
 
+@deriver("cpu-memory-reservation")
+def _cpu_reservation(values: dict, facts: dict) -> dict:
+    """0.22+ CPU backend: the share of RAM reserved did not cover weights + activations + KV cache."""
+    left, total = num(values.get("kv_left")), num(values.get("total"))
+    util, said = _utilization(facts)
+    if left is None or not total or not said:
+        return {}
+    non_kv = util * total - left                  # what the model took before the KV cache
+    kv_target = max(1.0, non_kv)                  # at least 1 GiB, or as much again as the model
+    new_util = math.ceil((non_kv + kv_target) / total * 20) / 20    # round up to 0.05
+    if not 0 < new_util <= MAX_UTILIZATION or new_util <= util:
+        return {}
+    return {"non_kv_gib": round(non_kv, 2), "fit_utilization": new_util,
+            "suggest": {"gpu_memory_utilization": new_util}}
+
+
 @deriver("tp-heads-not-divisible")
 def _tp_heads(values: dict, facts: dict) -> dict:
     heads, tp = num(values.get("heads")), num(values.get("tp"))

@@ -45,7 +45,7 @@ def _tables_as_code(md: str) -> str:
                 if not _TABLE_RULE.match(row)]
         widths = [max(len(r[i]) if i < len(r) else 0 for r in rows) for i in range(max(map(len, rows)))]
         out.append(_FENCE)
-        out += ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip() for r in rows]
+        out.extend("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(r)).rstrip() for r in rows)
         out.append(_FENCE)
         table.clear()
 
@@ -75,14 +75,14 @@ def unwrap(text: str) -> str:
 
 
 def _prose(text: str) -> str:
-    pieces = _INLINE_CODE.split(unwrap(text))
+    # Bold first: "**Repro of `x`**" spans an inline code piece.
+    pieces = _INLINE_CODE.split(_BOLD.sub(r"*\1*", unwrap(text)))
     for i, piece in enumerate(pieces):
         if i % 2:
             pieces[i] = escape(piece)
             continue
         piece = escape(piece)
         piece = _LINK.sub(lambda m: f"<{m.group(2)}|{m.group(1)}>", piece)
-        piece = _BOLD.sub(r"*\1*", piece)
         piece = _HEADING.sub(r"*\1*", piece)
         piece = _BULLET.sub(r"\1• ", piece)
         pieces[i] = piece

@@ -54,9 +54,12 @@ def request_repro(deps: Deps, rest: str, command: dict, client: Any, respond: An
         respond(text=t("repro_unavailable", lang, why=str(err)), response_type="ephemeral")
         return
     model, pairs = args[0], args[1:]
-    # The same roots for the settings check and the model path (the queue normalises them).
-    roots = safety.model_roots(list(deps.settings.model_roots), env={}) or None
+    # The bot's MODEL_ROOTS, normalised the queue's way. Always a list: to the queue None would
+    # mean "no restriction", and a Slack user must never get that.
+    roots = safety.model_roots(list(deps.settings.model_roots), env={})
     try:
+        # Checked before anything is posted in the channel, so a refusal stays private.
+        safety.resolve_model_path(model, roots)
         settings = safety.parse_settings(pairs, roots=roots)
     except ValueError as err:  # ReproRefused is a ValueError with a reason to show
         respond(text=t("repro_refused", lang, reason=str(err)), response_type="ephemeral")
