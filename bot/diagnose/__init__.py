@@ -84,8 +84,8 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
     lang = lang if lang in ("en", "zh") else "en"
     book = book or _default_book()
     clean = logtext.clean(data)
-    found_facts = _facts.extract(clean.text)
     errors = tracebacks.messages(clean.text)
+    found_facts = _facts.extract(clean.text, "\n".join(m.text for m in errors[:500]))
     cands = match(book, errors, tracebacks.tail(clean.text), clean.text, found_facts)
 
     shown = [c for c in cands if c.rule.status == "active"]

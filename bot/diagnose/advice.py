@@ -12,9 +12,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Callable
-
-_DERIVERS: dict[str, Callable[[dict, dict], dict]] = {}
+_DERIVERS: dict = {}        # rule id -> fn(values, facts) -> dict
 MAX_UTILIZATION = 0.98          # leave room for the CUDA context and fragmentation
 DEFAULT_UTILIZATION = 0.9       # vLLM's default through 0.15 (0.92 later); used only when the log shows none
 

@@ -185,14 +185,15 @@ def engine_starts(text: str) -> int:
 
 
 # Versions, GPU and arguments are printed when a process starts (or in a collect_env paste at either
-# end); reading a window at each end keeps a 10 MB paste from costing ten times a 1 MB one.
-WINDOW = 1024 * 1024
+# end), and the GPU's name, capability and memory in the error messages themselves: reading a window
+# at each end plus the error lines keeps a long paste from costing a scan per fact.
+WINDOW = 128 * 1024
 
 
-def extract(text: str) -> dict:
+def extract(text: str, error_lines: str = "") -> dict:
     starts = engine_starts(text)
     if len(text) > 2 * WINDOW:
-        text = text[:WINDOW] + "\n" + text[-WINDOW:]
+        text = "\n".join((text[:WINDOW], error_lines, text[-WINDOW:]))
     args = engine_args(text)
     cuda = _first(_CUDA, text)
     if cuda and "." not in cuda and len(cuda) >= 3:          # "+cu124" -> "12.4"

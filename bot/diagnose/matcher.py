@@ -94,8 +94,6 @@ def _fuzzy_candidates(rules: list[Rule], errors: list[Message], taken: set[str],
                       explained: set[int]) -> list[Candidate]:
     """Reworded messages: strong error lines that no pattern explained, scored against the rules'
     canonical sentences. Short lines are skipped: a fragment scores high against anything."""
-    from rapidfuzz import fuzz, process
-
     choices, owners = [], []
     for rule in rules:
         if rule.id in taken:
@@ -106,12 +104,14 @@ def _fuzzy_candidates(rules: list[Rule], errors: list[Message], taken: set[str],
     if not choices:
         return []
     found: list[Candidate] = []
+    shortest = 0.6 * min(len(c) for c in choices)
     for pos, msg in enumerate(errors):
         if id(msg) in explained or not (msg.exc_type or msg.inner or msg.level in ("ERROR", "CRITICAL")):
             continue
         query = _norm(msg.text)
-        if len(query) < 25:
+        if len(query) < max(25, shortest):
             continue
+        from rapidfuzz import fuzz, process     # imported only when a message needs scoring
         best = process.extractOne(query, choices, scorer=fuzz.partial_ratio, score_cutoff=FUZZY_CUTOFF,
                                   processor=None)
         if not best:

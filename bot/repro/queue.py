@@ -31,7 +31,7 @@ from .safety import (
 
 __all__ = [
     "ReproRefused", "enqueue", "cancel", "finished_unposted", "mark_posted", "get_job", "render_result_markdown",
-    "claim", "heartbeat", "record_step", "finish", "reap_expired", "pending_count",
+    "claim", "heartbeat", "record_step", "finish", "release", "reap_expired", "pending_count",
 ]
 
 TERMINAL = ("done", "failed", "cancelled")
@@ -191,6 +191,18 @@ def finish(store, job_id: int, worker_id: str, *, status: str, result: dict | No
             .values(status=status, result=redact_obj(result) if result is not None else None,
                     error=redact(error) if error else None, finished_at=utcnow(), lease_expires_at=None,
                     diagnosis_id=diagnosis_id)
+            .execution_options(synchronize_session=False).returning(Job.id)).first()
+        return row is not None
+
+
+def release(store, job_id: int, worker_id: str) -> bool:
+    """Give a job back to the queue because its worker is shutting down. That is not the job's
+    fault, so the attempt is not counted."""
+    with store.session() as session:
+        row = session.execute(
+            update(Job).where(Job.id == job_id, Job.claimed_by == worker_id, Job.status == "running")
+            .values(status="queued", attempts=Job.attempts - 1, claimed_by=None, claimed_at=None,
+                    lease_expires_at=None, heartbeat_at=None, started_at=None)
             .execution_options(synchronize_session=False).returning(Job.id)).first()
         return row is not None
 

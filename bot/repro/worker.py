@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import threading
@@ -22,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 
 from .plan import ReproPlan, default_base
-from .queue import claim, finish, heartbeat, pending_count, reap_expired, record_step
+from .queue import claim, finish, heartbeat, pending_count, reap_expired, record_step, release
 from .runner import ProbeRunner, ProbeUnavailable
 from .safety import ReproRefused, model_roots, resolve_model_path, validate_settings
 
@@ -220,6 +221,10 @@ class Worker:
             held = self._gpus_for(settings, held)
             if held:
                 self._run(job, worker_id, model, settings, held, beat)
+            if self.stop.is_set() and not beat.cancel.is_set():
+                # Shutting down mid-job: hand it back now rather than when the lease runs out.
+                if release(self.store, job["id"], worker_id):
+                    log.info("job %s: handed back to the queue (worker stopping)", job["id"])
         except ReproRefused as e:
             finish(self.store, job["id"], worker_id, status="failed", error=f"refused by the worker: {e.reason}")
         except ProbeUnavailable as e:
@@ -258,7 +263,7 @@ class Worker:
             log.warning("job %s: lost its lease while running; its result is dropped", job["id"])
             return
         if self.stop.is_set() and not beat.cancel.is_set():
-            return     # shutting down: the lease runs out and another worker takes the job again
+            return     # shutting down: process() hands the job back
         status = "cancelled" if result.verdict == "cancelled" else "done"
         diagnosis_id = self._record_diagnosis(result, job)
         if not finish(self.store, job["id"], worker_id, status=status, result=result.to_dict(),
@@ -297,5 +302,8 @@ def run_worker_cli(args) -> int:
     worker = Worker(store, python=vllm_python(args.python), gpus=gpus, lease_s=args.lease, poll_s=args.poll,
                     timeout_s=args.timeout, roots=roots, once=args.once, name=args.name or default_name())
     log.info("worker %s: slots %s, python %s, database %s", worker.name, gpus, worker.python, store)
+    # systemd and container runtimes stop with SIGTERM: stop the probes and hand running jobs back.
+    signal.signal(signal.SIGTERM, lambda signum, frame: worker.stop.set())
     worker.run()
+    log.info("worker %s stopped", worker.name)
     return 0

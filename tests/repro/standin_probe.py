@@ -26,6 +26,17 @@ with open(os.environ["STANDIN_LOG"], "a") as log:
                           "worker": os.environ.get("STANDIN_WORKER")}) + "\n")
 print("INFO stand-in probe starting", flush=True)
 time.sleep(float(os.environ.get("STANDIN_SLEEP", "0.1")))
-print(MARKER + " " + json.dumps({"mode": mode, "index": 0, "settings": settings[0] if settings else {},
-                                 "ok": True, "seconds": 0.1,
-                                 "env": {"vllm": "stand-in", "platform": "cpu"}}), flush=True)
+# STANDIN_FAIL='{"key": value}': an engine start with exactly that setting fails with
+# STANDIN_ERROR printed the way vLLM prints an exception.
+fail = json.loads(os.environ.get("STANDIN_FAIL", "{}"))
+ran = settings[0] if settings else {}
+failed = mode == "run" and any(ran.get(k, object()) == v for k, v in fail.items())
+if failed:
+    error = os.environ.get("STANDIN_ERROR", "ValueError: stand-in failure")
+    print("Traceback (most recent call last):\n  File \"probe.py\", line 1, in run\n" + error, file=sys.stderr, flush=True)
+record = {"mode": mode, "index": 0, "settings": ran, "ok": not failed, "seconds": 0.1,
+          "env": {"vllm": "stand-in", "platform": "cpu"}}
+if failed:
+    record.update(stage="engine", error_type=error.split(":")[0], error=error.split(": ", 1)[-1])
+print(MARKER + " " + json.dumps(record), flush=True)
+sys.exit(1 if failed else 0)

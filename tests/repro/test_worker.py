@@ -183,3 +183,54 @@ def test_worker_refuses_a_job_outside_its_roots(sqlite_url, tmp_path, models, st
         assert _calls(log) == []
     finally:
         store.dispose()
+
+
+def test_failing_job_records_culprit_diagnosis_and_capped_fix(sqlite_url, tmp_path, models, standin_python):
+    """A job whose third step fails: the worker stores the culprit, the diagnosis (linked to the
+    diagnoses table), the fix run, and the result renders for the thread."""
+    store = _store(sqlite_url, tmp_path)
+    try:
+        [job_id] = _jobs(store, models, 1, settings={"dtype": "half", "gpu_memory_utilization": 0.01,
+                                                     "max_num_seqs": 4})
+        log = tmp_path / "calls.jsonl"
+        error = ("ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` "
+                 "when initializing the engine.")
+        _finish([_worker(sqlite_url, standin_python, models, log, "w", extra_env={
+            "STANDIN_FAIL": '{"gpu_memory_utilization": 0.01}', "STANDIN_ERROR": error,
+            "REPRO_GPU_MEMORY_UTILIZATION": "0.2", "REPRO_MAX_GPU_MEMORY_UTILIZATION": "0.3"})])
+        job = queue.get_job(store, job_id)
+        result = job["result"]
+        assert job["status"] == "done" and result["verdict"] == "fails"
+        assert result["culprit"] == {"key": "gpu_memory_utilization", "value": 0.01}
+        assert result["diagnosis"]["rule_id"] == "kv-cache-no-memory"
+        # the rule says 0.9; this worker allows 0.3, and says so
+        assert result["fix_settings"] == {"gpu_memory_utilization": 0.3} and result["fix_confirmed"] is True
+        assert any("at most 0.3" in n for n in result["notes"])
+        assert [s["kind"] for s in job["steps"]] == ["preflight", "bare", "add", "add", "fix"]
+        assert [s["rule_id"] for s in job["steps"]][3] == "kv-cache-no-memory"
+        assert Counter(c["mode"] for c in _calls(log))["run"] == 4          # bare, +dtype, +gmu, fix; never max_num_seqs
+        assert job["diagnosis_id"] is not None
+        from bot.store.models import Diagnosis
+        with store.session() as s:
+            row = s.get(Diagnosis, job["diagnosis_id"])
+            assert row.source == "repro" and row.top_rule_id == "kv-cache-no-memory"
+        text = queue.render_result_markdown(result)
+        assert "gpu_memory_utilization=0.01" in text and "kv-cache-no-memory" in text and "it cures it" in text
+    finally:
+        store.dispose()
+
+
+def test_sigterm_hands_the_running_job_back(sqlite_url, tmp_path, models, standin_python):
+    store = _store(sqlite_url, tmp_path)
+    try:
+        [job_id] = _jobs(store, models, 1)
+        log = tmp_path / "calls.jsonl"
+        worker = _worker(sqlite_url, standin_python, models, log, "w", sleep="120", once=False)
+        _wait(lambda: _calls(log), 30, "the probe to start")
+        worker.send_signal(signal.SIGTERM)
+        _finish([worker], seconds=30)
+        job = queue.get_job(store, job_id)
+        assert job["status"] == "queued" and job["attempts"] == 0 and job["claimed_by"] is None
+        assert not _running(_calls(log)[0]["pid"])
+    finally:
+        store.dispose()

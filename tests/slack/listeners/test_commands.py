@@ -108,41 +108,6 @@ def test_diagnose_without_text_opens_the_modal_before_touching_the_database(fake
         store.dispose()
 
 
-def test_modal_submission_with_text_is_diagnosed_and_answered_privately(bot, fake):
-    _, form = bot.driver.send_command("diagnose")
-    fake.wait_calls("views.open")
-    log = fixture_log("port-in-use")[:3000]
-    reply = bot.driver.submit_view(fake.views[0], {
-        modals.PASTE_BLOCK: {modals.PASTE_ACTION: {"type": "plain_text_input", "value": log}},
-        modals.FILE_BLOCK: {modals.FILE_ACTION: {"type": "file_input", "files": []}}})
-    assert reply.status == 200 and reply.body in (b"", b"{}")  # the modal closes
-    [payload] = hook_payloads(fake, form)
-    assert payload["response_type"] == "ephemeral"
-    assert "port" in payload["text"].lower()
-
-
-def test_modal_submission_with_a_file_reads_the_file(bot, fake):
-    _, form = bot.driver.send_command("diagnose")
-    fake.wait_calls("views.open")
-    f = fake.add_file("engine.log", fixture_log("kv-cache-no-memory"))
-    # A file_input hands over file ids; the bot looks up the download link with files.info.
-    bot.driver.submit_view(fake.views[0], {
-        modals.PASTE_BLOCK: {modals.PASTE_ACTION: {"type": "plain_text_input", "value": None}},
-        modals.FILE_BLOCK: {modals.FILE_ACTION: {"type": "file_input", "files": [{"id": f["id"], "name": f["name"]}]}}})
-    [payload] = hook_payloads(fake, form)
-    assert "KV cache" in payload["text"]
-    assert fake.ok_calls("files.info")
-
-
-def test_empty_modal_submission_is_refused_in_the_modal(bot, fake):
-    bot.driver.send_command("diagnose")
-    fake.wait_calls("views.open")
-    reply = bot.driver.submit_view(fake.views[0], {
-        modals.PASTE_BLOCK: {modals.PASTE_ACTION: {"type": "plain_text_input", "value": "  "}},
-        modals.FILE_BLOCK: {modals.FILE_ACTION: {"type": "file_input", "files": []}}})
-    assert reply.json() == {"response_action": "errors", "errors": {modals.PASTE_BLOCK: "Paste some log text or upload a file."}}
-
-
 def test_an_expired_trigger_gets_a_clear_message(bot, fake):
     fake.trigger_ttl_s = -1.0  # every trigger has already expired
     _, form = bot.driver.send_command("diagnose")
