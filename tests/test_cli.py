@@ -1,0 +1,81 @@
+"""The `vllm-doctor` command as a user runs it: a real process, real files, stdin, exit codes."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "bot" / "examples" / "engine-core-failed.log"
+
+
+def run(*args, stdin: bytes | None = None, env_extra: dict | None = None):
+    env = {**os.environ, "NO_COLOR": "1", **(env_extra or {})}
+    return subprocess.run([sys.executable, "-m", "bot.cli", *args], input=stdin, capture_output=True,
+                          cwd=ROOT, env=env, timeout=120)
+
+
+def test_diagnose_the_bundled_example_reads_past_the_wrapper():
+    r = run("diagnose", str(EXAMPLE))
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.decode()
+    assert "[cpu-memory-reservation" in out
+    assert "Engine core initialization failed" not in out.splitlines()[0]
+    assert "gpu_memory_utilization=0.15" in out          # the number comes from this log
+
+
+def test_json_is_one_object_per_file_per_line(tmp_path):
+    chatter = tmp_path / "chatter.txt"
+    chatter.write_text("hello, anyone around for lunch?\n")
+    r = run("diagnose", "--json", str(EXAMPLE), str(chatter))
+    assert r.returncode == 0
+    lines = r.stdout.decode().splitlines()
+    assert len(lines) == 2
+    first, second = map(json.loads, lines)
+    assert first["file"] == str(EXAMPLE) and first["diagnoses"][0]["rule_id"] == "cpu-memory-reservation"
+    d = first["diagnoses"][0]
+    assert {"rule_id", "confidence", "level", "title", "evidence", "cause", "fix", "caveats"} <= set(d)
+    assert 0 < d["confidence"] <= 1
+    assert second["diagnoses"] == [] and second["verdict"] == "no_error"
+
+
+def test_stdin_chinese_and_slack_escapes():
+    paste = ("ValueError: Total number of attention heads (28) must be divisible by tensor parallel size (8) "
+             "&amp;&amp; see &lt;docs&gt;").encode()
+    r = run("diagnose", "--lang", "zh", "--json", "-", stdin=paste)
+    d = json.loads(r.stdout)["diagnoses"][0]
+    assert d["rule_id"] == "tp-heads-not-divisible" and "1, 2, 4, 7, 14" in d["cause"] + d["fix"]
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in d["title"])
+
+
+def test_binary_and_invalid_utf8_answer_cleanly():
+    r = run("diagnose", "--json", "-", stdin=os.urandom(200_000) + b"\xff\xfe ValueError: \xc3(")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["diagnoses"] == []
+
+
+def test_usage_errors_exit_2():
+    assert run("diagnose", "/no/such/file.log").returncode == 2
+    assert run("diagnose", "--lang", "fr", str(EXAMPLE)).returncode == 2
+    assert run().returncode == 2
+
+
+def test_rules_list_and_lint():
+    listed = run("rules", "list", "--json")
+    rows = json.loads(listed.stdout)
+    assert len(rows) >= 60 and {"id", "level", "title"} <= set(rows[0])
+    lint = run("rules", "lint")
+    assert lint.returncode == 0, lint.stdout.decode()[-2000:]
+    assert b"0 problem(s)" in lint.stdout
+
+
+def test_lint_fails_on_a_broken_rule(tmp_path):
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "bad-rule.yaml").write_text("id: bad-rule\nlevel: root\nmatch: {patterns: ['(a+)+$']}\n"
+                                         "title: {en: t, zh: t}\ncause: {en: c, zh: c}\nfix: {en: f, zh: f}\n")
+    r = run("rules", "lint", env_extra={"VLLM_DOCTOR_RULES": str(rules)})
+    out = r.stdout.decode()
+    assert r.returncode == 1
+    assert "catastrophic backtracking" in out and "bad-rule: has no fixture" in out
