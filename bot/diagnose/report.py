@@ -82,7 +82,8 @@ def fill(template: str, values: dict) -> str:
 def _show(value) -> str:
     if isinstance(value, float):
         return f"{value:.2f}".rstrip("0").rstrip(".")
-    return str(value)
+    text = str(value)
+    return text[:-2] if text.endswith(".0") and text[:-2].isdigit() else text   # "2048.0" -> "2048"
 
 
 TEXTS = {

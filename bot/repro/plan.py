@@ -144,6 +144,16 @@ def repro_script(model: str, settings: dict, *, verdict: str, culprit: dict | No
     return "\n".join(lines)
 
 
+def _error_line(record: dict, probe: ProbeRun) -> str:
+    """"Type: first line" of what went wrong in one probe attempt."""
+    if record:
+        first = str(record.get("error") or "").strip().splitlines()
+        return f"{record.get('error_type')}: {first[0] if first else ''}"
+    if probe.timed_out:
+        return f"TimeoutError: no answer within the time limit ({probe.seconds:.0f} s)"
+    return f"the probe exited with status {probe.returncode} without a result"
+
+
 def _describe(settings: dict) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in settings.items()) or "nothing"
 
@@ -324,20 +334,13 @@ class ReproPlan:
         record = self._record(probe, index)
         if record.get("env") and not self.env:
             self.env = dict(record["env"])
-        ok = bool(record.get("ok")) and not probe.timed_out
+        ok = bool(record.get("ok"))          # an answer given counts, even if the exit then hung
         if mode == "run":
             seconds = probe.seconds
         else:  # attempts share one process: the first carries the import, the rest their own time
             seconds = float(record.get("seconds") or 0) + (float(record.get("import_s") or 0) if index == 0 else 0)
             seconds = round(seconds if record else probe.seconds, 3)
-        error = None
-        if not ok:
-            if probe.timed_out and not record:
-                error = f"TimeoutError: no answer within the time limit ({probe.seconds:.0f} s)"
-            elif record:
-                error = f"{record.get('error_type')}: {str(record.get('error') or '').splitlines()[0] if record.get('error') else ''}"
-            else:
-                error = f"the probe exited with status {probe.returncode} without a result"
+        error = None if ok else _error_line(record, probe)
         output = strip_markers(probe.section(index))
         step = Step(kind, mode, settings, ok, seconds, added=added, label=label, error=error,
                     timed_out=probe.timed_out and not record, output=output)

@@ -21,7 +21,7 @@ from typing import Any
 
 from sqlalchemy import delete, func, select, update
 
-from bot.store.models import Job, JobStep, utcnow
+from bot.store.models import JOB_SOURCES, Job, JobStep, utcnow
 from bot.store.redact import redact, redact_obj
 
 from .render import render_result_markdown
@@ -60,6 +60,8 @@ def enqueue(store, model_path: str, settings: dict, *, requested_by: str, source
             channel: str | None = None, thread_ts: str | None = None, priority: int = 0,
             roots: list[str] | None = None, max_per_user: int | None = None) -> int:
     """Check a request and queue it; the job id. Raises ReproRefused with a reason to show."""
+    if source not in JOB_SOURCES:
+        raise ValueError(f"source must be one of {', '.join(JOB_SOURCES)}, not {source!r}")
     roots = model_roots() if roots is None else roots
     model = resolve_model_path(model_path, roots)
     checked = validate_settings(settings or {}, roots=roots, allow_remote_code=remote_code_allowed())

@@ -30,6 +30,9 @@ HEAD_BYTES = 64 * 1024           # the start: versions and the engine arguments 
 TAIL_BYTES = 2 * 1024 * 1024     # the end: where the errors are
 LINE_BYTES = 1024 * 1024
 POLL_S = 0.25
+# Once a run has reported its result, the probe only has vLLM's shutdown left to do; a shutdown
+# that hangs does not change the answer, so it gets this long before the group is killed.
+EXIT_GRACE_S = 30.0
 
 
 class ProbeUnavailable(RuntimeError):
@@ -152,8 +155,11 @@ class ProbeRunner:
                     break
                 except subprocess.TimeoutExpired:
                     pass
+                answered = reader.answered_at
+                if mode == "run" and answered is not None and time.monotonic() - answered > EXIT_GRACE_S:
+                    break
                 if time.monotonic() - started > limit:
-                    timed_out = True
+                    timed_out = mode != "run" or answered is None
                     break
                 if self.should_stop():
                     cancelled = True
@@ -180,6 +186,7 @@ class _Reader(threading.Thread):
         self.sections = [CappedText()]
         self.records: list[dict] = []
         self.began = False
+        self.answered_at: float | None = None
 
     def run(self) -> None:
         marker = MARKER.encode()
@@ -203,3 +210,4 @@ class _Reader(threading.Thread):
             self.began = True
             return
         self.records.append(record)
+        self.answered_at = time.monotonic()

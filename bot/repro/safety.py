@@ -147,7 +147,8 @@ QUANTIZATIONS = (
 SETTINGS: dict[str, Setting] = {
     "dtype": Setting("choice", choices=("auto", "half", "float16", "bfloat16", "float", "float32")),
     "quantization": Setting("choice", choices=QUANTIZATIONS),
-    "kv_cache_dtype": Setting("choice", choices=("auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc", "fp8_ds_mla")),
+    "kv_cache_dtype": Setting("choice", choices=("auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc",
+                                                 "fp8_ds_mla")),
     "gpu_memory_utilization": Setting("float", _between(0, 1, lo_open=True)),
     "max_model_len": Setting("int", _at_least(1)),
     "tensor_parallel_size": Setting("int", _between(1, 64)),
@@ -315,3 +316,31 @@ def max_queued_per_user(env: dict | None = None) -> int:
         return max(1, int(env.get(ENV_MAX_QUEUED, DEFAULT_MAX_QUEUED)))
     except ValueError:
         return DEFAULT_MAX_QUEUED
+
+
+def parse_command(text: str) -> tuple[str, dict]:
+    """`/vllm repro <model-path> [key=value ...]` after the word `repro`: (path, raw settings).
+
+    Quotes work as in a shell (`limit_mm_per_prompt='{"image": 2}'`), but nothing is run by one:
+    this only splits words. Slack's &lt;/&gt;/&amp; escapes must be undone by the caller.
+    """
+    import shlex
+
+    try:
+        words = shlex.split(text or "")
+    except ValueError as e:
+        raise ReproRefused(f"Could not read the request: {e}. Quote values that hold spaces.") from None
+    if not words:
+        raise ReproRefused("Usage: repro <model-path> [key=value ...], e.g. repro /models/qwen max_model_len=4096")
+    return words[0], parse_assignments(words[1:])
+
+
+def repro_candidate(path: str | None, roots: list[str] | None = None) -> str | None:
+    """The resolved model folder when a repro of it would be accepted, else None (no reason
+    given): for offering a "Run repro" button under a diagnosis that names a model path."""
+    if not path:
+        return None
+    try:
+        return resolve_model_path(path, model_roots() if roots is None else roots)
+    except ReproRefused:
+        return None

@@ -252,12 +252,20 @@ class Worker:
         return self.pool.take(need, self.stop) or []
 
     def _run(self, job: dict, worker_id: str, model: str, settings: dict, gpus: list, beat: Heartbeat) -> None:
-        env = {} if self.pool.is_cpu else {"CUDA_VISIBLE_DEVICES": ",".join(str(g) for g in gpus)}
+        # PCI bus order makes CUDA's device numbers the ones nvidia-smi shows.
+        env = {} if self.pool.is_cpu else {"CUDA_VISIBLE_DEVICES": ",".join(str(g) for g in gpus),
+                                            "CUDA_DEVICE_ORDER": "PCI_BUS_ID"}
         runner = ProbeRunner(python=self.python, timeout_s=self.timeout_s, env=env,
                              should_stop=lambda: beat.cancel.is_set() or beat.lost.is_set() or self.stop.is_set())
         counter = iter(range(1, 10_000))
-        plan = ReproPlan(model, settings, runner, base=default_base(),
-                         on_step=lambda step: record_step(self.store, job["id"], worker_id, next(counter), step))
+
+        def on_step(step) -> None:
+            try:
+                record_step(self.store, job["id"], worker_id, next(counter), step)
+            except Exception:  # noqa: BLE001 - steps are progress; the result row is what counts
+                log.warning("job %s: could not store a step", job["id"], exc_info=True)
+
+        plan = ReproPlan(model, settings, runner, base=default_base(), on_step=on_step)
         result = plan.run()
         if beat.lost.is_set():
             log.warning("job %s: lost its lease while running; its result is dropped", job["id"])

@@ -7,7 +7,10 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.diagnose import diagnose
+from bot.diagnose.logtext import to_text
 from bot.slack.deps import Deps
+from bot.slack.errors import api_error
 from bot.slack.files import FileRefused, FileTooLarge, fetch, log_files
 from bot.slack.texts import t
 
@@ -39,8 +42,6 @@ class Answer:
 
 
 def gather(deps: Deps, text: str, files: list[dict] | None, client: Any = None) -> Paste:
-    from bot.diagnose.logtext import to_text
-
     parts = [text] if text and text.strip() else []
     problems: list[FileRefused] = []
     settings = deps.settings
@@ -65,14 +66,12 @@ def _with_download_url(f: dict, client: Any) -> dict:
     try:
         return client.files_info(file=f["id"])["file"]
     except Exception as err:  # noqa: BLE001 - any API failure means "cannot read it"
-        raise FileRefused(f"Slack would not describe the file ({err})") from None
+        raise FileRefused(f"Slack would not describe the file ({api_error(err)})", f.get("name") or f["id"]) from None
 
 
 def diagnose_and_record(deps: Deps, paste: Paste, *, user: str | None, channel: str | None,
                         thread_ts: str | None = None, message_ts: str | None = None,
                         lang: str | None = None) -> Answer:
-    from bot.diagnose import diagnose
-
     lang = lang or deps.answer_lang(user, paste.words)
     report = diagnose(paste.text, lang=lang)
     diagnosis_id = None
@@ -87,4 +86,4 @@ def problem_text(problem: FileRefused, lang: str) -> str:
     if isinstance(problem, FileTooLarge):
         return t("file_too_large", lang, name=problem.name, size_mb=problem.size / 1024 / 1024,
                  limit_mb=problem.limit / 1024 / 1024)
-    return t("file_unreadable", lang, name=getattr(problem, "name", "the file"), why=str(problem))
+    return t("file_unreadable", lang, name=problem.name, why=str(problem))

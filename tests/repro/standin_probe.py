@@ -33,10 +33,12 @@ ran = settings[0] if settings else {}
 failed = mode == "run" and any(ran.get(k, object()) == v for k, v in fail.items())
 if failed:
     error = os.environ.get("STANDIN_ERROR", "ValueError: stand-in failure")
-    print("Traceback (most recent call last):\n  File \"probe.py\", line 1, in run\n" + error, file=sys.stderr, flush=True)
+    print("Traceback (most recent call last):\n  File \"probe.py\", line 1, in run\n" + error,
+          file=sys.stderr, flush=True)
 record = {"mode": mode, "index": 0, "settings": ran, "ok": not failed, "seconds": 0.1,
           "env": {"vllm": "stand-in", "platform": "cpu"}}
 if failed:
     record.update(stage="engine", error_type=error.split(":")[0], error=error.split(": ", 1)[-1])
 print(MARKER + " " + json.dumps(record), flush=True)
+time.sleep(float(os.environ.get("STANDIN_LINGER", "0")))     # like a vLLM shutdown that hangs
 sys.exit(1 if failed else 0)

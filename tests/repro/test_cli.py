@@ -53,6 +53,7 @@ def test_readable_refusal_on_stderr(tmp_path, capsys):
 
 def test_unusable_interpreter_is_reported_not_blamed_on_a_setting(tmp_path, capsys):
     (tmp_path / "m").mkdir()
-    rc = main(["repro", str(tmp_path / "m"), "--set", "max_num_seqs=4", "--python", str(tmp_path / "no-python"), "--json"])
+    rc = main(["repro", str(tmp_path / "m"), "--set", "max_num_seqs=4", "--python", str(tmp_path / "no-python"),
+               "--json"])
     answer = json.loads(capsys.readouterr().out)
     assert rc == 2 and answer["verdict"] == "refused" and "cannot start the vLLM interpreter" in answer["reason"]

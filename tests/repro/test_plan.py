@@ -67,7 +67,8 @@ def test_apply_fix_sets_and_unsets():
 
 def test_default_base_is_eager_and_takes_the_memory_share_from_env():
     assert default_base({}) == {"enforce_eager": True}
-    assert default_base({"REPRO_GPU_MEMORY_UTILIZATION": "0.3"}) == {"enforce_eager": True, "gpu_memory_utilization": 0.3}
+    assert default_base({"REPRO_GPU_MEMORY_UTILIZATION": "0.3"}) == {
+        "enforce_eager": True, "gpu_memory_utilization": 0.3}
 
 
 def test_repro_script_is_python_with_a_main_guard():

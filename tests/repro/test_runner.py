@@ -78,3 +78,14 @@ def test_capped_text_keeps_head_and_tail():
     assert text.endswith("line 099\n")
     assert "bytes of output left out" in text
     assert len(text) < 200
+
+
+def test_a_hung_exit_after_the_answer_is_not_a_timeout(standin_python, tmp_path, monkeypatch):
+    from bot.repro import runner as runner_module
+
+    monkeypatch.setattr(runner_module, "EXIT_GRACE_S", 0.5)
+    monkeypatch.setenv("STANDIN_LOG", str(tmp_path / "calls.jsonl"))
+    monkeypatch.setenv("STANDIN_LINGER", "60")
+    probe = ProbeRunner(python=str(standin_python), timeout_s=30).run("/models/x", {})
+    assert probe.records[0]["ok"] is True and not probe.timed_out
+    assert probe.seconds < 10

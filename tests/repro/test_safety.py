@@ -3,7 +3,8 @@ import os
 import pytest
 
 from bot.repro.safety import (
-    ReproRefused, model_roots, parse_assignments, parse_settings, resolve_model_path, validate_settings,
+    ReproRefused, model_roots, parse_assignments, parse_command, parse_settings, repro_candidate,
+    resolve_model_path, validate_settings,
 )
 
 
@@ -61,7 +62,8 @@ def test_remote_code_only_when_the_operator_allows_it(monkeypatch):
 
 
 def test_model_path_must_lie_under_a_root(roots, tmp_path):
-    assert resolve_model_path(os.path.join(roots[0], "llama"), roots) == os.path.realpath(os.path.join(roots[0], "llama"))
+    llama = os.path.join(roots[0], "llama")
+    assert resolve_model_path(llama, roots) == os.path.realpath(llama)
     with pytest.raises(ReproRefused, match="outside the model roots"):
         resolve_model_path(str(tmp_path / "elsewhere"), roots)
     # `..` and symlinks are resolved before the check
@@ -105,3 +107,20 @@ def test_tokenizer_path_is_checked_like_the_model(roots, tmp_path):
         validate_settings({"tokenizer": str(tmp_path / "elsewhere")}, roots=roots)
     ok = validate_settings({"tokenizer": os.path.join(roots[0], "llama")}, roots=roots)
     assert ok["tokenizer"].endswith("llama")
+
+
+def test_parse_command_splits_words_and_quoted_json():
+    path, raw = parse_command("""/models/qwen max_model_len=4096 limit_mm_per_prompt='{"image": 2}'""")
+    assert path == "/models/qwen"
+    assert validate_settings(raw) == {"max_model_len": 4096, "limit_mm_per_prompt": {"image": 2}}
+    with pytest.raises(ReproRefused, match="Usage"):
+        parse_command("   ")
+    with pytest.raises(ReproRefused, match="Quote"):
+        parse_command("/models/x dtype='half")
+
+
+def test_repro_candidate_only_for_allowed_folders(roots, tmp_path):
+    assert repro_candidate(os.path.join(roots[0], "llama"), roots).endswith("llama")
+    assert repro_candidate(str(tmp_path / "elsewhere"), roots) is None
+    assert repro_candidate(os.path.join(roots[0], "missing"), roots) is None
+    assert repro_candidate(None, roots) is None

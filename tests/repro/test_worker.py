@@ -208,7 +208,8 @@ def test_failing_job_records_culprit_diagnosis_and_capped_fix(sqlite_url, tmp_pa
         assert any("at most 0.3" in n for n in result["notes"])
         assert [s["kind"] for s in job["steps"]] == ["preflight", "bare", "add", "add", "fix"]
         assert [s["rule_id"] for s in job["steps"]][3] == "kv-cache-no-memory"
-        assert Counter(c["mode"] for c in _calls(log))["run"] == 4          # bare, +dtype, +gmu, fix; never max_num_seqs
+        # bare, + dtype, + gpu_memory_utilization, the fix; never max_num_seqs
+        assert Counter(c["mode"] for c in _calls(log))["run"] == 4
         assert job["diagnosis_id"] is not None
         from bot.store.models import Diagnosis
         with store.session() as s:

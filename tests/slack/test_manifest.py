@@ -11,7 +11,6 @@ import yaml
 
 from bot.slack import modals
 from bot.slack.listeners import actions, commands, messages, views
-from tests.slack.fakeslack import CHANNEL
 
 MANIFEST = Path(__file__).resolve().parents[2] / "deploy" / "slack-manifest.yaml"
 # The scopes each feature needs (https://api.slack.com/scopes).

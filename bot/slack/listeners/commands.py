@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from bot.slack import blocks as render
-from bot.slack import modals
+from bot.slack import modals, mrkdwn
 from bot.slack.deps import Deps, get
 from bot.slack.errors import api_error
 from bot.slack.paste import Paste, diagnose_and_record
@@ -59,8 +59,8 @@ def on_vllm(ack: Any, command: dict, client: Any, respond: Any, context: Any) ->
         elif sub == "repro":
             request_repro(deps, rest, command, client, respond)
         else:
-            respond(**_message(render.render_notice(t("unknown_subcommand", deps.cached_lang(user), sub=sub[:40]))),
-                    response_type="ephemeral")
+            notice = t("unknown_subcommand", deps.cached_lang(user), sub=mrkdwn.escape(sub[:40]))
+            respond(**_message(render.render_notice(notice)), response_type="ephemeral")
     except Exception as err:  # noqa: BLE001 - whatever broke, the user hears about it
         log.exception("/vllm %s failed", sub)
         respond(text=t("internal_error", deps.cached_lang(user), error=type(err).__name__), response_type="ephemeral")

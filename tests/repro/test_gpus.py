@@ -1,0 +1,49 @@
+"""GPU bookkeeping of the worker (what can be checked without a GPU)."""
+
+import threading
+import time
+
+import pytest
+
+from bot.repro.safety import ReproRefused
+from bot.repro.worker import GpuPool, Worker, detect_gpus, gpus_needed, wait_until_free
+
+
+def test_pool_hands_out_whole_sets_and_waits():
+    pool = GpuPool(["0", "1"])
+    stop = threading.Event()
+    one = pool.take(1, stop)
+    got = {}
+    t = threading.Thread(target=lambda: got.update(both=pool.take(2, stop)))
+    t.start()
+    time.sleep(0.3)
+    assert t.is_alive(), "took two GPUs while only one was free"
+    pool.give(one)
+    t.join(5)
+    assert sorted(got["both"]) == ["0", "1"]
+
+
+def test_pool_wait_ends_on_stop():
+    pool = GpuPool(["0"])
+    stop = threading.Event()
+    pool.take(1, stop)
+    threading.Timer(0.3, stop.set).start()
+    assert pool.take(1, stop) is None
+
+
+def test_gpus_needed_and_too_many_refused():
+    assert gpus_needed({}) == 1
+    assert gpus_needed({"tensor_parallel_size": 2, "pipeline_parallel_size": 2}) == 4
+    worker = Worker(store=None, python="python", gpus=["0", "1"], roots=[])
+    with pytest.raises(ReproRefused, match="needs 4 GPUs"):
+        worker._gpus_for({"tensor_parallel_size": 4}, ["0"])
+    assert worker._gpus_for({}, ["0"]) == ["0"]
+
+
+def test_detect_gpus_follows_cuda_visible_devices(monkeypatch):
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "2, 3")
+    assert detect_gpus() == ["2", "3"]
+
+
+def test_nothing_to_wait_for_on_a_cpu_slot():
+    assert wait_until_free(None, None, timeout_s=0.1) is True

@@ -1,0 +1,61 @@
+"""The deploy files agree with the code: the environment they set is what the bot reads, the
+commands they run exist, and compose starts the bot only after the database is migrated."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from bot.slack.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "deploy"
+SETTINGS_SOURCE = (ROOT / "bot" / "slack" / "settings.py").read_text()
+
+
+def bot_env_names() -> set[str]:
+    return set(re.findall(r'env\.get\("([A-Z_]+)"', SETTINGS_SOURCE))
+
+
+def test_compose_runs_the_bot_beside_postgresql_16_after_migrating():
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    services = compose["services"]
+    assert services["db"]["image"].endswith("postgres:16")
+    assert services["migrate"]["command"] == ["vllm-doctor", "db", "upgrade"]
+    assert services["migrate"]["depends_on"]["db"]["condition"] == "service_healthy"
+    assert services["bot"]["command"] == ["vllm-doctor", "serve"]
+    assert services["bot"]["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+    assert services["bot"]["image"] == services["migrate"]["image"]
+    assert services["migrate"]["build"]["dockerfile"] == "deploy/Containerfile"
+
+
+def test_compose_sets_only_settings_the_bot_reads():
+    env = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]["bot"]["environment"]
+    assert "@db:5432/" in env["DATABASE_URL"]
+    assert set(env) - {"LOG_LEVEL"} <= bot_env_names()
+    assert {"SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "GPU_HELP_CHANNELS"} <= set(env)
+
+
+def test_settings_read_every_variable_the_issue_names():
+    assert {"SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_APP_TOKEN", "SLACK_API_URL", "GPU_HELP_CHANNELS",
+            "DATABASE_URL", "SLACK_FILE_HOSTS", "MODEL_ROOTS", "SLACK_MAX_FILE_MB"} <= bot_env_names()
+    Settings.from_env({name: "1" for name in bot_env_names()})  # every one of them parses
+
+
+def test_containerfile_copies_what_exists_and_serves():
+    text = (DEPLOY / "Containerfile").read_text()
+    for source in re.findall(r"^COPY (.+?) \S+$", text, re.M):
+        for path in source.split():
+            assert (ROOT / path).exists() or path == "README.md", path
+    assert 'CMD ["vllm-doctor", "serve"]' in text
+    assert "pip install -e ." in text  # rules/ and migrations/ are read from beside bot/
+
+
+def test_systemd_unit_migrates_then_serves():
+    unit = (DEPLOY / "vllm-doctor-bot.service").read_text()
+    assert re.search(r"^ExecStartPre=\S+/vllm-doctor db upgrade$", unit, re.M)
+    assert re.search(r"^ExecStart=\S+/vllm-doctor serve$", unit, re.M)
+    assert re.search(r"^EnvironmentFile=/etc/vllm-doctor/bot.env$", unit, re.M)
+    assert "[Install]" in unit and "WantedBy=multi-user.target" in unit
