@@ -120,9 +120,22 @@ def _stops(body: str) -> bool:
     return not body or bool(_CHAIN.match(body) or _FRAME.match(body) or EXCEPTION_LINE.match(body))
 
 
+# Terminal widths a paste may have been hard-wrapped at; a line that long (or one shorter: the last
+# column is often lost) that ends inside a word continues it on the next line ("KV cach" + "e is").
+WRAP_WIDTHS = frozenset((80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 250))
+
+
+def _joiner(prev_raw: str, prev_body: str, body: str) -> str:
+    width = len(prev_raw)
+    hard_wrapped = (width in WRAP_WIDTHS or width + 1 in WRAP_WIDTHS) and prev_body[-1:].isalnum() and body[:1].isalnum() \
+        and not body[:1].isupper()
+    return "" if hard_wrapped else " "
+
+
 def _continuation(lines: list[str], i: int, proc: str | None, level: str | None, exc: bool) -> tuple[list[str], int]:
-    """Lines after lines[i] that belong to the same message."""
+    """Lines after lines[i] that belong to the same message, each with the text that joins it."""
     parts: list[str] = []
+    prev_body = strip_prefixes(lines[i])[2]
     j = i + 1
     while j < len(lines) and len(parts) < MAX_CONTINUATION:
         p, lv, body = strip_prefixes(lines[j])
@@ -136,7 +149,8 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         if body.startswith("For further information visit"):
             j += 1
             continue
-        parts.append(body)
+        parts.append(_joiner(lines[j - 1], prev_body, body) + body)
+        prev_body = body
         j += 1
     return parts, j
 
@@ -174,7 +188,7 @@ def messages(text: str) -> list[Message]:
         exc_type = m.group("type") if m else None
         parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None)
         consumed = consumed_to - 1
-        full = " ".join([body, *parts])[:MAX_MESSAGE_CHARS]
+        full = "".join([body, *parts])[:MAX_MESSAGE_CHARS]
         is_error = bool(exc_type) or level in ("ERROR", "CRITICAL") or reads_like_error(full)
         msg = Message(i + 1, full, level, proc, exc_type, is_error,
                       plain=short and not is_error and level is None)

@@ -70,3 +70,12 @@ def test_long_logs_only_look_at_error_lines_but_keep_line_numbers():
 def test_tail_reads_the_last_lines():
     log = "a\nb\n\nCapturing CUDA graphs (mixed prefill-decode, PIECEWISE):  20%|██  | 7/35\n"
     assert tracebacks.tail(log, 2)[-1].text.startswith("Capturing CUDA graphs")
+
+
+def test_hard_wrapped_paste_rejoins_a_word_cut_at_the_terminal_width():
+    first = "(EngineCore pid=316) ValueError: To serve at least one request with the model's max seq len (100000), (4.26 GiB KV cach"
+    assert len(first) == 119
+    log = first + "\n(EngineCore pid=316) e is needed, which is larger than the available KV cache memory (4.25 GiB).\n"
+    assert "(4.26 GiB KV cache is needed" in texts(log)[0]
+    short = "ValueError: this line is short and ends a word\nnext part of it\n"
+    assert texts(short)[0] == "ValueError: this line is short and ends a word next part of it"
