@@ -72,12 +72,28 @@ def _to_diagnosis(c: Candidate, facts: dict, lang: str) -> Diagnosis:
 
 
 def _root(errors: list[tracebacks.Message], best: Diagnosis | None) -> RootError | None:
+    """The first real error: an exception line (or the real message a wrapper quotes), else the
+    first ERROR record, else a bare line that reads like an error. Warnings are never the root."""
     if best is not None and best.level != "wrapper":
         msg = next((m for m in errors if m.line_no == best.line_no), None)
         return RootError(best.evidence, best.line_no, msg.exc_type if msg else None, msg.proc if msg else None)
-    strong = [m for m in errors if m.is_error and (m.exc_type or m.inner or m.level in ("ERROR", "CRITICAL"))]
-    first = strong[0] if strong else next((m for m in errors if m.is_error), None)
-    return RootError(first.text[:500], first.line_no, first.exc_type, first.proc) if first else None
+    tiers = (lambda m: m.exc_type or m.inner,
+             lambda m: m.level in ("ERROR", "CRITICAL"),
+             lambda m: m.is_error and m.level is None)
+    for tier in tiers:
+        first = next((m for m in errors if tier(m)), None)
+        if first is not None:
+            return RootError(first.text[:500], first.line_no, first.exc_type, first.proc)
+    return None
+
+
+def _not_vllm(f: dict) -> str | None:
+    """The other program that printed this log, when nothing shows vLLM printed it."""
+    if not f.get("foreign_context") or f.get("vllm_printed"):
+        return None
+    if f.get("vllm_context") and not f.get("foreign_strict"):
+        return None                    # e.g. LiteLLM relaying a VLLMException: still vLLM's error
+    return f["foreign_context"]
 
 
 def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = None) -> Report:
@@ -88,6 +104,11 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
     found_facts = _facts.extract(clean.text, "\n".join(m.text for m in errors[:500]))
     cands = match(book, errors, tracebacks.tail(clean.text), clean.text, found_facts)
 
+    foreign = _not_vllm(found_facts)
+    if foreign:
+        # Another program's log: the same torch / Hugging Face / socket text means something else
+        # there, and a wrong answer costs more than none.
+        cands = []
     shown = [c for c in cands if c.rule.status == "active"]
     if any(c.rule.level != "wrapper" for c in shown):
         # A wrapper adds nothing once a real cause is found, unless it explains that very cause
@@ -104,6 +125,8 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
         verdict, next_step = "diagnosed", ""
     elif best and best.level == "wrapper":
         verdict, next_step = "wrapper_only", text("wrapper_only", lang)
+    elif foreign and root is not None:
+        verdict, next_step = "unsure", text("not_vllm", lang, program=foreign)
     elif root is not None:
         verdict = "unsure"
         next_step = text("unsure", lang, line_no=root.line_no, root=root.text[:300])

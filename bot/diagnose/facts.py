@@ -84,8 +84,34 @@ _NON_DEFAULT_ARGS = re.compile(r"non-default args: (\{.*\})")
 _NAMESPACE_ARGS = re.compile(r"\bargs: Namespace\((.*)\)")
 _ENGINE_CONFIG = re.compile(r"(Initializing an? (?:V[01] )?LLM engine \(v[^)]*\) with config: )(.*)")
 # Evidence that vLLM printed (part of) this log: its name, its processes, its log header form.
-_VLLM_CONTEXT = re.compile(r"vllm|vLLM|VLLM|EngineCore|LLMEngine|RayWorkerWrapper|\((?:Vllm)?Worker[\w-]* (?:rank=\d+ )?pid=|gpu_memory_utilization|max_model_len|"
-                           r"tensor_parallel_size|validation errors? for (?:Model|Vllm|Cache|Parallel|Scheduler|Speculative|LoRA)Config|\[(?:core|llm_engine|api_server|worker|gpu_worker|model_runner)\.py:\d+\]")
+# Lines only vLLM itself prints: its paths, modules, processes, log header, config classes.
+_VLLM_PRINTED = re.compile(
+    r"[/\\]vllm[/\\]|\bvllm\.[a-z_]|\b(?:from|import) vllm\b|\bvllm serve\b|vllm/vllm-openai|vllm_\w+\.py|"
+    r"\bVLLM_[A-Z_]{3,}|EngineCore|LLMEngine|AsyncLLM|RayWorkerWrapper|"
+    r"\((?:Vllm)?Worker[\w-]* (?:rank=\d+ )?pid=|Writing input of failed execution|"
+    r"(?:INFO|WARNING|ERROR|DEBUG) \d\d-\d\d \d\d:\d\d:\d\d \[?[\w./-]+\.py:\d+\]|"
+    r"validation errors? for (?:Model|Vllm|Cache|Parallel|Scheduler|Speculative|LoRA)Config|"
+    r"'object': 'error'|\"object\": ?\"error\"")      # the error body of vLLM's OpenAI server (<= 0.9)
+# A mention is weaker: another tool that runs vLLM (`--backend vllm`, `vllm==0.7.2`, VLLMException).
+_VLLM_MENTIONED = re.compile(r"vllm|gpu_memory_utilization|max_model_len|tensor_parallel_size", re.I)
+# Evidence that another program printed the log. `strict`: even a mention of vLLM does not make it
+# vLLM's log (pip installing a vllm wheel is an install failure, not a vLLM error).
+_FOREIGN = [        # (name, strict, lower-case markers): substring tests, a regex with re.I is 30x slower
+    ("SGLang", False, ("sglang",)),
+    ("Ollama", False, ("ollama",)),
+    ("llama.cpp", False, ("llama.cpp", "llama-server", "llama_model_load", "ggml_")),
+    ("TGI", False, ("text-generation-launcher", "text_generation_server")),
+    ("TensorRT-LLM", False, ("tensorrt_llm", "trtllm")),
+    ("LMDeploy", False, ("lmdeploy",)),
+    ("Triton Inference Server", False, ("tritonserver",)),
+    ("OpenUI", False, ("(openui)",)),
+    ("the OpenAI API", False, ("context_length_exceeded", "'code': 'model_not_found'",
+                               '"code": "model_not_found"', "or you do not have access to it")),
+    ("pip", True, ("could not install packages due to an oserror", "failed building wheel",
+                   "building wheels for collected packages", "building wheel for collected packages",
+                   "error: could not find a version")),
+]
+_FRAME_PATH = re.compile(r'File "([^"]+)", line \d+')
 _PROC_TAG = re.compile(r"\((?:[A-Za-z_][\w-]*(?: rank=\d+)?) pid=(\d+)")
 
 
@@ -190,6 +216,19 @@ def engine_starts(text: str) -> int:
 WINDOW = 128 * 1024
 
 
+def foreign_context(text: str) -> tuple[str | None, bool]:
+    """(the program that printed this log when it is evidently not vLLM, whether that holds even
+    when vLLM is mentioned): a named stack, or Python tracebacks none of whose frames are in vLLM."""
+    low = text.lower()
+    for name, strict, markers in _FOREIGN:
+        if any(m in low for m in markers):
+            return name, strict
+    frames = _FRAME_PATH.findall(text)
+    if len(frames) >= 2 and not any("vllm" in f.lower() for f in frames):
+        return "a Python program that is not vLLM (no vLLM frame in its traceback)", False
+    return None, False
+
+
 def extract(text: str, error_lines: str = "") -> dict:
     starts = engine_starts(text)
     if len(text) > 2 * WINDOW:
@@ -207,6 +246,8 @@ def extract(text: str, error_lines: str = "") -> dict:
     total = _first(_GPU_TOTAL, text)
     if total and "." not in total and float(total) > 4096:        # nvidia-smi MiB
         total = f"{float(total) / 1024:.2f}"
+    printed = bool(_VLLM_PRINTED.search(text))
+    foreign, strict = foreign_context(text)
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
     return {
         "vllm_version": _first(_VLLM, text),
@@ -220,7 +261,10 @@ def extract(text: str, error_lines: str = "") -> dict:
         "engine_starts": starts,
         "model": model if isinstance(model, str) else None,
         "has_traceback": "Traceback (most recent call last)" in text,
-        "vllm_context": bool(_VLLM_CONTEXT.search(text)),
+        "vllm_context": printed or bool(_VLLM_MENTIONED.search(text)),
+        "vllm_printed": printed,
+        "foreign_context": foreign,
+        "foreign_strict": strict,
         "gpu_total_gib": float(total) if total else None,
         "invocation": invocation,
     }

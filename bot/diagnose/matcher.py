@@ -54,15 +54,11 @@ def condition_holds(key: str, expected, facts: dict) -> bool:
     return str(actual).lower() == str(expected).lower()
 
 
-def _when_holds(rule: Rule, facts: dict) -> bool:
-    return all(condition_holds(k, v, facts) for k, v in rule.when.items())
+def _search(rule: Rule, message: Message, holds) -> dict | None:
+    return rule.search(message.text, holds)
 
 
-def _search(rule: Rule, message: Message) -> dict | None:
-    return rule.search(message.text)
-
-
-def _pattern_candidates(rules: list[Rule], errors: list[Message]) -> list[Candidate]:
+def _pattern_candidates(rules: list[Rule], errors: list[Message], holds) -> list[Candidate]:
     found: list[Candidate] = []
     pending = list(rules)
     for pos, msg in enumerate(errors):
@@ -70,7 +66,7 @@ def _pattern_candidates(rules: list[Rule], errors: list[Message]) -> list[Candid
             break
         still = []
         for rule in pending:
-            caps = _search(rule, msg)
+            caps = _search(rule, msg, holds)
             if caps is None:
                 still.append(rule)
             else:
@@ -79,11 +75,11 @@ def _pattern_candidates(rules: list[Rule], errors: list[Message]) -> list[Candid
     return found
 
 
-def _tail_candidates(rules: list[Rule], tail: list[Message], n_errors: int) -> list[Candidate]:
+def _tail_candidates(rules: list[Rule], tail: list[Message], n_errors: int, holds) -> list[Candidate]:
     found = []
     for rule in rules:
         for msg in reversed(tail[-TAIL_LINES:]):
-            caps = _search(rule, msg)
+            caps = _search(rule, msg, holds)
             if caps is not None:
                 found.append(Candidate(rule, msg, n_errors, BASE_CONFIDENCE[rule.level], "pattern", caps))
                 break
@@ -120,19 +116,19 @@ def _fuzzy_candidates(rules: list[Rule], errors: list[Message], taken: set[str],
         if len(query) < 0.6 * len(choices[idx]):
             continue
         rule = owners[idx]
-        if rule.id in taken:
-            continue
+        if rule.id in taken or rule.search(msg.text, lambda when: True) is not None:
+            continue            # a pattern of this rule saw the line and its condition said no
         taken.add(rule.id)
         conf = (0.55 + (score - FUZZY_CUTOFF) / (100 - FUZZY_CUTOFF) * 0.3) * (1.0 if rule.level == "root" else 0.8)
         found.append(Candidate(rule, msg, pos, round(conf, 3), "fuzzy"))
     return found
 
 
-def _explained(rules: list[Rule], errors: list[Message], taken: set[str]) -> set[int]:
+def _explained(rules: list[Rule], errors: list[Message], taken: set[str], holds) -> set[int]:
     """Messages that some rule's pattern explains, even when that rule already hit earlier:
     a reworded-message score must never re-explain them as something else."""
     hit_rules = [r for r in rules if r.id in taken]
-    return {id(m) for m in errors if any(_search(r, m) is not None for r in hit_rules)}
+    return {id(m) for m in errors if any(_search(r, m, holds) is not None for r in hit_rules)}
 
 
 def _rank(cands: list[Candidate]) -> list[Candidate]:
@@ -151,20 +147,23 @@ def _rank(cands: list[Candidate]) -> list[Candidate]:
 
 def match(book: RuleBook, errors: list[Message], tail: list[Message], text: str, facts: dict) -> list[Candidate]:
     """All candidates, best first; one per rule (its first hit)."""
-    usable = [r for r in book if _when_holds(r, facts)]
+    def holds(when: dict) -> bool:
+        return all(condition_holds(k, v, facts) for k, v in when.items())
+
+    usable = [r for r in book if holds(r.when)]
     by_scope: dict[str, list[Rule]] = {"errors": [], "any": [], "tail": []}
     for r in usable:
         by_scope[r.scope].append(r)
     strong = [m for m in errors if m.is_error or m.plain]
-    cands = _pattern_candidates(by_scope["errors"], strong)
+    cands = _pattern_candidates(by_scope["errors"], strong, holds)
     # scope: any — the rule's message may be an INFO or WARNING record, a little less sure
-    for c in _pattern_candidates(by_scope["any"], errors):
+    for c in _pattern_candidates(by_scope["any"], errors, holds):
         c.position = sum(1 for m in strong if m.line_no < c.message.line_no)
         c.confidence *= 1.0 if c.message.is_error else 0.85
         cands.append(c)
-    cands += _tail_candidates(by_scope["tail"], tail, len(strong))
+    cands += _tail_candidates(by_scope["tail"], tail, len(strong), holds)
     taken = {c.rule.id for c in cands}
-    explained = {id(c.message) for c in cands} | _explained(by_scope["errors"], strong, taken)
+    explained = {id(c.message) for c in cands} | _explained(by_scope["errors"], strong, taken, holds)
     # A reworded message after the first root cause found by a pattern could never rank first:
     # score only the messages before it (this also spares most CLI calls importing rapidfuzz).
     first_root = min((c.position for c in cands if c.rule.level == "root"), default=len(strong))

@@ -119,6 +119,12 @@ TEXTS = {
                "请把它上面的内容贴出来,从第一条 `Traceback (most recent call last)` 或第一条 `ERROR` 开始,"
                "例如 `grep -n -B5 -A30 'Traceback\\|ERROR' vllm.log | head -120`。"),
     },
+    "not_vllm": {
+        "en": ("This log looks like it comes from {program}, not from vLLM, so the vLLM rule book does "
+               "not apply. If vLLM is involved, paste the vLLM part of the log (its own lines and first "
+               "traceback)."),
+        "zh": "这份日志看起来来自 {program},而不是 vLLM,所以 vLLM 规则库不适用。如果确实涉及 vLLM,请贴出 vLLM 自己的日志和第一条 traceback。",
+    },
     "no_error": {
         "en": ("I found no error in this text. Paste the whole log from the start of the run, including "
                "the first `Traceback`; long logs can be attached as a file."),

@@ -20,12 +20,12 @@ STATUSES = ("active", "shadow")
 SCOPES = ("errors", "any", "tail")
 LANGS = ("en", "zh")
 WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "compute_capability",
-             "platform", "has_traceback", "vllm_context")
+             "platform", "has_traceback", "vllm_context", "vllm_printed")
 TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "fix", "verified",
             "versions", "related", "repro", "fix_settings", "fix_env", "references", "notes"}
 MATCH_KEYS = {"patterns", "fuzzy", "scope", "when"}
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_CACHE_FORMAT = 4
+_CACHE_FORMAT = 5
 
 
 class RuleError(ValueError):
@@ -53,6 +53,7 @@ class Rule(Record):
     references: list[str]
     path: str
     literals: list[str] = Factory(list)
+    pattern_when: list[dict] = Factory(list)
     _compiled: dict = Factory(dict)
 
     @property
@@ -65,12 +66,15 @@ class Rule(Record):
             rx = self._compiled[i] = re.compile(self.pattern_sources[i])
         return rx
 
-    def search(self, text: str) -> dict | None:
+    def search(self, text: str, holds=None) -> dict | None:
         """Captures of the first pattern that hits, or None. A pattern is compiled only once a
         literal it cannot match without is found in the text: compiling the whole rule book costs
-        more than diagnosing a small log."""
+        more than diagnosing a small log. `holds(when)` checks a pattern's own conditions."""
         for i, literal in enumerate(self.literals):
             if literal and literal not in text:
+                continue
+            when = self.pattern_when[i] if i < len(self.pattern_when) else None
+            if when and (holds is None or not holds(when)):
                 continue
             m = self._pattern(i).search(text)
             if m:
@@ -145,6 +149,41 @@ def required_literal(pattern: str) -> str:
     return best if len(best) >= 4 else ""
 
 
+def _conditions(value, where: str) -> dict:
+    when = _mapping(value, where)
+    for key in when:
+        if key not in WHEN_KEYS:
+            raise RuleError(f"{where}.{key}: unknown fact (known: {', '.join(WHEN_KEYS)})")
+    return {k: str(v) if not isinstance(v, (bool, int, float)) else v for k, v in when.items()}
+
+
+def _patterns(value, where: str) -> tuple[list[str], list[dict]]:
+    """Each pattern is a regex, or {pattern: regex, when: {...}} when only some wordings need a
+    condition (a bare seed quote must match; the same text from a generic library needs context)."""
+    if value is None:
+        return [], []
+    if not isinstance(value, list):
+        raise RuleError(f"{where}: must be a list")
+    sources, conditions = [], []
+    for i, item in enumerate(value):
+        if isinstance(item, dict):
+            unknown = set(item) - {"pattern", "when"}
+            if unknown or not isinstance(item.get("pattern"), str):
+                raise RuleError(f"{where}[{i}]: a mapping needs 'pattern' (and optional 'when') only")
+            sources.append(item["pattern"])
+            conditions.append(_conditions(item.get("when"), f"{where}[{i}].when"))
+        elif isinstance(item, str):
+            sources.append(item)
+            conditions.append({})
+        else:
+            raise RuleError(f"{where}[{i}]: must be a regex string or a mapping")
+        try:
+            re.compile(sources[-1])
+        except re.error as e:
+            raise RuleError(f"{where}[{i}]: does not compile: {e}") from None
+    return sources, conditions
+
+
 def _env(value, where: str) -> dict:
     env = _mapping(value, where)
     for k, v in env.items():
@@ -176,25 +215,17 @@ def validate(data, path) -> Rule:
     unknown = set(match) - MATCH_KEYS
     if unknown:
         raise RuleError(f"{where}: match: unknown field(s) {sorted(unknown)}")
-    patterns = _str_list(match.get("patterns"), f"{where}: match.patterns")
+    patterns, pattern_when = _patterns(match.get("patterns"), f"{where}: match.patterns")
     fuzzy = _str_list(match.get("fuzzy"), f"{where}: match.fuzzy")
     if not patterns and not fuzzy:
         raise RuleError(f"{where}: match: needs patterns or fuzzy sentences")
-    for i, p in enumerate(patterns):
-        try:
-            re.compile(p)
-        except re.error as e:
-            raise RuleError(f"{where}: match.patterns[{i}]: does not compile: {e}") from None
     for i, s in enumerate(fuzzy):
         if len(s) < 20:
             raise RuleError(f"{where}: match.fuzzy[{i}]: too short to score reliably (< 20 chars)")
     scope = match.get("scope", "errors")
     if scope not in SCOPES:
         raise RuleError(f"{where}: match.scope: must be one of {SCOPES}")
-    when = _mapping(match.get("when"), f"{where}: match.when")
-    for key in when:
-        if key not in WHEN_KEYS:
-            raise RuleError(f"{where}: match.when.{key}: unknown fact (known: {', '.join(WHEN_KEYS)})")
+    when = _conditions(match.get("when"), f"{where}: match.when")
     versions = data.get("versions")
     if versions is not None:
         versions = str(versions)
@@ -207,7 +238,7 @@ def validate(data, path) -> Rule:
         cause=_lang_text(data, "cause", where),
         fix=_lang_text(data, "fix", where),
         pattern_sources=patterns, fuzzy=fuzzy, scope=scope,
-        when={k: str(v) if not isinstance(v, (bool, int, float)) else v for k, v in when.items()},
+        when=when, pattern_when=pattern_when,
         supersedes=_str_list(data.get("supersedes"), f"{where}: supersedes"),
         verified={k: str(v) for k, v in verified.items()},
         versions=versions,

@@ -19,9 +19,14 @@ from .record import Record
 _PREFIX = re.compile(
     r"""^(?:
         [ \t]*[\w.-]{1,40}[ \t]+\|[ \t]?                                   # docker compose "svc-1  | "
-      | [ \t]*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]+  # ISO time
-      | [ \t]*\((?P<proc>[A-Za-z_][\w-]*(?:[ ]rank=\d+)?)[ ]pid=\d+(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
+      | [ \t]*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]*  # ISO time
+      | [ \t]*\((?P<proc>[A-Za-z_][\w-]*(?:[ ]rank=\d+)?[ ]pid=\d+)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
       | [ \t]*\[rank\d+\]:[ \t]?                                          # torch elastic
+      | [ \t]*[│|┃][ \t]?                                                   # kubectl / Lens box
+      | [ \t]*>[ ](?=\S)                                                      # a markdown quote
+      | [\w.]+[ ]\d+[ ]+(?P<xlevel>DEBUG|INFO|WARNING|ERROR|CRITICAL)[ ]+       # after a date: "xinference.core.model 822191 ERROR"
+      | -[ ][\w.]+[ ]-[ ](?P<llevel>DEBUG|INFO|WARNING|ERROR|CRITICAL)[ ]-[ ]  # after a date: logging "- name - LEVEL - "
+      | (?P<dlevel>DEBUG|INFO|WARNING|ERROR|CRITICAL)[ ]+\d+[ ]+\[[^\]\s]+:\d+\][ \t]?   # after a date: "LEVEL pid [file:line]"
       | [ \t]*(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+\d\d-\d\d[ ]\d\d:\d\d:\d\d(?:\.\d+)?[ \t]+\[?[^\]\s]+:\d+\][ \t]?
       | [ \t]*(?P<ulevel>INFO|ERROR|WARNING|CRITICAL):[ \t]+                 # uvicorn "ERROR:    ..."
       | [ \t]*(?P<plevel>ERROR|WARNING|CRITICAL):[\w.]+:                      # logging default "ERROR:root:"
@@ -85,7 +90,7 @@ class Message(Record):
 
 # The usual vLLM line in one match: "(EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] msg".
 _VLLM_LINE = re.compile(
-    r"(?:\((?P<proc>[A-Za-z_][\w-]*(?: rank=\d+)?) pid=\d+(?:, ip=[\d.:a-f]+)?\) ?)?"
+    r"(?:\((?P<proc>[A-Za-z_][\w-]*(?: rank=\d+)? pid=\d+)(?:, ip=[\d.:a-f]+)?\) ?)?"
     r"(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[?[^\]\s]+:\d+\] ?"
 )
 
@@ -95,21 +100,39 @@ MAX_LINE_CHARS = 8192
 
 def strip_prefixes(line: str) -> tuple[str | None, str | None, str]:
     """Return (process tag, level, message) of one raw line."""
+    proc, level, rest = _peel(line)
+    return proc, level, rest.strip()
+
+
+def _peel(line: str) -> tuple[str | None, str | None, str]:
+    """(process tag, level, the rest with its indentation): a traceback's source lines are indented."""
     line = line[:MAX_LINE_CHARS]
     m = _VLLM_LINE.match(line)
     if m:
         rest = line[m.end():]
-        if not rest.startswith(("(", "[", " ")):
-            return m.group("proc"), m.group("level"), rest.strip()
+        if not rest.startswith(("(", "[", "|", "│")):
+            return m.group("proc"), m.group("level"), rest
     proc = level = None
     for _ in range(6):
         m = _PREFIX.match(line)
         if not m or m.end() == 0:
             break
         proc = m.group("proc") or proc
-        level = m.group("level") or m.group("ulevel") or m.group("plevel") or level
+        level = (m.group("level") or m.group("ulevel") or m.group("plevel") or m.group("llevel")
+                 or m.group("dlevel") or m.group("xlevel") or level)
         line = line[m.end():]
-    return proc, level, line.strip()
+    return proc, level, line
+
+
+_LATER_EXCEPTION = re.compile(r"\b(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
+
+
+def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
+    """The code a traceback frame quotes ("    raise ValueError(msg)"): indented, after a frame."""
+    indented = rest[:2] in ("  ", "\t") or rest[:1] == "\t"
+    after_frame = i > 0 and strip_prefixes(lines[i - 1])[2].startswith('File "')
+    deep = rest[:4] == "    " or rest[:1] == "\t"       # 4 spaces: a frame's code, not a message
+    return (after_frame and (indented or not rest.strip())) or (body.startswith("raise ") and indented) or deep
 
 
 def _mask(text: str) -> str:
@@ -123,6 +146,9 @@ def _stops(body: str) -> bool:
 # Terminal widths a paste may have been hard-wrapped at; a line that long (or one shorter: the last
 # column is often lost) that ends inside a word continues it on the next line ("KV cach" + "e is").
 WRAP_WIDTHS = frozenset((80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 250))
+
+
+_SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]( |$)")
 
 
 def _joiner(prev_raw: str, prev_body: str, body: str) -> str:
@@ -140,8 +166,9 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
     while j < len(lines) and len(parts) < MAX_CONTINUATION:
         p, lv, body = strip_prefixes(lines[j])
         headed = lv is not None
-        if _stops(body):
-            break
+        if _stops(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ")) or _SHELL_PROMPT.match(body) \
+                or (p is not None and p != proc):
+            break               # a new exception, a markdown image or heading, another process
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
         # the header of an exception's continuation (same process and level).
         if headed and not (exc and lv == level and p == proc):
@@ -179,12 +206,18 @@ def messages(text: str) -> list[Message]:
     for i in starts:
         if i <= consumed:
             continue
-        proc, level, body = strip_prefixes(lines[i])
+        proc, level, rest = _peel(lines[i])
+        body = rest.strip()
         if not body or _FRAME.match(body) or body.startswith("Traceback (most recent call last)"):
             continue
         m = EXCEPTION_LINE.match(body)
-        if not m and (body.startswith("raise ") or i > 0 and strip_prefixes(lines[i - 1])[2].startswith('File "')):
-            continue            # the source line a traceback frame quotes, e.g. "raise ValueError(msg)"
+        if not m:
+            later = _LATER_EXCEPTION.search(body)
+            if later and body.startswith("raise "):      # "raise ValueError(...) ValueError: ..." in one line
+                body = body[later.start():]
+                m = EXCEPTION_LINE.match(body)
+            elif _source_line(lines, i, rest, body):
+                continue
         exc_type = m.group("type") if m else None
         parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None)
         consumed = consumed_to - 1

@@ -44,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--gpus", help="GPU indices, one job at a time on each (e.g. 0,1); default: all, or one CPU slot")
     w.add_argument("--python", help=f"the interpreter that has vLLM (default: ${ENV_PYTHON} or this one)")
     w.add_argument("--db", help="database URL (default: $DATABASE_URL or the local SQLite file)")
-    w.add_argument("--once", action="store_true", help="exit when the queue is empty")
+    w.add_argument("--once", action="store_true", help="exit once no job is queued or running")
     w.add_argument("--poll", type=float, default=5.0, metavar="S", help="seconds between looks at the queue")
     w.add_argument("--lease", type=float, default=120.0, metavar="S", help="lease renewed by the heartbeat")
     w.add_argument("--timeout", type=float, default=1200.0, metavar="S", help="limit per engine start")

@@ -46,13 +46,14 @@ class Step:
     rule_id: str | None = None
     error: str | None = None     # "Type: first line" of the probe's exception
     timed_out: bool = False
+    timings: dict = field(default_factory=dict)          # the probe's own: import_s, engine_s, generate_s
     output: str = field(default="", repr=False)
     report: object = field(default=None, repr=False)     # the diagnosis Report of a failure
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "label": self.label, "mode": self.mode, "settings": self.settings, "ok": self.ok,
                 "seconds": self.seconds, "added": self.added, "rule_id": self.rule_id,
-                "error": self.error, "timed_out": self.timed_out}
+                "error": self.error, "timed_out": self.timed_out, "timings": self.timings}
 
     def excerpt(self, limit: int = EXCERPT_CHARS) -> str:
         return self.output[-limit:]
@@ -343,7 +344,7 @@ class ReproPlan:
         error = None if ok else _error_line(record, probe)
         output = strip_markers(probe.section(index))
         step = Step(kind, mode, settings, ok, seconds, added=added, label=label, error=error,
-                    timed_out=probe.timed_out and not record, output=output)
+                    timed_out=probe.timed_out and not record, output=output, timings=dict(record.get("timings") or {}))
         if not ok:
             step.report = self._diagnose(output)
             step.rule_id = step.report.best.rule_id if step.report is not None and step.report.best else None

@@ -155,7 +155,7 @@ class Worker:
     store: object
     python: str
     gpus: list[str | None] = field(default_factory=detect_gpus)
-    name: str = field(default_factory=lambda: default_name())
+    name: str = field(default_factory=default_name)
     lease_s: float = 120.0
     poll_s: float = 5.0
     timeout_s: float = 1200.0

@@ -21,7 +21,10 @@ log = logging.getLogger("vllm_doctor.serve")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="vllm-doctor serve", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="vllm-doctor serve",
+        description="Run the Slack bot: Socket Mode by default (needs SLACK_APP_TOKEN), "
+                    "or the Events API over HTTP with --http (needs SLACK_SIGNING_SECRET).")
     parser.add_argument("--http", action="store_true", help="serve the Events API over HTTP instead of Socket Mode")
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 3000),
                         help="HTTP port (default: $PORT or 3000)")

@@ -51,7 +51,7 @@ def log_files(files: list[dict] | None) -> list[dict]:
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     # Returning None makes urllib raise HTTPError for the 3xx instead of following it.
-    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: D401, PLR0913
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
         return None
 
 

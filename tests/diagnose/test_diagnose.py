@@ -12,7 +12,7 @@ def test_first_real_error_beats_the_wrapper_at_the_end(book):
     log = f"(EngineCore_DP0 pid=5) ERROR 11-09 12:00:00 [core.py:1] {KV}\n{WRAPPER}\n"
     r = diagnose(log, book=book)
     assert ids(r) == ["no-cache-memory"] and r.verdict == "diagnosed"
-    assert r.root.line_no == 1 and r.root.proc == "EngineCore_DP0"
+    assert r.root.line_no == 1 and r.root.proc == "EngineCore_DP0 pid=5"
 
 
 def test_only_a_wrapper_asks_for_the_lines_above(book):
@@ -96,3 +96,23 @@ def test_huge_and_hostile_inputs_answer(book):
     big = ("INFO 01-01 00:00:00 [x.py:1] " + "a" * 200 + "\n") * 60000 + KV + "\n"
     r = diagnose(big, book=book)
     assert r.best.rule_id == "no-cache-memory" and any("MB" in n for n in r.notes)
+
+
+def test_another_programs_log_gets_no_vllm_diagnosis(book):
+    flask = ("Traceback (most recent call last):\n"
+             '  File "./server.py", line 295, in <module>\n'
+             "    app.run(host='0.0.0.0')\n"
+             '  File "/usr/lib/python3/dist-packages/werkzeug/serving.py", line 1052, in run_simple\n'
+             "    inner()\n"
+             "ValueError: No available memory for the cache blocks.\n")
+    r = diagnose(flask, book=book)
+    assert r.diagnoses == [] and r.verdict == "unsure" and "not from vLLM" in r.next_step
+    from_vllm = flask.replace("/usr/lib/python3/dist-packages/werkzeug", "/usr/lib/python3/dist-packages/vllm/worker")
+    assert ids(diagnose(from_vllm, book=book)) == ["no-cache-memory"]
+
+
+def test_warnings_are_never_the_root_of_a_healthy_log(book):
+    log = ("WARNING 11-09 12:00:00 [symm_mem.py:1] SymmMemCommunicator: Device capability 8.6 not supported\n"
+           "INFO 11-09 12:00:01 [api_server.py:1] Starting vLLM API server on http://0.0.0.0:8000\n")
+    r = diagnose(log, book=book)
+    assert r.verdict == "no_error" and r.root is None

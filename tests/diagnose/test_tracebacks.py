@@ -23,8 +23,8 @@ def test_headers_of_every_vllm_generation_are_removed():
     assert "OSError: [Errno 98] Address already in use" in bodies
     assert "[Errno 98] error while attempting to bind" in bodies
     procs = {m.text: m.proc for m in msgs}
-    assert procs["ValueError: first"] == "EngineCore_DP0"
-    assert procs["ValueError: second"] == "VllmWorker rank=1"
+    assert procs["ValueError: first"] == "EngineCore_DP0 pid=223840"
+    assert procs["ValueError: second"] == "VllmWorker rank=1 pid=77"
 
 
 def test_wrapped_exception_text_is_joined_and_frames_are_not():
@@ -79,3 +79,35 @@ def test_hard_wrapped_paste_rejoins_a_word_cut_at_the_terminal_width():
     assert "(4.26 GiB KV cache is needed" in texts(log)[0]
     short = "ValueError: this line is short and ends a word\nnext part of it\n"
     assert texts(short)[0] == "ValueError: this line is short and ends a word next part of it"
+
+
+def test_more_prefix_forms_from_real_pastes():
+    log = "\n".join([
+        "2024-12-19 21:40:35 ERROR 56542 [async_llm_engine.py:64] RuntimeError: first",
+        "2025-05-30 18:28:27.890 | ValueError: second",
+        "2026-03-03 15:07:24.878896+08:00 - gpustack.worker.backends.base - ERROR - ValueError: third",
+        "│ ERROR 09-27 10:00:00 engine.py:157] RuntimeError: fourth",
+    ])
+    assert texts(log) == ["RuntimeError: first", "ValueError: second", "ValueError: third", "RuntimeError: fourth"]
+
+
+def test_a_line_from_another_process_ends_the_message():
+    log = ("(VllmWorkerProcess pid=1) RuntimeError: NCCL error: unhandled cuda error\n"
+           "(VllmWorkerProcess pid=2) Exception in worker VllmWorkerProcess while processing method init_device.\n")
+    assert texts(log)[0] == "RuntimeError: NCCL error: unhandled cuda error"
+
+
+def test_quoted_markdown_xinference_prefix_and_shell_prompt():
+    log = ("> ValueError: quoted in an issue\n"
+           "2025-01-01 10:00:00,123 xinference.core.model 822191 ERROR    RuntimeError: from xinference\n"
+           "KeyError: 'layers.1.mlp.experts.w13_weight'\n"
+           "root@gpu-box:~/work# \n")
+    assert texts(log) == ["ValueError: quoted in an issue", "RuntimeError: from xinference",
+                          "KeyError: 'layers.1.mlp.experts.w13_weight'"]
+
+
+def test_source_lines_are_skipped_but_a_raise_with_its_exception_is_not():
+    log = ("    loaded_params = module_load_weights(weights)\n"
+           "raise ValueError(\"No available memory\") ValueError: No available memory for the cache blocks\n")
+    msgs = [m for m in tracebacks.messages(log) if m.exc_type]
+    assert [m.text for m in msgs] == ["ValueError: No available memory for the cache blocks"]

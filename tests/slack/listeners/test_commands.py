@@ -105,6 +105,7 @@ def test_diagnose_without_text_opens_the_modal_before_touching_the_database(fake
     finally:
         stop_server(server)
         runner.join(10)
+        app.listener_runner.listener_executor.shutdown(wait=True)
         store.dispose()
 
 

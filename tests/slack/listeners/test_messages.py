@@ -123,6 +123,16 @@ def test_edits_bots_and_other_channels_are_ignored(bot, fake, botlog, change):
     assert len(diagnoses(bot.store)) == 1
 
 
+def test_with_no_channels_configured_every_channel_the_bot_is_in_is_watched(fake, sqlite_url, tmp_path, botlog):
+    running = start_bot(fake, sqlite_url, tmp_path / "spool.jsonl", channels=frozenset())
+    try:
+        event = running.driver.message_event(fixture_log("cuda-oom"), channel="G0PRIVATE", channel_type="group")
+        running.driver.send_event(event)
+        assert botlog.outcome("G0PRIVATE", event["ts"]).startswith("answered: cuda-oom")
+    finally:
+        running.close()
+
+
 def test_the_bots_own_reply_echoed_back_does_not_start_a_loop(bot, fake, botlog):
     event = bot.driver.message_event(fixture_log("kv-cache-no-memory"))
     bot.driver.send_event(event)
