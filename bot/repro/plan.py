@@ -261,7 +261,8 @@ class ReproPlan:
                             fix_confirmed=fix_confirmed, fix_settings=fix_used, failing=step)
 
     def _try_fix(self, failing: Step, best) -> tuple[bool | None, dict | None]:
-        fix = dict(best.fix_settings) if best is not None and best.fix_settings else {}
+        # The diagnosis's own suggestion, computed from this run's numbers, else the rule's fixed one.
+        fix = dict(best.suggested or best.fix_settings or {}) if best is not None else {}
         if not fix:
             return None, None
         fix = self._capped(fix)
