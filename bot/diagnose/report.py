@@ -80,8 +80,9 @@ def fill(template: str, values: dict) -> str:
 
 
 def _show(value) -> str:
-    if isinstance(value, float):
-        return f"{value:.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, float):                 # 0.001 stays 0.001; 83.8812 becomes 83.88
+        text = f"{value:.2f}" if abs(value) >= 1 else f"{value:.4g}"
+        return text.rstrip("0").rstrip(".") if "." in text and "e" not in text else text
     text = str(value)
     return text[:-2] if text.endswith(".0") and text[:-2].isdigit() else text   # "2048.0" -> "2048"
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -145,7 +146,10 @@ QUANTIZATIONS = (
 # only fail inside vLLM, and some arguments (worker classes, logits processors, custom code
 # paths) load arbitrary code on the worker.
 SETTINGS: dict[str, Setting] = {
-    "dtype": Setting("choice", choices=("auto", "half", "float16", "bfloat16", "float", "float32")),
+    # vLLM checks the dtype itself when it builds the config, so a wrong one is answered by the
+    # preflight with vLLM's own message (no engine start, no GPU): only its shape is checked here.
+    "dtype": Setting("str", check=lambda v: None if re.fullmatch(r"[A-Za-z0-9_.]{1,32}", v) else
+                     "must be a dtype name such as auto, half, bfloat16"),
     "quantization": Setting("choice", choices=QUANTIZATIONS),
     "kv_cache_dtype": Setting("choice", choices=("auto", "bfloat16", "fp8", "fp8_e4m3", "fp8_e5m2", "fp8_inc",
                                                  "fp8_ds_mla")),
