@@ -41,7 +41,12 @@ def _read(name: str) -> bytes:
     if name == "-":
         return sys.stdin.buffer.read()
     with open(name, "rb") as f:
-        return f.read()
+        data = f.read()
+    if data.startswith(b"#=SOURCE=#"):        # a rule fixture: diagnose the log, not its header
+        from .fixtures import read
+        from pathlib import Path
+        return read(Path(name)).data
+    return data
 
 
 def _diagnose(args) -> int:

@@ -54,6 +54,19 @@ def _nested_repeat(items) -> bool:
     return False
 
 
+def _leading_unbounded(items) -> bool:
+    """`(?P<model>\\S+) does not ...`: re.search retries the repeat at every start position, so a
+    long line costs its length squared. A lookbehind or a bounded repeat avoids that."""
+    for op, av in items:
+        if op == SUBPATTERN:
+            return _leading_unbounded(av[-1])
+        if op in _REPEATS:
+            lo, hi, sub = av
+            return hi == MAXREPEAT or hi > 1000
+        return False
+    return False
+
+
 def pattern_problems(rule_id: str, pattern: str) -> list[str]:
     try:
         parsed = sre_parse.parse(pattern)
@@ -61,6 +74,9 @@ def pattern_problems(rule_id: str, pattern: str) -> list[str]:
         return [f"{rule_id}: pattern {pattern!r} does not compile: {e}"]
     if _nested_repeat(list(parsed)):
         return [f"{rule_id}: pattern {pattern!r} nests unbounded repeats (catastrophic backtracking)"]
+    if _leading_unbounded(list(parsed)):
+        return [f"{rule_id}: pattern {pattern!r} starts with an unbounded repeat (slow on long lines); "
+                "bound it (\\S{1,400}) or anchor it with a lookbehind"]
     return []
 
 

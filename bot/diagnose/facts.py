@@ -6,6 +6,7 @@ the whole clean text, so every one starts with a literal (a fast scan in CPython
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 
@@ -34,7 +35,7 @@ _VLLM = [
     _P(r"vLLM API server version " + _VERSION),
     _P(r"vLLM (?:server|batch processing API) version " + _VERSION),
     _P(r"vLLM Version\s*:\s*" + _VERSION),
-    _P(r"[▄█▀ ]{6,}\s*version\s+" + _VERSION),
+    _P(r"[▄█▀][▄█▀ ]*version\s+" + _VERSION),
     _P(r"vllm(?:-cpu)?==" + _VERSION),
     _P(r"vllm/vllm-openai:v" + _VERSION),
     _P(r"site-packages/vllm-" + _VERSION + r"[-.]"),
@@ -58,7 +59,7 @@ _DRIVER = [
 _GPU = [
     _P(r"Your (.{3,60}?) GPU has compute capability"),
     _P(r"GPU \d+:\s*((?:NVIDIA|Tesla|Quadro|AMD|Instinct)[^\n(]{2,60}?)\s*(?:\(|\n|$)", re.M),
-    _P(r"\|\s+\d+\s+((?:NVIDIA|Tesla|Quadro)[\w .-]+?)\s{2,}(?:On|Off)\s+\|"),
+    _P(r"\|\s+\d+\s+((?:NVIDIA|Tesla|Quadro)(?:[\w.-]| (?! ))+)\s+(?:On|Off)\s+\|"),   # no double space in a name
     _P(r"GPU models and configuration:\s*((?:NVIDIA|Tesla|Quadro)[^\n]{2,60})"),
 ]
 _CAPABILITY = [
@@ -190,12 +191,29 @@ def _kv_colon(part: str) -> tuple[str, object]:
     return (key.strip(), _literal(value.strip())) if sep else ("", None)
 
 
+# A server prints one of these when its process starts: what follows is another process, even
+# when the paste carries no pid tags (several `vllm serve` attempts pasted one after another).
+# Newer servers tag every line with their pid, which tells processes apart by itself.
+_SERVER_START = ("vLLM API server version", "vLLM server version", "args: Namespace(")
+
+
+def _server_starts(text: str) -> list[int]:
+    cuts = []
+    for marker in _SERVER_START:
+        pos = text.find(marker)
+        while pos >= 0:
+            cuts.append(pos)
+            pos = text.find(marker, pos + len(marker))
+    return sorted(cuts)
+
+
 def engine_starts(text: str) -> int:
     """How many engines one process started: two in one process explains a 'no memory' error.
 
     Each process is keyed by its pid tag when the line has one; untagged lines share one key
-    (the offline `LLM()` script's own process).
+    (the offline `LLM()` script's own process) until a server's start banner begins a new one.
     """
+    cuts = _server_starts(text)
     counts: Counter = Counter()
     for marker in ("non-default args:", "with config: model="):
         pos = text.find(marker)
@@ -203,7 +221,8 @@ def engine_starts(text: str) -> int:
         while pos >= 0:
             line_start = text.rfind("\n", 0, pos) + 1
             tag = _PROC_TAG.search(text, line_start, pos)
-            per_proc[tag.group(1) if tag else ""] += 1
+            run = bisect.bisect_left(cuts, line_start)          # which server start this line follows
+            per_proc[tag.group(1) if tag else f"run{run}"] += 1
             pos = text.find(marker, pos + len(marker))
         for proc, n in per_proc.items():
             counts[proc] = max(counts[proc], n)

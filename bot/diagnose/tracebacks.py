@@ -148,6 +148,7 @@ def _stops(body: str) -> bool:
 WRAP_WIDTHS = frozenset((80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 250))
 
 
+_PROGRESS = re.compile(r"\d{1,3}%(?: ?\||\s+Completed)|it/s\]|s/it\]")      # a tqdm bar is never part of a message
 _MP_PROCESS = re.compile(r"^Process [\w-]+:$")          # multiprocessing's header before a child's traceback
 _SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]( |$)")
 
@@ -168,7 +169,7 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         p, lv, body = strip_prefixes(lines[j])
         headed = lv is not None
         if _stops(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ")) or _SHELL_PROMPT.match(body) \
-                or _MP_PROCESS.match(body) \
+                or _MP_PROCESS.match(body) or _PROGRESS.search(body) \
                 or (p is not None and p != proc):
             break               # a new exception, a markdown image or heading, another process
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated

@@ -63,3 +63,11 @@ def test_gpu_and_capability_from_the_bf16_error():
 def test_no_facts_in_unrelated_text():
     f = facts.extract("hello world\nKeyError: 'x'")
     assert f["vllm_version"] is None and f["engine_args"] == {} and f["vllm_context"] is False
+
+
+def test_separate_server_runs_pasted_together_are_not_two_engines_in_one_process():
+    run = ("INFO 04-01 10:00:00 api_server.py:1] vLLM API server version 0.8.3\n"
+           "INFO 04-01 10:00:00 api_server.py:2] args: Namespace(model='m', gpu_memory_utilization=0.9)\n"
+           "INFO 04-01 10:00:01 llm_engine.py:1] Initializing a V0 LLM engine (v0.8.3) with config: model='m'\n"
+           "ValueError: No available memory for the cache blocks.\n")
+    assert facts.extract(run * 3)["engine_starts"] == 1

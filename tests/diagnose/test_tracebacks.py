@@ -111,3 +111,9 @@ def test_source_lines_are_skipped_but_a_raise_with_its_exception_is_not():
            "raise ValueError(\"No available memory\") ValueError: No available memory for the cache blocks\n")
     msgs = [m for m in tracebacks.messages(log) if m.exc_type]
     assert [m.text for m in msgs] == ["ValueError: No available memory for the cache blocks"]
+
+
+def test_a_progress_bar_after_an_exception_is_not_part_of_it():
+    log = ("KeyError: 'layers.1.mlp.experts.w13_weight'\n"
+           "Loading safetensors checkpoint shards:  47% Completed | 7/15 [00:03<00:04,  1.9it/s]\n")
+    assert texts(log)[0] == "KeyError: 'layers.1.mlp.experts.w13_weight'"
