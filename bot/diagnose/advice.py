@@ -261,8 +261,9 @@ def ready_to_paste(suggest: dict, env: dict, facts: dict, form: str | None) -> s
     """The user's own call with the fix applied, e.g. `vllm serve M --max-model-len 16384`."""
     if not suggest and not env:
         return ""
-    args = {k: v for k, v in _args(facts).items() if k not in _NOISE_ARGS}
-    model = args.pop("model", None) or _args(facts).get("model_tag") or facts.get("model") or "MODEL"
+    given = facts.get("user_args") if isinstance(facts.get("user_args"), dict) else {}
+    args = {k: v for k, v in given.items() if k not in _NOISE_ARGS}
+    model = args.pop("model", None) or given.get("model_tag") or facts.get("model") or "MODEL"
     args.update(suggest)
     env_prefix = " ".join(f"{k}={v}" for k, v in env.items())
     serve = " ".join([f"vllm serve {model}", *(_flag(k, v) for k, v in args.items() if k != "port" or v)])

@@ -81,6 +81,7 @@ _GPU_TOTAL = [
 # How the user ran vLLM, so a fix can be shown in the same form.
 _SERVER_MARKS = re.compile(r"vllm serve|api_server|\(APIServer pid=|Starting vLLM (?:API )?server|model_tag")
 _OFFLINE_MARKS = re.compile(r"\bLLM\(|\[llm\.py:\d+\]|llm_engine\.py|from vllm import|\(MainProcess pid=")
+_MODEL_IN_CALL = re.compile(r"\bLLM\(\s*(?:model\s*=\s*)?[\"']([^\"'\n]{1,300})[\"']|vllm serve ([^\s'\"]{1,300})")
 _NON_DEFAULT_ARGS = re.compile(r"non-default args: (\{.*\})")
 _NAMESPACE_ARGS = re.compile(r"\bargs: Namespace\((.*)\)")
 _ENGINE_CONFIG = re.compile(r"(Initializing an? (?:V[01] )?LLM engine \(v[^)]*\) with config: )(.*)")
@@ -164,7 +165,23 @@ def _key_values(s: str) -> dict:
 
 
 def engine_args(text: str) -> dict:
-    """The arguments the user set, from `non-default args:` or the engine config line."""
+    """The engine's arguments: the ones the user set (`non-default args:`), else every argument
+    the server or engine printed (`args: Namespace(...)`, the engine config line)."""
+    return user_args(text) or _all_args(text)
+
+
+def _all_args(text: str) -> dict:
+    m = _NAMESPACE_ARGS.search(text)
+    if m:
+        return _key_values(m.group(1))
+    m = _ENGINE_CONFIG.search(text)
+    if m:
+        return _key_values(m.group(2))
+    return {}
+
+
+def user_args(text: str) -> dict:
+    """Only the arguments the user set: what a ready-to-paste fix may repeat back to them."""
     m = _NON_DEFAULT_ARGS.search(text)
     if m:
         import ast
@@ -177,12 +194,6 @@ def engine_args(text: str) -> dict:
         inner = m.group(1).strip("{}")
         return {k.strip("'\""): v for k, v in
                 (_kv_colon(p) for p in _split_top_level(inner)) if k}
-    m = _NAMESPACE_ARGS.search(text)
-    if m:
-        return _key_values(m.group(1))
-    m = _ENGINE_CONFIG.search(text)
-    if m:
-        return _key_values(m.group(2))
     return {}
 
 
@@ -243,7 +254,7 @@ def foreign_context(text: str) -> tuple[str | None, bool]:
         if any(m in low for m in markers):
             return name, strict
     frames = _FRAME_PATH.findall(text)
-    if len(frames) >= 2 and not any("vllm" in f.lower() for f in frames):
+    if len(frames) >= 2 and not any("vllm" in f.lower() for f in frames) and not _VLLM_PRINTED.search(text):
         return "a Python program that is not vLLM (no vLLM frame in its traceback)", False
     return None, False
 
@@ -262,6 +273,9 @@ def extract(text: str, error_lines: str = "") -> dict:
     if not model and config:
         mm = re.match(r"model='([^']*)'", config.group(2))
         model = mm.group(1) if mm else None
+    if not model:
+        mm = _MODEL_IN_CALL.search(text)
+        model = next((g for g in mm.groups() if g), None) if mm else None
     total = _first(_GPU_TOTAL, text)
     if total and "." not in total and float(total) > 4096:        # nvidia-smi MiB
         total = f"{float(total) / 1024:.2f}"
@@ -277,6 +291,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "compute_capability": _first(_CAPABILITY, text),
         "platform": platform.lower() if platform else None,
         "engine_args": args,
+        "user_args": user_args(text),
         "engine_starts": starts,
         "model": model if isinstance(model, str) else None,
         "has_traceback": "Traceback (most recent call last)" in text,

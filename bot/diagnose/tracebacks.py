@@ -46,7 +46,8 @@ _CHAIN = re.compile(r"^(?:Traceback \(most recent call last\)|During handling of
 # is several times faster than one regex alternation over a large paste. Rules with `scope: any`
 # match WARNING records; their messages must hold one of these words (the fixtures check it).
 KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "killed", "abort",
-            "segmentation fault", "timed out", "no available", "exceed", "too old", "died")
+            "segmentation fault", "timed out", "no available", "exceed", "too old", "died", "is restricted",
+            "unauthorized", "permission denied")
 
 # Words that make a line read like an error; substring tests on the lower-cased line are much
 # faster than a regex alternation (and re.I would make that ten times slower again).
@@ -55,7 +56,7 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
                "aborted", "timed out", "exceed", "invalid", "does not exist", "no such file",
                "no module", "not found", "is not valid", "insufficient", "too old", "must be",
                "at most ", "no available", "died", "not allowed", "larger than", "greater than",
-               "longer than", "smaller than")
+               "longer than", "smaller than", "is restricted", "unauthorized", "permission denied")
 
 
 def reads_like_error(text: str) -> bool:

@@ -96,7 +96,7 @@ def test_prompt_too_long_by_how_much():
 
 
 def test_offline_form_uses_llm_keywords():
-    facts = {"engine_args": {"model": "/m", "max_model_len": 200000}, "invocation": "llm"}
+    facts = {"user_args": {"model": "/m", "max_model_len": 200000}, "invocation": "llm"}
     assert advice.ready_to_paste({"max_model_len": 128000}, {}, facts, "llm") == "LLM(model='/m', max_model_len=128000)"
     env = advice.ready_to_paste({}, {"VLLM_USE_FLASHINFER_SAMPLER": "0"}, facts, "serve")
     assert env == "VLLM_USE_FLASHINFER_SAMPLER=0 vllm serve /m --max-model-len 200000"
