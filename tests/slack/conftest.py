@@ -139,7 +139,17 @@ def driver(bot) -> SlackDriver:
     return bot.driver
 
 
+# The real logs these tests paste, named, so adding fixtures to the rule book does not change them.
+PASTES = {
+    "cuda-oom": "v0.6-ray-worker-sampler-sort.log",
+    "kv-cache-no-memory": "seed-0.30-two-llm-code-only.log",
+    "max-model-len-too-large": "seed-0.30-pydantic.log",
+    "port-in-use": "seed-0.30-uvicorn.log",
+}
+
+
 def fixture_log(rule_id: str) -> str:
     """A real vLLM log from the rule book's fixtures, header lines and all."""
-    path = sorted((FIXTURES / rule_id).glob("*.log"))[0]
+    name = PASTES.get(rule_id)
+    path = FIXTURES / rule_id / name if name else sorted((FIXTURES / rule_id).glob("*.log"))[0]
     return path.read_text(encoding="utf-8")
