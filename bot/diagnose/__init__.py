@@ -123,6 +123,12 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
     root = _root(errors, best)
     if best and best.level != "wrapper" and best.confidence >= ANSWER_THRESHOLD:
         verdict, next_step = "diagnosed", ""
+    elif best and best.level == "wrapper" and root is not None and root.line_no < best.line_no \
+            and root.line_no not in {c.message.line_no for c in shown if c.rule.level == "wrapper"}:
+        # The log already holds the lines above the wrapper, and no rule knows its first error:
+        # quote that error instead of asking for what was pasted.
+        verdict = "unsure"
+        next_step = text("unsure", lang, line_no=root.line_no, root=root.text[:300])
     elif best and best.level == "wrapper":
         verdict, next_step = "wrapper_only", text("wrapper_only", lang)
     elif foreign and root is not None:

@@ -89,6 +89,8 @@ def clean(data: str | bytes) -> CleanText:
     if "\x1b" in text or "[0m" in text or "[0;" in text:
         text = _ANSI.sub("", text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "^M" in text:                        # a carriage return that a terminal printed as ^M
+        text = text.replace("^M\n", "\n")
     if "\x00" in text:                  # PostgreSQL refuses NUL in text; other controls are harmless
         text = text.replace("\x00", "")
     return CleanText(text=text, notes=notes)

@@ -132,7 +132,8 @@ def _explained(rules: list[Rule], errors: list[Message], taken: set[str], holds)
 
 
 def _rank(cands: list[Candidate]) -> list[Candidate]:
-    cands.sort(key=lambda c: (LEVEL_RANK[c.rule.level], c.position, -c.confidence))
+    # A WARNING record is never the root while an error explains the same log.
+    cands.sort(key=lambda c: (LEVEL_RANK[c.rule.level], c.message.level == "WARNING", c.position, -c.confidence))
     by_id = {c.rule.id: c for c in cands}
     for winner in list(cands):
         for loser_id in winner.rule.supersedes:

@@ -23,6 +23,7 @@ _PREFIX = re.compile(
       | [ \t]*\((?P<proc>[A-Za-z_][\w-]*(?:[ ]rank=\d+)?[ ]pid=\d+)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
       | [ \t]*\[rank\d+\]:[ \t]?                                          # torch elastic
       | [ \t]*[│|┃][ \t]?                                                   # kubectl / Lens box
+      | \[(?P<glevel>[IWEF])\d{3,4}[ ]\d\d:\d\d:\d\d\.\d+[ ]+(?:\d+[ ])?[\w.-]+:\d+\][ ]?  # glog (torch c10d, NCCL)
       | [ \t]*>[ ](?=\S)                                                      # a markdown quote
       | [\w.]+[ ]\d+[ ]+(?P<xlevel>DEBUG|INFO|WARNING|ERROR|CRITICAL)[ ]+       # after a date: "xinference.core.model 822191 ERROR"
       | -[ ][\w.]+[ ]-[ ](?P<llevel>DEBUG|INFO|WARNING|ERROR|CRITICAL)[ ]-[ ]  # after a date: logging "- name - LEVEL - "
@@ -120,11 +121,12 @@ def _peel(line: str) -> tuple[str | None, str | None, str]:
             break
         proc = m.group("proc") or proc
         level = (m.group("level") or m.group("ulevel") or m.group("plevel") or m.group("llevel")
-                 or m.group("dlevel") or m.group("xlevel") or level)
+                 or m.group("dlevel") or m.group("xlevel") or _GLOG.get(m.group("glevel")) or level)
         line = line[m.end():]
     return proc, level, line
 
 
+_GLOG = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL"}
 _LATER_EXCEPTION = re.compile(r"\b(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 
 
@@ -149,6 +151,7 @@ def _stops(body: str) -> bool:
 WRAP_WIDTHS = frozenset((80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 250))
 
 
+_DATED = re.compile(r"^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d")     # a timestamped line is a new record
 _PROGRESS = re.compile(r"\d{1,3}%(?: ?\||\s+Completed)|it/s\]|s/it\]")      # a tqdm bar is never part of a message
 _MP_PROCESS = re.compile(r"^Process [\w-]+:$")          # multiprocessing's header before a child's traceback
 _SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]( |$)")
@@ -169,7 +172,8 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
     while j < len(lines) and len(parts) < MAX_CONTINUATION:
         p, lv, body = strip_prefixes(lines[j])
         headed = lv is not None
-        if _stops(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ")) or _SHELL_PROMPT.match(body) \
+        if _stops(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ", "Exception in ", "Error in ")) \
+                or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) \
                 or (p is not None and p != proc):
             break               # a new exception, a markdown image or heading, another process

@@ -116,3 +116,10 @@ def test_warnings_are_never_the_root_of_a_healthy_log(book):
            "INFO 11-09 12:00:01 [api_server.py:1] Starting vLLM API server on http://0.0.0.0:8000\n")
     r = diagnose(log, book=book)
     assert r.verdict == "no_error" and r.root is None
+
+
+def test_a_wrapper_with_an_unknown_error_above_quotes_that_error(book):
+    log = ("(EngineCore_DP0 pid=5) ERROR 11-09 12:00:00 [core.py:1] KeyError: 'rope_theta'\n" + WRAPPER)
+    r = diagnose(log, book=book)
+    assert ids(r) == ["engine-wrapper"] and r.verdict == "unsure"
+    assert "KeyError: 'rope_theta'" in r.next_step

@@ -117,3 +117,21 @@ def test_a_progress_bar_after_an_exception_is_not_part_of_it():
     log = ("KeyError: 'layers.1.mlp.experts.w13_weight'\n"
            "Loading safetensors checkpoint shards:  47% Completed | 7/15 [00:03<00:04,  1.9it/s]\n")
     assert texts(log)[0] == "KeyError: 'layers.1.mlp.experts.w13_weight'"
+
+
+def test_glog_lines_are_records_and_dated_lines_start_new_messages():
+    log = ("INFO 05-20 03:47:00 [monitor.py:1] torch.compile takes 27.04 s in total\n"
+           "[rank3]:[E520 03:47:04.619668070 ProcessGroupNCCL.cpp:1896] CUDA error: an illegal memory access was encountered\n"
+           "AttributeError: 'NoneType' object has no attribute 'seed'\n"
+           "2025-03-07 05:56:27,270 - asyncio - Exception in callback functools.partial(f)\n")
+    msgs = [m for m in tracebacks.messages(log) if m.is_error]
+    assert [(m.text, m.level) for m in msgs] == [
+        ("CUDA error: an illegal memory access was encountered", "ERROR"),
+        ("AttributeError: 'NoneType' object has no attribute 'seed'", None),
+        ("- asyncio - Exception in callback functools.partial(f)", None)]      # its own record, not glued on
+
+
+def test_a_caret_m_at_the_end_of_a_line_is_dropped():
+    from bot.diagnose import logtext
+    clean = logtext.clean("ValueError: bad (expected 22, got 21)^M\nnext\n").text
+    assert texts(clean)[0] == "ValueError: bad (expected 22, got 21) next"
