@@ -144,6 +144,19 @@ def _cpu_reservation(values: dict, facts: dict) -> dict:
             "suggest": {"gpu_memory_utilization": new_util}}
 
 
+_BNB_SUFFIXES = (".absmax", ".quant_map", ".quant_state", ".nested_absmax", ".nested_quant_map",
+                 ".quant_state.bitsandbytes__nf4", ".quant_state.bitsandbytes__fp4")
+
+
+@deriver("weights-key-mismatch")
+def _weights_key(values: dict, facts: dict) -> dict:
+    """A bitsandbytes 4-bit tensor name means the checkpoint needs the bitsandbytes loader."""
+    key = str(values.get("key") or "")
+    if key.endswith(_BNB_SUFFIXES) or ".quant_state." in key:
+        return {"bnb_key": key, "suggest": {"quantization": "bitsandbytes", "load_format": "bitsandbytes"}}
+    return {}
+
+
 @deriver("tp-heads-not-divisible")
 def _tp_heads(values: dict, facts: dict) -> dict:
     heads, tp = num(values.get("heads")), num(values.get("tp"))

@@ -106,3 +106,13 @@ def test_chinese_answers_carry_the_same_numbers():
     log = "ValueError: Total number of attention heads (28) must be divisible by tensor parallel size (8)."
     d = diagnose(log, lang="zh", book=BOOK).best
     assert "1, 2, 4, 7, 14" in d.fix + d.cause and "张量并行" in d.fix + d.cause
+
+
+def test_a_bitsandbytes_tensor_name_points_at_the_bnb_loader():
+    log = ("(VllmWorkerProcess pid=7) ERROR 11-20 10:00:00 [multiproc_worker_utils.py:226] "
+           "KeyError: 'model.layers.0.mlp.down_proj.weight.absmax'\n"
+           "ERROR 11-20 10:00:00 [engine.py:1] vllm/model_executor/models/llama.py load_weights params_dict\n")
+    d = diagnose(log, book=BOOK).best
+    assert d.rule_id == "weights-key-mismatch"
+    assert d.suggested == {"quantization": "bitsandbytes", "load_format": "bitsandbytes"}
+    assert "--quantization bitsandbytes --load-format bitsandbytes" in d.fix
