@@ -8,6 +8,8 @@ is cut, or the first error is long, the whole diagnosis goes into an attached fi
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,13 +51,19 @@ class Rendered:
     attachment: tuple[str, str] | None = None
 
 
-def render(report: Any, *, lang: str, diagnosis_id: int | None = None, notes: list[str] | tuple = ()) -> Rendered:
+RUN_REPRO_ACTION = "run_repro"
+BUTTON_VALUE_LIMIT = 2000          # Slack's limit for a button's value
+
+
+def render(report: Any, *, lang: str, diagnosis_id: int | None = None, notes: list[str] | tuple = (),
+           repro: dict | None = None) -> Rendered:
     if report.verdict == "diagnosed" and report.diagnoses:
-        return render_diagnosis(report, lang=lang, diagnosis_id=diagnosis_id, notes=notes)
+        return render_diagnosis(report, lang=lang, diagnosis_id=diagnosis_id, notes=notes, repro=repro)
     return render_not_diagnosed(report, lang=lang, notes=notes)
 
 
-def render_diagnosis(report: Any, *, lang: str, diagnosis_id: int | None, notes: list[str] | tuple = ()) -> Rendered:
+def render_diagnosis(report: Any, *, lang: str, diagnosis_id: int | None, notes: list[str] | tuple = (),
+                     repro: dict | None = None) -> Rendered:
     best = report.diagnoses[0]
     cut = False
     blocks: list[Block] = [
@@ -91,7 +99,7 @@ def render_diagnosis(report: Any, *, lang: str, diagnosis_id: int | None, notes:
     if note_lines:
         blocks.append(_context(mrkdwn.shorten("\n".join(note_lines), NOTES_BUDGET)))
     if diagnosis_id is not None:
-        blocks += [DividerBlock(), feedback_buttons(diagnosis_id, lang)]
+        blocks += [DividerBlock(), feedback_buttons(diagnosis_id, lang, repro)]
     text = f"{best.title} ({t('confidence', lang, pct=_pct(best.confidence))})"
     attachment = (f"vllm-doctor-{diagnosis_id or best.rule_id}.md", full_text(report, lang)) if attach else None
     return Rendered(text=text, blocks=_to_dicts(blocks), attachment=attachment)
@@ -119,16 +127,19 @@ def render_notice(text: str) -> Rendered:
     return Rendered(text=text, blocks=_to_dicts(_sections(text)))
 
 
-def feedback_buttons(diagnosis_id: int, lang: str) -> ActionsBlock:
+def feedback_buttons(diagnosis_id: int, lang: str, repro: dict | None = None) -> ActionsBlock:
     # The language rides in block_id so the "received" line can be written in it later.
-    return ActionsBlock(
-        block_id=f"{FEEDBACK_BLOCK}-{lang}",
-        elements=[
-            ButtonElement(text=t(verdict, lang), action_id=action_id, value=str(diagnosis_id),
-                          style="primary" if verdict == "fixed" else None)
-            for verdict, action_id in FEEDBACK_ACTIONS.items()
-        ],
-    )
+    elements = [
+        ButtonElement(text=t(verdict, lang), action_id=action_id, value=str(diagnosis_id),
+                      style="primary" if verdict == "fixed" else None)
+        for verdict, action_id in FEEDBACK_ACTIONS.items()
+    ]
+    value = json.dumps(repro, separators=(",", ":")) if repro else ""
+    if repro and len(value) > BUTTON_VALUE_LIMIT:      # too many settings to carry: the model alone
+        value = json.dumps({"model": repro["model"], "settings": {}}, separators=(",", ":"))
+    if repro and len(value) <= BUTTON_VALUE_LIMIT:
+        elements.append(ButtonElement(text=t("run_repro", lang), action_id=RUN_REPRO_ACTION, value=value))
+    return ActionsBlock(block_id=f"{FEEDBACK_BLOCK}-{lang}", elements=elements)
 
 
 def feedback_lang(block_id: str | None) -> str:

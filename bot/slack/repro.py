@@ -8,6 +8,7 @@ which a background poster picks up from the store.
 
 from __future__ import annotations
 
+import json
 import logging
 import shlex
 import threading
@@ -47,16 +48,19 @@ def request_repro(deps: Deps, rest: str, command: dict, client: Any, respond: An
     if not args:
         respond(text=t("repro_usage", lang), response_type="ephemeral")
         return
+    queue_repro(deps, args[0], args[1:], user=user, channel=channel, client=client, respond=respond, lang=lang)
+
+
+def queue_repro(deps: Deps, model: str, pairs: list[str], *, user: str, channel: str, client: Any,
+                respond: Any, lang: str, thread_ts: str | None = None) -> None:
+    """Validate, post the request (in `thread_ts` when given, else as a new thread), enqueue."""
     try:
         queue = _queue()
         from bot.repro import safety
     except (ReproUnavailable, ImportError) as err:
         respond(text=t("repro_unavailable", lang, why=str(err)), response_type="ephemeral")
         return
-    model, pairs = args[0], args[1:]
-    # The bot's MODEL_ROOTS, normalised the queue's way. Always a list: to the queue None would
-    # mean "no restriction", and a Slack user must never get that.
-    roots = safety.model_roots(list(deps.settings.model_roots), env={})
+    roots = _roots(deps, safety)
     try:
         # Checked before anything is posted in the channel, so a refusal stays private.
         safety.resolve_model_path(model, roots)
@@ -68,19 +72,55 @@ def request_repro(deps: Deps, rest: str, command: dict, client: Any, respond: An
     shown = (" " + " ".join(f"`{mrkdwn.escape(p)}`" for p in pairs)) if pairs else ""
     request_text = t("repro_requested", lang, user=user, model=mrkdwn.escape(model), settings=shown)
     try:
-        parent = client.chat_postMessage(channel=channel, text=request_text)
+        parent = client.chat_postMessage(channel=channel, text=request_text, thread_ts=thread_ts)
     except Exception as err:  # noqa: BLE001 - not in the channel, a DM, Slack down
         respond(text=t("repro_no_channel", lang, error=api_error(err)), response_type="ephemeral")
         return
-    thread_ts = parent["ts"]
+    thread_ts = thread_ts or parent["ts"]
     try:
         job_id = queue.enqueue(deps.store, model, settings, requested_by=user, source="slack",
                                channel=channel, thread_ts=thread_ts, roots=roots)
     except ValueError as err:
         refused = t("repro_refused", lang, reason=mrkdwn.escape(str(err)))
-        client.chat_update(channel=channel, ts=thread_ts, text=f"{request_text}\n{refused}")
+        client.chat_update(channel=channel, ts=parent["ts"], text=f"{request_text}\n{refused}")
         return
     client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=t("repro_queued", lang, job_id=job_id))
+
+
+def _roots(deps: Deps, safety: Any) -> list[str]:
+    # The bot's MODEL_ROOTS, normalised the queue's way. Always a list: to the queue None would
+    # mean "no restriction", and a Slack user must never get that.
+    return safety.model_roots(list(deps.settings.model_roots), env={})
+
+
+def repro_offer(deps: Deps, report: Any) -> dict | None:
+    """What a "Run repro" button under this diagnosis would start: the model folder the log names,
+    when it lies under the model roots, with the user's own settings that a repro accepts."""
+    if not deps.settings.model_roots or report is None or not report.diagnoses:
+        return None
+    try:
+        from bot.repro import safety
+    except ImportError:
+        return None
+    roots = _roots(deps, safety)
+    facts = report.facts or {}
+    model = safety.repro_candidate(facts.get("model"), roots)
+    if model is None:
+        return None
+    settings = {}
+    for key, value in (facts.get("user_args") or {}).items():
+        try:
+            settings.update(safety.validate_settings({key: value}, roots=roots))
+        except ValueError:
+            continue                      # a setting the worker would refuse is left out
+    settings.pop("model", None)
+    return {"model": model, "settings": settings}
+
+
+def as_pairs(settings: dict) -> list[str]:
+    """Settings as the `key=value` words `/vllm repro` takes."""
+    return [f"{k}={json.dumps(v) if isinstance(v, (dict, list, bool)) or v is None else v}"
+            for k, v in settings.items()]
 
 
 class ReproPoster:

@@ -17,6 +17,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "cut": {"en": "… (cut)", "zh": "…(已截断)"},
     "file_comment": {"en": "Full diagnosis and the first error, as a file.", "zh": "完整诊断和第一处错误(文件)。"},
     "fixed": {"en": "Fixed it", "zh": "解决了"},
+    "run_repro": {"en": "Run repro", "zh": "复现一下"},
     "wrong": {"en": "Wrong", "zh": "不对"},
     "partly": {"en": "Partly", "zh": "部分对"},
     "feedback_prompt": {"en": "Did this help?", "zh": "这个回答有帮助吗?"},

@@ -166,3 +166,38 @@ def test_the_poster_thread_posts_on_its_own_and_stops(repro_bot, fake, models):
     finally:
         poster.stop()
     assert not poster._thread.is_alive()
+
+
+def paste_naming(models) -> str:
+    """A real vLLM log (seed entry 3) whose engine arguments name a model under the roots."""
+    return (f"INFO 11-09 12:00:00 [utils.py:253] non-default args: {{'model': '{models}/qwen', "
+            "'gpu_memory_utilization': 0.01, 'enforce_eager': True, 'worker_cls': 'evil.Worker'}\n"
+            "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` "
+            "when initializing the engine.\n")
+
+
+def test_run_repro_button_queues_the_logs_model_and_settings_in_the_thread(repro_bot, fake, models):
+    event = repro_bot.driver.message_event(paste_naming(models))
+    repro_bot.driver.send_event(event)
+    [answer] = fake.wait_calls("chat.postMessage")
+    message = fake.messages[(CHANNEL, answer.answer["ts"])]
+    reply, _ = repro_bot.driver.click(message, "run_repro")
+    assert reply.status == 200 and reply.elapsed < 3.0
+    _, announce, queued = fake.wait_calls("chat.postMessage", 3)
+    assert announce.params["thread_ts"] == queued.params["thread_ts"] == event["ts"]
+    job_id = int(queued.params["text"].rsplit("#", 1)[1].rstrip("."))
+    job = queue.get_job(repro_bot.store, job_id)
+    # the settings the worker accepts ride along; the one it would refuse (worker_cls) does not
+    assert job["model_path"] == str(models / "qwen")
+    assert job["settings"] == {"gpu_memory_utilization": 0.01, "enforce_eager": True}
+
+
+def test_no_run_repro_button_for_a_model_outside_the_roots(repro_bot, fake, models, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "qwen").mkdir(parents=True)
+    event = repro_bot.driver.message_event(paste_naming(elsewhere))
+    repro_bot.driver.send_event(event)
+    [answer] = fake.wait_calls("chat.postMessage")
+    blocks = fake.messages[(CHANNEL, answer.answer["ts"])]["blocks"]
+    buttons = [e["action_id"] for b in blocks if b["type"] == "actions" for e in b["elements"]]
+    assert "feedback_fixed" in buttons and "run_repro" not in buttons

@@ -8,6 +8,7 @@ that the click was received.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from typing import Any
@@ -16,6 +17,7 @@ from bot.slack import blocks as render
 from bot.slack import modals
 from bot.slack.deps import Deps, get
 from bot.slack.errors import api_error
+from bot.slack.repro import as_pairs, queue_repro
 
 log = logging.getLogger(__name__)
 
@@ -25,6 +27,27 @@ _FEEDBACK = re.compile(r"^feedback_(fixed|wrong|partly)$")
 
 def register(app: Any) -> None:
     app.action(_FEEDBACK)(on_feedback)
+    app.action(render.RUN_REPRO_ACTION)(on_run_repro)
+
+
+def on_run_repro(ack: Any, body: dict, action: dict, client: Any, respond: Any, context: Any) -> None:
+    """The "Run repro" button under a diagnosis: the same checks and queue as `/vllm repro`,
+    with the model and settings the log showed, posted in the diagnosis's thread."""
+    ack()
+    deps = get(context)
+    user = body["user"]["id"]
+    lang = render.feedback_lang(action.get("block_id"))
+    try:
+        offer = json.loads(action.get("value") or "")
+        model, settings = str(offer["model"]), dict(offer.get("settings") or {})
+    except (ValueError, KeyError, TypeError):
+        log.warning("run-repro button with a bad value: %r", action.get("value"))
+        return
+    where = message_location(body)
+    # Under an answer in a thread the repro joins that thread; an ephemeral answer has no thread.
+    thread = None if where["ephemeral"] else ((body.get("message") or {}).get("thread_ts") or where.get("ts"))
+    queue_repro(deps, model, as_pairs(settings), user=user, channel=where.get("channel"), client=client,
+                respond=respond, lang=lang, thread_ts=thread)
 
 
 def on_feedback(ack: Any, body: dict, action: dict, client: Any, respond: Any, context: Any) -> None:

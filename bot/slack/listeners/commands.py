@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from bot.slack import blocks as render
+from bot.slack.repro import repro_offer
 from bot.slack import modals, mrkdwn
 from bot.slack.deps import Deps, get
 from bot.slack.errors import api_error
@@ -82,7 +83,8 @@ def open_diagnose_modal(deps: Deps, client: Any, command: dict, respond: Any) ->
 def diagnose_text(deps: Deps, text: str, command: dict, respond: Any) -> None:
     paste = Paste(text=text, words=text)
     answer = diagnose_and_record(deps, paste, user=command.get("user_id"), channel=command.get("channel_id"))
-    rendered = render.render(answer.report, lang=answer.lang, diagnosis_id=answer.diagnosis_id)
+    rendered = render.render(answer.report, lang=answer.lang, diagnosis_id=answer.diagnosis_id,
+                             repro=repro_offer(deps, answer.report))
     respond(**_message(rendered), response_type="ephemeral")
 
 

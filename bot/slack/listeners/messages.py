@@ -12,6 +12,7 @@ import logging
 from typing import Any
 
 from bot.slack import blocks as render
+from bot.slack.repro import repro_offer
 from bot.slack.deps import get
 from bot.slack.paste import diagnose_and_record, gather, problem_text
 from bot.slack.texts import t
@@ -76,7 +77,8 @@ def answer_message(deps: Any, event: dict, client: Any) -> str:
                                      message_ts=event["ts"])
     if answer is not None and answer.confident:
         notes = [problem_text(p, answer.lang) for p in paste.problems]
-        rendered = render.render(answer.report, lang=answer.lang, diagnosis_id=answer.diagnosis_id, notes=notes)
+        rendered = render.render(answer.report, lang=answer.lang, diagnosis_id=answer.diagnosis_id, notes=notes,
+                              repro=repro_offer(deps, answer.report))
         reply(client, channel, thread_ts, rendered, answer.lang)
         return f"answered: {answer.report.diagnoses[0].rule_id} (diagnosis {answer.diagnosis_id})"
     if paste.problems:

@@ -9,6 +9,7 @@ from typing import Any
 from slack_sdk.webhook import WebhookClient
 
 from bot.slack import blocks as render
+from bot.slack.repro import repro_offer
 from bot.slack import modals
 from bot.slack.deps import Deps, get
 from bot.slack.errors import api_error
@@ -46,7 +47,8 @@ def on_diagnose_submit(ack: Any, body: dict, view: dict, client: Any, context: A
         else:
             answer = diagnose_and_record(deps, paste, user=user, channel=meta.get("channel"))
             notes = [problem_text(p, answer.lang) for p in paste.problems]
-            rendered = render.render(answer.report, lang=answer.lang, diagnosis_id=answer.diagnosis_id, notes=notes)
+            rendered = render.render(answer.report, lang=answer.lang, diagnosis_id=answer.diagnosis_id, notes=notes,
+                              repro=repro_offer(deps, answer.report))
     except Exception as err:  # noqa: BLE001 - the user submitted something; they get an answer
         log.exception("diagnosing a modal submission failed")
         rendered = render.render_notice(t("internal_error", deps.cached_lang(user), error=type(err).__name__))
