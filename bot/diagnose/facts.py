@@ -263,7 +263,8 @@ def extract(text: str, error_lines: str = "") -> dict:
     starts = engine_starts(text)
     if len(text) > 2 * WINDOW:
         text = "\n".join((text[:WINDOW], error_lines, text[-WINDOW:]))
-    args = engine_args(text)
+    given = user_args(text)
+    args = given or _all_args(text)
     cuda = _first(_CUDA, text)
     if cuda and "." not in cuda and len(cuda) >= 3:          # "+cu124" -> "12.4"
         cuda = f"{cuda[:-1]}.{cuda[-1]}"
@@ -291,7 +292,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "compute_capability": _first(_CAPABILITY, text),
         "platform": platform.lower() if platform else None,
         "engine_args": args,
-        "user_args": user_args(text),
+        "user_args": given,
         "engine_starts": starts,
         "model": model if isinstance(model, str) else None,
         "has_traceback": "Traceback (most recent call last)" in text,

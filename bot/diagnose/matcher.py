@@ -8,10 +8,9 @@ FIRST real error wins, root causes outrank hints and hints outrank wrappers, and
 
 from __future__ import annotations
 
-import operator
 import re
 from .record import Factory, Record
-from .versions import in_range
+from .versions import OPS, in_range
 from .rulebook import Rule, RuleBook
 from .tracebacks import Message
 
@@ -20,8 +19,6 @@ BASE_CONFIDENCE = {"root": 0.95, "hint": 0.75, "wrapper": 0.6}
 FUZZY_CUTOFF = 90.0
 TAIL_LINES = 3
 _DIGITS = re.compile(r"\d+(?:\.\d+)?")
-_OPS = {">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": operator.ne,
-        ">": operator.gt, "<": operator.lt}
 _COMPARISON = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(-?\d+(?:\.\d+)?)\s*$")
 
 
@@ -48,7 +45,7 @@ def condition_holds(key: str, expected, facts: dict) -> bool:
     m = _COMPARISON.match(str(expected))
     if m:
         try:
-            return _OPS[m.group(1)](float(actual), float(m.group(2)))
+            return OPS[m.group(1)](float(actual), float(m.group(2)))
         except (TypeError, ValueError):
             return False
     return str(actual).lower() == str(expected).lower()

@@ -12,7 +12,7 @@ import re
 
 _PLAIN_VERSION = re.compile(r"^\d+(?:\.\d+)*$")
 _PLAIN_CLAUSE = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(\d+(?:\.\d+)*)\s*$")
-_OPS = {">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": operator.ne,
+OPS = {">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": operator.ne,
         ">": operator.gt, "<": operator.lt}
 
 
@@ -30,7 +30,7 @@ def in_range(version: str | None, spec: str) -> bool:
     plain = [_PLAIN_CLAUSE.match(c) for c in clauses]
     if _PLAIN_VERSION.match(version) and all(plain):
         v = _key(version)
-        return all(_OPS[m.group(1)](v, _key(m.group(2))) for m in plain)
+        return all(OPS[m.group(1)](v, _key(m.group(2))) for m in plain)
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
     from packaging.version import InvalidVersion, Version
     try:
