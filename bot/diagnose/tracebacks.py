@@ -127,6 +127,12 @@ def _peel(line: str) -> tuple[str | None, str | None, str]:
 
 
 _GLOG = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL"}
+def _header(line: str) -> str:
+    """The prefixes of a raw line (tags, level, time, source), without the message."""
+    line = line[:MAX_LINE_CHARS]
+    return line[: len(line) - len(_peel(line)[2].lstrip())]
+
+
 _LATER_EXCEPTION = re.compile(r"\b(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
 
 
@@ -168,9 +174,11 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
     """Lines after lines[i] that belong to the same message, each with the text that joins it."""
     parts: list[str] = []
     prev_body = strip_prefixes(lines[i])[2]
+    header = _header(lines[i])
     j = i + 1
     while j < len(lines) and len(parts) < MAX_CONTINUATION:
-        p, lv, body = strip_prefixes(lines[j])
+        p, lv, rest = _peel(lines[j])
+        body = rest.strip()
         headed = lv is not None
         if _stops(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ", "Exception in ", "Error in ")) \
                 or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
@@ -178,8 +186,9 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
                 or (p is not None and p != proc):
             break               # a new exception, a markdown image or heading, another process
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
-        # the header of an exception's continuation (same process and level).
-        if headed and not (exc and lv == level and p == proc):
+        # the header of an exception's continuation: then the header is the very same text
+        # (process, level, time and source line), not merely the same process and level.
+        if headed and not (exc and lv == level and p == proc and _header(lines[j]) == header):
             break
         if body.startswith("For further information visit"):
             j += 1

@@ -135,3 +135,10 @@ def test_a_caret_m_at_the_end_of_a_line_is_dropped():
     from bot.diagnose import logtext
     clean = logtext.clean("ValueError: bad (expected 22, got 21)^M\nnext\n").text
     assert texts(clean)[0] == "ValueError: bad (expected 22, got 21) next"
+
+
+def test_the_next_record_of_the_same_process_is_not_a_continuation():
+    log = ("(EngineCore pid=9) ERROR 11-30 02:13:15 [core.py:1] ValueError: To serve at least one request\n"
+           "(EngineCore pid=9) ERROR 11-30 02:13:15 [core.py:1] with the model's max seq len (2048)\n"
+           "(EngineCore pid=9) ERROR 11-30 02:13:16 [multiproc_executor.py:2] Worker proc VllmWorker-0 died unexpectedly\n")
+    assert texts(log)[0] == "ValueError: To serve at least one request with the model's max seq len (2048)"
