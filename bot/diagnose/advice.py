@@ -277,7 +277,11 @@ def ready_to_paste(suggest: dict, env: dict, facts: dict, form: str | None) -> s
     given = facts.get("user_args") if isinstance(facts.get("user_args"), dict) else {}
     args = {k: v for k, v in given.items() if k not in _NOISE_ARGS}
     model = args.pop("model", None) or given.get("model_tag") or facts.get("model") or "MODEL"
-    args.update(suggest)
+    for key, value in suggest.items():
+        if value is None:
+            args.pop(key, None)             # None means: leave the setting out
+        else:
+            args[key] = value
     env_prefix = " ".join(f"{k}={v}" for k, v in env.items())
     serve = " ".join([f"vllm serve {model}", *(_flag(k, v) for k, v in args.items() if k != "port" or v)])
     kwargs = ", ".join([f"model={model!r}", *(f"{k}={v!r}" for k, v in args.items() if k not in ("port", "host"))])

@@ -116,3 +116,8 @@ def test_a_bitsandbytes_tensor_name_points_at_the_bnb_loader():
     assert d.rule_id == "weights-key-mismatch"
     assert d.suggested == {"quantization": "bitsandbytes", "load_format": "bitsandbytes"}
     assert "--quantization bitsandbytes --load-format bitsandbytes" in d.fix
+
+
+def test_a_setting_the_fix_unsets_is_left_out():
+    facts = {"user_args": {"model": "/m", "quantization": "awq", "max_model_len": 512}}
+    assert advice.ready_to_paste({"quantization": None}, {}, facts, "serve") == "vllm serve /m --max-model-len 512"
