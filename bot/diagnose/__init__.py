@@ -102,13 +102,10 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
     clean = logtext.clean(data)
     errors = tracebacks.messages(clean.text)
     found_facts = _facts.extract(clean.text, "\n".join(m.text for m in errors[:500]))
-    cands = match(book, errors, tracebacks.tail(clean.text), clean.text, found_facts)
-
+    # Another program's log: the same torch / Hugging Face / socket text means something else
+    # there, and a wrong answer costs more than none, so it is not matched at all.
     foreign = _not_vllm(found_facts)
-    if foreign:
-        # Another program's log: the same torch / Hugging Face / socket text means something else
-        # there, and a wrong answer costs more than none.
-        cands = []
+    cands = [] if foreign else match(book, errors, tracebacks.tail(clean.text), clean.text, found_facts)
     shown = [c for c in cands if c.rule.status == "active"]
     if any(c.rule.level != "wrapper" for c in shown):
         # A wrapper adds nothing once a real cause is found, unless it explains that very cause

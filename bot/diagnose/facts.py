@@ -164,13 +164,8 @@ def _key_values(s: str) -> dict:
     return out
 
 
-def engine_args(text: str) -> dict:
-    """The engine's arguments: the ones the user set (`non-default args:`), else every argument
-    the server or engine printed (`args: Namespace(...)`, the engine config line)."""
-    return user_args(text) or _all_args(text)
-
-
 def _all_args(text: str) -> dict:
+    """Every argument the server or engine printed (`args: Namespace(...)`, the engine config line)."""
     m = _NAMESPACE_ARGS.search(text)
     if m:
         return _key_values(m.group(1))

@@ -51,10 +51,6 @@ def condition_holds(key: str, expected, facts: dict) -> bool:
     return str(actual).lower() == str(expected).lower()
 
 
-def _search(rule: Rule, message: Message, holds) -> dict | None:
-    return rule.search(message.text, holds)
-
-
 def _pattern_candidates(rules: list[Rule], errors: list[Message], holds) -> list[Candidate]:
     found: list[Candidate] = []
     pending = list(rules)
@@ -63,7 +59,7 @@ def _pattern_candidates(rules: list[Rule], errors: list[Message], holds) -> list
             break
         still = []
         for rule in pending:
-            caps = _search(rule, msg, holds)
+            caps = rule.search(msg.text, holds)
             if caps is None:
                 still.append(rule)
             else:
@@ -76,7 +72,7 @@ def _tail_candidates(rules: list[Rule], tail: list[Message], n_errors: int, hold
     found = []
     for rule in rules:
         for msg in reversed(tail[-TAIL_LINES:]):
-            caps = _search(rule, msg, holds)
+            caps = rule.search(msg.text, holds)
             if caps is not None:
                 found.append(Candidate(rule, msg, n_errors, BASE_CONFIDENCE[rule.level], "pattern", caps))
                 break
@@ -125,7 +121,7 @@ def _explained(rules: list[Rule], errors: list[Message], taken: set[str], holds)
     """Messages that some rule's pattern explains, even when that rule already hit earlier:
     a reworded-message score must never re-explain them as something else."""
     hit_rules = [r for r in rules if r.id in taken]
-    return {id(m) for m in errors if any(_search(r, m, holds) is not None for r in hit_rules)}
+    return {id(m) for m in errors if any(r.search(m.text, holds) is not None for r in hit_rules)}
 
 
 def _rank(cands: list[Candidate]) -> list[Candidate]:

@@ -170,11 +170,11 @@ def _joiner(prev_raw: str, prev_body: str, body: str) -> str:
     return "" if hard_wrapped else " "
 
 
-def _continuation(lines: list[str], i: int, proc: str | None, level: str | None, exc: bool) -> tuple[list[str], int]:
-    """Lines after lines[i] that belong to the same message, each with the text that joins it."""
+def _continuation(lines: list[str], i: int, proc: str | None, level: str | None, exc: bool,
+                  prev_body: str, header: str) -> tuple[list[str], int]:
+    """Lines after lines[i] (whose message is prev_body, under `header`) that belong to the same
+    message, each with the text that joins it."""
     parts: list[str] = []
-    prev_body = strip_prefixes(lines[i])[2]
-    header = _header(lines[i])
     j = i + 1
     while j < len(lines) and len(parts) < MAX_CONTINUATION:
         p, lv, rest = _peel(lines[j])
@@ -236,7 +236,9 @@ def messages(text: str) -> list[Message]:
             elif _source_line(lines, i, rest, body):
                 continue
         exc_type = m.group("type") if m else None
-        parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None)
+        raw = lines[i][:MAX_LINE_CHARS]
+        header = raw[: len(raw) - len(rest.lstrip())]
+        parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None, body, header)
         consumed = consumed_to - 1
         full = "".join([body, *parts])[:MAX_MESSAGE_CHARS]
         is_error = bool(exc_type) or level in ("ERROR", "CRITICAL") or reads_like_error(full)
