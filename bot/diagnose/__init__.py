@@ -50,7 +50,7 @@ def _fix(rule, values: dict, facts: dict, lang: str) -> tuple[str, dict, str]:
     """The rule's fix text, then the user's own call with the fix applied, ready to paste."""
     suggest = values.get("suggest") or dict(rule.fix_settings)
     command = advice.ready_to_paste(suggest, rule.fix_env, facts, facts.get("invocation"))
-    fix = fill(rule.fix[lang], values)
+    fix = fill(rule.fix[lang], values, lang)
     if command:
         fix += f"\n\n{text('ready_to_paste', lang)}\n```\n{command}\n```"
     return fix, suggest, command
@@ -63,7 +63,7 @@ def _to_diagnosis(c: Candidate, facts: dict, lang: str) -> Diagnosis:
     fix, suggest, command = _fix(rule, values, facts, lang)
     return Diagnosis(
         rule_id=rule.id, confidence=round(confidence, 3), level=rule.level, status=rule.status,
-        title=fill(rule.title[lang], values), cause=fill(rule.cause[lang], values),
+        title=fill(rule.title[lang], values, lang), cause=fill(rule.cause[lang], values, lang),
         fix=fix, caveats=caveats, evidence=c.message.text[:500],
         line_no=c.message.line_no, captures=c.captures, repro=rule.repro,
         fix_settings=rule.fix_settings, fix_env=rule.fix_env, verified=rule.verified,

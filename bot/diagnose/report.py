@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from . import guards
 from .record import Factory, Record
 
 _PLACEHOLDER = re.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)\}(?!\})")
@@ -66,11 +67,16 @@ class Report(Record):
         }
 
 
-def fill(template: str, values: dict) -> str:
+def fill(template: str, values: dict, lang: str = "en") -> str:
     """Fill {name} placeholders; a paragraph naming a value we don't have is dropped whole,
-    so a rule writes a generic paragraph first and a specific one after it."""
+    so a rule writes a generic paragraph first and a specific one after it. A paragraph that
+    starts with a version guard (`[vllm >=0.11.2]`) is kept only for the releases it names."""
     kept = []
+    version = values.get("vllm_version")
     for para in re.split(r"\n[ \t]*\n", template):
+        para = guards.apply(para, str(version) if version else None, lang)
+        if para is None:
+            continue
         names = _PLACEHOLDER.findall(para)
         if any(values.get(n) in (None, "") for n in names):
             continue
@@ -135,4 +141,5 @@ TEXTS = {
 
 
 def text(key: str, lang: str, **values) -> str:
-    return fill(TEXTS[key][lang if lang in ("en", "zh") else "en"], values)
+    lang = lang if lang in ("en", "zh") else "en"
+    return fill(TEXTS[key][lang], values, lang)

@@ -12,6 +12,7 @@ import os
 import re
 import zlib
 
+from . import guards
 from .record import Factory, Record
 from .versions import valid_specifier
 
@@ -25,7 +26,7 @@ TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "f
             "versions", "related", "repro", "fix_settings", "fix_env", "references", "notes"}
 MATCH_KEYS = {"patterns", "fuzzy", "scope", "when"}
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_CACHE_FORMAT = 5
+_CACHE_FORMAT = 6
 
 
 class RuleError(ValueError):
@@ -113,6 +114,24 @@ def _lang_text(data: dict, key: str, where: str) -> dict:
         if not isinstance(value.get(lang), str) or not value[lang].strip():
             raise RuleError(f"{where}: {key}.{lang}: missing or empty")
     return {lang: value[lang].strip() for lang in LANGS}
+
+
+def _guards(text: dict, key: str, where: str) -> None:
+    """Each paragraph's version guard is well formed, and both languages guard the same releases."""
+    found = {}
+    for lang in LANGS:
+        specs = []
+        for para in re.split(r"\n[ \t]*\n", text[lang]):
+            bad = guards.problem(para)
+            if bad:
+                raise RuleError(f"{where}: {key}.{lang}: {bad}")
+            spec = guards.split(para)[0]
+            if spec is not None:
+                specs.append(spec.replace(" ", ""))
+        found[lang] = specs
+    if found["en"] != found["zh"]:
+        raise RuleError(f"{where}: {key}: the en and zh texts guard different releases "
+                        f"({found['en']} vs {found['zh']}); give each guarded paragraph its translation")
 
 
 def _str_list(value, where: str) -> list[str]:
@@ -232,11 +251,12 @@ def validate(data, path) -> Rule:
         if not valid_specifier(versions):
             raise RuleError(f"{where}: versions: '{versions}' is not a PEP 440 specifier")
     verified = _mapping(data.get("verified"), f"{where}: verified")
+    texts = {key: _lang_text(data, key, where) for key in ("title", "cause", "fix")}
+    for key, text in texts.items():
+        _guards(text, key, where)
     return Rule(
         id=rid, level=level, status=status,
-        title=_lang_text(data, "title", where),
-        cause=_lang_text(data, "cause", where),
-        fix=_lang_text(data, "fix", where),
+        title=texts["title"], cause=texts["cause"], fix=texts["fix"],
         pattern_sources=patterns, fuzzy=fuzzy, scope=scope,
         when=when, pattern_when=pattern_when,
         supersedes=_str_list(data.get("supersedes"), f"{where}: supersedes"),
