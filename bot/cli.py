@@ -18,6 +18,7 @@ FORWARDED = {
     "repro": ("bot.repro.cli", "reproduce a failure locally, one setting at a time"),
 }
 RULES_FORWARDED = {"stats": "bot.learn.cli", "suggest": "bot.learn.cli"}
+EXAMPLE = "examples/engine-core-failed.log"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -25,6 +26,8 @@ def _parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     d = sub.add_parser("diagnose", help="diagnose log files (or - for stdin)")
     d.add_argument("files", nargs="*", default=["-"], metavar="FILE")
+    d.add_argument("--example", action="store_true",
+                   help=f"diagnose the bundled example ({EXAMPLE}: a real vLLM log that ends in a wrapper)")
     d.add_argument("--json", action="store_true", help="one JSON object per input, one per line")
     d.add_argument("--lang", choices=["en", "zh"], default=os.environ.get("VLLM_DOCTOR_LANG", "en"))
     d.add_argument("--record", action="store_true", help="store the diagnosis in the outcome database")
@@ -53,9 +56,14 @@ def _diagnose(args) -> int:
     from .diagnose import diagnose
     store = None
     color = sys.stdout.isatty() and not args.no_color and not os.environ.get("NO_COLOR")
-    for name in args.files:
+    files = [EXAMPLE] if args.example else args.files
+    for name in files:
         try:
-            data = _read(name)
+            if args.example:
+                from .resources import read_bytes
+                data = read_bytes(EXAMPLE)
+            else:
+                data = _read(name)
         except OSError as e:
             print(f"vllm-doctor: cannot read {name}: {e.strerror}", file=sys.stderr)
             return 2
@@ -73,7 +81,7 @@ def _diagnose(args) -> int:
             print(json.dumps(out, ensure_ascii=False, default=str))
         else:
             from .terminal import render
-            sys.stdout.write(render(report, name if len(args.files) > 1 else None, color))
+            sys.stdout.write(render(report, name if len(files) > 1 else None, color))
     return 0
 
 
@@ -133,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         return _rules(args, rest)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.example and args.files != ["-"]:
+        parser.error("--example diagnoses the bundled example; give it no FILE")
     return _diagnose(args)
 
 

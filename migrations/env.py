@@ -16,7 +16,7 @@ from bot.store.models import Base
 config = context.config
 # Only the `alembic` command line configures logging; from code (the bot, the tests) we must not
 # replace the application's logging setup.
-if config.config_file_name is not None:
+if config.config_file_name is not None and not config.attributes.get("keep_logging"):
     fileConfig(config.config_file_name, disable_existing_loggers=False)
 
 target_metadata = Base.metadata

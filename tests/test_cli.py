@@ -79,3 +79,11 @@ def test_lint_fails_on_a_broken_rule(tmp_path):
     out = r.stdout.decode()
     assert r.returncode == 1
     assert "catastrophic backtracking" in out and "bad-rule: has no fixture" in out
+
+
+def test_the_bundled_example_is_read_from_the_package(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "bot.cli", "diagnose", "--example", "--json"], capture_output=True,
+                       cwd=tmp_path, env={**os.environ, "NO_COLOR": "1"}, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["diagnoses"][0]["rule_id"] == "cpu-memory-reservation"
+    assert run("diagnose", "--example", str(EXAMPLE)).returncode == 2

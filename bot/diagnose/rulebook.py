@@ -100,10 +100,12 @@ class RuleBook(Record):
 
 
 def default_directory() -> str:
+    """The shipped rule book ($VLLM_DOCTOR_RULES replaces it: a whole other book, for its authors)."""
     env = os.environ.get("VLLM_DOCTOR_RULES")
     if env:
         return env
-    return os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "rules")
+    from bot import resources
+    return resources.rules_dir()
 
 
 def _lang_text(data: dict, key: str, where: str) -> dict:

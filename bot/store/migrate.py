@@ -1,14 +1,12 @@
-"""Run the Alembic migrations in migrations/ from code, from any working directory.
+"""Run the Alembic migrations from code, from any working directory.
 
-migrations/ sits at the top of the repository (beside bot/), so it is found from this file's
-own location: that works from a clean clone and from an editable install. The URL and, in tests,
-an open connection travel in `Config.attributes`, never through `set_main_option`, whose
-ConfigParser interpolation breaks on the `%` of an encoded password.
+The migrations and alembic.ini are found by bot.resources: inside an installed wheel, or at the
+top of a checkout. The URL and, in tests, an open connection travel in `Config.attributes`, never
+through `set_main_option`, whose ConfigParser interpolation breaks on the `%` of an encoded
+password.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
@@ -16,22 +14,18 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import URL, Connection
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-def migrations_dir() -> Path:
-    path = REPO_ROOT / "migrations"
-    if not (path / "env.py").is_file():
-        raise RuntimeError(
-            f"the Alembic migrations are not at {path}; vllm-doctor must run from a checkout or an "
-            "editable install (pip install -e .) so that migrations/ is beside bot/")
-    return path
+from bot import resources
 
 
 def alembic_config(url: URL | str | None = None, connection: Connection | None = None) -> Config:
-    cfg = Config()
-    cfg.set_main_option("script_location", str(migrations_dir()).replace("%", "%%"))
-    cfg.set_main_option("path_separator", "os")
+    cfg = Config(resources.alembic_ini())
+    # The ini says %(here)s/migrations, which holds in a checkout and in a wheel alike; naming the
+    # folder resources found keeps the two from ever disagreeing.
+    cfg.set_main_option("script_location", resources.migrations_dir().replace("%", "%%"))
+    # For the `alembic` command line only: the application has its own logging, and its imports
+    # must not start looking in whatever the working directory is.
+    cfg.attributes["keep_logging"] = True
+    cfg.set_main_option("prepend_sys_path", "")
     if url is not None:
         cfg.attributes["url"] = url
     if connection is not None:

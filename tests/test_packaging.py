@@ -1,0 +1,56 @@
+"""vllm-doctor as a user installs it: a wheel built from the sdist, installed in a fresh venv
+outside the checkout, must find its rule book, migrations and examples; and an editable install
+keeps reading the checkout's live files."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_an_editable_install_or_a_checkout_reads_the_live_top_level_files():
+    from bot import resources
+
+    assert not (ROOT / "bot" / "rules").exists(), "rules/ must stay at the top of the checkout"
+    assert Path(resources.rules_dir()) == ROOT / "rules"
+    assert Path(resources.migrations_dir()) == ROOT / "migrations"
+    assert Path(resources.alembic_ini()) == ROOT / "alembic.ini"
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+@pytest.mark.timeout(900)
+def test_the_wheel_installs_and_runs_outside_the_checkout(tmp_path, pg_url):
+    pytest.importorskip("build", reason="the wheel check needs the `build` package (pip install -e '.[test]')")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VLLM_DOCTOR_RULES")}
+    env.update(PYTHON=sys.executable, DATABASE_URL=pg_url)
+    work = tmp_path / "wheel-check"
+    run = subprocess.run(["bash", str(ROOT / "scripts" / "check-wheel.sh"), str(work)], env=env,
+                         capture_output=True, text=True, timeout=840)
+    out = run.stdout
+    assert run.returncode == 0, out[-3000:] + run.stderr[-3000:]
+
+    [wheel] = (work / "dist").glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    shipped = {f"bot/rules/{p.name}" for p in (ROOT / "rules").glob("*.yaml")}
+    shipped |= {f"bot/migrations/versions/{p.name}" for p in (ROOT / "migrations" / "versions").glob("*.py")}
+    shipped |= {"bot/migrations/env.py", "bot/migrations/script.py.mako", "bot/alembic.ini",
+                "bot/examples/engine-core-failed.log"}
+    shipped |= {f"bot/vllm_source/data/{p.name}" for p in (ROOT / "bot" / "vllm_source" / "data").glob("*")}
+    assert shipped <= names, sorted(shipped - names)
+
+    assert "[cpu-memory-reservation" in out                     # diagnose --example
+    n_rules = len(list((ROOT / "rules").glob("*.yaml")))
+    assert f"{n_rules} rules" in out                            # rules list
+    assert "upgraded from an empty database to" in out          # db upgrade
+    assert "(up to date)" in out                                # db current
+    site = work / "venv" / "lib"
+    for line in out.split("== where the shipped files were read from", 1)[1].split():
+        assert Path(line).is_relative_to(site), line
