@@ -213,6 +213,26 @@ def _server_starts(text: str) -> list[int]:
     return sorted(cuts)
 
 
+# What an engine prints when it starts. vLLM's V1 engine prints the same "with config: model=" again
+# when a request crashes it ("Dumping input data for V1 LLM engine (v0.9.1) with config: model=..."):
+# that is the running engine reporting its inputs, not a new one.
+_ENGINE_START = ("non-default args:", "with config: model=")
+_NOT_A_START = "Dumping input data"
+
+
+def _engine_start_lines(text: str) -> list[tuple[str, int]]:
+    """(marker, offset of the line start) of every line that starts an engine, in the order printed."""
+    found = []
+    for marker in _ENGINE_START:
+        pos = text.find(marker)
+        while pos >= 0:
+            line_start = text.rfind("\n", 0, pos) + 1
+            if text.find(_NOT_A_START, line_start, pos) < 0:
+                found.append((marker, line_start))
+            pos = text.find(marker, pos + len(marker))
+    return found
+
+
 def engine_starts(text: str) -> int:
     """How many engines one process started: two in one process explains a 'no memory' error.
 
@@ -221,18 +241,27 @@ def engine_starts(text: str) -> int:
     """
     cuts = _server_starts(text)
     counts: Counter = Counter()
-    for marker in ("non-default args:", "with config: model="):
-        pos = text.find(marker)
-        per_proc: Counter = Counter()
-        while pos >= 0:
-            line_start = text.rfind("\n", 0, pos) + 1
-            tag = _PROC_TAG.search(text, line_start, pos)
-            run = bisect.bisect_left(cuts, line_start)          # which server start this line follows
-            per_proc[tag.group(1) if tag else f"run{run}"] += 1
-            pos = text.find(marker, pos + len(marker))
+    per_marker: dict[str, Counter] = {m: Counter() for m in _ENGINE_START}
+    for marker, line_start in _engine_start_lines(text):
+        tag = _PROC_TAG.search(text, line_start, text.find(marker, line_start))
+        run = bisect.bisect_left(cuts, line_start)          # which server start this line follows
+        per_marker[marker][tag.group(1) if tag else f"run{run}"] += 1
+    for per_proc in per_marker.values():
         for proc, n in per_proc.items():
             counts[proc] = max(counts[proc], n)
     return max(counts.values(), default=0)
+
+
+def run_starts(text: str) -> list[int]:
+    """Line numbers (1-based) where a run begins: a server's start banner or an engine start. An
+    error and a wrapper with one of these between them belong to different attempts."""
+    offsets = sorted({*_server_starts(text), *(start for _, start in _engine_start_lines(text))})
+    lines, counted, at = [], 1, 0
+    for off in offsets:
+        counted += text.count("\n", at, off)
+        at = off
+        lines.append(counted)
+    return lines
 
 
 # Versions, GPU and arguments are printed when a process starts (or in a collect_env paste at either

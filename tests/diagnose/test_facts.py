@@ -71,3 +71,16 @@ def test_separate_server_runs_pasted_together_are_not_two_engines_in_one_process
            "INFO 04-01 10:00:01 llm_engine.py:1] Initializing a V0 LLM engine (v0.8.3) with config: model='m'\n"
            "ValueError: No available memory for the cache blocks.\n")
     assert facts.extract(run * 3)["engine_starts"] == 1
+
+
+def test_the_dump_of_a_crashed_request_is_not_another_engine_start():
+    # vLLM V1 repeats the engine config ("Dumping input data for V1 LLM engine (v0.9.1) with config:
+    # model=...") when a request crashes the engine: a real paste from vllm-ascend#2667.
+    from pathlib import Path
+
+    from bot.fixtures import read
+    path = Path(__file__).parents[1] / "fixtures/logs/_negative/wrap-v0.9-ascend-npu-error-under-engine-dead.log"
+    text = read(path).data.decode()
+    assert "Dumping input data for V1 LLM engine" in text
+    assert facts.extract(text)["engine_starts"] == 1
+    assert facts.run_starts(text) == [1, 4]
