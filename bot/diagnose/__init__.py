@@ -9,7 +9,7 @@ from __future__ import annotations
 from . import advice
 from . import facts as _facts
 from . import logtext, tracebacks
-from .matcher import Candidate, match
+from .matcher import Candidate, Matched, match
 from .report import Diagnosis, Report, RootError, fill, text
 from .rulebook import RuleBook, load_rulebook
 from .versions import in_range
@@ -71,9 +71,13 @@ def _to_diagnosis(c: Candidate, facts: dict, lang: str) -> Diagnosis:
     )
 
 
-def _root(errors: list[tracebacks.Message], best: Diagnosis | None) -> RootError | None:
-    """The first real error: an exception line (or the real message a wrapper quotes), else the
-    first ERROR record, else a bare line that reads like an error. Warnings are never the root."""
+def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
+          cause: tracebacks.Message | None) -> RootError | None:
+    """The first real error: the one a rule answers, or the one a wrapper points to; else an
+    exception line (or the real message a wrapper quotes), else the first ERROR record, else a bare
+    line that reads like an error. Warnings are never the root."""
+    if cause is not None:
+        return RootError(cause.text[:500], cause.line_no, cause.exc_type, cause.proc)
     if best is not None and best.level != "wrapper":
         msg = next((m for m in errors if m.line_no == best.line_no), None)
         return RootError(best.evidence, best.line_no, msg.exc_type if msg else None, msg.proc if msg else None)
@@ -105,7 +109,8 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
     # Another program's log: the same torch / Hugging Face / socket text means something else
     # there, and a wrong answer costs more than none, so it is not matched at all.
     foreign = _not_vllm(found_facts)
-    cands = [] if foreign else match(book, errors, tracebacks.tail(clean.text), clean.text, found_facts)
+    found = Matched([]) if foreign else match(book, errors, tracebacks.tail(clean.text), clean.text, found_facts)
+    cands = found.candidates
     shown = [c for c in cands if c.rule.status == "active"]
     if any(c.rule.level != "wrapper" for c in shown):
         # A wrapper adds nothing once a real cause is found, unless it explains that very cause
@@ -117,13 +122,12 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
     diagnoses = [d for d in diagnoses if d.confidence >= 0.5]
 
     best = diagnoses[0] if diagnoses else None
-    root = _root(errors, best)
+    root = _root(errors, best, found.cause)
     if best and best.level != "wrapper" and best.confidence >= ANSWER_THRESHOLD:
         verdict, next_step = "diagnosed", ""
-    elif best and best.level == "wrapper" and root is not None and root.line_no < best.line_no \
-            and root.line_no not in {c.message.line_no for c in shown if c.rule.level == "wrapper"}:
-        # The log already holds the lines above the wrapper, and no rule knows its first error:
-        # quote that error instead of asking for what was pasted.
+    elif found.cause is not None:
+        # A wrapper pointed above, and the error it points to is in the paste: no rule knows it,
+        # so it is quoted rather than the wrapper answered.
         verdict = "unsure"
         next_step = text("unsure", lang, line_no=root.line_no, root=root.text[:300])
     elif best and best.level == "wrapper":

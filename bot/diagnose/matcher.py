@@ -8,7 +8,9 @@ FIRST real error wins, root causes outrank hints and hints outrank wrappers, and
 
 from __future__ import annotations
 
+import bisect
 import re
+from .facts import run_starts
 from .record import Factory, Record
 from .versions import OPS, in_range
 from .rulebook import Rule, RuleBook
@@ -139,7 +141,57 @@ def _rank(cands: list[Candidate]) -> list[Candidate]:
     return cands
 
 
-def match(book: RuleBook, errors: list[Message], tail: list[Message], text: str, facts: dict) -> list[Candidate]:
+class Matched(Record):
+    candidates: list[Candidate]          # best first; one per rule (its first hit)
+    cause: Message | None = None         # the real error above a wrapper, when no rule knows it
+
+
+def _real_errors(errors: list[Message], wrapped: set[int]) -> list[Message]:
+    """Exceptions that are causes: not a wrapper's own message, not a warning."""
+    return [m for m in errors if (m.exc_type or m.inner) and id(m) not in wrapped and m.level != "WARNING"
+            and not (m.exc_type or "").endswith("Warning")]
+
+
+def _visible_cause(wrapper: Candidate, errors: list[Message], wrapped: dict[int, set[str]],
+                   text: str) -> Message | None:
+    """The first real exception of the wrapper's run that the paste shows: above the wrapper's last
+    line, or inside the very log record that printed the wrapper (`logger.exception` prints its
+    message first and the traceback that caused it after)."""
+    real = _real_errors(errors, set(wrapped))
+    if not real:
+        return None
+    starts = run_starts(text)
+    run = bisect.bisect_right(starts, wrapper.message.line_no)
+    hits = [wrapper.message] + [m for m in errors if wrapper.rule.id in wrapped.get(id(m), ())
+                                and bisect.bisect_right(starts, m.line_no) == run]
+    last = max(m.line_no for m in hits)
+    records = {(m.proc, m.header) for m in hits if m.level and m.header}
+    for m in real:
+        if bisect.bisect_right(starts, m.line_no) == run and \
+                (m.line_no < last or (m.proc, m.header) in records):
+            return m
+    return None
+
+
+def _cover_wrappers(cands: list[Candidate], wrappers: list[Rule], errors: list[Message], holds,
+                    text: str) -> Matched:
+    """A wrapper ("the real error is above") is no answer when the paste shows that error: answer
+    it with a rule, or quote it. Only wrappers are left here, or nothing at all."""
+    first = next((c for c in cands if c.rule.level == "wrapper"), None)
+    if first is None or any(c.rule.level != "wrapper" and c.rule.status == "active" for c in cands):
+        return Matched(cands)
+    wrapped: dict[int, set[str]] = {}
+    for m in errors:
+        ids = {r.id for r in wrappers if r.search(m.text, holds) is not None}
+        if ids:
+            wrapped[id(m)] = ids
+    cause = _visible_cause(first, errors, wrapped, text)
+    if cause is None:
+        return Matched(cands)
+    return Matched([c for c in cands if c.rule.level != "wrapper"], cause)
+
+
+def match(book: RuleBook, errors: list[Message], tail: list[Message], text: str, facts: dict) -> Matched:
     """All candidates, best first; one per rule (its first hit)."""
     def holds(when: dict) -> bool:
         return all(condition_holds(k, v, facts) for k, v in when.items())
@@ -162,4 +214,5 @@ def match(book: RuleBook, errors: list[Message], tail: list[Message], text: str,
     # score only the messages before it (this also spares most CLI calls importing rapidfuzz).
     first_root = min((c.position for c in cands if c.rule.level == "root"), default=len(strong))
     cands += _fuzzy_candidates(by_scope["errors"], strong[:first_root], taken, explained)
-    return _rank(cands)
+    wrappers = [r for r in by_scope["errors"] if r.level == "wrapper"]
+    return _cover_wrappers(_rank(cands), wrappers, strong, holds, text)

@@ -88,6 +88,7 @@ class Message(Record):
     is_error: bool = False
     inner: bool = False     # unwrapped from a wrapper's text
     plain: bool = False     # a bare line of a short paste: no header, no error word, still worth matching
+    header: str = ""        # the raw line's prefixes (tag, level, time, source): one log record repeats them
 
 
 # The usual vLLM line in one match: "(EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] msg".
@@ -204,11 +205,13 @@ def _unwrapped(msg: Message) -> list[Message]:
     for rx in _UNWRAP:
         m = rx.search(msg.text)
         if m:
-            out.append(Message(msg.line_no, m.group("inner").strip(), msg.level, msg.proc, None, True, True))
+            out.append(Message(msg.line_no, m.group("inner").strip(), msg.level, msg.proc, None, True, True,
+                               header=msg.header))
     body = msg.text.split(": ", 1)[-1]
     if msg.exc_type and _TUPLE_ARGS.match(body):
         joined = "".join(re.findall(r"'([^']*)'", body))
-        out.append(Message(msg.line_no, joined.strip(), msg.level, msg.proc, msg.exc_type, True, True))
+        out.append(Message(msg.line_no, joined.strip(), msg.level, msg.proc, msg.exc_type, True, True,
+                           header=msg.header))
     return out
 
 
@@ -243,7 +246,7 @@ def messages(text: str) -> list[Message]:
         full = "".join([body, *parts])[:MAX_MESSAGE_CHARS]
         is_error = bool(exc_type) or level in ("ERROR", "CRITICAL") or reads_like_error(full)
         msg = Message(i + 1, full, level, proc, exc_type, is_error,
-                      plain=short and not is_error and level is None)
+                      plain=short and not is_error and level is None, header=header.strip())
         key = f"{exc_type}|{_mask(full)}"
         if key in seen:
             continue

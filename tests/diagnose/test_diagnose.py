@@ -121,5 +121,29 @@ def test_warnings_are_never_the_root_of_a_healthy_log(book):
 def test_a_wrapper_with_an_unknown_error_above_quotes_that_error(book):
     log = ("(EngineCore_DP0 pid=5) ERROR 11-09 12:00:00 [core.py:1] KeyError: 'rope_theta'\n" + WRAPPER)
     r = diagnose(log, book=book)
-    assert ids(r) == ["engine-wrapper"] and r.verdict == "unsure"
-    assert "KeyError: 'rope_theta'" in r.next_step
+    assert ids(r) == [] and r.verdict == "unsure"          # the wrapper is not the answer
+    assert "KeyError: 'rope_theta'" in r.next_step and r.root.line_no == 1
+
+
+def test_the_traceback_a_wrapper_record_prints_after_it_is_its_cause(book):
+    # logger.exception prints the message first, then the traceback that caused it, same header.
+    head = "(APIServer pid=9) ERROR 09-15 08:02:41 [registry.py:449] "
+    log = (head + "Engine core initialization failed. See root cause above.\n"
+           + head + "Traceback (most recent call last):\n"
+           + head + '  File "/x/vllm/models/registry.py", line 1, in load\n'
+           + head + "ModuleNotFoundError: No module named 'vllm_ascend.models.interfaces'\n")
+    r = diagnose(log, book=book)
+    assert ids(r) == [] and r.verdict == "unsure" and "vllm_ascend.models.interfaces" in r.next_step
+    # An error printed later under another header is not what the wrapper pointed to.
+    later = log.replace(head + "ModuleNotFoundError", "(APIServer pid=9) ERROR 09-15 08:02:42 [api.py:1] ModuleNotFoundError")
+    assert ids(diagnose(later, book=book)) == ["engine-wrapper"]
+
+
+def test_an_error_of_an_earlier_run_or_a_warning_does_not_explain_a_wrapper(book):
+    first_run = ("INFO 04-01 10:00:00 api_server.py:2] args: Namespace(model='m')\n"
+                 "KeyError: 'rope_theta'\n")
+    second_run = "INFO 04-01 10:05:00 api_server.py:2] args: Namespace(model='m')\n" + WRAPPER
+    r = diagnose(first_run + second_run, book=book)
+    assert ids(r) == ["engine-wrapper"] and r.verdict == "wrapper_only"
+    warned = "FutureWarning: `resume_download` is deprecated\n" + WRAPPER
+    assert diagnose(warned, book=book).verdict == "wrapper_only"
