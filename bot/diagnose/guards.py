@@ -33,6 +33,8 @@ def problem(paragraph: str) -> str | None:
     """Why a paragraph's guard is malformed, or None when it is fine (or has none)."""
     m = _GUARD.match(paragraph)
     if not m:
+        if re.search(r"\[\s*vllm\s*[<>=!~]", paragraph, re.I):
+            return "a version guard [vllm ...] must start its paragraph"
         return None
     raw = m.group(0).strip()
     spec = m.group("spec").strip()

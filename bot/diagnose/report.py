@@ -7,6 +7,9 @@ from . import guards
 from .record import Factory, Record
 
 _PLACEHOLDER = re.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)\}(?!\})")
+# {?name}: keep the paragraph only when the log gave `name`; {!name}: only when it did not.
+# Both print nothing: they choose between a generic paragraph and one that would be wrong here.
+_PRESENCE = re.compile(r"(?<!\{)\{([?!])([a-z_][a-z0-9_]*)\}[ \t]?")
 
 
 class Diagnosis(Record):
@@ -69,12 +72,15 @@ class Report(Record):
 
 def fill(template: str, values: dict, lang: str = "en") -> str:
     """Fill {name} placeholders; a paragraph naming a value we don't have is dropped whole,
-    so a rule writes a generic paragraph first and a specific one after it. A paragraph that
-    starts with a version guard (`[vllm >=0.11.2]`) is kept only for the releases it names."""
+    so a rule writes a generic paragraph first and a specific one after it. `{?name}` / `{!name}`
+    keep a paragraph only when `name` is / is not known. A paragraph that starts with a version
+    guard (`[vllm >=0.11.2]`) is kept only for the releases it names."""
     kept = []
     version = values.get("vllm_version")
     for para in re.split(r"\n[ \t]*\n", template):
-        para = guards.apply(para, str(version) if version else None, lang)
+        if any((values.get(n) in (None, "")) == (mark == "?") for mark, n in _PRESENCE.findall(para)):
+            continue
+        para = guards.apply(_PRESENCE.sub("", para), str(version) if version else None, lang)
         if para is None:
             continue
         names = _PLACEHOLDER.findall(para)

@@ -53,3 +53,12 @@ def test_every_rule_text_survives_every_release():
             for lang in ("en", "zh"):
                 assert fill(rule.fix[lang], {"vllm_version": version}, lang).strip(), (rule.id, version)
 
+
+
+def test_presence_markers_choose_a_paragraph_and_print_nothing():
+    text = "{!listed} 1. Upgrade vLLM.\n\n{?listed} Fix the import of {listed}.\n\nAlways."
+    assert fill(text, {}) == "1. Upgrade vLLM.\n\nAlways."
+    assert fill(text, {"listed": "LlamaForCausalLM"}) == "Fix the import of LlamaForCausalLM.\n\nAlways."
+    guarded = "[vllm >=0.7.2] {!listed} 2. Try `--model-impl transformers`."
+    assert fill(guarded, {}) == "2. vLLM ≥ 0.7.2: Try `--model-impl transformers`."
+    assert fill(guarded, {"vllm_version": "0.6.3"}) == ""

@@ -33,6 +33,7 @@ GOOD = """
     (("fix: {en: f, zh: f}", "fix: {en: '[vllm latest] f', zh: '[vllm latest] f'}"), "fix.en: guard '[vllm latest]': 'latest' is not a PEP 440"),
     (("fix: {en: f, zh: f}", "fix: {en: '[vLLM >=0.7] f', zh: '[vLLM >=0.7] f'}"), "must read [vllm SPECIFIER]"),
     (("fix: {en: f, zh: f}", "fix: {en: '[vllm >=0.7]', zh: '[vllm >=0.7]'}"), "guards an empty paragraph"),
+    (("fix: {en: f, zh: f}", "fix: {en: 'f [vllm >=0.7] g', zh: 'f'}"), "must start its paragraph"),
     (("cause: {en: c, zh: c}", "cause: {en: '[vllm >=0.7] c', zh: 'c'}"), "cause: the en and zh texts guard different releases"),
 ])
 def test_errors_name_file_and_field(tmp_path, change, expected):
