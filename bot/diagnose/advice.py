@@ -104,6 +104,32 @@ def _kv_cache_too_small(values: dict, facts: dict) -> dict:
     return out
 
 
+_EXIT_CODE = re.compile(r"'([^']+)':\s*(-?\d+)")
+
+
+@deriver("engine-core-init-failed")
+def _engine_core(values: dict, facts: dict) -> dict:
+    """`Failed core proc(s): {...}` lists only the processes already reaped: `{}` tells nothing,
+    a negative code is the signal that killed the process, 1 a Python exception printed above."""
+    procs = values.get("failed_procs")
+    if procs is None:
+        return {}
+    codes = [(name, int(code)) for name, code in _EXIT_CODE.findall(str(procs))]
+    if not codes:
+        return {"exit_unknown": "yes"}
+    killed = [(name, -code) for name, code in codes if code < 0]
+    if killed:
+        import signal
+        name, sig = killed[0]
+        try:
+            label = f"{sig} ({signal.Signals(sig).name})"
+        except ValueError:
+            label = str(sig)
+        return {"exit_proc": name, "exit_signal": label, **({"killed_9": "yes"} if sig == 9 else {})}
+    name, code = codes[0]
+    return {"exit_proc": name, "exit_error": "yes"} if code == 1 else {}
+
+
 @deriver("kv-cache-no-memory")
 def _kv_no_memory(values: dict, facts: dict) -> dict:
     util, said = _utilization(facts)
