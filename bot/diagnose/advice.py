@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import math
 import re
+
+from .versions import in_range
 _DERIVERS: dict = {}        # rule id -> fn(values, facts) -> dict
 MAX_UTILIZATION = 0.98          # leave room for the CUDA context and fragmentation
 DEFAULT_UTILIZATION = 0.9       # vLLM's default through 0.15 (0.92 later); used only when the log shows none
@@ -237,13 +239,35 @@ def _lora(values: dict, facts: dict) -> dict:
     return {"suggest": {"max_lora_rank": allowed}} if allowed else {}
 
 
+_LIMIT_SPEC = re.compile(r"(\w+)\W{1,4}(\d+)")       # '{"image": 4}' or 'image=4'
+
+
 @deriver("mm-limit-exceeded")
 def _mm(values: dict, facts: dict) -> dict:
-    count, modality = num(values.get("count")), values.get("modality")
-    if not (count and modality):
+    """A limit the log's own numbers support: the count the prompt carried, the model's supported
+    number when the limit was set above it, or twice the current limit when only that is known.
+    Nothing when the model itself caps the count: no flag raises that."""
+    modality = str(values.get("modality") or "")
+    if any(num(values.get(k)) == 0 for k in ("limit", "cap", "model_cap")):
+        return {"no_modality": "yes"}        # the model takes none of this input in this release
+    if not modality or values.get("cap") or values.get("model_cap"):
         return {}
-    modality = str(modality).rstrip("s") if str(modality).endswith("s") and modality != "audios" else str(modality)
-    return {"suggest": {"limit_mm_per_prompt": {modality: int(count)}}}
+    modality = modality[:-1] if modality in ("images", "videos") else modality
+    limit = num(values.get("limit"))
+    spec = _LIMIT_SPEC.search(str(values.get("limit_spec") or ""))
+    if limit is None and spec:
+        limit = float(spec.group(2))
+    out: dict = {"limit": int(limit)} if limit is not None else {}
+    supported, count = num(values.get("supported")), num(values.get("count"))
+    if supported:
+        return {**out, "suggest": {"limit_mm_per_prompt": {modality: int(supported)}}}
+    if count and (limit is None or count > limit):
+        new = int(count)
+    elif limit:
+        new = int(limit) * 2
+    else:
+        return out
+    return {**out, "new_limit": new, "suggest": {"limit_mm_per_prompt": {modality: new}}}
 
 
 @deriver("gpu-util-out-of-range")
@@ -284,12 +308,19 @@ def _eager(values: dict, facts: dict) -> dict:
 _NOISE_ARGS = {"disable_log_stats", "model_tag", "dispatch_function", "subparser", "api_server_count"}
 
 
-def _flag(key: str, value) -> str:
+# Dict flags that took only KEY=VALUE pairs before a release (JSON from then on).
+_KEY_VALUE_UNTIL = {"limit_mm_per_prompt": "0.8.5"}
+
+
+def _flag(key: str, value, version: str | None = None) -> str:
     flag = "--" + key.replace("_", "-")
     if value is True:
         return flag
     if value is False:
         return f"--no-{key.replace('_', '-')}"
+    until = _KEY_VALUE_UNTIL.get(key)
+    if isinstance(value, dict) and until and version and in_range(version, f"<{until}"):
+        return f"{flag} " + ",".join(f"{k}={v}" for k, v in value.items())
     if isinstance(value, (dict, list)):
         return f"{flag} '{json.dumps(value)}'"
     text = str(value)
@@ -309,7 +340,8 @@ def ready_to_paste(suggest: dict, env: dict, facts: dict, form: str | None) -> s
         else:
             args[key] = value
     env_prefix = " ".join(f"{k}={v}" for k, v in env.items())
-    serve = " ".join([f"vllm serve {model}", *(_flag(k, v) for k, v in args.items() if k != "port" or v)])
+    version = facts.get("vllm_version")
+    serve = " ".join([f"vllm serve {model}", *(_flag(k, v, version) for k, v in args.items() if k != "port" or v)])
     kwargs = ", ".join([f"model={model!r}", *(f"{k}={v!r}" for k, v in args.items() if k not in ("port", "host"))])
     llm = f"LLM({kwargs})"
     if env:

@@ -42,3 +42,38 @@ def test_exit_code_one_points_at_the_traceback_above():
 def test_swap_space_only_for_the_v0_engine_and_releases_that_have_it():
     d = answer("engine-core-init-failed/v0.6-v0-engine-process-failed.log")
     assert "vLLM < 0.18: The V0 engine" in d.fix and "--swap-space 0" in d.fix
+
+
+# --- mm-limit-exceeded --------------------------------------------------------------------------
+
+def test_mm_limit_is_raised_above_the_limit_in_the_log():
+    d = answer("mm-limit-exceeded/v0.2x-opencode-at-most-8.log")
+    (modality, value), = d.suggested["limit_mm_per_prompt"].items()
+    assert modality == "image" and value > 8
+
+
+def test_mm_limit_takes_the_count_the_prompt_carried():
+    d = answer("mm-limit-exceeded/v0.5-qwen2vl-video-found-items.log")
+    assert d.suggested == {"limit_mm_per_prompt": {"video": 26}}
+
+
+@pytest.mark.parametrize("rel", ["mm-limit-exceeded/v0.10-internvl3_5-video-zero-no-set-hint.log",
+                                 "mm-limit-exceeded/v0.9-internvl3-video-zero-in-one-request.log",
+                                 "mm-limit-exceeded/v0.9-internvl3-model-supports-0-video-title.log"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_model_that_takes_no_such_input_gets_no_flag(rel, lang):
+    d = answer(rel, lang)
+    assert not d.suggested and not d.command and "--limit-mm-per-prompt '" not in d.fix
+    assert ("takes no video input" in d.cause) if lang == "en" else ("不接受 video 输入" in d.cause)
+
+
+def test_flag_form_follows_the_release():
+    from bot.diagnose import advice
+    suggest = {"limit_mm_per_prompt": {"image": 16}}
+    old = advice.ready_to_paste(suggest, {}, {"vllm_version": "0.7.3"}, "serve")
+    new = advice.ready_to_paste(suggest, {}, {"vllm_version": "0.9.2"}, "serve")
+    assert old == "vllm serve MODEL --limit-mm-per-prompt image=16"
+    assert new == "vllm serve MODEL --limit-mm-per-prompt '{\"image\": 16}'"
+    d = diagnose("INFO 01-01 00:00:00 [llm_engine.py:1] Initializing an LLM engine (v0.7.3) with config: model='m'\n"
+                 "ValueError: At most 1 image(s) may be provided in one request.\n", book=BOOK).best
+    assert "KEY=VALUE" in d.fix and "takes JSON" not in d.fix and "vLLM <" not in d.fix
