@@ -107,9 +107,50 @@ def strip_prefixes(line: str) -> tuple[str | None, str | None, str]:
     return proc, level, rest.strip()
 
 
+# What a person adds around a line they paste into Markdown or chat: quote markers, list bullets and
+# numbers, and emphasis or inline code around the rest of the line (GitHub `**...**`, `__...__`,
+# `*...*`, Slack `*bold*`, `` `code` ``). A cheap test of the line's first characters comes first:
+# almost no log line starts that way, and a frame's code is indented deeper than three spaces.
+_FORMAT_LEAD = re.compile(r"[ \t]{0,3}(?:>|[-+*\u2022][ \t]|\d{1,3}[.)][ \t]|\*|__|`|~~)")
+_QUOTE_OR_LIST = re.compile(r"[ \t]{0,3}(?:>(?:[ \t]|(?=\S))|[-+*\u2022][ \t]+|\d{1,3}[.)][ \t]+)+")
+_WRAPPED = re.compile(r"(\*\*|\*|__|`+|~~)(?=\S)(?P<inner>.+?)(?<=\S)\1[.:;,!?\u3002\uff1a\uff0c]?[ \t]*")
+# A short emphasized label before the line: "**Error:** ValueError: ...", "*Log*: ...".
+_LABEL = re.compile(r"(\*\*|\*|__)[^*_:\n]{1,30}(?::\1|\1:)[ \t]+(?=\S)")
+# An exception quoted inside a sentence: "I get `ValueError: ...` when loading".
+_SPAN_EXCEPTION = re.compile(r"(`+|\*\*)(?P<inner>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*"
+                             r"(?:Error|Exception|Exit|Interrupt|Fault|Failure)(?::[^`*]*)?)\1")
+
+
+def _unformat(line: str) -> str:
+    """The line without the Markdown or chat formatting around it."""
+    if not _FORMAT_LEAD.match(line):
+        return line
+    m = _QUOTE_OR_LIST.match(line)
+    if m:
+        line = line[m.end():]
+    m = _LABEL.match(line)
+    if m:
+        line = line[m.end():]
+    for _ in range(3):                  # "**`ValueError: ...`**"
+        w = _WRAPPED.fullmatch(line)
+        if not w or (w.group(1) == "__" and " " not in w.group("inner")):   # __init__ is a name
+            break
+        line = w.group("inner")
+    return line
+
+
+def exception_in_span(body: str) -> str | None:
+    """The exception line a sentence quotes in inline code or bold, if any."""
+    m = _SPAN_EXCEPTION.search(body) if ("`" in body or "**" in body) else None
+    return m.group("inner").strip() if m else None
+
+
 def _peel(line: str) -> tuple[str | None, str | None, str]:
     """(process tag, level, the rest with its indentation): a traceback's source lines are indented."""
-    line = line[:MAX_LINE_CHARS]
+    return _peel_headers(_unformat(line[:MAX_LINE_CHARS]))
+
+
+def _peel_headers(line: str) -> tuple[str | None, str | None, str]:
     m = _VLLM_LINE.match(line)
     if m:
         rest = line[m.end():]
@@ -130,8 +171,8 @@ def _peel(line: str) -> tuple[str | None, str | None, str]:
 _GLOG = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL"}
 def _header(line: str) -> str:
     """The prefixes of a raw line (tags, level, time, source), without the message."""
-    line = line[:MAX_LINE_CHARS]
-    return line[: len(line) - len(_peel(line)[2].lstrip())]
+    line = _unformat(line[:MAX_LINE_CHARS])
+    return line[: len(line) - len(_peel_headers(line)[2].lstrip())]
 
 
 _LATER_EXCEPTION = re.compile(r"\b(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
@@ -226,11 +267,15 @@ def messages(text: str) -> list[Message]:
     for i in starts:
         if i <= consumed:
             continue
-        proc, level, rest = _peel(lines[i])
+        raw = _unformat(lines[i][:MAX_LINE_CHARS])
+        proc, level, rest = _peel_headers(raw)
         body = rest.strip()
         if not body or _FRAME.match(body) or body.startswith("Traceback (most recent call last)"):
             continue
         m = EXCEPTION_LINE.match(body)
+        quoted = None if m else exception_in_span(body)
+        if quoted:
+            body, m = quoted, EXCEPTION_LINE.match(quoted)
         if not m:
             later = _LATER_EXCEPTION.search(body)
             if later and body.startswith("raise "):      # "raise ValueError(...) ValueError: ..." in one line
@@ -239,7 +284,6 @@ def messages(text: str) -> list[Message]:
             elif _source_line(lines, i, rest, body):
                 continue
         exc_type = m.group("type") if m else None
-        raw = lines[i][:MAX_LINE_CHARS]
         header = raw[: len(raw) - len(rest.lstrip())]
         parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None, body, header)
         consumed = consumed_to - 1

@@ -142,3 +142,21 @@ def test_the_next_record_of_the_same_process_is_not_a_continuation():
            "(EngineCore pid=9) ERROR 11-30 02:13:15 [core.py:1] with the model's max seq len (2048)\n"
            "(EngineCore pid=9) ERROR 11-30 02:13:16 [multiproc_executor.py:2] Worker proc VllmWorker-0 died unexpectedly\n")
     assert texts(log)[0] == "ValueError: To serve at least one request with the model's max seq len (2048)"
+
+
+def test_markdown_and_chat_formatting_around_the_error_line_is_removed():
+    error = "TypeError: __init__() got an unexpected keyword argument 'trust_remote_code'"
+    for pasted in (f"**{error}**", f"__{error}__", f"*{error}*", f"`{error}`", f"> {error}", f">{error}",
+                   f"> > **{error}**", f"1. {error}", f"- `{error}`", f"**Error:** {error}",
+                   f"*Log*: `{error}`", f"**{error}**:", f"I get `{error}` when loading the model"):
+        msgs = tracebacks.messages(pasted)
+        assert [(m.text, m.exc_type) for m in msgs][:1] == [(error, "TypeError")], pasted
+
+
+def test_formatting_marks_that_are_part_of_the_text_stay():
+    assert tracebacks.strip_prefixes("__init__")[2] == "__init__"
+    assert tracebacks.strip_prefixes("**kwargs) -> None:")[2] == "**kwargs) -> None:"
+    frame = "    return func(*args, **kwargs)"
+    assert tracebacks.strip_prefixes(frame)[2] == frame.strip()
+    header = "(APIServer pid=1) ERROR 01-01 00:00:00 [x.py:1] "
+    assert tracebacks.messages(f"> {header}ValueError: x")[0].header == header.strip()
