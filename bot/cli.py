@@ -21,10 +21,26 @@ RULES_FORWARDED = {"stats": "bot.learn.cli", "suggest": "bot.learn.cli"}
 EXAMPLE = "examples/engine-core-failed.log"
 
 
+def pack_dir(text: str) -> str:
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text} is not a folder of rules")
+    return text
+
+
+def packs_option() -> argparse.ArgumentParser:
+    """`--rules DIR`, repeatable: team rule packs on top of the shipped book (after $VLLM_DOCTOR_LOCAL_RULES's)."""
+    parent = argparse.ArgumentParser(add_help=False)
+    parent.add_argument("--rules", action="append", default=[], type=pack_dir, metavar="DIR",
+                        help="a team rule pack to load on top of the shipped rule book (repeatable; "
+                             "after those in $VLLM_DOCTOR_LOCAL_RULES)")
+    return parent
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="vllm-doctor", description="Find the real error in a failing vLLM log.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    d = sub.add_parser("diagnose", help="diagnose log files (or - for stdin)")
+    packs = packs_option()
+    d = sub.add_parser("diagnose", parents=[packs], help="diagnose log files (or - for stdin)")
     d.add_argument("files", nargs="*", default=["-"], metavar="FILE")
     d.add_argument("--example", action="store_true",
                    help=f"diagnose the bundled example ({EXAMPLE}: a real vLLM log that ends in a wrapper)")
@@ -32,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--lang", choices=["en", "zh"], default=os.environ.get("VLLM_DOCTOR_LANG", "en"))
     d.add_argument("--record", action="store_true", help="store the diagnosis in the outcome database")
     d.add_argument("--no-color", action="store_true")
-    r = sub.add_parser("rules", help="the rule book: lint, list, stats, suggest")
+    r = sub.add_parser("rules", parents=[packs], help="the rule book: lint, list, stats, suggest")
     r.add_argument("action", choices=["lint", "list", *RULES_FORWARDED])
     r.add_argument("--json", action="store_true")
     for name, (_, help_text) in FORWARDED.items():
@@ -52,8 +68,15 @@ def _read(name: str) -> bytes:
     return data
 
 
+def _book(args, use_cache: bool = True):
+    """The shipped book with the packs of $VLLM_DOCTOR_LOCAL_RULES and --rules on top."""
+    from .diagnose.rulebook import load_rulebook, local_packs
+    return load_rulebook(packs=local_packs(args.rules), use_cache=use_cache)
+
+
 def _diagnose(args) -> int:
     from .diagnose import diagnose
+    book = _book(args) if args.rules else None      # None: the default book, loaded once per process
     store = None
     color = sys.stdout.isatty() and not args.no_color and not os.environ.get("NO_COLOR")
     files = [EXAMPLE] if args.example else args.files
@@ -67,7 +90,7 @@ def _diagnose(args) -> int:
         except OSError as e:
             print(f"vllm-doctor: cannot read {name}: {e.strerror}", file=sys.stderr)
             return 2
-        report = diagnose(data, lang=args.lang)
+        report = diagnose(data, lang=args.lang, book=book)
         if args.record:
             if store is None:
                 from .store import Store
@@ -94,26 +117,36 @@ def _json_diagnosis(d) -> dict:
 
 def _rules(args, rest: list[str]) -> int:
     if args.action in RULES_FORWARDED:
-        return _forward(RULES_FORWARDED[args.action], [args.action, *(["--json"] if args.json else []), *rest])
-    from .diagnose.rulebook import load_rulebook
+        packs = [a for d in args.rules for a in ("--rules", d)]
+        return _forward(RULES_FORWARDED[args.action], [args.action, *(["--json"] if args.json else []), *packs, *rest])
     if args.action == "list":
-        book = load_rulebook()
-        rows = sorted(book, key=lambda r: (r.level != "root", r.id))
-        if args.json:
-            print(json.dumps([{"id": r.id, "level": r.level, "status": r.status, "title": r.title["en"],
-                               "versions": r.versions} for r in rows], ensure_ascii=False))
-        else:
-            for r in rows:
-                print(f"{r.id:34} {r.level:7} {r.status:6} {r.title['en']}")
-            print(f"{len(rows)} rules, rule book {book.version}")
-        return 0
+        return _list(_book(args), args.json)
     from .lint import lint
-    problems, counts = lint()
+    problems, counts = lint(_book(args, use_cache=False))
     for p in problems:
         print(p)
+    for note in counts["notes"]:
+        print(f"note: {note}")
     print(f"{counts['rules']} rules, {counts['fixtures']} fixtures ({counts['negative']} negative): "
           f"{len(problems)} problem(s)")
     return 1 if problems else 0
+
+
+def _list(book, as_json: bool) -> int:
+    from .diagnose.packs import packs_of
+    rows = sorted(book, key=lambda r: (r.level != "root", r.id))
+    if as_json:
+        print(json.dumps([{"id": r.id, "pack": r.pack, "replaces": book.replaced.get(r.id), "level": r.level,
+                           "status": r.status, "title": r.title["en"], "versions": r.versions} for r in rows],
+                         ensure_ascii=False))
+        return 0
+    for r in rows:
+        replaces = f"  [replaces {book.replaced[r.id]}'s rule]" if r.id in book.replaced else ""
+        print(f"{r.id:34} {r.pack:12} {r.level:7} {r.status:6} {r.title['en']}{replaces}")
+    for pack in packs_of(book):
+        print(f"pack {pack.name}: {len(pack.rule_ids)} rules from {pack.directory}")
+    print(f"{len(rows)} rules, rule book {book.version}")
+    return 0
 
 
 def _forward(module: str, argv: list[str]) -> int:

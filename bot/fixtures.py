@@ -36,11 +36,8 @@ def read(path: Path) -> Fixture:
     return Fixture(path, source, expect, also, b"".join(body))
 
 
-def fixtures_root(rules_dir: Path) -> Path:
-    return rules_dir.resolve().parent / "tests" / "fixtures" / "logs"
-
-
 def all_fixtures(root: Path) -> list[Fixture]:
+    """Every `<root>/<rule-id>/*.log` (`_negative/` holds logs that must give no diagnosis)."""
     return [read(p) for p in sorted(root.glob("*/*.log"))]
 
 

@@ -1,7 +1,9 @@
 """`vllm-doctor rules lint`: the rule book's own test, runnable without pytest.
 
 Schema and compile errors, patterns prone to catastrophic backtracking, dangling ids, rules without
-a real fixture, and fixtures that do not give what they name.
+a real fixture, and fixtures that do not give what they name. Each rule pack is checked with its own
+fixtures, against the book as it runs (the shipped book with every pack on top): a team rule that
+fires on a shipped fixture, or a shipped rule that takes a team fixture, is a problem.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ except ImportError:                          # pragma: no cover
     import sre_parse
     from sre_constants import MAX_REPEAT, MIN_REPEAT, MAXREPEAT, SUBPATTERN, BRANCH
 
-from . import fixtures
+from . import fixtures, resources
 from .diagnose import diagnose
-from .diagnose.rulebook import RuleBook, load_rulebook
+from .diagnose.packs import packs_of
+from .diagnose.rulebook import SHIPPED, RuleBook, load_rulebook
 
 _REPEATS = (MAX_REPEAT, MIN_REPEAT)
 
@@ -80,7 +83,8 @@ def pattern_problems(rule_id: str, pattern: str) -> list[str]:
     return []
 
 
-def lint(book: RuleBook | None = None, fixture_root: Path | None = None) -> tuple[list[str], dict]:
+def lint(book: RuleBook | None = None) -> tuple[list[str], dict]:
+    """Problems, and counts: rules, fixtures, negative fixtures, and `notes` (what was not checked)."""
     book = book or load_rulebook(use_cache=False)
     problems = list(book.errors)
     for rule in book:
@@ -89,20 +93,37 @@ def lint(book: RuleBook | None = None, fixture_root: Path | None = None) -> tupl
         for other in rule.related + rule.supersedes:
             if other not in book.rules:
                 problems.append(f"{rule.id}: names unknown rule '{other}' in related/supersedes")
-    root = fixture_root or fixtures.fixtures_root(Path(book.directory))
-    all_fx = fixtures.all_fixtures(root)
-    with_fixture = set()
-    for fx in all_fx:
+    counts = {"rules": len(book), "fixtures": 0, "negative": 0, "notes": []}
+    for pack in packs_of(book):
+        root = Path(pack.fixtures)
+        if pack.directory == resources.rules_dir() and not root.is_dir():
+            # A wheel carries the rule book, not its test logs: they were run when it was built.
+            counts["notes"].append(f"{SHIPPED}: its fixtures are not installed here ({root}); not run")
+            continue
+        problems += _lint_fixtures(book, pack.name, root, counts)
+    return problems, counts
+
+
+def _lint_fixtures(book: RuleBook, pack: str, root: Path, counts: dict) -> list[str]:
+    problems, with_fixture = [], set()
+    prefix = "" if pack == SHIPPED else f"{pack}: "
+    for fx in fixtures.all_fixtures(root):
+        name = f"{prefix}{fx.path.parent.name}/{fx.path.name}"
         if fx.expect is not None and fx.expect not in book.rules:
-            problems.append(f"{fx.path.parent.name}/{fx.path.name}: expects unknown rule '{fx.expect}'")
+            problems.append(f"{name}: expects unknown rule '{fx.expect}'")
             continue
         if fx.expect and fx.path.parent.name != fx.expect:
-            problems.append(f"{fx.path.parent.name}/{fx.path.name}: lives in the folder of another rule than it expects ({fx.expect})")
-        problems += fixtures.check(fx, diagnose(fx.data, book=book))
+            problems.append(f"{name}: lives in the folder of another rule than it expects ({fx.expect})")
+        if fx.expect and book.rules[fx.expect].pack != pack:
+            # The rule it was written for was replaced by a later pack, whose own fixtures check it.
+            counts["notes"].append(f"{name}: not run, {fx.expect} is now {book.rules[fx.expect].pack}'s rule")
+            continue
+        counts["fixtures"] += 1
+        counts["negative"] += fx.expect is None
+        problems += [prefix + p for p in fixtures.check(fx, diagnose(fx.data, book=book))]
         if fx.expect:
             with_fixture.add(fx.expect)
     for rule in book:
-        if rule.id not in with_fixture:
-            problems.append(f"{rule.id}: has no fixture under {root.name}/{rule.id}/")
-    negatives = sum(1 for fx in all_fx if fx.expect is None)
-    return problems, {"rules": len(book), "fixtures": len(all_fx), "negative": negatives}
+        if rule.pack == pack and rule.id not in with_fixture:
+            problems.append(f"{prefix}{rule.id}: has no fixture under {root}/{rule.id}/")
+    return problems

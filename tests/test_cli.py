@@ -87,3 +87,45 @@ def test_the_bundled_example_is_read_from_the_package(tmp_path):
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["diagnoses"][0]["rule_id"] == "cpu-memory-reservation"
     assert run("diagnose", "--example", str(EXAMPLE)).returncode == 2
+
+
+PACK = ROOT / "deploy" / "rule-pack-example" / "rules"
+PACK_LOGS = ROOT / "deploy" / "rule-pack-example" / "tests" / "fixtures" / "logs"
+
+
+def test_a_team_pack_from_the_command_line_or_the_environment_answers_and_is_listed():
+    slurm = str(PACK_LOGS / "slurm-time-limit" / "toil-batch-log.log")
+    assert json.loads(run("diagnose", "--json", slurm).stdout)["diagnoses"] == []
+    for extra_args, env in ((["--rules", str(PACK)], None), ([], {"VLLM_DOCTOR_LOCAL_RULES": str(PACK)})):
+        r = run("diagnose", "--json", *extra_args, slurm, env_extra=env)
+        assert json.loads(r.stdout)["diagnoses"][0]["rule_id"] == "slurm-time-limit", r.stderr
+        rows = {row["id"]: row for row in json.loads(run("rules", "list", "--json", *extra_args, env_extra=env).stdout)}
+        assert rows["slurm-time-limit"]["pack"] == "acme-gpu" and rows["cuda-oom"]["pack"] == "shipped"
+        assert rows["model-path-not-found"]["replaces"] == "shipped"
+    table = run("rules", "list", "--rules", str(PACK)).stdout.decode()
+    assert "[replaces shipped's rule]" in table and f"pack acme-gpu: 2 rules from {PACK}" in table
+
+
+def test_lint_checks_a_pack_with_its_own_fixtures():
+    r = run("rules", "lint", "--rules", str(PACK))
+    out = r.stdout.decode()
+    assert r.returncode == 0, out[-2000:]
+    assert "model-path-not-found/seed-0.30-repo-id.log: not run, model-path-not-found is now acme-gpu's rule" in out
+
+
+def test_lint_flags_a_pack_rule_without_fixtures_or_that_fires_on_shipped_logs(tmp_path):
+    team = tmp_path / "team" / "rules"
+    team.mkdir(parents=True)
+    # Far too broad: every CUDA out-of-memory paste in the shipped fixtures now also gives it.
+    (team / "team-oom.yaml").write_text("id: team-oom\nlevel: root\nmatch: {patterns: ['out of memory']}\n"
+                                        "title: {en: t, zh: t}\ncause: {en: c, zh: c}\nfix: {en: f, zh: f}\n")
+    r = run("rules", "lint", "--rules", str(team))
+    out = r.stdout.decode()
+    assert r.returncode == 1
+    assert f"team: team-oom: has no fixture under {tmp_path / 'team' / 'tests' / 'fixtures' / 'logs'}/team-oom/" in out
+    assert "cuda-oom/" in out and "gave rules it does not name: ['team-oom']" in out
+
+
+def test_a_pack_that_is_not_a_folder_is_a_usage_error(tmp_path):
+    r = run("diagnose", "--rules", str(tmp_path / "nope"), str(EXAMPLE))
+    assert r.returncode == 2 and b"is not a folder of rules" in r.stderr

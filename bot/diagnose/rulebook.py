@@ -1,8 +1,9 @@
-"""Load, validate and compile the rule book (rules/*.yaml, one rule per file).
+"""Load, validate and compile the rule book (rules/*.yaml, one rule per file), and the team
+rule packs loaded on top of it (see packs.py).
 
-Parsing YAML costs more than the rest of a CLI call, so the validated rule book is cached as JSON
-keyed on the files' names, sizes and mtimes; a changed file rebuilds the cache. Errors name the
-file and the field.
+Parsing YAML costs more than the rest of a CLI call, so each validated folder of rules is cached
+as JSON keyed on the files' names, sizes and mtimes; a changed file rebuilds the cache. Errors
+name the file and the field.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "f
             "versions", "related", "repro", "fix_settings", "fix_env", "references", "notes"}
 MATCH_KEYS = {"patterns", "fuzzy", "scope", "when"}
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_CACHE_FORMAT = 6
+_CACHE_FORMAT = 7
 
 
 class RuleError(ValueError):
@@ -53,6 +54,7 @@ class Rule(Record):
     fix_env: dict
     references: list[str]
     path: str
+    pack: str = "shipped"              # the rule pack it comes from (packs.py)
     literals: list[str] = Factory(list)
     pattern_when: list[dict] = Factory(list)
     _compiled: dict = Factory(dict)
@@ -90,13 +92,26 @@ class RuleBook(Record):
     rules: dict[str, Rule]
     version: str
     errors: list[str]
-    directory: str
+    directory: str                     # the base book's folder
+    packs: list = Factory(list)        # packs.Pack records, the base book first
+    replaced: dict = Factory(dict)     # rule id -> the pack whose rule of that id a later pack replaced
 
     def __iter__(self):
         return iter(self.rules.values())
 
     def __len__(self) -> int:
         return len(self.rules)
+
+
+SHIPPED = "shipped"
+LOCAL_RULES_ENV = "VLLM_DOCTOR_LOCAL_RULES"
+
+
+def local_packs(extra=(), env=None) -> list[str]:
+    """Team rule packs: $VLLM_DOCTOR_LOCAL_RULES (folders joined by os.pathsep), then `extra`
+    (--rules DIR on the command line); a later pack wins over an earlier one."""
+    value = (os.environ if env is None else env).get(LOCAL_RULES_ENV, "")
+    return [p for p in value.split(os.pathsep) if p.strip()] + [str(p) for p in extra]
 
 
 def default_directory() -> str:
@@ -323,9 +338,28 @@ def _build(files: list[str]) -> tuple[dict[str, Rule], list[str]]:
     return rules, errors
 
 
-def load_rulebook(directory=None, *, use_cache: bool = True) -> RuleBook:
-    directory = str(directory or default_directory())
-    files = sorted(os.path.join(directory, n) for n in os.listdir(directory) if n.endswith(".yaml"))
+def load_rulebook(directory=None, *, packs=None, use_cache: bool = True) -> RuleBook:
+    """The rule book in `directory` (default: the shipped one, or $VLLM_DOCTOR_RULES's), with the
+    rule packs in `packs` on top (default: $VLLM_DOCTOR_LOCAL_RULES's, for the default book)."""
+    base = str(directory or default_directory())
+    if packs is None:
+        packs = local_packs() if directory is None else []
+    rules, version, errors = load_folder(base, use_cache=use_cache)
+    if not packs:
+        return RuleBook(rules, version, errors, base)
+    from .packs import stack
+    return stack(RuleBook(rules, version, errors, base), packs, use_cache=use_cache)
+
+
+def rule_files(directory: str) -> list[str]:
+    """The rule files of a folder: every *.yaml but `_pack.yaml` and other names starting with '_'."""
+    return sorted(os.path.join(directory, n) for n in os.listdir(directory)
+                  if n.endswith(".yaml") and not n.startswith("_"))
+
+
+def load_folder(directory: str, *, use_cache: bool = True) -> tuple[dict[str, Rule], str, list[str]]:
+    """One folder's rules, its content version and the problems of the files that did not load."""
+    files = rule_files(directory)
     stamp = _stamp(files)
     cache = _cache_path(directory)
     if use_cache:
@@ -333,8 +367,7 @@ def load_rulebook(directory=None, *, use_cache: bool = True) -> RuleBook:
             with open(cache, encoding="utf-8") as f:
                 data = json.load(f)
             if data.get("stamp") == stamp:
-                rules = {d["id"]: Rule(**d) for d in data["rules"]}
-                return RuleBook(rules, data["version"], data["errors"], str(directory))
+                return {d["id"]: Rule(**d) for d in data["rules"]}, data["version"], data["errors"]
         except (OSError, ValueError, KeyError, TypeError):
             pass
     rules, errors = _build(files)
@@ -349,4 +382,4 @@ def load_rulebook(directory=None, *, use_cache: bool = True) -> RuleBook:
             os.replace(tmp, cache)
         except OSError:
             pass
-    return RuleBook(rules, version, errors, str(directory))
+    return rules, version, errors

@@ -44,9 +44,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="vllm-doctor rules", description=__doc__.split("\n")[0])
-    common = argparse.ArgumentParser(add_help=False)
+    from bot.cli import packs_option
+    common = packs_option()
     common.add_argument("--db", metavar="URL", help="database URL (default: $DATABASE_URL, else the local SQLite file)")
-    common.add_argument("--rules", metavar="DIR", help="rule book directory (default: the repository's rules/)")
     sub = parser.add_subparsers(dest="command", required=True)
 
     stats = sub.add_parser("stats", parents=[common], help="per-rule hits, feedback, precision, version drift")
@@ -77,19 +77,20 @@ def _stats(args, session, rulebook) -> int:
           f"rule book {stats.rulebook_version or '(not loaded)'}")
     active = [r for r in stats.rules if r.status != "shadow" and (r.hits or r.also_matched or r.votes)]
     if active:
-        print(f"\n{'rule':40} {'hits':>5} {'fixed':>5} {'wrong':>5} {'partly':>6}  precision (95% CI)")
+        print(f"\n{'rule':40} {'pack':14} {'hits':>5} {'fixed':>5} {'wrong':>5} {'partly':>6}  precision (95% CI)")
         for r in active:
             flag = "  FLAGGED: " + r.flag_reason if r.flagged else ""
-            print(f"{_name(r):40} {r.hits:5} {r.fixed:5} {r.wrong:5} {r.partly:6}  {_precision(r)}{flag}")
+            print(f"{_name(r):40} {r.pack or '-':14} {r.hits:5} {r.fixed:5} {r.wrong:5} {r.partly:6}  "
+                  f"{_precision(r)}{flag}")
             if r.outside_versions:
                 claim = f"versions {r.versions}" if r.versions else f"verified on {r.verified_vllm}"
-                print(f"{'':42}hit outside {claim}: {_versions(r.outside_versions)}")
+                print(f"{'':57}hit outside {claim}: {_versions(r.outside_versions)}")
     shadows = [r for r in stats.rules if r.status == "shadow"]
     if shadows:
-        print(f"\n{'shadow rule':40} {'matched':>7} {'first':>5} {'gaps':>5} {'displ.':>6} {'rescue':>6}")
+        print(f"\n{'shadow rule':40} {'pack':14} {'matched':>7} {'first':>5} {'gaps':>5} {'displ.':>6} {'rescue':>6}")
         for r in shadows:
             s = r.shadow
-            print(f"{r.rule_id:40} {s.matched:7} {s.would_be_first:5} {s.fills_gap:5} "
+            print(f"{r.rule_id:40} {r.pack or '-':14} {s.matched:7} {s.would_be_first:5} {s.fills_gap:5} "
                   f"{s.displaced_fixed:6} {s.shown_was_wrong:6}")
         print("  first: would have been shown first; gaps: ...where nothing was answered; displ.: ...over an "
               "answer marked fixed; rescue: ...over an answer marked wrong")
@@ -116,11 +117,11 @@ def _suggest(args, session, rulebook) -> int:
     return 0
 
 
-def _rulebook(directory):
+def _rulebook(packs: list[str]):
     """The rule book, or None when it cannot be read: stats still count what the store holds."""
     try:
-        from bot.diagnose.rulebook import load_rulebook
-        return load_rulebook(directory) if directory else load_rulebook()
+        from bot.diagnose.rulebook import load_rulebook, local_packs
+        return load_rulebook(packs=local_packs(packs))
     except Exception as e:          # a broken rule file must not hide the numbers
         print(f"warning: rule book not loaded ({type(e).__name__}: {e}); version ranges are not checked",
               file=sys.stderr)

@@ -61,6 +61,7 @@ class ShadowOutcome:
 class RuleStats:
     rule_id: str
     status: str                      # active | shadow | missing (in the store, not the rule book)
+    pack: str | None = None          # the rule pack it comes from (None: not in the rule book)
     hits: int = 0
     also_matched: int = 0            # matched, but another rule was shown first
     fixed: int = 0
@@ -127,7 +128,7 @@ def compute(session: Session, rulebook=None, *, wrong_threshold: float = 0.3, mi
     rules: dict[str, RuleStats] = {}
     for rule in (rulebook.rules.values() if rulebook is not None else ()):
         rules[rule.id] = RuleStats(
-            rule.id, rule.status,
+            rule.id, rule.status, rule.pack,
             versions=str(rule.versions) if rule.versions is not None else None,
             verified_vllm=(rule.verified or {}).get("vllm"))
 

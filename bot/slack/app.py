@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from slack_bolt import App
@@ -15,6 +16,21 @@ from slack_sdk.http_retry.builtin_handlers import (
 from bot.slack.deps import Deps
 from bot.slack.listeners import register_all
 from bot.slack.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def load_book(settings: Settings) -> Any:
+    """The shipped rule book with the team's packs on top; what did not load is logged, not fatal."""
+    from bot.diagnose.packs import packs_of
+    from bot.diagnose.rulebook import load_rulebook
+
+    book = load_rulebook(packs=list(settings.rule_packs))
+    packs = ", ".join(f"{p.name} ({len(p.rule_ids)})" for p in packs_of(book))
+    log.info("rule book %s: %d rules from %s", book.version, len(book), packs)
+    for error in book.errors:
+        log.warning("rule not loaded: %s", error)
+    return book
 
 
 def make_client(settings: Settings) -> WebClient:
@@ -31,11 +47,13 @@ def make_client(settings: Settings) -> WebClient:
     )
 
 
-def build_app(settings: Settings, *, store: Any = None) -> App:
+def build_app(settings: Settings, *, store: Any = None, book: Any = None) -> App:
     if store is None:
         from bot.store import Store
 
         store = Store.from_env(settings.database_url)
+    if book is None:
+        book = load_book(settings)
     app = App(
         client=make_client(settings),
         signing_secret=settings.signing_secret,
@@ -44,7 +62,7 @@ def build_app(settings: Settings, *, store: Any = None) -> App:
         # A long-running service: ack first, run the listener in bolt's worker threads.
         process_before_response=False,
     )
-    deps = Deps(settings=settings, store=store)
+    deps = Deps(settings=settings, store=store, book=book)
 
     def inject_deps(context: Any, next: Any) -> None:  # noqa: A002 - bolt injects `next` by name
         context["deps"] = deps

@@ -13,8 +13,10 @@ import os
 import signal
 import sys
 import threading
+from dataclasses import replace
 from typing import Any
 
+from bot.cli import packs_option
 from bot.slack.settings import Settings, SettingsError
 
 log = logging.getLogger("vllm_doctor.serve")
@@ -22,7 +24,7 @@ log = logging.getLogger("vllm_doctor.serve")
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
-        prog="vllm-doctor serve",
+        prog="vllm-doctor serve", parents=[packs_option()],
         description="Run the Slack bot: Socket Mode by default (needs SLACK_APP_TOKEN), "
                     "or the Events API over HTTP with --http (needs SLACK_SIGNING_SECRET).")
     parser.add_argument("--http", action="store_true", help="serve the Events API over HTTP instead of Socket Mode")
@@ -38,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         settings = Settings.from_env()
+        settings = replace(settings, rule_packs=settings.rule_packs + tuple(args.rules))
         check_mode(settings, http=args.http)
     except SettingsError as err:
         print(f"vllm-doctor serve: {err}", file=sys.stderr)

@@ -73,7 +73,7 @@ def diagnose_and_record(deps: Deps, paste: Paste, *, user: str | None, channel: 
                         thread_ts: str | None = None, message_ts: str | None = None,
                         lang: str | None = None) -> Answer:
     lang = lang or deps.answer_lang(user, paste.words)
-    report = diagnose(paste.text, lang=lang)
+    report = diagnose(paste.text, lang=lang, book=deps.book)
     diagnosis_id = None
     if report.verdict != "no_error":  # chatter is not worth keeping
         diagnosis_id = deps.store.record_diagnosis(

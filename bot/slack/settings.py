@@ -6,6 +6,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.diagnose.rulebook import local_packs
+
 DEFAULT_API_URL = "https://slack.com/api/"
 DEFAULT_FILE_HOSTS = ("files.slack.com",)
 DEFAULT_MAX_FILE_MB = 20.0
@@ -30,6 +32,8 @@ class Settings:
     max_file_bytes: int = int(DEFAULT_MAX_FILE_MB * 1024 * 1024)
     # Seconds between looks for finished repro jobs to post.
     repro_poll_s: float = 5.0
+    # Team rule packs loaded on top of the shipped book ($VLLM_DOCTOR_LOCAL_RULES, then --rules).
+    rule_packs: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # slack_sdk joins the method name onto base_url with urljoin, which drops a last path
@@ -57,6 +61,7 @@ class Settings:
             model_roots=tuple(_split(env.get("MODEL_ROOTS", ""), seps=",:")),
             max_file_bytes=_megabytes(env.get("SLACK_MAX_FILE_MB", ""), "SLACK_MAX_FILE_MB"),
             repro_poll_s=_positive(env.get("REPRO_POLL_SECONDS", ""), "REPRO_POLL_SECONDS", 5.0),
+            rule_packs=tuple(local_packs(env=env)),
         )
 
 

@@ -1,4 +1,5 @@
 import json
+import re
 
 import pytest
 
@@ -60,8 +61,9 @@ def test_rules_no_longer_in_the_book_are_reported(recorded, tmp_path):
     assert {r.rule_id: r.status for r in stats.rules}["cuda-oom"] == "missing"
 
 
-def test_stats_command_table_and_json(recorded, capsys):
-    args = ["--db", recorded.url, "--rules", str(recorded.rules_dir)]
+def test_stats_command_table_and_json(recorded, capsys, monkeypatch):
+    monkeypatch.setenv("VLLM_DOCTOR_RULES", str(recorded.rules_dir))     # the test's book instead of the shipped one
+    args = ["--db", recorded.url]
     assert main(["stats", *args]) == 0
     out = capsys.readouterr().out
     assert "FLAGGED: wrong in 3 of 3 votes" in out
@@ -83,3 +85,14 @@ def test_stats_command_on_a_database_that_was_never_migrated(sqlite_url, capsys)
 def test_bad_options_are_usage_errors(capsys):
     assert main(["stats", "--wrong-threshold", "2"]) == 2
     assert "between 0 and 1" in capsys.readouterr().err
+
+
+def test_stats_show_each_rules_pack(recorded, capsys):
+    from pathlib import Path
+
+    pack = Path(__file__).resolve().parents[2] / "deploy" / "rule-pack-example" / "rules"
+    assert main(["stats", "--json", "--db", recorded.url, "--rules", str(pack)]) == 0
+    rules = {r["rule_id"]: r for r in json.loads(capsys.readouterr().out)["rules"]}
+    assert rules["slurm-time-limit"]["pack"] == "acme-gpu" and rules["cuda-oom"]["pack"] == "shipped"
+    assert main(["stats", "--db", recorded.url, "--rules", str(pack)]) == 0
+    assert re.search(r"^cuda-oom\s+shipped\s+\d", capsys.readouterr().out, re.M)

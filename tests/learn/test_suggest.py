@@ -74,9 +74,10 @@ def test_min_count(recorded, tmp_path):
     assert drafts == []
 
 
-def test_suggest_command(recorded, tmp_path, capsys):
+def test_suggest_command(recorded, tmp_path, capsys, monkeypatch):
     out = tmp_path / "review"
-    assert main(["suggest", "--db", recorded.url, "--rules", str(recorded.rules_dir), "--out", str(out)]) == 0
+    monkeypatch.setenv("VLLM_DOCTOR_RULES", str(recorded.rules_dir))     # the test's book instead of the shipped one
+    assert main(["suggest", "--db", recorded.url, "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "(5 pastes, 5 fixture(s), pattern finds 5)" in printed
     assert len(list((out / "rules").glob("draft-*.yaml"))) == 1

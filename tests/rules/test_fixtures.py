@@ -7,10 +7,11 @@ import pytest
 
 from bot import fixtures
 from bot.diagnose import diagnose
+from bot.diagnose.packs import fixtures_beside
 from bot.diagnose.rulebook import load_rulebook
 
 BOOK = load_rulebook(use_cache=False)
-ROOT = fixtures.fixtures_root(Path(BOOK.directory))
+ROOT = Path(fixtures_beside(BOOK.directory))
 ALL = fixtures.all_fixtures(ROOT)
 PLACEHOLDER = re.compile(r"(?<!\{)\{[a-z_][a-z0-9_]*\}(?!\})")
 

@@ -135,6 +135,28 @@ def bot(fake, sqlite_url, tmp_path):
 
 
 @pytest.fixture
+def pg_bot(fake, pg_url, tmp_path):
+    """The bot over HTTP on the real PostgreSQL."""
+    running = start_bot(fake, pg_url, tmp_path / "spool.jsonl")
+    yield running
+    running.close()
+
+
+@pytest.fixture
+def start(fake, tmp_path):
+    """start(db_url, **settings): bots with settings of the test's own, closed at the end."""
+    started: list[RunningBot] = []
+
+    def run(db_url: str, **overrides: Any) -> RunningBot:
+        started.append(start_bot(fake, db_url, tmp_path / f"spool-{len(started)}.jsonl", **overrides))
+        return started[-1]
+
+    yield run
+    for running in started:
+        running.close()
+
+
+@pytest.fixture
 def driver(bot) -> SlackDriver:
     return bot.driver
 
