@@ -198,6 +198,16 @@ def _tp_heads(values: dict, facts: dict) -> dict:
     return out
 
 
+@deriver("arch-unsupported")
+def _arch(values: dict, facts: dict) -> dict:
+    """`model_impl` exists from 0.7.2; an architecture that is in vLLM's own list failed to import,
+    which no setting fixes. Without the release in the log, no call is offered."""
+    version = facts.get("vllm_version")
+    if values.get("listed_arch") or not version or not in_range(version, ">=0.7.2"):
+        return {"suggest": {}}
+    return {"suggest": {"model_impl": "transformers"}}
+
+
 @deriver("bf16-unsupported-gpu")
 def _bf16(values: dict, facts: dict) -> dict:
     return {"suggest": {"dtype": "half"}}

@@ -7,6 +7,7 @@ the whole clean text, so every one starts with a literal (a fast scan in CPython
 from __future__ import annotations
 
 import bisect
+import json
 import re
 from collections import Counter
 
@@ -114,6 +115,22 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
                    "error: could not find a version")),
 ]
 _FRAME_PATH = re.compile(r'File "([^"]+)", line \d+')
+_FRAME = re.compile(r'File "([^"\n]{1,400})", line \d+, in ([\w<>.]{1,80})')
+_PACKAGE_ROOT = re.compile(r"^.*[/\\](?:site-packages|dist-packages)[/\\]")
+MAX_FRAMES = 200
+
+
+def frames(text: str) -> list[str]:
+    """The traceback frames in the log as "path:function", the path from its package on
+    (`vllm/v1/sample/ops/topk_topp_sampler.py:flashinfer_sampler_supported`): which code raised
+    an error tells apart errors whose message is the same (a missing flashinfer in the sampler
+    or in the attention backend)."""
+    seen: dict[str, None] = {}
+    for path, func in _FRAME.findall(text):
+        seen.setdefault(f"{_PACKAGE_ROOT.sub('', path.replace(chr(92), '/'))}:{func}", None)
+        if len(seen) >= MAX_FRAMES:
+            break
+    return list(seen)
 _PROC_TAG = re.compile(r"\((?:[A-Za-z_][\w-]*(?: rank=\d+)?) pid=(\d+)")
 
 
@@ -176,7 +193,8 @@ def _all_args(text: str) -> dict:
 
 
 def user_args(text: str) -> dict:
-    """Only the arguments the user set: what a ready-to-paste fix may repeat back to them."""
+    """Only the arguments the user set: what a ready-to-paste fix may repeat back to them. vLLM
+    prints them ("non-default args"); older releases do not, and then the call in the paste counts."""
     m = _NON_DEFAULT_ARGS.search(text)
     if m:
         import ast
@@ -189,7 +207,73 @@ def user_args(text: str) -> dict:
         inner = m.group(1).strip("{}")
         return {k.strip("'\""): v for k, v in
                 (_kv_colon(p) for p in _split_top_level(inner)) if k}
-    return {}
+    return _llm_call_args(text) or _command_line_args(text)
+
+
+_LLM_CALL = re.compile(r"\bLLM\(")
+_COMMAND_LINE = re.compile(r"(?:\bvllm serve|-m vllm\.entrypoints\.openai\.api_server)((?:\\\n|[^\n]){0,2000})")
+
+
+def _llm_call_args(text: str) -> dict:
+    """`LLM(model="m", tensor_parallel_size=4)` in the paste: its literal arguments."""
+    import ast
+    m = _LLM_CALL.search(text)
+    if not m:
+        return {}
+    depth, end = 0, None
+    for i, ch in enumerate(text[m.end() - 1:m.end() + 2000], m.end() - 1):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0:
+            end = i
+            break
+    try:
+        call = ast.parse("f" + text[m.end() - 1:end + 1], mode="eval").body if end else None
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return {}
+    if not isinstance(call, ast.Call):
+        return {}
+    out = {}
+    for node, key in [*((a, "model") for a in call.args[:1]), *((k.value, k.arg) for k in call.keywords if k.arg)]:
+        try:
+            out[key] = ast.literal_eval(node)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue                       # a variable: its value is not in the paste
+    return out
+
+
+def _command_line_args(text: str) -> dict:
+    """`vllm serve M --tensor-parallel-size 4` (or the api_server module) in the paste."""
+    import shlex
+    m = _COMMAND_LINE.search(text)
+    if not m:
+        return {}
+    try:
+        words = shlex.split(m.group(1).replace("\\\n", " "))
+    except ValueError:
+        return {}
+    out: dict = {}
+    if words and not words[0].startswith("-"):
+        out["model"] = words.pop(0)
+    while words:
+        word = words.pop(0)
+        if not word.startswith("--"):
+            break                          # the command ended (a pipe, a redirect, prose)
+        key, eq, value = word[2:].partition("=")
+        if not eq:
+            value = words.pop(0) if words and not words[0].startswith("-") else True
+        out[key.replace("-", "_")] = _cli_value(value)
+    return out
+
+
+def _cli_value(value):
+    if not isinstance(value, str):
+        return value
+    for parse in (int, float, json.loads):
+        try:
+            return parse(value)
+        except ValueError:
+            continue
+    return value
 
 
 def _kv_colon(part: str) -> tuple[str, object]:
@@ -326,4 +410,5 @@ def extract(text: str, error_lines: str = "") -> dict:
         "foreign_strict": strict,
         "gpu_total_gib": float(total) if total else None,
         "invocation": invocation,
+        "frames": frames(text),
     }

