@@ -93,8 +93,19 @@ _VLLM_PRINTED = re.compile(
     r"\bVLLM_[A-Z_]{3,}|EngineCore|LLMEngine|AsyncLLM|RayWorkerWrapper|"
     r"\((?:Vllm)?Worker[\w-]* (?:rank=\d+ )?pid=|Writing input of failed execution|"
     r"(?:INFO|WARNING|ERROR|DEBUG) \d\d-\d\d \d\d:\d\d:\d\d \[?[\w./-]+\.py:\d+\]|"
-    r"validation errors? for (?:Model|Vllm|Cache|Parallel|Scheduler|Speculative|LoRA)Config|"
-    r"'object': 'error'|\"object\": ?\"error\"")      # the error body of vLLM's OpenAI server (<= 0.9)
+    r"validation errors? for (?:Model|Vllm|Cache|Parallel|Scheduler|Speculative|LoRA)Config")
+# The error vLLM's OpenAI server answers with, as a client prints it: the body of <= 0.10.0
+# ('object': 'error'), the body of 0.10.1+ (an "Error"-named type, then param and an HTTP code, in
+# vLLM's field order; OpenAI's own API names types like 'invalid_request_error'), and the
+# "(parameter=..., value=...)" its validation errors end with. Servers that copied the body (SGLang)
+# name themselves elsewhere in their logs: a named program still wins over this.
+_VLLM_SERVER_ERROR = re.compile(
+    r"""['"]object['"]: ?['"]error['"]|"""
+    r"""['"]type['"]: ?['"][A-Z]\w*Error['"], ?['"]param['"]: ?[^,]{1,80}, ?['"]code['"]: ?\d{3}\b|"""
+    r"""\(parameter=\w+(?:, \w+)*, value=""")
+# A client's exception that carries a server's answer (the openai SDK, LiteLLM, requests): its
+# frames are the client's, the error is the server's.
+_CLIENT_HTTP_ERROR = re.compile(r"Error code: [45]\d\d - |OpenAIException - |\b[45]\d\d (?:Client|Server) Error: ")
 # A mention is weaker: another tool that runs vLLM (`--backend vllm`, `vllm==0.7.2`, VLLMException).
 _VLLM_MENTIONED = re.compile(r"vllm|gpu_memory_utilization|max_model_len|tensor_parallel_size", re.I)
 # Evidence that another program printed the log. `strict`: even a mention of vLLM does not make it
@@ -356,11 +367,14 @@ WINDOW = 128 * 1024
 
 def foreign_context(text: str) -> tuple[str | None, bool]:
     """(the program that printed this log when it is evidently not vLLM, whether that holds even
-    when vLLM is mentioned): a named stack, or Python tracebacks none of whose frames are in vLLM."""
+    when vLLM is mentioned): a named stack, or Python tracebacks none of whose frames are in vLLM,
+    unless they are a client's that relays a server's error."""
     low = text.lower()
     for name, strict, markers in _FOREIGN:
         if any(m in low for m in markers):
             return name, strict
+    if _CLIENT_HTTP_ERROR.search(text) or _VLLM_SERVER_ERROR.search(text):
+        return None, False
     frames = _FRAME_PATH.findall(text)
     if len(frames) >= 2 and not any("vllm" in f.lower() for f in frames) and not _VLLM_PRINTED.search(text):
         return "a Python program that is not vLLM (no vLLM frame in its traceback)", False
@@ -390,6 +404,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         total = f"{float(total) / 1024:.2f}"
     printed = bool(_VLLM_PRINTED.search(text))
     foreign, strict = foreign_context(text)
+    server_error = foreign is None and bool(_VLLM_SERVER_ERROR.search(text))
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
     return {
         "vllm_version": _first(_VLLM, text),
@@ -404,8 +419,9 @@ def extract(text: str, error_lines: str = "") -> dict:
         "engine_starts": starts,
         "model": model if isinstance(model, str) else None,
         "has_traceback": "Traceback (most recent call last)" in text,
-        "vllm_context": printed or bool(_VLLM_MENTIONED.search(text)),
+        "vllm_context": printed or server_error or bool(_VLLM_MENTIONED.search(text)),
         "vllm_printed": printed,
+        "vllm_server_error": server_error,
         "foreign_context": foreign,
         "foreign_strict": strict,
         "gpu_total_gib": float(total) if total else None,

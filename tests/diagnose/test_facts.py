@@ -96,3 +96,25 @@ def test_user_args_from_a_pasted_call_when_vllm_printed_none():
     printed = "INFO 01-01 00:00:00 [api_server.py:1] non-default args: {'model_tag': 'A'}\nvllm serve B --port 1\n"
     assert user_args(printed) == {"model_tag": "A"}          # what vLLM printed wins
     assert user_args("LLM(model='unclosed\n") == {}
+
+
+def test_a_client_traceback_that_carries_vllms_error_is_vllms():
+    client = ('Traceback (most recent call last):\n'
+              '  File "/app/client.py", line 3, in <module>\n'
+              '    client.completions.create(model="m", prompt=p)\n'
+              '  File "/venv/lib/python3.11/site-packages/openai/_base_client.py", line 1051, in _request\n'
+              '    raise self._make_status_error_from_response(err.response) from None\n'
+              "openai.BadRequestError: Error code: 400 - {'error': {'message': \"This model's maximum context length "
+              "is 128 tokens. However, your prompt contains 180 input tokens.\", 'type': 'BadRequestError', "
+              "'param': 'input_tokens', 'code': 400}}\n")
+    f = facts.extract(client)
+    assert f["foreign_context"] is None and f["vllm_server_error"] and f["vllm_context"]
+    # OpenAI's own API names its error types in snake case: its client traceback is still not vLLM's.
+    openai_api = client.replace("'type': 'BadRequestError', 'param': 'input_tokens', 'code': 400",
+                                "'type': 'invalid_request_error', 'param': 'messages', 'code': 'context_length_exceeded'")
+    assert facts.extract(openai_api)["foreign_context"] == "the OpenAI API"
+    # SGLang answers with the body vLLM used to send; its name in the log still wins.
+    sglang = client.replace("/venv/", "/sglang/venv/").replace(
+        "{'error': {'message'", "{'object': 'error', 'message'")
+    f = facts.extract(sglang)
+    assert f["foreign_context"] == "SGLang" and not f["vllm_server_error"]
