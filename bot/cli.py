@@ -16,6 +16,7 @@ FORWARDED = {
     "serve": ("bot.slack.cli", "run the Slack bot (Socket Mode, or --http)"),
     "worker": ("bot.repro.cli", "run the GPU repro worker"),
     "repro": ("bot.repro.cli", "reproduce a failure locally, one setting at a time"),
+    "index": ("bot.vllm_source.build", "build the index of vLLM's error surface from its wheels"),
 }
 RULES_FORWARDED = {"stats": "bot.learn.cli", "suggest": "bot.learn.cli"}
 EXAMPLE = "examples/engine-core-failed.log"
@@ -164,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in FORWARDED:
         name = argv[0]
         module = FORWARDED[name][0]
-        return _forward(module, argv[1:] if name in ("db", "serve") else argv)
+        return _forward(module, argv[1:] if name in ("db", "serve", "index") else argv)
     parser = _parser()
     args, rest = parser.parse_known_args(argv)
     if args.command is None:

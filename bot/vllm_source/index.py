@@ -1,0 +1,674 @@
+"""The index of vLLM's error surface: what vLLM's own releases say, looked up at diagnosis time.
+
+Built by `vllm-doctor index build` (bot/vllm_source/build.py) from vLLM's released wheels and
+shipped as package data (data/index.json.gz). Nothing is read until the first `load()`; the result
+is cached per process. Standard library and rapidfuzz only.
+
+    from bot.vllm_source import index as vsrc
+    idx = vsrc.load()                   # None when the data file is absent (or unreadable)
+    idx.releases                        # ["0.5.5", ..., "0.33.0"], ascending
+
+Messages → raise sites (precision first: an empty list means "not vLLM's message, as far as the
+index knows"; it abstains rather than guesses):
+
+    idx.match(message, exc_type=None, limit=3) -> list[SiteMatch], best first
+        SiteMatch.site      RaiseSite
+        SiteMatch.score     0-100 (an exact template match of a distinctive message is 100)
+        SiteMatch.captures  {placeholder: value} (exact matches only)
+        SiteMatch.by        "template" (the template's regex matched) | "fuzzy" (reworded, cut short)
+    RaiseSite: exc, template, placeholders, releases, where (list of {release, file, line, function,
+        condition}), folder, user_facing; .latest_where(), .where_for(release)
+        `condition` is the enclosing `if` test's source (`not (...)` in its else branch), or
+        "except X" inside a handler, or "assert <test>" for an assert's message.
+
+Arguments, config fields and environment variables (release=None: the newest release that has it;
+a release between two indexed ones is described by the older):
+
+    idx.arg("max_model_len" | "--max-model-len" | "max-model-len" | "-tp", release=None) -> ArgInfo | None
+        name, flag, aliases, no_flag, keyword (an LLM() keyword), type, default, default_expr,
+        llm_default, choices, ge, le, gt, lt, help, config_class, config_field, deprecated, notice,
+        releases, removed_in, replaced_by, release (the one described), file, line
+    idx.has_arg(name_or_flag, release) -> bool | None
+    idx.config_field("CacheConfig", "gpu_memory_utilization", release=None) -> ArgInfo | None
+        (name is the field, flag the CLI flag that sets it in that release, if any)
+    idx.env("VLLM_USE_V1", release=None) -> EnvInfo | None
+        name, default, default_expr, choices, type, doc, releases, removed_in, replaced_by, notice,
+        release, file, line
+    idx.has_env(name, release) -> bool | None
+        None: the release is outside the indexed span, or lies between two indexed releases that
+        disagree.
+    idx.importers("mistral_common", release=None) -> list[ImportSite]
+        package, module, releases, guarded, guards, pip_name, extras, required, lines
+    idx.pip_name("lmformatenforcer") -> "lm-format-enforcer"
+    idx.nearest_release("0.10.1.dev0+g6d8d") -> "0.9.2" (the newest indexed release <= it)
+    idx.notices(name) -> [{"text", "replacement", "releases", "file", "line"}]: deprecation sentences
+
+Versions are normalised: "0.8.5.post1" and "0.10.1.dev0+g6d8d" compare by their numbers.
+"""
+
+from __future__ import annotations
+
+import gc
+import gzip
+import heapq
+import json
+import math
+import re
+from operator import itemgetter
+from pathlib import Path
+
+DATA_PATH = Path(__file__).parent / "data" / "index.json.gz"
+FORMAT = 2                # the data layout this loader reads (build.FORMAT)
+
+MIN_SCORE = 80            # below it, match() abstains
+FUZZY_CUTOFF = 88         # rapidfuzz ratio of masked texts needed for a reworded message
+MIN_FUZZY_LITERAL = 40    # a template needs this many literal characters to be matched fuzzily
+CANDIDATE_POOL = 40       # sites found through their anchors, then ranked by their words
+CANDIDATES = 10           # templates verified per message
+COMMON_POSTINGS = 60      # an anchor word shared by more sites than this is a common one
+CLASS_PENALTY = 12        # the message's exception class is not the one the site raises
+FOREIGN_PENALTY = 30      # ... and it lives in another package
+MAX_CAPTURE = 2000
+MAX_MESSAGE = 4000
+
+_CACHE: dict[str, "Index | None"] = {}
+
+
+def load(path: str | Path | None = None) -> "Index | None":
+    """The index, read once per process; None when the data file is absent or unreadable."""
+    key = str(path or DATA_PATH)
+    if key not in _CACHE:
+        collecting = gc.isenabled()
+        gc.disable()            # parsing makes many objects and no cycles: the collector only slows it
+        try:
+            with gzip.open(key, "rb") as f:
+                data = json.loads(f.read())
+            _CACHE[key] = Index(data) if data.get("format") == FORMAT else None
+        except (OSError, ValueError, EOFError, KeyError, TypeError):
+            _CACHE[key] = None
+        finally:
+            if collecting:
+                gc.enable()
+    return _CACHE[key]
+
+
+# --- versions ------------------------------------------------------------------------------------
+
+_VERSION = re.compile(r"v?(\d+(?:\.\d+)*)")
+
+
+def version_key(version: str) -> tuple[int, ...] | None:
+    """(0, 10, 1) for "0.10.1.dev0+g6d8d", "v0.10.1", "0.10.1.post1"; None when it has no number."""
+    m = _VERSION.match(str(version).strip())
+    if not m:
+        return None
+    nums = [int(x) for x in m.group(1).split(".")]
+    while len(nums) < 3:
+        nums.append(0)
+    return tuple(nums[:3])
+
+
+# --- templates -----------------------------------------------------------------------------------
+
+_TEMPLATE_PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
+_SPACE = re.compile(r"\s+")
+_EXC_PREFIX = re.compile(r"^((?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure)))"
+                         r":\s*")
+_MASK = re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|\[[^\[\]]{0,500}\]|\{[^{}]{0,500}\}|\([^()]{0,200}\d[^()]{0,200}\)"
+                   r"|\S*[\d/\\]\S*|\x00")
+_WORDS = re.compile(r"[a-z][a-z0-9_]{2,}")
+
+
+def template_parts(template: str) -> list[tuple[str, str]]:
+    """[("lit", text) | ("ph", name)] of a template string ({{ and }} are literal braces)."""
+    out: list[tuple[str, str]] = []
+    pos = 0
+    lit = []
+    for m in _TEMPLATE_PART.finditer(template):
+        lit.append(template[pos:m.start()])
+        pos = m.end()
+        if m.group(0) in ("{{", "}}"):
+            lit.append(m.group(0)[0])
+            continue
+        if "".join(lit):
+            out.append(("lit", "".join(lit)))
+        lit = []
+        out.append(("ph", m.group(1)))
+    lit.append(template[pos:])
+    if "".join(lit):
+        out.append(("lit", "".join(lit)))
+    return out
+
+
+def _regex(parts: list[tuple[str, str]]) -> re.Pattern:
+    out = []
+    for i, (kind, value) in enumerate(parts):
+        if kind == "lit":
+            pieces = [re.escape(p) for p in _SPACE.split(value)]
+            out.append(r"\s*".join(pieces))
+        else:
+            last = i == len(parts) - 1
+            out.append(f"(.{{0,{MAX_CAPTURE}}})" if last else f"(.{{0,{MAX_CAPTURE}}}?)")
+    return re.compile("".join(out), re.S)
+
+
+def _masked(text: str) -> str:
+    return " ".join(_MASK.sub("\x01", text).split())
+
+
+# --- records -------------------------------------------------------------------------------------
+
+class RaiseSite:
+    """One message vLLM raises (an exception class and template), with every place that raises it."""
+
+    __slots__ = ("index", "id", "exc", "template", "_where", "_parts", "_regex", "_masked", "_literal", "_words")
+
+    def __init__(self, index: "Index", i: int):
+        self.index, self.id = index, i
+        self.exc, self.template = index._exc[i], index._template[i]
+        self._where = self._parts = self._regex = self._masked = self._literal = self._words = None
+
+    @property
+    def words(self) -> set[str]:
+        """The lower-cased words of the literal text."""
+        if self._words is None:
+            self._words = set(_WORDS.findall(" ".join(v for k, v in self.parts if k == "lit").lower()))
+        return self._words
+
+    @property
+    def parts(self) -> list[tuple[str, str]]:
+        if self._parts is None:
+            self._parts = template_parts(self.template)
+        return self._parts
+
+    @property
+    def placeholders(self) -> list[str]:
+        return [v for k, v in self.parts if k == "ph"]
+
+    @property
+    def literal_chars(self) -> int:
+        if self._literal is None:
+            self._literal = len("".join("".join(v.split()) for k, v in self.parts if k == "lit"))
+        return self._literal
+
+    @property
+    def regex(self) -> re.Pattern:
+        if self._regex is None:
+            self._regex = _regex(self.parts)
+        return self._regex
+
+    @property
+    def masked(self) -> str:
+        if self._masked is None:
+            self._masked = _masked("".join(v if k == "lit" else "\x00" for k, v in self.parts))
+        return self._masked
+
+    def _groups(self) -> list:
+        if self._where is None:
+            self._where = json.loads(self.index._where_text[self.id])
+        return self._where
+
+    @property
+    def where(self) -> list[dict]:
+        rels, files = self.index.releases, self.index.files
+        out = []
+        for fi, fn, cond, lines in self._groups():
+            for j in range(0, len(lines), 2):
+                out.append({"release": rels[lines[j]], "file": files[fi], "line": lines[j + 1],
+                            "function": fn, "condition": cond})
+        out.sort(key=lambda w: (version_key(w["release"]), w["file"]))
+        return out
+
+    @property
+    def releases(self) -> list[str]:
+        ids = sorted({lines[j] for _, _, _, lines in self._groups() for j in range(0, len(lines), 2)})
+        return [self.index.releases[i] for i in ids]
+
+    def latest_where(self) -> dict:
+        return self.where[-1]
+
+    def where_for(self, release: str) -> list[dict]:
+        """Where the given release (or the newest indexed release before it) raises it."""
+        rel = self.index.nearest_release(release)
+        return [w for w in self.where if w["release"] == rel]
+
+    @property
+    def folder(self) -> str:
+        return self.index.folder(self.latest_where()["file"])
+
+    @property
+    def user_facing(self) -> bool:
+        return any(self.index.user_facing_file(w["file"]) for w in self.where)
+
+    def __repr__(self) -> str:
+        return f"RaiseSite({self.exc}: {self.template[:60]!r}, {self.latest_where()['file']})"
+
+
+class SiteMatch:
+    __slots__ = ("site", "score", "captures", "by")
+
+    def __init__(self, site: RaiseSite, score: float, captures: dict, by: str):
+        self.site, self.score, self.captures, self.by = site, score, captures, by
+
+    def __repr__(self) -> str:
+        return f"SiteMatch({self.score:.0f} {self.by} {self.site!r})"
+
+
+class Info:
+    """A plain record whose fields are set from a dict (missing ones read as None)."""
+
+    _fields: tuple[str, ...] = ()
+
+    def __init__(self, **kw):
+        for f in self._fields:          # extra keys (facts a newer build adds) are ignored
+            setattr(self, f, kw.get(f))
+
+    def to_dict(self) -> dict:
+        return {f: getattr(self, f) for f in self._fields}
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields[:6])
+        return f"{type(self).__name__}({body})"
+
+
+class ArgInfo(Info):
+    _fields = ("name", "flag", "aliases", "no_flag", "keyword", "type", "default", "default_expr", "llm_default",
+               "factory", "choices", "ge", "le", "gt", "lt", "help", "config_class", "config_field",
+               "deprecated", "notice", "releases", "removed_in", "replaced_by", "release", "file", "line")
+
+
+class EnvInfo(Info):
+    _fields = ("name", "default", "default_expr", "choices", "type", "doc", "releases", "removed_in",
+               "replaced_by", "notice", "release", "file", "line")
+
+
+class ImportSite(Info):
+    _fields = ("package", "module", "releases", "guarded", "guards", "pip_name", "extras", "required", "lines")
+
+
+# --- the index -----------------------------------------------------------------------------------
+
+class Index:
+    def __init__(self, data: dict):
+        self.releases: list[str] = data["releases"]
+        self._keys = [version_key(r) for r in self.releases]
+        self.files: list[str] = data["files"]
+        self.counts: dict = data.get("counts", {})
+        self._user_facing = tuple(data.get("user_facing", ()))
+        columns = data["sites"]
+        self._exc, self._template, self._where_text = columns["exc"], columns["template"], columns["where"]
+        self._sites: list[RaiseSite | None] = [None] * len(self._exc)
+        self._postings_text: dict[str, str] = data["postings"]
+        self._postings: dict[str, list[tuple[int, float]]] = {}
+        self._facts_text: dict[str, str] = data["facts"]
+        self._facts: dict = {}
+        self._aliases: dict[str, str] | None = None
+        self._memo: dict[tuple[str, str | None, int], list[SiteMatch]] = {}
+
+    def site(self, i: int) -> RaiseSite:
+        s = self._sites[i]
+        if s is None:
+            s = self._sites[i] = RaiseSite(self, i)
+        return s
+
+    @property
+    def sites(self) -> list[RaiseSite]:
+        return [self.site(i) for i in range(len(self._sites))]
+
+    def _fact(self, key: str):
+        if key not in self._facts:
+            self._facts[key] = json.loads(self._facts_text[key])
+        return self._facts[key]
+
+    @property
+    def _args(self) -> dict:
+        return self._fact("args")
+
+    @property
+    def _envs(self) -> dict:
+        return self._fact("envs")
+
+    @property
+    def _classes(self) -> dict:
+        return self._fact("classes")
+
+    @property
+    def _imports(self) -> dict:
+        return self._fact("imports")
+
+    @property
+    def _dists(self) -> dict:
+        return self._fact("dists")
+
+    @property
+    def _pip_names(self) -> dict:
+        return self._fact("pip_names")
+
+    @property
+    def _notices(self) -> list:
+        return self._fact("deprecations")
+
+    # releases
+
+    def nearest_release(self, version: str) -> str | None:
+        key = version_key(version) if version else None
+        if key is None or key < self._keys[0]:
+            return None
+        best = None
+        for rel, k in zip(self.releases, self._keys):
+            if k <= key:
+                best = rel
+        return best
+
+    def _span(self, release: str) -> tuple[int, int] | None:
+        """(i, j): indexes of the indexed releases at or around `release` (i == j when indexed);
+        None outside the indexed span."""
+        key = version_key(release) if release else None
+        if key is None or key < self._keys[0] or key > self._keys[-1]:
+            return None
+        for i, k in enumerate(self._keys):
+            if k == key:
+                return i, i
+            if k > key:
+                return i - 1, i
+        return None
+
+    def folder(self, file: str) -> str:
+        for prefix in self._user_facing:
+            if file.startswith(prefix + "/") or file == prefix + ".py":
+                return prefix.removeprefix("vllm/")
+        parts = file.split("/")
+        return "/".join(parts[1:-1]) if len(parts) > 2 else ""
+
+    def user_facing_file(self, file: str) -> bool:
+        return file.startswith(tuple(p + "/" for p in self._user_facing)) or file.count("/") == 1 \
+            or file.removesuffix(".py") in self._user_facing
+
+    # messages → raise sites
+
+    def match(self, message: str, exc_type: str | None = None, limit: int = 3) -> list[SiteMatch]:
+        if not message:
+            return []
+        memo_key = (message, exc_type, limit)
+        if memo_key in self._memo:
+            return self._memo[memo_key]
+        text = " ".join(message[:MAX_MESSAGE].split())
+        m = _EXC_PREFIX.match(text)
+        if m:
+            exc_type = exc_type or m.group(1)
+            text = text[m.end():]
+        exc = exc_type.rsplit(".", 1)[-1] if exc_type else None
+        # vLLM raises builtins and its own classes; `openai.error.InvalidRequestError` or
+        # `torch.OutOfMemoryError` was raised by another package, whatever its text.
+        foreign = bool(exc_type) and "." in exc_type and exc_type.split(".", 1)[0] != "vllm"
+        if exc == "KeyError" and len(text) > 1 and text[0] == text[-1] and text[0] in "'\"":
+            text = text[1:-1]
+        out = self._match(text, exc, foreign)[:limit]
+        if len(self._memo) > 4096:
+            self._memo.clear()
+        self._memo[memo_key] = out
+        return out
+
+    def _candidates(self, text: str) -> list[int]:
+        """The sites most like the message. The anchor postings find a pool cheaply (the sites
+        whose rare words the message holds); the pool is then ranked by how well the words of
+        message and template agree both ways (an F1 of the word sets), so a long template whose
+        message was cut short still beats a short one that happens to share three words."""
+        hits: dict[int, float] = {}
+        get = hits.get
+        words = set(_WORDS.findall(text.lower()))
+        lists = sorted((self._posting(w) for w in words if w in self._postings_text), key=len)
+        for post in lists:
+            # Common words come last and weigh little: once a site holds most of its anchor weight
+            # from rare words, they cannot change the ranking enough to be worth walking.
+            if len(post) > COMMON_POSTINGS and hits and max(hits.values()) >= 0.75:
+                break
+            for i, share in post:
+                hits[i] = get(i, 0.0) + share
+        pool = heapq.nlargest(CANDIDATE_POOL, hits.items(), key=itemgetter(1))
+        ranked = []
+        for i, share in pool:
+            tw = self.site(i).words
+            common = len(tw & words)
+            if common:
+                p, r = common / len(words), common / len(tw)
+                ranked.append((2 * p * r / (p + r) + share * 1e-3, i))
+        ranked.sort(reverse=True)
+        return [i for _, i in ranked[:CANDIDATES]]
+
+    def _posting(self, word: str) -> list[tuple[int, float]]:
+        post = self._postings.get(word)
+        if post is None:
+            post = self._postings[word] = [(int(i), float(share)) for i, _, share in
+                                           (item.partition(":") for item in self._postings_text[word].split())]
+        return post
+
+    def _match(self, text: str, exc: str | None, foreign: bool = False) -> list[SiteMatch]:
+        found: list[SiteMatch] = []
+        masked_text = None
+        trimmed = text.rstrip(" .:")
+        exact = False
+        for i in self._candidates(text):
+            site = self.site(i)
+            specific = min(1.0, site.literal_chars / 30)
+            m = site.regex.fullmatch(text) or (trimmed != text and site.regex.fullmatch(trimmed))
+            if m:
+                score, by = 90 + 10 * specific, "template"
+                exact = True
+            else:
+                m = site.regex.match(text)
+                if m and m.end() >= len(text) * 0.6:      # vLLM's message, then text appended after it
+                    score, by = 85 + 8 * specific - 10 * (1 - m.end() / len(text)), "template"
+                else:
+                    m = None
+                    if exact or site.literal_chars < MIN_FUZZY_LITERAL:
+                        continue        # a fuzzy score cannot beat an exact match
+                    if masked_text is None:
+                        masked_text = _masked(text)
+                    score = _fuzzy(masked_text, site.masked)
+                    if score < FUZZY_CUTOFF:
+                        continue
+                    score, by = score * 0.95, "fuzzy"
+            if foreign:
+                score -= FOREIGN_PENALTY
+            elif exc and site.exc != exc:
+                score -= CLASS_PENALTY
+            captures = {}
+            if m:
+                for name, value in zip(site.placeholders, m.groups()):
+                    captures.setdefault(name, value.strip())
+            if score >= MIN_SCORE:
+                found.append(SiteMatch(site, round(score, 1), captures, by))
+        found.sort(key=lambda s: (s.score, s.site.literal_chars, s.site.exc == exc), reverse=True)
+        return found
+
+    # arguments, config fields, env vars
+
+    def _alias_map(self) -> dict[str, str]:
+        if self._aliases is None:
+            self._aliases = {}
+            for name, variants in self._args.items():
+                for _, rec, _ in variants:
+                    for flag in [rec.get("flag"), rec.get("no_flag"), *(rec.get("aliases") or [])]:
+                        if flag:
+                            self._aliases.setdefault(flag, name)
+        return self._aliases
+
+    def _arg_name(self, name_or_flag: str) -> str | None:
+        s = name_or_flag.strip().split("=", 1)[0]
+        if s in self._alias_map():
+            return self._alias_map()[s]
+        name = s.lstrip("-").replace("-", "_")
+        if name in self._args:
+            return name
+        if name.startswith("no_") and name[3:] in self._args:
+            return name[3:]
+        return None
+
+    def _pick(self, variants: list, release: str | None) -> tuple[int, dict, list] | None:
+        """(release id, facts, [[release id, file id, line]...]) of the variant for `release`
+        (the newest indexed release <= it), or of the newest release that has it."""
+        if release is None:
+            ri = max(r for v in variants for r in v[0])
+        else:
+            rel = self.nearest_release(release)
+            if rel is None:
+                return None
+            ri = self.releases.index(rel)
+        for rels, rec, src in variants:
+            if ri in rels:
+                return ri, rec, src
+        return None
+
+    def _lifetime(self, variants: list) -> tuple[list[str], str | None]:
+        ids = sorted({r for v in variants for r in v[0]})
+        last = ids[-1]
+        removed = self.releases[last + 1] if last + 1 < len(self.releases) else None
+        return [self.releases[i] for i in ids], removed
+
+    def _source(self, src: list, ri: int) -> tuple[str | None, int | None]:
+        for r, fi, line in src:
+            if r == ri:
+                return (self.files[fi] if fi >= 0 else None), line
+        return None, None
+
+    def arg(self, name_or_flag: str, release: str | None = None) -> ArgInfo | None:
+        name = self._arg_name(name_or_flag)
+        if name is None:
+            return None
+        variants = self._args[name]
+        picked = self._pick(variants, release)
+        if picked is None:
+            return None
+        ri, rec, src = picked
+        releases, removed = self._lifetime(variants)
+        file, line = self._source(src, ri)
+        config = rec.get("config") or [None, None]
+        notice = self._notice_for(name, rec.get("flag"))
+        return ArgInfo(**{**rec, "config_class": config[0], "config_field": config[1], "name": name,
+                          "aliases": rec.get("aliases") or [], "releases": releases, "removed_in": removed,
+                          "replaced_by": self._replacement(notice, name), "notice": notice and notice["text"],
+                          "release": self.releases[ri], "file": file, "line": line})
+
+    def has_arg(self, name_or_flag: str, release: str) -> bool | None:
+        name = self._arg_name(name_or_flag)
+        ids = {r for v in self._args[name] for r in v[0]} if name else set()
+        return self._presence(ids, release)
+
+    def _presence(self, ids: set[int], release: str) -> bool | None:
+        span = self._span(release)
+        if span is None:
+            return None
+        a, b = span[0] in ids, span[1] in ids
+        return a if a == b else None
+
+    def config_field(self, class_name: str, field: str, release: str | None = None) -> ArgInfo | None:
+        variants = self._classes.get(class_name, {}).get(field)
+        if not variants:
+            return None
+        picked = self._pick(variants, release)
+        if picked is None:
+            return None
+        ri, rec, src = picked
+        releases, removed = self._lifetime(variants)
+        file, line = self._source(src, ri)
+        flag = None
+        for name, arg_variants in self._args.items():
+            for rels, a, _ in arg_variants:
+                if ri in rels and a.get("config") == [class_name, field] and a.get("flag"):
+                    flag = a
+        notice = self._notice_for(field, None)
+        return ArgInfo(**{**rec, "name": field, "config_class": class_name, "config_field": field,
+                          "help": rec.get("doc"), "flag": flag and flag.get("flag"),
+                          "no_flag": flag and flag.get("no_flag"), "aliases": (flag and flag.get("aliases")) or [],
+                          "keyword": None, "releases": releases, "removed_in": removed,
+                          "replaced_by": self._replacement(notice, field), "notice": notice and notice["text"],
+                          "release": self.releases[ri], "file": file, "line": line})
+
+    def env(self, name: str, release: str | None = None) -> EnvInfo | None:
+        variants = self._envs.get(name.strip())
+        if not variants:
+            return None
+        picked = self._pick(variants, release)
+        if picked is None:
+            return None
+        ri, rec, src = picked
+        releases, removed = self._lifetime(variants)
+        file, line = self._source(src, ri)
+        notice = self._notice_for(name, None)
+        return EnvInfo(**{**rec, "name": name, "releases": releases, "removed_in": removed,
+                          "replaced_by": self._replacement(notice, name), "notice": notice and notice["text"],
+                          "release": self.releases[ri], "file": file, "line": line})
+
+    def has_env(self, name: str, release: str) -> bool | None:
+        ids = {r for v in self._envs.get(name.strip(), ()) for r in v[0]}
+        return self._presence(ids, release)
+
+    # deprecations
+
+    def notices(self, name: str) -> list[dict]:
+        """Deprecation sentences that name `name` (a flag, keyword, field or env var), newest first."""
+        wanted = {name, name.lstrip("-").replace("-", "_")}
+        out = []
+        for rels, subjects, replacement, text, where in self._notices:
+            if any(s in wanted or s.lstrip("-").replace("-", "_") in wanted or s.split(".")[-1] in wanted
+                   for s in subjects):
+                last = where[-1]
+                out.append({"text": text, "replacement": replacement, "releases": [self.releases[r] for r in rels],
+                            "file": self.files[last[1]], "line": last[2]})
+        out.sort(key=lambda n: version_key(n["releases"][-1]), reverse=True)
+        return out
+
+    def _notice_for(self, name: str, flag: str | None) -> dict | None:
+        found = self.notices(name) or (self.notices(flag) if flag else [])
+        with_rep = [n for n in found if n["replacement"]]
+        return (with_rep or found or [None])[0]
+
+    def _replacement(self, notice: dict | None, name: str) -> str | None:
+        rep = notice and notice.get("replacement")
+        if not rep:
+            return None
+        rep = rep.split("(")[0]
+        if rep.startswith("-"):
+            return self._arg_name(rep) or rep.lstrip("-").replace("-", "_")
+        return None if rep == name else rep
+
+    # optional imports
+
+    def pip_name(self, package: str) -> str:
+        if package in self._pip_names:
+            return self._pip_names[package]
+        norm = re.sub(r"[-_.]+", "_", package).lower()
+        dist = self._dists.get(norm)
+        return re.sub(r"[-_.]+", "-", dist["name"]).lower() if dist else package
+
+    def importers(self, package: str, release: str | None = None) -> list[ImportSite]:
+        rows = self._imports.get(package.split(".")[0], [])
+        ri = None
+        if release is not None:
+            rel = self.nearest_release(release)
+            if rel is None:
+                return []
+            ri = self.releases.index(rel)
+        pip = self.pip_name(package.split(".")[0])
+        dist = self._dists.get(re.sub(r"[-_.]+", "_", pip).lower(), {})
+        out = []
+        for module, guards, lines in rows:
+            ids = [r for r, _ in lines]
+            if ri is not None and ri not in ids:
+                continue
+            kinds = guards.split(",")
+            extras = sorted(e for e, rels in dist.get("extras", {}).items() if ri is None or ri in rels)
+            required = (ri if ri is not None else max(ids)) in dist.get("required", [])
+            out.append(ImportSite(package=package, module=module, releases=[self.releases[r] for r in ids],
+                                  guarded=kinds != ["top"], guards=kinds, pip_name=pip, extras=extras,
+                                  required=required, lines={self.releases[r]: ln for r, ln in lines}))
+        return out
+
+
+def _fuzzy(masked_text: str, masked_template: str) -> float:
+    from rapidfuzz import fuzz
+    n, t = len(masked_text), len(masked_template)
+    if n < t * 0.8 and n >= 40:        # a message cut short: compare it with the template's start
+        return fuzz.ratio(masked_text, masked_template[: n + 8])
+    return fuzz.ratio(masked_text, masked_template)

@@ -1,0 +1,283 @@
+"""Raise sites of one vLLM module: exception class, message template, function, condition.
+
+Part of the index build (never imported at diagnosis time). A message becomes a list of parts:
+literal text and named placeholders, one per formatted field, from f-strings, `%` formatting,
+`str.format`, string concatenation, and a message built in a local (or module) variable before the
+raise (`msg = f"..."; msg += "..."; raise ValueError(msg)`). `assert cond, msg` is an
+AssertionError site whose condition is the assert's own test.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+
+# A placeholder name is the formatted expression's source, shortened: `{self.max_model_len}` is
+# `{max_model_len}`; braces become parentheses so the template stays parseable.
+MAX_PLACEHOLDER_CHARS = 48
+MAX_CONDITION_CHARS = 300
+MAX_RESOLVE_DEPTH = 4
+
+_PERCENT = re.compile(r"%(?:\((?P<key>\w+)\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(?P<conv>[diouxXeEfFgGcrsa%])")
+_WORD = re.compile(r"[A-Za-z]{2,}")
+_EXCEPTION_NAME = re.compile(r"^[A-Z]\w*$")
+
+
+def placeholder_name(node: ast.AST) -> str:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("str", "repr") \
+            and len(node.args) == 1:
+        node = node.args[0]
+    src = ast.unparse(node)
+    src = re.sub(r"\bself\.", "", src).replace("{", "(").replace("}", ")")
+    src = " ".join(src.split())
+    return src if len(src) <= MAX_PLACEHOLDER_CHARS else src[: MAX_PLACEHOLDER_CHARS - 1] + "…"
+
+
+class Parts(list):
+    """[("lit", text) | ("ph", name), ...] with adjacent literals merged."""
+
+    def lit(self, text: str) -> "Parts":
+        if text:
+            if self and self[-1][0] == "lit":
+                self[-1] = ("lit", self[-1][1] + text)
+            else:
+                self.append(("lit", text))
+        return self
+
+    def ph(self, name: str) -> "Parts":
+        self.append(("ph", name))
+        return self
+
+    def extend_parts(self, other: "Parts") -> "Parts":
+        for kind, value in other:
+            self.lit(value) if kind == "lit" else self.ph(value)
+        return self
+
+
+def render(parts: Parts) -> str:
+    """The template string: literal braces doubled, placeholders as {name}."""
+    out = []
+    for kind, value in parts:
+        out.append(value.replace("{", "{{").replace("}", "}}") if kind == "lit" else "{" + value + "}")
+    return "".join(out)
+
+
+def literal_stats(parts: Parts) -> tuple[int, int]:
+    """(literal words, literal non-space characters) of a template."""
+    text = "".join(v for k, v in parts if k == "lit")
+    return len(_WORD.findall(text)), len("".join(text.split()))
+
+
+def is_stringish(node: ast.AST) -> bool:
+    return (isinstance(node, ast.Constant) and isinstance(node.value, str)) or isinstance(node, ast.JoinedStr) \
+        or (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)) and is_stringish(node.left))
+
+
+class Scope:
+    """Assignments of one function (or the module) to plain names, to resolve `raise X(msg)`."""
+
+    def __init__(self, body: list[ast.stmt], parent: "Scope | None" = None):
+        self.parent = parent
+        self.assigns: dict[str, list[tuple[int, str, ast.expr]]] = {}
+        for node in _walk_no_nested(body):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                self.assigns.setdefault(node.targets[0].id, []).append((node.lineno, "=", node.value))
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
+                self.assigns.setdefault(node.target.id, []).append((node.lineno, "=", node.value))
+            elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and isinstance(node.op, ast.Add):
+                self.assigns.setdefault(node.target.id, []).append((node.lineno, "+=", node.value))
+        for entries in self.assigns.values():
+            entries.sort(key=lambda e: e[0])
+
+    def value_at(self, name: str, line: int) -> list[ast.expr] | None:
+        """The expressions whose concatenation `name` holds at `line` (None when unknown)."""
+        entries = [e for e in self.assigns.get(name, ()) if e[0] < line]
+        start = max((i for i, e in enumerate(entries) if e[1] == "="), default=None)
+        if start is None:
+            return self.parent.value_at(name, line) if self.parent and not entries else None
+        return [e[2] for e in entries[start:]]
+
+
+def _walk_no_nested(body: list[ast.stmt]):
+    """Every node of a body, not descending into nested functions or classes."""
+    stack = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                stack.append(child)
+
+
+def message_parts(node: ast.expr, scope: Scope | None, line: int, depth: int = 0) -> Parts:
+    """The message an expression formats, as literal parts and placeholders."""
+    out = Parts()
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return out.lit(node.value)
+    if isinstance(node, ast.JoinedStr):
+        for v in node.values:
+            if isinstance(v, ast.Constant):
+                out.lit(str(v.value))
+            elif isinstance(v, ast.FormattedValue):
+                if isinstance(v.value, ast.Constant) and isinstance(v.value.value, str) and v.conversion == -1:
+                    out.lit(v.value.value)
+                else:
+                    out.ph(placeholder_name(v.value))
+        return out
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        out.extend_parts(message_parts(node.left, scope, line, depth))
+        return out.extend_parts(message_parts(node.right, scope, line, depth))
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod) and isinstance(node.left, ast.Constant) \
+            and isinstance(node.left.value, str):
+        return _percent(node.left.value, node.right)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format" \
+            and isinstance(node.func.value, ast.Constant) and isinstance(node.func.value.value, str):
+        return _format(node.func.value.value, node)
+    if isinstance(node, ast.Name) and scope is not None and depth < MAX_RESOLVE_DEPTH:
+        values = scope.value_at(node.id, line)
+        if values:
+            for v in values:
+                out.extend_parts(message_parts(v, scope, line, depth + 1))
+            return out
+    return out.ph(placeholder_name(node))
+
+
+def _percent(fmt: str, right: ast.expr) -> Parts:
+    out = Parts()
+    values = list(right.elts) if isinstance(right, ast.Tuple) else [right]
+    keyed = {}
+    if isinstance(right, ast.Dict):
+        keyed = {k.value: v for k, v in zip(right.keys, right.values) if isinstance(k, ast.Constant)}
+    pos = 0
+    i = 0
+    for m in _PERCENT.finditer(fmt):
+        out.lit(fmt[pos:m.start()])
+        pos = m.end()
+        if m.group("conv") == "%":
+            out.lit("%")
+        elif m.group("key"):
+            v = keyed.get(m.group("key"))
+            out.ph(placeholder_name(v) if v is not None else m.group("key"))
+        else:
+            _value(out, values[i]) if i < len(values) else out.ph(f"arg{i}")
+            i += 1
+    return out.lit(fmt[pos:])
+
+
+def _value(out: Parts, node: ast.expr) -> None:
+    """A formatted value: a constant is literal text, anything else a placeholder."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (str, int, float)) and not isinstance(node.value, bool):
+        out.lit(str(node.value))
+    else:
+        out.ph(placeholder_name(node))
+
+
+def _format(fmt: str, call: ast.Call) -> Parts:
+    out = Parts()
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    auto = 0
+    try:
+        pieces = list(string.Formatter().parse(fmt))
+    except ValueError:
+        return out.lit(fmt)
+    for literal, field, _spec, _conv in pieces:
+        out.lit(literal)
+        if field is None:
+            continue
+        head, _, rest = field.partition(".")
+        head, _, _ = head.partition("[")
+        if head == "":
+            node = call.args[auto] if auto < len(call.args) else None
+            auto += 1
+        elif head.isdigit():
+            node = call.args[int(head)] if int(head) < len(call.args) else None
+        else:
+            node = kw.get(head)
+        if node is not None and not rest:
+            _value(out, node)
+        else:
+            out.ph((placeholder_name(node) if node is not None else head or f"arg{auto}") + ("." + rest if rest else ""))
+    return out
+
+
+def exception_name(node: ast.expr | None) -> str | None:
+    """The class a raise statement raises, when it reads like one (not `raise e`)."""
+    target = node.func if isinstance(node, ast.Call) else node
+    if isinstance(target, ast.Attribute):
+        name = target.attr
+    elif isinstance(target, ast.Name):
+        name = target.id
+    else:
+        return None
+    return name if _EXCEPTION_NAME.match(name) else None
+
+
+def raise_message(node: ast.expr, scope: Scope, line: int) -> Parts | None:
+    """The message of `raise X(...)`: its first argument, or all of them when all are strings (vLLM
+    prints `RuntimeError('a', 'b')`, which the diagnosis joins back into one text)."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    args = node.args
+    if len(args) > 1 and all(is_stringish(a) for a in args):
+        out = Parts()
+        for a in args:
+            out.extend_parts(message_parts(a, scope, line))
+        return out
+    if isinstance(args[0], ast.Starred):
+        return None
+    return message_parts(args[0], scope, line)
+
+
+def condition_text(node: ast.AST, negate: bool = False) -> str:
+    src = " ".join(ast.unparse(node).split())
+    if negate:
+        src = f"not ({src})"
+    return src if len(src) <= MAX_CONDITION_CHARS else src[: MAX_CONDITION_CHARS - 1] + "…"
+
+
+def scan(tree: ast.Module) -> list[dict]:
+    """Every raise/assert site of a module: {exc, parts, line, function, condition}."""
+    out: list[dict] = []
+    _visit(tree.body, Scope(tree.body), [], None, out)
+    return out
+
+
+def _visit(body: list[ast.stmt], scope: Scope, names: list[str], cond: str | None, out: list[dict]) -> None:
+    for node in body:
+        _visit_stmt(node, scope, names, cond, out)
+
+
+def _visit_stmt(node: ast.stmt, scope: Scope, names: list[str], cond: str | None, out: list[dict]) -> None:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        _visit(node.body, Scope(node.body, scope), names + [node.name], None, out)
+    elif isinstance(node, ast.ClassDef):
+        _visit(node.body, scope, names + [node.name], None, out)
+    elif isinstance(node, ast.If):
+        _visit(node.body, scope, names, condition_text(node.test), out)
+        if node.orelse:
+            elif_only = len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)
+            _visit(node.orelse, scope, names, cond if elif_only else condition_text(node.test, negate=True), out)
+    elif isinstance(node, ast.Try) or (hasattr(ast, "TryStar") and isinstance(node, getattr(ast, "TryStar"))):
+        _visit(node.body, scope, names, cond, out)
+        for h in node.handlers:
+            caught = "except " + (ast.unparse(h.type) if h.type is not None else "")
+            _visit(h.body, scope, names, caught.strip(), out)
+        _visit(node.orelse, scope, names, cond, out)
+        _visit(node.finalbody, scope, names, cond, out)
+    elif isinstance(node, (ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith)):
+        _visit(node.body, scope, names, cond, out)
+        _visit(getattr(node, "orelse", []), scope, names, cond, out)
+    elif isinstance(node, ast.Match):
+        for case in node.cases:
+            _visit(case.body, scope, names, "case " + ast.unparse(case.pattern), out)
+    elif isinstance(node, ast.Raise):
+        exc = exception_name(node.exc)
+        if exc:
+            parts = raise_message(node.exc, scope, node.lineno)
+            out.append({"exc": exc, "parts": parts, "line": node.lineno, "function": ".".join(names),
+                        "condition": cond})
+    elif isinstance(node, ast.Assert) and node.msg is not None:
+        out.append({"exc": "AssertionError", "parts": message_parts(node.msg, scope, node.lineno),
+                    "line": node.lineno, "function": ".".join(names),
+                    "condition": "assert " + condition_text(node.test)})

@@ -1,0 +1,166 @@
+"""Coverage, precision and cost of the index of vLLM's error surface (prints figures; not a test).
+
+    python tests/bench_vllm_source.py [--releases 0.33.0,0.8.5] [--sample 40] [--index PATH]
+
+1. Coverage: every user-facing raise site of each release gets its message synthesised
+   (placeholders filled with plausible values for their names), put in a minimal traceback whose
+   frames are the user's own (never the raise site), cut into messages by the diagnosis's own
+   cleaner (bot.diagnose.tracebacks.messages) and matched. "Right" = the first match is that site
+   (sites are one per exception class and literal text, so the same text in another file counts).
+   Also printed: how many wrong first matches are a template that yields the very same text
+   (two sites a user cannot tell apart), and a random sample for a human to check.
+2. Abstention: every error message of the negative fixtures (healthy vLLM, other programs, SGLang,
+   TGI, ...) through match(); how many would get a site.
+3. Cost: the data file's size, load time (a fresh process, against `import rapidfuzz` in the same
+   kind of process), and match time per message after load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.diagnose import logtext, tracebacks  # noqa: E402
+from bot.fixtures import read  # noqa: E402
+from bot.vllm_source import index as vsrc  # noqa: E402
+from tests.support.vllm_messages import in_traceback, synthesise  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+NEGATIVE = HERE / "fixtures" / "logs" / "_negative"
+
+
+def message_of(paste: str) -> tracebacks.Message | None:
+    """The message the diagnosis would match: the traceback's exception line."""
+    msgs = [m for m in tracebacks.messages(paste) if m.exc_type]
+    return msgs[0] if msgs else None
+
+
+def coverage(idx: vsrc.Index, release: str, sample: int, rng: random.Random) -> dict:
+    sites = [s for s in idx.sites if any(w["release"] == release and idx.user_facing_file(w["file"])
+                                         for w in s.where)]
+    rows = []
+    t_match = 0.0
+    for site in sites:
+        text = synthesise(site)
+        msg = message_of(in_traceback(site.exc, text))
+        if msg is None:
+            rows.append((site, text, None, "no message"))
+            continue
+        t = time.perf_counter()
+        got = idx.match(msg.text, msg.exc_type)
+        t_match += time.perf_counter() - t
+        first = got[0] if got else None
+        if first is None:
+            verdict = "abstained"
+        elif first.site is site:
+            verdict = "right"
+        elif first.site.regex.fullmatch(" ".join(text.split())):
+            verdict = "same text"       # another template yields this very text
+        else:
+            verdict = "wrong"
+        rows.append((site, text, first, verdict))
+    counts = {v: sum(1 for r in rows if r[3] == v) for v in ("right", "same text", "wrong", "abstained", "no message")}
+    answered = counts["right"] + counts["same text"] + counts["wrong"]
+    c = idx.counts.get(release, {})
+    print(f"\n== vLLM {release}: {len(sites)} user-facing sites in the index "
+          f"({c.get('user_facing', '?')} user-facing raise/assert statements, "
+          f"{c.get('mostly_placeholder', '?')} of all sites skipped as nearly all placeholder, "
+          f"{c.get('no_message', '?')} without a message)")
+    print(f"first match right:      {counts['right']:5} / {len(sites)} = {counts['right'] / len(sites):.1%}")
+    print(f"  + same text elsewhere: {counts['same text']:5}   (another site's template yields the identical text)")
+    print(f"wrong site:             {counts['wrong']:5}")
+    print(f"abstained:              {counts['abstained']:5}   no message found: {counts['no message']}")
+    print(f"precision (right / answered): {counts['right'] / max(answered, 1):.1%};"
+          f" counting identical texts as right: {(counts['right'] + counts['same text']) / max(answered, 1):.1%}")
+    print(f"match time: {t_match / max(len(rows), 1) * 1e6:.0f} µs per message (first time each template is used)")
+    print(f"-- random sample of {sample} for a human to check --")
+    for site, text, first, verdict in rng.sample(rows, min(sample, len(rows))):
+        w = first.site.latest_where() if first else None
+        got = f"{w['file']}:{w['line']} {w['function']} ({first.by} {first.score:.0f})" if first else "-"
+        want = site.latest_where()
+        print(f"[{verdict}] {site.exc}: {text[:110]!r}\n    want {want['file']} {want['function']}\n    got  {got}")
+    wrong = [r for r in rows if r[3] == "wrong"]
+    if wrong:
+        print(f"-- wrong first matches ({len(wrong)}; first 10) --")
+        for site, text, first, _ in wrong[:10]:
+            print(f"  {text[:100]!r}\n    want {site.template[:90]!r}\n    got  {first.site.template[:90]!r}")
+    return counts
+
+
+def abstention(idx: vsrc.Index) -> None:
+    files = sorted(NEGATIVE.glob("*.log"))
+    total = answered = 0
+    print(f"\n== abstention: error messages of the {len(files)} negative fixtures ==")
+    for path in files:
+        text = logtext.clean(read(path).data).text
+        for m in tracebacks.messages(text):
+            if not m.is_error:
+                continue
+            total += 1
+            got = idx.match(m.text, m.exc_type)
+            if got:
+                answered += 1
+                w = got[0].site.latest_where()
+                print(f"  {path.name}: {m.text[:90]!r}\n    -> {got[0].by} {got[0].score:.0f} {w['file']} {w['function']}")
+    print(f"{answered} of {total} error messages got a site")
+
+
+def cost(idx_path: Path) -> None:
+    size = idx_path.stat().st_size
+    code = ("import time,sys;t=time.perf_counter();from bot.vllm_source import index as v;i=v.load(sys.argv[1]);"
+            "print(time.perf_counter()-t)")
+    base = ("import time;t=time.perf_counter();import rapidfuzz.fuzz;print(time.perf_counter()-t)")
+    root = str(HERE.parent)
+    loads = [float(subprocess.run([sys.executable, "-c", code, str(idx_path)], capture_output=True, text=True,
+                                  cwd=root).stdout) for _ in range(5)]
+    bases = [float(subprocess.run([sys.executable, "-c", base], capture_output=True, text=True,
+                                  cwd=root).stdout) for _ in range(5)]
+    print(f"\n== cost ==\nindex file: {idx_path} {size / 1e6:.2f} MB")
+    print(f"load (fresh process, best of 5): {min(loads) * 1e3:.0f} ms; `import rapidfuzz.fuzz` in the same "
+          f"kind of process: {min(bases) * 1e3:.0f} ms")
+
+
+def match_speed(idx: vsrc.Index) -> None:
+    """Warm matching: a few hundred error messages of real logs, memo cleared, after one pass."""
+    texts = []
+    for path in sorted((HERE / "fixtures" / "logs").glob("*/*.log")):
+        clean = logtext.clean(read(path).data).text
+        texts += [(m.text, m.exc_type) for m in tracebacks.messages(clean) if m.is_error]
+    for t, e in texts:
+        idx.match(t, e)
+    idx._memo.clear()
+    start = time.perf_counter()
+    for t, e in texts:
+        idx.match(t, e)
+    dt = time.perf_counter() - start
+    print(f"warm match over {len(texts)} error messages of the fixtures: {dt * 1e3:.0f} ms, "
+          f"{dt / len(texts) * 1e6:.0f} µs per message")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--releases", default=None, help="default: the newest indexed release and 0.8.5")
+    p.add_argument("--sample", type=int, default=40)
+    p.add_argument("--index", default=str(vsrc.DATA_PATH))
+    args = p.parse_args()
+    idx = vsrc.load(args.index)
+    if idx is None:
+        sys.exit(f"no index at {args.index}: run `vllm-doctor index build`")
+    rng = random.Random(11)
+    releases = args.releases.split(",") if args.releases else [idx.releases[-1], "0.8.5"]
+    print(f"index: {len(idx.releases)} releases {idx.releases[0]} … {idx.releases[-1]}, {len(idx.sites)} sites")
+    for rel in releases:
+        coverage(idx, rel, args.sample, rng)
+    abstention(idx)
+    cost(Path(args.index))
+    match_speed(idx)
+
+
+if __name__ == "__main__":
+    main()

