@@ -320,34 +320,6 @@ class Index:
             self._facts[key] = json.loads(self._facts_text[key])
         return self._facts[key]
 
-    @property
-    def _args(self) -> dict:
-        return self._fact("args")
-
-    @property
-    def _envs(self) -> dict:
-        return self._fact("envs")
-
-    @property
-    def _classes(self) -> dict:
-        return self._fact("classes")
-
-    @property
-    def _imports(self) -> dict:
-        return self._fact("imports")
-
-    @property
-    def _dists(self) -> dict:
-        return self._fact("dists")
-
-    @property
-    def _pip_names(self) -> dict:
-        return self._fact("pip_names")
-
-    @property
-    def _notices(self) -> list:
-        return self._fact("deprecations")
-
     # releases
 
     def nearest_release(self, version: str) -> str | None:
@@ -487,7 +459,7 @@ class Index:
     def _alias_map(self) -> dict[str, str]:
         if self._aliases is None:
             self._aliases = {}
-            for name, variants in self._args.items():
+            for name, variants in self._fact("args").items():
                 for _, rec, _ in variants:
                     for flag in [rec.get("flag"), rec.get("no_flag"), *(rec.get("aliases") or [])]:
                         if flag:
@@ -499,9 +471,9 @@ class Index:
         if s in self._alias_map():
             return self._alias_map()[s]
         name = s.lstrip("-").replace("-", "_")
-        if name in self._args:
+        if name in self._fact("args"):
             return name
-        if name.startswith("no_") and name[3:] in self._args:
+        if name.startswith("no_") and name[3:] in self._fact("args"):
             return name[3:]
         return None
 
@@ -532,27 +504,31 @@ class Index:
                 return (self.files[fi] if fi >= 0 else None), line
         return None, None
 
-    def arg(self, name_or_flag: str, release: str | None = None) -> ArgInfo | None:
-        name = self._arg_name(name_or_flag)
-        if name is None:
-            return None
-        variants = self._args[name]
-        picked = self._pick(variants, release)
+    def _describe(self, variants: list | None, release: str | None, name: str, flag: str | None = None) -> dict | None:
+        """The facts of one name in one release, with its lifetime, source and successor."""
+        picked = self._pick(variants, release) if variants else None
         if picked is None:
             return None
         ri, rec, src = picked
         releases, removed = self._lifetime(variants)
         file, line = self._source(src, ri)
-        config = rec.get("config") or [None, None]
-        notice = self._notice_for(name, rec.get("flag"))
-        return ArgInfo(**{**rec, "config_class": config[0], "config_field": config[1], "name": name,
-                          "aliases": rec.get("aliases") or [], "releases": releases, "removed_in": removed,
-                          "replaced_by": self._replacement(notice, name), "notice": notice and notice["text"],
-                          "release": self.releases[ri], "file": file, "line": line})
+        notice = self._notice_for(name, flag or rec.get("flag"))
+        return {**rec, "name": name, "releases": releases, "removed_in": removed,
+                "replaced_by": self._replacement(notice, name), "notice": notice and notice["text"],
+                "release": self.releases[ri], "file": file, "line": line}
+
+    def arg(self, name_or_flag: str, release: str | None = None) -> ArgInfo | None:
+        name = self._arg_name(name_or_flag)
+        facts = self._describe(self._fact("args")[name], release, name) if name else None
+        if facts is None:
+            return None
+        config = facts.get("config") or [None, None]
+        facts.update(config_class=config[0], config_field=config[1], aliases=facts.get("aliases") or [])
+        return ArgInfo(**facts)
 
     def has_arg(self, name_or_flag: str, release: str) -> bool | None:
         name = self._arg_name(name_or_flag)
-        ids = {r for v in self._args[name] for r in v[0]} if name else set()
+        ids = {r for v in self._fact("args")[name] for r in v[0]} if name else set()
         return self._presence(ids, release)
 
     def _presence(self, ids: set[int], release: str) -> bool | None:
@@ -563,45 +539,26 @@ class Index:
         return a if a == b else None
 
     def config_field(self, class_name: str, field: str, release: str | None = None) -> ArgInfo | None:
-        variants = self._classes.get(class_name, {}).get(field)
-        if not variants:
+        facts = self._describe(self._fact("classes").get(class_name, {}).get(field), release, field)
+        if facts is None:
             return None
-        picked = self._pick(variants, release)
-        if picked is None:
-            return None
-        ri, rec, src = picked
-        releases, removed = self._lifetime(variants)
-        file, line = self._source(src, ri)
-        flag = None
-        for name, arg_variants in self._args.items():
+        ri = self.releases.index(facts["release"])
+        flag: dict = {}
+        for arg_variants in self._fact("args").values():
             for rels, a, _ in arg_variants:
                 if ri in rels and a.get("config") == [class_name, field] and a.get("flag"):
                     flag = a
-        notice = self._notice_for(field, None)
-        return ArgInfo(**{**rec, "name": field, "config_class": class_name, "config_field": field,
-                          "help": rec.get("doc"), "flag": flag and flag.get("flag"),
-                          "no_flag": flag and flag.get("no_flag"), "aliases": (flag and flag.get("aliases")) or [],
-                          "keyword": None, "releases": releases, "removed_in": removed,
-                          "replaced_by": self._replacement(notice, field), "notice": notice and notice["text"],
-                          "release": self.releases[ri], "file": file, "line": line})
+        facts.update(config_class=class_name, config_field=field, help=facts.get("doc"), keyword=None,
+                     flag=flag.get("flag"), no_flag=flag.get("no_flag"), aliases=flag.get("aliases") or [])
+        return ArgInfo(**facts)
 
     def env(self, name: str, release: str | None = None) -> EnvInfo | None:
-        variants = self._envs.get(name.strip())
-        if not variants:
-            return None
-        picked = self._pick(variants, release)
-        if picked is None:
-            return None
-        ri, rec, src = picked
-        releases, removed = self._lifetime(variants)
-        file, line = self._source(src, ri)
-        notice = self._notice_for(name, None)
-        return EnvInfo(**{**rec, "name": name, "releases": releases, "removed_in": removed,
-                          "replaced_by": self._replacement(notice, name), "notice": notice and notice["text"],
-                          "release": self.releases[ri], "file": file, "line": line})
+        name = name.strip()
+        facts = self._describe(self._fact("envs").get(name), release, name)
+        return EnvInfo(**facts) if facts else None
 
     def has_env(self, name: str, release: str) -> bool | None:
-        ids = {r for v in self._envs.get(name.strip(), ()) for r in v[0]}
+        ids = {r for v in self._fact("envs").get(name.strip(), ()) for r in v[0]}
         return self._presence(ids, release)
 
     # deprecations
@@ -610,7 +567,7 @@ class Index:
         """Deprecation sentences that name `name` (a flag, keyword, field or env var), newest first."""
         wanted = {name, name.lstrip("-").replace("-", "_")}
         out = []
-        for rels, subjects, replacement, text, where in self._notices:
+        for rels, subjects, replacement, text, where in self._fact("deprecations"):
             if any(s in wanted or s.lstrip("-").replace("-", "_") in wanted or s.split(".")[-1] in wanted
                    for s in subjects):
                 last = where[-1]
@@ -636,14 +593,14 @@ class Index:
     # optional imports
 
     def pip_name(self, package: str) -> str:
-        if package in self._pip_names:
-            return self._pip_names[package]
+        if package in self._fact("pip_names"):
+            return self._fact("pip_names")[package]
         norm = re.sub(r"[-_.]+", "_", package).lower()
-        dist = self._dists.get(norm)
+        dist = self._fact("dists").get(norm)
         return re.sub(r"[-_.]+", "-", dist["name"]).lower() if dist else package
 
     def importers(self, package: str, release: str | None = None) -> list[ImportSite]:
-        rows = self._imports.get(package.split(".")[0], [])
+        rows = self._fact("imports").get(package.split(".")[0], [])
         ri = None
         if release is not None:
             rel = self.nearest_release(release)
@@ -651,7 +608,7 @@ class Index:
                 return []
             ri = self.releases.index(rel)
         pip = self.pip_name(package.split(".")[0])
-        dist = self._dists.get(re.sub(r"[-_.]+", "_", pip).lower(), {})
+        dist = self._fact("dists").get(re.sub(r"[-_.]+", "_", pip).lower(), {})
         out = []
         for module, guards, lines in rows:
             ids = [r for r, _ in lines]
