@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.diagnose import logtext, tracebacks  # noqa: E402
 from bot.fixtures import read  # noqa: E402
 from bot.vllm_source import index as vsrc  # noqa: E402
-from tests.support.vllm_messages import in_traceback, synthesise  # noqa: E402
+from bot.vllm_source.messages import in_traceback, synthesise  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 NEGATIVE = HERE / "fixtures" / "logs" / "_negative"

@@ -1,7 +1,12 @@
 """Messages as vLLM would print them, synthesised from the index's templates: each placeholder
 filled with a plausible value for its name (a number for a size, a dtype for a dtype, a path for a
-path, ...). Used by the coverage benchmark and the matcher's tests; the values are chosen by rules
-on the placeholder's name, never per site."""
+path, ...). Used by the coverage benchmark and by maintainer commands that run rules over every
+site's message; the values are chosen by rules on the placeholder's name, never per site.
+
+    from bot.vllm_source.messages import synthesise, in_traceback
+    text = synthesise(site)                     # site: index.RaiseSite
+    paste = in_traceback(site.exc, text)        # frames are the user's, not the raise site's
+"""
 
 from __future__ import annotations
 
