@@ -42,7 +42,8 @@ def _values(c: Candidate, facts: dict) -> dict:
     values = flat(facts.get("engine_args") or {})      # the user's own settings, e.g. {max_model_len}
     values.update(flat(facts))
     values.update(c.captures)
-    values.update(advice.derive(c.rule.id, values, facts))
+    # Derivers also see the whole matched message, for numbers no capture holds.
+    values.update(advice.derive(c.rule.id, {**values, "matched_text": c.message.text}, facts))
     return values
 
 

@@ -132,6 +132,56 @@ def _engine_core(values: dict, facts: dict) -> dict:
     return {"exit_proc": name, "exit_error": "yes"} if code == 1 else {}
 
 
+_SIZE = r"(\d+(?:\.\d+)?) ?([KMGT]i?B|bytes)"
+_OTHER_PROCESS = re.compile(r"Process (\d+) has " + _SIZE + r" memory in use")
+_THIS_PROCESS = re.compile(r"this process has " + _SIZE + r" memory in use")
+_BY_TORCH = re.compile(r"Of the allocated memory " + _SIZE + r" is allocated by PyTorch")
+_PRIVATE_POOLS = re.compile(r"with " + _SIZE + r" allocated in private pools")
+_RESERVED_FREE = re.compile(r"and " + _SIZE + r" is reserved by PyTorch but unallocated")
+_UNIT_GIB = {"bytes": 1 / 2**30, "B": 1 / 2**30, "KiB": 1 / 2**20, "KB": 1 / 2**20,
+             "MiB": 1 / 1024, "MB": 1 / 1024, "GiB": 1.0, "GB": 1.0, "TiB": 1024.0, "TB": 1024.0}
+# A CUDA context and the libraries vLLM loads hold memory PyTorch does not count: up to a few GiB.
+_NON_TORCH_GIB = 3.0
+
+
+def gib(value) -> float | None:
+    """'1.5 GiB', '594.88 MiB', '0 bytes' -> GiB."""
+    m = re.fullmatch(_SIZE, str(value or "").strip())
+    return float(m.group(1)) * _UNIT_GIB[m.group(2)] if m else None
+
+
+def _size(rx: re.Pattern, text: str) -> float:
+    m = rx.search(text)
+    return float(m.group(1)) * _UNIT_GIB[m.group(2)] if m else 0.0
+
+
+@deriver("cuda-oom")
+def _cuda_oom(values: dict, facts: dict) -> dict:
+    """Who holds the GPU. PyTorch lists the processes NVML reports and names its own "this process";
+    inside a container NVML reports host PIDs, so vLLM's own process shows up as "Process N". A
+    process whose memory matches what PyTorch holds here (plus a CUDA context) is that one."""
+    text = str(values.get("matched_text") or "")
+    out: dict = {}
+    requested, total = gib(values.get("requested")), gib(values.get("total"))
+    if requested and total and requested > total:
+        out["larger_than_gpu"] = "yes"
+    procs = [(pid, float(n) * _UNIT_GIB[unit]) for pid, n, unit in _OTHER_PROCESS.findall(text)]
+    held = _size(_BY_TORCH, text) + _size(_PRIVATE_POOLS, text) + _size(_RESERVED_FREE, text)
+    if not _BY_TORCH.search(text):
+        return out
+    out["torch_held"] = f"{held:.2f} GiB"
+    own = []
+    if not _THIS_PROCESS.search(text):
+        own = [(pid, used) for pid, used in procs if held - 0.05 <= used <= held + _NON_TORCH_GIB]
+    if len(own) == 1:
+        out.update(own_pid=own[0][0], own_used=f"{own[0][1]:.2f} GiB")
+    others = [(pid, used) for pid, used in procs if len(own) != 1 or pid != own[0][0]]
+    if others:
+        out["other_procs"] = ", ".join(f"process {pid} ({used:.2f} GiB)" for pid, used in others)
+        out["other_gib"] = f"{sum(u for _, u in others):.2f}"
+    return out
+
+
 @deriver("kv-cache-no-memory")
 def _kv_no_memory(values: dict, facts: dict) -> dict:
     util, said = _utilization(facts)

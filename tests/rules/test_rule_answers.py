@@ -140,3 +140,30 @@ def test_flashinfer_missing_in_the_attention_backend_is_not_the_sampler():
     assert d is None or d.rule_id != "flashinfer-sampler"
     sampler = _ATTENTION_IMPORT.replace("vllm/v1/worker/gpu_model_runner.py", "vllm/v1/sample/ops/topk_topp_sampler.py")
     assert diagnose(sampler, book=BOOK).best.rule_id == "flashinfer-sampler"
+
+
+# --- cuda-oom -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rel", ["cuda-oom/v0.10-dots-ocr-process-is-own-74gib.log",
+                                 "cuda-oom/lx-v06-docker-llama32-vision-oom.log",
+                                 "cuda-oom/v0.6-ray-worker-sampler-sort.log"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_listed_process_holding_what_pytorch_holds_is_vllm_itself(rel, lang):
+    d = answer(rel, lang)
+    assert d.captures and ("is vLLM's own" in d.cause if lang == "en" else "就是 vLLM 自己" in d.cause)
+    assert ("Another process holds memory" not in d.fix) if lang == "en" else ("其他进程占用显存" not in d.fix)
+
+
+def test_other_processes_are_named_when_pytorch_recognised_its_own():
+    from bot.diagnose import advice
+    text = ("CUDA out of memory. Tried to allocate 7.49 GiB. GPU 0 has a total capacity of 15.47 GiB of which "
+            "6.71 GiB is free. Process 54776 has 7.75 GiB memory in use. Including non-PyTorch memory, this "
+            "process has 222.00 MiB memory in use. Of the allocated memory 0 bytes is allocated by PyTorch, and "
+            "0 bytes is reserved by PyTorch but unallocated.")
+    out = advice.derive("cuda-oom", {"matched_text": text, "requested": "7.49 GiB", "total": "15.47 GiB"}, {})
+    assert "own_pid" not in out and out["other_procs"] == "process 54776 (7.75 GiB)"
+
+
+def test_a_single_allocation_larger_than_the_gpu_is_said():
+    d = answer("cuda-oom/v0.10-dots-ocr-process-is-own-74gib.log")
+    assert "larger than the whole GPU" in d.cause
