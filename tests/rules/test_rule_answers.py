@@ -167,3 +167,20 @@ def test_other_processes_are_named_when_pytorch_recognised_its_own():
 def test_a_single_allocation_larger_than_the_gpu_is_said():
     d = answer("cuda-oom/v0.10-dots-ocr-process-is-own-74gib.log")
     assert "larger than the whole GPU" in d.cause
+
+
+# --- world-size-exceeds-gpus --------------------------------------------------------------------
+
+def test_the_0_11_1_to_0_12_wording_is_diagnosed():
+    d = answer("world-size-exceeds-gpus/v0.12-dynamo-tp2-one-gpu-pydantic.log")
+    assert d.captures == {"world_size": "2", "gpu_count": "1"}
+
+
+def test_nnodes_only_for_releases_that_have_it():
+    v0 = ("INFO 01-01 00:00:00 [llm_engine.py:1] Initializing an LLM engine (v0.8.5) with config: model='m'\n"
+          "RuntimeError: please set tensor_parallel_size (4) to less than max local gpu count (2)\n")
+    d = diagnose(v0, book=BOOK).best
+    assert d.rule_id == "world-size-exceeds-gpus" and "--nnodes" not in d.fix
+    assert "--distributed-executor-backend ray" in d.fix
+    # without the release in the log, the reader is told where the flags apply
+    assert "4. vLLM ≥ 0.11.1: Or, with multiprocessing" in answer("world-size-exceeds-gpus/v0.8-mp-executor-issue-title.log").fix
