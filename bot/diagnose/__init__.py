@@ -14,7 +14,7 @@ from .report import Diagnosis, Report, RootError, fill, text
 from .rulebook import RuleBook, load_rulebook
 from .versions import in_range
 
-__all__ = ["diagnose", "Diagnosis", "Report", "RootError", "load_rulebook", "RuleBook"]
+__all__ = ["diagnose", "not_vllm", "Diagnosis", "Report", "RootError", "load_rulebook", "RuleBook"]
 
 ANSWER_THRESHOLD = 0.6
 _BOOK: RuleBook | None = None
@@ -92,7 +92,7 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
     return None
 
 
-def _not_vllm(f: dict) -> str | None:
+def not_vllm(f: dict) -> str | None:
     """The other program that printed this log, when nothing shows vLLM printed it."""
     if not f.get("foreign_context") or f.get("vllm_printed"):
         return None
@@ -109,7 +109,7 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
     found_facts = _facts.extract(clean.text, "\n".join(m.text for m in errors[:500]))
     # Another program's log: the same torch / Hugging Face / socket text means something else
     # there, and a wrong answer costs more than none, so it is not matched at all.
-    foreign = _not_vllm(found_facts)
+    foreign = not_vllm(found_facts)
     found = Matched([]) if foreign else match(book, errors, tracebacks.tail(clean.text), clean.text, found_facts)
     cands = found.candidates
     shown = [c for c in cands if c.rule.status == "active"]

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON, Boolean, CheckConstraint, DateTime, Float, ForeignKey, Index, Integer, MetaData, String,
-    Text, TypeDecorator,
+    Text, TypeDecorator, text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, validates
 
@@ -37,6 +37,10 @@ CANDIDATE_STATUSES = ("active", "shadow")
 JOB_STATUSES = ("queued", "running", "done", "failed", "cancelled")
 JOB_SOURCES = ("slack", "cli")
 STEP_KINDS = ("preflight", "bare", "add", "fix")
+
+
+# Pastes no rule answered that have a failure signature: what `rules suggest` clusters.
+UNANSWERED = "verdict <> 'diagnosed' AND signature IS NOT NULL"
 
 
 def utcnow() -> dt.datetime:
@@ -85,6 +89,14 @@ class Diagnosis(Base):
     __table_args__ = (
         CheckConstraint(_in("source", SOURCES), name="source"),
         CheckConstraint(_in("verdict", VERDICTS), name="verdict"),
+        # Covering indexes for statistics over many pastes (migration 0003 says which query uses which).
+        Index("ix_diagnoses_rule_release", "top_rule_id", "vllm_version", "created_at",
+              "votes_fixed", "votes_wrong", "votes_partly"),
+        Index("ix_diagnoses_created_outcome", "created_at", "verdict", "other_program", "top_rule_id",
+              "votes_fixed", "votes_wrong", "votes_partly"),
+        Index("ix_diagnoses_release_gpu", "vllm_version", "gpu_name", "verdict", "other_program", "top_rule_id"),
+        Index("ix_diagnoses_unanswered", "signature", "vllm_version", "gpu_name", "created_at", "id", "other_program",
+              postgresql_where=text(UNANSWERED), sqlite_where=text(UNANSWERED)),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -107,6 +119,17 @@ class Diagnosis(Base):
     top_rule_id: Mapped[str | None] = mapped_column(String(128), index=True)
     top_confidence: Mapped[float | None] = mapped_column(Float)
     vllm_version: Mapped[str | None] = mapped_column(String(64))
+    # Columns of their own (the facts hold them too) so the dashboard can group 100,000 pastes by
+    # them without parsing JSON: the GPU the log names, and the program that printed a log that
+    # is not vLLM's.
+    gpu_name: Mapped[str | None] = mapped_column(String(128))
+    other_program: Mapped[str | None] = mapped_column(String(255))
+    # The feedback on this answer, one vote per person (their latest): the feedback rows are the
+    # record, these the tally the store keeps with them, so statistics over many pastes need no
+    # pass over every vote.
+    votes_fixed: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    votes_wrong: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    votes_partly: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
     rulebook_version: Mapped[str | None] = mapped_column(String(64))
     facts: Mapped[dict[str, Any]] = mapped_column(default=dict)
     excerpt: Mapped[str | None] = mapped_column(Text)
@@ -129,7 +152,10 @@ class DiagnosisCandidate(Base):
     """A rule that matched a paste, shown (active) or only recorded (shadow)."""
 
     __tablename__ = "diagnosis_candidates"
-    __table_args__ = (CheckConstraint(_in("status", CANDIDATE_STATUSES), name="status"),)
+    __table_args__ = (
+        CheckConstraint(_in("status", CANDIDATE_STATUSES), name="status"),
+        Index("ix_diagnosis_candidates_status_rule_id", "status", "rule_id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     diagnosis_id: Mapped[int] = mapped_column(ForeignKey("diagnoses.id", ondelete="CASCADE"), index=True)

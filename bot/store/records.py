@@ -10,6 +10,7 @@ import math
 import uuid
 from typing import Any
 
+from bot.diagnose import not_vllm
 from bot.learn.signature import signature
 
 from .models import FEEDBACK_VERDICTS, SOURCES, utcnow
@@ -55,6 +56,8 @@ def diagnosis_record(report, *, source: str, text: str | bytes, channel=None, us
         "top_rule_id": top["rule_id"] if top else None,
         "top_confidence": top["confidence"] if top else None,
         "vllm_version": _short(facts.get("vllm_version"), 64),
+        "gpu_name": _short(facts.get("gpu_name"), 128),
+        "other_program": _short(not_vllm(facts), 255),
         "rulebook_version": _short(report.rulebook_version, 64),
         "facts": facts,
         "excerpt": excerpt(redact(text or ""), root_text, getattr(root, "line_no", None)),

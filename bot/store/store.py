@@ -12,6 +12,7 @@ import datetime as dt
 import logging
 import os
 import threading
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -239,12 +240,25 @@ def _write_feedback(session: Session, record: dict[str, Any]) -> int:
     existing = session.scalar(select(Feedback.id).where(Feedback.uid == record["uid"]))
     if existing is not None:
         return existing
-    if session.get(Diagnosis, record["diagnosis_id"]) is None:
+    # Locked (PostgreSQL), so two votes on one paste at once cannot both tally without the other.
+    diagnosis = session.get(Diagnosis, record["diagnosis_id"], with_for_update=True)
+    if diagnosis is None:
         raise IntegrityError("feedback", record["diagnosis_id"], LookupError("no such diagnosis"))
     row = Feedback(**{**record, "created_at": _time(record["created_at"])})
     session.add(row)
     session.flush()
+    tally = latest_votes(session.execute(
+        select(Feedback.user_id, Feedback.verdict).where(Feedback.diagnosis_id == diagnosis.id)
+        .order_by(Feedback.created_at, Feedback.id)))
+    diagnosis.votes_fixed, diagnosis.votes_wrong, diagnosis.votes_partly = (
+        tally["fixed"], tally["wrong"], tally["partly"])
     return row.id
+
+
+def latest_votes(votes) -> Counter:
+    """(user, verdict) pairs, oldest first → verdict counts, one vote per person: their latest.
+    People change their mind, and a double click is not two votes."""
+    return Counter({user: verdict for user, verdict in votes}.values())
 
 
 def _write_user_lang(session: Session, record: dict[str, Any]) -> None:

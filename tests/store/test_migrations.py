@@ -30,6 +30,17 @@ def _tables(store: Store) -> set[str]:
     return set(inspect(store.engine).get_table_names()) - {"alembic_version"}
 
 
+def _schema(store: Store) -> set[str]:
+    """Every table, column and index, as names: what a migration may add and must take back."""
+    inspector = inspect(store.engine)
+    out = set()
+    for table in _tables(store):
+        out.add(table)
+        out |= {f"{table}.{c['name']}" for c in inspector.get_columns(table)}
+        out |= {f"{table}:{i['name']}" for i in inspector.get_indexes(table)}
+    return out
+
+
 def test_one_head_and_a_straight_history():
     script = ScriptDirectory.from_config(migrate.alembic_config())
     assert len(script.get_heads()) == 1
@@ -46,13 +57,13 @@ def test_every_migration_up_and_down(store_url, tmp_path):
         seen: list[set[str]] = [set()]
         for revision in _revisions_oldest_first():
             assert store.upgrade(revision) == revision
-            tables = _tables(store)
-            assert tables > seen[-1], f"{revision} added no table"
-            seen.append(tables)
-        assert seen[-1] == ALL_TABLES
-        for revision, tables in zip(reversed(_revisions_oldest_first()), reversed(seen[:-1])):
+            schema = _schema(store)
+            assert schema > seen[-1], f"{revision} added nothing"
+            seen.append(schema)
+        assert _tables(store) == ALL_TABLES
+        for revision, schema in zip(reversed(_revisions_oldest_first()), reversed(seen[:-1])):
             store.downgrade("-1")
-            assert _tables(store) == tables, f"downgrade of {revision} left {_tables(store) - tables}"
+            assert _schema(store) == schema, f"downgrade of {revision} left {_schema(store) - schema}"
         assert store.current() is None
         # and up again: a downgrade must leave nothing behind that breaks the next upgrade
         assert store.upgrade() == migrate.head()
@@ -92,3 +103,47 @@ def test_alembic_command_line_reads_database_url_with_a_percent_in_the_password(
     assert up.returncode == 0, up.stderr
     current = subprocess.run([*alembic, "current"], env=env, cwd=REPO, capture_output=True, text=True)
     assert migrate.head() in current.stdout
+
+
+def test_0003_fills_gpu_other_program_and_vote_tally_from_what_is_stored(store_url, tmp_path):
+    import datetime as dt
+
+    import sqlalchemy as sa
+
+    store = Store(store_url, spool_path=tmp_path / "spool.jsonl")
+    try:
+        store.upgrade("0002")
+        old = sa.table("diagnoses", *(sa.column(c) for c in (
+            "uid", "created_at", "source", "lang", "verdict", "answered", "facts")),
+            sa.column("facts", sa.JSON))
+        now = dt.datetime(2026, 11, 30, 12, 0)
+        facts = [
+            {"gpu_name": "NVIDIA H200", "vllm_printed": True},
+            {"foreign_context": "SGLang", "foreign_strict": True, "vllm_context": True},
+            {"foreign_context": "LiteLLM", "foreign_strict": False, "vllm_context": True},   # still vLLM's
+            {},
+        ]
+        with store.engine.begin() as connection:
+            connection.execute(old.insert(), [
+                {"uid": f"u{i}", "created_at": now, "source": "cli", "lang": "en", "verdict": "unsure",
+                 "answered": False, "facts": f} for i, f in enumerate(facts)])
+            first = connection.scalar(sa.text("SELECT min(id) FROM diagnoses"))
+            feedback = sa.table("feedback", *(sa.column(c) for c in (
+                "uid", "diagnosis_id", "created_at", "verdict", "user_id")))
+            votes = [("U1", "wrong"), ("U2", "fixed"), ("U1", "fixed"), ("U3", "partly")]   # U1 changed their mind
+            connection.execute(feedback.insert(), [
+                {"uid": f"f{i}", "diagnosis_id": first, "created_at": now + dt.timedelta(minutes=i),
+                 "verdict": verdict, "user_id": user} for i, (user, verdict) in enumerate(votes)])
+        store.upgrade("0003")
+        with store.engine.connect() as connection:
+            rows = connection.execute(sa.text(
+                "SELECT gpu_name, other_program, votes_fixed, votes_wrong, votes_partly FROM diagnoses ORDER BY id")).all()
+        assert [tuple(r) for r in rows] == [("NVIDIA H200", None, 2, 0, 1), (None, "SGLang", 0, 0, 0),
+                                            (None, None, 0, 0, 0), (None, None, 0, 0, 0)]
+        # and back: no table is copied and dropped, so nothing cascades away
+        store.downgrade("0002")
+        with store.engine.connect() as connection:
+            counts = [connection.scalar(sa.text(f"SELECT count(*) FROM {t}")) for t in ("diagnoses", "feedback")]
+        assert counts == [4, 4]
+    finally:
+        store.dispose()

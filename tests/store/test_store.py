@@ -10,7 +10,7 @@ from bot.store import migrate
 from bot.store.models import Diagnosis, Job, JobStep, SeenEvent
 from bot.store.records import EXCERPT_CHARS
 
-from .helpers import diagnose, fixture_logs, load_book, make_book, read
+from .helpers import REPO, diagnose, fixture_logs, load_book, make_book, read
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +36,7 @@ def test_diagnosis_and_feedback_round_trip(store, book):
             "slack", "C0GPUHELP", "U0ALICE", "1732900000.000100", "zh")
         assert row.verdict == "diagnosed" and row.answered is True
         assert row.top_rule_id == "bf16-unsupported-gpu"
+        assert (row.gpu_name, row.vllm_version, row.other_program) == ("Tesla V100-SXM2-32GB", "0.5.4", None)
         assert row.top_confidence == pytest.approx(report.diagnoses[0].confidence)
         assert [(c.rule_id, c.status, c.rank) for c in row.candidates] == [
             (d.rule_id, "active", i) for i, d in enumerate(report.diagnoses)]
@@ -185,3 +186,11 @@ def test_a_paste_given_as_bytes_is_stored_like_text(store, book):
     with store.session() as s:
         excerpt = s.get(Diagnosis, diagnosis_id).excerpt
     assert "CUDA out of memory" in excerpt and "\ufffd" in excerpt
+
+
+def test_a_log_another_program_printed_is_stored_as_such(store, book):
+    text = read(REPO / "tests" / "fixtures" / "logs" / "_negative" / "fp-sglang-pynccl-unhandled-system.log")
+    diagnosis_id = store.record_diagnosis(diagnose(text, book), source="cli", text=text)
+    with store.session() as s:
+        row = s.get(Diagnosis, diagnosis_id)
+        assert (row.verdict, row.other_program) == ("unsure", "SGLang")
