@@ -85,6 +85,9 @@ def _stats(args, session, rulebook) -> int:
             if r.outside_versions:
                 claim = f"versions {r.versions}" if r.versions else f"verified on {r.verified_vllm}"
                 print(f"{'':57}hit outside {claim}: {_versions(r.outside_versions)}")
+            if r.precision_dropping:
+                print(f"{'':57}precision dropping: {r.earlier_precision:.0%} before, {r.recent_precision:.0%} "
+                      f"in the last {stats.recent_days} days")
     shadows = [r for r in stats.rules if r.status == "shadow"]
     if shadows:
         print(f"\n{'shadow rule':40} {'pack':14} {'matched':>7} {'first':>5} {'gaps':>5} {'displ.':>6} {'rescue':>6}")

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session, defer, selectinload
 
 from bot.store.models import Diagnosis
 
@@ -61,15 +61,18 @@ class Skipped:
     reason: str
 
 
-def clusters(session: Session) -> list[Cluster]:
-    """Unanswered pastes with a root error, grouped by signature, biggest group first."""
-    rows = session.scalars(
-        select(Diagnosis)
-        .where(Diagnosis.verdict != "diagnosed", Diagnosis.signature.is_not(None))
-        .options(selectinload(Diagnosis.candidates))
-        .order_by(Diagnosis.created_at, Diagnosis.id))
+def clusters(session: Session, signature: str | None = None) -> list[Cluster]:
+    """Unanswered pastes with a root error, grouped by signature, biggest group first (or only
+    the group of `signature`)."""
+    query = (select(Diagnosis)
+             .where(Diagnosis.verdict != "diagnosed", Diagnosis.signature.is_not(None))
+             # The excerpt is read only for the few that become fixtures.
+             .options(selectinload(Diagnosis.candidates), defer(Diagnosis.excerpt), defer(Diagnosis.facts))
+             .order_by(Diagnosis.created_at, Diagnosis.id))
+    if signature is not None:
+        query = query.where(Diagnosis.signature == signature)
     groups: dict[str, Cluster] = {}
-    for row in rows:
+    for row in session.scalars(query):
         groups.setdefault(row.signature, Cluster(row.signature)).diagnoses.append(row)
     return sorted(groups.values(), key=lambda c: (-c.count, c.signature))
 
@@ -81,20 +84,26 @@ def suggest(session: Session, out: Path, *, min_count: int = 2, rulebook=None,
     for cluster in clusters(session):
         if cluster.count < min_count:
             continue
-        covered = _covered_by(cluster, rulebook)
-        if covered:
-            skipped.append(Skipped(cluster.signature, cluster.count, covered))
+        outcome = draft_for(cluster, rulebook)
+        if isinstance(outcome, Skipped):
+            skipped.append(outcome)
             continue
-        pattern = pattern_from_signature(cluster.signature)
-        if not pattern:
-            skipped.append(Skipped(cluster.signature, cluster.count, "the signature has no stable text"))
-            continue
-        rx = re.compile(pattern)
-        matches = sum(1 for d in cluster.diagnoses if d.root_text and rx.search(d.root_text))
-        draft = Draft(draft_id(cluster.signature), cluster, pattern, matches)
-        _write(draft, out, today or dt.date.today())
-        drafts.append(draft)
+        _write(outcome, out, today or dt.date.today())
+        drafts.append(outcome)
     return drafts, skipped
+
+
+def draft_for(cluster: Cluster, rulebook=None) -> Draft | Skipped:
+    """The draft rule for one cluster, or why none is needed."""
+    covered = _covered_by(cluster, rulebook)
+    if covered:
+        return Skipped(cluster.signature, cluster.count, covered)
+    pattern = pattern_from_signature(cluster.signature)
+    if not pattern:
+        return Skipped(cluster.signature, cluster.count, "the signature has no stable text")
+    rx = re.compile(pattern)
+    matches = sum(1 for d in cluster.diagnoses if d.root_text and rx.search(d.root_text))
+    return Draft(draft_id(cluster.signature), cluster, pattern, matches)
 
 
 def pattern_from_signature(sig: str, limit: int = PATTERN_LITERAL_CHARS) -> str:
@@ -149,18 +158,26 @@ def _covered_by(cluster: Cluster, rulebook) -> str | None:
 
 
 def _write(draft: Draft, out: Path, today: dt.date) -> None:
-    rules_dir = out / "rules"
-    rules_dir.mkdir(parents=True, exist_ok=True)
-    draft.rule_path = rules_dir / f"{draft.id}.yaml"
-    draft.rule_path.write_text(_rule_yaml(draft, today), encoding="utf-8")
-
     fixtures = out / "tests" / "fixtures" / "logs" / draft.id
-    fixtures.mkdir(parents=True, exist_ok=True)
     for old in fixtures.glob("*.log"):     # a re-run replaces what the previous one wrote
         old.unlink()
+    for relative, text in draft_files(draft, today).items():
+        path = out / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        if relative.startswith("rules/"):
+            draft.rule_path = path
+        else:
+            draft.fixture_paths.append(path)
+
+
+def draft_files(draft: Draft, today: dt.date) -> dict[str, str]:
+    """What `suggest` writes for a draft, by path relative to the output folder (the layout of
+    the repository): the rule file, then up to MAX_FIXTURES distinct excerpts as fixtures."""
+    files = {f"rules/{draft.id}.yaml": _rule_yaml(draft, today)}
     seen: set[str] = set()
     for d in draft.cluster.diagnoses:
-        if len(draft.fixture_paths) >= MAX_FIXTURES:
+        if len(files) > MAX_FIXTURES:
             break
         # A "#=" line inside the paste would read as a fixture header.
         text = "\n".join(line for line in (d.excerpt or d.root_text or "").split("\n")
@@ -168,9 +185,8 @@ def _write(draft: Draft, out: Path, today: dt.date) -> None:
         if not text or text in seen:
             continue
         seen.add(text)
-        path = fixtures / f"{len(draft.fixture_paths) + 1}.log"
-        path.write_text(_fixture(d, draft.id, text), encoding="utf-8")
-        draft.fixture_paths.append(path)
+        files[f"tests/fixtures/logs/{draft.id}/{len(files)}.log"] = _fixture(d, draft.id, text)
+    return files
 
 
 def _fixture(d: Diagnosis, rule_id: str, text: str) -> str:

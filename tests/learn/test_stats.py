@@ -96,3 +96,35 @@ def test_stats_show_each_rules_pack(recorded, capsys):
     assert rules["slurm-time-limit"]["pack"] == "acme-gpu" and rules["cuda-oom"]["pack"] == "shipped"
     assert main(["stats", "--db", recorded.url, "--rules", str(pack)]) == 0
     assert re.search(r"^cuda-oom\s+shipped\s+\d", capsys.readouterr().out, re.M)
+
+
+def test_precision_dropping_compares_recent_votes_with_earlier_ones(recorded):
+    """cuda-oom: 3.5 of 4 votes good on the stored pastes; seen from 60 days later, those are the
+    earlier ones, and three fresh pastes all voted wrong make the recent window."""
+    import datetime as dt
+
+    from tests.store.helpers import diagnose, fixture_logs, read
+
+    later = dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=60)
+    store = recorded.store
+    with store.session() as s:
+        before = {r.rule_id: r for r in compute(s, recorded.book, now=later).rules}["cuda-oom"]
+    assert before.precision_dropping is False and before.recent_votes == 0
+    assert before.last_hit is not None and before.last_hit <= dt.datetime.now(dt.timezone.utc)
+
+    text = read(fixture_logs("cuda-oom")[0])
+    for i in range(3):
+        new = store.record_diagnosis(diagnose(text, recorded.book), source="slack", text=text)
+        store.record_feedback(new, "wrong", user=f"U9{i}")
+    with store.session() as s:
+        # "now" is today: the 4 old votes and the 3 new ones are all recent; nothing to compare
+        assert not {r.rule_id: r for r in compute(s, recorded.book).rules}["cuda-oom"].precision_dropping
+    from bot.store.models import Diagnosis
+    from sqlalchemy import update
+    with store.session() as s:          # the first pastes were stored 60 days earlier
+        s.execute(update(Diagnosis).where(Diagnosis.id.in_(recorded.ids["cuda-oom"]))
+                  .values(created_at=dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=60)))
+    with store.session() as s:
+        oom = {r.rule_id: r for r in compute(s, recorded.book).rules}["cuda-oom"]
+    assert (oom.earlier_precision, oom.recent_precision, oom.recent_votes) == (3.5 / 4, 0.0, 3)
+    assert oom.precision_dropping is True

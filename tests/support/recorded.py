@@ -1,4 +1,5 @@
-"""A store filled the way the bot fills it: real pastes through the real diagnose(), then feedback."""
+"""A store filled the way the bot fills it: real pastes through the real diagnose(), then feedback
+(shared by the learn and dashboard tests)."""
 
 from dataclasses import dataclass
 
