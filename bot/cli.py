@@ -17,6 +17,7 @@ FORWARDED = {
     "worker": ("bot.repro.cli", "run the GPU repro worker"),
     "repro": ("bot.repro.cli", "reproduce a failure locally, one setting at a time"),
     "index": ("bot.vllm_source.build", "build the index of vLLM's error surface from its wheels"),
+    "dashboard": ("bot.dashboard.cli", "serve the maintainers' web page (--host, --port)"),
 }
 RULES_FORWARDED = {"stats": "bot.learn.cli", "suggest": "bot.learn.cli"}
 EXAMPLE = "examples/engine-core-failed.log"
@@ -165,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in FORWARDED:
         name = argv[0]
         module = FORWARDED[name][0]
-        return _forward(module, argv[1:] if name in ("db", "serve", "index") else argv)
+        return _forward(module, argv[1:] if name in ("db", "serve", "index", "dashboard") else argv)
     parser = _parser()
     args, rest = parser.parse_known_args(argv)
     if args.command is None:

@@ -1,0 +1,114 @@
+"""`vllm-doctor dashboard [--host 127.0.0.1] [--port 8090] [--db URL]`: serve the maintainers' page.
+
+On a loopback address (the default) the page is open to whoever can reach this machine's
+loopback, unless Sign in with Slack is configured, which is then required too (a reverse proxy on
+the same host would otherwise open it to everyone it serves). On any other address Sign in with
+Slack is required, and the command refuses to start without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import logging
+import os
+import signal
+import sys
+import threading
+
+log = logging.getLogger("vllm_doctor.dashboard")
+PREFIX = "/dashboard"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="vllm-doctor dashboard", description=__doc__.split("\n")[0])
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8090, help="port (default 8090)")
+    parser.add_argument("--db", metavar="URL", help="database URL (default: $DATABASE_URL, else the local SQLite file)")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        return int(e.code or 0)
+    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO").upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    from bot.store import Store
+    from bot.store.engine import display
+
+    from .auth import SignInError
+
+    store = Store.from_env(args.db)
+    try:
+        dashboard = build(store, loopback_only=is_loopback(args.host))
+    except SignInError as e:
+        print(f"vllm-doctor dashboard: {e}", file=sys.stderr)
+        return 2
+    from sqlalchemy.exc import SQLAlchemyError
+    try:
+        if store.current() is None:
+            print(f"vllm-doctor dashboard: {display(store.url)} has no vllm-doctor tables yet; "
+                  "run `vllm-doctor db upgrade`", file=sys.stderr)
+            return 1
+    except SQLAlchemyError as e:
+        print(f"vllm-doctor dashboard: cannot read {display(store.url)}: {str(e).splitlines()[0]}", file=sys.stderr)
+        return 1
+    server = make_server(dashboard, host=args.host, port=args.port)
+    where = f"http://{args.host}:{server.effective_port}{PREFIX}/"
+    log.info("dashboard on %s (%s), reading %s", where,
+             "Sign in with Slack" if dashboard.sign_in else "open on this machine only", display(store.url))
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    from bot.slack.http import stop_server
+
+    runner = threading.Thread(target=server.run, name="waitress", daemon=True)
+    runner.start()
+    while not stop.wait(1.0):
+        pass
+    stop_server(server)
+    runner.join(10)
+    store.dispose()
+    return 0
+
+
+def build(store, *, loopback_only: bool, env=None):
+    """The dashboard app for `store`; SignInError when it would be open beyond loopback."""
+    from bot.learn.cli import _rulebook
+
+    from .app import Dashboard
+    from .auth import SignInError, SignInSettings, SlackSignIn
+
+    settings = SignInSettings.from_env(env)
+    if settings is None and not loopback_only:
+        raise SignInError("outside localhost the dashboard requires Sign in with Slack: set SLACK_CLIENT_ID, "
+                          "SLACK_CLIENT_SECRET and DASHBOARD_URL (README: 'The maintainers' dashboard')")
+    return Dashboard(store, rulebook=_rulebook(None), sign_in=SlackSignIn(settings) if settings else None)
+
+
+def make_server(dashboard, *, host: str, port: int):
+    """waitress serving the dashboard under /dashboard; / redirects there."""
+    from waitress.server import create_server
+
+    from .web import Response, mount, redirect
+
+    def elsewhere(environ, start_response):
+        if environ.get("PATH_INFO") in ("", "/"):
+            return redirect(PREFIX + "/", status=302)(environ, start_response)
+        return Response("Not found; the dashboard is at /dashboard/\n", status=404,
+                        content_type="text/plain; charset=utf-8")(environ, start_response)
+
+    return create_server(mount(PREFIX, dashboard, elsewhere), host=host, port=port, threads=4,
+                         ident="vllm-doctor", max_request_body_size=64 * 1024)
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
