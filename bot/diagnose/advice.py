@@ -258,6 +258,17 @@ def _arch(values: dict, facts: dict) -> dict:
     return {"suggest": {"model_impl": "transformers"}}
 
 
+@deriver("no-kernel-image")
+def _no_kernel(values: dict, facts: dict) -> dict:
+    """When the traceback shows the failing call is vLLM's first use of the GPU (and no attention
+    code), torch itself lacks the architecture: switching the attention backend cannot help."""
+    frames = facts.get("frames") or []
+    attention = any(re.search(r"attention|flash_attn|flashinfer|xformers", f) for f in frames)
+    if not attention and any(f.endswith(":init_device") for f in frames):
+        return {"torch_kernel": "yes"}
+    return {}
+
+
 @deriver("bf16-unsupported-gpu")
 def _bf16(values: dict, facts: dict) -> dict:
     return {"suggest": {"dtype": "half"}}

@@ -184,3 +184,35 @@ def test_nnodes_only_for_releases_that_have_it():
     assert "--distributed-executor-backend ray" in d.fix
     # without the release in the log, the reader is told where the flags apply
     assert "4. vLLM ≥ 0.11.1: Or, with multiprocessing" in answer("world-size-exceeds-gpus/v0.8-mp-executor-issue-title.log").fix
+
+
+# --- no-kernel-image ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("version, named, absent", [
+    ("0.10.2", "VLLM_ATTENTION_BACKEND=TRITON_ATTN_VLLM_V1", "--attention-backend"),
+    ("0.11.0", "VLLM_ATTENTION_BACKEND=TRITON_ATTN`", "--attention-backend"),
+    ("0.15.1", "--attention-backend TRITON_ATTN", "VLLM_ATTENTION_BACKEND"),
+    ("0.7.3", "VLLM_ATTENTION_BACKEND=XFORMERS", "TRITON_ATTN"),
+])
+def test_only_a_backend_the_release_has_is_named(version, named, absent):
+    log = (f"INFO 01-01 00:00:00 [core.py:1] Initializing a V1 LLM engine (v{version}) with config: model='m'\n"
+           "RuntimeError: CUDA error: no kernel image is available for execution on the device\n")
+    d = diagnose(log, book=BOOK).best
+    assert d.rule_id == "no-kernel-image" and named in d.fix and absent not in d.fix
+    assert "--enforce-eager" not in d.fix          # CUDA graphs are not a missing architecture
+
+
+def test_without_the_release_each_backend_names_where_it_applies():
+    d = answer("no-kernel-image/v0.9-gpustack-rtx5090d-flash-attn-v1.log")
+    assert "vLLM ≥ 0.13: `--attention-backend TRITON_ATTN`" in d.fix
+    assert "vLLM ≥ 0.8.2 and < 0.11: `VLLM_ATTENTION_BACKEND=TRITON_ATTN_VLLM_V1`" in d.fix
+
+
+def test_torch_without_the_architecture_gets_no_backend_switch():
+    log = ("INFO 01-01 00:00:00 [core.py:1] Initializing a V1 LLM engine (v0.10.1) with config: model='m'\n"
+           "Traceback (most recent call last):\n"
+           '  File "/venv/lib/python3.12/site-packages/vllm/v1/worker/gpu_worker.py", line 160, in init_device\n'
+           "    _ = torch.zeros(1, device=device)\n"
+           "RuntimeError: CUDA error: no kernel image is available for execution on the device\n")
+    d = diagnose(log, book=BOOK).best
+    assert "init_device" in d.fix and "VLLM_ATTENTION_BACKEND" not in d.fix
