@@ -235,16 +235,43 @@ def _weights_key(values: dict, facts: dict) -> dict:
     return {}
 
 
+def _tp_fits(t: int, heads: int, kv_heads: int | None, intermediate: int | None) -> bool:
+    """vLLM splits the attention heads, the KV heads (or replicates them: the TP size is then a
+    multiple of their count) and the MLP's intermediate size evenly over the TP ranks."""
+    return (heads % t == 0 and (not kv_heads or kv_heads % t == 0 or t % kv_heads == 0)
+            and (not intermediate or intermediate % t == 0))
+
+
 @deriver("tp-heads-not-divisible")
 def _tp_heads(values: dict, facts: dict) -> dict:
+    """TP sizes the model can take, and the split of this run's GPUs into TP x PP that uses them
+    all with the largest TP (pipeline parallelism splits layers, not heads)."""
     heads, tp = num(values.get("heads")), num(values.get("tp"))
     if not (heads and tp):
         return {}
-    sizes = [d for d in range(1, min(int(heads), 16) + 1) if int(heads) % d == 0]
-    out = {"valid_tp_sizes": ", ".join(map(str, sizes))}
-    below = [s for s in sizes if s < tp]
-    if below:
-        out["suggest"] = {"tensor_parallel_size": below[-1]}
+    heads, tp = int(heads), int(tp)
+    kv, inter = num(values.get("num_key_value_heads")), num(values.get("intermediate_size"))
+    kv, inter = (int(kv) if kv else None), (int(inter) if inter else None)
+    pp_given = int(num(_args(facts).get("pipeline_parallel_size")) or 1)
+    gpus = tp * pp_given
+    sizes = [t for t in range(1, max(16, tp) + 1) if _tp_fits(t, heads, kv, inter)]
+    out: dict = {"valid_tp_sizes": ", ".join(map(str, sizes)), "gpus": gpus}
+    if kv:
+        out["kv_heads"] = kv
+    if inter:
+        out["intermediate"] = inter
+    best = max(t for t in sizes if gpus % t == 0)
+    # The server takes pipeline parallelism from 0.5.1; an offline LLM() only on the V1 engine
+    # with its multiprocessing executor, from 0.9 (V0's LLMEngine refused it).
+    version = facts.get("vllm_version")
+    since = "0.9" if facts.get("invocation") == "llm" else "0.5.1"
+    if best < gpus and (not version or in_range(version, f">={since}")):
+        out.update(best_tp=best, best_pp=gpus // best)
+        out["suggest"] = {"tensor_parallel_size": best, "pipeline_parallel_size": gpus // best}
+    else:
+        # Fewer GPUs: a size that divides this run's count (KV head counts are powers of two far
+        # more often than not, so 7 of 8 GPUs for 28 heads would usually fail next).
+        out["suggest"] = {"tensor_parallel_size": best}
     return out
 
 

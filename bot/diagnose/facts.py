@@ -131,6 +131,21 @@ _PACKAGE_ROOT = re.compile(r"^.*[/\\](?:site-packages|dist-packages)[/\\]")
 MAX_FRAMES = 200
 
 
+# Model sizes a paste may carry (a config.json, a transformers config repr): they bound what a
+# tensor-parallel size can be.
+_MODEL_SIZES = {key: _P(r'["\']?' + key + r'["\']?\s*[:=]\s*(\d{1,7})\b')
+                for key in ("num_key_value_heads", "intermediate_size")}
+
+
+def model_sizes(text: str) -> dict:
+    out = {}
+    for key, rx in _MODEL_SIZES.items():
+        m = rx.search(text)
+        if m:
+            out[key] = int(m.group(1))
+    return out
+
+
 def frames(text: str) -> list[str]:
     """The traceback frames in the log as "path:function", the path from its package on
     (`vllm/v1/sample/ops/topk_topp_sampler.py:flashinfer_sampler_supported`): which code raised
@@ -427,4 +442,5 @@ def extract(text: str, error_lines: str = "") -> dict:
         "gpu_total_gib": float(total) if total else None,
         "invocation": invocation,
         "frames": frames(text),
+        **model_sizes(text),
     }

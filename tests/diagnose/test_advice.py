@@ -78,7 +78,8 @@ def test_free_memory_below_utilization_names_what_others_hold():
 
 def test_tp_sizes_that_divide_the_heads():
     out = advice.derive("tp-heads-not-divisible", {"heads": "28", "tp": "8"}, {})
-    assert out["valid_tp_sizes"] == "1, 2, 4, 7, 14" and out["suggest"] == {"tensor_parallel_size": 7}
+    assert out["valid_tp_sizes"] == "1, 2, 4, 7, 14"
+    assert out["suggest"] == {"tensor_parallel_size": 4, "pipeline_parallel_size": 2}   # all 8 GPUs
 
 
 def test_bf16_on_old_gpu_gives_the_exact_dtype_in_the_users_form():

@@ -118,3 +118,11 @@ def test_a_client_traceback_that_carries_vllms_error_is_vllms():
         "{'error': {'message'", "{'object': 'error', 'message'")
     f = facts.extract(sglang)
     assert f["foreign_context"] == "SGLang" and not f["vllm_server_error"]
+
+
+def test_model_sizes_from_a_pasted_config():
+    from bot.diagnose.facts import model_sizes
+    assert model_sizes('{"num_attention_heads": 28, "num_key_value_heads": 4, "intermediate_size": 18944}') == \
+        {"num_key_value_heads": 4, "intermediate_size": 18944}
+    assert model_sizes("Qwen2Config(num_key_value_heads=2)") == {"num_key_value_heads": 2}
+    assert model_sizes("no config here") == {}

@@ -216,3 +216,32 @@ def test_torch_without_the_architecture_gets_no_backend_switch():
            "RuntimeError: CUDA error: no kernel image is available for execution on the device\n")
     d = diagnose(log, book=BOOK).best
     assert "init_device" in d.fix and "VLLM_ATTENTION_BACKEND" not in d.fix
+
+
+# --- tp-heads-not-divisible ---------------------------------------------------------------------
+
+def test_tp_uses_all_gpus_with_pipeline_parallelism():
+    d = answer("tp-heads-not-divisible/raise-valueerror-fsdrive.log")      # 12 heads, TP 8
+    assert d.suggested == {"tensor_parallel_size": 4, "pipeline_parallel_size": 2}
+    assert "--tensor-parallel-size 4 --pipeline-parallel-size 2" in d.fix.replace("\n", " ")
+
+
+def test_kv_heads_and_intermediate_size_bound_the_tp_size():
+    from bot.diagnose import advice
+    # Qwen2.5-7B: 28 heads, 4 KV heads, intermediate 18944; TP 8 asked
+    out = advice.derive("tp-heads-not-divisible", {"heads": "28", "tp": "8", "num_key_value_heads": 4,
+                                                   "intermediate_size": 18944}, {})
+    assert out["valid_tp_sizes"] == "1, 2, 4"                 # 7 and 14 would break the 4 KV heads
+    assert out["suggest"] == {"tensor_parallel_size": 4, "pipeline_parallel_size": 2}
+    out = advice.derive("tp-heads-not-divisible", {"heads": "12", "tp": "8", "intermediate_size": 8960}, {})
+    assert "6" not in out["valid_tp_sizes"].split(", ")       # 8960 does not divide by 6
+
+
+def test_offline_pipeline_parallelism_needs_0_9():
+    from bot.diagnose import advice
+    old = advice.derive("tp-heads-not-divisible", {"heads": "28", "tp": "8"},
+                        {"vllm_version": "0.8.5", "invocation": "llm"})
+    assert old["suggest"] == {"tensor_parallel_size": 4}        # not 7: it divides neither 8 GPUs nor most KV heads
+    served = advice.derive("tp-heads-not-divisible", {"heads": "28", "tp": "8"},
+                           {"vllm_version": "0.8.5", "invocation": "serve"})
+    assert served["suggest"] == {"tensor_parallel_size": 4, "pipeline_parallel_size": 2}
