@@ -59,12 +59,14 @@ _DRIVER = [
 ]
 _GPU = [
     _P(r"Your (.{3,60}?) GPU has compute capability"),
+    _P(r"Found (.{3,60}?) which is too old to be supported by the triton GPU compiler"),
     _P(r"GPU \d+:\s*((?:NVIDIA|Tesla|Quadro|AMD|Instinct)[^\n(]{2,60}?)\s*(?:\(|\n|$)", re.M),
     _P(r"\|\s+\d+\s+((?:NVIDIA|Tesla|Quadro)(?:[\w.-]| (?! ))+)\s+(?:On|Off)\s+\|"),   # no double space in a name
     _P(r"GPU models and configuration:\s*((?:NVIDIA|Tesla|Quadro)[^\n]{2,60})"),
 ]
 _CAPABILITY = [
     _P(r"compute capability (?:of )?(\d+\.\d+)"),
+    _P(r"your device is of CUDA capability (\d+\.\d+)"),
     _P(r"Current capability: (\d)(\d)\b"),
     _P(r"compute_capability=\(?(\d+), ?(\d+)"),
 ]

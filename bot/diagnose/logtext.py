@@ -20,7 +20,8 @@ _ERROR_MARKERS = ("Traceback (most recent call last)", "Error", "ERROR", "Except
 _SLACK_LINK = re.compile(r"<((?:https?|mailto|file|ftp)://[^|>\s]+|[#@!][^|>\s]+)(?:\|([^>\n]*))?>")
 # Real escape sequences (colours, cursor moves from tqdm) and colour codes whose ESC byte was lost
 # in a copy-paste, e.g. "[1;36m(EngineCore_DP0 pid=87)" (but not "[5ms]" or "[2m]").
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][AB012]|\[(?:\d{1,3};)*\d{1,3}m(?![\w]*\])")
+# A pager or a web page may also show the ESC byte as the text "ESC" or "^[".
+_ANSI = re.compile(r"(?:\x1b|ESC|\^\[)\[[0-9;?]*[A-Za-z]|\x1b[()][AB012]|\[(?:\d{1,3};)*\d{1,3}m(?![\w]*\])")
 
 
 class CleanText(Record):
