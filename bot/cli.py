@@ -114,7 +114,10 @@ def _json_diagnosis(d) -> dict:
     keys = ("rule_id", "confidence", "level", "title", "evidence", "cause", "fix", "caveats",
             "line_no", "captures", "matched_by")
     full = d.to_dict()
-    return {k: full[k] for k in keys}
+    out = {k: full[k] for k in keys}
+    if d.vllm_source:                   # where vLLM raises the message, from the index of its releases
+        out["vllm_source"] = d.vllm_source
+    return out
 
 
 def _rules(args, rest: list[str]) -> int:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from .diagnose.report import source_line
+
 HEAD = {"en": {"cause": "Cause", "fix": "Fix", "evidence": "Evidence", "caveats": "Caveat",
                "alternatives": "Also possible", "facts": "From the log", "none": "No diagnosis",
-               "verified": "verified on"},
+               "verified": "verified on", "raised": "Raised in vLLM"},
         "zh": {"cause": "原因", "fix": "解法", "evidence": "证据", "caveats": "注意",
                "alternatives": "其他可能", "facts": "日志信息", "none": "没有诊断结果",
-               "verified": "验证环境"}}
+               "verified": "验证环境", "raised": "vLLM 抛出位置"}}
+
 
 
 class _Style:
@@ -42,6 +45,8 @@ def render(report, name: str | None = None, color: bool = False) -> str:
         out.append(s("1;32" if best.level == "root" else "1;33", f"{best.title}") +
                    s("2", f"  [{best.rule_id}, {best.confidence:.0%}]"))
         out.append(s("2", f"{h['evidence']} (line {best.line_no}): ") + best.evidence)
+        if best.vllm_source:
+            out.append(s("2", f"{h['raised']}: {source_line(best.vllm_source)}"))
         out.append("")
         out.append(s("1", h["cause"]))
         out.append(best.cause)

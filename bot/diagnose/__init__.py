@@ -17,6 +17,9 @@ from .versions import in_range
 __all__ = ["diagnose", "not_vllm", "Diagnosis", "Report", "RootError", "load_rulebook", "RuleBook"]
 
 ANSWER_THRESHOLD = 0.6
+# Hand-written rules about names a release lacks: their text says, from the index of vLLM's
+# releases, which releases had the name and what replaced it (source_text.for_rule).
+INDEX_COMPLETED = ("unexpected-keyword-argument", "cli-bad-args")
 _BOOK: RuleBook | None = None
 
 
@@ -37,11 +40,17 @@ def _caveats(c: Candidate, facts: dict, lang: str) -> list[str]:
     return out
 
 
-def _values(c: Candidate, facts: dict) -> dict:
+def _values(c: Candidate, facts: dict, lang: str) -> dict:
     flat = lambda d: {k: v for k, v in d.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)}
     values = flat(facts.get("engine_args") or {})      # the user's own settings, e.g. {max_model_len}
     values.update(flat(facts))
     values.update(c.captures)
+    if c.source is not None:                           # a family rule: its text comes from vLLM's source
+        from .source_text import values as from_source
+        values.update(from_source(c, facts, lang))
+    elif c.rule.id in INDEX_COMPLETED:                 # a hand-written rule the index completes
+        from .source_text import for_rule
+        values.update(for_rule(c.rule.id, values, facts, lang))
     # Derivers also see the whole matched message, for numbers no capture holds.
     values.update(advice.derive(c.rule.id, {**values, "matched_text": c.message.text}, facts))
     return values
@@ -58,7 +67,7 @@ def _fix(rule, values: dict, facts: dict, lang: str) -> tuple[str, dict, str]:
 
 
 def _to_diagnosis(c: Candidate, facts: dict, lang: str) -> Diagnosis:
-    rule, values = c.rule, _values(c, facts)
+    rule, values = c.rule, _values(c, facts, lang)
     caveats = _caveats(c, facts, lang)
     confidence = c.confidence * (0.9 if caveats else 1.0)
     fix, suggest, command = _fix(rule, values, facts, lang)
@@ -69,7 +78,18 @@ def _to_diagnosis(c: Candidate, facts: dict, lang: str) -> Diagnosis:
         line_no=c.message.line_no, captures=c.captures, repro=rule.repro,
         fix_settings=rule.fix_settings, fix_env=rule.fix_env, verified=rule.verified,
         versions=rule.versions, matched_by=c.matched_by, suggested=suggest, command=command,
+        vllm_source=_vllm_source(c, facts),
     )
+
+
+def _vllm_source(c: Candidate, facts: dict) -> dict | None:
+    """Where vLLM raises the message: from the index for a family answer."""
+    site = getattr(c.source, "site", None)
+    if site is None:
+        return None
+    from .source import where
+    version = facts.get("vllm_version")
+    return where(site, str(version) if version else None)
 
 
 def _root(errors: list[tracebacks.Message], best: Diagnosis | None,

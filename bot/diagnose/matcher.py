@@ -31,6 +31,7 @@ class Candidate(Record):
     confidence: float
     matched_by: str
     captures: dict = Factory(dict)
+    source: object = None         # what vLLM's source says about the message (source.Hit), for family rules
 
 
 def _norm(s: str) -> str:
@@ -199,7 +200,7 @@ def match(book: RuleBook, errors: list[Message], tail: list[Message], text: str,
     def holds(when: dict) -> bool:
         return all(condition_holds(k, v, facts) for k, v in when.items())
 
-    usable = [r for r in book if holds(r.when)]
+    usable = [r for r in book if not r.family and holds(r.when)]
     by_scope: dict[str, list[Rule]] = {"errors": [], "any": [], "tail": []}
     for r in usable:
         by_scope[r.scope].append(r)
@@ -217,5 +218,10 @@ def match(book: RuleBook, errors: list[Message], tail: list[Message], text: str,
     # score only the messages before it (this also spares most CLI calls importing rapidfuzz).
     first_root = min((c.position for c in cands if c.rule.level == "root"), default=len(strong))
     cands += _fuzzy_candidates(by_scope["errors"], strong[:first_root], taken, explained)
+    # Then vLLM's own source (source.py), only for a paste no hand-written rule answers: a paste a
+    # rule answers never loads the index, nor even the module that reads it.
+    if not any(c.rule.level != "wrapper" and c.rule.status == "active" for c in cands) and book.families:
+        from .source import find
+        cands += find(book, _rank(cands), strong, text, facts)
     wrappers = [r for r in by_scope["errors"] if r.level == "wrapper"]
     return _cover_wrappers(_rank(cands), wrappers, strong, holds, text)

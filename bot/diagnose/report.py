@@ -32,6 +32,7 @@ class Diagnosis(Record):
     matched_by: str = "pattern"          # pattern | fuzzy
     suggested: dict = Factory(dict)      # the settings the fix changes, with values from the log
     command: str = ""                    # the user's call with those settings, ready to paste
+    vllm_source: dict | None = None      # where vLLM raises the message: file, function, line, releases
 
 
 class RootError(Record):
@@ -97,6 +98,16 @@ def _show(value) -> str:
         return text.rstrip("0").rstrip(".") if "." in text and "e" not in text else text
     text = str(value)
     return text[:-2] if text.endswith(".0") and text[:-2].isdigit() else text   # "2048.0" -> "2048"
+
+
+def source_line(src: dict | None) -> str:
+    """`vllm/config/cache.py:123 CacheConfig.__post_init__ (vLLM 0.26.0; in 0.8.5 … 0.33.0)`."""
+    if not src:
+        return ""
+    rels = src.get("releases") or []
+    span = rels[0] if len(rels) == 1 else f"{rels[0]} … {rels[-1]}" if rels else ""
+    where = f"{src['file']}:{src['line']}" + (f" {src['function']}" if src.get("function") else "")
+    return f"{where} (vLLM {src.get('release')}; in {span})" if span else where
 
 
 TEXTS = {

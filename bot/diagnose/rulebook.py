@@ -24,10 +24,14 @@ LANGS = ("en", "zh")
 WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "compute_capability",
              "platform", "has_traceback", "vllm_context", "vllm_printed", "frames")
 TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "fix", "verified",
-            "versions", "related", "repro", "fix_settings", "fix_env", "references", "notes"}
+            "versions", "related", "repro", "fix_settings", "fix_env", "references", "notes", "family"}
+# A family rule is answered from the index of vLLM's own source (bot/diagnose/source.py finds the
+# message, its texts are filled from the index): it needs no patterns, and ranks below the rules
+# written by hand.
+FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package")
 MATCH_KEYS = {"patterns", "fuzzy", "scope", "when"}
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_CACHE_FORMAT = 7
+_CACHE_FORMAT = 8
 
 
 class RuleError(ValueError):
@@ -55,6 +59,7 @@ class Rule(Record):
     references: list[str]
     path: str
     pack: str = "shipped"              # the rule pack it comes from (packs.py)
+    family: str | None = None          # answered from vLLM's source (FAMILIES), not by patterns
     literals: list[str] = Factory(list)
     pattern_when: list[dict] = Factory(list)
     _compiled: dict = Factory(dict)
@@ -98,6 +103,11 @@ class RuleBook(Record):
 
     def __iter__(self):
         return iter(self.rules.values())
+
+    @property
+    def families(self) -> bool:
+        """Whether some active rule answers from vLLM's source (rulebook.FAMILIES)."""
+        return any(r.family and r.status == "active" for r in self.rules.values())
 
     def __len__(self) -> int:
         return len(self.rules)
@@ -258,7 +268,14 @@ def validate(data, path) -> Rule:
         raise RuleError(f"{where}: match: unknown field(s) {sorted(unknown)}")
     patterns, pattern_when = _patterns(match.get("patterns"), f"{where}: match.patterns")
     fuzzy = _str_list(match.get("fuzzy"), f"{where}: match.fuzzy")
-    if not patterns and not fuzzy:
+    family = data.get("family")
+    if family is not None and family not in FAMILIES:
+        raise RuleError(f"{where}: family: must be one of {FAMILIES}")
+    if family and level != "root":
+        raise RuleError(f"{where}: family: a family rule is a root cause (level: root)")
+    if family and (patterns or fuzzy):
+        raise RuleError(f"{where}: match: a family rule's messages are found in vLLM's source, not by patterns")
+    if not patterns and not fuzzy and not family:
         raise RuleError(f"{where}: match: needs patterns or fuzzy sentences")
     for i, s in enumerate(fuzzy):
         if len(s) < 20:
@@ -290,6 +307,7 @@ def validate(data, path) -> Rule:
         fix_env=_env(data.get("fix_env"), f"{where}: fix_env"),
         references=_str_list(data.get("references"), f"{where}: references"),
         path=str(path),
+        family=family,
         literals=[required_literal(p) for p in patterns],
     )
 

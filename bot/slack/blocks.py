@@ -25,6 +25,7 @@ from slack_sdk.models.blocks import (
     SectionBlock,
 )
 
+from bot.diagnose.report import source_line
 from bot.slack import mrkdwn
 from bot.slack.texts import t
 
@@ -87,6 +88,8 @@ def render_diagnosis(report: Any, *, lang: str, diagnosis_id: int | None, notes:
         cut |= len(best.evidence) > EVIDENCE_BUDGET
         evidence = mrkdwn.code_block(mrkdwn.shorten(best.evidence.strip(), EVIDENCE_BUDGET))
         blocks.append(_context(f"{t('evidence', lang, line_no=best.line_no)}\n{evidence}"))
+    if getattr(best, "vllm_source", None):
+        blocks.append(_context(t("raised", lang, where=f"`{mrkdwn.escape(source_line(best.vllm_source))}`")))
     alternatives = report.diagnoses[1 : 1 + ALTERNATIVES_SHOWN]
     if alternatives:
         items = " · ".join(f"{mrkdwn.escape(d.title)} ({_pct(d.confidence)}%)" for d in alternatives)
@@ -173,6 +176,8 @@ def full_text(report: Any, lang: str) -> str:
     parts += [f"- {c}" for c in best.caveats or []]
     if best.evidence:
         parts.append(f"Evidence (line {best.line_no}):\n```\n{best.evidence}\n```")
+    if getattr(best, "vllm_source", None):
+        parts.append(f"Raised in vLLM: `{source_line(best.vllm_source)}`")
     if report.root is not None:
         parts.append(f"First error (line {report.root.line_no}):\n```\n{report.root.text}\n```")
     for d in report.diagnoses[1:]:

@@ -12,6 +12,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "fix": {"en": "*Fix*", "zh": "*解决办法*"},
     "caveats": {"en": "*Caveats*", "zh": "*注意*"},
     "evidence": {"en": "*Evidence* (line {line_no})", "zh": "*依据*(第 {line_no} 行)"},
+    "raised": {"en": "*Raised in vLLM* {where}", "zh": "*vLLM 抛出位置* {where}"},
     "alternatives": {"en": "Other possibilities: {items}", "zh": "其他可能:{items}"},
     "full_in_file": {"en": "_The full text is in the attached file._", "zh": "_完整内容见附件。_"},
     "cut": {"en": "… (cut)", "zh": "…(已截断)"},

@@ -561,6 +561,20 @@ class Index:
         ids = {r for v in self._fact("envs").get(name.strip(), ()) for r in v[0]}
         return self._presence(ids, release)
 
+    # what there is (for "did you mean", and to tell vLLM's config classes from other programs')
+
+    def arg_names(self) -> list[str]:
+        return list(self._fact("args"))
+
+    def env_names(self) -> list[str]:
+        return list(self._fact("envs"))
+
+    def config_classes(self) -> list[str]:
+        return list(self._fact("classes"))
+
+    def config_fields(self, class_name: str) -> list[str]:
+        return list(self._fact("classes").get(class_name, {}))
+
     # deprecations
 
     def notices(self, name: str) -> list[dict]:

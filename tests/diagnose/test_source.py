@@ -1,0 +1,185 @@
+"""Answers from vLLM's own source (the family rules): what they find, what they say, when they keep
+quiet, and that a paste a hand-written rule answers never loads the index."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.diagnose import diagnose, load_rulebook
+from bot.diagnose.conditions import names, words
+
+ROOT = Path(__file__).resolve().parents[2]
+FRAME = '  File "/app/serve.py", line 3, in <module>\n    main()\n'
+VLLM_FRAME = '  File "/usr/lib/python3.12/site-packages/vllm/{path}", line 10, in {func}\n    x()\n'
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return load_rulebook()
+
+
+def tb(exc_line: str, *frames: str) -> str:
+    return "Traceback (most recent call last):\n" + (FRAME + "".join(frames)) + exc_line + "\n"
+
+
+# --- the check in words ------------------------------------------------------------------------------
+
+def test_a_condition_reads_as_a_sentence():
+    assert words("self.max_num_batched_tokens < self.max_model_len") == \
+        "vLLM raises this when `max_num_batched_tokens` is less than `max_model_len`."
+    assert words("not (0 < self.gpu_memory_utilization <= 1)") == \
+        "vLLM raises this when `gpu_memory_utilization` is at most `0` or `gpu_memory_utilization` is greater than `1`."
+    assert words("hidden_size % self.packed_factor != 0") == \
+        "vLLM raises this when `hidden_size` is not divisible by `packed_factor`."
+    assert words("assert lora_id > 0") == "vLLM asserts that `lora_id` is greater than `0`; here it did not hold."
+    assert words("self.quantization is None", "zh") == "当 `quantization` 未设置(None) 时 vLLM 抛出这个错误。"
+    assert words("except ImportError") == "vLLM raises this while handling `ImportError`."
+
+
+def test_tangled_code_gets_no_words():
+    assert words("any(lambda x: x for x in y)") is None
+    assert words("not (") is None
+    assert words(None) is None
+
+
+def test_the_settings_a_condition_reads_are_config_attributes_and_vllm_variables():
+    found = dict(names("envs.VLLM_USE_V1 and self.cache_config.block_size > x.size", "Worker.init"))
+    assert found == {"VLLM_USE_V1": None, "block_size": "cache_config"}
+    # self.X is a setting only inside a config class; a local name only if it has an underscore
+    assert dict(names("self.dtype != torch.float16", "FlashAttentionImpl.__init__")) == {}
+    assert dict(names("self.dtype != x", "ModelConfig.__post_init__")) == {"dtype": "ModelConfig"}
+    assert dict(names("load_format not in LOADERS")) == {"load_format": ""}
+
+
+# --- the families ------------------------------------------------------------------------------------
+
+def test_a_message_vllm_raises_gets_its_site_the_check_and_the_settings(shipped):
+    paste = tb("ValueError: --language-model-only is incompatible with cudagraph_mm_encoder=True, since it "
+               "disables all multimodal inputs and the multimodal encoder is never run. Please disable one of them.")
+    r = diagnose(paste, book=shipped)
+    d = r.best
+    assert r.verdict == "diagnosed" and d.rule_id == "vllm-check-failed"
+    assert d.confidence < 0.95                          # below any hand-written root cause
+    assert d.vllm_source["file"] == "vllm/config/vllm.py" and d.vllm_source["function"] == "VllmConfig.__post_init__"
+    assert "0.33.0" in d.vllm_source["releases"]
+    assert d.cause.startswith("From vLLM's source, not from a hand-written rule")
+    assert "`language_model_only` is true" in d.cause and "`--language-model-only`" in d.cause
+    assert "--compilation-config" in d.cause           # how a field without its own flag is set
+    zh = diagnose(paste, lang="zh", book=shipped).best
+    assert zh.cause.startswith("以下来自 vLLM 源码") and "为真" in zh.cause
+
+
+def test_the_release_in_the_log_picks_the_line_and_the_settings_of_that_release(shipped):
+    msg = "ValueError: Load format `safetensorz` is not supported"
+    old = diagnose("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.15.1\n" + tb(msg), book=shipped).best
+    new = diagnose(tb(msg), book=shipped).best
+    assert old.vllm_source["release"] == "0.15.1" and new.vllm_source["release"] == "0.33.0"
+    assert "The log does not show its vLLM version" in new.cause and "does not show" not in old.cause
+    assert "`--load-format`" in old.cause
+
+
+def test_a_pydantic_error_of_a_config_class_names_the_field_its_range_and_a_valid_value(shipped):
+    paste = ("INFO 01-01 00:00:00 [api_utils.py:1] non-default args: {'model': '/m', 'max_num_seqs': 0}\n"
+             "pydantic_core._pydantic_core.ValidationError: 2 validation errors for SchedulerConfig\n"
+             "max_num_batched_tokens\n"
+             "  Input should be greater than or equal to 1 [type=greater_than_equal, input_value=0, input_type=int]\n"
+             "max_num_seqs\n"
+             "  Input should be greater than or equal to 1 [type=greater_than_equal, input_value=0, input_type=int]\n")
+    d = diagnose(paste, book=shipped).best
+    assert d.rule_id == "vllm-config-invalid"
+    assert d.title.startswith("SchedulerConfig.max_num_seqs rejected")      # the one the user set comes first
+    assert "range ≥ 1" in d.cause and "`--max-num-seqs`" in d.cause
+    assert "Also rejected: `max_num_batched_tokens`" in d.cause
+    assert d.suggested == {"max_num_seqs": None}           # its default is unset: vLLM chooses
+    assert "max_num_seqs" not in d.command
+
+
+def test_another_programs_pydantic_model_is_not_a_vllm_config(shipped):
+    paste = ("pydantic_core._pydantic_core.ValidationError: 1 validation error for Settings\n"
+             "port\n  Input should be greater than or equal to 1 [type=greater_than_equal, input_value=0, input_type=int]\n")
+    assert diagnose(paste, book=shipped).diagnoses == []
+
+
+def test_a_field_that_went_says_when_and_what_replaced_it(shipped):
+    paste = "vLLM API server version 0.32.0\n" + tb("ValueError: Field 'level' not found in CompilationConfig.")
+    d = diagnose(paste, book=shipped).best
+    assert d.rule_id == "vllm-name-unknown" and d.vllm_source["function"] == "get_field"
+    assert "0.15.1" in d.cause and "gone from 0.20.2" in d.cause and "`mode`" in d.cause
+    assert "Use `mode` instead of `level`" in d.fix
+
+
+def test_an_unknown_variable_no_release_had_gets_close_names(shipped):
+    d = diagnose(tb("ValueError: Unknown vLLM environment variable detected: VLLM_USE_FLASHINFER_SAMPLR"),
+                 book=shipped).best
+    assert d.rule_id == "vllm-name-unknown"
+    assert "No indexed vLLM release" in d.cause and "`VLLM_USE_FLASHINFER_SAMPLER`" in d.cause
+
+
+def test_a_removed_argument_completes_the_hand_written_rules(shipped):
+    d = diagnose("vLLM API server version 0.26.0\n" + tb(
+        "TypeError: EngineArgs.__init__() got an unexpected keyword argument 'swap_space'"), book=shipped).best
+    assert d.rule_id == "unexpected-keyword-argument"
+    assert "existed in vLLM 0.5.5 – 0.15.1 and is gone from 0.20.2 on" in d.cause
+    assert "your vLLM 0.26.0 does not have it" in d.cause
+    cli = diagnose("vllm serve: error: unrecognized arguments: --disable-log-requests", book=shipped).best
+    assert cli.rule_id == "cli-bad-args" and "`--enable-log-requests`" in cli.fix
+
+
+def test_a_package_vllm_imports_names_the_importer_the_pip_name_and_the_setting_that_avoids_it(shipped):
+    paste = tb("ModuleNotFoundError: No module named 'runai_model_streamer'",
+               VLLM_FRAME.format(path="model_executor/model_loader/runai_streamer_loader.py", func="load_weights"),
+               VLLM_FRAME.format(path="transformers_utils/runai_utils.py", func="list_safetensors"),
+               VLLM_FRAME.format(path="utils/import_utils.py", func="__getattr__"),
+               '  File "<frozen importlib._bootstrap>", line 1387, in _gcd_import\n')
+    d = diagnose("vLLM API server version 0.26.0\n" + paste, book=shipped).best
+    assert d.rule_id == "vllm-optional-package-missing"
+    assert "Here `vllm.transformers_utils.runai_utils` imported it" in d.cause
+    assert "`pip install runai-model-streamer`" in d.fix and 'vllm[runai]' in d.fix
+    assert "choose another `--load-format`" in d.fix
+
+
+def test_a_package_another_library_imports_is_not_vllms(shipped):
+    paste = tb("ModuleNotFoundError: No module named 'runai_model_streamer'",
+               VLLM_FRAME.format(path="model_executor/model_loader/weight_utils.py", func="load"),
+               '  File "/usr/lib/python3.12/site-packages/transformers/utils.py", line 5, in f\n    import x\n')
+    assert not [d for d in diagnose(paste, book=shipped).diagnoses if d.rule_id.startswith("vllm-")]
+
+
+def test_other_programs_logs_get_nothing_even_with_vllms_own_words(shipped):
+    sglang = ("[2026-01-01 00:00:00] sglang.srt.server_args: starting\n"
+              + tb("ValueError: Load format `safetensorz` is not supported"))
+    assert diagnose(sglang, book=shipped).diagnoses == []
+    plain = ('Traceback (most recent call last):\n  File "/app/a.py", line 1, in <module>\n    f()\n'
+             '  File "/app/b.py", line 2, in f\n    g()\nValueError: invalid literal for int() with base 10: "x"\n')
+    assert diagnose(plain, book=shipped).diagnoses == []
+
+
+def test_a_hand_written_rule_wins_and_keeps_the_index_unloaded():
+    """A paste a rule answers does not pay for the index, even with an earlier message vLLM raises."""
+    code = ("import sys; from bot.diagnose import diagnose; "
+            "r = diagnose(sys.stdin.read()); "
+            "print(r.best.rule_id, 'bot.vllm_source.index' in sys.modules)")
+    paste = ("ValueError: Load format `safetensorz` is not supported\n"
+             "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` "
+             "when initializing the engine.\n")
+    out = subprocess.run([sys.executable, "-c", code], input=paste, capture_output=True, text=True, cwd=ROOT,
+                         check=True).stdout.split()
+    assert out[1] == "False" and not out[0].startswith("vllm-")
+
+
+def test_json_carries_the_raise_site(tmp_path):
+    log = tmp_path / "x.log"
+    log.write_text(tb("ValueError: Load format `safetensorz` is not supported"))
+    out = subprocess.run([sys.executable, "-m", "bot.cli", "diagnose", "--json", str(log)], capture_output=True,
+                         text=True, cwd=ROOT, check=True).stdout
+    src = json.loads(out)["diagnoses"][0]["vllm_source"]
+    assert src["file"] == "vllm/model_executor/model_loader/__init__.py"
+    assert src["function"] == "get_model_loader" and isinstance(src["line"], int) and src["releases"][-1] == "0.33.0"
+    text = subprocess.run([sys.executable, "-m", "bot.cli", "diagnose", str(log)], capture_output=True,
+                          text=True, cwd=ROOT, check=True).stdout
+    assert "Raised in vLLM: vllm/model_executor/model_loader/__init__.py:" in text
