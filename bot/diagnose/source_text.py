@@ -40,7 +40,19 @@ def values(c, facts: dict, lang: str) -> dict:
     out = filler(idx, hit, facts, lang if lang in _L else "en") if filler else {}
     if hit.site is not None:
         out.update(site_values(idx, hit.site, facts, lang))
+        if hit.family == "raise-site" and hit.captures:
+            out["captured"] = captured(hit.captures)
     return out
+
+
+def captured(captures: dict, limit: int = 5) -> str:
+    """The values the message filled in, each with the expression vLLM formatted there."""
+    rows = []
+    for expr, value in list(captures.items())[:limit]:
+        value = " ".join(str(value).split())
+        if value:
+            rows.append(f"`{expr[:60]}` = `{value[:80]}{'…' if len(value) > 80 else ''}`")
+    return ", ".join(rows)
 
 
 # --- shared pieces ---------------------------------------------------------------------------------
