@@ -16,7 +16,6 @@ import ast
 import gzip
 import hashlib
 import json
-import math
 import os
 import re
 import sys
@@ -27,6 +26,7 @@ from pathlib import Path
 from packaging.version import Version
 
 from . import scan_args, scan_deprecations, scan_envs, scan_imports, scan_raises
+from .index import literal_words
 
 DEFAULT_RELEASES = ("0.5.5", "0.6.6.post1", "0.7.3", "0.8.5", "0.9.2", "0.10.2", "0.11.2", "0.15.1",
                     "0.20.2", "0.26.0", "0.30.0", "0.32.0", "0.33.0")
@@ -79,6 +79,8 @@ def extract(wheel: Path) -> dict:
     counts = {"files": 0, "sites": 0, "asserts": 0, "no_message": 0, "mostly_placeholder": 0, "kept": 0,
               "user_facing": 0, "user_facing_kept": 0, "unparsed": 0, "python_text": 0}
     config_trees: dict[str, ast.Module] = {}
+    raw_sites: list[tuple[str, dict]] = []
+    classes: dict[str, dict] = {}
     with zipfile.ZipFile(wheel) as z:
         meta = next((n for n in z.namelist() if n.endswith(".dist-info/METADATA")), None)
         metadata = z.read(meta).decode("utf-8", "replace") if meta else ""
@@ -94,7 +96,8 @@ def extract(wheel: Path) -> dict:
                 counts["unparsed"] += 1
                 continue
             counts["files"] += 1
-            _raises(name, tree, out["raises"], counts)
+            raw_sites += [(name, site) for site in scan_raises.scan(tree)]
+            classes.update(scan_raises.exception_messages(tree))
             module = name[:-3].replace("/", ".").removesuffix(".__init__")
             for pkg, rec in scan_imports.scan(tree).items():
                 out["imports"].setdefault(pkg, {})[module] = rec
@@ -105,34 +108,38 @@ def extract(wheel: Path) -> dict:
             if name == "vllm/envs.py":
                 out["envs"] = scan_envs.scan(tree, source)
     out.update(scan_args.scan(config_trees))
+    for path, site in raw_sites:
+        _keep(path, site, classes, out["raises"], counts)
     out["counts"] = counts
     return out
 
 
-def _raises(path: str, tree: ast.Module, out: list, counts: dict) -> None:
+def _keep(path: str, site: dict, classes: dict[str, dict], out: list, counts: dict) -> None:
+    """Count a raw site, and keep it when its message is distinctive enough to match."""
     user_facing = is_user_facing(path)
-    for site in scan_raises.scan(tree):
-        counts["sites"] += 1
-        counts["user_facing"] += user_facing
-        if (site["condition"] or "").startswith("assert "):
-            counts["asserts"] += 1
-        parts = site.pop("parts")
-        if not parts:
-            counts["no_message"] += 1
-            continue
-        words, chars = scan_raises.literal_stats(parts)
-        if words < MIN_LITERAL_WORDS or chars < MIN_LITERAL_CHARS:
-            counts["mostly_placeholder"] += 1
-            continue
-        template = scan_raises.render(parts)
-        if PYTHON_TEXTS.fullmatch(shape(template)):
-            counts["python_text"] += 1
-            continue
-        counts["kept"] += 1
-        counts["user_facing_kept"] += user_facing
-        site["template"] = template
-        site["file"] = path
-        out.append(site)
+    counts["sites"] += 1
+    counts["user_facing"] += user_facing
+    if (site["condition"] or "").startswith("assert "):
+        counts["asserts"] += 1
+    parts = scan_raises.own_wording(site, classes) or site.pop("parts")
+    site.pop("parts", None)
+    site.pop("call", None)
+    if not parts:
+        counts["no_message"] += 1
+        return
+    words, chars = scan_raises.literal_stats(parts)
+    if words < MIN_LITERAL_WORDS or chars < MIN_LITERAL_CHARS:
+        counts["mostly_placeholder"] += 1
+        return
+    template = scan_raises.render(parts)
+    if PYTHON_TEXTS.fullmatch(shape(template)):
+        counts["python_text"] += 1
+        return
+    counts["kept"] += 1
+    counts["user_facing_kept"] += user_facing
+    site["template"] = template
+    site["file"] = path
+    out.append(site)
 
 
 def extract_cached(wheel: Path, cache: Path) -> dict:
@@ -180,18 +187,12 @@ def _variants(per_release: list[tuple[int, dict]], files: Files) -> list:
     return list(groups.values())
 
 
-ANCHORS = 4
-_WORDS = re.compile(r"[a-z][a-z0-9_]{2,}")
+FIRST_WORDS = 6
 
 
 def shape(template: str) -> str:
     """A template with its placeholders unnamed: what a user can tell apart."""
     return re.sub(r"\{[^{}]*\}", "{}", template.replace("{{", "\x01").replace("}}", "\x02"))
-
-
-def literal_words(template: str) -> list[str]:
-    """The lower-cased words of a template's literal text (the matcher looks messages up by them)."""
-    return _WORDS.findall(re.sub(r"\{[^{}]*\}", " ", template.replace("{{", "").replace("}}", "")).lower())
 
 
 def _sites(sites: dict[tuple[str, str], dict]) -> tuple[dict, dict]:
@@ -200,8 +201,9 @@ def _sites(sites: dict[tuple[str, str], dict]) -> tuple[dict, dict]:
     sites: {"exc": [...], "template": [...], "where": [JSON text of [[file id, function, condition,
     [release id, line, ...]], ...]]}: `where` stays text until a site is looked at, so loading
     costs little. postings: {anchor word: "site id site id ..."}. A site's anchors are its rarest
-    literal words (one of them among its first words, so a message cut short still finds it): the
-    matcher only verifies templates that share an anchor with the message."""
+    literal word, which any full message of it holds, and the rarest of its first words, which a
+    message cut short still holds: the matcher only looks at sites whose anchor the message has,
+    a few dozen instead of thousands."""
     words = {key: literal_words(key[1]) for key in sites}
     df: dict[str, int] = {}
     for ws in words.values():
@@ -209,31 +211,42 @@ def _sites(sites: dict[tuple[str, str], dict]) -> tuple[dict, dict]:
             df[w] = df.get(w, 0) + 1
     rarity = lambda w: (df[w], -len(w))
     columns: dict[str, list] = {"exc": [], "template": [], "where": []}
-    chosen = []
-    for key in sites:
-        ws = list(dict.fromkeys(words[key]))
-        anchors = sorted(ws[:6], key=rarity)[:1]
-        anchors += [w for w in sorted(ws, key=rarity) if w not in anchors][: ANCHORS - 1]
-        chosen.append(anchors)
-    # A word's weight is its rarity among anchors; a site's share of a word is that weight over the
-    # weight of all its anchors, so a message holding all of a site's anchors gives it 1.0. A longer
-    # template wins ties by a hair.
-    anchor_df: dict[str, int] = {}
-    for anchors in chosen:
-        for w in anchors:
-            anchor_df[w] = anchor_df.get(w, 0) + 1
-    idf = {w: math.log((len(sites) + 1) / c) for w, c in anchor_df.items()}
     postings: dict[str, list[str]] = {}
-    for i, ((key, groups), anchors) in enumerate(zip(sites.items(), chosen)):
-        total = sum(idf[w] for w in anchors) or 1.0
-        tie = min(len(key[1]), 400) * 1e-6
-        for w in anchors:
-            postings.setdefault(w, []).append(f"{i}:{idf[w] / total + tie / len(anchors):.6f}")
+    for i, (key, groups) in enumerate(sites.items()):
+        ws = list(dict.fromkeys(words[key]))
+        for w in {min(ws, key=rarity), min(ws[:FIRST_WORDS], key=rarity)} if ws else ():
+            postings.setdefault(w, []).append(str(i))
         columns["exc"].append(key[0])
         columns["template"].append(key[1])
         columns["where"].append(json.dumps([[fi, fn, cond, lines] for (fi, fn, cond), lines in groups.items()],
                                            separators=(",", ":"), ensure_ascii=False))
     return columns, {w: " ".join(ids) for w, ids in sorted(postings.items())}
+
+
+def successors(named: dict[str, list[tuple[int, dict]]], n_releases: int, text_key: str) -> dict[str, list[str]]:
+    """{removed name: [the name that took its place, why]} for a name that goes in release R when
+    one that appears in R sets the same config field, or says the same (help text or comment)."""
+    from rapidfuzz import fuzz
+    present: dict[int, set[str]] = {}
+    for name, per_release in named.items():
+        for ri, _ in per_release:
+            present.setdefault(ri, set()).add(name)
+    out: dict[str, list[str]] = {}
+    for name, per_release in named.items():
+        last, rec = max(per_release, key=lambda x: x[0])
+        if last + 1 >= n_releases:
+            continue
+        newcomers = present.get(last + 1, set()) - present.get(last, set())
+        text = rec.get(text_key) or ""
+        for other in sorted(newcomers):
+            new = next(r for ri, r in named[other] if ri == last + 1)
+            if rec.get("config") and new.get("config") == rec["config"]:
+                out[name] = [other, "same config field"]
+                break
+            if len(text) >= 30 and fuzz.token_set_ratio(text, new.get(text_key) or "") >= 90:
+                out[name] = [other, f"same {text_key} text"]
+                break
+    return out
 
 
 def merge(facts: list[dict]) -> dict:
@@ -293,6 +306,8 @@ def merge(facts: list[dict]) -> dict:
         "dists": dists,
         "pip_names": scan_imports.PIP_NAMES,
         "deprecations": [[rel, subj, rep, text, where] for text, (rel, subj, rep, where) in notices.items()],
+        "successors": {"args": successors(args, len(releases), "help"),
+                       "envs": successors(envs, len(releases), "doc")},
     }
     return {
         "format": FORMAT,

@@ -27,13 +27,15 @@ a release between two indexed ones is described by the older):
     idx.arg("max_model_len" | "--max-model-len" | "max-model-len" | "-tp", release=None) -> ArgInfo | None
         name, flag, aliases, no_flag, keyword (an LLM() keyword), type, default, default_expr,
         llm_default, choices, ge, le, gt, lt, help, config_class, config_field, deprecated, notice,
-        releases, removed_in, replaced_by, release (the one described), file, line
+        releases, removed_in, replaced_by, replaced_by_source ("deprecation notice": vLLM says so;
+        "same config field" / "same help text": a name that appeared when it went and does the same),
+        release (the one described), file, line
     idx.has_arg(name_or_flag, release) -> bool | None
     idx.config_field("CacheConfig", "gpu_memory_utilization", release=None) -> ArgInfo | None
         (name is the field, flag the CLI flag that sets it in that release, if any)
     idx.env("VLLM_USE_V1", release=None) -> EnvInfo | None
-        name, default, default_expr, choices, type, doc, releases, removed_in, replaced_by, notice,
-        release, file, line
+        name, default, default_expr, choices, type, doc, releases, removed_in, replaced_by,
+        replaced_by_source, notice, release, file, line
     idx.has_env(name, release) -> bool | None
         None: the release is outside the indexed span, or lies between two indexed releases that
         disagree.
@@ -52,9 +54,7 @@ import gc
 import gzip
 import heapq
 import json
-import math
 import re
-from operator import itemgetter
 from pathlib import Path
 
 DATA_PATH = Path(__file__).parent / "data" / "index.json.gz"
@@ -63,12 +63,12 @@ FORMAT = 2                # the data layout this loader reads (build.FORMAT)
 MIN_SCORE = 80            # below it, match() abstains
 FUZZY_CUTOFF = 88         # rapidfuzz ratio of masked texts needed for a reworded message
 MIN_FUZZY_LITERAL = 40    # a template needs this many literal characters to be matched fuzzily
-CANDIDATE_POOL = 40       # sites found through their anchors, then ranked by their words
 CANDIDATES = 10           # templates verified per message
-COMMON_POSTINGS = 60      # an anchor word shared by more sites than this is a common one
+FUZZY_MIN_SIMILARITY = 0.5  # word-set F1 of message and template below which fuzzy scoring is not tried
 CLASS_PENALTY = 12        # the message's exception class is not the one the site raises
 FOREIGN_PENALTY = 30      # ... and it lives in another package
-MAX_CAPTURE = 2000
+MAX_CAPTURE = 1000
+MAX_REPEATS = 20         # a literal piece seen more often than this in a message: no regex
 MAX_MESSAGE = 4000
 
 _CACHE: dict[str, "Index | None"] = {}
@@ -111,11 +111,12 @@ def version_key(version: str) -> tuple[int, ...] | None:
 # --- templates -----------------------------------------------------------------------------------
 
 _TEMPLATE_PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 _SPACE = re.compile(r"\s+")
 _EXC_PREFIX = re.compile(r"^((?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure)))"
                          r":\s*")
 _MASK = re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|\[[^\[\]]{0,500}\]|\{[^{}]{0,500}\}|\([^()]{0,200}\d[^()]{0,200}\)"
-                   r"|\S*[\d/\\]\S*|\x00")
+                   r"|(?<!\S)\S*[\d/\\]\S*|\x00")
 _WORDS = re.compile(r"[a-z][a-z0-9_]{2,}")
 
 
@@ -140,16 +141,50 @@ def template_parts(template: str) -> list[tuple[str, str]]:
     return out
 
 
-def _regex(parts: list[tuple[str, str]]) -> re.Pattern:
-    out = []
+def literal_words(template: str) -> list[str]:
+    """The lower-cased words (3+ characters) of a template's literal text, in order: the build
+    picks a site's anchors among them, the matcher compares them with a message's words."""
+    return _WORDS.findall(_PLACEHOLDER.sub(" ", template.replace("{{", "").replace("}}", "")).lower())
+
+
+def literal_word_set(template: str) -> frozenset[str]:
+    return frozenset(literal_words(template))
+
+
+def _regex(parts: list[tuple[str, str]]) -> tuple[re.Pattern, list[int], list[str]]:
+    """A template's regex: literal text escaped (any run of white space may be none or several: a
+    paste's wrapping), each field a lazy bounded capture, the last one the rest of the message (a
+    list of weights can be long). Fields that touch ({a}{b}) share one capture: no text can tell
+    them apart, and two lazy captures side by side try every split. Also returns which field each
+    capture fills, and the literal pieces, which must all appear in order for the regex to match."""
+    out: list[str] = []
+    fields: list[int] = []
+    pieces: list[str] = []
+    n_fields = 0
     for i, (kind, value) in enumerate(parts):
         if kind == "lit":
-            pieces = [re.escape(p) for p in _SPACE.split(value)]
-            out.append(r"\s*".join(pieces))
-        else:
-            last = i == len(parts) - 1
-            out.append(f"(.{{0,{MAX_CAPTURE}}})" if last else f"(.{{0,{MAX_CAPTURE}}}?)")
-    return re.compile("".join(out), re.S)
+            out.append(r"\s*".join(re.escape(p) for p in _SPACE.split(value)))
+            pieces += [p for p in value.split() if p]
+            continue
+        if i > 0 and parts[i - 1][0] == "ph":
+            n_fields += 1
+            continue
+        out.append("(.*)" if i == len(parts) - 1 else f"(.{{0,{MAX_CAPTURE}}}?)")
+        fields.append(n_fields)
+        n_fields += 1
+    return re.compile("".join(out), re.S), fields, pieces
+
+
+def _in_order(text: str, pieces: list[str]) -> bool:
+    """Whether every literal piece appears, in order, and none so often that a regex would try too
+    many splits (a paste made of one repeated phrase)."""
+    pos = 0
+    for p in pieces:
+        pos = text.find(p, pos)
+        if pos < 0:
+            return False
+        pos += len(p)
+    return all(text.count(p) <= MAX_REPEATS for p in pieces if len(p) > 3)
 
 
 def _masked(text: str) -> str:
@@ -161,19 +196,17 @@ def _masked(text: str) -> str:
 class RaiseSite:
     """One message vLLM raises (an exception class and template), with every place that raises it."""
 
-    __slots__ = ("index", "id", "exc", "template", "_where", "_parts", "_regex", "_masked", "_literal", "_words")
+    __slots__ = ("index", "id", "exc", "template", "_where", "_parts", "_regex", "_masked", "_literal")
 
     def __init__(self, index: "Index", i: int):
         self.index, self.id = index, i
         self.exc, self.template = index._exc[i], index._template[i]
-        self._where = self._parts = self._regex = self._masked = self._literal = self._words = None
+        self._where = self._parts = self._regex = self._masked = self._literal = None
 
     @property
-    def words(self) -> set[str]:
+    def words(self) -> frozenset[str]:
         """The lower-cased words of the literal text."""
-        if self._words is None:
-            self._words = set(_WORDS.findall(" ".join(v for k, v in self.parts if k == "lit").lower()))
-        return self._words
+        return self.index._words(self.id)
 
     @property
     def parts(self) -> list[tuple[str, str]]:
@@ -193,9 +226,33 @@ class RaiseSite:
 
     @property
     def regex(self) -> re.Pattern:
+        return self._compiled()[0]
+
+    def _compiled(self) -> tuple[re.Pattern, list[int], list[str]]:
         if self._regex is None:
             self._regex = _regex(self.parts)
         return self._regex
+
+    def fullmatch(self, text: str) -> dict | None:
+        """{placeholder: value} when the whole message is this template, else None."""
+        return self._captures(text, full=True)
+
+    def prefix_match(self, text: str) -> tuple[int, dict] | None:
+        """(end, captures) when the message starts with this template."""
+        return self._captures(text, full=False)
+
+    def _captures(self, text: str, full: bool):
+        rx, fields, pieces = self._compiled()
+        if not _in_order(text, pieces):
+            return None
+        m = rx.fullmatch(text) if full else rx.match(text)
+        if m is None:
+            return None
+        names = self.placeholders
+        captures: dict = {}
+        for value, f in zip(m.groups(), fields):
+            captures.setdefault(names[f], value.strip())
+        return captures if full else (m.end(), captures)
 
     @property
     def masked(self) -> str:
@@ -274,12 +331,13 @@ class Info:
 class ArgInfo(Info):
     _fields = ("name", "flag", "aliases", "no_flag", "keyword", "type", "default", "default_expr", "llm_default",
                "factory", "choices", "ge", "le", "gt", "lt", "help", "config_class", "config_field",
-               "deprecated", "notice", "releases", "removed_in", "replaced_by", "release", "file", "line")
+               "deprecated", "notice", "releases", "removed_in", "replaced_by", "replaced_by_source", "release",
+               "file", "line")
 
 
 class EnvInfo(Info):
     _fields = ("name", "default", "default_expr", "choices", "type", "doc", "releases", "removed_in",
-               "replaced_by", "notice", "release", "file", "line")
+               "replaced_by", "replaced_by_source", "notice", "release", "file", "line")
 
 
 class ImportSite(Info):
@@ -298,8 +356,9 @@ class Index:
         columns = data["sites"]
         self._exc, self._template, self._where_text = columns["exc"], columns["template"], columns["where"]
         self._sites: list[RaiseSite | None] = [None] * len(self._exc)
+        self._site_words: list[frozenset | None] = [None] * len(self._exc)
         self._postings_text: dict[str, str] = data["postings"]
-        self._postings: dict[str, list[tuple[int, float]]] = {}
+        self._postings: dict[str, list[int]] = {}
         self._facts_text: dict[str, str] = data["facts"]
         self._facts: dict = {}
         self._aliases: dict[str, str] | None = None
@@ -381,38 +440,40 @@ class Index:
         self._memo[memo_key] = out
         return out
 
-    def _candidates(self, text: str) -> list[int]:
-        """The sites most like the message. The anchor postings find a pool cheaply (the sites
-        whose rare words the message holds); the pool is then ranked by how well the words of
-        message and template agree both ways (an F1 of the word sets), so a long template whose
-        message was cut short still beats a short one that happens to share three words."""
-        hits: dict[int, float] = {}
-        get = hits.get
-        words = set(_WORDS.findall(text.lower()))
-        lists = sorted((self._posting(w) for w in words if w in self._postings_text), key=len)
-        for post in lists:
-            # Common words come last and weigh little: once a site holds most of its anchor weight
-            # from rare words, they cannot change the ranking enough to be worth walking.
-            if len(post) > COMMON_POSTINGS and hits and max(hits.values()) >= 0.75:
-                break
-            for i, share in post:
-                hits[i] = get(i, 0.0) + share
-        pool = heapq.nlargest(CANDIDATE_POOL, hits.items(), key=itemgetter(1))
+    def _candidates(self, words: set[str]) -> list[tuple[float, int, bool]]:
+        """(similarity, site, whether the message holds all the template's words) of the sites
+        most like the message. The anchor postings give the sites whose rarest word (or rarest
+        first word) the message holds; they are ranked by how well the words of message and template
+        agree both ways (an F1 of the word sets), so a long template whose message was cut short
+        still beats a short one that happens to share three words."""
+        pool: set[int] = set()
+        for w in words:
+            post = self._posting(w)
+            if post:
+                pool.update(post)
         ranked = []
-        for i, share in pool:
-            tw = self.site(i).words
+        site_words, n = self._site_words, len(words)
+        for i in pool:
+            tw = site_words[i] or self._words(i)
             common = len(tw & words)
             if common:
-                p, r = common / len(words), common / len(tw)
-                ranked.append((2 * p * r / (p + r) + share * 1e-3, i))
-        ranked.sort(reverse=True)
-        return [i for _, i in ranked[:CANDIDATES]]
+                p, r = common / n, common / len(tw)
+                ranked.append((2 * p * r / (p + r), i, common == len(tw)))
+        return heapq.nlargest(CANDIDATES, ranked)
 
-    def _posting(self, word: str) -> list[tuple[int, float]]:
+    def _words(self, i: int) -> frozenset[str]:
+        tw = self._site_words[i]
+        if tw is None:
+            tw = self._site_words[i] = literal_word_set(self._template[i])
+        return tw
+
+    def _posting(self, word: str) -> list[int] | None:
         post = self._postings.get(word)
         if post is None:
-            post = self._postings[word] = [(int(i), float(share)) for i, _, share in
-                                           (item.partition(":") for item in self._postings_text[word].split())]
+            text = self._postings_text.get(word)
+            if text is None:
+                return None
+            post = self._postings[word] = [int(i) for i in text.split()]
         return post
 
     def _match(self, text: str, exc: str | None, foreign: bool = False) -> list[SiteMatch]:
@@ -420,20 +481,24 @@ class Index:
         masked_text = None
         trimmed = text.rstrip(" .:")
         exact = False
-        for i in self._candidates(text):
+        for similarity, i, complete in self._candidates(set(_WORDS.findall(text.lower()))):
             site = self.site(i)
             specific = min(1.0, site.literal_chars / 30)
-            m = site.regex.fullmatch(text) or (trimmed != text and site.regex.fullmatch(trimmed))
-            if m:
+            captures = None
+            if complete:            # a template's regex can only match a message holding all its words
+                captures = site.fullmatch(text)
+                if captures is None and trimmed != text:
+                    captures = site.fullmatch(trimmed)
+            if captures is not None:
                 score, by = 90 + 10 * specific, "template"
                 exact = True
             else:
-                m = site.regex.match(text)
-                if m and m.end() >= len(text) * 0.6:      # vLLM's message, then text appended after it
-                    score, by = 85 + 8 * specific - 10 * (1 - m.end() / len(text)), "template"
+                prefix = site.prefix_match(text) if complete else None
+                if prefix and prefix[0] >= len(text) * 0.6:      # vLLM's message, then text appended after it
+                    captures = prefix[1]
+                    score, by = 85 + 8 * specific - 10 * (1 - prefix[0] / len(text)), "template"
                 else:
-                    m = None
-                    if exact or site.literal_chars < MIN_FUZZY_LITERAL:
+                    if exact or similarity < FUZZY_MIN_SIMILARITY or site.literal_chars < MIN_FUZZY_LITERAL:
                         continue        # a fuzzy score cannot beat an exact match
                     if masked_text is None:
                         masked_text = _masked(text)
@@ -445,12 +510,8 @@ class Index:
                 score -= FOREIGN_PENALTY
             elif exc and site.exc != exc:
                 score -= CLASS_PENALTY
-            captures = {}
-            if m:
-                for name, value in zip(site.placeholders, m.groups()):
-                    captures.setdefault(name, value.strip())
             if score >= MIN_SCORE:
-                found.append(SiteMatch(site, round(score, 1), captures, by))
+                found.append(SiteMatch(site, round(score, 1), captures or {}, by))
         found.sort(key=lambda s: (s.score, s.site.literal_chars, s.site.exc == exc), reverse=True)
         return found
 
@@ -504,7 +565,7 @@ class Index:
                 return (self.files[fi] if fi >= 0 else None), line
         return None, None
 
-    def _describe(self, variants: list | None, release: str | None, name: str, flag: str | None = None) -> dict | None:
+    def _describe(self, variants: list | None, release: str | None, name: str, kind: str | None = None) -> dict | None:
         """The facts of one name in one release, with its lifetime, source and successor."""
         picked = self._pick(variants, release) if variants else None
         if picked is None:
@@ -512,14 +573,17 @@ class Index:
         ri, rec, src = picked
         releases, removed = self._lifetime(variants)
         file, line = self._source(src, ri)
-        notice = self._notice_for(name, flag or rec.get("flag"))
-        return {**rec, "name": name, "releases": releases, "removed_in": removed,
-                "replaced_by": self._replacement(notice, name), "notice": notice and notice["text"],
+        notice = self._notice_for(name, rec.get("flag"))
+        replaced_by, why = self._replacement(notice, name), "deprecation notice"
+        if replaced_by is None and removed and kind:
+            replaced_by, why = self._fact("successors")[kind].get(name, (None, None))
+        return {**rec, "name": name, "releases": releases, "removed_in": removed, "replaced_by": replaced_by,
+                "replaced_by_source": why if replaced_by else None, "notice": notice and notice["text"],
                 "release": self.releases[ri], "file": file, "line": line}
 
     def arg(self, name_or_flag: str, release: str | None = None) -> ArgInfo | None:
         name = self._arg_name(name_or_flag)
-        facts = self._describe(self._fact("args")[name], release, name) if name else None
+        facts = self._describe(self._fact("args")[name], release, name, "args") if name else None
         if facts is None:
             return None
         config = facts.get("config") or [None, None]
@@ -554,7 +618,7 @@ class Index:
 
     def env(self, name: str, release: str | None = None) -> EnvInfo | None:
         name = name.strip()
-        facts = self._describe(self._fact("envs").get(name), release, name)
+        facts = self._describe(self._fact("envs").get(name), release, name, "envs")
         return EnvInfo(**facts) if facts else None
 
     def has_env(self, name: str, release: str) -> bool | None:

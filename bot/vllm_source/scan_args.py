@@ -274,10 +274,13 @@ def _text(node: ast.AST | None) -> str | None:
 def cli_flags(modules: dict[str, ast.Module], classes: dict[str, dict], types: Types) -> list[dict]:
     """One record per `add_argument` of the engine and server parsers."""
     out: list[dict] = []
+    # get_kwargs (in arg_utils, used by the server's parser too) gives bool fields a --no- form
+    # in the releases whose source says so
+    arg_utils = modules.get("vllm/engine/arg_utils.py")
+    boolean_optional = arg_utils is not None and "BooleanOptionalAction" in ast.unparse(arg_utils)
     for path, tree in modules.items():
         if not is_cli_module(path):
             continue
-        boolean_optional = "BooleanOptionalAction" in ast.unparse(tree) if path.endswith("arg_utils.py") else False
         for cls_name, fn in _functions(tree):
             if fn.name not in ("add_cli_args", "make_arg_parser"):
                 continue

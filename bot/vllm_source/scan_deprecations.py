@@ -51,8 +51,9 @@ def parse_notice(text: str) -> dict | None:
     start = max(text.rfind(". ", 0, m.start()) + 2, 0) if text.rfind(". ", 0, m.start()) >= 0 else 0
     rep = _REPLACEMENT.search(text, m.start(), m.end() + 240)
     replacement = rep.group(1).rstrip(".") if rep else None
-    if replacement and not (replacement.startswith("--") or replacement.startswith("VLLM_") or "_" in replacement
-                            or "." in replacement or "(" in replacement):
+    quoted = rep is not None and text[rep.start(1) - 1: rep.start(1)] in "`'\"" and rep.start(1) > 0
+    if replacement and not (quoted or replacement.startswith("--") or replacement.startswith("VLLM_")
+                            or "_" in replacement or "." in replacement or "(" in replacement):
         replacement = None          # "use it", "use with care": not a name
     subjects = [n for n in names_in(text[start: m.start()]) if n != replacement]
     if not subjects:

@@ -275,9 +275,91 @@ def _visit_stmt(node: ast.stmt, scope: Scope, names: list[str], cond: str | None
         exc = exception_name(node.exc)
         if exc:
             parts = raise_message(node.exc, scope, node.lineno)
-            out.append({"exc": exc, "parts": parts, "line": node.lineno, "function": ".".join(names),
-                        "condition": cond})
+            site = {"exc": exc, "parts": parts, "line": node.lineno, "function": ".".join(names),
+                    "condition": cond}
+            if isinstance(node.exc, ast.Call):
+                site["call"] = call_arguments(node.exc)
+            out.append(site)
     elif isinstance(node, ast.Assert) and node.msg is not None:
         out.append({"exc": "AssertionError", "parts": message_parts(node.msg, scope, node.lineno),
                     "line": node.lineno, "function": ".".join(names),
                     "condition": "assert " + condition_text(node.test)})
+
+
+# --- exceptions that word their own message ------------------------------------------------------
+
+def _arg_parts(node: ast.expr) -> Parts:
+    out = Parts()
+    _value(out, node)
+    return out
+
+
+def call_arguments(call: ast.Call) -> dict:
+    """The arguments of `raise X(a, b=c)`, each as message parts, to fill X's own wording."""
+    return {"args": [_arg_parts(a) for a in call.args if not isinstance(a, ast.Starred)],
+            "kwargs": {k.arg: _arg_parts(k.value) for k in call.keywords if k.arg}}
+
+
+def exception_messages(tree: ast.Module) -> dict[str, dict]:
+    """Exception classes of a module that word their message in `__init__`
+    (`super().__init__(f"Loading lora {lora_name} failed ...")`, `self.message = ...`):
+    {class: {"bases": [...], "params": [...], "parts": Parts | None}}."""
+    out: dict[str, dict] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        rec: dict = {"bases": [b.attr if isinstance(b, ast.Attribute) else getattr(b, "id", "") for b in node.bases],
+                     "params": [], "parts": None}
+        init = next((st for st in node.body if isinstance(st, ast.FunctionDef) and st.name == "__init__"), None)
+        if init is not None:
+            rec["params"] = [a.arg for a in init.args.posonlyargs + init.args.args][1:] + \
+                [a.arg for a in init.args.kwonlyargs]
+            msg = _init_message(init)
+            if msg is not None:
+                rec["parts"] = message_parts(msg[0], Scope(init.body), msg[1])
+        out[node.name] = rec
+    return out
+
+
+def _init_message(init: ast.FunctionDef) -> tuple[ast.expr, int] | None:
+    for st in ast.walk(init):
+        if isinstance(st, ast.Call) and isinstance(st.func, ast.Attribute) and st.func.attr == "__init__" and st.args:
+            first = st.args[0]
+            if isinstance(first, ast.Name) and first.id == "self":       # Base.__init__(self, msg)
+                first = st.args[1] if len(st.args) > 1 else None
+            if first is not None:
+                return first, st.lineno
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Attribute) \
+                and isinstance(st.targets[0].value, ast.Name) and st.targets[0].value.id == "self" \
+                and st.targets[0].attr in ("message", "msg"):
+            return st.value, st.lineno
+    return None
+
+
+def own_wording(site: dict, classes: dict[str, dict]) -> Parts | None:
+    """The message an exception class words itself, with the raise's arguments in its fields."""
+    name, rec = site["exc"], None
+    for _ in range(4):
+        rec = classes.get(name)
+        if rec is None or rec["parts"] is not None:
+            break
+        name = next((b for b in rec["bases"] if b in classes), None)
+        if name is None:
+            return None
+    if rec is None or rec["parts"] is None or "call" not in site:
+        return None
+    words, _ = literal_stats(rec["parts"])
+    if words < 2:
+        return None             # the class passes its caller's message through
+    args, kwargs = site["call"]["args"], site["call"]["kwargs"]
+    bound = dict(zip(rec["params"], args))
+    bound.update({k: v for k, v in kwargs.items() if k in rec["params"]})
+    out = Parts()
+    for kind, value in rec["parts"]:
+        if kind == "ph" and value in bound:
+            out.extend_parts(bound[value])
+        elif kind == "ph":
+            out.ph(value)
+        else:
+            out.lit(value)
+    return out

@@ -29,6 +29,8 @@ class CacheConfig:
     """Data type for kv cache storage."""
     swap_space: float = 4
     """Size of the CPU swap space per GPU (in GiB)."""
+    enable_prefix_caching: bool = False
+    """Whether to enable prefix caching."""
 
     def verify(self, total: int) -> None:
         if self.gpu_memory_utilization > 1.0:
@@ -45,11 +47,15 @@ class CacheConfig:
 
 ARG_UTILS_V1 = '''
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from vllm.config import CacheConfig
 
 def get_kwargs(cls):
-    return {}
+    kwargs = {}
+    for field in fields(cls):
+        if field.type is bool:
+            kwargs[field.name] = {"action": argparse.BooleanOptionalAction}
+    return kwargs
 
 @dataclass
 class EngineArgs:
@@ -71,6 +77,8 @@ class EngineArgs:
         parser.add_argument("--gpu-memory-utilization", "-gmu", **cache_kwargs["gpu_memory_utilization"])
         parser.add_argument("--swap-space", **cache_kwargs["swap_space"])
         parser.add_argument("--kv-cache-dtype", **cache_kwargs["cache_dtype"])
+        parser.add_argument("--enable-prefix-caching", **cache_kwargs["enable_prefix_caching"])
+        parser.add_argument("--kv-block", **cache_kwargs["block_size"])
         parser.add_argument("--block-size", type=int, choices=[8, 16, 32], default=16, help="Token block size.")
         return parser
 
@@ -90,7 +98,7 @@ ARG_UTILS_V2 = ARG_UTILS_V1.replace('''    swap_space: float = CacheConfig.swap_
 ''', '''    kv_offloading_size: float = CacheConfig.kv_offloading_size
 ''').replace('''        parser.add_argument("--swap-space", **cache_kwargs["swap_space"])
 ''', '''        parser.add_argument("--kv-offloading-size", **cache_kwargs["kv_offloading_size"])
-''') + '''
+''').replace('"--kv-block"', '"--cache-block-size"') + '''
 SWAP_NOTICE = "--swap-space is deprecated and has been removed. Use --kv-offloading-size instead."
 '''
 
@@ -112,16 +120,41 @@ environment_variables = {
     # If set, use the V1 code path.
     "VLLM_USE_V1":
     lambda: bool(int(os.getenv("VLLM_USE_V1", "1"))),
+    # Space for the KV cache of the CPU backend, in GiB; the default is 4 GiB
+    "VLLM_CPU_KVCACHE_SPACE": lambda: int(os.getenv("VLLM_CPU_KVCACHE_SPACE", "4")),
     # Attention backend to use
     "VLLM_ATTENTION_BACKEND": env_with_choices("VLLM_ATTENTION_BACKEND", None, ["FLASH_ATTN", "XFORMERS"]),
 }
 '''
-ENVS_V2 = ENVS_V1.replace('''    # If set, use the V1 code path.
+ENVS_V2 = ENVS_V1.replace('"VLLM_CPU_KVCACHE_SPACE": lambda: int(os.getenv("VLLM_CPU_KVCACHE_SPACE"',
+                          '"VLLM_CPU_KV_CACHE_GIB": lambda: int(os.getenv("VLLM_CPU_KV_CACHE_GIB"').replace('''    # If set, use the V1 code path.
     "VLLM_USE_V1":
     lambda: bool(int(os.getenv("VLLM_USE_V1", "1"))),
 ''', '''    # Seconds to wait for the engine core to start
     "VLLM_ENGINE_READY_TIMEOUT_S": lambda: int(os.getenv("VLLM_ENGINE_READY_TIMEOUT_S", "600")),
 ''')
+
+CLI_ARGS = '''
+from dataclasses import dataclass
+
+@dataclass
+class FrontendArgs:
+    host: str | None = None
+    """Host name."""
+    port: int = 8000
+    """Port number."""
+    disable_fastapi_docs: bool = False
+    """Disable FastAPI's OpenAPI schema."""
+
+    @staticmethod
+    def add_cli_args(parser):
+        from vllm.engine.arg_utils import get_kwargs
+        frontend_kwargs = get_kwargs(FrontendArgs)
+        group = parser.add_argument_group("Frontend")
+        for key, value in frontend_kwargs.items():
+            group.add_argument(f"--{key.replace('_', '-')}", **value)
+        return parser
+'''
 
 LLM_PY = '''
 class LLM:
@@ -184,7 +217,7 @@ def write_wheel(folder: Path, version: str, files: dict[str, str]) -> Path:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> tuple[index.Index, list[dict]]:
     tmp = tmp_path_factory.mktemp("wheels")
-    common = {"vllm/__init__.py": "", "vllm/entrypoints/llm.py": LLM_PY,
+    common = {"vllm/__init__.py": "", "vllm/entrypoints/llm.py": LLM_PY, "vllm/entrypoints/openai/cli_args.py": CLI_ARGS,
               "vllm/model_executor/model_loader/default_loader.py": LOADER,
               "vllm/third_party/vendored.py": 'raise ValueError("a vendored library message, not vLLM\'s own")'}
     w1 = write_wheel(tmp, "0.1.0", {**common, "vllm/config.py": CONFIG_V1, "vllm/engine/arg_utils.py": ARG_UTILS_V1,
@@ -256,6 +289,16 @@ def test_engine_arguments(built):
     assert idx.arg("tokenizer").keyword is True and idx.arg("tokenizer").flag is None    # LLM() only
 
 
+def test_server_flags_from_a_loop_over_a_dataclass_and_no_forms(built):
+    idx, _ = built
+    port = idx.arg("--port")
+    assert (port.default, port.help, port.keyword, port.file) == (8000, "Port number.", False,
+                                                                  "vllm/entrypoints/openai/cli_args.py")
+    assert idx.arg("--no-disable-fastapi-docs").name == "disable_fastapi_docs"
+    assert idx.arg("--enable-prefix-caching").no_flag == "--no-enable-prefix-caching"
+    assert idx.arg("--enforce-eager").no_flag is None          # store_true: no --no- form
+
+
 def test_removed_argument_and_its_replacement(built):
     idx, _ = built
     swap = idx.arg("--swap-space")
@@ -268,6 +311,16 @@ def test_removed_argument_and_its_replacement(built):
     assert idx.has_arg("--model", "0.1.5") is True               # both neighbours have it
     assert idx.has_arg("--model", "0.3.0") is None               # outside the indexed span
     assert idx.arg("--swap-space", release="0.2.0") is None
+
+
+def test_a_renamed_name_without_a_notice(built):
+    idx, _ = built
+    old = idx.arg("--kv-block")
+    assert (old.removed_in, old.replaced_by, old.replaced_by_source) == ("0.2.0", "cache_block_size", "same config field")
+    env = idx.env("VLLM_CPU_KVCACHE_SPACE")
+    assert (env.replaced_by, env.replaced_by_source) == ("VLLM_CPU_KV_CACHE_GIB", "same doc text")
+    assert idx.arg("--swap-space").replaced_by_source == "deprecation notice"
+    assert idx.env("VLLM_USE_V1").replaced_by is None
 
 
 def test_config_fields(built):
@@ -327,3 +380,40 @@ def test_a_rerun_reads_the_cache(tmp_path, monkeypatch):
 
 def test_load_absent_file(tmp_path):
     assert index.load(tmp_path / "missing.json.gz") is None
+
+
+def test_an_exception_that_words_its_own_message(tmp_path):
+    exceptions = '''
+class VLLMNotFoundError(Exception):
+    pass
+
+class LoRAAdapterNotFoundError(VLLMNotFoundError):
+    def __init__(self, lora_name: str, lora_path: str) -> None:
+        message = f"Loading lora {lora_name} failed: No adapter found for {lora_path}"
+        self.message = message
+
+class StaleAdapterError(LoRAAdapterNotFoundError):
+    pass
+
+class PassThroughError(Exception):
+    def __init__(self, message, *, parameter=None):
+        super().__init__(message)
+'''
+    manager = '''
+from vllm.exceptions import LoRAAdapterNotFoundError, PassThroughError, StaleAdapterError
+
+def load(lora_request):
+    if lora_request is None:
+        raise PassThroughError("No LoRA request was given to the worker", parameter="lora")
+    try:
+        pass
+    except FileNotFoundError as e:
+        raise LoRAAdapterNotFoundError(lora_request.lora_name, lora_request.lora_path) from e
+    raise StaleAdapterError("stale", lora_path="/adapters/x")
+'''
+    wheel = write_wheel(tmp_path, "0.1.0", {"vllm/exceptions.py": exceptions, "vllm/lora/worker_manager.py": manager})
+    templates = {(s["exc"], s["template"]) for s in build.extract(wheel)["raises"]}
+    assert ("LoRAAdapterNotFoundError",
+            "Loading lora {lora_request.lora_name} failed: No adapter found for {lora_request.lora_path}") in templates
+    assert ("StaleAdapterError", "Loading lora stale failed: No adapter found for /adapters/x") in templates
+    assert ("PassThroughError", "No LoRA request was given to the worker") in templates
