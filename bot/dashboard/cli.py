@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def build(store, *, loopback_only: bool, env=None):
     """The dashboard app for `store`; SignInError when it would be open beyond loopback."""
-    from bot.learn.cli import _rulebook
+    from bot.learn.cli import rulebook_or_none
 
     from .app import Dashboard
     from .auth import SignInError, SignInSettings, SlackSignIn
@@ -82,7 +82,23 @@ def build(store, *, loopback_only: bool, env=None):
     if settings is None and not loopback_only:
         raise SignInError("outside localhost the dashboard requires Sign in with Slack: set SLACK_CLIENT_ID, "
                           "SLACK_CLIENT_SECRET and DASHBOARD_URL (README: 'The maintainers' dashboard')")
-    return Dashboard(store, rulebook=_rulebook(None), sign_in=SlackSignIn(settings) if settings else None)
+    return Dashboard(store, rulebook=rulebook_or_none(), sign_in=SlackSignIn(settings) if settings else None)
+
+
+def for_bot(store, env=None):
+    """The dashboard `serve --http` mounts at /dashboard: always behind Sign in with Slack, as the
+    bot's port is public. None (and a log line saying how) when sign-in is not set up."""
+    from .app import Dashboard
+    from .auth import SignInSettings, SlackSignIn
+
+    settings = SignInSettings.from_env(env)
+    if settings is None:
+        log.info("dashboard not served: set SLACK_CLIENT_ID, SLACK_CLIENT_SECRET and DASHBOARD_URL "
+                 "to serve it at %s/ behind Sign in with Slack", PREFIX)
+        return None
+    from bot.learn.cli import rulebook_or_none
+
+    return Dashboard(store, rulebook=rulebook_or_none(), sign_in=SlackSignIn(settings))
 
 
 def make_server(dashboard, *, host: str, port: int):

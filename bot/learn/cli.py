@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {display(store.url)} has no vllm-doctor tables yet; run `vllm-doctor db upgrade`",
                   file=sys.stderr)
             return 1
-        rulebook = _rulebook(args.rules)
+        rulebook = rulebook_or_none(args.rules)
         with store.session() as session:
             return args.run(args, session, rulebook)
     except SQLAlchemyError as e:
@@ -120,7 +120,7 @@ def _suggest(args, session, rulebook) -> int:
     return 0
 
 
-def _rulebook(packs: list[str]):
+def rulebook_or_none(packs=()):
     """The rule book, or None when it cannot be read: stats still count what the store holds."""
     try:
         from bot.diagnose.rulebook import load_rulebook, local_packs

@@ -51,13 +51,23 @@ def main(argv: list[str] | None = None) -> int:
     from bot.store import Store
 
     store = Store.from_env(settings.database_url)
+    dashboard = None
+    if args.http:
+        from bot.dashboard.auth import SignInError
+        from bot.dashboard.cli import for_bot
+
+        try:
+            dashboard = for_bot(store)
+        except SignInError as err:
+            print(f"vllm-doctor serve: {err}", file=sys.stderr)
+            return 2
     app = build_app(settings, store=store)
     poster = ReproPoster(app.client, store, interval_s=settings.repro_poll_s).start()
     stop = threading.Event()
     _stop_on_signals(stop)
     try:
         if args.http:
-            serve_http(app, host=args.host, port=args.port, stop=stop)
+            serve_http(app, host=args.host, port=args.port, stop=stop, dashboard=dashboard)
         else:
             serve_socket_mode(app, settings.app_token, stop=stop)
     finally:
@@ -76,11 +86,13 @@ def check_mode(settings: Settings, *, http: bool) -> None:
                             "or run with --http")
 
 
-def serve_http(app: Any, *, host: str, port: int, stop: threading.Event) -> None:
-    from bot.slack.http import EVENTS_PATH, make_server, stop_server
+def serve_http(app: Any, *, host: str, port: int, stop: threading.Event, dashboard=None) -> None:
+    from bot.slack.http import DASHBOARD_PATH, EVENTS_PATH, make_server, stop_server
 
-    server = make_server(app, host=host, port=port)
+    server = make_server(app, host=host, port=port, dashboard=dashboard)
     log.info("listening on http://%s:%s%s", host, server.effective_port, EVENTS_PATH)
+    if dashboard is not None:
+        log.info("dashboard on http://%s:%s%s/ (Sign in with Slack)", host, server.effective_port, DASHBOARD_PATH)
     runner = threading.Thread(target=server.run, name="waitress", daemon=True)
     runner.start()
     _wait(stop)

@@ -1,5 +1,6 @@
 """HTTP mode: bolt's WSGI adapter at /slack/events, a /healthz for load balancers and
-orchestrators, served by waitress (a production WSGI server in pure Python)."""
+orchestrators, and the maintainers' dashboard at /dashboard when Sign in with Slack is set up,
+served by waitress (a production WSGI server in pure Python)."""
 
 from __future__ import annotations
 
@@ -13,12 +14,17 @@ from waitress.server import create_server
 
 EVENTS_PATH = "/slack/events"
 HEALTH_PATH = "/healthz"
+DASHBOARD_PATH = "/dashboard"
 # Slack's own payloads are far smaller; this only bounds what a stranger can make us read.
 MAX_BODY_BYTES = 16 * 1024 * 1024
 
 
-def wsgi_app(app: App) -> Callable[[dict, Callable], Iterable[bytes]]:
+def wsgi_app(app: App, dashboard=None) -> Callable[[dict, Callable], Iterable[bytes]]:
     slack = SlackRequestHandler(app, path=EVENTS_PATH)
+    if dashboard is not None:
+        from bot.dashboard.web import mount
+
+        slack = mount(DASHBOARD_PATH, dashboard, slack)
 
     def application(environ: dict, start_response: Callable) -> Iterable[bytes]:
         if environ.get("PATH_INFO") == HEALTH_PATH and environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
@@ -29,10 +35,10 @@ def wsgi_app(app: App) -> Callable[[dict, Callable], Iterable[bytes]]:
     return application
 
 
-def make_server(app: App, *, host: str = "0.0.0.0", port: int = 3000, threads: int = 8) -> Any:
+def make_server(app: App, *, host: str = "0.0.0.0", port: int = 3000, threads: int = 8, dashboard=None) -> Any:
     """A waitress server, bound but not yet serving: call .run() (blocks) and .close().
     port=0 picks a free port; .effective_port says which."""
-    return create_server(wsgi_app(app), host=host, port=port, threads=threads,
+    return create_server(wsgi_app(app, dashboard), host=host, port=port, threads=threads,
                          max_request_body_size=MAX_BODY_BYTES, ident="vllm-doctor")
 
 

@@ -45,6 +45,13 @@ def test_scopes_cover_what_the_bot_does(manifest):
     assert set(manifest["oauth_config"]["scopes"]["bot"]) == NEEDED_SCOPES
 
 
+def test_sign_in_with_slack_asks_for_what_the_dashboard_uses(manifest):
+    from bot.dashboard.auth import CALLBACK_PATH, SCOPES
+
+    assert manifest["oauth_config"]["scopes"]["user"] == list(SCOPES)
+    assert all(url.endswith("/dashboard" + CALLBACK_PATH) for url in manifest["oauth_config"]["redirect_urls"])
+
+
 def test_socket_mode_is_the_default(manifest):
     assert manifest["settings"]["socket_mode_enabled"] is True
     assert "request_url" not in manifest["settings"]["event_subscriptions"]

@@ -1,7 +1,7 @@
 """A small fake of the Slack Web API, served over real HTTP on 127.0.0.1, port 0.
 
-It answers the methods the bot calls, keeps a log of every request it gets (tests wait on that
-log with deadlines), serves private files only to a Bearer token, runs the three-step file
+It answers the methods the bot calls, serves Sign in with Slack (openid.py), keeps a log of
+every request it gets (tests wait on that log with deadlines), serves private files only to a Bearer token, runs the three-step file
 upload, enforces trigger_id and response_url lifetimes, checks Block Kit limits the way Slack
 does, and answers 429 (with Retry-After) or 500 when a test asks it to.
 """
@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 from urllib.parse import parse_qsl, urlsplit
+
+from .openid import FakeOpenID
 
 BOT_TOKEN = "xoxb-fake-bot-token"
 APP_TOKEN = "xapp-fake-app-token"
@@ -110,6 +112,7 @@ class FakeSlack:
     hooks: dict[str, list[dict]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        self.openid = FakeOpenID(team_id=TEAM_ID)
         self._lock = threading.Condition()
         self._ids = itertools.count(1)
         self._ts = itertools.count(1)
@@ -481,6 +484,17 @@ class _Handler(BaseHTTPRequestHandler):
             fake._record(call)
             self._send(status, content, out_headers)
             return
+        if path == "/openid/connect/authorize":
+            status, out_headers, content = fake.openid.authorize(urlsplit(self.path).query)
+            call.method, call.status = "openid.authorize", status
+            fake._record(call)
+            self._send(status, content, out_headers)
+            return
+        if path == "/api/openid.connect.userInfo":
+            call.method, call.answer = "openid.connect.userInfo", fake.openid.userinfo(call.token)
+            fake._record(call)
+            self._send(200, json.dumps(call.answer).encode())
+            return
         call.status = 404
         fake._record(call)
         self._send(404, b"not found", {"Content-Type": "text/plain"})
@@ -517,7 +531,12 @@ class _Handler(BaseHTTPRequestHandler):
             answer = {"ok": False, "error": "ratelimited" if injection.status == 429 else "fatal_error"}
             self._send(injection.status, json.dumps(answer).encode(), extra)
             return
-        answer = fake.api(method, params, call.token)
+        if method == "openid.connect.token":
+            answer = fake.openid.token(params, headers)
+        elif method == "openid.connect.userInfo":
+            answer = fake.openid.userinfo(call.token)
+        else:
+            answer = fake.api(method, params, call.token)
         call.answer = answer
         fake._record(call)
         self._send(200, json.dumps(answer).encode())
