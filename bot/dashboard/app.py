@@ -54,12 +54,14 @@ class Dashboard:
                                      autoescape=select_autoescape(default=True), undefined=StrictUndefined,
                                      trim_blocks=True, lstrip_blocks=True)
         self.templates.filters.update(pct=_pct, when=_when, day=_day, q=lambda s: quote(str(s), safe=""))
-        self.stylesheet = resources.files("bot.dashboard").joinpath("static/style.css").read_bytes()
+        static = resources.files("bot.dashboard").joinpath("static")
+        self.static_files = {"/static/style.css": (static.joinpath("style.css").read_bytes(), "text/css; charset=utf-8"),
+                             "/static/favicon.svg": (static.joinpath("favicon.svg").read_bytes(), "image/svg+xml")}
         self.routes: dict[str, Callable[[Request], Response]] = {
             "/": self.overview, "/rules": self.rules, "/unanswered": self.unanswered,
             "/unanswered/draft": self.draft, "/unanswered/draft.yaml": self.draft_yaml,
             "/unanswered/draft.zip": self.draft_zip, "/releases": self.releases, "/repro": self.repro,
-            "/login": self.login, "/static/style.css": self.static,
+            "/login": self.login, "/static/style.css": self.static, "/static/favicon.svg": self.static,
         }
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
@@ -113,7 +115,8 @@ class Dashboard:
         return Response(html, status=status)
 
     def static(self, request: Request) -> Response:
-        return Response(self.stylesheet, content_type="text/css; charset=utf-8", cache="max-age=3600")
+        body, content_type = self.static_files[request.path]
+        return Response(body, content_type=content_type, cache="max-age=3600")
 
     def login(self, request: Request) -> Response:
         if self.sign_in is None or getattr(request, "user", None) is not None:

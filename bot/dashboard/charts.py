@@ -54,7 +54,8 @@ def stacked_bars(rows: list[dict], series: list[tuple[str, str]], label, *, ever
     """
     chart = Chart()
     top = nice_ceiling(max((sum(r[k] for k, _ in series) for r in rows), default=0))
-    _y_axis(chart, top, lambda v: f"{v:g}")
+    _y_axis(chart, max(top, 4), lambda v: f"{v:g}", whole=True)
+    top = max(top, 4)
     slot = (chart.plot_right - chart.plot_left) / max(len(rows), 1)
     height = chart.plot_bottom - TOP
     for i, row in enumerate(rows):
@@ -68,7 +69,7 @@ def stacked_bars(rows: list[dict], series: list[tuple[str, str]], label, *, ever
                                  "label": f"{label(row)}: {row[key]} {name}"})
             base -= h
         chart.bars.append({"x": round(x, 2), "w": round(slot * 0.8, 2), "segments": segments})
-        if i % every == 0 or i == len(rows) - 1:
+        if _labelled(i, len(rows), every):
             chart.xlabels.append({"x": round(x + slot * 0.4, 2), "label": label(row)})
     return chart
 
@@ -97,15 +98,20 @@ def lines(rows: list[dict], series: list[tuple[str, str]], label, *, every: int 
             pen_down = True
         chart.lines.append({"series": key, "points": points, "path": " ".join(path)})
     for i, row in enumerate(rows):
-        if i % every == 0 or i == len(rows) - 1:
+        if _labelled(i, len(rows), every):
             chart.xlabels.append({"x": round(chart.plot_left + (i + 0.5) * slot, 2), "label": label(row)})
     return chart
 
 
-def _y_axis(chart: Chart, top: float, fmt) -> None:
+def _labelled(i: int, n: int, every: int) -> bool:
+    """Every `every`th bar is named, and the last one when it is not crowding the one before."""
+    return i % every == 0 or (i == n - 1 and i % every >= every / 2)
+
+
+def _y_axis(chart: Chart, top: float, fmt, *, whole: bool = False) -> None:
     height = chart.plot_bottom - TOP
     for frac in (0, 0.25, 0.5, 0.75, 1):
         value = top * frac
-        if frac in (0.25, 0.75) and top < 4 and top != 1.0:
-            continue              # no "0.5 pastes"
+        if whole and value != int(value):
+            continue              # no "2.5 pastes"
         chart.yticks.append({"y": round(chart.plot_bottom - frac * height, 2), "label": fmt(value)})

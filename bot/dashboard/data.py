@@ -184,6 +184,7 @@ class ClusterRow:
     last_seen: dt.datetime
     releases: list[tuple[str, int]] = field(default_factory=list)
     latest_id: int | None = None
+    other_program: str | None = None        # when another program printed these logs
     root_text: str | None = None
     excerpt: str | None = None
 
@@ -201,10 +202,12 @@ def clusters(session: Session, *, page: int = 0, per_page: int = CLUSTERS_PER_PA
     first), one page of them, and how many clusters there are."""
     d = Diagnosis
     n = func.count().label("n")
-    rows = session.execute(select(d.signature, n, func.min(d.created_at), func.max(d.created_at), func.max(d.id))
+    rows = session.execute(select(d.signature, n, func.min(d.created_at), func.max(d.created_at), func.max(d.id),
+                                  func.max(d.other_program))
                            .where(UNANSWERED).group_by(d.signature).order_by(n.desc(), d.signature)
                            .limit(per_page).offset(page * per_page)).all()
-    out = [ClusterRow(sig, count, first, last, latest_id=latest) for sig, count, first, last, latest in rows]
+    out = [ClusterRow(sig, count, first, last, latest_id=latest, other_program=other)
+           for sig, count, first, last, latest, other in rows]
     if out:
         by_sig = {c.signature: c for c in out}
         releases: dict[str, Counter] = defaultdict(Counter)
@@ -314,6 +317,7 @@ def _job(job: Job) -> dict:
     env = result.get("env") if isinstance(result.get("env"), dict) else {}
     culprit = result.get("culprit") if isinstance(result.get("culprit"), dict) else None
     diagnosis = result.get("diagnosis") if isinstance(result.get("diagnosis"), dict) else {}
+    base = next((s.settings or {} for s in job.steps if s.kind == "bare"), {})
     return {
         "id": job.id, "created_at": job.created_at, "status": job.status, "model": job.model_path,
         "settings": job.settings or {}, "verdict": result.get("verdict"), "summary": result.get("summary"),
@@ -321,9 +325,19 @@ def _job(job: Job) -> dict:
         "rule_id": diagnosis.get("rule_id"), "fix_confirmed": result.get("fix_confirmed"),
         "gpu": env.get("gpu_name") or env.get("platform"), "error": job.error,
         "seconds": sum(s.seconds or 0 for s in job.steps),
-        "steps": [{"no": s.step_no, "kind": s.kind, "settings": s.settings or {}, "ok": s.ok, "seconds": s.seconds,
+        "steps": [{"no": s.step_no, "kind": s.kind, "changed": _changed(s, base), "ok": s.ok, "seconds": s.seconds,
                    "rule_id": s.rule_id} for s in job.steps],
     }
+
+
+def _changed(step, base: dict) -> dict:
+    """What a step ran beyond the bare start: the setting an `add` step added, a fix's values."""
+    if step.kind not in ("add", "fix"):
+        return {}
+    return {k: v for k, v in (step.settings or {}).items() if base.get(k, _MISSING) != v}
+
+
+_MISSING = object()
 
 
 def _midnight(day: dt.date) -> dt.datetime:
