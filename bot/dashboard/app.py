@@ -148,7 +148,7 @@ class Dashboard:
                          rules=data.sort_rules(active, sort, descending), shadows=shadows, flag_count=data.flag_count)
 
     def rule(self, request: Request, rule_id: str) -> Response:
-        stats = self._stats()
+        stats = self._stats(only=rule_id)
         rs = next((r for r in stats.rules if r.rule_id == rule_id), None)
         rule = self.rulebook.rules.get(rule_id) if self.rulebook is not None else None
         if rs is None:
@@ -218,11 +218,11 @@ class Dashboard:
 
     # -- helpers ---------------------------------------------------------------------------------
 
-    def _stats(self):
+    def _stats(self, only: str | None = None):
         from bot.learn.stats import compute
 
         with self.store.session() as session:
-            return compute(session, self.rulebook, now=self.clock())
+            return compute(session, self.rulebook, now=self.clock(), only=only)
 
     def _draft(self, request: Request):
         from bot.learn.suggest import Skipped, clusters, draft_for, draft_files
@@ -235,7 +235,7 @@ class Dashboard:
                                  message="No unanswered paste has that failure signature.")
             cluster = found[0]
             outcome = draft_for(cluster, self.rulebook)
-            files = {} if isinstance(outcome, Skipped) else draft_files(outcome, self.clock().date())
+            files = {} if isinstance(outcome, Skipped) else draft_files(session, outcome, self.clock().date())
         return cluster, outcome, files
 
 

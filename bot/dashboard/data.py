@@ -93,9 +93,11 @@ def overview(session: Session, dialect: str, today: dt.date, *, days: int = 30, 
                           "votes": votes, "fixed": c["fixed"], "wrong": c["wrong"], "partly": c["partly"],
                           "precision": precision(c["fixed"], c["wrong"], c["partly"])})
 
-    count, answered = session.execute(select(func.count(), count_if(d.verdict == "diagnosed")).select_from(d)).one()
-    fixed, wrong, partly = session.execute(
-        select(total(d.votes_fixed), total(d.votes_wrong), total(d.votes_partly)).where(has_rule)).one()
+    # One pass over ix_diagnoses_created_outcome, which holds every column this reads.
+    count, answered, fixed, wrong, partly = session.execute(
+        select(func.count(), count_if(d.verdict == "diagnosed"),
+               *(total(case((has_rule, getattr(d, f"votes_{k}")), else_=0)) for k in ("fixed", "wrong", "partly")))
+        .select_from(d)).one()
     totals = {"diagnoses": count, "answered": answered, "answer_rate": answered / count if count else None,
               "votes": fixed + wrong + partly, "precision": precision(fixed, wrong, partly),
               "last_7_days": sum(r["total"] for r in day_rows[-7:])}
@@ -261,11 +263,10 @@ def by_release_and_gpu(session: Session) -> tuple[list[Breakdown], list[Breakdow
 
     def add(version, gpu, bucket: str, key, count: int) -> None:
         for table, name in ((releases, version or "unknown"), (gpus, gpu or "unknown")):
-            b = table.setdefault(name, Breakdown(name))
-            if bucket == "outcome":
-                b.outcomes[key] += count
-            else:
-                b.failures[key] += count
+            b = table.get(name)
+            if b is None:
+                b = table[name] = Breakdown(name)
+            (b.outcomes if bucket == "outcome" else b.failures)[key] += count
 
     # Plain columns in the order of ix_diagnoses_release_gpu, so the rows come grouped already.
     columns = (d.vllm_version, d.gpu_name, d.verdict, d.other_program, d.top_rule_id)

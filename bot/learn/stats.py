@@ -145,16 +145,20 @@ def precision(fixed: float, wrong: float, partly: float) -> float | None:
 
 
 def compute(session: Session, rulebook=None, *, wrong_threshold: float = 0.3, min_feedback: int = 3,
-            recent_days: int = RECENT_DAYS, now: dt.datetime | None = None) -> Stats:
+            recent_days: int = RECENT_DAYS, now: dt.datetime | None = None, only: str | None = None) -> Stats:
     """Per-rule statistics, aggregated by the database in a few grouped queries that covering
     indexes answer (the maintainers' dashboard renders them for 100,000 pastes).
 
     A rule is a candidate of a paste at most once (matcher: one candidate per rule), and a paste's
     top_rule_id is its first active candidate; so a rule's hits are the pastes it is the top rule
     of, and what it matched without being shown is its active candidates less its hits.
+
+    only: the statistics of that one rule (the same numbers, for a page about it).
     """
     rules: dict[str, RuleStats] = {}
     for rule in (rulebook.rules.values() if rulebook is not None else ()):
+        if only is not None and rule.id != only:
+            continue
         rules[rule.id] = RuleStats(
             rule.id, rule.status, rule.pack,
             versions=str(rule.versions) if rule.versions is not None else None,
@@ -167,7 +171,7 @@ def compute(session: Session, rulebook=None, *, wrong_threshold: float = 0.3, mi
 
     d, c = Diagnosis, DiagnosisCandidate
     recent_from = (now or utcnow()) - dt.timedelta(days=recent_days)
-    for row in session.execute(_hits(recent_from)):
+    for row in session.execute(_hits(recent_from, only)):
         rs = stats_for(row.rule_id, "active")
         rs.hits += row.n
         rs.fixed += row.fixed
@@ -178,10 +182,11 @@ def compute(session: Session, rulebook=None, *, wrong_threshold: float = 0.3, mi
         _count_version(rs, row.vllm_version, row.n)
         last = as_utc(row.last_hit)
         rs.last_hit = max(rs.last_hit, last) if rs.last_hit else last
-    for rule_id, n in session.execute(select(c.rule_id, func.count()).where(c.status == "active").group_by(c.rule_id)):
+    active = select(c.rule_id, func.count()).where(c.status == "active").group_by(c.rule_id)
+    for rule_id, n in session.execute(active if only is None else active.where(c.rule_id == only)):
         rs = stats_for(rule_id, "active")
         rs.also_matched = n - rs.hits
-    for row in session.execute(_shadow_outcomes()):
+    for row in session.execute(_shadow_outcomes(only)):
         rs = stats_for(row.rule_id, "shadow")
         outcome = rs.shadow = rs.shadow or ShadowOutcome()
         outcome.matched += row.n
@@ -202,7 +207,7 @@ def compute(session: Session, rulebook=None, *, wrong_threshold: float = 0.3, mi
         rules=ordered, wrong_threshold=wrong_threshold, min_feedback=min_feedback, recent_days=recent_days)
 
 
-def _hits(recent_from: dt.datetime):
+def _hits(recent_from: dt.datetime, only: str | None = None):
     """Per rule and vLLM version: the pastes it answered first, their votes (all, and on the pastes
     since `recent_from`) and the last one."""
     d = Diagnosis
@@ -212,14 +217,15 @@ def _hits(recent_from: dt.datetime):
                    func.max(d.created_at).label("last_hit"),
                    *(total(column).label(k) for k, column in votes.items()),
                    *(total(case((recent, column), else_=0)).label("recent_" + k) for k, column in votes.items()))
-            .where(d.top_rule_id.is_not(None)).group_by(d.top_rule_id, d.vllm_version))
+            .where(d.top_rule_id.is_not(None) if only is None else d.top_rule_id == only)
+            .group_by(d.top_rule_id, d.vllm_version))
 
 
 def _add(a: tuple, b: tuple) -> tuple:
     return tuple(x + y for x, y in zip(a, b))
 
 
-def _shadow_outcomes():
+def _shadow_outcomes(only: str | None = None):
     """Shadow candidates by rule and vLLM version, with what they would have done (ShadowOutcome)."""
     c, d = DiagnosisCandidate, Diagnosis
     fixed, wrong = d.votes_fixed, d.votes_wrong
@@ -232,7 +238,8 @@ def _shadow_outcomes():
                    count_if(and_(first, shown.is_not(None), fixed > wrong)).label("displaced_fixed"),
                    count_if(and_(first, shown.is_not(None), wrong > fixed)).label("shown_was_wrong"))
             .join(d, d.id == c.diagnosis_id)
-            .where(c.status == "shadow").group_by(c.rule_id, d.vllm_version))
+            .where(c.status == "shadow", *([] if only is None else [c.rule_id == only]))
+            .group_by(c.rule_id, d.vllm_version))
 
 
 def _count_version(rs: RuleStats, version: str | None, n: int) -> None:

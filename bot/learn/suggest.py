@@ -21,13 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, defer, selectinload
+from sqlalchemy.orm import Session
 
-from bot.store.models import Diagnosis
+from bot.store.models import Diagnosis, DiagnosisCandidate
 
 from .signature import PLACEHOLDER
 
 MAX_FIXTURES = 5
+# Fixtures are looked for among this many of a cluster's first pastes, a batch at a time.
+FIXTURE_SCAN = 200
+FIXTURE_BATCH = 20
 # The pattern keeps the stable first part of the message: vLLM rewrites the tails of its
 # messages between releases (rules/README.md, "Authoring guidelines").
 PATTERN_LITERAL_CHARS = 160
@@ -35,9 +38,22 @@ _META = set(".^$*+?()[]{}|\\`")
 
 
 @dataclass
+class Paste:
+    """What suggest needs of an unanswered paste (its excerpt is read only for fixtures)."""
+
+    id: int
+    created_at: dt.datetime
+    source: str
+    verdict: str
+    vllm_version: str | None
+    root_text: str | None
+    shadow_rules: list[str] = field(default_factory=list)     # shadow rules that matched it
+
+
+@dataclass
 class Cluster:
     signature: str
-    diagnoses: list[Diagnosis] = field(default_factory=list)
+    diagnoses: list[Paste] = field(default_factory=list)
 
     @property
     def count(self) -> int:
@@ -63,17 +79,22 @@ class Skipped:
 
 def clusters(session: Session, signature: str | None = None) -> list[Cluster]:
     """Unanswered pastes with a root error, grouped by signature, biggest group first (or only
-    the group of `signature`)."""
-    query = (select(Diagnosis)
-             .where(Diagnosis.verdict != "diagnosed", Diagnosis.signature.is_not(None))
-             # The excerpt is read only for the few that become fixtures.
-             .options(selectinload(Diagnosis.candidates), defer(Diagnosis.excerpt), defer(Diagnosis.facts))
-             .order_by(Diagnosis.created_at, Diagnosis.id))
+    the group of `signature`), oldest paste first within each."""
+    d, c = Diagnosis, DiagnosisCandidate
+    where = [d.verdict != "diagnosed", d.signature.is_not(None)]
     if signature is not None:
-        query = query.where(Diagnosis.signature == signature)
+        where.append(d.signature == signature)
+    shadows: dict[int, list[str]] = {}
+    for diagnosis_id, rule_id in session.execute(
+            select(c.diagnosis_id, c.rule_id).join(d, d.id == c.diagnosis_id).where(c.status == "shadow", *where)
+            .order_by(c.diagnosis_id, c.rank)):
+        shadows.setdefault(diagnosis_id, []).append(rule_id)
     groups: dict[str, Cluster] = {}
-    for row in session.scalars(query):
-        groups.setdefault(row.signature, Cluster(row.signature)).diagnoses.append(row)
+    for row in session.execute(select(d.id, d.created_at, d.source, d.verdict, d.vllm_version, d.root_text,
+                                      d.signature).where(*where).order_by(d.created_at, d.id)):
+        paste = Paste(row.id, row.created_at, row.source, row.verdict, row.vllm_version, row.root_text,
+                      shadows.get(row.id, []))
+        groups.setdefault(row.signature, Cluster(row.signature)).diagnoses.append(paste)
     return sorted(groups.values(), key=lambda c: (-c.count, c.signature))
 
 
@@ -88,7 +109,7 @@ def suggest(session: Session, out: Path, *, min_count: int = 2, rulebook=None,
         if isinstance(outcome, Skipped):
             skipped.append(outcome)
             continue
-        _write(outcome, out, today or dt.date.today())
+        _write(session, outcome, out, today or dt.date.today())
         drafts.append(outcome)
     return drafts, skipped
 
@@ -150,18 +171,18 @@ def _covered_by(cluster: Cluster, rulebook) -> str | None:
         for rule in rulebook.rules.values():
             if any(all(p.search(t) for t in examples) for p in rule.patterns):
                 return f"rule {rule.id} ({rule.status}) now matches these lines"
-    shadows = Counter(c.rule_id for d in cluster.diagnoses for c in d.candidates if c.status == "shadow")
+    shadows = Counter(rule_id for d in cluster.diagnoses for rule_id in d.shadow_rules)
     for rule_id, n in shadows.items():
         if n == cluster.count:
             return f"shadow rule {rule_id} already matched all {n}"
     return None
 
 
-def _write(draft: Draft, out: Path, today: dt.date) -> None:
+def _write(session: Session, draft: Draft, out: Path, today: dt.date) -> None:
     fixtures = out / "tests" / "fixtures" / "logs" / draft.id
     for old in fixtures.glob("*.log"):     # a re-run replaces what the previous one wrote
         old.unlink()
-    for relative, text in draft_files(draft, today).items():
+    for relative, text in draft_files(session, draft, today).items():
         path = out / relative
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
@@ -171,25 +192,31 @@ def _write(draft: Draft, out: Path, today: dt.date) -> None:
             draft.fixture_paths.append(path)
 
 
-def draft_files(draft: Draft, today: dt.date) -> dict[str, str]:
+def draft_files(session: Session, draft: Draft, today: dt.date) -> dict[str, str]:
     """What `suggest` writes for a draft, by path relative to the output folder (the layout of
-    the repository): the rule file, then up to MAX_FIXTURES distinct excerpts as fixtures."""
+    the repository): the rule file, then up to MAX_FIXTURES distinct excerpts of the cluster's
+    first FIXTURE_SCAN pastes as fixtures."""
     files = {f"rules/{draft.id}.yaml": _rule_yaml(draft, today)}
     seen: set[str] = set()
-    for d in draft.cluster.diagnoses:
-        if len(files) > MAX_FIXTURES:
-            break
-        # A "#=" line inside the paste would read as a fixture header.
-        text = "\n".join(line for line in (d.excerpt or d.root_text or "").split("\n")
-                         if not line.startswith("#=")).strip("\n")
-        if not text or text in seen:
-            continue
-        seen.add(text)
-        files[f"tests/fixtures/logs/{draft.id}/{len(files)}.log"] = _fixture(d, draft.id, text)
+    first = draft.cluster.diagnoses[:FIXTURE_SCAN]
+    for start in range(0, len(first), FIXTURE_BATCH):
+        batch = first[start:start + FIXTURE_BATCH]
+        excerpts = dict(session.execute(select(Diagnosis.id, Diagnosis.excerpt)
+                                        .where(Diagnosis.id.in_([d.id for d in batch]))).all())
+        for d in batch:
+            if len(files) > MAX_FIXTURES:
+                return files
+            # A "#=" line inside the paste would read as a fixture header.
+            text = "\n".join(line for line in (excerpts.get(d.id) or d.root_text or "").split("\n")
+                             if not line.startswith("#=")).strip("\n")
+            if not text or text in seen:
+                continue
+            seen.add(text)
+            files[f"tests/fixtures/logs/{draft.id}/{len(files)}.log"] = _fixture(d, draft.id, text)
     return files
 
 
-def _fixture(d: Diagnosis, rule_id: str, text: str) -> str:
+def _fixture(d: Paste, rule_id: str, text: str) -> str:
     when = d.created_at.date().isoformat() if d.created_at else "unknown date"
     version = f"vLLM {d.vllm_version}" if d.vllm_version else "vLLM version not in the log"
     return (f"#=SOURCE=# vllm-doctor store, diagnosis {d.id} ({d.source} paste, {when}, {version}; "

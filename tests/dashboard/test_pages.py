@@ -114,7 +114,7 @@ def test_the_draft_zip_holds_the_files_suggest_writes(open_dashboard, recorded, 
 
 def test_a_failure_a_rule_now_covers_gets_no_draft(open_dashboard, recorded):
     with recorded.store.session() as session:
-        lora = next(c for c in clusters(session) if c.diagnoses[0].candidates)
+        lora = next(c for c in clusters(session) if c.diagnoses[0].shadow_rules)
     url = open_dashboard.url + "/unanswered/draft.yaml?signature=" + quote(lora.signature, safe="")
     reply = Browser().get(url)
     assert reply.status == 404 and "rule lora-rank-too-large (shadow) now matches these lines" in reply.body

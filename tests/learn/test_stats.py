@@ -128,3 +128,11 @@ def test_precision_dropping_compares_recent_votes_with_earlier_ones(recorded):
         oom = {r.rule_id: r for r in compute(s, recorded.book).rules}["cuda-oom"]
     assert (oom.earlier_precision, oom.recent_precision, oom.recent_votes) == (3.5 / 4, 0.0, 3)
     assert oom.precision_dropping is True
+
+
+def test_one_rules_statistics_are_the_same_as_among_all(recorded):
+    with recorded.store.session() as s:
+        everything = {r.rule_id: r for r in compute(s, recorded.book).rules}
+        for rule_id in ("cuda-oom", "bf16-unsupported-gpu", "lora-rank-too-large", "config-json-missing"):
+            [alone] = compute(s, recorded.book, only=rule_id).rules
+            assert alone == everything[rule_id]
