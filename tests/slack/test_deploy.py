@@ -13,10 +13,16 @@ from bot.slack.settings import Settings
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 SETTINGS_SOURCE = (ROOT / "bot" / "slack" / "settings.py").read_text()
+# serve --http also serves the dashboard, whose sign-in reads settings of its own
+DASHBOARD_SOURCE = (ROOT / "bot" / "dashboard" / "auth.py").read_text()
 
 
 def bot_env_names() -> set[str]:
     return set(re.findall(r'env\.get\("([A-Z_]+)"', SETTINGS_SOURCE))
+
+
+def dashboard_env_names() -> set[str]:
+    return set(re.findall(r'env\.get\("([A-Z_]+)"', DASHBOARD_SOURCE))
 
 
 def test_compose_runs_the_bot_beside_postgresql_16_after_migrating():
@@ -34,7 +40,7 @@ def test_compose_runs_the_bot_beside_postgresql_16_after_migrating():
 def test_compose_sets_only_settings_the_bot_reads():
     env = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]["bot"]["environment"]
     assert "@db:5432/" in env["DATABASE_URL"]
-    assert set(env) - {"LOG_LEVEL"} <= bot_env_names()
+    assert set(env) - {"LOG_LEVEL"} <= bot_env_names() | dashboard_env_names()
     assert {"SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "GPU_HELP_CHANNELS"} <= set(env)
 
 
