@@ -5,7 +5,9 @@ at a time, one configuration per process, and the first that fails is the culpri
 
 1. Preflight: build vLLM's engine configuration with ALL the settings, no engine started (seconds,
    no accelerator). A configuration error ends the plan here; the culprit is found by preflighting
-   the bare configuration and then the settings added one at a time, all in one more process.
+   the bare configuration and then the settings added one at a time. Every configuration-only
+   check of the plan (this one, the search, the fix in step 4) runs in one probe process that
+   imports vLLM once.
 2. Bare start with fast settings (`enforce_eager`: CUDA graph capture costs tens of seconds and
    does not change whether the engine starts), in its own process.
 3. The user's settings added back one at a time (cumulatively), each start in a new process; the
@@ -23,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .runner import ProbeRun, ProbeRunner, ProbeUnavailable, strip_markers
+from .runner import PreflightSession, ProbeRun, ProbeRunner, ProbeUnavailable, strip_markers
 from .safety import ReproRefused, validate_settings
 
 ENV_GPU_MEMORY_UTILIZATION = "REPRO_GPU_MEMORY_UTILIZATION"
@@ -185,6 +187,7 @@ class ReproPlan:
         self.env: dict = {}
         self.notes: list[str] = []
         self.started = time.monotonic()
+        self.session: PreflightSession | None = None     # the process of the configuration checks
 
     # --- the plan, top to bottom ---------------------------------------------------------
 
@@ -193,6 +196,7 @@ class ReproPlan:
             failed = self._preflight()
             if failed is not None:
                 return failed
+            self._close_session()          # engine starts follow: free its memory first
             self._fit_base_to_platform()
             failed = self._start("bare", dict(self.base), added=None)
             if failed is not None:
@@ -210,6 +214,8 @@ class ReproPlan:
                                 summary=f"vLLM starts and generates with all {len(self.settings)} setting(s).")
         except Cancelled:
             return self._result("cancelled", None, None, phase=None, summary="Cancelled.")
+        finally:
+            self._close_session()
 
     def _preflight(self) -> ReproResult | None:
         full = {**self.base, **self.settings}
@@ -327,7 +333,9 @@ class ReproPlan:
         if self.runner.should_stop():
             raise Cancelled()
         if mode == "preflight":
-            probe = self.runner.preflight(self.model, arg, search=search)
+            if self.session is None:
+                self.session = self.runner.session(self.model)
+            probe = self.session.check(arg, search=search)
         else:
             probe = self.runner.run(self.model, arg)
         if probe.cancelled:
@@ -342,6 +350,11 @@ class ReproPlan:
             raise ProbeUnavailable(f"vllm does not import under {self.runner.python}: "
                                    f"{broken.get('error_type')}: {broken.get('error')}")
         return probe
+
+    def _close_session(self) -> None:
+        if self.session is not None:
+            self.session.close()
+            self.session = None
 
     def _record(self, probe: ProbeRun, index: int) -> dict:
         return probe.records[index] if index < len(probe.records) else {}

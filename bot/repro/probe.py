@@ -10,6 +10,12 @@ diagnoses it like a pasted log; the last line starting with MARKER is the machin
         errors (max_model_len, dtype, a bad path) are answered in seconds. With --search the
         first set is the whole configuration and the rest are only checked when it fails (the
         settings added back one at a time, to find the one that breaks it), all in this process.
+    python probe.py session MODEL
+        Import vLLM once, then answer configuration checks read from stdin, one JSON line each:
+        {"settings": [SETTINGS, ...], "search": bool}, each answered like `preflight` and ended by
+        {"event": "done", "rc": 0|1}. A plan's configuration-only checks (the whole configuration,
+        the culprit search, the fix) then pay for one import instead of one per check. Exits at the
+        end of input.
     python probe.py run MODEL SETTINGS_JSON [--max-tokens N]
         LLM(model=MODEL, **settings), then generate a few tokens at temperature 0.
 
@@ -119,17 +125,55 @@ def environment() -> dict:
     return env
 
 
-def preflight(model: str, settings_list: list[dict], search: bool = False) -> int:
+def import_engine_args(settings: dict):
+    """vLLM's EngineArgs and the import time, or None after reporting why vLLM does not import."""
     started = time.monotonic()
     try:
         from vllm.engine.arg_utils import EngineArgs
     except Exception as e:  # noqa: BLE001
         traceback.print_exc()
-        emit({"mode": "preflight", "index": 0, "settings": settings_list[0], "ok": False,
+        emit({"mode": "preflight", "index": 0, "settings": settings, "ok": False,
               "stage": "import", **error_record(e), "env": environment()})
+        return None, 0.0
+    return EngineArgs, time.monotonic() - started
+
+
+def preflight(model: str, settings_list: list[dict], search: bool = False) -> int:
+    EngineArgs, import_s = import_engine_args(settings_list[0])
+    if EngineArgs is None:
         return 1
-    import_s = time.monotonic() - started
-    env = environment()
+    return check_configurations(EngineArgs, model, settings_list, search, import_s, environment())
+
+
+def session(model: str, commands) -> int:
+    """Configuration checks read line by line from `commands`, all in this one process."""
+    EngineArgs = env = None
+    import_s = 0.0
+    for line in commands:
+        if not line.strip():
+            continue
+        try:
+            command = json.loads(line)
+            settings_list = [s for s in command["settings"] if isinstance(s, dict)]
+            if not settings_list or len(settings_list) != len(command["settings"]):
+                raise ValueError("settings must be a non-empty list of JSON objects")
+        except (ValueError, KeyError, TypeError) as e:
+            print(f"probe: bad session command: {e}", file=sys.stderr)
+            return 2
+        if EngineArgs is None:
+            EngineArgs, import_s = import_engine_args(settings_list[0])
+            if EngineArgs is None:
+                emit({"event": "done", "rc": 1})
+                return 1
+            env = environment()
+        rc = check_configurations(EngineArgs, model, settings_list, bool(command.get("search")), import_s, env)
+        import_s = 0.0          # the import is paid once, by the first command's first attempt
+        emit({"event": "done", "rc": rc})
+    return 0
+
+
+def check_configurations(EngineArgs, model: str, settings_list: list[dict], search: bool, import_s: float,
+                         env: dict) -> int:
     failed = False
     for index, settings in enumerate(settings_list):
         emit({"event": "begin", "index": index})
@@ -186,7 +230,13 @@ def parse_settings(text: str) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    usage = "usage: probe.py preflight MODEL SETTINGS_JSON... [--search] | run MODEL SETTINGS_JSON [--max-tokens N]"
+    usage = ("usage: probe.py preflight MODEL SETTINGS_JSON... [--search] | session MODEL"
+             " | run MODEL SETTINGS_JSON [--max-tokens N]")
+    if len(argv) == 2 and argv[0] == "session":
+        for key, value in QUIET_ENV.items():
+            os.environ.setdefault(key, value)
+        die_with_parent()
+        return session(argv[1], iter(sys.stdin.readline, ""))
     if len(argv) < 3 or argv[0] not in ("preflight", "run"):
         print(usage, file=sys.stderr)
         return 2

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import signal
 import subprocess
 import threading
@@ -137,6 +138,10 @@ class ProbeRunner:
     def run(self, model: str, settings: dict) -> ProbeRun:
         return self._launch("run", self.command("run", model, [settings]), self.timeout_s)
 
+    def session(self, model: str) -> PreflightSession:
+        """One probe process that imports vLLM once and answers configuration checks until closed."""
+        return PreflightSession(self, [self.python, "-u", "-c", BOOTSTRAP, str(PROBE_PATH), "session", model])
+
     def _launch(self, mode: str, argv: list[str], limit: float) -> ProbeRun:
         started = time.monotonic()
         try:
@@ -177,6 +182,134 @@ class ProbeRunner:
                         timed_out=timed_out, cancelled=cancelled)
 
 
+class PreflightSession:
+    """Configuration checks sent one command at a time to one probe process (`probe.py session`).
+
+    A plan's preflight, culprit search and fix confirmation start no engine and hold no
+    accelerator, so they share one process and one vLLM import; engine starts keep their own
+    process each. The process starts with the first check and is killed by `close()`: it holds
+    nothing worth a graceful exit."""
+
+    def __init__(self, runner: ProbeRunner, argv: list[str]):
+        self.runner, self.argv = runner, argv
+        self.proc: subprocess.Popen | None = None
+        self.reader: _SessionReader | None = None
+
+    def __enter__(self) -> PreflightSession:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def check(self, settings_list: list[dict], search: bool = False) -> ProbeRun:
+        """Like `ProbeRunner.preflight`, in the session's process."""
+        started = time.monotonic()
+        proc, reader = self._process()
+        if proc.poll() is None:
+            try:
+                proc.stdin.write((json.dumps({"settings": settings_list, "search": search}) + "\n").encode())
+                proc.stdin.flush()
+            except (BrokenPipeError, OSError):
+                pass                       # it died: the reader sees the end of its output
+        limit = min(self.runner.timeout_s, self.runner.preflight_timeout_s)
+        timed_out = cancelled = False
+        while True:
+            try:
+                answer = reader.answers.get(timeout=POLL_S)
+                break
+            except queue.Empty:
+                pass
+            if time.monotonic() - started > limit:
+                timed_out = True
+            elif self.runner.should_stop():
+                cancelled = True
+            else:
+                continue
+            self.close()
+            answer = reader.answers.get()
+            break
+        if timed_out:
+            answer.sections[-1].add(f"\n[vllm-doctor: the probe ran past its time limit of {limit:.0f} s "
+                                    "and was killed]\n".encode())
+        if answer.rc is None:              # no answer: the process ended (or was ended) first
+            self.close()
+            answer.rc = proc.returncode
+        return ProbeRun("preflight", self.argv, answer.rc, round(time.monotonic() - started, 3), answer.records,
+                        [t.text() for t in answer.sections], timed_out=timed_out, cancelled=cancelled)
+
+    def close(self) -> None:
+        """Kill the process group; a later check starts a new process."""
+        proc, reader, self.proc, self.reader = self.proc, self.reader, None, None
+        if proc is None:
+            return
+        kill_group(proc.pid)
+        proc.wait()
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+        reader.join(timeout=10)
+
+    def _process(self) -> tuple[subprocess.Popen, _SessionReader]:
+        if self.proc is None:
+            try:
+                self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                             stderr=subprocess.STDOUT, env=self.runner.child_env(),
+                                             start_new_session=True, close_fds=True)
+            except OSError as e:
+                raise ProbeUnavailable(f"cannot start the vLLM interpreter {self.runner.python!r}: "
+                                       f"{e.strerror or e}") from None
+            self.reader = _SessionReader(self.proc.stdout)
+            self.reader.start()
+        return self.proc, self.reader
+
+
+@dataclass
+class _Answer:
+    sections: list[CappedText] = field(default_factory=lambda: [CappedText()])
+    records: list[dict] = field(default_factory=list)
+    began: bool = False
+    rc: int | None = None          # from the probe's done event; None when it never came
+
+
+class _SessionReader(threading.Thread):
+    """Reads a session's output, cut into one answer per command at the probe's done events."""
+
+    def __init__(self, stream):
+        super().__init__(daemon=True)
+        self.stream = stream
+        self.answers: queue.Queue[_Answer] = queue.Queue()
+        self.current = _Answer()
+
+    def run(self) -> None:
+        marker = MARKER.encode()
+        for line in iter(lambda: self.stream.readline(LINE_BYTES), b""):
+            record = _marker_record(line[len(marker):]) if line.startswith(marker) else None
+            if record is not None and record.get("event") == "done":
+                self.current.sections[-1].add(line)
+                self.current.rc = record.get("rc")
+                self.answers.put(self.current)
+                self.current = _Answer()
+                continue
+            if record is not None and record.get("event") == "begin":
+                if self.current.began:
+                    self.current.sections.append(CappedText())
+                self.current.began = True
+            elif record is not None:
+                self.current.records.append(record)
+            self.current.sections[-1].add(line)
+        self.stream.close()
+        self.answers.put(self.current)    # what came before the end, answered or not
+
+
+def _marker_record(payload: bytes) -> dict | None:
+    try:
+        record = json.loads(payload.decode("utf-8", "replace"))
+    except ValueError:
+        return None
+    return record if isinstance(record, dict) else None
+
+
 class _Reader(threading.Thread):
     """Reads the probe's output as it comes, splitting it at the probe's begin markers."""
 
@@ -197,11 +330,8 @@ class _Reader(threading.Thread):
         self.stream.close()
 
     def _marker(self, payload: bytes) -> None:
-        try:
-            record = json.loads(payload.decode("utf-8", "replace"))
-        except ValueError:
-            return
-        if not isinstance(record, dict):
+        record = _marker_record(payload)
+        if record is None:
             return
         if record.get("event") == "begin":
             # The output before the first attempt (imports) stays in attempt 0's section.

@@ -15,6 +15,22 @@ mode, model = rest[0], rest[1]
 settings = [json.loads(a) for a in rest[2:] if a.startswith("{")]
 die_with_parent()
 
+if mode == "session":
+    # The preflight session: one process, one JSON command a line; each command is logged as a
+    # preflight call, sleeps like one, and passes (the stand-in fails engine starts only).
+    for line in iter(sys.stdin.readline, ""):
+        checks = json.loads(line)["settings"]
+        with open(os.environ["STANDIN_LOG"], "a") as log:
+            log.write(json.dumps({"pid": os.getpid(), "child": None, "mode": "preflight", "model": model,
+                                  "settings": checks[0], "cuda": os.environ.get("CUDA_VISIBLE_DEVICES"),
+                                  "worker": os.environ.get("STANDIN_WORKER")}) + "\n")
+        time.sleep(float(os.environ.get("STANDIN_SLEEP", "0.1")))
+        print(MARKER + " " + json.dumps({"event": "begin", "index": 0}), flush=True)
+        print(MARKER + " " + json.dumps({"mode": "preflight", "index": 0, "settings": checks[0], "ok": True,
+                                         "seconds": 0.1, "env": {"vllm": "stand-in", "platform": "cpu"}}), flush=True)
+        print(MARKER + " " + json.dumps({"event": "done", "rc": 0}), flush=True)
+    sys.exit(0)
+
 child = None
 if os.environ.get("STANDIN_CHILD"):
     # Like vLLM's engine process: a grandchild in the same process group.
