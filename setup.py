@@ -28,7 +28,7 @@ setup(
     package_data={
         "bot": ["examples/*.log", "vllm_source/data/*",
                 "dashboard/templates/*.html", "dashboard/static/*.css", "dashboard/static/*.svg"],
-        "bot.rules": ["*.yaml", "README.md"],
+        "bot.rules": ["*.yaml", "_vllm_source.json", "README.md"],
         "bot.migrations": ["script.py.mako"],
     },
     cmdclass={"build_py": BuildPyWithAlembicIni},

@@ -51,7 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--record", action="store_true", help="store the diagnosis in the outcome database")
     d.add_argument("--no-color", action="store_true")
     r = sub.add_parser("rules", parents=[packs], help="the rule book: lint, list, stats, suggest")
-    r.add_argument("action", choices=["lint", "list", *RULES_FORWARDED])
+    r.add_argument("action", choices=["lint", "list", "sources", *RULES_FORWARDED])
     r.add_argument("--json", action="store_true")
     for name, (_, help_text) in FORWARDED.items():
         sub.add_parser(name, help=help_text, add_help=False)
@@ -126,6 +126,8 @@ def _rules(args, rest: list[str]) -> int:
         return _forward(RULES_FORWARDED[args.action], [args.action, *(["--json"] if args.json else []), *packs, *rest])
     if args.action == "list":
         return _list(_book(args), args.json)
+    if args.action == "sources":
+        return _sources()
     from .lint import lint
     problems, counts = lint(_book(args, use_cache=False))
     for p in problems:
@@ -135,6 +137,23 @@ def _rules(args, rest: list[str]) -> int:
     print(f"{counts['rules']} rules, {counts['fixtures']} fixtures ({counts['negative']} negative): "
           f"{len(problems)} problem(s)")
     return 1 if problems else 0
+
+
+def _sources() -> int:
+    """Write the shipped rule book's map of vLLM's source (bot/source_map.py)."""
+    from pathlib import Path
+    from . import resources, source_map
+    from .diagnose.packs import fixtures_beside
+    from .diagnose.rulebook import load_rulebook
+    from .vllm_source import index
+    idx = index.load()
+    if idx is None:
+        print("vllm-doctor: the index of vLLM's releases is not installed (bot/vllm_source/data)", file=sys.stderr)
+        return 2
+    book = load_rulebook(resources.rules_dir(), use_cache=False)
+    path = source_map.write(book, idx, Path(fixtures_beside(book.directory)))
+    print(f"wrote {path}")
+    return 0
 
 
 def _list(book, as_json: bool) -> int:

@@ -94,6 +94,7 @@ def lint(book: RuleBook | None = None) -> tuple[list[str], dict]:
             if other not in book.rules:
                 problems.append(f"{rule.id}: names unknown rule '{other}' in related/supersedes")
     counts = {"rules": len(book), "fixtures": 0, "negative": 0, "notes": []}
+    problems += _against_vllm_source(book, counts)
     for pack in packs_of(book):
         root = Path(pack.fixtures)
         if pack.directory == resources.rules_dir() and not root.is_dir():
@@ -127,3 +128,27 @@ def _lint_fixtures(book: RuleBook, pack: str, root: Path, counts: dict) -> list[
         if rule.pack == pack and rule.id not in with_fixture:
             problems.append(f"{prefix}{rule.id}: has no fixture under {root}/{rule.id}/")
     return problems
+
+
+def _against_vllm_source(book: RuleBook, counts: dict) -> list[str]:
+    """The shipped book's map of vLLM's source (rules/_vllm_source.json) is what `rules sources`
+    writes from the index and the fixtures now."""
+    from . import source_map
+    from .vllm_source import index
+    idx = index.load()
+    if idx is None:
+        counts["notes"].append("the index of vLLM's releases is not installed: rule texts not checked against it")
+        return []
+    fixtures = Path(packs_of(book)[0].fixtures)
+    if book.directory != resources.rules_dir() or not fixtures.is_dir():
+        return []           # a wheel's book, or another book: its map was checked when it was built
+    stale = source_map.stale(_shipped_only(book), idx, fixtures)
+    return [f"{SHIPPED}: {stale}"] if stale else []
+
+
+def _shipped_only(book: RuleBook) -> RuleBook:
+    """The shipped rules alone: the map describes them, whatever packs a team loads on top."""
+    if not book.packs or len(packs_of(book)) == 1:
+        return book
+    return load_rulebook(book.directory, packs=[], use_cache=False)
+

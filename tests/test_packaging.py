@@ -39,7 +39,7 @@ def test_the_wheel_installs_and_runs_outside_the_checkout(tmp_path, pg_url):
 
     [wheel] = (work / "dist").glob("*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    shipped = {f"bot/rules/{p.name}" for p in (ROOT / "rules").glob("*.yaml")}
+    shipped = {f"bot/rules/{p.name}" for p in (ROOT / "rules").glob("*.yaml")} | {"bot/rules/_vllm_source.json"}
     shipped |= {f"bot/migrations/versions/{p.name}" for p in (ROOT / "migrations" / "versions").glob("*.py")}
     shipped |= {"bot/migrations/env.py", "bot/migrations/script.py.mako", "bot/alembic.ini",
                 "bot/examples/engine-core-failed.log"}

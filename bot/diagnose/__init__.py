@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import os
+
 from . import advice
 from . import facts as _facts
 from . import logtext, tracebacks
@@ -83,13 +85,19 @@ def _to_diagnosis(c: Candidate, facts: dict, lang: str) -> Diagnosis:
 
 
 def _vllm_source(c: Candidate, facts: dict) -> dict | None:
-    """Where vLLM raises the message: from the index for a family answer."""
-    site = getattr(c.source, "site", None)
-    if site is None:
-        return None
-    from .source import where
+    """Where vLLM raises the message: from the index for a family answer, from the rule book's map
+    of vLLM's source for a hand-written one (no index to load)."""
     version = facts.get("vllm_version")
-    return where(site, str(version) if version else None)
+    version = str(version) if version else None
+    site = getattr(c.source, "site", None)
+    if site is not None:
+        from .source import where
+        return where(site, version)
+    if c.rule.family:
+        return None
+    from . import source_map
+    data = source_map.load(os.path.dirname(c.rule.path))
+    return source_map.site(data, c.rule.id, c.message.text, version) if data else None
 
 
 def _root(errors: list[tracebacks.Message], best: Diagnosis | None,

@@ -15,6 +15,11 @@ import re
 
 from .versions import in_range
 _DERIVERS: dict = {}        # rule id -> fn(values, facts) -> dict
+# Every engine argument a deriver below may put in `suggest`: the rule book's map of vLLM's source
+# (bot/source_map.py) records in which releases each exists, so the answer stays true for the log's.
+SUGGESTED = ("dtype", "enforce_eager", "gpu_memory_utilization", "limit_mm_per_prompt", "load_format",
+             "max_lora_rank", "max_model_len", "max_num_batched_tokens", "model_impl", "pipeline_parallel_size",
+             "port", "quantization", "tensor_parallel_size")
 MAX_UTILIZATION = 0.98          # leave room for the CUDA context and fragmentation
 DEFAULT_UTILIZATION = 0.9       # vLLM's default through 0.15 (0.92 later); used only when the log shows none
 

@@ -183,3 +183,26 @@ def test_json_carries_the_raise_site(tmp_path):
     text = subprocess.run([sys.executable, "-m", "bot.cli", "diagnose", str(log)], capture_output=True,
                           text=True, cwd=ROOT, check=True).stdout
     assert "Raised in vLLM: vllm/model_executor/model_loader/__init__.py:" in text
+
+
+def test_a_hand_written_answer_carries_its_raise_site_from_the_map_without_the_index():
+    code = ("import sys, json; from bot.diagnose import diagnose; "
+            "d = diagnose(sys.stdin.read()).best; "
+            "print(json.dumps([d.rule_id, d.vllm_source, 'bot.vllm_source.index' in sys.modules]))")
+    paste = ("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.26.0\n"
+             "ValueError: User-specified max_model_len (100000) is greater than the derived max_model_len "
+             "(max_position_embeddings=2048.0 or model_max_length=None in model's config.json). To allow overriding "
+             "this maximum, set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.\n")
+    rule_id, src, loaded = json.loads(subprocess.run([sys.executable, "-c", code], input=paste, capture_output=True,
+                                                     text=True, cwd=ROOT, check=True).stdout)
+    assert rule_id == "max-model-len-too-large" and not loaded
+    assert src["file"] == "vllm/config/model.py" and src["release"] == "0.26.0" and "0.33.0" in src["releases"]
+
+
+def test_the_map_names_only_sites_whose_template_the_message_matches(shipped):
+    from bot.diagnose import source_map
+    data = source_map.load(shipped.directory)
+    assert source_map.site(data, "max-model-len-too-large", "ValueError: something else entirely", None) is None
+    assert source_map.release_for(data, "0.10.1.dev3+g123") == "0.9.2"
+    assert source_map.present(data, "arg", "max_model_len", "0.26.0") is True
+    assert source_map.present(data, "arg", "no_such_setting", "0.26.0") is None
