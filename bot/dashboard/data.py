@@ -293,10 +293,10 @@ def release_key(name: str) -> tuple:
 
 def first_seen_in(breakdowns: list[Breakdown]) -> dict[str, list[tuple]]:
     """Per release: the failures no older release had (a new failure with an upgrade)."""
-    known = [b for b in breakdowns if release_key(b.name)[0]]
-    seen: set = set()
+    known = sorted((b for b in breakdowns if release_key(b.name)[0]), key=lambda b: release_key(b.name))
+    seen: set = set(known[0].failures) if known else set()
     out = {}
-    for b in sorted(known, key=lambda b: release_key(b.name)):
+    for b in known[1:]:           # everything is "new" in the oldest release stored: nothing to say
         new = [f for f in b.failures if f not in seen]
         out[b.name] = sorted(new, key=lambda f: -b.failures[f])
         seen.update(b.failures)
