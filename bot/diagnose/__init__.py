@@ -132,7 +132,7 @@ def not_vllm(f: dict) -> str | None:
 def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = None) -> Report:
     lang = lang if lang in ("en", "zh") else "en"
     book = book or _default_book()
-    clean = logtext.clean(data)
+    clean = logtext.clean(data, lang)
     errors = tracebacks.messages(clean.text)
     found_facts = _facts.extract(clean.text, "\n".join(m.text for m in errors[:500]))
     # Another program's log: the same torch / Hugging Face / socket text means something else

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from .record import Factory, Record
+from .report import text as say
 
 MAX_INPUT_CHARS = 10 * 1024 * 1024
 # When a paste is larger than MAX_INPUT_CHARS we keep a window that ends a little after the last
@@ -29,7 +30,7 @@ class CleanText(Record):
     notes: list[str] = Factory(list)
 
 
-def to_text(data: str | bytes) -> tuple[str, list[str]]:
+def to_text(data: str | bytes, lang: str = "en") -> tuple[str, list[str]]:
     """Decode whatever we were given; binary and invalid UTF-8 never raise."""
     notes: list[str] = []
     if isinstance(data, bytes):
@@ -39,24 +40,21 @@ def to_text(data: str | bytes) -> tuple[str, list[str]]:
             # Keep the readable ASCII: an error message in a binary blob is ASCII, and a pure-ASCII
             # string is several times cheaper for every later pass than one full of U+FFFD.
             text = data.decode("ascii", errors="ignore")
-            notes.append(BINARY_NOTE)
+            notes.append(say("note_binary", lang))
         else:
             text = data.decode("utf-8", errors="replace")
     else:
         text = data
         if _looks_binary(text[:65536]):
-            notes.append(BINARY_NOTE)
+            notes.append(say("note_binary", lang))
     return text, notes
-
-
-BINARY_NOTE = "The input looks binary, not like a text log; only its readable text was used."
 
 
 def _looks_binary(sample: str) -> bool:
     return bool(sample) and (sample.count("\x00") + sample.count("\ufffd")) > len(sample) * 0.1
 
 
-def bound(text: str, limit: int = MAX_INPUT_CHARS) -> tuple[str, list[str]]:
+def bound(text: str, limit: int = MAX_INPUT_CHARS, lang: str = "en") -> tuple[str, list[str]]:
     if len(text) <= limit:
         return text, []
     last = max(text.rfind(m) for m in _ERROR_MARKERS)
@@ -64,11 +62,7 @@ def bound(text: str, limit: int = MAX_INPUT_CHARS) -> tuple[str, list[str]]:
     start = max(0, end - limit)
     cut = text.find("\n", start)
     start = start if cut < 0 else cut + 1
-    mb = len(text) / (1024 * 1024)
-    note = (
-        f"The input is {mb:.1f} MB; only the last {limit // (1024 * 1024)} MB that hold errors "
-        "were read. Paste the first traceback if the answer looks wrong."
-    )
+    note = say("note_cut", lang, mb=f"{len(text) / (1024 * 1024):.1f}", limit=limit // (1024 * 1024))
     return text[start:end], [note]
 
 
@@ -80,9 +74,9 @@ def unescape_slack(text: str) -> str:
     return text
 
 
-def clean(data: str | bytes) -> CleanText:
-    text, notes = to_text(data)
-    text, more = bound(text)
+def clean(data: str | bytes, lang: str = "en") -> CleanText:
+    text, notes = to_text(data, lang)
+    text, more = bound(text, lang=lang)
     notes += more
     text = unescape_slack(text)
     text = text.replace("```", "\n")

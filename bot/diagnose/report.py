@@ -100,25 +100,37 @@ def _show(value) -> str:
     return text[:-2] if text.endswith(".0") and text[:-2].isdigit() else text   # "2048.0" -> "2048"
 
 
-def source_line(src: dict | None) -> str:
+def source_line(src: dict | None, lang: str = "en") -> str:
     """`vllm/config/cache.py:123 CacheConfig.__post_init__ (vLLM 0.26.0; in 0.8.5 … 0.33.0)`."""
     if not src:
         return ""
     rels = src.get("releases") or []
     span = rels[0] if len(rels) == 1 else f"{rels[0]} … {rels[-1]}" if rels else ""
     where = f"{src['file']}:{src['line']}" + (f" {src['function']}" if src.get("function") else "")
-    return f"{where} (vLLM {src.get('release')}; in {span})" if span else where
+    if not span:
+        return where
+    if lang == "zh":
+        return f"{where}（vLLM {src.get('release')}；出现于 {span}）"
+    return f"{where} (vLLM {src.get('release')}; in {span})"
 
 
 TEXTS = {
-    "ready_to_paste": {"en": "Ready to paste:", "zh": "可直接粘贴:"},
+    "note_binary": {
+        "en": "The input looks binary, not like a text log; only its readable text was used.",
+        "zh": "输入看起来是二进制数据，不是文本日志；只使用了其中可读的文本。",
+    },
+    "note_cut": {
+        "en": "The input is {mb} MB; only the last {limit} MB that hold errors were read. Paste the first traceback if the answer looks wrong.",
+        "zh": "输入有 {mb} MB；只读取了包含错误的最后 {limit} MB。如果回答看起来不对，请贴出第一条 traceback。",
+    },
+    "ready_to_paste": {"en": "Ready to paste:", "zh": "可直接粘贴："},
     "outside_versions": {
         "en": "This message is known from vLLM {versions}; your log shows {vllm_version}, so the advice may not hold as written.",
-        "zh": "这条报错已知出现在 vLLM {versions};你的日志是 {vllm_version},建议未必完全适用。",
+        "zh": "这条报错已知出现在 vLLM {versions}；你的日志是 {vllm_version}，建议未必完全适用。",
     },
     "no_version": {
         "en": "The log does not show its vLLM version; this rule was verified on vLLM {verified}.",
-        "zh": "日志里没有 vLLM 版本号;这条规则在 vLLM {verified} 上验证过。",
+        "zh": "日志里没有 vLLM 版本号；这条规则在 vLLM {verified} 上验证过。",
     },
     "unsure": {
         "en": ("I could not match this error to a known cause with confidence.\n\n"
@@ -129,32 +141,92 @@ TEXTS = {
                "this for you). 3) Check the usual suspects: memory (`gpu_memory_utilization` with "
                "`max_model_len`), versions (vLLM / torch / CUDA), paths (model folder, tokenizer files)."),
         "zh": ("没能以足够把握把这个报错对应到已知原因。\n\n"
-               "日志里的第一个错误(第 {line_no} 行):\n```\n{root}\n```\n\n"
-               "下一步:① 看第一条 traceback,不要看最后一行:vLLM 会把真实错误包装好几层。"
-               "② 缩小到最小复现:只写 `LLM(model=MODEL)`;能起来就逐个加回参数,一个配置一个进程"
-               "(`/vllm repro` 会替你做)。③ 先查三个高频元凶:显存(`gpu_memory_utilization` 与 "
-               "`max_model_len`)、版本(vLLM / torch / CUDA)、路径(模型目录、tokenizer 文件)。"),
+               "日志里的第一个错误（第 {line_no} 行）：\n```\n{root}\n```\n\n"
+               "下一步：① 看第一条 traceback，不要看最后一行：vLLM 会把真实错误包装好几层。"
+               "② 缩小到最小复现：只写 `LLM(model=MODEL)`；能起来就逐个加回参数，一个配置一个进程"
+               "（`/vllm repro` 会替你做）。③ 先查三个高频元凶：显存（`gpu_memory_utilization` 与 "
+               "`max_model_len`）、版本（vLLM / torch / CUDA）、路径（模型目录、tokenizer 文件）。"),
     },
     "wrapper_only": {
         "en": ("The log shows only a wrapper message: the real error was printed ABOVE it, in the engine "
                "core or worker process. Paste the lines above it, from the first `Traceback (most recent "
                "call last)` or the first `ERROR` line, e.g. `grep -n -B5 -A30 'Traceback\\|ERROR' vllm.log | head -120`."),
-        "zh": ("日志里只有包装层的报错:真正的错误打印在它上面(EngineCore 或 Worker 进程里)。"
-               "请把它上面的内容贴出来,从第一条 `Traceback (most recent call last)` 或第一条 `ERROR` 开始,"
+        "zh": ("日志里只有包装层的报错：真正的错误打印在它上面（EngineCore 或 Worker 进程里）。"
+               "请把它上面的内容贴出来，从第一条 `Traceback (most recent call last)` 或第一条 `ERROR` 开始，"
                "例如 `grep -n -B5 -A30 'Traceback\\|ERROR' vllm.log | head -120`。"),
     },
     "not_vllm": {
         "en": ("This log looks like it comes from {program}, not from vLLM, so the vLLM rule book does "
                "not apply. If vLLM is involved, paste the vLLM part of the log (its own lines and first "
                "traceback)."),
-        "zh": "这份日志看起来来自 {program},而不是 vLLM,所以 vLLM 规则库不适用。如果确实涉及 vLLM,请贴出 vLLM 自己的日志和第一条 traceback。",
+        "zh": "这份日志看起来来自 {program}，而不是 vLLM，所以 vLLM 规则库不适用。如果确实涉及 vLLM，请贴出 vLLM 自己的日志和第一条 traceback。",
     },
     "no_error": {
         "en": ("I found no error in this text. Paste the whole log from the start of the run, including "
                "the first `Traceback`; long logs can be attached as a file."),
-        "zh": "这段文字里没有找到错误。请贴出从启动开始的完整日志,包括第一条 `Traceback`;长日志可以作为文件上传。",
+        "zh": "这段文字里没有找到错误。请贴出从启动开始的完整日志，包括第一条 `Traceback`；长日志可以作为文件上传。",
     },
 }
+
+
+# Where a rule's `verified` entry says its knowledge came from, as a person says it. A rule's
+# `source` is free text ("issue threads (vllm#1, #2) + vllm source registry.py"): only the kinds it
+# names are read out, the citations stay in the rule file.
+_SOURCE_KINDS = (
+    ("seed cheat sheet", {"en": "the seed cheat sheet", "zh": "种子速查表"}),
+    ("issue thread", {"en": "issue threads", "zh": "issue 讨论"}),
+    ("vllm source", {"en": "vLLM's source", "zh": "vLLM 源码"}),
+    ("vllm pr", {"en": "a vLLM pull request", "zh": "vLLM 的 PR"}),
+    ("real run", {"en": "real runs", "zh": "实际运行"}),
+)
+_VERIFIED = {
+    "en": {"on": "Verified on vLLM {vllm}", "torch": " with torch {torch}", "gpu": " on {gpu}",
+           "from": " (from {kinds})", "and": " and ", "sep": ", ", "end": ".",
+           "h200": "Real run on an H200, vLLM {version}."},
+    "zh": {"on": "已验证：vLLM {vllm}", "torch": "，torch {torch}", "gpu": "，{gpu}",
+           "from": "（依据{kinds}）", "and": "和", "sep": "、", "end": "。",
+           "h200": "H200 实测：vLLM {version}。"},
+}
+_H200_VERSION = re.compile(r"vLLM (\S+?),")
+
+
+def verified_line(verified: dict | None, lang: str) -> str:
+    """'Verified on vLLM 0.33.0 (from vLLM's source).' from a rule's `verified` entry; '' without one."""
+    if not verified or not verified.get("vllm"):
+        return ""
+    w = _VERIFIED[lang if lang in _VERIFIED else "en"]
+    source = str(verified.get("source") or "").lower()
+    kinds = [names[lang if lang in names else "en"] for key, names in _SOURCE_KINDS if key in source]
+    said = w["on"].format(vllm=verified["vllm"])
+    if verified.get("torch"):
+        said += w["torch"].format(torch=verified["torch"])
+    if verified.get("gpu"):
+        gpu = str(verified["gpu"])
+        said += w["gpu"].format(gpu=gpu if lang == "zh" else f"{_article(gpu)} {gpu}")
+    if kinds:
+        listed = kinds[0] if len(kinds) == 1 else w["sep"].join(kinds[:-1]) + w["and"] + kinds[-1]
+        said += w["from"].format(kinds=listed)
+    said += w["end"]
+    h200 = _H200_VERSION.search(str(verified.get("h200") or ""))
+    if h200:
+        said += ("" if lang == "zh" else " ") + w["h200"].format(version=h200.group(1))
+    return _space_latin(said) if lang == "zh" else said
+
+
+def _article(name: str) -> str:
+    """'an RTX 5070', 'an H200', 'a Tesla V100': by how the first letter is said."""
+    word = name.split()[0]
+    spelled = word.isupper() or any(ch.isdigit() for ch in word)     # an initialism, read letter by letter
+    vowel_sound = "AEFHILMNORSX" if spelled else "AEIOU"
+    return "an" if word[:1].upper() in vowel_sound else "a"
+
+
+_CJK_LATIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])")
+
+
+def _space_latin(text: str) -> str:
+    """Chinese text puts a space between Chinese and Latin words: '依据 vLLM 源码'."""
+    return _CJK_LATIN.sub(" ", text)
 
 
 def text(key: str, lang: str, **values) -> str:

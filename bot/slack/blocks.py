@@ -25,7 +25,7 @@ from slack_sdk.models.blocks import (
     SectionBlock,
 )
 
-from bot.diagnose.report import source_line
+from bot.diagnose.report import source_line, verified_line
 from bot.slack import mrkdwn
 from bot.slack.texts import t
 
@@ -89,7 +89,10 @@ def render_diagnosis(report: Any, *, lang: str, diagnosis_id: int | None, notes:
         evidence = mrkdwn.code_block(mrkdwn.shorten(best.evidence.strip(), EVIDENCE_BUDGET))
         blocks.append(_context(f"{t('evidence', lang, line_no=best.line_no)}\n{evidence}"))
     if getattr(best, "vllm_source", None):
-        blocks.append(_context(t("raised", lang, where=f"`{mrkdwn.escape(source_line(best.vllm_source))}`")))
+        blocks.append(_context(t("raised", lang, where=f"`{mrkdwn.escape(source_line(best.vllm_source, lang))}`")))
+    verified = verified_line(best.verified, lang)
+    if verified:
+        blocks.append(_context(mrkdwn.escape(verified)))
     alternatives = report.diagnoses[1 : 1 + ALTERNATIVES_SHOWN]
     if alternatives:
         items = " · ".join(f"{mrkdwn.escape(d.title)} ({_pct(d.confidence)}%)" for d in alternatives)
@@ -171,21 +174,22 @@ def feedback_received(*, verdict: str, user: str, lang: str) -> dict:
 def full_text(report: Any, lang: str) -> str:
     """The whole diagnosis as a Markdown file: nothing cut."""
     best = report.diagnoses[0]
-    parts = [f"# {best.title}", f"{t('confidence', lang, pct=_pct(best.confidence))} · rule {best.rule_id}"]
+    parts = [f"# {best.title}", f"{t('confidence', lang, pct=_pct(best.confidence))} · {t('rule', lang, rule_id=best.rule_id)}"]
     parts += [best.cause or "", best.fix or ""]
     parts += [f"- {c}" for c in best.caveats or []]
+    parts.append(verified_line(best.verified, lang))
     if best.evidence:
-        parts.append(f"Evidence (line {best.line_no}):\n```\n{best.evidence}\n```")
+        parts.append(f"{t('evidence_plain', lang, line_no=best.line_no)}\n```\n{best.evidence}\n```")
     if getattr(best, "vllm_source", None):
-        parts.append(f"Raised in vLLM: `{source_line(best.vllm_source)}`")
+        parts.append(t("raised_plain", lang, where=f"`{source_line(best.vllm_source, lang)}`"))
     if report.root is not None:
-        parts.append(f"First error (line {report.root.line_no}):\n```\n{report.root.text}\n```")
+        parts.append(f"{t('first_error', lang, line_no=report.root.line_no)}\n```\n{report.root.text}\n```")
     for d in report.diagnoses[1:]:
-        parts.append(f"Also possible: {d.title} ({_pct(d.confidence)}%, rule {d.rule_id})")
+        parts.append(t("also_possible", lang, title=d.title, pct=_pct(d.confidence), rule_id=d.rule_id))
     facts = _facts_line(report.facts)
     if facts:
         parts.append(facts)
-    parts.append(f"Rule book {report.rulebook_version}")
+    parts.append(t("rulebook", lang, version=report.rulebook_version))
     return "\n\n".join(p for p in parts if p) + "\n"
 
 

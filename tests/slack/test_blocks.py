@@ -97,3 +97,22 @@ def test_notes_are_shown():
     log = (FIXTURES / "port-in-use").glob("*.log").__next__().read_text()
     rendered = blocks.render(diagnose(log), lang="en", diagnosis_id=1, notes=["`a.log` could not be read"])
     assert "`a.log` could not be read" in json.dumps(rendered.blocks)
+
+
+def test_chinese_answers_and_their_file_have_no_english_template_words():
+    import re
+    words = re.compile(r"\b(?:line \d|Evidence|First error|Also possible|Rule book|rule `|Verified on|source)")
+    for path in LOGS:
+        report = diagnose(path.read_bytes(), lang="zh")
+        if report.verdict != "diagnosed":
+            continue
+        rendered = blocks.render(report, lang="zh", diagnosis_id=1)
+        texts = [json.dumps(b, ensure_ascii=False) for b in rendered.blocks]
+        full = blocks.full_text(report, "zh")
+        for text in [*texts, full]:
+            text = re.sub(r"```.*?```", "", text.replace("\\n", "\n"), flags=re.S)
+            best = report.diagnoses[0]
+            for own in (best.cause, best.fix, best.title, *(d.title for d in report.diagnoses)):
+                text = text.replace(own, "")
+            assert not words.search(text), (path, words.search(text).group(0))
+        assert "已验证：" in full and "已验证：" in "".join(texts)
