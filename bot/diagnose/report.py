@@ -178,25 +178,30 @@ _SOURCE_KINDS = (
     ("vllm source", {"en": "vLLM's source", "zh": "vLLM 源码"}),
     ("vllm pr", {"en": "a vLLM pull request", "zh": "vLLM 的 PR"}),
     ("real run", {"en": "real runs", "zh": "实际运行"}),
+    ("released wheels", {"en": "vLLM's released wheels", "zh": "vLLM 发布的 wheel"}),
 )
 _VERIFIED = {
     "en": {"on": "Verified on vLLM {vllm}", "torch": " with torch {torch}", "gpu": " on {gpu}",
            "from": " (from {kinds})", "and": " and ", "sep": ", ", "end": ".",
-           "h200": "Real run on an H200, vLLM {version}."},
+           "h200": "Real run on an H200, vLLM {version}.", "checked": "Checked against {kinds}."},
     "zh": {"on": "已验证：vLLM {vllm}", "torch": "，torch {torch}", "gpu": "，{gpu}",
            "from": "（依据{kinds}）", "and": "和", "sep": "、", "end": "。",
-           "h200": "H200 实测：vLLM {version}。"},
+           "h200": "H200 实测：vLLM {version}。", "checked": "已对照{kinds}核对。"},
 }
 _H200_VERSION = re.compile(r"vLLM (\S+?),")
 
 
 def verified_line(verified: dict | None, lang: str) -> str:
     """'Verified on vLLM 0.33.0 (from vLLM's source).' from a rule's `verified` entry; '' without one."""
-    if not verified or not verified.get("vllm"):
+    if not verified:
         return ""
     w = _VERIFIED[lang if lang in _VERIFIED else "en"]
     source = str(verified.get("source") or "").lower()
     kinds = [names[lang if lang in names else "en"] for key, names in _SOURCE_KINDS if key in source]
+    listed = kinds[0] if len(kinds) == 1 else w["sep"].join(kinds[:-1]) + w["and"] + kinds[-1] if kinds else ""
+    if not verified.get("vllm"):
+        said = w["checked"].format(kinds=listed) if kinds else ""
+        return _space_latin(said) if lang == "zh" else said
     said = w["on"].format(vllm=verified["vllm"])
     if verified.get("torch"):
         said += w["torch"].format(torch=verified["torch"])
@@ -204,7 +209,6 @@ def verified_line(verified: dict | None, lang: str) -> str:
         gpu = str(verified["gpu"])
         said += w["gpu"].format(gpu=gpu if lang == "zh" else f"{_article(gpu)} {gpu}")
     if kinds:
-        listed = kinds[0] if len(kinds) == 1 else w["sep"].join(kinds[:-1]) + w["and"] + kinds[-1]
         said += w["from"].format(kinds=listed)
     said += w["end"]
     h200 = _H200_VERSION.search(str(verified.get("h200") or ""))

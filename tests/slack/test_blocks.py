@@ -115,4 +115,5 @@ def test_chinese_answers_and_their_file_have_no_english_template_words():
             for own in (best.cause, best.fix, best.title, *(d.title for d in report.diagnoses)):
                 text = text.replace(own, "")
             assert not words.search(text), (path, words.search(text).group(0))
-        assert "已验证：" in full and "已验证：" in "".join(texts)
+        footer = blocks.verified_line(report.diagnoses[0].verified, "zh")
+        assert footer in full and footer in "".join(texts)
