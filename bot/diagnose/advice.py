@@ -316,6 +316,11 @@ def _no_kernel(values: dict, facts: dict) -> dict:
     return {}
 
 
+@deriver("attn-backend-invalid")
+def _attn_backend(values: dict, facts: dict) -> dict:
+    return {"import_error": "yes"} if "ImportError" in str(values.get("reasons") or "") else {}
+
+
 @deriver("bf16-unsupported-gpu")
 def _bf16(values: dict, facts: dict) -> dict:
     return {"suggest": {"dtype": "half"}}

@@ -264,3 +264,22 @@ def test_second_engine_share_from_the_first_engines_share():
     out = advice.derive("second-engine-same-process", {}, {"engine_args": {"gpu_memory_utilization": 0.6}})
     assert out["fit_utilization"] == 0.35 and out["first_util"] == 0.6
     assert advice.derive("second-engine-same-process", {}, {}) == {}     # nothing to compute from
+
+
+# --- real H200 runs (vLLM 0.26.0) -----------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_flashinfer_missing_for_the_attention_backend_says_so(lang):
+    d = answer("attn-backend-invalid/vllm-0.26-h200-flashinfer-attn-backend.log", lang)
+    assert "flashinfer-python" in d.fix and "VLLM_USE_FLASHINFER_SAMPLER=0" in d.cause
+    assert "VLLM_ATTENTION_BACKEND=..." not in d.fix            # gone in 0.26
+
+
+def test_second_engine_at_045_beside_06_gets_a_share_that_fits():
+    d = answer("second-engine-same-process/vllm-0.26-h200-first-0.6-second-0.45.log")
+    assert d.suggested == {"gpu_memory_utilization": 0.37} and "0.45" not in d.fix.split("Ready to paste")[0]
+
+
+def test_oom_in_the_process_pytorch_recognised_blames_no_one_else():
+    d = answer("cuda-oom/vllm-0.26-h200-huge-llama-load-model.log")
+    assert "Other processes hold" not in d.cause and "is vLLM's own" not in d.cause
