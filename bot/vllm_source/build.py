@@ -325,16 +325,31 @@ def merge(facts: list[dict]) -> dict:
     }
 
 
+def part_paths(out: Path) -> dict[str, Path]:
+    """The files of an index: the core (what matching needs) and two parts read on first use."""
+    stem = out.name.removesuffix(".json.gz")
+    return {"core": out, "where": out.with_name(f"{stem}.where.json.gz"), "facts": out.with_name(f"{stem}.facts.json.gz")}
+
+
 def write(data: dict, out: Path) -> int:
+    """Write the index as three gzip'd JSON files: the core (releases, templates, anchors) that a
+    match needs, the places of each site, and the facts (args, env vars, config classes, imports).
+    A match reads only the core; returns the bytes on disk, all parts together."""
+    paths = part_paths(out)
+    sites = dict(data["sites"])
+    core = {**data, "sites": {k: v for k, v in sites.items() if k != "where"}}
+    core.pop("facts")
+    parts = {"core": core, "where": sites["where"], "facts": data["facts"]}
     out.parent.mkdir(parents=True, exist_ok=True)
-    raw = json.dumps(data, separators=(",", ":"), ensure_ascii=False, default=str).encode()
-    tmp = out.with_suffix(".tmp")
-    with open(tmp, "wb") as f:
-        # mtime=0: the same facts give the same bytes, so a rebuild without changes is no diff
-        with gzip.GzipFile(fileobj=f, mode="wb", compresslevel=9, mtime=0) as gz:
-            gz.write(raw)
-    os.replace(tmp, out)
-    return out.stat().st_size
+    for name, value in parts.items():
+        raw = json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str).encode()
+        tmp = paths[name].with_suffix(".tmp")
+        with open(tmp, "wb") as f:
+            # mtime=0: the same facts give the same bytes, so a rebuild without changes is no diff
+            with gzip.GzipFile(fileobj=f, mode="wb", compresslevel=9, mtime=0) as gz:
+                gz.write(raw)
+        os.replace(tmp, paths[name])
+    return sum(p.stat().st_size for p in paths.values())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,8 +1,10 @@
 """The index of vLLM's error surface: what vLLM's own releases say, looked up at diagnosis time.
 
 Built by `vllm-doctor index build` (bot/vllm_source/build.py) from vLLM's released wheels and
-shipped as package data (data/index.json.gz). Nothing is read until the first `load()`; the result
-is cached per process. Standard library and rapidfuzz only.
+shipped as package data: data/index.json.gz (what matching needs), and beside it
+index.where.json.gz (where each message is raised) and index.facts.json.gz (arguments, env vars,
+config classes, imports), each read on its first use. Nothing is read until the first `load()`;
+the result is cached per process. Standard library and rapidfuzz only.
 
     from bot.vllm_source import index as vsrc
     idx = vsrc.load()                   # None when the data file is absent (or unreadable)
@@ -78,18 +80,28 @@ def load(path: str | Path | None = None) -> "Index | None":
     """The index, read once per process; None when the data file is absent or unreadable."""
     key = str(path or DATA_PATH)
     if key not in _CACHE:
-        collecting = gc.isenabled()
-        gc.disable()            # parsing makes many objects and no cycles: the collector only slows it
         try:
-            with gzip.open(key, "rb") as f:
-                data = json.loads(f.read())
-            _CACHE[key] = Index(data) if data.get("format") == FORMAT else None
+            data = _read(Path(key))
+            _CACHE[key] = Index(data, Path(key)) if data.get("format") == FORMAT else None
         except (OSError, ValueError, EOFError, KeyError, TypeError):
             _CACHE[key] = None
-        finally:
-            if collecting:
-                gc.enable()
     return _CACHE[key]
+
+
+def _read(path: Path):
+    collecting = gc.isenabled()
+    gc.disable()            # parsing makes many objects and no cycles: the collector only slows it
+    try:
+        with gzip.open(path, "rb") as f:
+            return json.loads(f.read())
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _part(core: Path, name: str) -> Path:
+    """index.json.gz → index.where.json.gz / index.facts.json.gz, read on first use."""
+    return core.with_name(core.name.removesuffix(".json.gz") + f".{name}.json.gz")
 
 
 # --- versions ------------------------------------------------------------------------------------
@@ -347,19 +359,21 @@ class ImportSite(Info):
 # --- the index -----------------------------------------------------------------------------------
 
 class Index:
-    def __init__(self, data: dict):
+    def __init__(self, data: dict, path: Path | None = None):
         self.releases: list[str] = data["releases"]
         self._keys = [version_key(r) for r in self.releases]
         self.files: list[str] = data["files"]
         self.counts: dict = data.get("counts", {})
         self._user_facing = tuple(data.get("user_facing", ()))
         columns = data["sites"]
-        self._exc, self._template, self._where_text = columns["exc"], columns["template"], columns["where"]
+        self._path = path
+        self._exc, self._template = columns["exc"], columns["template"]
+        self._where_list: list[str] | None = columns.get("where")
         self._sites: list[RaiseSite | None] = [None] * len(self._exc)
         self._site_words: list[frozenset | None] = [None] * len(self._exc)
         self._postings_text: dict[str, str] = data["postings"]
         self._postings: dict[str, list[int]] = {}
-        self._facts_text: dict[str, str] = data["facts"]
+        self._facts_text: dict[str, str] | None = data.get("facts")
         self._facts: dict = {}
         self._aliases: dict[str, str] | None = None
         self._memo: dict[tuple[str, str | None, int], list[SiteMatch]] = {}
@@ -376,8 +390,16 @@ class Index:
 
     def _fact(self, key: str):
         if key not in self._facts:
+            if self._facts_text is None:
+                self._facts_text = _read(_part(self._path, "facts"))
             self._facts[key] = json.loads(self._facts_text[key])
         return self._facts[key]
+
+    @property
+    def _where_text(self) -> list[str]:
+        if self._where_list is None:
+            self._where_list = _read(_part(self._path, "where"))
+        return self._where_list
 
     # releases
 
