@@ -103,9 +103,8 @@ def _names(rules, idx) -> dict:
         wanted.setdefault(key, "arg")
     out = {}
     for key, kind in sorted(wanted.items()):
-        facts = _presence(idx, key, kind)
-        if facts is not None:
-            out[f"{kind}:{key}"] = facts
+        # a name vLLM never had (pip's, docker's) is recorded too, so nobody loads the index to learn it
+        out[f"{kind}:{key}"] = _presence(idx, key, kind) or {"foreign": True}
     return out
 
 

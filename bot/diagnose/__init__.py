@@ -58,21 +58,29 @@ def _values(c: Candidate, facts: dict, lang: str) -> dict:
     return values
 
 
-def _fix(rule, values: dict, facts: dict, lang: str) -> tuple[str, dict, str]:
-    """The rule's fix text, then the user's own call with the fix applied, ready to paste."""
+def _fix(rule, values: dict, facts: dict, lang: str) -> tuple[str, dict, str, list[str]]:
+    """The rule's fix text, then the user's own call with the fix applied, ready to paste; and
+    caveats for what the log's release lacks (left out of the call, release_true.py)."""
     suggest = values.get("suggest") or dict(rule.fix_settings)
-    command = advice.ready_to_paste(suggest, rule.fix_env, facts, facts.get("invocation"))
+    env, call_facts, notes = rule.fix_env, facts, []
+    if facts.get("vllm_version"):
+        from . import release_true
+        suggest, env, call_facts, notes = release_true.settings(rule, suggest, env, facts, lang)
+    command = advice.ready_to_paste(suggest, env, call_facts, facts.get("invocation"))
     fix = fill(rule.fix[lang], values, lang)
+    if facts.get("vllm_version"):
+        notes += [n for n in release_true.text_notes(rule, fix, facts, lang, set(suggest) | set(env)) if n not in notes]
     if command:
         fix += f"\n\n{text('ready_to_paste', lang)}\n```\n{command}\n```"
-    return fix, suggest, command
+    return fix, suggest, command, notes
 
 
 def _to_diagnosis(c: Candidate, facts: dict, lang: str) -> Diagnosis:
     rule, values = c.rule, _values(c, facts, lang)
     caveats = _caveats(c, facts, lang)
     confidence = c.confidence * (0.9 if caveats else 1.0)
-    fix, suggest, command = _fix(rule, values, facts, lang)
+    fix, suggest, command, notes = _fix(rule, values, facts, lang)
+    caveats += notes
     return Diagnosis(
         rule_id=rule.id, confidence=round(confidence, 3), level=rule.level, status=rule.status,
         title=fill(rule.title[lang], values, lang), cause=fill(rule.cause[lang], values, lang),

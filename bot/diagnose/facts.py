@@ -433,6 +433,9 @@ def extract(text: str, error_lines: str = "") -> dict:
         "platform": platform.lower() if platform else None,
         "engine_args": args,
         "user_args": given,
+        # where they come from: vLLM's own "non-default args" (what that release accepted) or a
+        # call or command line pasted with the log (which may hold what the release rejected)
+        "user_args_from": ("vllm" if _NON_DEFAULT_ARGS.search(text) else "paste") if given else None,
         "engine_starts": starts,
         "model": model if isinstance(model, str) else None,
         "has_traceback": "Traceback (most recent call last)" in text,

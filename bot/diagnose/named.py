@@ -77,3 +77,19 @@ def _keyword_at(text: str, start: int, end: int):
     m = _KEYWORD.match(text[start:end].lstrip())
     if m:
         yield m.group(1), start + (len(text[start:end]) - len(text[start:end].lstrip()))
+
+
+# A name the text gives as history or as what to take away, not as advice to use it: right before
+# a rename (`--task` → `--runner`, "X became Y", "X was renamed to Y", "X moved into Y", "X was
+# replaced by Y") or right after "removed", "deprecated", "leave", "drop", "remove", "instead of".
+_HISTORY_AFTER = re.compile(r"^[`'\"]?[^\n`]{0,40}?`?\s*(?:→|->|became\b|becomes\b|is now\b|was renamed\b|were renamed\b|"
+                            r"renamed to\b|moved into\b|moved to\b|was replaced\b|were replaced\b|replaced by\b|"
+                            r"was removed\b|were removed\b|is deprecated\b|are deprecated\b|变为|改名|并入|被移除|已删除|已移除)")
+_HISTORY_BEFORE = re.compile(r"(?:removed|deprecated|dropped|renamed|[Ll]eave|[Dd]rop|[Rr]emove|instead of|"
+                             r"删除|移除|弃用|去掉|代替)\W{0,12}$")
+
+
+def history(text: str, name: Name) -> bool:
+    """The text names it as what was renamed or removed, not as advice."""
+    end = name.start + len(name.shown)
+    return bool(_HISTORY_AFTER.match(text[end:end + 60]) or _HISTORY_BEFORE.search(text[max(0, name.start - 40):name.start]))

@@ -84,7 +84,7 @@ def present(data: dict, kind: str, key: str, version: str | None) -> bool | None
     the map does not know the name or the release, or two indexed releases around it disagree."""
     facts = data["names"].get(f"{kind}:{key}")
     found = span(data, version)
-    if facts is None or found is None:
+    if facts is None or found is None or facts.get("foreign"):
         return None
     a, b = found[0] in facts["in"], found[1] in facts["in"]
     return a if a == b else None
