@@ -321,6 +321,16 @@ def _attn_backend(values: dict, facts: dict) -> dict:
     return {"import_error": "yes"} if "ImportError" in str(values.get("reasons") or "") else {}
 
 
+@deriver("world-size-exceeds-gpus")
+def _world_size(values: dict, facts: dict) -> dict:
+    """The most GPUs the node shows, as a power of two: head counts divide by those far more
+    often than by 3, 5 or 6 (tp-heads-not-divisible answers the rest)."""
+    gpus = int(num(values.get("gpu_count")) or 0)
+    if gpus < 1 or int(num(_args(facts).get("pipeline_parallel_size")) or 1) > 1:
+        return {}
+    return {"suggest": {"tensor_parallel_size": 1 << (gpus.bit_length() - 1)}}
+
+
 @deriver("bf16-unsupported-gpu")
 def _bf16(values: dict, facts: dict) -> dict:
     return {"suggest": {"dtype": "half"}}

@@ -283,3 +283,10 @@ def test_second_engine_at_045_beside_06_gets_a_share_that_fits():
 def test_oom_in_the_process_pytorch_recognised_blames_no_one_else():
     d = answer("cuda-oom/vllm-0.26-h200-huge-llama-load-model.log")
     assert "Other processes hold" not in d.cause and "is vLLM's own" not in d.cause
+
+
+def test_world_size_call_uses_the_gpus_the_node_shows():
+    d = answer("world-size-exceeds-gpus/v0.12-dynamo-tp2-one-gpu-pydantic.log")
+    assert d.suggested == {"tensor_parallel_size": 1}
+    from bot.diagnose import advice
+    assert advice.derive("world-size-exceeds-gpus", {"gpu_count": "6"}, {})["suggest"] == {"tensor_parallel_size": 4}
