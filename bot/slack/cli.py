@@ -8,6 +8,7 @@ network; needs SLACK_APP_TOKEN). With --http, Slack posts events, commands and c
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import signal
@@ -17,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.cli import packs_option
+from bot.errors import SetupError
 from bot.slack.settings import Settings, SettingsError
 
 log = logging.getLogger("vllm_doctor.serve")
@@ -31,51 +33,70 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 3000),
                         help="HTTP port (default: $PORT or 3000)")
     parser.add_argument("--host", default=os.environ.get("HOST") or "0.0.0.0", help="HTTP bind address (default 0.0.0.0)")
+    parser.add_argument("--migrate", action="store_true",
+                        help="upgrade the database to the newest migration first (default: refuse an unmigrated one)")
     return parser.parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO").upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
+        level = log_level()
+        logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        if level != "DEBUG":        # Alembic's plugin and context lines; serve logs what it migrated
+            logging.getLogger("alembic").setLevel(logging.WARNING)
         settings = Settings.from_env()
         settings = replace(settings, rule_packs=settings.rule_packs + tuple(args.rules))
         check_mode(settings, http=args.http)
-    except SettingsError as err:
+        return serve(settings, args)
+    except SetupError as err:
         print(f"vllm-doctor serve: {err}", file=sys.stderr)
         return 2
 
-    from bot.slack.app import build_app
+
+def serve(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.slack.app import build_app, load_book
+    from bot.slack.health import Readiness, check_database, upgrade
+    from bot.slack.periodic import Periodic
     from bot.slack.repro import ReproPoster
     from bot.store import Store
 
     store = Store.from_env(settings.database_url)
-    dashboard = None
-    if args.http:
-        from bot.dashboard.auth import SignInError
-        from bot.dashboard.cli import for_bot
-
-        try:
-            dashboard = for_bot(store)
-        except SignInError as err:
-            print(f"vllm-doctor serve: {err}", file=sys.stderr)
-            return 2
-    app = build_app(settings, store=store)
-    poster = ReproPoster(app.client, store, interval_s=settings.repro_poll_s).start()
-    stop = threading.Event()
-    _stop_on_signals(stop)
     try:
-        if args.http:
-            serve_http(app, host=args.host, port=args.port, stop=stop, dashboard=dashboard)
-        else:
-            serve_socket_mode(app, settings.app_token, stop=stop)
+        needs_upgrade = check_database(store, migrate_later=args.migrate)
+        dashboard = dashboard_for(store) if args.http else None
+        book = load_book(settings)
+        app = build_app(settings, store=store, book=book)
+        # The port before migrating: a busy one is found before anything is changed.
+        server = listen(app, settings, args.host, args.port, Readiness(store, book), dashboard) if args.http else None
+        if needs_upgrade:
+            upgrade(store)
+        # Records spooled while the database was down are written now, then on a timer, not
+        # only when the next record happens to be written.
+        flusher = Periodic("writing spooled records", store.flush_spool, settings.spool_flush_s).start()
+        poster = ReproPoster(app.client, store, interval_s=settings.repro_poll_s).start()
+        stop = threading.Event()
+        _stop_on_signals(stop)
+        try:
+            if server is not None:
+                serve_http(server, stop=stop, dashboard=dashboard is not None)
+            else:
+                serve_socket_mode(app, settings.app_token, stop=stop)
+        finally:
+            poster.stop()
+            flusher.stop()
+            # Answers already being worked on are finished before the process exits.
+            app.listener_runner.listener_executor.shutdown(wait=True)
     finally:
-        poster.stop()
-        # Answers already being worked on are finished before the process exits.
-        app.listener_runner.listener_executor.shutdown(wait=True)
         store.dispose()
     return 0
+
+
+def log_level() -> str:
+    level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        raise SetupError(f"LOG_LEVEL={level} is not a level: use DEBUG, INFO, WARNING, ERROR or CRITICAL")
+    return level
 
 
 def check_mode(settings: Settings, *, http: bool) -> None:
@@ -86,13 +107,38 @@ def check_mode(settings: Settings, *, http: bool) -> None:
                             "or run with --http")
 
 
-def serve_http(app: Any, *, host: str, port: int, stop: threading.Event, dashboard=None) -> None:
-    from bot.slack.http import DASHBOARD_PATH, EVENTS_PATH, make_server, stop_server
+def dashboard_for(store: Any) -> Any:
+    """The maintainers' dashboard at /dashboard, when Sign in with Slack is set up (else None)."""
+    from bot.dashboard.auth import SignInError
+    from bot.dashboard.cli import for_bot
 
-    server = make_server(app, host=host, port=port, dashboard=dashboard)
-    log.info("listening on http://%s:%s%s", host, server.effective_port, EVENTS_PATH)
-    if dashboard is not None:
-        log.info("dashboard on http://%s:%s%s/ (Sign in with Slack)", host, server.effective_port, DASHBOARD_PATH)
+    try:
+        return for_bot(store)
+    except SignInError as err:
+        raise SetupError(str(err)) from None
+
+
+def listen(app: Any, settings: Settings, host: str, port: int, ready: Any, dashboard: Any = None) -> Any:
+    """The HTTP server, bound: a port that cannot be had is the operator's to fix, in one line."""
+    from bot.slack.http import make_server
+
+    try:
+        return make_server(app, signing_secret=settings.signing_secret, host=host, port=port, ready=ready,
+                           dashboard=dashboard)
+    except OSError as e:
+        if e.errno == errno.EADDRINUSE:
+            raise SetupError(f"port {port} on {host} is already in use (another vllm-doctor?); "
+                             "choose another with --port or PORT") from None
+        raise SetupError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+
+
+def serve_http(server: Any, *, stop: threading.Event, dashboard: bool = False) -> None:
+    from bot.slack.http import DASHBOARD_PATH, EVENTS_PATH, stop_server
+
+    log.info("listening on http://%s:%s%s", server.effective_host, server.effective_port, EVENTS_PATH)
+    if dashboard:
+        log.info("dashboard on http://%s:%s%s/ (Sign in with Slack)", server.effective_host, server.effective_port,
+                 DASHBOARD_PATH)
     runner = threading.Thread(target=server.run, name="waitress", daemon=True)
     runner.start()
     _wait(stop)

@@ -11,14 +11,15 @@ from __future__ import annotations
 import json
 import logging
 import shlex
-import threading
 from typing import Any
 
 from bot.slack import blocks as render
 from bot.slack import mrkdwn
 from bot.slack.deps import Deps
 from bot.slack.errors import api_error
+from bot.slack.periodic import Periodic
 from bot.slack.texts import t
+from bot.store.redact import redact
 
 log = logging.getLogger(__name__)
 
@@ -66,11 +67,12 @@ def queue_repro(deps: Deps, model: str, pairs: list[str], *, user: str, channel:
         safety.resolve_model_path(model, roots)
         settings = safety.parse_settings(pairs, roots=roots)
     except ValueError as err:  # ReproRefused is a ValueError with a reason to show
-        respond(text=t("repro_refused", lang, reason=str(err)), response_type="ephemeral")
+        respond(text=redact(t("repro_refused", lang, reason=str(err))), response_type="ephemeral")
         return
 
     shown = (" " + " ".join(f"`{mrkdwn.escape(p)}`" for p in pairs)) if pairs else ""
-    request_text = t("repro_requested", lang, user=user, model=mrkdwn.escape(model), settings=shown)
+    # Echoed into the channel: masked like everything the bot posts.
+    request_text = redact(t("repro_requested", lang, user=user, model=mrkdwn.escape(model), settings=shown))
     try:
         parent = client.chat_postMessage(channel=channel, text=request_text, thread_ts=thread_ts)
     except Exception as err:  # noqa: BLE001 - not in the channel, a DM, Slack down
@@ -81,7 +83,7 @@ def queue_repro(deps: Deps, model: str, pairs: list[str], *, user: str, channel:
         job_id = queue.enqueue(deps.store, model, settings, requested_by=user, source="slack",
                                channel=channel, thread_ts=thread_ts, roots=roots)
     except ValueError as err:
-        refused = t("repro_refused", lang, reason=mrkdwn.escape(str(err)))
+        refused = redact(t("repro_refused", lang, reason=mrkdwn.escape(str(err))))
         client.chat_update(channel=channel, ts=parent["ts"], text=f"{request_text}\n{refused}")
         return
     client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=t("repro_queued", lang, job_id=job_id))
@@ -133,30 +135,24 @@ class ReproPoster:
     def __init__(self, client: Any, store: Any, *, interval_s: float = 5.0) -> None:
         self.client = client
         self.store = store
-        self.interval_s = interval_s
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._rounds = Periodic("posting finished repro jobs", self._round, interval_s)
 
     def start(self) -> "ReproPoster":
-        self._thread = threading.Thread(target=self._run, name="repro-poster", daemon=True)
-        self._thread.start()
+        self._rounds.start()
         return self
 
     def stop(self, timeout: float = 5.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
+        self._rounds.stop(timeout)
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.post_finished()
-            except ReproUnavailable:
-                log.info("repro queue not installed; the poster stops")
-                return
-            except Exception:  # noqa: BLE001 - keep polling; the next round may work
-                log.exception("posting finished repro jobs failed")
-            self._stop.wait(self.interval_s)
+    def running(self) -> bool:
+        return self._rounds.running()
+
+    def _round(self) -> None:
+        try:
+            self.post_finished()
+        except ReproUnavailable:
+            log.info("repro queue not installed; the poster stops")
+            self._rounds.stop()
 
     def post_finished(self) -> int:
         queue = _queue()

@@ -7,13 +7,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bot.diagnose.rulebook import local_packs
+from bot.errors import SetupError
 
 DEFAULT_API_URL = "https://slack.com/api/"
 DEFAULT_FILE_HOSTS = ("files.slack.com",)
 DEFAULT_MAX_FILE_MB = 20.0
 
 
-class SettingsError(ValueError):
+class SettingsError(SetupError, ValueError):
     """A setting is missing or malformed; the message says which and how to fix it."""
 
 
@@ -32,6 +33,8 @@ class Settings:
     max_file_bytes: int = int(DEFAULT_MAX_FILE_MB * 1024 * 1024)
     # Seconds between looks for finished repro jobs to post.
     repro_poll_s: float = 5.0
+    # Seconds between attempts to write records spooled while the database was down.
+    spool_flush_s: float = 30.0
     # Team rule packs loaded on top of the shipped book ($VLLM_DOCTOR_LOCAL_RULES, then --rules).
     rule_packs: tuple[str, ...] = ()
 
@@ -61,6 +64,7 @@ class Settings:
             model_roots=tuple(_split(env.get("MODEL_ROOTS", ""), seps=",:")),
             max_file_bytes=_megabytes(env.get("SLACK_MAX_FILE_MB", ""), "SLACK_MAX_FILE_MB"),
             repro_poll_s=_positive(env.get("REPRO_POLL_SECONDS", ""), "REPRO_POLL_SECONDS", 5.0),
+            spool_flush_s=_positive(env.get("SPOOL_FLUSH_SECONDS", ""), "SPOOL_FLUSH_SECONDS", 30.0),
             rule_packs=tuple(local_packs(env=env)),
         )
 

@@ -12,7 +12,8 @@ import datetime as dt
 import logging
 import os
 import threading
-from collections import Counter
+import time
+from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -46,10 +47,44 @@ def is_outage(error: BaseException) -> bool:
     return isinstance(error, ProgrammingError) and "does not exist" in str(error)
 
 
+class RecentIds:
+    """Ids this process claimed: the last `size` of them, none older than `max_age_s`."""
+
+    def __init__(self, size: int, max_age_s: float) -> None:
+        self.size = size
+        self.max_age_s = max_age_s
+        self._ids: OrderedDict[str, float] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, key: str) -> bool:
+        """True when `key` was not already here."""
+        now = time.monotonic()
+        with self._lock:
+            while self._ids and (len(self._ids) >= self.size or next(iter(self._ids.values())) < now - self.max_age_s):
+                self._ids.popitem(last=False)
+            if key in self._ids:
+                return False
+            self._ids[key] = now
+            return True
+
+    def discard(self, key: str) -> None:
+        with self._lock:
+            self._ids.pop(key, None)
+
+
+# Slack retries an event three times within about five minutes; even a busy workspace sends far
+# fewer than this many events to one replica in an hour.
+RECENT_CLAIMS = 10_000
+RECENT_CLAIMS_S = 3600.0
+
+
 class Store:
     def __init__(self, url: str | URL | None = None, *, spool_path: str | os.PathLike | None = None):
         self.url = resolve_url(url)
         self.spool = Spool(spool_path or default_spool_path())
+        # What this process claimed itself: a retry it already answered is a duplicate even when
+        # the database that would say so is down.
+        self._claimed = RecentIds(RECENT_CLAIMS, RECENT_CLAIMS_S)
         self._engine: Engine | None = None
         self._sessions: sessionmaker[Session] | None = None
         self._lock = threading.Lock()
@@ -144,8 +179,11 @@ class Store:
 
     def claim_event(self, event_id: str) -> bool:
         """True the first time a Slack event id is seen, by any replica sharing this database."""
+        event_id = str(event_id)[:255]
+        if not self._claimed.add(event_id):
+            return False
         table = SeenEvent.__table__
-        stmt = self._insert(table).values(event_id=str(event_id)[:255], seen_at=utcnow())
+        stmt = self._insert(table).values(event_id=event_id, seen_at=utcnow())
         # RETURNING, not rowcount: psycopg 3 reports rowcount -1 for this INSERT.
         stmt = stmt.on_conflict_do_nothing(index_elements=[table.c.event_id]).returning(table.c.event_id)
         try:
@@ -154,9 +192,10 @@ class Store:
                 return connection.execute(stmt).first() is not None
         except SQLAlchemyError as e:
             if not is_outage(e):
+                self._claimed.discard(event_id)
                 raise
             # Without the database we cannot know whether another replica answered. Answering
-            # twice is a smaller harm than never answering, so claim it.
+            # twice is a smaller harm than never answering, so claim it (this process remembers).
             log.warning("database unavailable (%s); answering event %s without a claim", e.__class__.__name__, event_id)
             return True
 

@@ -63,13 +63,16 @@ def make_store(db_url: str, spool: Path) -> Any:
 
 
 def start_bot(fake: FakeSlack, db_url: str, spool: Path, **overrides: Any) -> RunningBot:
-    from bot.slack.app import build_app
+    from bot.slack.app import build_app, load_book
+    from bot.slack.health import Readiness
     from bot.slack.http import make_server
 
     settings = bot_settings(fake, db_url, **overrides)
     store = make_store(db_url, spool)
-    app = build_app(settings, store=store)
-    server = make_server(app, host="127.0.0.1", port=0, threads=4)
+    book = load_book(settings)
+    app = build_app(settings, store=store, book=book)
+    server = make_server(app, signing_secret=settings.signing_secret, host="127.0.0.1", port=0, threads=4,
+                         ready=Readiness(store, book))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     driver = SlackDriver(f"http://127.0.0.1:{server.effective_port}", fake)

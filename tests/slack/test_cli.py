@@ -47,9 +47,10 @@ def lines_of(stream) -> "queue.Queue[str]":
     return lines
 
 
-def wait_for_line(lines: "queue.Queue[str]", pattern: str, timeout: float = 30.0) -> re.Match:
+def wait_for_line(lines: "queue.Queue[str]", pattern: str, timeout: float = 30.0,
+                  seen: list[str] | None = None) -> re.Match:
     deadline = time.monotonic() + timeout
-    seen = []
+    seen = [] if seen is None else seen
     while time.monotonic() < deadline:
         try:
             line = lines.get(timeout=max(0.01, deadline - time.monotonic()))
@@ -87,3 +88,117 @@ def test_serve_http_answers_a_paste_and_stops_on_sigterm(fake, sqlite_url, tmp_p
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def serve_env(fake, db_url: str, tmp_path, **extra: str) -> dict:
+    return {**os.environ, "SLACK_BOT_TOKEN": BOT_TOKEN, "SLACK_SIGNING_SECRET": SIGNING_SECRET,
+            "SLACK_API_URL": fake.api_url, "SLACK_FILE_HOSTS": fake.host, "GPU_HELP_CHANNELS": CHANNEL,
+            "DATABASE_URL": db_url, "XDG_DATA_HOME": str(tmp_path / "data"), "PYTHONPATH": str(ROOT), **extra}
+
+
+class Serving:
+    """`vllm-doctor serve --http` as a real process on a free port."""
+
+    def __init__(self, env: dict, *args: str) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "bot.slack.cli", "--http", "--host", "127.0.0.1",
+                                      "--port", "0", *args], cwd=ROOT, env=env, stderr=subprocess.PIPE, text=True)
+        self.lines = lines_of(self.proc.stderr)
+        self.log: list[str] = []
+
+    def wait(self, pattern: str, timeout: float = 30.0) -> re.Match:
+        return wait_for_line(self.lines, pattern, timeout, seen=self.log)
+
+    def __enter__(self) -> "Serving":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:      # what it printed on the way out
+            try:
+                self.log.append(self.lines.get(timeout=0.2))
+            except queue.Empty:
+                break
+
+
+@pytest.mark.postgres
+@pytest.mark.timeout(90)
+def test_serve_refuses_an_unmigrated_database_in_one_line_and_migrates_when_asked(fake, pg_url, tmp_path):
+    env = serve_env(fake, pg_url, tmp_path)
+    refused = subprocess.run([sys.executable, "-m", "bot.slack.cli", "--http", "--port", "0"], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2
+    [line] = refused.stderr.splitlines()
+    assert "vllm-doctor db upgrade" in line and "not at the newest migration" in line
+    with Serving(env, "--migrate") as bot:
+        bot.wait(r"upgraded from an empty database to")
+        port = bot.wait(r"listening on http://127\.0\.0\.1:(\d+)/slack/events").group(1)
+        ready = SlackDriver(f"http://127.0.0.1:{port}", fake).get("/readyz")
+        assert ready.status == 200 and ready.json()["ready"] is True
+
+
+@pytest.mark.postgres
+@pytest.mark.timeout(120)
+def test_an_outage_answers_once_spools_and_the_timer_writes_it_back(fake, pg_relay, pg_url, tmp_path):
+    from sqlalchemy import create_engine, func, select, text
+
+    from bot.store.models import Diagnosis
+
+    url, relay = pg_relay
+    make_store(pg_url, tmp_path / "unused.jsonl").dispose()
+    env = serve_env(fake, url, tmp_path, SPOOL_FLUSH_SECONDS="0.5", REPRO_POLL_SECONDS="0.2")
+    with Serving(env) as bot:
+        port = bot.wait(r"listening on http://127\.0\.0\.1:(\d+)/").group(1)
+        driver = SlackDriver(f"http://127.0.0.1:{port}", fake)
+        relay.cut()
+        event = driver.message_event(fixture_log("kv-cache-no-memory"))
+        reply, event_id = driver.send_event(event)
+        assert reply.status == 200
+        bot.wait(r"diagnosis record spooled")
+        bot.wait(rf"message {CHANNEL}/{re.escape(event['ts'])}: answered")
+        for retry in (1, 2):       # Slack did not see the ack in time and retries, the database still down
+            assert driver.send_event(event, event_id=event_id, retry_num=retry)[0].status == 200
+            bot.wait(rf"message {CHANNEL}/{re.escape(event['ts'])}: duplicate delivery")
+        assert len([c for c in fake.ok_calls("chat.postMessage") if c.params.get("thread_ts") == event["ts"]]) == 1
+        relay.restore()
+        bot.wait(r"wrote 1 spooled record", timeout=30)
+        engine = create_engine(pg_url.replace("postgresql://", "postgresql+psycopg://"))
+        try:
+            with engine.connect() as conn:
+                assert conn.scalar(select(func.count()).select_from(Diagnosis)) == 1
+                assert conn.scalar(text("select top_rule_id from diagnoses")) == "kv-cache-no-memory"
+        finally:
+            engine.dispose()
+    log = "".join(bot.log)
+    assert "Traceback" not in log
+    assert len(re.findall(r"posting finished repro jobs failed", log)) == 1     # one line per outage, not per round
+
+
+@pytest.mark.postgres
+@pytest.mark.timeout(90)
+def test_records_spooled_by_an_earlier_run_are_written_at_startup(fake, pg_url, tmp_path):
+    from sqlalchemy import select
+
+    from bot.diagnose import diagnose
+    from bot.store import Store
+    from bot.store.models import Diagnosis
+
+    store = make_store(pg_url, tmp_path / "unused.jsonl")
+    # What a `vllm-doctor diagnose --record` left in the spool while the database was down.
+    spool = tmp_path / "data" / "vllm-doctor" / "spool.jsonl"
+    down = Store("postgresql://postgres@127.0.0.1:9/vllm_doctor", spool_path=spool)
+    report = diagnose(fixture_log("cuda-oom"))
+    assert down.record_diagnosis(report, source="cli", text=fixture_log("cuda-oom")) is None
+    try:
+        with Serving(serve_env(fake, pg_url, tmp_path)) as bot:
+            bot.wait(r"wrote 1 spooled record")
+        with store.session() as session:
+            assert list(session.scalars(select(Diagnosis.top_rule_id))) == ["cuda-oom"]
+    finally:
+        store.dispose()

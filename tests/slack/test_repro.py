@@ -165,7 +165,7 @@ def test_the_poster_thread_posts_on_its_own_and_stops(repro_bot, fake, models):
         fake.wait_calls("chat.postMessage")
     finally:
         poster.stop()
-    assert not poster._thread.is_alive()
+    assert not poster.running()
 
 
 def paste_naming(models) -> str:
