@@ -27,6 +27,7 @@ from slack_sdk.models.blocks import (
 
 from bot.diagnose.report import source_line, verified_line
 from bot.slack import mrkdwn
+from bot.store.redact import redact, redact_obj
 from bot.slack.texts import t
 
 SECTION_LIMIT = 2900  # Slack's limit is 3000; leave room for a closing fence
@@ -46,10 +47,20 @@ FACT_LABELS = (("vllm_version", "vLLM"), ("torch_version", "torch"), ("cuda_vers
 
 @dataclass
 class Rendered:
+    """A message ready to post. It is redacted as it is made, the way the stored copy is: the
+    evidence, the quoted first error, the ready-to-paste command and the attached file all quote
+    the paste, and a token in it must not be echoed into the channel."""
+
     text: str  # notification and fallback text
     blocks: list[dict]
     # (filename, content) of the full diagnosis when the message had to leave parts out
     attachment: tuple[str, str] | None = None
+
+    def __post_init__(self) -> None:
+        self.text = redact(self.text)
+        self.blocks = redact_obj(self.blocks)
+        if self.attachment is not None:
+            self.attachment = (self.attachment[0], redact(self.attachment[1]))
 
 
 RUN_REPRO_ACTION = "run_repro"

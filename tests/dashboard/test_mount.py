@@ -29,7 +29,8 @@ def test_serve_http_mounts_the_dashboard_behind_sign_in(sqlite_url, tmp_path):
         store = make_store(sqlite_url, tmp_path / "spool.jsonl")
         app = build_app(settings, store=store)
         dashboard = Dashboard(store)
-        server = make_server(app, host="127.0.0.1", port=0, threads=4, dashboard=dashboard)
+        server = make_server(app, signing_secret=settings.signing_secret, host="127.0.0.1", port=0, threads=4,
+                             dashboard=dashboard)
         base = f"http://127.0.0.1:{server.effective_port}"
         dashboard.sign_in = SlackSignIn(SignInSettings(CLIENT_ID, CLIENT_SECRET, base + "/dashboard", TEAM_ID,
                                                        api_url=fake.api_url))

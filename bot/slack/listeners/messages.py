@@ -33,6 +33,11 @@ def is_candidate(event: dict, watched: Any, bot_user_id: str | None) -> bool:
     """A message from a person, in a watched channel, that is not an edit or a bot's post."""
     if event.get("subtype") not in ANSWERED_SUBTYPES or event.get("hidden"):
         return False
+    # What Slack always sends, in the types it sends them; anything else is not a message to answer.
+    if not all(isinstance(event.get(k), str) and event[k] for k in ("ts", "channel", "user")):
+        return False
+    if not isinstance(event.get("text", ""), (str, type(None))) or not isinstance(event.get("files", []), (list, type(None))):
+        return False
     if event.get("bot_id") or event.get("bot_profile"):
         return False
     if not event.get("user") or event.get("user") == bot_user_id:

@@ -86,8 +86,9 @@ def test_diagnose_without_text_opens_the_modal_before_touching_the_database(fake
     from tests.slack.fakeslack import SlackDriver
 
     store = RecordingStore(make_store(sqlite_url, tmp_path / "spool.jsonl"))
-    app = build_app(bot_settings(fake, sqlite_url), store=store)
-    server = make_server(app, host="127.0.0.1", port=0)
+    settings = bot_settings(fake, sqlite_url)
+    app = build_app(settings, store=store)
+    server = make_server(app, signing_secret=settings.signing_secret, host="127.0.0.1", port=0)
     runner = threading.Thread(target=server.run, daemon=True)
     runner.start()
     try:
