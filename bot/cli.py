@@ -11,6 +11,8 @@ import json
 import os
 import sys
 
+from .errors import SetupError
+
 FORWARDED = {
     "db": ("bot.store.cli", "manage the outcome database (upgrade, current)"),
     "serve": ("bot.slack.cli", "run the Slack bot (Socket Mode, or --http)"),
@@ -21,6 +23,25 @@ FORWARDED = {
 }
 RULES_FORWARDED = {"stats": "bot.learn.cli", "suggest": "bot.learn.cli"}
 EXAMPLE = "examples/engine-core-failed.log"
+
+
+LANGS = ("en", "zh")
+LANG_ENV = "VLLM_DOCTOR_LANG"
+
+
+def lang_option(parser: argparse.ArgumentParser) -> None:
+    """`--lang en|zh`, default $VLLM_DOCTOR_LANG, else en (checked by default_lang: argparse
+    does not check a default against its choices)."""
+    parser.add_argument("--lang", choices=LANGS, default=None, help=f"answer language (default: ${LANG_ENV} or en)")
+
+
+def default_lang(given: str | None) -> str:
+    if given:
+        return given
+    lang = os.environ.get(LANG_ENV, "").strip() or "en"
+    if lang not in LANGS:
+        raise SetupError(f"{LANG_ENV}={lang} is not a language vllm-doctor answers in: use en or zh")
+    return lang
 
 
 def pack_dir(text: str) -> str:
@@ -47,7 +68,7 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("--example", action="store_true",
                    help=f"diagnose the bundled example ({EXAMPLE}: a real vLLM log that ends in a wrapper)")
     d.add_argument("--json", action="store_true", help="one JSON object per input, one per line")
-    d.add_argument("--lang", choices=["en", "zh"], default=os.environ.get("VLLM_DOCTOR_LANG", "en"))
+    lang_option(d)
     d.add_argument("--record", action="store_true", help="store the diagnosis in the outcome database")
     d.add_argument("--no-color", action="store_true")
     r = sub.add_parser("rules", parents=[packs], help="the rule book: lint, list, stats, suggest")
@@ -60,6 +81,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def _read(name: str) -> bytes:
     if name == "-":
+        if sys.stdin is None:
+            raise SetupError("stdin is closed: give a log FILE, or pipe one in (vllm-doctor diagnose - < vllm.log)")
         return sys.stdin.buffer.read()
     with open(name, "rb") as f:
         data = f.read()
@@ -80,6 +103,7 @@ def _diagnose(args) -> int:
     from .diagnose import diagnose
     book = _book(args) if args.rules else None      # None: the default book, loaded once per process
     store = None
+    lang = default_lang(args.lang)
     color = sys.stdout.isatty() and not args.no_color and not os.environ.get("NO_COLOR")
     files = [EXAMPLE] if args.example else args.files
     for name in files:
@@ -92,7 +116,7 @@ def _diagnose(args) -> int:
         except OSError as e:
             print(f"vllm-doctor: cannot read {name}: {e.strerror}", file=sys.stderr)
             return 2
-        report = diagnose(data, lang=args.lang, book=book)
+        report = diagnose(data, lang=lang, book=book)
         if args.record:
             if store is None:
                 from .store import Store
@@ -184,7 +208,21 @@ def _forward(module: str, argv: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    """The console script: every command, with the problems a user fixes said in one line (exit 2)."""
+    try:
+        return _main(sys.argv[1:] if argv is None else argv)
+    except SetupError as e:
+        print(f"vllm-doctor: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # `vllm-doctor rules list | head -1`: the reader left. Whatever is still buffered for it
+        # goes nowhere instead of raising again when Python flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print("vllm-doctor: the output was closed before everything was written (broken pipe)", file=sys.stderr)
+        return 2
+
+
+def _main(argv: list[str]) -> int:
     if argv and argv[0] in FORWARDED:
         name = argv[0]
         module = FORWARDED[name][0]

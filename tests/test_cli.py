@@ -129,3 +129,55 @@ def test_lint_flags_a_pack_rule_without_fixtures_or_that_fires_on_shipped_logs(t
 def test_a_pack_that_is_not_a_folder_is_a_usage_error(tmp_path):
     r = run("diagnose", "--rules", str(tmp_path / "nope"), str(EXAMPLE))
     assert r.returncode == 2 and b"is not a folder of rules" in r.stderr
+
+
+def one_line(r) -> str:
+    """A usage error: exit 2, one line on stderr, no traceback."""
+    err = r.stderr.decode()
+    assert r.returncode == 2, (r.returncode, err)
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    return err
+
+
+def test_closed_stdin_is_one_line():
+    r = subprocess.run(["bash", "-c", f"{sys.executable} -m bot.cli diagnose <&-"], capture_output=True, cwd=ROOT,
+                       timeout=60)
+    assert "stdin is closed" in one_line(r)
+
+
+def test_a_reader_that_leaves_early_is_one_line():
+    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "rules", "list"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"})
+    proc.stdout.close()                                       # `| head -1` that is already gone
+    err = proc.stderr.read()
+    proc.stderr.close()
+    r = subprocess.CompletedProcess(proc.args, proc.wait(timeout=60), b"", err)
+    assert "broken pipe" in one_line(r)
+
+
+def test_a_malformed_database_url_is_one_line():
+    for url in ("postgres//no-scheme-colon", "postgresql://u:p@host:notaport/db", "mysql://u@h/db"):
+        for args in (["db", "upgrade"], ["rules", "stats"], ["diagnose", "--record", str(EXAMPLE)]):
+            err = one_line(run(*args, env_extra={"DATABASE_URL": url}))
+            assert "database URL" in err and "p@host" not in err
+
+
+def test_an_unknown_language_in_the_environment_is_one_line():
+    assert "VLLM_DOCTOR_LANG=fr" in one_line(run("diagnose", str(EXAMPLE), env_extra={"VLLM_DOCTOR_LANG": "fr"}))
+    assert run("diagnose", str(EXAMPLE), env_extra={"VLLM_DOCTOR_LANG": "zh"}).returncode == 0
+
+
+def test_serve_on_a_port_in_use_is_one_line():
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        r = run("serve", "--http", "--host", "127.0.0.1", "--port", str(port), "--migrate",
+                env_extra={"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s",
+                           "DATABASE_URL": f"sqlite:///{ROOT / '.cache' / 'port-test.db'}"})
+    err = r.stderr.decode()
+    assert r.returncode == 2 and "Traceback" not in err
+    assert f"port {port} on 127.0.0.1 is already in use" in err.splitlines()[-1]
+    assert "upgraded" not in err                              # found before anything was migrated

@@ -12,6 +12,8 @@ import json
 import os
 import sys
 
+from bot.cli import default_lang, lang_option
+
 from .safety import ReproRefused
 
 ENV_PYTHON = "VLLM_PYTHON"
@@ -37,7 +39,7 @@ def _parser() -> argparse.ArgumentParser:
     r.add_argument("--timeout", type=float, default=1200.0, metavar="S", help="limit per engine start")
     r.add_argument("--base", action="append", default=[], metavar="KEY=VALUE",
                    help="a setting every step starts from (default: enforce_eager=true)")
-    r.add_argument("--lang", choices=["en", "zh"], default=os.environ.get("VLLM_DOCTOR_LANG", "en"))
+    lang_option(r)
     r.add_argument("--write-repro", metavar="FILE", help="write the standalone repro.py here")
 
     w = sub.add_parser("worker", help="claim repro jobs from the database and run them")
@@ -90,7 +92,7 @@ def repro(args) -> int:
         return _refused(e, args.json)
     runner = ProbeRunner(python=vllm_python(args.python), timeout_s=args.timeout)
     quiet = args.json
-    plan = ReproPlan(model, settings, runner, base=base, lang=args.lang,
+    plan = ReproPlan(model, settings, runner, base=base, lang=default_lang(args.lang),
                      on_step=(lambda s: None) if quiet else _step_done,
                      on_progress=(lambda t: None) if quiet else _progress)
     try:

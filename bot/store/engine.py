@@ -14,6 +14,9 @@ from pathlib import Path
 import platformdirs
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError
+
+from bot.errors import SetupError
 
 APP_NAME = "vllm-doctor"
 # A bot waiting on an unreachable database server is a bot not answering: fail fast and spool.
@@ -29,13 +32,24 @@ def default_url() -> URL:
     return URL.create("sqlite", database=str(path))
 
 
+BACKENDS = ("postgresql", "sqlite")
+
+
 def resolve_url(url: str | URL | None = None) -> URL:
     """`url`, else $DATABASE_URL, else the SQLite default; PostgreSQL always through psycopg 3."""
     if url is None or url == "":
         url = os.environ.get("DATABASE_URL") or default_url()
-    url = make_url(url)
+    try:
+        url = make_url(url)
+    except (ArgumentError, ValueError):
+        # The text is not repeated: it may hold a password.
+        raise SetupError("the database URL (DATABASE_URL or --db) cannot be read; expected "
+                         "postgresql://USER:PASSWORD@HOST:5432/DATABASE or sqlite:////path/to/file.db") from None
     if url.drivername in ("postgresql", "postgres"):
         url = url.set(drivername="postgresql+psycopg")
+    if url.get_backend_name() not in BACKENDS:
+        raise SetupError(f"the database URL (DATABASE_URL or --db) names a {url.get_backend_name()!r} database; "
+                         "vllm-doctor keeps its records in PostgreSQL or SQLite")
     return url
 
 
