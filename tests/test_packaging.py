@@ -54,3 +54,28 @@ def test_the_wheel_installs_and_runs_outside_the_checkout(tmp_path, pg_url):
     site = work / "venv" / "lib"
     for line in out.split("== where the shipped files were read from", 1)[1].split():
         assert Path(line).is_relative_to(site), line
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+@pytest.mark.parametrize("containerfile", ["deploy/Containerfile", "deploy/worker/Containerfile"])
+def test_the_files_a_containerfile_copies_build_a_complete_wheel(tmp_path, containerfile):
+    """No base image can be pulled here, so the image is not built; its install step is: the files
+    it COPYs, alone in a folder, must build a wheel that carries the rule book and migrations."""
+    import re
+    import shutil
+
+    text = (ROOT / containerfile).read_text()
+    root = Path(re.search(r"pip install (?:--no-cache-dir )?(/\S+)", text).group(1))   # where the image installs from
+    src = tmp_path / "src"
+    for sources, dest in re.findall(r"^COPY (.+) (\S+)$", text, re.M):
+        for name in sources.split():
+            target = src / (Path(dest) / name if dest.endswith("/") else Path(dest)).relative_to(root)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            (shutil.copytree if (ROOT / name).is_dir() else shutil.copy2)(ROOT / name, target)
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(src), "-w", str(tmp_path / "out")],
+                       capture_output=True, text=True, timeout=540)
+    assert r.returncode == 0, r.stderr[-2000:]
+    [wheel] = (tmp_path / "out").glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"bot/alembic.ini", "bot/migrations/env.py", "bot/rules/cuda-oom.yaml"} <= names

@@ -120,8 +120,8 @@ LOCAL_RULES_ENV = "VLLM_DOCTOR_LOCAL_RULES"
 def local_packs(extra=(), env=None) -> list[str]:
     """Team rule packs: $VLLM_DOCTOR_LOCAL_RULES (folders joined by os.pathsep), then `extra`
     (--rules DIR on the command line); a later pack wins over an earlier one."""
-    value = (os.environ if env is None else env).get(LOCAL_RULES_ENV, "")
-    return [p for p in value.split(os.pathsep) if p.strip()] + [str(p) for p in extra]
+    env = os.environ if env is None else env
+    return [p for p in env.get(LOCAL_RULES_ENV, "").split(os.pathsep) if p.strip()] + [str(p) for p in extra]
 
 
 def default_directory() -> str:
