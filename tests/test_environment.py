@@ -23,13 +23,15 @@ RUNS = {
     "bot": ("bot/slack/", "bot/store/", "bot/diagnose/", "bot/repro/safety.py", "bot/repro/queue.py",
             "bot/dashboard/auth.py"),
     "worker": ("bot/repro/", "bot/store/", "bot/diagnose/"),
-    "CLI": ("bot/cli.py", "bot/learn/", "bot/repro/cli.py", "bot/store/", "bot/diagnose/"),
+    "CLI": ("bot/cli.py", "bot/learn/", "bot/repro/cli.py", "bot/vllm_source/", "bot/store/", "bot/diagnose/"),
+    "dashboard": ("bot/dashboard/", "bot/store/", "bot/diagnose/"),
 }
 
 
 def _is_environment(node: ast.expr) -> bool:
     """os.environ, or a parameter called env that stands for it (`env = os.environ if env is None ...`)."""
-    return (isinstance(node, ast.Attribute) and node.attr == "environ") or (isinstance(node, ast.Name) and node.id == "env")
+    return (isinstance(node, ast.Attribute) and node.attr == "environ" and isinstance(node.value, ast.Name)
+            and node.value.id == "os") or (isinstance(node, ast.Name) and node.id == "env")
 
 
 def read_by_code() -> dict[str, set[str]]:
@@ -71,7 +73,7 @@ def test_the_scan_sees_what_the_code_reads():
     code = read_by_code()
     assert {"SLACK_BOT_TOKEN", "DATABASE_URL", "PORT", "HOST", "VLLM_DOCTOR_LANG", "VLLM_DOCTOR_RULES",
             "VLLM_DOCTOR_LOCAL_RULES", "NO_COLOR", "VLLM_PYTHON", "REPRO_MAX_GPU_MEMORY_UTILIZATION"} <= set(code)
-    assert not {"CONTENT_LENGTH", "PATH_INFO"} & set(code)        # the WSGI environ is not the environment
+    assert not {"CONTENT_LENGTH", "PATH_INFO", "QUERY_STRING"} & set(code)   # a WSGI environ is not the environment
 
 
 def test_the_readme_table_lists_every_variable_the_code_reads_and_no_other():
