@@ -131,19 +131,21 @@ def _lint_fixtures(book: RuleBook, pack: str, root: Path, counts: dict) -> list[
 
 
 def _against_vllm_source(book: RuleBook, counts: dict) -> list[str]:
-    """The shipped book's map of vLLM's source (rules/_vllm_source.json) is what `rules sources`
-    writes from the index and the fixtures now."""
-    from . import source_map
+    """Every flag, keyword and VLLM_* variable a rule's text names exists where the text is shown
+    (lint_names.py), and the shipped book's map of vLLM's source (rules/_vllm_source.json) is
+    what `rules sources` writes from the index and the fixtures now."""
+    from . import lint_names, source_map
     from .vllm_source import index
     idx = index.load()
     if idx is None:
         counts["notes"].append("the index of vLLM's releases is not installed: rule texts not checked against it")
         return []
+    problems = lint_names.problems(book, idx)
     fixtures = Path(packs_of(book)[0].fixtures)
     if book.directory != resources.rules_dir() or not fixtures.is_dir():
-        return []           # a wheel's book, or another book: its map was checked when it was built
+        return problems     # a wheel's book, or another book: its map was checked when it was built
     stale = source_map.stale(_shipped_only(book), idx, fixtures)
-    return [f"{SHIPPED}: {stale}"] if stale else []
+    return problems + ([f"{SHIPPED}: {stale}"] if stale else [])
 
 
 def _shipped_only(book: RuleBook) -> RuleBook:

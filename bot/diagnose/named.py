@@ -40,7 +40,8 @@ def names(text: str) -> list[Name]:
     """Every flag, `LLM(...)` keyword and VLLM_* variable in `text`, in order, each once per kind."""
     found: dict[tuple[str, str], Name] = {}
     for m in _FLAG.finditer(text):
-        found.setdefault(("flag", m.group(1)), Name("flag", m.group(1), m.start()))
+        if not _other_program(text, m.start()):
+            found.setdefault(("flag", m.group(1)), Name("flag", m.group(1), m.start()))
     for m in _ENV.finditer(text):
         if not m.group(1).startswith(NOT_VLLM_ENV):
             found.setdefault(("env", m.group(1)), Name("env", m.group(1), m.start()))
@@ -50,6 +51,28 @@ def names(text: str) -> list[Name]:
     for m in _INLINE_KEYWORD.finditer(text):
         found.setdefault(("keyword", m.group(1)), Name("keyword", m.group(1), m.start(1)))
     return sorted(found.values(), key=lambda n: n.start)
+
+
+# Commands whose flags are their own, not vLLM's: `pip install --force-reinstall`, `docker run
+# --gpus`, `python bench.py --config`.
+_OTHER_COMMAND = re.compile(r"\b(?:pip3?|uv|conda|docker|podman|kubectl|nvidia-smi|huggingface-cli|hf|torchrun|"
+                            r"ray|git|curl|wget|srun|sbatch|ulimit|python3?(?:\s+-\w+)*\s+(?!-m\s+vllm)[\w./-]+\.py)\b")
+_VLLM_COMMAND = re.compile(r"\bvllm\s+\w|-m\s+vllm\b|api_server|vllm-openai")
+
+
+def _other_program(text: str, at: int) -> bool:
+    """Whether the flag at `at` follows another program's command on its line or in its code span."""
+    line_start = text.rfind("\n", 0, at) + 1
+    before = text[line_start:at]
+    tick = before.rfind("`")
+    if tick >= 0 and before.count("`") % 2 == 1:
+        before = before[tick + 1:]              # inside inline code: that span is the command
+    other = None
+    for other in _OTHER_COMMAND.finditer(before):
+        pass
+    if other is None:
+        return False
+    return not _VLLM_COMMAND.search(before[other.end():])
 
 
 def _call_keywords(text: str, start: int):
@@ -79,17 +102,66 @@ def _keyword_at(text: str, start: int, end: int):
         yield m.group(1), start + (len(text[start:end]) - len(text[start:end].lstrip()))
 
 
-# A name the text gives as history or as what to take away, not as advice to use it: right before
-# a rename (`--task` → `--runner`, "X became Y", "X was renamed to Y", "X moved into Y", "X was
-# replaced by Y") or right after "removed", "deprecated", "leave", "drop", "remove", "instead of".
-_HISTORY_AFTER = re.compile(r"^[`'\"]?[^\n`]{0,40}?`?\s*(?:→|->|became\b|becomes\b|is now\b|was renamed\b|were renamed\b|"
-                            r"renamed to\b|moved into\b|moved to\b|was replaced\b|were replaced\b|replaced by\b|"
-                            r"was removed\b|were removed\b|is deprecated\b|are deprecated\b|变为|改名|并入|被移除|已删除|已移除)")
-_HISTORY_BEFORE = re.compile(r"(?:removed|deprecated|dropped|renamed|[Ll]eave|[Dd]rop|[Rr]emove|instead of|"
-                             r"删除|移除|弃用|去掉|代替)\W{0,12}$")
+# A name the text gives as history, not as advice to use it. Within its clause (text between `.`,
+# `;`, `:`, parentheses or a line end): a name before a rename or removal ("`--task` became ...",
+# "X → Y", "X and Y were removed", "X is gone") or after a word that takes it away ("removed X",
+# "leave X out", "instead of X", "the old X") is *old*; a name after a rename ("→ Y", "became Y",
+# "moved into Y", "renamed to Y", "replaced by Y") is its *successor*.
+_CLAUSE_END = re.compile(r"[.;:()\n](?:\s|$)|[()\n]")
+_AFTER_OLD = re.compile(r"→|->|\bbecame\b|\bbecomes\b|\bis now\b|\bwas renamed\b|\bwere renamed\b|\brenamed to\b|"
+                        r"\bmoved into\b|\bmoved to\b|\bwas replaced\b|\bwere replaced\b|\breplaced by\b|"
+                        r"\bwas removed\b|\bwere removed\b|\bis deprecated\b|\bare deprecated\b|\bis gone\b|"
+                        r"\bare gone\b|\bis ignored\b|\bno longer\b|变为|改名|并入|被移除|已删除|已移除|已被移除")
+_BEFORE_OLD = re.compile(r"(?:\bremoved|\bdeprecated|\bdropped|\brenamed|\b[Ll]eave|\b[Dd]rop|\b[Rr]emove|instead of|"
+                         r"\bold|\bolder|\bformer|\blegacy|删除|移除|弃用|去掉|代替|旧的|旧版)\W{0,12}$")
+_BEFORE_SUCCESSOR = re.compile(r"(?:→|->|\bbecame|\bbecomes|\bis now|\brenamed to|\bmoved into|\bmoved to|"
+                               r"\breplaced by|\breplaced with|变为|改名为|并入)"
+                               r"(?:[\s`'\"]*(?:--[\w-]+|VLLM_\w+)[\s`'\"]*(?:[,/]|\band\b|\bor\b)?)*[\s`'\"]*$")
+
+
+def _clause(text: str, at: int, end: int) -> tuple[str, str]:
+    """The text of the name's clause before it and after it."""
+    starts = [m.end() for m in _CLAUSE_END.finditer(text, 0, at)]
+    start = starts[-1] if starts else 0
+    stop = _CLAUSE_END.search(text, end)
+    return text[start:at], text[end: stop.start() if stop else len(text)]
+
+
+_NEXT_NAME = re.compile(r"--[a-z][\w-]*|\bVLLM_[A-Z0-9_]+")
+_CONNECTORS = re.compile(r"[`'\"\s,/]*(?:(?:and|or|和|或|、)[`'\"\s,/]*)?")
+
+
+def _own(after: str) -> str:
+    """What follows a name up to the next name, except across a plain list ("X and Y were removed")."""
+    pos = 0
+    while True:
+        m = _NEXT_NAME.search(after, pos)
+        if m is None:
+            return after
+        if not _CONNECTORS.fullmatch(after[pos:m.start()]):
+            return after[:m.start()]
+        pos = m.end()
+
+
+def role(text: str, name: Name) -> str | None:
+    """"old" (named as what was renamed or taken away), "successor" (named as what replaced it),
+    or None (advice: use it)."""
+    end = name.start + len(name.shown)
+    before, after = _clause(text, name.start, end)
+    if before.count("`") % 2 and "`" in after:
+        # inside a code span (`--speculative-model X --num-speculative-tokens 5` → ...): the span is one thing
+        close = after.index("`") + 1
+        before = before[:before.rfind("`")]
+        after = after[:close] + _own(after[close:])
+    else:
+        after = _own(after)
+    if _BEFORE_OLD.search(before) or _AFTER_OLD.search(after):
+        return "old"
+    if _BEFORE_SUCCESSOR.search(before):
+        return "successor"
+    return None
 
 
 def history(text: str, name: Name) -> bool:
-    """The text names it as what was renamed or removed, not as advice."""
-    end = name.start + len(name.shown)
-    return bool(_HISTORY_AFTER.match(text[end:end + 60]) or _HISTORY_BEFORE.search(text[max(0, name.start - 40):name.start]))
+    """The text names it as what was renamed or taken away, not as advice to use it."""
+    return role(text, name) == "old"
