@@ -13,6 +13,8 @@ import json
 import math
 import re
 
+from .lazyre import LazyRe
+
 from .versions import in_range
 _DERIVERS: dict = {}        # rule id -> fn(values, facts) -> dict
 # Every engine argument a deriver below may put in `suggest`: the rule book's map of vLLM's source
@@ -111,7 +113,7 @@ def _kv_cache_too_small(values: dict, facts: dict) -> dict:
     return out
 
 
-_EXIT_CODE = re.compile(r"'([^']+)':\s*(-?\d+)")
+_EXIT_CODE = LazyRe(r"'([^']+)':\s*(-?\d+)")
 
 
 @deriver("engine-core-init-failed")
@@ -138,11 +140,11 @@ def _engine_core(values: dict, facts: dict) -> dict:
 
 
 _SIZE = r"(\d+(?:\.\d+)?) ?([KMGT]i?B|bytes)"
-_OTHER_PROCESS = re.compile(r"Process (\d+) has " + _SIZE + r" memory in use")
-_THIS_PROCESS = re.compile(r"this process has " + _SIZE + r" memory in use")
-_BY_TORCH = re.compile(r"Of the allocated memory " + _SIZE + r" is allocated by PyTorch")
-_PRIVATE_POOLS = re.compile(r"with " + _SIZE + r" allocated in private pools")
-_RESERVED_FREE = re.compile(r"and " + _SIZE + r" is reserved by PyTorch but unallocated")
+_OTHER_PROCESS = LazyRe(r"Process (\d+) has " + _SIZE + r" memory in use")
+_THIS_PROCESS = LazyRe(r"this process has " + _SIZE + r" memory in use")
+_BY_TORCH = LazyRe(r"Of the allocated memory " + _SIZE + r" is allocated by PyTorch")
+_PRIVATE_POOLS = LazyRe(r"with " + _SIZE + r" allocated in private pools")
+_RESERVED_FREE = LazyRe(r"and " + _SIZE + r" is reserved by PyTorch but unallocated")
 _UNIT_GIB = {"bytes": 1 / 2**30, "B": 1 / 2**30, "KiB": 1 / 2**20, "KB": 1 / 2**20,
              "MiB": 1 / 1024, "MB": 1 / 1024, "GiB": 1.0, "GB": 1.0, "TiB": 1024.0, "TB": 1024.0}
 # A CUDA context and the libraries vLLM loads hold memory PyTorch does not count: up to a few GiB.
@@ -372,7 +374,7 @@ def _lora(values: dict, facts: dict) -> dict:
     return {"suggest": {"max_lora_rank": allowed}} if allowed else {}
 
 
-_LIMIT_SPEC = re.compile(r"(\w+)\W{1,4}(\d+)")       # '{"image": 4}' or 'image=4'
+_LIMIT_SPEC = LazyRe(r"(\w+)\W{1,4}(\d+)")       # '{"image": 4}' or 'image=4'
 
 
 @deriver("mm-limit-exceeded")

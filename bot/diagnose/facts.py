@@ -1,7 +1,9 @@
 """Facts a log gives away about its environment: versions, GPU, engine arguments, engine starts.
 
-Each fact has a list of regexes, most reliable first; the first that matches wins. They run over
-the whole clean text, so every one starts with a literal (a fast scan in CPython's re).
+Each fact has a list of regexes, most reliable first; the first that matches wins. A regex runs only
+on the lines that hold one of its literals (a str.find each), in a window of the text (its start,
+its error lines, its end): a regex scan of a whole long log costs more than the diagnosis. Engine
+starts are counted over the whole text, with str.find alone.
 """
 
 from __future__ import annotations
@@ -12,21 +14,50 @@ import re
 from collections import Counter
 
 class _P:
-    """A fact pattern compiled on first use, and only searched when its leading literal occurs:
-    most logs lack most facts, and compiling every pattern up front costs more than a small log."""
+    """A fact pattern searched only in the lines that hold one of its literals, and compiled on
+    first use: most logs lack most facts, a str.find is far faster than a regex scan, and compiling
+    every pattern up front costs more than a small log. The literals default to the pattern's own
+    leading text; a pattern that starts with an alternation names them. `span` lets a match run on
+    past its line (a command continued with backslashes)."""
 
-    def __init__(self, pattern: str, flags: int = 0):
-        self.pattern, self.flags, self._rx = pattern, flags, None
-        lead = re.match(r"[^\\.^$*+?{}\[\]|()]*", pattern).group(0)
-        nxt = pattern[len(lead):len(lead) + 1]
-        self.literal = "" if flags & re.I else (lead[:-1] if nxt in ("*", "?", "{") else lead)
+    MAX_TRIED = 64                  # lines tried per pattern: a hostile paste repeats a literal
+
+    def __init__(self, pattern: str, flags: int = 0, literals: tuple[str, ...] = (), span: int = 0):
+        self.pattern, self.flags, self._rx, self.span = pattern, flags, None, span
+        if not literals:
+            lead = re.match(r"[^\\.^$*+?{}\[\]|()]*", pattern).group(0)
+            nxt = pattern[len(lead):len(lead) + 1]
+            lead = lead[:-1] if nxt in ("*", "?", "{") else lead
+            literals = (lead,) if len(lead) >= 3 and not flags & re.I else ()
+        self.literals = literals
 
     def search(self, text: str):
-        if len(self.literal) >= 3 and self.literal not in text:
+        starts = _line_starts(text, self.literals, self.MAX_TRIED) if self.literals else None
+        if starts == []:
             return None
         if self._rx is None:
             self._rx = re.compile(self.pattern, self.flags)
-        return self._rx.search(text)
+        if starts is None:
+            return self._rx.search(text)
+        for start in starts:
+            end = text.find("\n", start)
+            end = len(text) if end < 0 else end
+            m = self._rx.search(text, start, max(end, start + self.span) if self.span else end)
+            if m:
+                return m
+        return None
+
+
+def _line_starts(text: str, literals: tuple[str, ...], most: int) -> list[int]:
+    """Start offsets of the first lines holding any of the literals, in the order of the text."""
+    starts: set[int] = set()
+    for lit in literals:
+        pos, n = text.find(lit), 0
+        while pos >= 0 and n < most:
+            starts.add(text.rfind("\n", 0, pos) + 1)
+            nl = text.find("\n", pos)
+            pos, n = (text.find(lit, nl + 1) if nl >= 0 else -1), n + 1
+    return sorted(starts)[:most]
 
 
 _VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-][\w.+-]*)?)"
@@ -36,7 +67,7 @@ _VLLM = [
     _P(r"vLLM API server version " + _VERSION),
     _P(r"vLLM (?:server|batch processing API) version " + _VERSION),
     _P(r"vLLM Version\s*:\s*" + _VERSION),
-    _P(r"[▄█▀][▄█▀ ]*version\s+" + _VERSION),
+    _P(r"[▄█▀][▄█▀ ]*version\s+" + _VERSION, literals=("█",)),
     _P(r"vllm(?:-cpu)?==" + _VERSION),
     _P(r"vllm/vllm-openai:v" + _VERSION),
     _P(r"site-packages/vllm-" + _VERSION + r"[-.]"),
@@ -61,7 +92,8 @@ _GPU = [
     _P(r"Your (.{3,60}?) GPU has compute capability"),
     _P(r"Found (.{3,60}?) which is too old to be supported by the triton GPU compiler"),
     _P(r"GPU \d+:\s*((?:NVIDIA|Tesla|Quadro|AMD|Instinct)[^\n(]{2,60}?)\s*(?:\(|\n|$)", re.M),
-    _P(r"\|\s+\d+\s+((?:NVIDIA|Tesla|Quadro)(?:[\w.-]| (?! ))+)\s+(?:On|Off)\s+\|"),   # no double space in a name
+    _P(r"\|\s+\d+\s+((?:NVIDIA|Tesla|Quadro)(?:[\w.-]| (?! ))+)\s+(?:On|Off)\s+\|",   # no double space in a name
+       literals=("NVIDIA", "Tesla", "Quadro")),
     _P(r"GPU models and configuration:\s*((?:NVIDIA|Tesla|Quadro)[^\n]{2,60})"),
 ]
 _CAPABILITY = [
@@ -73,7 +105,7 @@ _CAPABILITY = [
 _PLATFORM = [
     _P(r"Automatically detected platform (\w+)"),
     _P(r"device_config=(\w+)"),
-    _P(r"Using (CPU|XPU|TPU|ROCm) (?:backend|platform)", re.I),
+    _P(r"Using (CPU|XPU|TPU|ROCm) (?:backend|platform)", re.I, literals=("Using", "using")),
 ]
 _GPU_TOTAL = [
     _P(r"has a total capacity of (\d+(?:\.\d+)?) GiB"),
@@ -82,34 +114,49 @@ _GPU_TOTAL = [
     _P(r"MiB / +(\d+)MiB"),
 ]
 # How the user ran vLLM, so a fix can be shown in the same form.
-_SERVER_MARKS = re.compile(r"vllm serve|api_server|\(APIServer pid=|Starting vLLM (?:API )?server|model_tag")
-_OFFLINE_MARKS = re.compile(r"\bLLM\(|\[llm\.py:\d+\]|llm_engine\.py|from vllm import|\(MainProcess pid=")
-_MODEL_IN_CALL = re.compile(r"\bLLM\(\s*(?:model\s*=\s*)?[\"']([^\"'\n]{1,300})[\"']|vllm serve ([^\s'\"]{1,300})")
-_NON_DEFAULT_ARGS = re.compile(r"non-default args: (\{.*\})")
-_NAMESPACE_ARGS = re.compile(r"\bargs: Namespace\((.*)\)")
-_ENGINE_CONFIG = re.compile(r"(Initializing an? (?:V[01] )?LLM engine \(v[^)]*\) with config: )(.*)")
+_SERVER_MARKS = _P(r"vllm serve|api_server|\(APIServer pid=|Starting vLLM (?:API )?server|model_tag",
+                   literals=("vllm serve", "api_server", "(APIServer pid=", "Starting vLLM", "model_tag"))
+_OFFLINE_MARKS = _P(r"\bLLM\(|\[llm\.py:\d+\]|llm_engine\.py|from vllm import|\(MainProcess pid=",
+                    literals=("LLM(", "[llm.py:", "llm_engine.py", "from vllm import", "(MainProcess pid="))
+_MODEL_IN_CALL = _P(r"\bLLM\(\s*(?:model\s*=\s*)?[\"']([^\"'\n]{1,300})[\"']|vllm serve ([^\s'\"]{1,300})",
+                    literals=("LLM(", "vllm serve"))
+_NON_DEFAULT_ARGS = _P(r"non-default args: (\{.*\})")
+_NAMESPACE_ARGS = _P(r"\bargs: Namespace\((.*)\)", literals=("args: Namespace(",))
+_ENGINE_CONFIG = _P(r"(Initializing an? (?:V[01] )?LLM engine \(v[^)]*\) with config: )(.*)", literals=("LLM engine (v",))
 # Evidence that vLLM printed (part of) this log: its name, its processes, its log header form.
 # Lines only vLLM itself prints: its paths, modules, processes, log header, config classes.
-_VLLM_PRINTED = re.compile(
-    r"[/\\]vllm[/\\]|\bvllm\.[a-z_]|\b(?:from|import) vllm\b|\bvllm serve\b|vllm/vllm-openai|vllm_\w+\.py|"
-    r"\bVLLM_[A-Z_]{3,}|EngineCore|LLMEngine|AsyncLLM|RayWorkerWrapper|"
-    r"\((?:Vllm)?Worker[\w-]* (?:rank=\d+ )?pid=|Writing input of failed execution|"
-    r"(?:INFO|WARNING|ERROR|DEBUG) \d\d-\d\d \d\d:\d\d:\d\d \[?[\w./-]+\.py:\d+\]|"
-    r"validation errors? for (?:Model|Vllm|Cache|Parallel|Scheduler|Speculative|LoRA)Config")
+# Plain markers first (a str.find each), then the patterns, each tried only where its literal is.
+_VLLM_PRINTED_MARKS = ("/vllm/", "\\vllm\\", "vllm/vllm-openai", "EngineCore", "LLMEngine", "AsyncLLM",
+                       "RayWorkerWrapper", "Writing input of failed execution")
+_VLLM_PRINTED = (
+    _P(r"\bvllm\.[a-z_]|\b(?:from|import) vllm\b|\bvllm serve\b|vllm_\w+\.py", literals=("vllm",)),
+    _P(r"\bVLLM_[A-Z_]{3,}", literals=("VLLM_",)),
+    _P(r"\((?:Vllm)?Worker[\w-]* (?:rank=\d+ )?pid=", literals=("Worker",)),
+    _P(r"(?:INFO|WARNING|ERROR|DEBUG) \d\d-\d\d \d\d:\d\d:\d\d \[?[\w./-]+\.py:\d+\]",
+       literals=("INFO ", "WARNING ", "ERROR ", "DEBUG ")),
+    _P(r"validation errors? for (?:Model|Vllm|Cache|Parallel|Scheduler|Speculative|LoRA)Config",
+       literals=("validation error",)),
+)
+
+
+def vllm_printed(text: str) -> bool:
+    """Lines only vLLM itself prints: its paths, modules, processes, log header, config classes."""
+    return any(m in text for m in _VLLM_PRINTED_MARKS) or any(p.search(text) for p in _VLLM_PRINTED)
 # The error vLLM's OpenAI server answers with, as a client prints it: the body of <= 0.10.0
 # ('object': 'error'), the body of 0.10.1+ (an "Error"-named type, then param and an HTTP code, in
 # vLLM's field order; OpenAI's own API names types like 'invalid_request_error'), and the
 # "(parameter=..., value=...)" its validation errors end with. Servers that copied the body (SGLang)
 # name themselves elsewhere in their logs: a named program still wins over this.
-_VLLM_SERVER_ERROR = re.compile(
+_VLLM_SERVER_ERROR = _P(
     r"""['"]object['"]: ?['"]error['"]|"""
     r"""['"]type['"]: ?['"][A-Z]\w*Error['"], ?['"]param['"]: ?[^,]{1,80}, ?['"]code['"]: ?\d{3}\b|"""
-    r"""\(parameter=\w+(?:, \w+)*, value=""")
+    r"""\(parameter=\w+(?:, \w+)*, value=""", literals=("object", "Error", "(parameter="))
 # A client's exception that carries a server's answer (the openai SDK, LiteLLM, requests): its
 # frames are the client's, the error is the server's.
-_CLIENT_HTTP_ERROR = re.compile(r"Error code: [45]\d\d - |OpenAIException - |\b[45]\d\d (?:Client|Server) Error: ")
+_CLIENT_HTTP_ERROR = _P(r"Error code: [45]\d\d - |OpenAIException - |\b[45]\d\d (?:Client|Server) Error: ",
+                        literals=("Error code: ", "OpenAIException - ", "Client Error: ", "Server Error: "))
 # A mention is weaker: another tool that runs vLLM (`--backend vllm`, `vllm==0.7.2`, VLLMException).
-_VLLM_MENTIONED = re.compile(r"vllm|gpu_memory_utilization|max_model_len|tensor_parallel_size", re.I)
+_VLLM_MENTIONED = ("vllm", "gpu_memory_utilization", "max_model_len", "tensor_parallel_size")   # lower case
 # Evidence that another program printed the log. `strict`: even a mention of vLLM does not make it
 # vLLM's log (pip installing a vllm wheel is an install failure, not a vLLM error).
 _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a regex with re.I is 30x slower
@@ -135,7 +182,7 @@ MAX_FRAMES = 200
 
 # Model sizes a paste may carry (a config.json, a transformers config repr): they bound what a
 # tensor-parallel size can be.
-_MODEL_SIZES = {key: _P(r'["\']?' + key + r'["\']?\s*[:=]\s*(\d{1,7})\b')
+_MODEL_SIZES = {key: _P(r'["\']?' + key + r'["\']?\s*[:=]\s*(\d{1,7})\b', literals=(key,))
                 for key in ("num_key_value_heads", "intermediate_size")}
 
 
@@ -238,8 +285,9 @@ def user_args(text: str) -> dict:
     return _llm_call_args(text) or _command_line_args(text)
 
 
-_LLM_CALL = re.compile(r"\bLLM\(")
-_COMMAND_LINE = re.compile(r"(?:\bvllm serve|-m vllm\.entrypoints\.openai\.api_server)((?:\\\n|[^\n]){0,2000})")
+_LLM_CALL = _P(r"\bLLM\(", literals=("LLM(",))
+_COMMAND_LINE = _P(r"(?:\bvllm serve|-m vllm\.entrypoints\.openai\.api_server)((?:\\\n|[^\n]){0,2000})",
+                   literals=("vllm serve", "-m vllm.entrypoints.openai.api_server"), span=2200)
 
 
 def _llm_call_args(text: str) -> dict:
@@ -378,30 +426,38 @@ def run_starts(text: str) -> list[int]:
 
 # Versions, GPU and arguments are printed when a process starts (or in a collect_env paste at either
 # end), and the GPU's name, capability and memory in the error messages themselves: reading a window
-# at each end plus the error lines keeps a long paste from costing a scan per fact.
-WINDOW = 128 * 1024
+# at each end plus the error lines keeps a long paste from costing a scan per fact. vLLM's start,
+# through its engine config, fits in the first 30 KB; a collect_env report in 20 KB.
+WINDOW = 64 * 1024
+TAIL_WINDOW = 32 * 1024
 
 
-def foreign_context(text: str) -> tuple[str | None, bool]:
+def foreign_context(text: str, low: str | None = None) -> tuple[str | None, bool]:
     """(the program that printed this log when it is evidently not vLLM, whether that holds even
     when vLLM is mentioned): a named stack, or Python tracebacks none of whose frames are in vLLM,
-    unless they are a client's that relays a server's error."""
-    low = text.lower()
+    unless they are a client's that relays a server's error. `low` is the text in lower case."""
+    low = text.lower() if low is None else low
     for name, strict, markers in _FOREIGN:
         if any(m in low for m in markers):
             return name, strict
     if _CLIENT_HTTP_ERROR.search(text) or _VLLM_SERVER_ERROR.search(text):
         return None, False
-    frames = _FRAME_PATH.findall(text)
-    if len(frames) >= 2 and not any("vllm" in f.lower() for f in frames) and not _VLLM_PRINTED.search(text):
+    frames = _FRAME_PATH.findall(text) if 'File "' in text else []
+    if len(frames) >= 2 and not any("vllm" in f.lower() for f in frames) and not vllm_printed(text):
         return "a Python program that is not vLLM (no vLLM frame in its traceback)", False
     return None, False
 
 
+def _mentions_vllm(low: str) -> bool:
+    """A mention is weaker than vLLM's own output: another tool that runs vLLM (`--backend vllm`)."""
+    return any(m in low for m in _VLLM_MENTIONED)
+
+
 def extract(text: str, error_lines: str = "") -> dict:
     starts = engine_starts(text)
-    if len(text) > 2 * WINDOW:
-        text = "\n".join((text[:WINDOW], error_lines, text[-WINDOW:]))
+    if len(text) > WINDOW + TAIL_WINDOW:
+        text = "\n".join((text[:WINDOW], error_lines, text[-TAIL_WINDOW:]))
+    low = text.lower()
     given = user_args(text)
     args = given or _all_args(text)
     cuda = _first(_CUDA, text)
@@ -419,8 +475,8 @@ def extract(text: str, error_lines: str = "") -> dict:
     total = _first(_GPU_TOTAL, text)
     if total and "." not in total and float(total) > 4096:        # nvidia-smi MiB
         total = f"{float(total) / 1024:.2f}"
-    printed = bool(_VLLM_PRINTED.search(text))
-    foreign, strict = foreign_context(text)
+    printed = vllm_printed(text)
+    foreign, strict = foreign_context(text, low)
     server_error = foreign is None and bool(_VLLM_SERVER_ERROR.search(text))
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
     return {
@@ -439,7 +495,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "engine_starts": starts,
         "model": model if isinstance(model, str) else None,
         "has_traceback": "Traceback (most recent call last)" in text,
-        "vllm_context": printed or server_error or bool(_VLLM_MENTIONED.search(text)),
+        "vllm_context": printed or server_error or _mentions_vllm(low),
         "vllm_printed": printed,
         "vllm_server_error": server_error,
         "foreign_context": foreign,

@@ -22,7 +22,7 @@ _SLACK_LINK = re.compile(r"<((?:https?|mailto|file|ftp)://[^|>\s]+|[#@!][^|>\s]+
 # Real escape sequences (colours, cursor moves from tqdm) and colour codes whose ESC byte was lost
 # in a copy-paste, e.g. "[1;36m(EngineCore_DP0 pid=87)" (but not "[5ms]" or "[2m]").
 # A pager or a web page may also show the ESC byte as the text "ESC" or "^[".
-_ANSI = re.compile(r"(?:\x1b|ESC|\^\[)\[[0-9;?]*[A-Za-z]|\x1b[()][AB012]|\[(?:\d{1,3};)*\d{1,3}m(?![\w]*\])")
+ANSI = _ANSI = re.compile(r"(?:\x1b|ESC|\^\[)\[[0-9;?]*[A-Za-z]|\x1b[()][AB012]|\[(?:\d{1,3};)*\d{1,3}m(?![\w]*\])")
 
 
 class CleanText(Record):
@@ -67,7 +67,7 @@ def bound(text: str, limit: int = MAX_INPUT_CHARS, lang: str = "en") -> tuple[st
 
 
 def unescape_slack(text: str) -> str:
-    if "<" in text:
+    if _has_slack_link(text):
         text = _SLACK_LINK.sub(lambda m: m.group(2) or m.group(1), text)
     if "&" in text:
         text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
@@ -78,14 +78,32 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
     text, notes = to_text(data, lang)
     text, more = bound(text, lang=lang)
     notes += more
+    # Each step first asks whether it has anything to do, with a one-character test where it can
+    # (a memchr): a plain log pays for a few of those, not for a rewrite of the text per step. A
+    # carriage return printed as "^M" is dropped line by line, where lines are read (tracebacks).
     text = unescape_slack(text)
-    text = text.replace("```", "\n")
-    # Every coloured paste resets its colour somewhere: no reset code, no colour codes to strip.
-    if "\x1b" in text or "[0m" in text or "[0;" in text:
+    if "`" in text:
+        text = text.replace("```", "\n")
+    # Colour codes with their ESC byte; those whose ESC a copy-paste lost ("[1;36m", or "ESC[" and
+    # "^[[" as a pager shows it) are removed from each line as it is read (tracebacks.py): finding
+    # them here would cost a scan of the whole text, "[" being in every vLLM line.
+    if "\x1b" in text:
         text = _ANSI.sub("", text)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if "^M" in text:                        # a carriage return that a terminal printed as ^M
-        text = text.replace("^M\n", "\n")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x00" in text:                  # PostgreSQL refuses NUL in text; other controls are harmless
         text = text.replace("\x00", "")
     return CleanText(text=text, notes=notes)
+
+
+_LINK_STARTS = ("http", "#", "@", "!", "mailto", "file", "ftp")
+
+
+def _has_slack_link(text: str) -> bool:
+    """Whether Slack wrapped something in <...>: a log has many "<" ("<module>", "<frozen ...>")."""
+    pos = text.find("<")
+    while pos >= 0:
+        if text.startswith(_LINK_STARTS, pos + 1):
+            return True
+        pos = text.find("<", pos + 1)
+    return False

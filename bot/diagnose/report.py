@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from .lazyre import LazyRe
 from . import guards
 from .record import Factory, Record
 
@@ -188,7 +189,7 @@ _VERIFIED = {
            "from": "（依据{kinds}）", "and": "和", "sep": "、", "end": "。",
            "h200": "H200 实测：vLLM {version}。", "checked": "已对照{kinds}核对。"},
 }
-_H200_VERSION = re.compile(r"vLLM (\S+?),")
+_H200_VERSION = LazyRe(r"vLLM (\S+?),")
 
 
 def verified_line(verified: dict | None, lang: str) -> str:
@@ -225,7 +226,7 @@ def _article(name: str) -> str:
     return "an" if word[:1].upper() in vowel_sound else "a"
 
 
-_CJK_LATIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])")
+_CJK_LATIN = LazyRe(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])")
 
 
 def _space_latin(text: str) -> str:

@@ -5,13 +5,17 @@ by a terminal, pydantic's field lines). Wrappers that quote the real error are u
 inner text is matched on its own: vLLM's "Worker failed with error '...'", pydantic's
 "Value error, ...", and the tuple-shaped RuntimeError some quantization code raises.
 
-Only lines that read like errors are looked at closely: one regex pass finds them, so a 10 MB
-paste of INFO lines costs about as much as a grep.
+Only lines that hold an error keyword are looked at closely: in a long paste one `str.find` per
+keyword over the lower-cased text (its UTF-8 bytes when it is not ASCII) finds them, and only those
+lines and their neighbours are ever cut out of the text; their headers are peeled, their Markdown
+and colour codes dropped, there. So a 10 MB paste of INFO lines costs less than a grep.
 """
 
 from __future__ import annotations
 
 import re
+from .lazyre import LazyRe
+from .logtext import ANSI as _COLOUR
 from .record import Record
 
 # Prefixes that wrap a log line; peeled off in a loop because they stack
@@ -49,6 +53,8 @@ _CHAIN = re.compile(r"^(?:Traceback \(most recent call last\)|During handling of
 KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "killed", "abort",
             "segmentation fault", "timed out", "no available", "exceed", "too old", "died", "is restricted",
             "unauthorized", "permission denied")
+
+_KEYWORDS_BYTES = tuple(k.encode() for k in KEYWORDS)
 
 # Words that make a line read like an error; substring tests on the lower-cased line are much
 # faster than a regex alternation (and re.I would make that ten times slower again).
@@ -112,17 +118,22 @@ def strip_prefixes(line: str) -> tuple[str | None, str | None, str]:
 # `*...*`, Slack `*bold*`, `` `code` ``). A cheap test of the line's first characters comes first:
 # almost no log line starts that way, and a frame's code is indented deeper than three spaces.
 _FORMAT_LEAD = re.compile(r"[ \t]{0,3}(?:>|[-+*\u2022][ \t]|\d{1,3}[.)][ \t]|\*|__|`|~~)")
-_QUOTE_OR_LIST = re.compile(r"[ \t]{0,3}(?:>(?:[ \t]|(?=\S))|[-+*\u2022][ \t]+|\d{1,3}[.)][ \t]+)+")
-_WRAPPED = re.compile(r"(\*\*|\*|__|`+|~~)(?=\S)(?P<inner>.+?)(?<=\S)\1[.:;,!?\u3002\uff1a\uff0c]?[ \t]*")
+_QUOTE_OR_LIST = LazyRe(r"[ \t]{0,3}(?:>(?:[ \t]|(?=\S))|[-+*\u2022][ \t]+|\d{1,3}[.)][ \t]+)+")
+_WRAPPED = LazyRe(r"(\*\*|\*|__|`+|~~)(?=\S)(?P<inner>.+?)(?<=\S)\1[.:;,!?\u3002\uff1a\uff0c]?[ \t]*")
 # A short emphasized label before the line: "**Error:** ValueError: ...", "*Log*: ...".
-_LABEL = re.compile(r"(\*\*|\*|__)[^*_:\n]{1,30}(?::\1|\1:)[ \t]+(?=\S)")
+_LABEL = LazyRe(r"(\*\*|\*|__)[^*_:\n]{1,30}(?::\1|\1:)[ \t]+(?=\S)")
 # An exception quoted inside a sentence: "I get `ValueError: ...` when loading".
-_SPAN_EXCEPTION = re.compile(r"(`+|\*\*)(?P<inner>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*"
+_SPAN_EXCEPTION = LazyRe(r"(`+|\*\*)(?P<inner>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*"
                              r"(?:Error|Exception|Exit|Interrupt|Fault|Failure)(?::[^`*]*)?)\1")
 
 
 def _unformat(line: str) -> str:
-    """The line without the Markdown or chat formatting around it."""
+    """The line without the Markdown or chat formatting around it, nor the carriage return a
+    terminal printed as "^M" at its end."""
+    if line.endswith("^M"):
+        line = line[:-2]
+    if "m" in line and "[" in line:
+        line = _COLOUR.sub("", line)
     if not _FORMAT_LEAD.match(line):
         return line
     m = _QUOTE_OR_LIST.match(line)
@@ -256,11 +267,57 @@ def _unwrapped(msg: Message) -> list[Message]:
     return out
 
 
+class _Lines:
+    """The lines of a long text, cut out where they are read: listing every line of a 10 MB paste
+    costs more than the few hundred lines a diagnosis reads around its hits."""
+
+    def __init__(self, text: str, known: dict[int, int], count: int):
+        self.text, self.starts, self.count = text, known, count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, i: int) -> str:
+        start = self._start(i)
+        end = self.text.find(self.nl, start)
+        line = self.text[start:] if end < 0 else self.text[start:end]
+        return line if isinstance(line, str) else line.decode("utf-8", "surrogatepass")
+
+    @property
+    def nl(self):
+        return "\n" if isinstance(self.text, str) else b"\n"
+
+    def _start(self, i: int) -> int:
+        start = self.starts.get(i)
+        if start is None:
+            nl = self.nl
+            if i - 1 in self.starts:                  # the line after a known one (continuations)
+                start = self.text.find(nl, self.starts[i - 1]) + 1
+            elif i + 1 in self.starts:                # the line before one (a frame above a message)
+                start = self.text.rfind(nl, 0, self.starts[i + 1] - 1) + 1
+            else:
+                below = max((k for k in self.starts if k < i), default=None)
+                start = 0 if below is None else self.starts[below]
+                for _ in range(i - (below or 0)):
+                    start = self.text.find(nl, start) + 1
+            self.starts[i] = start
+        return start
+
+
 def messages(text: str) -> list[Message]:
     """Error-like messages of the log, first printed first, identical repeats (per rank) dropped."""
-    lines = text.split("\n")
     short = len(text) <= SHORT_PASTE_CHARS
-    starts = range(len(lines)) if short else _line_starts_of_hits(text)
+    if short:
+        lines = text.split("\n")
+        starts = range(len(lines))
+    else:
+        # Text with a character beyond ASCII (vLLM's banner, "…") is stored two or four bytes a
+        # character, and lowering and searching it is several times slower: its UTF-8 bytes have
+        # the same lines, and their ASCII keywords are found as fast as in an ASCII text.
+        scan = text if text.isascii() else text.encode("utf-8", "surrogatepass")
+        hits, count = _line_starts_of_hits(scan)
+        lines = _Lines(scan, dict(hits), count)
+        starts = [line for line, _ in hits]
     out: list[Message] = []
     seen: set[str] = set()
     consumed = -1
@@ -302,19 +359,22 @@ def messages(text: str) -> list[Message]:
     return out
 
 
-def _line_starts_of_hits(text: str, first: int = MAX_MESSAGES * 3 // 4, last: int = MAX_MESSAGES // 4) -> list[int]:
-    """Indexes of the lines holding a keyword: the first `first` and the last `last` of them, so a
-    hostile paste made of nothing but error lines costs no more than a normal one."""
+def _line_starts_of_hits(text: str, first: int = MAX_MESSAGES * 3 // 4,
+                         last: int = MAX_MESSAGES // 4) -> tuple[list[tuple[int, int]], int]:
+    """(index, offset) of the lines holding a keyword, the first `first` and the last `last` of
+    them (a hostile paste made of nothing but error lines costs no more than a normal one), and the
+    number of lines. `text` may be str or its UTF-8 bytes."""
     low = text.lower()
+    eol, keywords = ("\n", KEYWORDS) if isinstance(text, str) else (b"\n", _KEYWORDS_BYTES)
     starts: set[int] = set()
-    for kw in KEYWORDS:
+    for kw in keywords:
         pos, n = 0, 0
         while n < first:
             pos = low.find(kw, pos)
             if pos < 0:
                 break
-            starts.add(low.rfind("\n", 0, pos) + 1)
-            nl = low.find("\n", pos)
+            starts.add(low.rfind(eol, 0, pos) + 1)
+            nl = low.find(eol, pos)
             pos, n = (nl + 1, n + 1) if nl >= 0 else (len(low), n + 1)
         if n < first:
             continue            # every occurrence is already in
@@ -323,7 +383,7 @@ def _line_starts_of_hits(text: str, first: int = MAX_MESSAGES * 3 // 4, last: in
             pos = low.rfind(kw, 0, end)
             if pos < 0:
                 break
-            line_start = low.rfind("\n", 0, pos) + 1
+            line_start = low.rfind(eol, 0, pos) + 1
             starts.add(line_start)
             end, n = line_start, n + 1
     ordered = sorted(starts)
@@ -331,10 +391,10 @@ def _line_starts_of_hits(text: str, first: int = MAX_MESSAGES * 3 // 4, last: in
         ordered = ordered[:first] + ordered[-last:]
     lines, counted, at = [], 0, 0
     for off in ordered:
-        counted += text.count("\n", at, off)
+        counted += text.count(eol, at, off)
         at = off
-        lines.append(counted)
-    return lines
+        lines.append((counted, off))
+    return lines, counted + text.count(eol, at) + 1
 
 
 def parse_line(text: str, line_no: int) -> Message:

@@ -36,8 +36,3 @@ def test_oversized_input_keeps_the_part_with_errors():
     assert len(bounded) <= limit
     assert "ValueError: the real one" in bounded
     assert notes and "only the last" in notes[0]
-
-
-def test_colour_codes_whose_esc_byte_a_pager_printed_as_text_are_removed():
-    pasted = "ESC[1;36m(VllmWorkerProcess pid=62)ESC[0;0m ERROR 12-26 16:20:28 x.py:1] RuntimeError: boom\n^[[0m"
-    assert logtext.clean(pasted).text == "(VllmWorkerProcess pid=62) ERROR 12-26 16:20:28 x.py:1] RuntimeError: boom\n"

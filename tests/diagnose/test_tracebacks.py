@@ -160,3 +160,11 @@ def test_formatting_marks_that_are_part_of_the_text_stay():
     assert tracebacks.strip_prefixes(frame)[2] == frame.strip()
     header = "(APIServer pid=1) ERROR 01-01 00:00:00 [x.py:1] "
     assert tracebacks.messages(f"> {header}ValueError: x")[0].header == header.strip()
+
+
+def test_colour_codes_whose_esc_byte_was_lost_or_printed_as_text_leave_the_lines_read():
+    from bot.diagnose import logtext
+    for start, reset in (("[1;36m", "[0;0m"), ("ESC[1;36m", "ESC[0;0m"), ("^[[1;36m", "^[[0m")):
+        pasted = f"{start}(VllmWorkerProcess pid=62){reset} ERROR 12-26 16:20:28 x.py:1] RuntimeError: boom\n"
+        m = tracebacks.messages(logtext.clean(pasted).text)[0]
+        assert (m.text, m.proc, m.level) == ("RuntimeError: boom", "VllmWorkerProcess pid=62", "ERROR"), start

@@ -71,9 +71,10 @@ def test_reworded_message_matches_fuzzily(idx):
     # vLLM 0.17 reworded the engine start timeout (a real paste); the newest indexed wording differs
     _, got = first_site(idx, LOGS / "engine-ready-timeout" / "v0.17-new-wording-pr35616.log")
     assert got.site.latest_where()["file"] == "vllm/v1/engine/core_client.py"
-    # Ray's colour codes and actor tag glued to the message (a real paste)
+    # Ray's colour codes and actor tag glued to the message (a real paste): the lines read drop
+    # the colour codes, so the template itself may match
     _, got = first_site(idx, LOGS / "batched-tokens-lt-model-len" / "v0.7-verl-ray-actor.log")
-    assert got.by == "fuzzy" and got.site.latest_where()["file"] == "vllm/config/scheduler.py"
+    assert got.by in ("fuzzy", "template") and got.site.latest_where()["file"] == "vllm/config/scheduler.py"
 
 
 def test_cut_and_hard_wrapped_messages(idx):
