@@ -229,12 +229,15 @@ def _rule_yaml(draft: Draft, today: dt.date) -> str:
     last = max(d.created_at for d in ds).date().isoformat()
     versions = Counter(d.vllm_version or "unknown" for d in ds)
     verdicts = Counter(d.verdict for d in ds)
+    src = from_source([d.root_text for d in ds if d.root_text])
+    patterns = [draft.pattern] + ([src["pattern"]] if src.get("pattern") else [])
     return "\n".join([
         f"# Draft from `vllm-doctor rules suggest`, {today.isoformat()}.",
         f"# {draft.cluster.count} unanswered pastes share this failure ({_counts(verdicts)}),",
         f"# first seen {first}, last seen {last}; vLLM versions: {_counts(versions)}.",
         f"# The pattern finds {draft.matches} of the {draft.cluster.count} root error lines.",
         f"# signature: {_comment(draft.cluster.signature)}",
+        *src.get("comments", []),
         "# To finish: write title, cause and fix (en and zh), check the pattern against the fixtures,",
         "# set `versions:`, then move this file to rules/ and its fixtures to tests/fixtures/logs/.",
         "# Keep `status: shadow` until `vllm-doctor rules stats` shows it would have done well.",
@@ -246,15 +249,119 @@ def _rule_yaml(draft: Draft, today: dt.date) -> str:
         '  zh: "TODO"',
         "match:",
         "  patterns:",
-        f"    - {_single_quoted(draft.pattern)}",
+        *(f"    - {_single_quoted(p)}" for p in patterns),
+        *(["  fuzzy:", f"    - {_single_quoted(src['fuzzy'])}"] if src.get("fuzzy") else []),
         "cause:",
-        '  en: "TODO: why it happens"',
-        '  zh: "TODO"',
+        *_texts(src.get("cause"), "TODO: why it happens"),
         "fix:",
-        '  en: "TODO: how to fix it"',
-        '  zh: "TODO"',
+        *_texts(src.get("fix"), "TODO: how to fix it"),
+        *([f"versions: {_single_quoted(src['versions'])}"] if src.get("versions") else []),
         "",
     ])
+
+
+def _texts(drafted: dict | None, todo: str) -> list[str]:
+    if not drafted:
+        return [f'  en: "{todo}"', '  zh: "TODO"']
+    out = []
+    for lang in ("en", "zh"):
+        out.append(f"  {lang}: |")
+        out += [f"    {line}" if line else "" for line in drafted[lang].split("\n")]
+    return out
+
+
+# --- what vLLM's source says about the message -----------------------------------------------------
+
+SOURCE_EXAMPLES = 5
+
+
+def from_source(root_texts: list[str]) -> dict:
+    """A head start from the index of vLLM's releases, when it knows the message: where vLLM raises
+    it and which releases have it (comments and `versions`), the check in words and as code, and
+    the settings it reads (a drafted cause and fix), the template as a pattern with captures and a
+    fuzzy sentence. Empty when the index is not installed or does not know the message."""
+    from bot.vllm_source import index
+    idx = index.load()
+    sites: dict = {}                    # site id -> (site, how many examples it explains)
+    for text in root_texts[:SOURCE_EXAMPLES] if idx is not None else []:
+        found = idx.match(text, limit=1)
+        if found:
+            site = found[0].site
+            sites[site.id] = (site, sites.get(site.id, (site, 0))[1] + 1)
+    if not sites:
+        return {}
+    from bot.diagnose import conditions
+    from bot.diagnose.source_text import runs, settings_of
+    from bot.vllm_source.messages import synthesise
+    ranked = sorted(sites.values(), key=lambda sn: -sn[1])
+    site, w = ranked[0][0], ranked[0][0].latest_where()
+    out: dict = {"comments": []}
+    for other, n in ranked:         # the same failure worded differently in other releases
+        ow = other.latest_where()
+        out["comments"] += [
+            f"# From vLLM's source ({n} of the examples): `{other.exc}` raised in {ow['file']}, function "
+            f"{ow['function'] or '<module>'} (line {ow['line']} in vLLM {ow['release']}); indexed releases that "
+            f"have it: {runs(other.releases, idx.releases)}.",
+            f"# vLLM's template: {_comment(other.template)[:300]}"]
+    have = sorted({r for other, _ in ranked for r in other.releases}, key=idx.releases.index)
+    first, last = have[0], have[-1]
+    newer = idx.releases[idx.releases.index(last) + 1:]
+    out["versions"] = f">={first}" + (f",<{newer[0]}" if newer else "")
+    older = "older releases are not indexed" if first == idx.releases[0] else "check the wheels in between"
+    out["comments"].append(f"# versions: the first indexed release with it is {first}"
+                           + (f", the first without it {newer[0]}" if newer else "")
+                           + f" ({older}: `pip download --no-deps vllm==X`).")
+    cond = w.get("condition")
+    cause = {"en": [], "zh": []}
+    if cond:
+        for lang in ("en", "zh"):
+            said = conditions.words(cond, lang)
+            if said:
+                cause[lang].append(_braces(said))
+            cause[lang].append(f"`{_braces(cond)}`" + (" (vLLM's check)" if lang == "en" else "（vLLM 的检查）"))
+    cause["en"].append("TODO: why it happens, in words a user understands.")
+    cause["zh"].append("TODO：为什么会这样，用用户能懂的话写。")
+    out["cause"] = {lang: "\n\n".join(parts) for lang, parts in cause.items()}
+    fix = {}
+    for lang in ("en", "zh"):
+        lines = settings_of(idx, site, w, last, lang)
+        head = ("TODO: how to fix it. The settings the check reads, as vLLM " + last + " defines them:") if lang == "en" \
+            else ("TODO：怎么修复。检查涉及的设置（按 vLLM " + last + " 的定义）：")
+        fix[lang] = _braces(head + "\n" + "\n".join(lines)) if lines else ("TODO: how to fix it" if lang == "en" else "TODO")
+    out["fix"] = fix
+    pattern = template_pattern(site.parts)
+    if pattern and all(re.search(pattern, t) for t in root_texts[:SOURCE_EXAMPLES]):
+        out["pattern"] = pattern
+    out["fuzzy"] = " ".join(synthesise(site).split())[:200] if site.literal_chars >= 20 else None
+    return out
+
+
+def _braces(text: str) -> str:
+    """Literal braces in a rule text are doubled: `{x}` there is a placeholder."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def template_pattern(parts: list[tuple[str, str]], limit: int = PATTERN_LITERAL_CHARS) -> str | None:
+    """vLLM's template as a pattern whose placeholders are named captures (`(?P<max_model_len>...)`),
+    up to about `limit` literal characters; None when it has no placeholder before that point."""
+    out, used, names = [], 0, set()
+    for kind, value in parts:
+        if kind == "lit":
+            if used + len(value) > limit:
+                cut = value[: limit - used]
+                out.append(_escape(cut[: cut.rfind(" ")] if " " in cut else cut))
+                break
+            out.append(_escape(value))
+            used += len(value)
+        else:
+            name = re.sub(r"\W+", "_", value.split(".")[-1].split("(")[-1]).strip("_").lower() or "value"
+            name = name if name[0].isalpha() and name not in names else f"v{len(names)}_{name}"[:30]
+            names.add(name)
+            out.append(f"(?P<{name}>.{{1,200}}?)")
+    while out and out[-1].startswith("(?P<"):
+        out.pop()                          # a trailing capture would match one character
+    pattern = "".join(out).strip()
+    return pattern if "(?P<" in pattern else None
 
 
 def _counts(counter: Counter) -> str:

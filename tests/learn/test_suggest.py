@@ -34,6 +34,11 @@ def test_unanswered_pastes_become_a_draft_rule_with_fixtures(recorded, tmp_path)
     assert rule.pattern_sources == [r"ValueError: No available memory for the cache blocks"]
     yaml_text = draft.rule_path.read_text()
     assert "5 unanswered pastes" in yaml_text and "# signature: ValueError: No available memory" in yaml_text
+    # prefilled from vLLM's source: where it is raised, the releases that have it, the check
+    # (the pastes come from vLLM 0.7 to 0.30: two wordings, two places, one range of releases)
+    assert yaml_text.count("# From vLLM's source") == 2 and "kv_cache_utils.py" in yaml_text
+    assert rule.versions == ">=0.5.5"
+    assert "(vLLM's check)" in rule.cause["en"] and "TODO" in rule.cause["en"]
 
     # fixtures: real, redacted lines with their source, and the drafted rule finds its own fixtures
     assert len(draft.fixture_paths) == 5
@@ -96,3 +101,19 @@ def test_pattern_keeps_the_stable_part_escaped():
     assert len(pattern_from_signature(long)) <= 160
     assert re.fullmatch(r"draft(-[a-z0-9]+)+", draft_id(sig))
     assert draft_id(sig) != draft_id(sig.replace("cuda", "system"))
+
+
+def test_a_draft_from_vllms_source_captures_the_templates_values_and_names_the_settings(tmp_path):
+    from bot.learn.suggest import from_source, template_pattern
+    from bot.vllm_source import index
+    paste = ("ValueError: max_num_batched_tokens (2048) is smaller than max_model_len (8192). This effectively "
+             "limits the maximum sequence length to max_num_batched_tokens and makes vLLM reject longer sequences.")
+    src = from_source([paste])
+    assert re.search(src["pattern"], paste).groupdict() == {"max_num_batched_tokens": "2048", "max_model_len": "8192"}
+    assert "`--max-num-batched-tokens` / `LLM(max_num_batched_tokens=…)`" in src["fix"]["en"]
+    assert "`max_num_batched_tokens` is less than `max_model_len`" in src["cause"]["en"]
+    assert "小于" in src["cause"]["zh"]
+    assert from_source(["RuntimeError: something no vLLM release says"]) == {}
+    site = index.load().match("ValueError: Load format `x` is not supported")[0].site
+    assert template_pattern(site.parts) == r"Load format \`(?P<load_format>.{1,200}?)\` is not supported"
+
