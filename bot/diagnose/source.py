@@ -289,9 +289,21 @@ def _site_of(idx, m: Message):
 
 def _raise_site(idx, m: Message, lines, facts) -> Hit | None:
     found = _site_of(idx, m)
-    if found is None:
+    if found is None or _rewraps(found.site, facts):
         return None
     return Hit("raise-site", found.site, found.score, found.by, found.captures, {})
+
+
+# Handlers that catch anything: a message raised there re-raises whatever failed under vLLM's words
+# ("Loading lora X failed" from `except Exception as e: raise RuntimeError(...) from e`). The
+# failed check is the caught error's, printed above it or lost with the lines the user left out.
+_CATCH_ALL = frozenset({"except", "except Exception", "except BaseException"})
+
+
+def _rewraps(site, facts: dict) -> bool:
+    version = facts.get("vllm_version")
+    places = (site.where_for(str(version)) if version else []) or site.where
+    return all((w.get("condition") or "") in _CATCH_ALL for w in places)
 
 
 _FINDERS = (("name-unknown", _name_unknown), ("config-invalid", _config_invalid),

@@ -74,6 +74,18 @@ def test_a_message_vllm_raises_gets_its_site_the_check_and_the_settings(shipped)
     assert zh.cause.startswith("以下来自 vLLM 源码") and "为真" in zh.cause
 
 
+def test_a_message_raised_while_catching_anything_is_no_check(shipped):
+    # `except Exception as e: raise RuntimeError(f"Loading lora {path} failed") from e`: the cause is
+    # the caught error (often left out of the paste), not a check of vLLM's (vllm#7622, vllm#8945).
+    paste = tb("RuntimeError: Loading lora /data/saves/qwen2/lora/checkpoint-1500/ failed",
+               VLLM_FRAME.format(path="lora/worker_manager.py", func="_load_adapter"))
+    r = diagnose(paste, book=shipped)
+    assert r.diagnoses == [] and r.verdict == "unsure"
+    assert "Loading lora" in r.root.text                 # quoted as the first error, not explained
+    specific = tb("ValueError: base_model.model.lm_head.weight is unsupported LoRA weight")
+    assert diagnose(specific, book=shipped).best.rule_id == "vllm-check-failed"
+
+
 def test_the_release_in_the_log_picks_the_line_and_the_settings_of_that_release(shipped):
     msg = "ValueError: Load format `safetensorz` is not supported"
     old = diagnose("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.15.1\n" + tb(msg), book=shipped).best
