@@ -312,7 +312,9 @@ _NL = {
         "notice": "vLLM's own notice when it was deprecated: “{text}”",
         "replaced": "Its replacement: {new}{present}.",
         "replaced_missing": " (not in vLLM {release} either)",
-        "no_replacement": "vLLM names no replacement: leave it out.",
+        "no_replacement": "vLLM's notice names no successor.",
+        "added_between": "{what} is not in vLLM {lo} and is in {hi} (the indexed releases around yours): whether your vLLM {release} has it, `--help` of that release shows.",
+        "removed_between": "{what} is in vLLM {lo} and gone from {hi} on (the indexed releases around yours): whether your vLLM {release} still has it, `--help` of that release shows.",
         "arg": "the engine argument `{name}`", "flag": "the flag `{name}`", "env": "the environment variable `{name}`",
         "field": "the field `{name}` of `{cls}`",
     },
@@ -327,17 +329,23 @@ _NL = {
         "notice": "vLLM 弃用它时的提示:“{text}”",
         "replaced": "替代它的是:{new}{present}。",
         "replaced_missing": "(vLLM {release} 也没有)",
-        "no_replacement": "vLLM 没有给出替代项:去掉它即可。",
+        "no_replacement": "vLLM 的提示没有给出替代项。",
+        "added_between": "vLLM {lo} 没有{what},{hi} 有(与你的版本相邻的已索引版本):你的 vLLM {release} 有没有它,看该版本的 `--help`。",
+        "removed_between": "vLLM {lo} 有{what},从 {hi} 起没有了(与你的版本相邻的已索引版本):你的 vLLM {release} 是否还有它,看该版本的 `--help`。",
         "arg": "引擎参数 `{name}`", "flag": "命令行参数 `{name}`", "env": "环境变量 `{name}`",
         "field": "`{cls}` 的字段 `{name}`",
     },
 }
 
 
-def name_history(idx, name: str, kind: str, release: str | None, lang: str, cls: str | None = None) -> dict:
+def name_history(idx, name: str, kind: str, release: str | None, lang: str, cls: str | None = None,
+                 version: str | None = None) -> dict:
     """What the releases say about an argument, field or variable someone used: {name_history:
-    markdown, name_replacement: the name the release uses instead (if any), name_gone: yes}."""
+    markdown, name_replacement: the name the release uses instead (if any), name_gone: yes}.
+    `release` is the indexed release that describes the log's vLLM `version` (the newest at or
+    before it); the text names the log's own version."""
     t = _NL[lang if lang in _NL else "en"]
+    yours = _plain_version(version) or release
     if kind == "env":
         info, latest = idx.env(name, release) if release else None, idx.env(name)
         present = idx.has_env(name, release) if release else None
@@ -360,20 +368,26 @@ def name_history(idx, name: str, kind: str, release: str | None, lang: str, cls:
         out["name_unknown_everywhere"] = "yes"
         return out
     span = runs(latest.releases, idx.releases)
+    after = _next_release(idx, release, version)
+    if after is not None and present is not None and _has_name(idx, kind, name, after, cls) != present:
+        # The log's vLLM lies between two indexed releases that disagree: the index cannot say.
+        key = "removed_between" if present else "added_between"
+        out["name_history"] = t[key].format(what=what, lo=release, hi=after, release=yours)
+        return out
     if present:
-        out["name_history"] = t["present"].format(release=release, what=what[0].lower() + what[1:] if lang == "en" else what)
+        out["name_history"] = t["present"].format(release=yours, what=what[0].lower() + what[1:] if lang == "en" else what)
         out["name_present"] = "yes"
         return out
     first = latest.releases[0]
     from .versions import in_range
     if release and present is False and in_range(release, f"<{first}"):
-        out["name_history"] = t["newer"].format(what=what, first=first, release=release)
+        out["name_history"] = t["newer"].format(what=what, first=first, release=yours)
         out["name_newer"] = first
         return out
     parts = []
     if latest.removed_in:
         key = "gone" if release else "gone_nover"
-        parts.append(t[key].format(what=what, runs=span, removed=latest.removed_in, release=release))
+        parts.append(t[key].format(what=what, runs=span, removed=latest.removed_in, release=yours))
         out["name_gone"] = latest.removed_in
     else:
         parts.append(t["exists"].format(what=what, runs=span))
@@ -396,6 +410,29 @@ def name_history(idx, name: str, kind: str, release: str | None, lang: str, cls:
         parts.append(t["no_replacement"])
     out["name_history"] = " ".join(parts)
     return out
+
+
+def _plain_version(version) -> str | None:
+    """The log's vLLM version without its local build tag (`0.10.1.1+cpu...` → `0.10.1.1`)."""
+    return str(version).split("+")[0] if version else None
+
+
+def _next_release(idx, release: str | None, version) -> str | None:
+    """The indexed release after `release` when the log's version lies strictly between them."""
+    from bot.vllm_source.index import version_key
+    key = version_key(_plain_version(version) or "")
+    if not release or key is None or key == version_key(release) or release not in idx.releases:
+        return None
+    i = idx.releases.index(release)
+    return idx.releases[i + 1] if i + 1 < len(idx.releases) else None
+
+
+def _has_name(idx, kind: str, name: str, release: str, cls: str | None) -> bool:
+    if kind == "env":
+        return bool(idx.has_env(name, release))
+    if kind == "field":
+        return idx.config_field(cls, name, release) is not None
+    return bool(idx.has_arg(name, release))
 
 
 _USE = re.compile(r"(?:[Pp]lease use|[Uu]se|replaced (?:by|with)|in favou?r of)\s+`?(--?[\w-]+|[A-Za-z_][\w.]*)`?")
@@ -438,7 +475,7 @@ def _name_unknown(idx, hit: Hit, facts: dict, lang: str) -> dict:
     info = hit.info
     version = facts.get("vllm_version")
     release = idx.nearest_release(str(version)) if version else None
-    out = name_history(idx, info["name"], info["kind"], release, lang, info.get("config_class"))
+    out = name_history(idx, info["name"], info["kind"], release, lang, info.get("config_class"), version)
     out["name"] = info["name"]
     if info.get("config_class"):
         out["config_class"] = info["config_class"]
@@ -550,7 +587,7 @@ def for_rule(rule_id: str, values: dict, facts: dict, lang: str) -> dict:
     release = idx.nearest_release(str(version)) if version else None
     texts, replacements = [], []
     for name, kind in list(dict.fromkeys(names))[:MAX_NAMES]:
-        found = name_history(idx, name, kind, release, lang)
+        found = name_history(idx, name, kind, release, lang, version=version)
         if found.get("name_history"):
             texts.append(found["name_history"])
         if found.get("name_replacement"):

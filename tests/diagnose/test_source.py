@@ -142,6 +142,20 @@ def test_a_removed_argument_completes_the_hand_written_rules(shipped):
     assert cli.rule_id == "cli-bad-args" and "`--enable-log-requests`" in cli.fix
 
 
+def test_a_release_between_indexed_ones_is_named_and_not_guessed(shipped):
+    # vLLM 0.20.1 lies between the indexed 0.15.1 (no --reasoning-config) and 0.20.2 (has it); its
+    # wheel has the flag, so "your vLLM 0.15.1 predates it" was wrong twice over (vllm#42399).
+    line = "vllm: error: unrecognized arguments: --reasoning-config {}"
+    d = diagnose("vllm/vllm-openai:v0.20.1\n" + line, book=shipped).best
+    assert d.rule_id == "cli-bad-args"
+    assert "not in vLLM 0.15.1 and is in 0.20.2" in d.cause and "your vLLM 0.20.1" in d.cause
+    assert "predates" not in d.cause and "0.15.1 does" not in d.cause
+    old = diagnose("vLLM API server version 0.11.0\n" + line, book=shipped).best
+    assert "first appears in vLLM 0.20.2: your vLLM 0.11.0 predates it" in old.cause
+    zh = diagnose("vllm/vllm-openai:v0.20.1\n" + line, lang="zh", book=shipped).best
+    assert "你的 vLLM 0.20.1" in zh.cause
+
+
 def test_a_package_vllm_imports_names_the_importer_the_pip_name_and_the_setting_that_avoids_it(shipped):
     paste = tb("ModuleNotFoundError: No module named 'runai_model_streamer'",
                VLLM_FRAME.format(path="model_executor/model_loader/runai_streamer_loader.py", func="load_weights"),
