@@ -177,27 +177,38 @@ class Store:
         """Write spooled records; how many were written (0 when the database is still down)."""
         return self.spool.drain(self._write_spooled, is_outage)
 
-    def claim_event(self, event_id: str) -> bool:
-        """True the first time a Slack event id is seen, by any replica sharing this database."""
-        event_id = str(event_id)[:255]
-        if not self._claimed.add(event_id):
-            return False
+    def claim_event(self, *event_ids: str) -> bool:
+        """True the first time a Slack event id is seen, by any replica sharing this database.
+
+        Several ids are claimed in order, in one transaction: the first one seen before stops
+        the claim there and answers False (the ids before it stay claimed).
+        """
+        ids = [str(e)[:255] for e in event_ids]
         table = SeenEvent.__table__
-        stmt = self._insert(table).values(event_id=event_id, seen_at=utcnow())
-        # RETURNING, not rowcount: psycopg 3 reports rowcount -1 for this INSERT.
-        stmt = stmt.on_conflict_do_nothing(index_elements=[table.c.event_id]).returning(table.c.event_id)
+        added: list[str] = []
         try:
             self._ensure_embedded_schema()
             with self.engine.begin() as connection:
-                return connection.execute(stmt).first() is not None
+                for event_id in ids:
+                    if not self._claimed.add(event_id):
+                        return False
+                    added.append(event_id)
+                    stmt = self._insert(table).values(event_id=event_id, seen_at=utcnow())
+                    # RETURNING, not rowcount: psycopg 3 reports rowcount -1 for this INSERT.
+                    stmt = stmt.on_conflict_do_nothing(index_elements=[table.c.event_id]).returning(table.c.event_id)
+                    if connection.execute(stmt).first() is None:
+                        return False
+                return True
         except SQLAlchemyError as e:
             if not is_outage(e):
-                self._claimed.discard(event_id)
+                for event_id in added:
+                    self._claimed.discard(event_id)
                 raise
             # Without the database we cannot know whether another replica answered. Answering
             # twice is a smaller harm than never answering, so claim it (this process remembers).
-            log.warning("database unavailable (%s); answering event %s without a claim", e.__class__.__name__, event_id)
-            return True
+            log.warning("database unavailable (%s); answering event %s without a claim", e.__class__.__name__,
+                        ids[0] if ids else "")
+            return all(self._claimed.add(event_id) for event_id in ids[len(added):])
 
     def prune_seen_events(self, older_than: dt.timedelta = dt.timedelta(days=7)) -> int:
         """Forget event ids older than Slack's retry window; how many were removed."""
@@ -243,7 +254,7 @@ class Store:
         try:
             self._ensure_embedded_schema()
             with self.session() as session:
-                row_id = _WRITERS[kind](session, record)
+                row_id = _WRITERS[kind](session, record, replay=False)
         except IntegrityError as e:
             raise ValueError(_integrity_message(kind, record, e)) from e
         except SQLAlchemyError as e:
@@ -257,15 +268,18 @@ class Store:
 
     def _write_spooled(self, kind: str, record: dict[str, Any]) -> None:
         with self.session() as session:
-            _WRITERS[kind](session, record)
+            _WRITERS[kind](session, record, replay=True)
 
     def _insert(self, table):
         return (postgresql.insert if self.dialect == "postgresql" else sqlite.insert)(table)
 
 
-def _write_diagnosis(session: Session, record: dict[str, Any]) -> int:
-    existing = session.scalar(select(Diagnosis.id).where(Diagnosis.uid == record["uid"]))
-    if existing is not None:        # already written by an earlier, interrupted flush
+# `replay`: the record comes from the spool, and an earlier flush that was cut short may have
+# written it already; a record just built has a new uid, and looking it up would only cost a
+# round trip on the way to an answer.
+def _write_diagnosis(session: Session, record: dict[str, Any], *, replay: bool) -> int:
+    existing = replay and session.scalar(select(Diagnosis.id).where(Diagnosis.uid == record["uid"]))
+    if existing:
         return existing
     fields = {k: v for k, v in record.items() if k != "candidates"}
     fields["created_at"] = _time(fields["created_at"])
@@ -275,9 +289,9 @@ def _write_diagnosis(session: Session, record: dict[str, Any]) -> int:
     return row.id
 
 
-def _write_feedback(session: Session, record: dict[str, Any]) -> int:
-    existing = session.scalar(select(Feedback.id).where(Feedback.uid == record["uid"]))
-    if existing is not None:
+def _write_feedback(session: Session, record: dict[str, Any], *, replay: bool) -> int:
+    existing = replay and session.scalar(select(Feedback.id).where(Feedback.uid == record["uid"]))
+    if existing:
         return existing
     # Locked (PostgreSQL), so two votes on one paste at once cannot both tally without the other.
     diagnosis = session.get(Diagnosis, record["diagnosis_id"], with_for_update=True)
@@ -300,7 +314,7 @@ def latest_votes(votes) -> Counter:
     return Counter({user: verdict for user, verdict in votes}.values())
 
 
-def _write_user_lang(session: Session, record: dict[str, Any]) -> None:
+def _write_user_lang(session: Session, record: dict[str, Any], *, replay: bool) -> None:
     pref = session.get(UserPref, record["user_id"])
     updated_at = _time(record["updated_at"])
     if pref is None:

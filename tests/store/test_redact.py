@@ -84,3 +84,16 @@ def test_json_values_are_redacted_by_key_and_by_shape():
     text = repr(out)
     assert "plain-looking-value" not in text and HF not in text and OPENAI not in text
     assert out["hf_token"] is None and out["max_tokens"] == 256 and out["model"] == "Qwen/Qwen2.5-7B"
+
+
+@pytest.mark.parametrize("text, masked", [
+    ("export my.app-hf_token=abcdef123", "export my.app-hf_token=[REDACTED:secret]"),   # a key ends in the word
+    ("secret_token=abcdef123", "secret_token=[REDACTED:secret]"),
+    ("\u017fecret=abcdef123", "\u017fecret=[REDACTED:secret]"),                    # ſ is an s to re.IGNORECASE
+    ("x\u212atoken: abcdef123", "x\u212atoken: [REDACTED:secret]"),                # so is the Kelvin sign to k
+    ("curl -H 'Authorization: BEARER abcdefgh1234'", "curl -H 'Authorization: BEARER [REDACTED:bearer]'"),
+    ("Author\u0131zation: Basic dXNlcjpwYXNz", "Author\u0131zation: Basic [REDACTED:basic-auth]"),
+    ("max_num_batched_tokens=8192 tokenizer=/m pad_token_id=0", "max_num_batched_tokens=8192 tokenizer=/m pad_token_id=0"),
+])
+def test_keys_are_found_from_the_secret_word_they_end_in(text, masked):
+    assert redact(text) == masked

@@ -131,6 +131,17 @@ def test_user_language_preference(store):
     assert store.get_user_lang("U0ALICE") == "en"
 
 
+def test_several_ids_are_claimed_in_order_and_the_first_seen_stops_the_claim(store, tmp_path):
+    assert store.claim_event("Ev1", "msg:C1:1.0") is True
+    assert store.claim_event("Ev2", "msg:C1:1.0") is False       # the message came under another event id
+    assert store.claim_event("Ev1", "msg:C1:2.0") is False       # a retry: the message is not claimed
+    replica = Store(store.url, spool_path=tmp_path / "other-spool.jsonl")   # what the database says
+    try:
+        assert replica.claim_event("Ev2") is False and replica.claim_event("msg:C1:2.0") is True
+    finally:
+        replica.dispose()
+
+
 def test_prune_forgets_old_events_only(store, tmp_path):
     store.claim_event("old")
     store.claim_event("new")

@@ -50,11 +50,10 @@ def is_candidate(event: dict, watched: Any, bot_user_id: str | None) -> bool:
 def first_delivery(store: Any, body: dict, event: dict) -> bool:
     """True for the one delivery of this message that should be answered."""
     event_id = body.get("event_id")
-    if event_id and not store.claim_event(event_id):
-        return False
     # The same message can also come under another event id (message and app_mention, or a
-    # re-delivery after an outage), so claim the message itself too.
-    return store.claim_event(f"msg:{event.get('channel')}:{event.get('ts')}")
+    # re-delivery after an outage), so the message itself is claimed too, after the event.
+    message = f"msg:{event.get('channel')}:{event.get('ts')}"
+    return store.claim_event(*([event_id] if event_id else []), message)
 
 
 def on_message(body: dict, event: dict, context: Any, client: Any) -> None:
