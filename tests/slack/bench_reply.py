@@ -24,8 +24,7 @@ import sys
 import tempfile
 import threading
 import time
-import uuid
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -74,25 +73,16 @@ class _NoStore:
         pass
 
 
-@contextmanager
 def fresh_pg_database(server: str | None):
-    from sqlalchemy import text
     from sqlalchemy.engine import make_url
 
-    from tests.support.db import _admin_engine, _server_url
+    from tests.support.db import fresh_database
 
-    base = _server_url() if server is None else make_url(server).set(drivername="postgresql+psycopg")
-    base = base if base.database else base.set(database="postgres")
-    admin = _admin_engine(base)
-    name = f"vd_bench_{uuid.uuid4().hex[:12]}"
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield base.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    url = None
+    if server is not None:
+        url = make_url(server).set(drivername="postgresql+psycopg")
+        url = url if url.database else url.set(database="postgres")
+    return fresh_database(url, prefix="vd_bench")
 
 
 def time_one(bot: RunningBot, fake: FakeSlack, text: str) -> tuple[float, float]:

@@ -13,6 +13,7 @@ Nothing here touches the shared `test` database beyond CREATE/DROP DATABASE of i
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 
@@ -42,24 +43,21 @@ def sqlite_url(tmp_path) -> str:
     return f"sqlite:///{tmp_path / 'vllm-doctor-test.db'}"
 
 
-@pytest.fixture
-def pg_url():
+@contextlib.contextmanager
+def fresh_database(server=None, prefix: str = "vd_test"):
+    """A new, uniquely named database on `server` (default: the test server), dropped afterwards.
+    Raises OperationalError when the server cannot be reached."""
     from sqlalchemy import text
-    from sqlalchemy.exc import OperationalError
 
-    server = _server_url()
+    server = server or _server_url()
     admin = _admin_engine(server)
-    name = f"vd_test_{uuid.uuid4().hex[:16]}"
+    name = f"{prefix}_{uuid.uuid4().hex[:16]}"
     try:
         with admin.connect() as conn:
             conn.execute(text(f'CREATE DATABASE "{name}"'))
-    except OperationalError as e:
+    except BaseException:
         admin.dispose()
-        reason = (f"PostgreSQL not reachable at {server.render_as_string(hide_password=True)} "
-                  f"(set DATABASE_URL_TEST to another server): {str(e.orig).strip().splitlines()[0]}")
-        if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
-            pytest.fail(f"CI requires PostgreSQL: {reason}", pytrace=False)
-        pytest.skip(reason)
+        raise
     try:
         yield server.set(database=name).render_as_string(hide_password=False)
     finally:
@@ -67,6 +65,22 @@ def pg_url():
             # FORCE (PostgreSQL 13+): a Store the test forgot to dispose must not keep the database alive.
             conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture
+def pg_url():
+    from sqlalchemy.exc import OperationalError
+
+    with contextlib.ExitStack() as stack:
+        try:
+            url = stack.enter_context(fresh_database())
+        except OperationalError as e:
+            reason = (f"PostgreSQL not reachable at {_server_url().render_as_string(hide_password=True)} "
+                      f"(set DATABASE_URL_TEST to another server): {str(e.orig).strip().splitlines()[0]}")
+            if os.environ.get("CI", "").lower() not in ("", "0", "false", "no"):
+                pytest.fail(f"CI requires PostgreSQL: {reason}", pytrace=False)
+            pytest.skip(reason)
+        yield url
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
