@@ -264,14 +264,16 @@ def _importing_vllm_module(frames: list[tuple[str, str]]) -> str | None:
     """The vLLM module whose import failed: the innermost frame that is not importlib's own or
     vLLM's lazy-import helper, when it is in vLLM (an import inside another package is that
     package's dependency)."""
+    helper = None
     for path, _ in reversed(frames):
         if path.startswith("<frozen") or "/importlib/" in path:
             continue
         module = vllm_module(path)
         if module in _IMPORT_HELPERS:
+            helper = helper or module       # all the paste shows may be the helper: still vLLM's import
             continue
         return module
-    return None
+    return helper
 
 
 def vllm_module(path: str) -> str | None:
@@ -282,8 +284,13 @@ def vllm_module(path: str) -> str | None:
 
 # --- raise-site: any message vLLM raises -----------------------------------------------------------
 
+# vLLM's VLLMValidationError words its own message: "<message> (parameter=top_p, value=0.0)".
+_VALIDATION_SUFFIX = re.compile(r"\s*\(parameter=[^()]{1,200}, value=[^()]{0,400}\)\s*$")
+
+
 def _site_of(idx, m: Message):
-    found = idx.match(m.text, m.exc_type, limit=1)
+    text = _VALIDATION_SUFFIX.sub("", m.text) if "(parameter=" in m.text else m.text
+    found = idx.match(text, m.exc_type, limit=1)
     return found[0] if found else None
 
 

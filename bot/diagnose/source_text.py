@@ -532,7 +532,8 @@ def _optional_package(idx, hit: Hit, facts: dict, lang: str) -> dict:
         extras = sorted({e for s in sites for e in s.extras})
         if extras:
             out["extras"] = ",".join(extras)
-    feature = _feature(path or ([here] if here else []))
+    # the traceback's own modules first; else what the only importer the index knows is for
+    feature = _feature(path or ([here] if here else [])) or (_feature([sites[0].module]) if len(sites) == 1 else None)
     if feature:
         label, setting = feature
         out["feature"] = label

@@ -232,3 +232,16 @@ def test_the_map_names_only_sites_whose_template_the_message_matches(shipped):
     assert source_map.release_for(data, "0.10.1.dev3+g123") == "0.9.2"
     assert source_map.present(data, "arg", "max_model_len", "0.26.0") is True
     assert source_map.present(data, "arg", "no_such_setting", "0.26.0") is None
+
+
+def test_vllms_validation_error_words_its_own_suffix_and_a_lazy_import_is_still_vllms(shipped):
+    d = diagnose(tb("vllm.exceptions.VLLMValidationError: top_p must be in (0, 1], got 0.0. "
+                    "(parameter=top_p, value=0.0)"), book=shipped).best
+    assert d.rule_id == "vllm-check-failed" and d.vllm_source["file"] == "vllm/sampling_params.py"
+    # all the traceback shows is vLLM's lazy-import helper: the index says who imports the package
+    paste = ("Traceback (most recent call last):\n" + VLLM_FRAME.format(path="utils/import_utils.py", func="__getattr__")
+             + '  File "<frozen importlib._bootstrap>", line 1204, in _gcd_import\n'
+             + "ModuleNotFoundError: No module named 'tensorizer'\n")
+    d = diagnose("vLLM API server version 0.32.0\n" + paste, book=shipped).best
+    assert d.rule_id == "vllm-optional-package-missing"
+    assert "choose another `--load-format`" in d.fix and "vllm[tensorizer]" in d.fix
