@@ -62,6 +62,17 @@ def test_a_short_diagnosis_has_no_attachment():
     assert rendered.attachment is None
 
 
+def test_where_vllm_raised_the_error_is_one_context_line():
+    log = (FIXTURES / "vllm-check-failed" / "vllm-0.26-h200-load-format-typo.log").read_text()
+    where = "vllm/model_executor/model_loader/__init__.py:126 get_model_loader"
+    for lang, label, tail in (("en", "*Raised in vLLM*", " (vLLM 0.26.0; in 0.10.2 … 0.33.0)"),
+                              ("zh", "*vLLM 抛出位置*", "（vLLM 0.26.0；出现于 0.10.2 … 0.33.0）")):
+        rendered = blocks.render(diagnose(log, lang=lang), lang=lang, diagnosis_id=1)
+        lines = [e["text"] for b in rendered.blocks if b["type"] == "context" for e in b["elements"]
+                 if e["text"].startswith(label)]
+        assert lines == [f"{label} `{where}{tail}`"]
+
+
 def test_without_a_stored_diagnosis_there_are_no_buttons():
     log = (FIXTURES / "port-in-use").glob("*.log").__next__().read_text()
     rendered = blocks.render(diagnose(log), lang="en", diagnosis_id=None)
