@@ -12,6 +12,7 @@ import re
 from urllib.parse import quote_plus
 
 from . import conditions
+from .release_true import runs
 from .source import Hit, where
 
 MAX_SETTINGS = 5
@@ -56,19 +57,6 @@ def captured(captures: dict, limit: int = 5) -> str:
 
 
 # --- shared pieces ---------------------------------------------------------------------------------
-
-def runs(releases: list[str], all_releases: list[str]) -> str:
-    """"0.8.5 – 0.33.0" for consecutive indexed releases; runs joined by commas."""
-    pos = [all_releases.index(r) for r in releases if r in all_releases]
-    out, start = [], None
-    for i, p in enumerate(pos):
-        if start is None:
-            start = p
-        if i + 1 == len(pos) or pos[i + 1] != p + 1:
-            out.append(all_releases[start] if start == p else f"{all_releases[start]} – {all_releases[p]}")
-            start = None
-    return ", ".join(out)
-
 
 def first_sentence(text: str | None, limit: int = HELP_CHARS) -> str:
     flat = " ".join((text or "").split())
