@@ -61,7 +61,10 @@ def _values(c: Candidate, facts: dict, lang: str) -> dict:
 def _fix(rule, values: dict, facts: dict, lang: str) -> tuple[str, dict, str, list[str]]:
     """The rule's fix text, then the user's own call with the fix applied, ready to paste; and
     caveats for what the log's release lacks (left out of the call, release_true.py)."""
-    suggest = values.get("suggest") or dict(rule.fix_settings)
+    suggest = dict(values["suggest"]) if "suggest" in values else dict(rule.fix_settings)
+    # The setting that just failed is no fix (a static fix_settings of 0.6 for a run at 0.6).
+    own = {**(facts.get("engine_args") or {}), **(facts.get("user_args") or {})}
+    suggest = {k: v for k, v in suggest.items() if k not in own or str(own[k]) != str(v)}
     env, call_facts, notes = rule.fix_env, facts, []
     if facts.get("vllm_version"):
         from . import release_true

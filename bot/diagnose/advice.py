@@ -24,6 +24,7 @@ SUGGESTED = ("dtype", "enforce_eager", "gpu_memory_utilization", "limit_mm_per_p
              "port", "quantization", "tensor_parallel_size")
 MAX_UTILIZATION = 0.98          # leave room for the CUDA context and fragmentation
 DEFAULT_UTILIZATION = 0.9       # vLLM's default through 0.15 (0.92 later); used only when the log shows none
+MIN_START_UTILIZATION = 0.1   # a share below this beside another process holds no model worth suggesting
 
 
 def deriver(*rule_ids: str):
@@ -193,10 +194,12 @@ def _cuda_oom(values: dict, facts: dict) -> dict:
 def _kv_no_memory(values: dict, facts: dict) -> dict:
     util, said = _utilization(facts)
     if not said:
-        return {}
+        # The default is 0.9 already: pasting 0.9 back to a run whose share the log does not show
+        # is no fix (Bonito passed 0.9 itself, bonito#22).
+        return {"suggest": {}}
     new_util = min(MAX_UTILIZATION, max(util + 0.1, util * 1.5)) if util < 0.5 else min(MAX_UTILIZATION, util + 0.05)
     if new_util <= util:
-        return {}
+        return {"suggest": {}}
     return {"fit_utilization": _fmt_util(new_util), "suggest": {"gpu_memory_utilization": _fmt_util(new_util)}}
 
 
@@ -222,8 +225,12 @@ def _free_below(values: dict, facts: dict) -> dict:
         return {}
     held = total - free
     start_util = _fmt_util(free / total - 0.02)
+    if start_util < MIN_START_UTILIZATION:
+        # 0.49 of 79 GiB free (vllm-omni#276), 7 of 140 (vllm#23192): no share that small holds a
+        # model, and below 0.02 it is not even positive. The GPU has to be freed.
+        return {"held_gib": round(held, 2), "too_little": "yes", "suggest": {}}
     out = {"held_gib": round(held, 2), "start_utilization": start_util}
-    if 0 < start_util and (util is None or start_util < util):
+    if util is None or start_util < util:
         out["suggest"] = {"gpu_memory_utilization": start_util}
     return out
 

@@ -61,6 +61,7 @@ def _line_starts(text: str, literals: tuple[str, ...], most: int) -> list[int]:
 
 
 _VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-][\w.+-]*)?)"
+_PROSE_VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-]\w+)*)"     # in a sentence: not its full stop
 
 _VLLM = [
     _P(r"Initializing an? (?:V[01] )?LLM engine \(v" + _VERSION + r"\)"),
@@ -71,6 +72,10 @@ _VLLM = [
     _P(r"vllm(?:-cpu)?==" + _VERSION),
     _P(r"vllm/vllm-openai:v" + _VERSION),
     _P(r"site-packages/vllm-" + _VERSION + r"[-.]"),
+    # What people write beside a paste: "my vllm version is 0.4.1+cu118", "vllm version: 0.9.1",
+    # "vllm=0.5.4" (guards and suggested flags need it: PP for a 0.4.1 user is a flag it lacks).
+    _P(r"\b(?:vllm|vLLM|VLLM) version(?: is|:)\s*v?" + _PROSE_VERSION, literals=("vllm version", "vLLM version", "VLLM version")),
+    _P(r"\bvllm=" + _PROSE_VERSION, literals=("vllm=",)),
 ]
 _TORCH = [
     _P(r"PyTorch version\s*:\s*" + _VERSION),

@@ -68,13 +68,38 @@ def test_utilization_that_would_fit_is_offered_when_it_exists():
 
 
 def test_free_memory_below_utilization_names_what_others_hold():
-    d = best("free-mem-below-utilization/" + sorted(p.name for p in (LOGS / "free-mem-below-utilization").glob("*.log"))[0])
+    d = best("free-mem-below-utilization/v0.10-enginecore-4gib-gpu.log")
     assert d.rule_id == "free-mem-below-utilization"
     free, total = float(d.captures["free"]), float(d.captures["total"])
     u = d.suggested["gpu_memory_utilization"]
     assert 0 < u < free / total <= 1
     assert f"{total - free:.2f}".rstrip("0").rstrip(".") in d.cause + d.fix
 
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_almost_nothing_free_is_no_utilization_to_suggest(lang):
+    # 0.49 of 79.32 GiB free (vllm-omni#276): the share that would fit was -0.02; 7.34 of 139.72
+    # (vllm#23192) gave 0.03. Neither holds a model: free the GPU instead.
+    for name in ("qa-omni-free-memory-049-of-79.log", "qa-mixtral-fp8-free-memory-7gib-of-140.log"):
+        d = best("free-mem-below-utilization/" + name, lang)
+        assert d.rule_id == "free-mem-below-utilization"
+        assert not d.suggested.get("gpu_memory_utilization")
+        assert not re.search(r"gpu.memory.utilization[ =]-?0\.0", d.fix)
+
+
+def test_the_value_that_failed_is_not_pasted_back():
+    # The rule's static fix is 0.6; this run asked for 0.6 (vllm-omni#276).
+    d = best("free-mem-below-utilization/qa-omni-free-memory-049-of-79.log")
+    assert "--gpu-memory-utilization 0.6" not in d.fix
+    # No utilization in the log: 0.9 is vLLM's default already, so no call that repeats it (bonito#22).
+    d = best("kv-cache-no-memory/qa-bonito-no-memory-cache-blocks.log")
+    assert d.suggested == {} and "Ready to paste" not in d.fix
+
+
+def test_tp_sizes_are_not_said_to_work_when_the_kv_heads_are_unknown():
+    d = best("tp-heads-not-divisible/qa-adaptthink-28-heads-tp8.log")
+    assert "Sizes that work for 28 heads" not in d.fix and "KV heads" in d.fix
 
 def test_tp_sizes_that_divide_the_heads():
     out = advice.derive("tp-heads-not-divisible", {"heads": "28", "tp": "8"}, {})

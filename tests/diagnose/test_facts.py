@@ -126,3 +126,11 @@ def test_model_sizes_from_a_pasted_config():
         {"num_key_value_heads": 4, "intermediate_size": 18944}
     assert model_sizes("Qwen2Config(num_key_value_heads=2)") == {"num_key_value_heads": 2}
     assert model_sizes("no config here") == {}
+
+
+def test_the_release_a_user_names_in_a_sentence():
+    # vllm#4232: "my vllm version is 0.4.1+cu118." — the full stop is not part of it.
+    assert facts.extract("how could I do?my vllm version is 0.4.1+cu118.")["vllm_version"] == "0.4.1+cu118"
+    assert facts.extract("vLLM version: 0.9.1\n")["vllm_version"] == "0.9.1"
+    assert facts.extract("torch=2.3.0, vllm=0.5.4, cuda 12.1")["vllm_version"] == "0.5.4"
+    assert facts.extract("pip install vllm==\nvllm version is unknown")["vllm_version"] is None
