@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build the sdist and, from it, the wheel; install the wheel in a fresh venv outside the checkout;
-# run what an operator runs first: diagnose the bundled example, list the rules, migrate a database.
+# run what an operator runs first: diagnose the bundled example, list the rules, migrate a database,
+# and serve over HTTP until /readyz says the bot can answer.
 #
 #   scripts/check-wheel.sh [WORKDIR]      (DATABASE_URL: the database to migrate; default SQLite in WORKDIR)
 #
@@ -37,5 +38,22 @@ step "vllm-doctor rules list"
 step "vllm-doctor db upgrade"
 "$BIN/vllm-doctor" db upgrade
 "$BIN/vllm-doctor" db current
+step "vllm-doctor serve --http, then GET /readyz"
+SLACK_BOT_TOKEN=xoxb-wheel-check SLACK_SIGNING_SECRET=wheel-check \
+  "$BIN/vllm-doctor" serve --http --host 127.0.0.1 --port 0 2>"$WORK/serve.log" &
+SERVE_PID=$!
+trap 'kill "$SERVE_PID" 2>/dev/null || true' EXIT
+PORT=""
+for _ in $(seq 60); do
+  PORT="$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\)/.*|\1|p' "$WORK/serve.log")"
+  [ -n "$PORT" ] && break
+  kill -0 "$SERVE_PID" 2>/dev/null || { cat "$WORK/serve.log"; exit 1; }
+  sleep 0.5
+done
+[ -n "$PORT" ] || { cat "$WORK/serve.log"; echo "check-wheel: serve did not start" >&2; exit 1; }
+"$BIN/python" -c 'import sys, urllib.request; print(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/readyz", timeout=10).read().decode().strip())' "$PORT"
+kill "$SERVE_PID"; wait "$SERVE_PID" || true
+trap - EXIT
+
 step "where the shipped files were read from"
 "$BIN/python" -c 'from bot import resources; print(resources.rules_dir()); print(resources.migrations_dir()); print(resources.alembic_ini())'

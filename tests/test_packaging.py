@@ -51,6 +51,7 @@ def test_the_wheel_installs_and_runs_outside_the_checkout(tmp_path, pg_url):
     assert f"{n_rules} rules" in out                            # rules list
     assert "upgraded from an empty database to" in out          # db upgrade
     assert "(up to date)" in out                                # db current
+    assert '{"ready": true' in out                              # serve --http, /readyz
     site = work / "venv" / "lib"
     for line in out.split("== where the shipped files were read from", 1)[1].split():
         assert Path(line).is_relative_to(site), line
