@@ -152,9 +152,12 @@ def vllm_printed(text: str) -> bool:
 # vLLM's field order; OpenAI's own API names types like 'invalid_request_error'), and the
 # "(parameter=..., value=...)" its validation errors end with. Servers that copied the body (SGLang)
 # name themselves elsewhere in their logs: a named program still wins over this.
+# A body quoted inside another JSON string has its quotes escaped (\"type\":\"BadRequestError\", ovh/shai#97).
+_Q = r"""\\*['"]"""
 _VLLM_SERVER_ERROR = _P(
-    r"""['"]object['"]: ?['"]error['"]|"""
-    r"""['"]type['"]: ?['"][A-Z]\w*Error['"], ?['"]param['"]: ?[^,]{1,80}, ?['"]code['"]: ?\d{3}\b|"""
+    _Q + r"""object""" + _Q + r""": ?""" + _Q + r"""error""" + _Q + r"""|"""
+    + _Q + r"""type""" + _Q + r""": ?""" + _Q + r"""[A-Z]\w*Error""" + _Q + r""", ?""" + _Q + r"""param""" + _Q
+    + r""": ?[^,]{1,80}, ?""" + _Q + r"""code""" + _Q + r""": ?\d{3}\b|"""
     r"""\(parameter=\w+(?:, \w+)*, value=""", literals=("object", "Error", "(parameter="))
 # A client's exception that carries a server's answer (the openai SDK, LiteLLM, requests): its
 # frames are the client's, the error is the server's.

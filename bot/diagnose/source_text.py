@@ -128,11 +128,14 @@ def setting_line(idx, name: str, owner: str | None, release: str | None, lang: s
             names.append(t["llm"].format(kw=info.name))
         head = " / ".join(names) or f"`{info.name}`"
         return f"- {head} ({', '.join(_constraints(info, lang))}): {first_sentence(info.help)}".rstrip(": ")
-    if release and idx.arg(name) is not None:
-        return f"- `{name}`: {t['not_in'].format(release=release, runs=runs(idx.arg(name).releases, idx.releases))}"
     cls = _class_of(idx, owner)
     field = idx.config_field(cls, name, release) if cls else None
     if field is None:
+        # An engine argument of that name from other releases is no answer when the check reads a
+        # config field: SpeculativeConfig.num_speculative_tokens exists in 0.33, set through
+        # --speculative-config, although the flag --num-speculative-tokens went after 0.7.3.
+        if release and idx.arg(name) is not None:
+            return f"- `{name}`: {t['not_in'].format(release=release, runs=runs(idx.arg(name).releases, idx.releases))}"
         return None
     arg = engine_arg(idx, cls, name, release)
     if arg is not None and arg.name != name:
@@ -168,7 +171,13 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str) -> list[str]
     lines = []
     for name, owner in found.items():
         if name.endswith("_config"):
-            continue            # a whole config object: its fields are the settings
+            # A whole config object: its fields are the settings; one that exists only when a flag
+            # turns it on is that flag (`lora_config` is --enable-lora; vllm#3044 was told the
+            # check names no setting of the user's).
+            switch = "enable_" + name.removesuffix("_config")
+            if idx.arg(switch, release) is None:
+                continue
+            name, owner = switch, None
         line = setting_line(idx, name, owner, release, lang)
         if line and line not in lines:
             lines.append(line)

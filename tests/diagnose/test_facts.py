@@ -134,3 +134,11 @@ def test_the_release_a_user_names_in_a_sentence():
     assert facts.extract("vLLM version: 0.9.1\n")["vllm_version"] == "0.9.1"
     assert facts.extract("torch=2.3.0, vllm=0.5.4, cuda 12.1")["vllm_version"] == "0.5.4"
     assert facts.extract("pip install vllm==\nvllm version is unknown")["vllm_version"] is None
+
+
+def test_vllms_error_body_quoted_inside_another_json_string_is_still_vllms():
+    # ovh/shai#97: an agent relays the endpoint's answer as a JSON string, its quotes escaped.
+    body = r'''● Error: LLM error: {"message":"{\"error\":{\"message\":\"max_tokens must be at least 1, got -17032.\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}}"}'''
+    f = facts.extract(body)
+    assert f["vllm_server_error"] and f["vllm_context"]
+    assert not facts.extract('{"error": {"message": "x", "type": "invalid_request_error", "code": 400}}')["vllm_server_error"]

@@ -86,6 +86,28 @@ def test_a_message_raised_while_catching_anything_is_no_check(shipped):
     assert diagnose(specific, book=shipped).best.rule_id == "vllm-check-failed"
 
 
+
+def test_a_config_object_turned_on_by_a_flag_is_that_flag(shipped):
+    # `if lora_config: raise ValueError(...)`: the check reads --enable-lora (vllm#3044 was told the
+    # check names no setting of the user's).
+    msg = ("ValueError: Model GemmaForCausalLM does not support LoRA, but LoRA is enabled. Support for this "
+           "model may be added in the future. If this is important to you, please open an issue on github.")
+    d = diagnose(tb(msg), book=shipped).best
+    assert d.rule_id == "vllm-check-failed"
+    assert "--enable-lora" in d.cause and "names no setting" not in d.fix
+
+
+def test_a_config_field_is_not_called_gone_for_a_removed_flag_of_its_name(shipped):
+    # SpeculativeConfig.num_speculative_tokens is read by the check; the flag --num-speculative-tokens
+    # went after 0.7.3, the field did not (vllm PR#20375's docs example).
+    msg = ("pydantic_core._pydantic_core.ValidationError: 1 validation error for SpeculativeConfig\n"
+           "  Value error, num_speculative_tokens must be provided with speculative model unless the draft "
+           "model config contains an n_predict parameter. [type=value_error, input_value=ArgsKwargs((), "
+           "{'model': ...}), input_type=ArgsKwargs]")
+    d = diagnose(tb(msg), book=shipped).best
+    assert d and "SpeculativeConfig.num_speculative_tokens" in d.cause
+    assert "not in vLLM" not in d.cause
+
 def test_the_release_in_the_log_picks_the_line_and_the_settings_of_that_release(shipped):
     msg = "ValueError: Load format `safetensorz` is not supported"
     old = diagnose("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.15.1\n" + tb(msg), book=shipped).best
