@@ -4,7 +4,9 @@ Every case of `real_pastes.yaml` names one real log (a fixture under tests/fixtu
 paste under tests/accuracy/pastes/ that no rule answers right yet) and what its thread shows:
 the answer that is right (`expect`), answers that are not wrong but not the best (`accept`;
 `none` means abstaining is fine), the cause in a sentence, and optionally words the answer must
-not say (`forbid`, e.g. a flag the user's release lacks) or must say (`require`).
+not say (`forbid`, e.g. a flag the user's release lacks) or must say (`require`). A thread a rule
+already cites in its `references` is marked `cited_by` and left out of the headline figures
+(the rule may have been written from it); the figures with them follow on a second line.
 
     python tests/accuracy/measure.py            # table and figures
     python tests/accuracy/measure.py --json     # one object per case, then the figures
@@ -47,6 +49,7 @@ class Case:
     tags: list[str] = field(default_factory=list)
     forbid: list[str] = field(default_factory=list)
     require: list[str] = field(default_factory=list)
+    cited_by: list[str] = field(default_factory=list)   # rules whose `references` name its thread
 
 
 @dataclass
@@ -63,7 +66,8 @@ def load(manifest: Path = MANIFEST) -> list[Case]:
     raw = yaml.safe_load(manifest.read_text(encoding="utf-8")) or []
     return [Case(file=c["file"], expect=c["expect"], accept=list(c.get("accept") or []),
                  cause=c.get("cause", ""), tags=list(c.get("tags") or []),
-                 forbid=list(c.get("forbid") or []), require=list(c.get("require") or []))
+                 forbid=list(c.get("forbid") or []), require=list(c.get("require") or []),
+                 cited_by=list(c.get("cited_by") or []))
             for c in raw]
 
 
@@ -139,9 +143,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(table(results))
     print()
+    fresh = [r for r in results if not r.case.cited_by]
+    figs = figures(fresh)
     print(f"cases {figs['cases']}: right {figs['right']}, weaker {figs['weaker']}, wrong {figs['wrong']}, "
           f"unsure (correct) {figs['unsure']}, missed {figs['missed']}")
     print(f"answered {figs['answered']} ({figs['answered_share']:.0%}), precision {figs['precision']:.1%}")
+    if len(fresh) < len(results):
+        every = figures(results)
+        print(f"with the {len(results) - len(fresh)} threads the rules cite: cases {every['cases']}, right "
+              f"{every['right']}, weaker {every['weaker']}, wrong {every['wrong']}, unsure {every['unsure']}, "
+              f"missed {every['missed']}; answered {every['answered_share']:.0%}, precision {every['precision']:.1%}")
     if figs["wrong_by_rule"]:
         print("wrong answers by rule/family: " + ", ".join(f"{k} {v}" for k, v in sorted(figs["wrong_by_rule"].items())))
     if figs["missed_by_rule"]:

@@ -3,6 +3,7 @@ no answer on it is wrong. The figures themselves: `python tests/accuracy/measure
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,19 @@ def test_every_case_is_a_real_paste_with_its_source_and_expectation():
         assert (fx.expect or "none") == c.expect, f"{c.file}: #=EXPECT=# and the manifest disagree"
         assert {c.expect, *c.accept} <= rules, f"{c.file}: names a rule the book does not have"
         assert c.cause, f"{c.file}: say what the thread shows"
+
+
+def test_a_thread_a_rule_cites_is_marked():
+    # The headline figures are on threads the rule book was not written from: a rule that starts
+    # citing a thread of the set (or stops) must be reflected in `cited_by`.
+    cited: dict[str, set[str]] = {}
+    for rule in sorted((ROOT / "rules").glob("*.yaml")):
+        for url in re.findall(r"https://github\.com/[\w.-]+/[\w.-]+/(?:issues|pull)/\d+", rule.read_text()):
+            cited.setdefault(url, set()).add(rule.stem)
+    for c in CASES:
+        found = re.search(r"https://github\.com/[\w.-]+/[\w.-]+/(?:issues|pull)/\d+", read(ROOT / c.file).source)
+        want = sorted(cited.get(found.group(0), ())) if found else []
+        assert sorted(c.cited_by) == want, f"{c.file}: cited_by should be {want}"
 
 
 def test_a_case_among_the_fixtures_sits_under_its_rule():
