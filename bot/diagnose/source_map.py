@@ -13,7 +13,8 @@ import re
 FILE = "_vllm_source.json"
 _CACHE: dict[str, dict | None] = {}
 _COMPILED: dict[str, re.Pattern] = {}
-_EXC_PREFIX = re.compile(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure):\s*")
+_EXC_PREFIX = re.compile(r"^(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure)"
+                         r"|Exception):\s*")
 
 
 def load(directory: str) -> dict | None:

@@ -39,8 +39,11 @@ _PREFIX = re.compile(
     re.X,
 )
 
+# An exception's name and message. A bare `Exception: msg` (vLLM raises `Exception(...)` at a few
+# dozen sites) needs its colon: "Exception in thread ..." and "Exception ignored in ..." are not one.
 EXCEPTION_LINE = re.compile(
-    r"^(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning|Fault|Failure))"
+    r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning|Fault|Failure)"
+    r"|Exception(?=:)))"
     r"(?::[ \t]*(?P<msg>.*)|[ \t]*$)"
 )
 _FRAME = re.compile(r"^\s*(?:File \"|\^+\s*$|~+\^*~*\s*$)")

@@ -125,8 +125,8 @@ def version_key(version: str) -> tuple[int, ...] | None:
 _TEMPLATE_PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 _SPACE = re.compile(r"\s+")
-_EXC_PREFIX = re.compile(r"^((?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure)))"
-                         r":\s*")
+_EXC_PREFIX = re.compile(r"^((?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure)"
+                         r"|Exception)):\s*")      # a bare `raise Exception(...)` too
 _MASK = re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|\[[^\[\]]{0,500}\]|\{[^{}]{0,500}\}|\([^()]{0,200}\d[^()]{0,200}\)"
                    r"|(?<!\S)\S*[\d/\\]\S*|\x00")
 _WORDS = re.compile(r"[a-z][a-z0-9_]{2,}")

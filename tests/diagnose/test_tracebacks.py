@@ -168,3 +168,15 @@ def test_colour_codes_whose_esc_byte_was_lost_or_printed_as_text_leave_the_lines
         pasted = f"{start}(VllmWorkerProcess pid=62){reset} ERROR 12-26 16:20:28 x.py:1] RuntimeError: boom\n"
         m = tracebacks.messages(logtext.clean(pasted).text)[0]
         assert (m.text, m.proc, m.level) == ("RuntimeError: boom", "VllmWorkerProcess pid=62", "ERROR"), start
+
+
+def test_a_bare_exception_is_an_exception_line_but_python_s_thread_notices_are_not():
+    # vLLM raises `Exception(...)` itself at a few dozen sites (vllm#27687's CPU offloading check).
+    log = ("Exception: CPU Offloading is currently only supported on CUDA GPUs\n\n"
+           "Exception in thread Thread-3 (run):\n\n"
+           "Exception ignored in: <function Pool.__del__ at 0x7f>\n")
+    msgs = {m.text: m.exc_type for m in tracebacks.messages(log)}
+    assert msgs["Exception: CPU Offloading is currently only supported on CUDA GPUs"] == "Exception"
+    assert msgs["Exception in thread Thread-3 (run):"] is None
+    assert msgs["Exception ignored in: <function Pool.__del__ at 0x7f>"] is None
+    assert tracebacks.parse_line("builtins.Exception: boom", 1).exc_type == "builtins.Exception"
