@@ -150,6 +150,10 @@ def _unformat(line: str) -> str:
         if not w or (w.group(1) == "__" and " " not in w.group("inner")):   # __init__ is a name
             break
         line = w.group("inner")
+    if line[:1] == "`":                 # a code span opened here and closed lines below: "`[rank0]: ..."
+        rest = line.lstrip("`")
+        if "`" not in rest:
+            line = rest
     return line
 
 
@@ -189,7 +193,10 @@ def _header(line: str) -> str:
     return line[: len(line) - len(_peel_headers(line)[2].lstrip())]
 
 
-_LATER_EXCEPTION = re.compile(r"\b(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): ")
+# An exception named after other words on its line: "7b-model: torch.cuda.OutOfMemoryError: ...",
+# "in _swap_out raise RuntimeError( RuntimeError: ...", "发送图片预估报错ValueError: ...". Not after a
+# letter, digit or dot (a CJK sentence runs straight into the name, so no \b).
+_LATER_EXCEPTION = re.compile(r"(?<![A-Za-z0-9_.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): (?=\S)")
 
 
 def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
@@ -257,6 +264,10 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
 
 def _unwrapped(msg: Message) -> list[Message]:
     out = []
+    later = _later_exception(msg.text) if msg.exc_type is None else None
+    if later is not None:
+        exc_type, text = later
+        out.append(Message(msg.line_no, text, msg.level, msg.proc, exc_type, True, True, header=msg.header))
     for rx in _UNWRAP:
         m = rx.search(msg.text)
         if m:
@@ -268,6 +279,17 @@ def _unwrapped(msg: Message) -> list[Message]:
         out.append(Message(msg.line_no, joined.strip(), msg.level, msg.proc, msg.exc_type, True, True,
                            header=msg.header))
     return out
+
+
+def _later_exception(text: str) -> tuple[str, str] | None:
+    """(type, text) of the first exception a line names after other words, if any."""
+    if "Error: " not in text and "Exception: " not in text:
+        return None
+    found = _LATER_EXCEPTION.search(text)
+    if found is None:
+        return None
+    m = EXCEPTION_LINE.match(text[found.start():])
+    return (m.group("type"), text[found.start():]) if m else None
 
 
 class _Lines:

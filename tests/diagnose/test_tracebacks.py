@@ -180,3 +180,26 @@ def test_a_bare_exception_is_an_exception_line_but_python_s_thread_notices_are_n
     assert msgs["Exception in thread Thread-3 (run):"] is None
     assert msgs["Exception ignored in: <function Pool.__del__ at 0x7f>"] is None
     assert tracebacks.parse_line("builtins.Exception: boom", 1).exc_type == "builtins.Exception"
+
+
+def test_an_exception_after_other_words_on_its_line_is_read_as_one_too():
+    # Real pastes: verl PR#960, dots.ocr#126, QwenLM/Qwen3#845.
+    log = ("in _swap_out raise RuntimeError( RuntimeError: Aborted due to the lack of CPU swap space.\n\n"
+           "vllm部署后，发送图片预估报错ValueError: Attempted to assign 462 = 462 multimodal tokens to 463 placeholders\n\n"
+           "7b-model: torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 9.25 GiB.\n\n"
+           "the word SomeConfigError:is not followed by a message\n")
+    inner = {m.text: m.exc_type for m in tracebacks.messages(log) if m.inner}
+    assert inner == {
+        "RuntimeError: Aborted due to the lack of CPU swap space.": "RuntimeError",
+        "ValueError: Attempted to assign 462 = 462 multimodal tokens to 463 placeholders": "ValueError",
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 9.25 GiB.": "torch.cuda.OutOfMemoryError",
+    }
+    # The line itself stays as it was printed, for the rules that read it whole.
+    assert any(m.text.startswith("7b-model: ") and m.exc_type is None for m in tracebacks.messages(log))
+
+
+def test_a_code_span_opened_on_the_error_line_and_closed_below_does_not_hide_its_prefixes():
+    msgs = tracebacks.messages("`[rank0]: TypeError: Unexpected keyword argument 'min_length'\n"
+                               "more text`\n")
+    assert msgs[0].text.startswith("TypeError: Unexpected keyword argument 'min_length'")
+    assert msgs[0].exc_type == "TypeError"
