@@ -288,8 +288,22 @@ def _later_exception(text: str) -> tuple[str, str] | None:
     found = _LATER_EXCEPTION.search(text)
     if found is None:
         return None
-    m = EXCEPTION_LINE.match(text[found.start():])
-    return (m.group("type"), text[found.start():]) if m else None
+    text = text[found.start():]
+    m = EXCEPTION_LINE.match(text)
+    return (m.group("type"), _end_of_quoted(text) if "`" in text else text) if m else None
+
+
+# A code span that closes: a backtick after a word and before a space or the end ("quantizer.`").
+_CLOSING_TICK = re.compile(r"(?<=\S)`+(?=\s|$)")
+
+
+def _end_of_quoted(text: str) -> str:
+    """An exception message quoted in inline code that opened before it ends where the code span
+    closes: what follows is the person's prose ("...quantizer.`  Where do you suggest ...").
+    A span the message opens itself ("via `pip install x` to use") is part of it."""
+    first = text.find("`")
+    found = _CLOSING_TICK.match(text, first) if first >= 0 else None
+    return text[:first].rstrip() if found else text
 
 
 class _Lines:
@@ -370,6 +384,8 @@ def messages(text: str) -> list[Message]:
         parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None, body, header)
         consumed = consumed_to - 1
         full = "".join([body, *parts])[:MAX_MESSAGE_CHARS]
+        if exc_type and "`" in full:
+            full = _end_of_quoted(full)
         is_error = bool(exc_type) or level in ("ERROR", "CRITICAL") or reads_like_error(full)
         msg = Message(i + 1, full, level, proc, exc_type, is_error,
                       plain=short and not is_error and level is None, header=header.strip())

@@ -203,3 +203,17 @@ def test_a_code_span_opened_on_the_error_line_and_closed_below_does_not_hide_its
                                "more text`\n")
     assert msgs[0].text.startswith("TypeError: Unexpected keyword argument 'min_length'")
     assert msgs[0].exc_type == "TypeError"
+
+
+def test_an_exception_quoted_in_code_that_opened_above_ends_where_the_code_closes():
+    # vllm PR#6525: the paste's code span opened two lines above and closes after the message.
+    log = ("With installation I get `ModuleNotFoundError: No module named 'bitsandbytes'\n"
+           "    raise ImportError(\"Please install bitsandbytes>=0.42.0 via \"\n"
+           "ImportError: Please install bitsandbytes>=0.42.0 via pip install bitsandbytes>=0.42.0 to use "
+           "bitsandbytes quantizer.`  Where do you suggest to add `bitsandbytes` in this case?\n\n"
+           "ValueError: spans the message opens itself stay: use `--max-model-len` or `a`.\n")
+    exc = {m.exc_type: m.text for m in tracebacks.messages(log) if m.exc_type}
+    assert exc["ImportError"] == ("ImportError: Please install bitsandbytes>=0.42.0 via pip install "
+                                  "bitsandbytes>=0.42.0 to use bitsandbytes quantizer.")
+    assert exc["ModuleNotFoundError"] == "ModuleNotFoundError: No module named 'bitsandbytes'"
+    assert exc["ValueError"].endswith("use `--max-model-len` or `a`.")
