@@ -1,5 +1,6 @@
 """`rules lint`: every flag, `LLM()` keyword and `VLLM_*` variable a rule's text names must exist in
-every vLLM release the text is shown for, as the index of vLLM's releases knows them.
+every vLLM release the text is shown for, as the index of vLLM's releases knows them (its
+`versions`: every release PyPI serves from 0.5.0 on, so a guard's boundary is checked exactly).
 
 A paragraph is shown for the releases of the rule's `versions` that its version guard
 (`[vllm SPEC]`) keeps. A name that some of those releases lack fails, with the guard that would
@@ -37,7 +38,7 @@ def paragraphs(text: str):
 def problems(book, idx) -> list[str]:
     out = []
     for rule in book:
-        releases = [r for r in idx.releases if in_range(r, rule.versions or ">=0")]
+        releases = [r for r in idx.versions if in_range(r, rule.versions or ">=0")]
         for key in ("title", "cause", "fix"):
             for spec, body in paragraphs(getattr(rule, key)["en"]):
                 shown = [r for r in releases if spec is None or in_range(r, spec)]
@@ -80,11 +81,8 @@ def _advice(idx, name: Name, shown: list[str]) -> str:
     have = [r for r in shown if present(idx, name, r)]
     if not have:
         return "drop it, or guard the paragraph for the releases that have it"
-    i = idx.releases.index(have[0])
     if have == shown[shown.index(have[0]):]:
-        before = idx.releases[i - 1] if i > 0 else None
-        where = f" (it arrived after {before}: check the releases between)" if before else ""
-        return f"guard the paragraph with [vllm >={have[0]}]{where}"
-    j = idx.releases.index(have[-1])
-    after = idx.releases[j + 1] if j + 1 < len(idx.releases) else None
-    return f"guard the paragraph with [vllm <{after}]" + (f" (last seen in {have[-1]})" if after else "")
+        return f"guard the paragraph with [vllm >={have[0]}] (the first release that has it)"
+    j = idx.versions.index(have[-1])
+    after = idx.versions[j + 1] if j + 1 < len(idx.versions) else None
+    return f"guard the paragraph with [vllm <{after}]" + (f" (last in {have[-1]})" if after else "")

@@ -8,7 +8,8 @@ So this precomputes, from the index:
     sites   rule id → the raise sites whose message the rule matches: the rule run over every site's
             synthesised message, and the index's match of each of its fixtures' evidence
     names   every flag, `LLM()` keyword and `VLLM_*` variable the rules' texts and settings name, and
-            every setting a deriver can suggest → the indexed releases that have it, its successor
+            every setting a deriver can suggest (and their successors) → the versions (every release
+            PyPI serves, `versions`) that have it, its flag, its successor
 
 bot/diagnose/source_map.py reads it at diagnosis time (a small JSON file, no index).
 """
@@ -22,7 +23,7 @@ from .diagnose import advice
 from .diagnose.named import names
 
 FILE = "_vllm_source.json"
-FORMAT = 1
+FORMAT = 2
 MAX_SITES = 40              # per rule: a broad pattern matches many messages; the first ones suffice
 MIN_LITERAL = 12            # a template with less fixed text than this says too little to claim a site
 FIXTURE_SCORE = 85          # the index's own score for a fixture's message (a reworded one counts too)
@@ -41,6 +42,7 @@ def build(book, idx, fixtures_root: Path | None) -> dict:
     return {
         "format": FORMAT,
         "releases": idx.releases,
+        "versions": idx.versions,
         "sites": {rid: [_site_entry(s) for s in found.values()][:MAX_SITES]
                   for rid, found in sorted(sites.items()) if found},
         "names": _names(hand, idx),
@@ -102,17 +104,22 @@ def _names(rules, idx) -> dict:
     for key in advice.SUGGESTED:
         wanted.setdefault(key, "arg")
     out = {}
-    for key, kind in sorted(wanted.items()):
-        # a name vLLM never had (pip's, docker's) is recorded too, so nobody loads the index to learn it
-        out[f"{kind}:{key}"] = _presence(idx, key, kind) or {"foreign": True}
-    return out
+    while wanted:
+        for key, kind in sorted(wanted.items()):
+            # a name vLLM never had (pip's, docker's) is recorded too, so nobody loads the index to learn it
+            out[f"{kind}:{key}"] = _presence(idx, key, kind) or {"foreign": True}
+        # a successor is named in a caveat: its presence and flag come from here too
+        successors = {f["successor"] for f in out.values() if f.get("successor")}
+        wanted = {s: "env" if s.startswith("VLLM_") else "arg" for s in successors}
+        wanted = {s: k for s, k in wanted.items() if f"{k}:{s}" not in out}
+    return dict(sorted(out.items()))
 
 
 def _presence(idx, key: str, kind: str) -> dict | None:
     latest = idx.env(key) if kind == "env" else idx.arg(key)
     if latest is None:
         return None                     # not vLLM's (pip's, docker's): nothing to check
-    have = [i for i, rel in enumerate(idx.releases)
+    have = [i for i, rel in enumerate(idx.versions)
             if (idx.env(key, rel) if kind == "env" else idx.arg(key, rel)) is not None]
     out: dict = {"in": have}
     if kind == "arg" and latest.flag:

@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot import fixtures  # noqa: E402
 from bot.diagnose import diagnose, load_rulebook  # noqa: E402
 from bot.vllm_source import index as vsrc  # noqa: E402
+from bot.vllm_source.build import part_paths  # noqa: E402
 from bot.vllm_source.messages import in_traceback, synthesise  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -37,7 +38,7 @@ INDEX_COMPLETED = ("unexpected-keyword-argument", "cli-bad-args")
 
 def sample_precision(idx, book, n: int, rng: random.Random) -> None:
     pool = []
-    for release in (idx.releases[-1], "0.8.5"):
+    for release in (idx.releases[-1], idx.nearest_release("0.8.5")):
         pool += [(release, s) for s in idx.sites
                  if any(w["release"] == release and idx.user_facing_file(w["file"]) for w in s.where)]
     picked = rng.sample(pool, min(n, len(pool)))
@@ -108,7 +109,7 @@ def cost() -> None:
             "i.match('ValueError: x');print(time.perf_counter()-t)")
     loads = [float(subprocess.run([sys.executable, "-c", load], capture_output=True, text=True, env=env,
                                   cwd=root).stdout) for _ in range(5)]
-    size = sum(p.stat().st_size for p in vsrc.DATA_PATH.parent.glob("*.json.gz"))
+    size = sum(p.stat().st_size for p in part_paths(vsrc.DATA_PATH).values())
     print(f"\n== cost (best of 9, CPU time of the process) ==\n`python -c 'import yaml, rapidfuzz'` {base * 1e3:.0f} ms; "
           f"diagnose, a rule answers: {rule * 1e3:.0f} ms ({rule / base:.2f}x, index not loaded); "
           f"diagnose, a family answers: {family * 1e3:.0f} ms ({family / base:.2f}x)")

@@ -216,7 +216,9 @@ def main() -> None:
     if idx is None:
         sys.exit(f"no index at {args.index}: run `vllm-doctor index build`")
     rng = random.Random(11)
-    releases = args.releases.split(",") if args.releases else [idx.releases[-1], "0.8.5"]
+    # a release as vLLM numbers it is measured on the indexed release that describes it (0.8.5 → 0.8.5.post1)
+    releases = [idx.nearest_release(r) or r for r in (args.releases.split(",") if args.releases
+                                                      else [idx.releases[-1], "0.8.5"])]
     print(f"index: {len(idx.releases)} releases {idx.releases[0]} … {idx.releases[-1]}, {len(idx.sites)} sites")
     per_release(idx)
     for rel in releases:

@@ -67,7 +67,7 @@ def test_history_is_no_advice_but_a_successor_in_the_fix_is(tmp_path):
     cause = "Flags change: `--task` became `--runner`; `--guided-decoding-backend` was removed."
     assert lint(tmp_path, cause=cause) == []
     found = lint(tmp_path, fix="Rename it: `--task embed` → `--runner pooling`.")
-    assert len(found) == 1 and "`--runner`" in found[0] and "[vllm >=0.10.2]" in found[0]
+    assert len(found) == 1 and "`--runner`" in found[0] and "[vllm >=0.10.1]" in found[0]
 
 
 def test_settings_suggested_to_every_release_of_the_range_must_exist_there(tmp_path):

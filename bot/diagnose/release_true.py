@@ -44,13 +44,13 @@ class Releases:
         self.data = source_map.load(os.path.dirname(rule_path)) if rule_path else None
 
     def lookup(self, kind: str, key: str) -> tuple[bool | None, dict | None, list[str]]:
-        """(present in the log's release, {in, flag, successor}, all indexed releases)."""
+        """(present in the log's release, {in, flag, successor}, the versions `in` counts)."""
         if self.data is not None:
             facts = source_map.facts(self.data, kind, key)
             if facts is not None:
                 if facts.get("foreign"):
-                    return None, None, self.data["releases"]       # not vLLM's: nothing to check
-                return source_map.present(self.data, kind, key, self.version), facts, self.data["releases"]
+                    return None, None, self.data["versions"]       # not vLLM's: nothing to check
+                return source_map.present(self.data, kind, key, self.version), facts, self.data["versions"]
         return self._from_index(kind, key)
 
     def _from_index(self, kind: str, key: str):
@@ -60,11 +60,11 @@ class Releases:
             return None, None, []
         latest = idx.env(key) if kind == "env" else idx.arg(key)
         if latest is None:
-            return None, None, idx.releases
+            return None, None, idx.versions
         present = idx.has_env(key, self.version) if kind == "env" else idx.has_arg(key, self.version)
-        facts = {"in": [idx.releases.index(r) for r in latest.releases], "flag": getattr(latest, "flag", None),
+        facts = {"in": [idx.versions.index(r) for r in latest.releases], "flag": getattr(latest, "flag", None),
                  "successor": latest.replaced_by}
-        return present, facts, idx.releases
+        return present, facts, idx.versions
 
 
 def _note(rel: Releases, kind: str, key: str, shown: str, lang: str) -> str | None:
@@ -73,14 +73,15 @@ def _note(rel: Releases, kind: str, key: str, shown: str, lang: str) -> str | No
         return None
     have = [releases[i] for i in facts["in"]]
     t = TEXTS.get(lang, TEXTS["en"])
-    nearest = source_map.release_for({"releases": releases}, rel.version)
+    nearest = source_map.release_for({"releases": releases}, rel.version)     # of the versions
     if nearest and have and releases.index(have[0]) > releases.index(nearest):
         return t["newer"].format(version=rel.version, shown=shown, first=have[0])
     successor = facts.get("successor")
     if successor:
-        s_present, s_facts, _ = rel.lookup(kind, successor)
+        s_kind = "env" if successor.startswith("VLLM_") else "arg"     # an env var may give way to a flag
+        s_present, s_facts, _ = rel.lookup(s_kind, successor)
         if s_present is not False:
-            flag = (s_facts or {}).get("flag") if kind == "arg" else None
+            flag = (s_facts or {}).get("flag") if s_kind == "arg" else None
             return t["gone"].format(version=rel.version, shown=shown, runs=runs(have, releases),
                                     successor=f"`{flag or successor}`")
     return t["gone_none"].format(version=rel.version, shown=shown, runs=runs(have, releases))

@@ -284,13 +284,8 @@ def vllm_module(path: str) -> str | None:
 
 # --- raise-site: any message vLLM raises -----------------------------------------------------------
 
-# vLLM's VLLMValidationError words its own message: "<message> (parameter=top_p, value=0.0)".
-_VALIDATION_SUFFIX = re.compile(r"\s*\(parameter=[^()]{1,200}, value=[^()]{0,400}\)\s*$")
-
-
 def _site_of(idx, m: Message):
-    text = _VALIDATION_SUFFIX.sub("", m.text) if "(parameter=" in m.text else m.text
-    found = idx.match(text, m.exc_type, limit=1)
+    found = idx.match(m.text, m.exc_type, limit=1)
     return found[0] if found else None
 
 

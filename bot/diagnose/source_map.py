@@ -10,6 +10,9 @@ import json
 import os
 import re
 
+from bot.vllm_source import releases
+from bot.vllm_source.releases import version_key
+
 FILE = "_vllm_source.json"
 _CACHE: dict[str, dict | None] = {}
 _COMPILED: dict[str, re.Pattern] = {}
@@ -23,35 +26,16 @@ def load(directory: str) -> dict | None:
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
-            _CACHE[path] = data if data.get("format") == 1 else None
+            _CACHE[path] = data if data.get("format") == 2 else None
         except (OSError, ValueError):
             _CACHE[path] = None
     return _CACHE[path]
 
 
-def _key(version: str) -> tuple[int, ...] | None:
-    m = re.match(r"v?(\d+)(?:\.(\d+))?(?:\.(\d+))?", str(version).strip())
-    return tuple(int(g or 0) for g in m.groups()) if m else None
-
-
-def span(data: dict, version: str | None) -> tuple[int, int] | None:
-    """(i, j): the indexed releases at (i == j) or around the version; None outside the indexed span."""
-    key = _key(version) if version else None
-    keys = [_key(r) for r in data["releases"]]
-    if key is None or key < keys[0] or key > keys[-1]:
-        return None
-    for i, k in enumerate(keys):
-        if k == key:
-            return i, i
-        if k > key:
-            return i - 1, i
-    return None
-
-
 def release_for(data: dict, version: str | None) -> str | None:
-    """The newest indexed release at or before the version."""
-    found = span(data, version)
-    return data["releases"][found[0]] if found else None
+    """The indexed release (of the map's `releases`, whose raise sites it holds) that describes the
+    version: its minor's last patch (bot/vllm_source/releases.py)."""
+    return releases.release_for(data["releases"], version)
 
 
 def site(data: dict, rule_id: str, message: str, version: str | None) -> dict | None:
@@ -73,18 +57,19 @@ def site(data: dict, rule_id: str, message: str, version: str | None) -> dict | 
             best = e
     if best is None:
         return None
-    releases = sorted(best["lines"], key=_key)
+    have = sorted(best["lines"], key=version_key)
     rel = release_for(data, version)
-    rel = rel if rel in best["lines"] else releases[-1]
+    rel = rel if rel in best["lines"] else have[-1]
     return {"file": best.get("files", {}).get(rel, best["file"]), "function": best["function"],
-            "line": best["lines"][rel], "releases": releases, "release": rel, "exception": best["exc"]}
+            "line": best["lines"][rel], "releases": have, "release": rel, "exception": best["exc"]}
 
 
 def present(data: dict, kind: str, key: str, version: str | None) -> bool | None:
-    """Whether the log's release has an engine argument (kind "arg") or variable ("env"): None when
-    the map does not know the name or the release, or two indexed releases around it disagree."""
+    """Whether the log's release has an engine argument (kind "arg") or variable ("env"), exact for
+    every release PyPI serves (the map's `versions`): None when the map does not know the name or
+    the release."""
     facts = data["names"].get(f"{kind}:{key}")
-    found = span(data, version)
+    found = releases.locate(data["versions"], version)
     if facts is None or found is None or facts.get("foreign"):
         return None
     a, b = found[0] in facts["in"], found[1] in facts["in"]

@@ -115,7 +115,7 @@ def setting_line(idx, name: str, owner: str | None, release: str | None, lang: s
         env = idx.env(name, release)
         if env is None:
             known = idx.env(name)
-            return f"- `{name}` ({t['env']}): {t['not_in'].format(release=release, runs=runs(known.releases, idx.releases))}" \
+            return f"- `{name}` ({t['env']}): {t['not_in'].format(release=release, runs=runs(known.releases, idx.versions))}" \
                 if known and release else None
         facts = [t["env"]] + ([f"{t['default']} `{env.default}`"] if env.default not in (None, "") else [])
         return f"- `{name}` ({', '.join(facts)}): {first_sentence(env.doc)}".rstrip(": ")
@@ -135,7 +135,7 @@ def setting_line(idx, name: str, owner: str | None, release: str | None, lang: s
         # config field: SpeculativeConfig.num_speculative_tokens exists in 0.33, set through
         # --speculative-config, although the flag --num-speculative-tokens went after 0.7.3.
         if release and idx.arg(name) is not None:
-            return f"- `{name}`: {t['not_in'].format(release=release, runs=runs(idx.arg(name).releases, idx.releases))}"
+            return f"- `{name}`: {t['not_in'].format(release=release, runs=runs(idx.arg(name).releases, idx.versions))}"
         return None
     arg = engine_arg(idx, cls, name, release)
     if arg is not None and arg.name != name:
@@ -193,7 +193,8 @@ def site_values(idx, site, facts: dict, lang: str) -> dict:
     src = where(site, release)
     rows = site.where_for(release) if release else []
     w = rows[0] if rows else site.latest_where()
-    described = release if rows else w["release"]
+    # the settings as the log's own release defines them (every release's names are indexed)
+    described = (idx.nearest_version(str(version)) or release) if rows else w["release"]
     out = {"site_file": src["file"], "site_function": src["function"] or "<module>", "site_line": src["line"],
            "site_release": w["release"], "site_exc": site.exc,
            "site_releases": runs(site.releases, idx.releases),
@@ -228,7 +229,7 @@ def _search_words(site) -> str:
 def _config_invalid(idx, hit: Hit, facts: dict, lang: str) -> dict:
     info = hit.info
     version = facts.get("vllm_version")
-    release = idx.nearest_release(str(version)) if version else None
+    release = idx.nearest_version(str(version)) if version else None
     cls = info["config_class"]
     field = idx.config_field(cls, info["field"], release) or idx.config_field(cls, info["field"])
     if field is None:
@@ -299,10 +300,10 @@ def valid_value(field, given: str | None):
 
 _NL = {
     "en": {
-        "never": "No indexed vLLM release ({span}) has {what}.",
+        "never": "No vLLM release ({span}) has {what}.",
         "closest": "Names close to it in vLLM {release}: {names}.",
-        "gone": "{what} existed in vLLM {runs} and is gone from {removed} on (the first indexed release without it); your vLLM {release} does not have it.",
-        "gone_nover": "{what} existed in vLLM {runs} and is gone from {removed} on (the first indexed release without it).",
+        "gone": "{what} existed in vLLM {runs} and is gone from {removed} on; your vLLM {release} does not have it.",
+        "gone_nover": "{what} existed in vLLM {runs} and is gone from {removed} on.",
         "newer": "{what} first appears in vLLM {first}: your vLLM {release} predates it. Upgrade vLLM to {first} or later, or leave it out.",
         "present": "vLLM {release} does have {what}: what rejected it is another class or program (a `SamplingParams` field, a tool's own API) or a subcommand that does not take it.",
         "exists": "{what} exists in vLLM {runs}.",
@@ -316,10 +317,10 @@ _NL = {
         "field": "the field `{name}` of `{cls}`",
     },
     "zh": {
-        "never": "已索引的 vLLM 版本({span})都没有{what}。",
+        "never": "vLLM 各版本({span})都没有{what}。",
         "closest": "vLLM {release} 中相近的名字:{names}。",
-        "gone": "{what}存在于 vLLM {runs},从 {removed} 起已删除(已索引版本中第一个没有它的版本);你的 vLLM {release} 没有它。",
-        "gone_nover": "{what}存在于 vLLM {runs},从 {removed} 起已删除(已索引版本中第一个没有它的版本)。",
+        "gone": "{what}存在于 vLLM {runs},从 {removed} 起已删除;你的 vLLM {release} 没有它。",
+        "gone_nover": "{what}存在于 vLLM {runs},从 {removed} 起已删除。",
         "newer": "{what}从 vLLM {first} 起才有:你的 vLLM {release} 更早。请把 vLLM 升级到 {first} 或更新,或者去掉它。",
         "present": "vLLM {release} 确实有{what}:拒绝它的是别的类或程序(`SamplingParams` 的字段、某个工具自己的 API),或不接受它的子命令。",
         "exists": "{what}存在于 vLLM {runs}。",
@@ -339,8 +340,8 @@ def name_history(idx, name: str, kind: str, release: str | None, lang: str, cls:
                  version: str | None = None) -> dict:
     """What the releases say about an argument, field or variable someone used: {name_history:
     markdown, name_replacement: the name the release uses instead (if any), name_gone: yes}.
-    `release` is the indexed release that describes the log's vLLM `version` (the newest at or
-    before it); the text names the log's own version."""
+    `release` is the version of the index (idx.versions: every release PyPI serves) that describes
+    the log's vLLM `version`; the text names the log's own version."""
     t = _NL[lang if lang in _NL else "en"]
     yours = _plain_version(version) or release
     if kind == "env":
@@ -357,14 +358,14 @@ def name_history(idx, name: str, kind: str, release: str | None, lang: str, cls:
     what = what[0].upper() + what[1:] if lang == "en" else what
     out: dict = {}
     if latest is None:
-        parts = [t["never"].format(span=runs(idx.releases, idx.releases).replace(" – ", "–"), what=what[0].lower() + what[1:] if lang == "en" else what)]
+        parts = [t["never"].format(span=runs(idx.versions, idx.versions).replace(" – ", "–"), what=what[0].lower() + what[1:] if lang == "en" else what)]
         close = _closest(idx, name, kind, release, cls)
         if close:
             parts.append(t["closest"].format(release=release or idx.releases[-1], names=", ".join(f"`{c}`" for c in close)))
         out["name_history"] = " ".join(parts)
         out["name_unknown_everywhere"] = "yes"
         return out
-    span = runs(latest.releases, idx.releases)
+    span = runs(latest.releases, idx.versions)
     after = _next_release(idx, release, version)
     if after is not None and present is not None and _has_name(idx, kind, name, after, cls) != present:
         # The log's vLLM lies between two indexed releases that disagree: the index cannot say.
@@ -390,7 +391,7 @@ def name_history(idx, name: str, kind: str, release: str | None, lang: str, cls:
         parts.append(t["exists"].format(what=what, runs=span))
     if latest.notice:
         parts.append(t["notice"].format(text=first_sentence(latest.notice, 300)))
-    rep = latest.replaced_by or _use_instead(idx, latest, kind, cls)
+    rep = latest.replaced_by
     if rep:
         if rep.startswith("VLLM_"):
             rep_info = idx.env(rep, release)
@@ -415,13 +416,10 @@ def _plain_version(version) -> str | None:
 
 
 def _next_release(idx, release: str | None, version) -> str | None:
-    """The indexed release after `release` when the log's version lies strictly between them."""
-    from bot.vllm_source.index import version_key
-    key = version_key(_plain_version(version) or "")
-    if not release or key is None or key == version_key(release) or release not in idx.releases:
-        return None
-    i = idx.releases.index(release)
-    return idx.releases[i + 1] if i + 1 < len(idx.releases) else None
+    """The indexed release after `release` when the log's version lies between them: a minor the
+    index lacks (a version of an indexed minor is described by that minor's indexed patch)."""
+    around = idx.releases_around(_plain_version(version)) if version and release else None
+    return around[1] if around and around[0] == release else None
 
 
 def _has_name(idx, kind: str, name: str, release: str, cls: str | None) -> bool:
@@ -430,26 +428,6 @@ def _has_name(idx, kind: str, name: str, release: str, cls: str | None) -> bool:
     if kind == "field":
         return idx.config_field(cls, name, release) is not None
     return bool(idx.has_arg(name, release))
-
-
-_USE = re.compile(r"(?:[Pp]lease use|[Uu]se|replaced (?:by|with)|in favou?r of)\s+`?(--?[\w-]+|[A-Za-z_][\w.]*)`?")
-
-
-def _use_instead(idx, latest, kind: str, cls: str | None) -> str | None:
-    """The successor a deprecated name's own help or notice points to ("Please use mode."), when
-    the index knows that name as the same kind of setting."""
-    for text in (latest.notice, getattr(latest, "help", None), getattr(latest, "doc", None)):
-        for found in _USE.finditer(text or ""):
-            cand = found.group(1).rstrip(".")
-            if cand == latest.name:
-                continue
-            if kind == "env" and cand.startswith("VLLM_") and idx.env(cand):
-                return cand
-            if kind == "field" and cls and idx.config_field(cls, cand):
-                return cand
-            if kind in ("arg", "flag") and idx.arg(cand):
-                return idx.arg(cand).name
-    return None
 
 
 def _closest(idx, name: str, kind: str, release: str | None, cls: str | None) -> list[str]:
@@ -471,7 +449,7 @@ def _closest(idx, name: str, kind: str, release: str | None, cls: str | None) ->
 def _name_unknown(idx, hit: Hit, facts: dict, lang: str) -> dict:
     info = hit.info
     version = facts.get("vllm_version")
-    release = idx.nearest_release(str(version)) if version else None
+    release = idx.nearest_version(str(version)) if version else None
     out = name_history(idx, info["name"], info["kind"], release, lang, info.get("config_class"), version)
     out["name"] = info["name"]
     if info.get("config_class"):
@@ -508,7 +486,7 @@ def _optional_package(idx, hit: Hit, facts: dict, lang: str) -> dict:
     info = hit.info
     sites, path = info["sites"], info.get("path") or []
     version = facts.get("vllm_version")
-    release = idx.nearest_release(str(version)) if version else None
+    release = idx.nearest_version(str(version)) if version else None
     importing = {s.module: s for s in sites}
     here = next((m for m in reversed(path) if m in importing), info.get("importer"))
     ordered = sorted(sites, key=lambda s: (s.module != here, s.module))
@@ -582,7 +560,7 @@ def for_rule(rule_id: str, values: dict, facts: dict, lang: str) -> dict:
     if idx is None or not names:
         return {}
     version = facts.get("vllm_version")
-    release = idx.nearest_release(str(version)) if version else None
+    release = idx.nearest_version(str(version)) if version else None
     texts, replacements = [], []
     for name, kind in list(dict.fromkeys(names))[:MAX_NAMES]:
         found = name_history(idx, name, kind, release, lang, version=version)

@@ -1,12 +1,16 @@
 """`vllm-doctor index build`: the index of vLLM's error surface, from vLLM's released wheels.
 
-    vllm-doctor index build [--releases 0.5.5,0.8.5,...] [--wheels DIR] [--out PATH] [--cache DIR]
+    vllm-doctor index build [--releases 0.5.5,0.8.5.post1,...] [--versions 0.5.0,...] [--wheels DIR]
+                            [--out PATH] [--cache DIR] [--download]
+
+--releases are indexed whole (raise sites, imports, names); --versions, the other releases, for
+their names only (arguments, config fields, env vars, deprecation notices).
 
 Each wheel (`pip download --no-deps vllm==X -d DIR`) is read with zipfile: its `vllm/**/*.py`
 files are parsed with `ast` (vLLM is never imported or installed) and its METADATA gives the
 dependencies. One release's facts are cached as JSON, keyed by the scanners' own source, so a
-rerun only parses what changed; the releases are then merged into one gzip'd JSON file, shipped
-as package data. It holds derived facts (messages, names, defaults, line numbers), not vLLM's code.
+rerun only parses what changed; the releases are then merged into the index's three files (write()),
+shipped as package data. It holds derived facts (messages, names, defaults, line numbers), not vLLM's code.
 """
 
 from __future__ import annotations
@@ -25,13 +29,25 @@ from pathlib import Path
 
 from packaging.version import Version
 
-from . import scan_args, scan_deprecations, scan_envs, scan_imports, scan_raises
+from . import pack, scan_args, scan_deprecations, scan_envs, scan_imports, scan_raises, successors
 from .index import literal_words
 
-DEFAULT_RELEASES = ("0.5.5", "0.6.6.post1", "0.7.3", "0.8.5", "0.9.2", "0.10.2", "0.11.2", "0.15.1",
-                    "0.20.2", "0.26.0", "0.30.0", "0.32.0", "0.33.0")
+# The last patch of every minor release PyPI serves from 0.5 on (`pip index versions vllm`): a
+# version of one of these minors is described by its last patch (releases.py).
+DEFAULT_RELEASES = ("0.5.5", "0.6.6.post1", "0.7.3", "0.8.5.post1", "0.9.2", "0.10.2", "0.11.2", "0.12.0",
+                    "0.13.0", "0.14.1", "0.15.1", "0.16.0", "0.17.1", "0.18.1", "0.19.1", "0.20.2", "0.21.0",
+                    "0.22.1", "0.23.0", "0.24.0", "0.25.1", "0.26.0", "0.27.1", "0.28.0", "0.29.0", "0.30.0",
+                    "0.31.0", "0.32.0", "0.33.0")
+# Every other release PyPI serves from 0.5.0 on: only their arguments, config fields, env vars and
+# deprecation notices are read, so "your release has it" and "gone in X" are exact for each. Before
+# 0.12 a patch release often added or dropped flags (0.10.1 brought --runner, 0.11.1 --nnodes).
+DEFAULT_VERSIONS = ("0.5.0", "0.5.0.post1", "0.5.1", "0.5.2", "0.5.3", "0.5.3.post1", "0.5.4", "0.6.0", "0.6.1",
+                    "0.6.1.post1", "0.6.1.post2", "0.6.2", "0.6.3", "0.6.3.post1", "0.6.4", "0.6.4.post1", "0.6.5",
+                    "0.6.6", "0.7.0", "0.7.1", "0.7.2", "0.8.0", "0.8.1", "0.8.2", "0.8.3", "0.8.4", "0.8.5", "0.9.0",
+                    "0.9.0.1", "0.9.1", "0.10.0", "0.10.1", "0.10.1.1", "0.11.0", "0.11.1", "0.14.0", "0.15.0",
+                    "0.17.0", "0.18.0", "0.19.0", "0.20.0", "0.20.1", "0.22.0", "0.25.0", "0.27.0")
 DATA_PATH = Path(__file__).parent / "data" / "index.json.gz"
-FORMAT = 2
+FORMAT = 3
 
 # Folders a configuration, the environment or a request can reach; a site's folder is the first
 # prefix its file starts with (top-level modules such as vllm/config.py and vllm/envs.py count).
@@ -73,8 +89,14 @@ def _scanner_key() -> str:
     return h.hexdigest()[:16]
 
 
-def extract(wheel: Path) -> dict:
-    """One release's facts, straight from its wheel."""
+def names_module(path: str) -> bool:
+    """A module that defines arguments, config fields, env vars or their deprecation notices."""
+    return scan_args.wanted(path) or scan_deprecations.is_notice_module(path) or path == "vllm/envs.py"
+
+
+def extract(wheel: Path, names_only: bool = False) -> dict:
+    """One release's facts, straight from its wheel; with names_only, only the arguments, config
+    fields, env vars and deprecation notices (a few dozen modules instead of thousands)."""
     out: dict = {"raises": [], "imports": {}, "deprecations": [], "counts": {}}
     counts = {"files": 0, "sites": 0, "asserts": 0, "no_message": 0, "mostly_placeholder": 0, "kept": 0,
               "user_facing": 0, "user_facing_kept": 0, "unparsed": 0, "python_text": 0}
@@ -89,6 +111,8 @@ def extract(wheel: Path) -> dict:
         for name in sorted(z.namelist()):
             if not (name.startswith("vllm/") and name.endswith(".py")) or name.startswith(VENDORED):
                 continue
+            if names_only and not names_module(name):
+                continue
             source = z.read(name).decode("utf-8", "replace")
             try:
                 tree = ast.parse(source)
@@ -101,13 +125,16 @@ def extract(wheel: Path) -> dict:
             module = name[:-3].replace("/", ".").removesuffix(".__init__")
             for pkg, rec in scan_imports.scan(tree).items():
                 out["imports"].setdefault(pkg, {})[module] = rec
-            if scan_args.is_config_module(name) or name == "vllm/entrypoints/llm.py":
+            if scan_args.wanted(name):
                 config_trees[name] = tree
             if scan_deprecations.is_notice_module(name):
                 out["deprecations"] += [{**n, "file": name} for n in scan_deprecations.scan(tree)]
             if name == "vllm/envs.py":
                 out["envs"] = scan_envs.scan(tree, source)
     out.update(scan_args.scan(config_trees))
+    if names_only:
+        out.update(raises=[], imports={}, names_only=True, counts=counts)
+        return out
     for path, site in raw_sites:
         _keep(path, site, classes, out["raises"], counts)
     out["counts"] = counts
@@ -142,15 +169,17 @@ def _keep(path: str, site: dict, classes: dict[str, dict], out: list, counts: di
     out.append(site)
 
 
-def extract_cached(wheel: Path, cache: Path) -> dict:
-    key = f"{wheel.name}-{wheel.stat().st_size}-{_scanner_key()}"
+def extract_cached(wheel: Path, cache: Path, names_only: bool = False) -> dict:
+    kind = "names" if names_only else "all"
+    key = f"{wheel.name}-{wheel.stat().st_size}-{_scanner_key()}-{kind}"
     path = cache / (key + ".json")
     if path.exists():
         return json.loads(path.read_text())
-    facts = extract(wheel)
+    facts = extract(wheel, names_only)
     cache.mkdir(parents=True, exist_ok=True)
-    for stale in cache.glob(f"{wheel.name}-*.json"):      # facts from older scanners
-        stale.unlink()
+    for stale in cache.glob(f"{wheel.name}-*.json"):      # facts of this kind from older scanners
+        if stale.name[len(wheel.name) + 1:-5].split("-")[2:] in ([], [kind]):
+            stale.unlink()
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(facts, default=str))
     os.replace(tmp, path)
@@ -158,6 +187,29 @@ def extract_cached(wheel: Path, cache: Path) -> dict:
 
 
 # --- merging releases ---------------------------------------------------------------------------
+#
+# A set of releases is a bitmask of their positions in `releases` (bit i: releases[i]); a fact that
+# sits at one line in several releases is stored once, with the mask of those releases.
+
+def mask(ids) -> int:
+    out = 0
+    for i in ids:
+        out |= 1 << i
+    return out
+
+
+def by_value(pairs) -> list:
+    """[(release id, value), ...] → [mask, value, mask, value, ...]: releases sharing a value share
+    one entry (a value may be a tuple: its items follow the mask)."""
+    groups: dict = {}
+    for ri, value in pairs:
+        groups[value] = groups.get(value, 0) | 1 << ri
+    out: list = []
+    for value, m in groups.items():
+        out.append(m)
+        out.extend(value if isinstance(value, tuple) else (value,))
+    return out
+
 
 class Files:
     """A table of file paths, referenced by index."""
@@ -174,20 +226,21 @@ class Files:
 
 
 def _variants(per_release: list[tuple[int, dict]], files: Files) -> list:
-    """[[release ids, facts, [[release id, file id, line], ...]], ...]: identical facts (apart from
-    where they sit) share one entry."""
+    """[[releases mask, facts, [mask, file id, line, ...]], ...]: identical facts (apart from where
+    they sit) share one entry."""
     groups: dict[str, list] = {}
     for ri, rec in per_release:
         rec = dict(rec)
         file, line = rec.pop("file", None), rec.pop("line", None)
         key = json.dumps(rec, sort_keys=True, default=str)
-        g = groups.setdefault(key, [[], rec, []])
-        g[0].append(ri)
-        g[2].append([ri, files.id(file) if file else -1, line or 0])
-    return list(groups.values())
+        g = groups.setdefault(key, [0, rec, []])
+        g[0] |= 1 << ri
+        g[2].append((ri, (files.id(file) if file else -1, line or 0)))
+    return [[m, rec, by_value(src)] for m, rec, src in groups.values()]
 
 
 FIRST_WORDS = 6
+WHERE_BLOCK = 256           # sites per block of the `where` part: the first place looked up reads one
 
 
 def shape(template: str) -> str:
@@ -195,63 +248,41 @@ def shape(template: str) -> str:
     return re.sub(r"\{[^{}]*\}", "{}", template.replace("{{", "\x01").replace("}}", "\x02"))
 
 
-def _sites(sites: dict[tuple[str, str], dict]) -> tuple[dict, dict]:
-    """The sites as columns, and the anchor postings.
+def _sites(sites: dict[tuple[str, str], dict]) -> tuple[dict, dict, list]:
+    """The sites as columns, the anchor postings, and each site's places.
 
-    sites: {"exc": [...], "template": [...], "where": [JSON text of [[file id, function, condition,
-    [release id, line, ...]], ...]]}: `where` stays text until a site is looked at, so loading
-    costs little. postings: {anchor word: "site id site id ..."}. A site's anchors are its rarest
-    literal word, which any full message of it holds, and the rarest of its first words, which a
-    message cut short still holds: the matcher only looks at sites whose anchor the message has,
-    a few dozen instead of thousands."""
+    columns: {"exc": [...], "template": [...]}. postings: {anchor word: "site id site id ..."}. A
+    site's anchors are its rarest literal word, which any full message of it holds, and the rarest
+    of its first words, which a message cut short still holds: the matcher only looks at sites whose
+    anchor the message has, a few dozen instead of thousands. places: per site, [[file id, function,
+    condition, [mask, line, mask, line, ...]], ...]."""
     words = {key: literal_words(key[1]) for key in sites}
     df: dict[str, int] = {}
     for ws in words.values():
         for w in set(ws):
             df[w] = df.get(w, 0) + 1
     rarity = lambda w: (df[w], -len(w))
-    columns: dict[str, list] = {"exc": [], "template": [], "where": []}
+    columns: dict[str, list] = {"exc": [], "template": []}
     postings: dict[str, list[str]] = {}
+    places = []
     for i, (key, groups) in enumerate(sites.items()):
         ws = list(dict.fromkeys(words[key]))
         for w in {min(ws, key=rarity), min(ws[:FIRST_WORDS], key=rarity)} if ws else ():
             postings.setdefault(w, []).append(str(i))
         columns["exc"].append(key[0])
         columns["template"].append(key[1])
-        columns["where"].append(json.dumps([[fi, fn, cond, lines] for (fi, fn, cond), lines in groups.items()],
-                                           separators=(",", ":"), ensure_ascii=False))
-    return columns, {w: " ".join(ids) for w, ids in sorted(postings.items())}
+        places.append([[fi, fn, cond, by_value(lines)] for (fi, fn, cond), lines in groups.items()])
+    return columns, {w: " ".join(ids) for w, ids in sorted(postings.items())}, places
 
 
-def successors(named: dict[str, list[tuple[int, dict]]], n_releases: int, text_key: str) -> dict[str, list[str]]:
-    """{removed name: [the name that took its place, why]} for a name that goes in release R when
-    one that appears in R sets the same config field, or says the same (help text or comment)."""
-    from rapidfuzz import fuzz
-    present: dict[int, set[str]] = {}
-    for name, per_release in named.items():
-        for ri, _ in per_release:
-            present.setdefault(ri, set()).add(name)
-    out: dict[str, list[str]] = {}
-    for name, per_release in named.items():
-        last, rec = max(per_release, key=lambda x: x[0])
-        if last + 1 >= n_releases:
-            continue
-        newcomers = present.get(last + 1, set()) - present.get(last, set())
-        text = rec.get(text_key) or ""
-        for other in sorted(newcomers):
-            new = next(r for ri, r in named[other] if ri == last + 1)
-            if rec.get("config") and new.get("config") == rec["config"]:
-                out[name] = [other, "same config field"]
-                break
-            if len(text) >= 30 and fuzz.token_set_ratio(text, new.get(text_key) or "") >= 90:
-                out[name] = [other, f"same {text_key} text"]
-                break
-    return out
-
-
-def merge(facts: list[dict]) -> dict:
+def merge(facts: list[dict], names: list[dict] = ()) -> dict:
+    """One index from the facts of the fully indexed releases and the names-only facts of the other
+    versions. Masks of raise sites, imports and dependencies count `releases`; masks of arguments,
+    env vars, config fields and deprecation notices count `versions` (all of them)."""
     facts = sorted(facts, key=lambda f: Version(f["release"]))
     releases = [f["release"] for f in facts]
+    everything = sorted([*facts, *(f for f in names if f["release"] not in releases)], key=lambda f: Version(f["release"]))
+    versions = [f["release"] for f in everything]
     files = Files()
     # One site per message a user can see: the same class and literal text, whatever the names of
     # its formatted fields (`{dtype}` in one file, `{head_dtype}` in another). The newest wording of
@@ -263,92 +294,104 @@ def merge(facts: list[dict]) -> dict:
             key = (s["exc"], shape(s["template"]))
             templates[key] = s["template"]
             groups = sites.setdefault(key, {})
-            group = groups.setdefault((files.id(s["file"]), s["function"], s["condition"]), [])
-            group += [ri, s["line"]]
+            groups.setdefault((files.id(s["file"]), s["function"], s["condition"]), []).append((ri, s["line"]))
     sites = {(exc, templates[(exc, sh)]): groups for (exc, sh), groups in sites.items()}
     args: dict[str, list] = {}
     envs: dict[str, list] = {}
     classes: dict[str, dict[str, list]] = {}
-    for ri, f in enumerate(facts):
+    for ri, f in enumerate(everything):
         for name, rec in f.get("args", {}).items():
             args.setdefault(name, []).append((ri, rec))
         for name, rec in (f.get("envs") or {}).items():
-            envs.setdefault(name, []).append((ri, rec))
+            envs.setdefault(name, []).append((ri, {**rec, "file": "vllm/envs.py"}))
         for cname, cls in f.get("classes", {}).items():
             for field, rec in cls["fields"].items():
                 classes.setdefault(cname, {}).setdefault(field, []).append((ri, {**rec, "file": cls["file"]}))
-    imports: dict[str, list] = {}
+    imports: dict[str, dict] = {}
     for ri, f in enumerate(facts):
         for pkg, mods in f["imports"].items():
             for module, rec in mods.items():
                 imports.setdefault(pkg, {}).setdefault((module, ",".join(sorted(rec["guards"]))), []).append(
-                    [ri, rec["line"]])
+                    (ri, rec["line"]))
     dists: dict[str, dict] = {}
     for ri, f in enumerate(facts):
         for norm, rec in f["requires"].items():
-            d = dists.setdefault(norm, {"name": rec["name"], "required": [], "extras": {}})
+            d = dists.setdefault(norm, {"name": rec["name"], "required": 0, "extras": {}})
             if rec.get("required"):
-                d["required"].append(ri)
+                d["required"] |= 1 << ri
             for extra in rec["extras"]:
-                d["extras"].setdefault(extra, []).append(ri)
+                d["extras"][extra] = d["extras"].get(extra, 0) | 1 << ri
     notices: dict[str, list] = {}
-    for ri, f in enumerate(facts):
+    for ri, f in enumerate(everything):
         for n in f["deprecations"]:
-            entry = notices.setdefault(n["text"], [[], n["subjects"], n.get("replacement"), []])
-            entry[0].append(ri)
-            entry[3].append([ri, files.id(n["file"]), n["line"]])
-    columns, postings = _sites(sites)
-    facts_part = {
-        "args": {n: _variants(v, files) for n, v in sorted(args.items())},
-        "envs": {n: _variants(v, files) for n, v in sorted(envs.items())},
-        "classes": {c: {fld: _variants(v, files) for fld, v in sorted(fs.items())} for c, fs in sorted(classes.items())},
-        "imports": {p: [[m, g, w] for (m, g), w in sorted(mods.items())] for p, mods in sorted(imports.items())},
+            entry = notices.setdefault(n["text"], [0, n["subjects"], n.get("replacement"), []])
+            entry[0] |= 1 << ri
+            entry[3].append((ri, (files.id(n["file"]), n["line"])))
+    deprecations = [[m, subj, rep, text, by_value(where)] for text, (m, subj, rep, where) in notices.items()]
+    columns, postings, places = _sites(sites)
+    n = len(versions)
+    arg_names = successors.Names("args", args)
+    class_successors = {}
+    for cname, fields in classes.items():
+        own = {files.id(rec["file"]) for per in fields.values() for _, rec in per}
+        found = successors.find(fields, successors.Names("fields", fields, args), deprecations, n, "doc", own)
+        if found:
+            class_successors[cname] = found
+    blocks = {
+        "args": {name: _variants(v, files) for name, v in sorted(args.items())},
+        "envs": {name: _variants(v, files) for name, v in sorted(envs.items())},
+        "imports": {p: [[m, g, by_value(w)] for (m, g), w in sorted(mods.items())] for p, mods in sorted(imports.items())},
         "dists": dists,
         "pip_names": scan_imports.PIP_NAMES,
-        "deprecations": [[rel, subj, rep, text, where] for text, (rel, subj, rep, where) in notices.items()],
-        "successors": {"args": successors(args, len(releases), "help"),
-                       "envs": successors(envs, len(releases), "doc")},
+        "deprecations": deprecations,
+        "successors": {"args": successors.find(args, arg_names, deprecations, n, "help"),
+                       "envs": successors.find(envs, successors.Names("envs", envs, args), deprecations, n, "doc"),
+                       "classes": class_successors},
+        # a config class's fields are read when a lookup names that class: one block each
+        "classes": sorted(classes),
     }
+    for cname, fields in sorted(classes.items()):
+        blocks["class:" + cname] = {fld: _variants(v, files) for fld, v in sorted(fields.items())}
     return {
         "format": FORMAT,
         "source": "vLLM's released wheels on PyPI (Apache-2.0); derived facts only",
         "releases": releases,
+        "versions": versions,
         "user_facing": list(USER_FACING),
         "counts": {f["release"]: f["counts"] for f in facts},
         "files": files.paths,
         "sites": columns,
         "postings": postings,
-        # Arguments, env vars, config classes and imports each stay JSON text until the first
-        # lookup that needs them: matching a message never pays for parsing them.
-        "facts": {k: json.dumps(v, separators=(",", ":"), ensure_ascii=False, default=str)
-                  for k, v in facts_part.items()},
+        "where_block": WHERE_BLOCK,
+        "places": places,
+        "facts": blocks,
     }
 
 
 def part_paths(out: Path) -> dict[str, Path]:
     """The files of an index: the core (what matching needs) and two parts read on first use."""
     stem = out.name.removesuffix(".json.gz")
-    return {"core": out, "where": out.with_name(f"{stem}.where.json.gz"), "facts": out.with_name(f"{stem}.facts.json.gz")}
+    return {"core": out, "where": out.with_name(f"{stem}.where.pack"), "facts": out.with_name(f"{stem}.facts.pack")}
 
 
 def write(data: dict, out: Path) -> int:
-    """Write the index as three gzip'd JSON files: the core (releases, templates, anchors) that a
-    match needs, the places of each site, and the facts (args, env vars, config classes, imports).
-    A match reads only the core; returns the bytes on disk, all parts together."""
+    """Write the index: the core (releases, templates, anchors) that a match needs as gzip'd JSON,
+    and two packs of blocks (pack.py), each block read on first use: the places of each site,
+    WHERE_BLOCK sites a block, and the facts (args, env vars, each config class, imports). Returns
+    the bytes on disk, all parts together."""
     paths = part_paths(out)
-    sites = dict(data["sites"])
-    core = {**data, "sites": {k: v for k, v in sites.items() if k != "where"}}
-    core.pop("facts")
-    parts = {"core": core, "where": sites["where"], "facts": data["facts"]}
+    core = {k: v for k, v in data.items() if k not in ("places", "facts")}
     out.parent.mkdir(parents=True, exist_ok=True)
-    for name, value in parts.items():
-        raw = json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str).encode()
-        tmp = paths[name].with_suffix(".tmp")
-        with open(tmp, "wb") as f:
-            # mtime=0: the same facts give the same bytes, so a rebuild without changes is no diff
-            with gzip.GzipFile(fileobj=f, mode="wb", compresslevel=9, mtime=0) as gz:
-                gz.write(raw)
-        os.replace(tmp, paths[name])
+    raw = json.dumps(core, separators=(",", ":"), ensure_ascii=False, default=str).encode()
+    tmp = paths["core"].with_suffix(".tmp")
+    with open(tmp, "wb") as f:
+        # mtime=0: the same facts give the same bytes, so a rebuild without changes is no diff
+        with gzip.GzipFile(fileobj=f, mode="wb", compresslevel=9, mtime=0) as gz:
+            gz.write(raw)
+    os.replace(tmp, paths["core"])
+    places, size = data["places"], data["where_block"]
+    pack.write(paths["where"], {str(i // size): places[i: i + size] for i in range(0, len(places), size)})
+    pack.write(paths["facts"], data["facts"])
     return sum(p.stat().st_size for p in paths.values())
 
 
@@ -357,7 +400,9 @@ def main(argv: list[str] | None = None) -> int:
     sub = p.add_subparsers(dest="action", required=True)
     b = sub.add_parser("build", help="parse vLLM's wheels into the shipped index")
     b.add_argument("--releases", default=",".join(DEFAULT_RELEASES),
-                   help="comma-separated vLLM releases (default: %(default)s)")
+                   help="comma-separated vLLM releases indexed whole (default: %(default)s)")
+    b.add_argument("--versions", default=",".join(DEFAULT_VERSIONS),
+                   help="comma-separated vLLM releases indexed for their names only (default: %(default)s)")
     b.add_argument("--wheels", default=os.environ.get("VLLM_WHEELS", "/work/wheels"),
                    help="folder of vllm-X-*.whl files (pip download --no-deps vllm==X -d DIR)")
     b.add_argument("--out", default=str(DATA_PATH))
@@ -366,8 +411,10 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     wheels = Path(args.wheels)
     cache = Path(args.cache) if args.cache else _default_cache()
-    facts = []
-    for release in [r.strip() for r in args.releases.split(",") if r.strip()]:
+    facts, names = [], []
+    releases = [r.strip() for r in args.releases.split(",") if r.strip()]
+    versions = [v.strip() for v in args.versions.split(",") if v.strip() and v.strip() not in releases]
+    for release in [*releases, *versions]:
         wheel = wheel_for(release, wheels)
         if wheel is None and args.download:
             _download(release, wheels)
@@ -377,17 +424,19 @@ def main(argv: list[str] | None = None) -> int:
                   f"(pip download --no-deps vllm=={release} -d {wheels}, or --download)", file=sys.stderr)
             return 2
         t = time.perf_counter()
-        f = extract_cached(wheel, cache)
+        whole = release in releases
+        f = extract_cached(wheel, cache, names_only=not whole)
         c = f["counts"]
-        print(f"{release:12} {c['files']:5} files {c['sites']:6} sites, {c['kept']:6} kept "
-              f"({c['user_facing_kept']} user-facing), {c['mostly_placeholder']} mostly placeholder, "
-              f"{len(f.get('args', {}))} args, {len(f.get('envs') or {})} env vars  "
-              f"{time.perf_counter() - t:.1f} s")
-        facts.append(f)
-    data = merge(facts)
+        sites = (f"{c['files']:5} files {c['sites']:6} sites, {c['kept']:6} kept ({c['user_facing_kept']} user-facing), "
+                 f"{c['mostly_placeholder']} mostly placeholder, ") if whole else f"{c['files']:5} files (names only), "
+        print(f"{release:12} {sites}{len(f.get('args', {}))} args, {len(f.get('envs') or {})} env vars  "
+              f"{time.perf_counter() - t:.1f} s", flush=True)
+        (facts if whole else names).append(f)
+    data = merge(facts, names)
     size = write(data, Path(args.out))
-    part = {k: json.loads(v) for k, v in data["facts"].items()}
-    print(f"{len(data['sites']['exc'])} distinct sites, {len(part['args'])} args, {len(part['envs'])} env vars, "
+    part = data["facts"]
+    print(f"{len(data['releases'])} releases whole, {len(data['versions'])} for names; "
+          f"{len(data['sites']['exc'])} distinct sites, {len(part['args'])} args, {len(part['envs'])} env vars, "
           f"{len(part['classes'])} config classes, {len(part['imports'])} packages → {args.out} ({size / 1e6:.2f} MB)")
     return 0
 

@@ -1,14 +1,18 @@
 """The index of vLLM's error surface: what vLLM's own releases say, looked up at diagnosis time.
 
 Built by `vllm-doctor index build` (bot/vllm_source/build.py) from vLLM's released wheels and
-shipped as package data: data/index.json.gz (what matching needs), and beside it
-index.where.json.gz (where each message is raised) and index.facts.json.gz (arguments, env vars,
-config classes, imports), each read on its first use. Nothing is read until the first `load()`;
-the result is cached per process. Standard library and rapidfuzz only.
+shipped as package data: data/index.json.gz
+(what matching needs), and beside it index.where.pack (where each message is raised) and
+index.facts.pack (arguments, env vars, config classes, imports), packs of blocks each read on its
+first use (pack.py). Nothing is read until the first `load()`; the result is cached per process.
+Standard library and rapidfuzz only.
 
     from bot.vllm_source import index as vsrc
     idx = vsrc.load()                   # None when the data file is absent (or unreadable)
-    idx.releases                        # ["0.5.5", ..., "0.33.0"], ascending
+    idx.releases    # ["0.5.5", "0.6.6.post1", ..., "0.33.0"]: the last patch of every minor, whose raise
+                    # sites and imports the index holds
+    idx.versions    # ["0.5.0", "0.5.0.post1", ..., "0.33.0"]: every release PyPI serves from 0.5.0 on,
+                    # whose arguments, config fields, env vars and deprecation notices it holds
 
 Messages → raise sites (precision first: an empty list means "not vLLM's message, as far as the
 index knows"; it abstains rather than guesses):
@@ -23,15 +27,19 @@ index knows"; it abstains rather than guesses):
         `condition` is the enclosing `if` test's source (`not (...)` in its else branch), or
         "except X" inside a handler, or "assert <test>" for an assert's message.
 
-Arguments, config fields and environment variables (release=None: the newest release that has it;
-a release between two indexed ones is described by the older):
+Arguments, config fields and environment variables, exact for every release PyPI serves. `release`
+is any vLLM version, described by the entry of `versions` it is (or the nearest, releases.py:
+"0.10.1.dev3+gabc" by 0.10.1, an unreleased 0.33.1 by 0.33.0); release=None: the newest version that
+has the name.
 
     idx.arg("max_model_len" | "--max-model-len" | "max-model-len" | "-tp", release=None) -> ArgInfo | None
         name, flag, aliases, no_flag, keyword (an LLM() keyword), type, default, default_expr,
         llm_default, choices, ge, le, gt, lt, help, config_class, config_field, deprecated, notice,
-        releases, removed_in, replaced_by, replaced_by_source ("deprecation notice": vLLM says so;
+        releases (the versions that have it), removed_in (the first version without it after the
+        last that has it), replaced_by, replaced_by_source (successors.py: "deprecation notice":
+        vLLM says so; "deprecation in its help" / "... doc": its own help says to use another;
         "same config field" / "same help text": a name that appeared when it went and does the same),
-        release (the one described), file, line
+        release (the version described), file, line
     idx.has_arg(name_or_flag, release) -> bool | None
     idx.config_field("CacheConfig", "gpu_memory_utilization", release=None) -> ArgInfo | None
         (name is the field, flag the CLI flag that sets it in that release, if any)
@@ -39,15 +47,24 @@ a release between two indexed ones is described by the older):
         name, default, default_expr, choices, type, doc, releases, removed_in, replaced_by,
         replaced_by_source, notice, release, file, line
     idx.has_env(name, release) -> bool | None
-        None: the release is outside the indexed span, or lies between two indexed releases that
-        disagree.
-    idx.importers("mistral_common", release=None) -> list[ImportSite]
+        None: the release is outside the indexed span (older than 0.5.0, of a minor newer than the
+        newest).
+    idx.importers("mistral_common", release=None) -> list[ImportSite]   (releases: of `releases`)
         package, module, releases, guarded, guards, pip_name, extras, required, lines
     idx.pip_name("lmformatenforcer") -> "lm-format-enforcer"
-    idx.nearest_release("0.10.1.dev0+g6d8d") -> "0.9.2" (the newest indexed release <= it)
+    idx.nearest_release("0.20.1") -> "0.20.2": the entry of `releases` that describes a version,
+        for its raise sites: its minor's last patch (0.8.5 → 0.8.5.post1, 0.10.1 → 0.10.2); a
+        version newer than every indexed minor gets the newest, an older one None
+    idx.nearest_version("0.20.1") -> "0.20.1": the entry of `versions` that describes it
+    idx.releases_around(version) -> (older, newer) | None: for a version of a minor the index
+        lacks (none from 0.5 to the newest), the versions it lies between
     idx.notices(name) -> [{"text", "replacement", "releases", "file", "line"}]: deprecation sentences
 
 Versions are normalised: "0.8.5.post1" and "0.10.1.dev0+g6d8d" compare by their numbers.
+
+Data layout (build.py): a set of releases is a bitmask of positions in `releases` (raise sites,
+imports) or in `versions` (arguments, env vars, config fields, notices); a fact with the same value
+in several releases is stored once as [mask, value, ...].
 """
 
 from __future__ import annotations
@@ -59,8 +76,11 @@ import json
 import re
 from pathlib import Path
 
+from .pack import Pack
+from .releases import locate, version_key
+
 DATA_PATH = Path(__file__).parent / "data" / "index.json.gz"
-FORMAT = 2                # the data layout this loader reads (build.FORMAT)
+FORMAT = 3                # the data layout this loader reads (build.FORMAT)
 
 MIN_SCORE = 80            # below it, match() abstains
 FUZZY_CUTOFF = 88         # rapidfuzz ratio of masked texts needed for a reworded message
@@ -100,24 +120,13 @@ def _read(path: Path):
 
 
 def _part(core: Path, name: str) -> Path:
-    """index.json.gz → index.where.json.gz / index.facts.json.gz, read on first use."""
-    return core.with_name(core.name.removesuffix(".json.gz") + f".{name}.json.gz")
+    """index.json.gz → index.where.pack / index.facts.pack, read on first use."""
+    return core.with_name(core.name.removesuffix(".json.gz") + f".{name}.pack")
 
 
-# --- versions ------------------------------------------------------------------------------------
-
-_VERSION = re.compile(r"v?(\d+(?:\.\d+)*)")
-
-
-def version_key(version: str) -> tuple[int, ...] | None:
-    """(0, 10, 1) for "0.10.1.dev0+g6d8d", "v0.10.1", "0.10.1.post1"; None when it has no number."""
-    m = _VERSION.match(str(version).strip())
-    if not m:
-        return None
-    nums = [int(x) for x in m.group(1).split(".")]
-    while len(nums) < 3:
-        nums.append(0)
-    return tuple(nums[:3])
+def bits(mask: int) -> list[int]:
+    """The release positions a mask holds, ascending."""
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
 # --- templates -----------------------------------------------------------------------------------
@@ -130,6 +139,8 @@ _EXC_PREFIX = re.compile(r"^((?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|
 _MASK = re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|\[[^\[\]]{0,500}\]|\{[^{}]{0,500}\}|\([^()]{0,200}\d[^()]{0,200}\)"
                    r"|(?<!\S)\S*[\d/\\]\S*|\x00")
 _WORDS = re.compile(r"[a-z][a-z0-9_]{2,}")
+# vLLM's VLLMValidationError words its own message: "<message> (parameter=top_p, value=0.0)".
+_VALIDATION_SUFFIX = re.compile(r"\s*\(parameter=[^()]{1,200}, value=[^()]{0,400}\)\s*$")
 
 
 def template_parts(template: str) -> list[tuple[str, str]]:
@@ -273,8 +284,9 @@ class RaiseSite:
         return self._masked
 
     def _groups(self) -> list:
+        """[[file id, function, condition, [mask, line, mask, line, ...]], ...]"""
         if self._where is None:
-            self._where = json.loads(self.index._where_text[self.id])
+            self._where = self.index._places(self.id)
         return self._where
 
     @property
@@ -283,21 +295,25 @@ class RaiseSite:
         out = []
         for fi, fn, cond, lines in self._groups():
             for j in range(0, len(lines), 2):
-                out.append({"release": rels[lines[j]], "file": files[fi], "line": lines[j + 1],
-                            "function": fn, "condition": cond})
-        out.sort(key=lambda w: (version_key(w["release"]), w["file"]))
-        return out
+                for ri in bits(lines[j]):
+                    out.append((ri, files[fi], {"release": rels[ri], "file": files[fi], "line": lines[j + 1],
+                                                "function": fn, "condition": cond}))
+        out.sort(key=lambda w: w[:2])
+        return [w for _, _, w in out]
 
     @property
     def releases(self) -> list[str]:
-        ids = sorted({lines[j] for _, _, _, lines in self._groups() for j in range(0, len(lines), 2)})
-        return [self.index.releases[i] for i in ids]
+        m = 0
+        for _, _, _, lines in self._groups():
+            for j in range(0, len(lines), 2):
+                m |= lines[j]
+        return [self.index.releases[i] for i in bits(m)]
 
     def latest_where(self) -> dict:
         return self.where[-1]
 
     def where_for(self, release: str) -> list[dict]:
-        """Where the given release (or the newest indexed release before it) raises it."""
+        """Where the given release (the indexed release that describes it) raises it."""
         rel = self.index.nearest_release(release)
         return [w for w in self.where if w["release"] == rel]
 
@@ -361,20 +377,21 @@ class ImportSite(Info):
 class Index:
     def __init__(self, data: dict, path: Path | None = None):
         self.releases: list[str] = data["releases"]
-        self._keys = [version_key(r) for r in self.releases]
+        self.versions: list[str] = data.get("versions") or self.releases
         self.files: list[str] = data["files"]
         self.counts: dict = data.get("counts", {})
         self._user_facing = tuple(data.get("user_facing", ()))
         columns = data["sites"]
         self._path = path
         self._exc, self._template = columns["exc"], columns["template"]
-        self._where_list: list[str] | None = columns.get("where")
         self._sites: list[RaiseSite | None] = [None] * len(self._exc)
         self._site_words: list[frozenset | None] = [None] * len(self._exc)
         self._postings_text: dict[str, str] = data["postings"]
         self._postings: dict[str, list[int]] = {}
-        self._facts_text: dict[str, str] | None = data.get("facts")
-        self._facts: dict = {}
+        self._where_block: int = data["where_block"]
+        self._where_pack = Pack(_part(path, "where")) if path else None
+        self._facts_pack = Pack(_part(path, "facts")) if path else None
+        self._class_names: set[str] | None = None
         self._aliases: dict[str, str] | None = None
         self._memo: dict[tuple[str, str | None, int], list[SiteMatch]] = {}
 
@@ -389,42 +406,43 @@ class Index:
         return [self.site(i) for i in range(len(self._sites))]
 
     def _fact(self, key: str):
-        if key not in self._facts:
-            if self._facts_text is None:
-                self._facts_text = _read(_part(self._path, "facts"))
-            self._facts[key] = json.loads(self._facts_text[key])
-        return self._facts[key]
+        """One block of the facts part: args, envs, imports, dists, pip_names, deprecations, successors."""
+        return self._facts_pack.get(key)
 
-    @property
-    def _where_text(self) -> list[str]:
-        if self._where_list is None:
-            self._where_list = _read(_part(self._path, "where"))
-        return self._where_list
+    def _class(self, name: str) -> dict:
+        """{field: variants} of one config class (its own block)."""
+        if self._class_names is None:
+            self._class_names = set(self._fact("classes"))
+        return self._facts_pack.get("class:" + name) if name in self._class_names else {}
+
+    def _places(self, i: int) -> list:
+        return self._where_pack.get(str(i // self._where_block))[i % self._where_block]
 
     # releases
 
     def nearest_release(self, version: str) -> str | None:
-        key = version_key(version) if version else None
-        if key is None or key < self._keys[0]:
-            return None
-        best = None
-        for rel, k in zip(self.releases, self._keys):
-            if k <= key:
-                best = rel
-        return best
+        """The indexed release (of `releases`) that describes `version` (releases.py): its minor's
+        indexed patch, else the newest indexed release before it; the newest for a version newer
+        than all."""
+        return self._nearest(self.releases, version)
 
-    def _span(self, release: str) -> tuple[int, int] | None:
-        """(i, j): indexes of the indexed releases at or around `release` (i == j when indexed);
-        None outside the indexed span."""
-        key = version_key(release) if release else None
-        if key is None or key < self._keys[0] or key > self._keys[-1]:
-            return None
-        for i, k in enumerate(self._keys):
-            if k == key:
-                return i, i
-            if k > key:
-                return i - 1, i
-        return None
+    def nearest_version(self, version: str) -> str | None:
+        """The entry of `versions` that describes `version`: itself for a release PyPI serves."""
+        return self._nearest(self.versions, version)
+
+    @staticmethod
+    def _nearest(names: list[str], version: str) -> str | None:
+        found = locate(names, version)
+        if found is not None:
+            return names[found[0]]
+        key = version_key(version) if version else None
+        return names[-1] if key is not None and key > version_key(names[-1]) else None
+
+    def releases_around(self, version: str) -> tuple[str, str] | None:
+        """(older, newer): the versions a version lies between when the index lacks its minor;
+        None when one describes it, or it is outside the indexed span."""
+        found = locate(self.versions, version)
+        return (self.versions[found[0]], self.versions[found[1]]) if found and found[0] != found[1] else None
 
     def folder(self, file: str) -> str:
         for prefix in self._user_facing:
@@ -456,6 +474,8 @@ class Index:
         foreign = bool(exc_type) and "." in exc_type and exc_type.split(".", 1)[0] != "vllm"
         if exc == "KeyError" and len(text) > 1 and text[0] == text[-1] and text[0] in "'\"":
             text = text[1:-1]
+        if "(parameter=" in text:
+            text = _VALIDATION_SUFFIX.sub("", text)
         out = self._match(text, exc, foreign)[:limit]
         if len(self._memo) > 4096:
             self._memo.clear()
@@ -561,33 +581,37 @@ class Index:
         return None
 
     def _pick(self, variants: list, release: str | None) -> tuple[int, dict, list] | None:
-        """(release id, facts, [[release id, file id, line]...]) of the variant for `release`
-        (the newest indexed release <= it), or of the newest release that has it."""
+        """(version id, facts, [mask, file id, line, ...]) of the variant for `release` (the
+        version that describes it), or of the newest version that has it."""
         if release is None:
-            ri = max(r for v in variants for r in v[0])
+            ri = max(m.bit_length() for m, _, _ in variants) - 1
         else:
-            rel = self.nearest_release(release)
+            rel = self.nearest_version(release)
             if rel is None:
                 return None
-            ri = self.releases.index(rel)
-        for rels, rec, src in variants:
-            if ri in rels:
+            ri = self.versions.index(rel)
+        for m, rec, src in variants:
+            if m >> ri & 1:
                 return ri, rec, src
         return None
 
     def _lifetime(self, variants: list) -> tuple[list[str], str | None]:
-        ids = sorted({r for v in variants for r in v[0]})
-        last = ids[-1]
-        removed = self.releases[last + 1] if last + 1 < len(self.releases) else None
-        return [self.releases[i] for i in ids], removed
+        m = 0
+        for v in variants:
+            m |= v[0]
+        last = m.bit_length() - 1
+        removed = self.versions[last + 1] if last + 1 < len(self.versions) else None
+        return [self.versions[i] for i in bits(m)], removed
 
     def _source(self, src: list, ri: int) -> tuple[str | None, int | None]:
-        for r, fi, line in src:
-            if r == ri:
+        for j in range(0, len(src), 3):
+            if src[j] >> ri & 1:
+                fi, line = src[j + 1], src[j + 2]
                 return (self.files[fi] if fi >= 0 else None), line
         return None, None
 
-    def _describe(self, variants: list | None, release: str | None, name: str, kind: str | None = None) -> dict | None:
+    def _describe(self, variants: list | None, release: str | None, name: str,
+                  successor: list | None = None) -> dict | None:
         """The facts of one name in one release, with its lifetime, source and successor."""
         picked = self._pick(variants, release) if variants else None
         if picked is None:
@@ -596,16 +620,15 @@ class Index:
         releases, removed = self._lifetime(variants)
         file, line = self._source(src, ri)
         notice = self._notice_for(name, rec.get("flag"))
-        replaced_by, why = self._replacement(notice, name), "deprecation notice"
-        if replaced_by is None and removed and kind:
-            replaced_by, why = self._fact("successors")[kind].get(name, (None, None))
+        replaced_by, why = successor or (None, None)
         return {**rec, "name": name, "releases": releases, "removed_in": removed, "replaced_by": replaced_by,
-                "replaced_by_source": why if replaced_by else None, "notice": notice and notice["text"],
-                "release": self.releases[ri], "file": file, "line": line}
+                "replaced_by_source": why, "notice": notice and notice["text"],
+                "release": self.versions[ri], "file": file, "line": line}
 
     def arg(self, name_or_flag: str, release: str | None = None) -> ArgInfo | None:
         name = self._arg_name(name_or_flag)
-        facts = self._describe(self._fact("args")[name], release, name, "args") if name else None
+        facts = self._describe(self._fact("args")[name], release, name,
+                               self._fact("successors")["args"].get(name)) if name else None
         if facts is None:
             return None
         config = facts.get("config") or [None, None]
@@ -614,25 +637,28 @@ class Index:
 
     def has_arg(self, name_or_flag: str, release: str) -> bool | None:
         name = self._arg_name(name_or_flag)
-        ids = {r for v in self._fact("args")[name] for r in v[0]} if name else set()
-        return self._presence(ids, release)
+        return self._presence(self._fact("args")[name] if name else (), release)
 
-    def _presence(self, ids: set[int], release: str) -> bool | None:
-        span = self._span(release)
-        if span is None:
+    def _presence(self, variants, release: str) -> bool | None:
+        found = locate(self.versions, release)
+        if found is None:
             return None
-        a, b = span[0] in ids, span[1] in ids
+        m = 0
+        for v in variants:
+            m |= v[0]
+        a, b = bool(m >> found[0] & 1), bool(m >> found[1] & 1)
         return a if a == b else None
 
     def config_field(self, class_name: str, field: str, release: str | None = None) -> ArgInfo | None:
-        facts = self._describe(self._fact("classes").get(class_name, {}).get(field), release, field)
+        successor = self._fact("successors")["classes"].get(class_name, {}).get(field)
+        facts = self._describe(self._class(class_name).get(field), release, field, successor)
         if facts is None:
             return None
-        ri = self.releases.index(facts["release"])
+        ri = self.versions.index(facts["release"])
         flag: dict = {}
         for arg_variants in self._fact("args").values():
-            for rels, a, _ in arg_variants:
-                if ri in rels and a.get("config") == [class_name, field] and a.get("flag"):
+            for m, a, _ in arg_variants:
+                if m >> ri & 1 and a.get("config") == [class_name, field] and a.get("flag"):
                     flag = a
         facts.update(config_class=class_name, config_field=field, help=facts.get("doc"), keyword=None,
                      flag=flag.get("flag"), no_flag=flag.get("no_flag"), aliases=flag.get("aliases") or [])
@@ -640,12 +666,12 @@ class Index:
 
     def env(self, name: str, release: str | None = None) -> EnvInfo | None:
         name = name.strip()
-        facts = self._describe(self._fact("envs").get(name), release, name, "envs")
+        facts = self._describe(self._fact("envs").get(name), release, name,
+                               self._fact("successors")["envs"].get(name))
         return EnvInfo(**facts) if facts else None
 
     def has_env(self, name: str, release: str) -> bool | None:
-        ids = {r for v in self._fact("envs").get(name.strip(), ()) for r in v[0]}
-        return self._presence(ids, release)
+        return self._presence(self._fact("envs").get(name.strip(), ()), release)
 
     # what there is (for "did you mean", and to tell vLLM's config classes from other programs')
 
@@ -659,7 +685,7 @@ class Index:
         return list(self._fact("classes"))
 
     def config_fields(self, class_name: str) -> list[str]:
-        return list(self._fact("classes").get(class_name, {}))
+        return list(self._class(class_name))
 
     # deprecations
 
@@ -667,12 +693,12 @@ class Index:
         """Deprecation sentences that name `name` (a flag, keyword, field or env var), newest first."""
         wanted = {name, name.lstrip("-").replace("-", "_")}
         out = []
-        for rels, subjects, replacement, text, where in self._fact("deprecations"):
+        for m, subjects, replacement, text, where in self._fact("deprecations"):
             if any(s in wanted or s.lstrip("-").replace("-", "_") in wanted or s.split(".")[-1] in wanted
                    for s in subjects):
-                last = where[-1]
-                out.append({"text": text, "replacement": replacement, "releases": [self.releases[r] for r in rels],
-                            "file": self.files[last[1]], "line": last[2]})
+                last = max(range(0, len(where), 3), key=lambda j: where[j].bit_length())
+                out.append({"text": text, "replacement": replacement, "releases": [self.versions[r] for r in bits(m)],
+                            "file": self.files[where[last + 1]], "line": where[last + 2]})
         out.sort(key=lambda n: version_key(n["releases"][-1]), reverse=True)
         return out
 
@@ -680,15 +706,6 @@ class Index:
         found = self.notices(name) or (self.notices(flag) if flag else [])
         with_rep = [n for n in found if n["replacement"]]
         return (with_rep or found or [None])[0]
-
-    def _replacement(self, notice: dict | None, name: str) -> str | None:
-        rep = notice and notice.get("replacement")
-        if not rep:
-            return None
-        rep = rep.split("(")[0]
-        if rep.startswith("-"):
-            return self._arg_name(rep) or rep.lstrip("-").replace("-", "_")
-        return None if rep == name else rep
 
     # optional imports
 
@@ -711,15 +728,15 @@ class Index:
         dist = self._fact("dists").get(re.sub(r"[-_.]+", "_", pip).lower(), {})
         out = []
         for module, guards, lines in rows:
-            ids = [r for r, _ in lines]
-            if ri is not None and ri not in ids:
+            at = {ri_: lines[j + 1] for j in range(0, len(lines), 2) for ri_ in bits(lines[j])}
+            if ri is not None and ri not in at:
                 continue
             kinds = guards.split(",")
-            extras = sorted(e for e, rels in dist.get("extras", {}).items() if ri is None or ri in rels)
-            required = (ri if ri is not None else max(ids)) in dist.get("required", [])
-            out.append(ImportSite(package=package, module=module, releases=[self.releases[r] for r in ids],
+            extras = sorted(e for e, m in dist.get("extras", {}).items() if ri is None or m >> ri & 1)
+            required = bool(dist.get("required", 0) >> (ri if ri is not None else max(at)) & 1)
+            out.append(ImportSite(package=package, module=module, releases=[self.releases[r] for r in sorted(at)],
                                   guarded=kinds != ["top"], guards=kinds, pip_name=pip, extras=extras,
-                                  required=required, lines={self.releases[r]: ln for r, ln in lines}))
+                                  required=required, lines={self.releases[r]: at[r] for r in sorted(at)}))
         return out
 
 

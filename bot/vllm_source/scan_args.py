@@ -7,6 +7,9 @@ Part of the index build. Three sources, as vLLM's own code defines them:
 - `add_cli_args` / `make_arg_parser`: every `add_argument(...)` with its flags, explicit keywords,
   and `**model_kwargs["max_model_len"]`, which names the config class and field it sets; a loop
   over `get_kwargs(FrontendArgs).items()` makes one flag per field;
+- the flags `vllm serve` itself adds (`--config`, `--headless`, ...): in 0.6 `vllm/scripts.py` and in
+  0.7–0.9 `vllm/entrypoints/cli/serve.py` add them to `serve_parser`, later releases in
+  `make_arg_parser`;
 - `LLM.__init__`'s explicit parameters; every EngineArgs field is an `LLM()` keyword too.
 Old releases (0.5–0.8) build config objects in `create_engine_config`, e.g.
 `CacheConfig(block_size=self.block_size, ...)`; that call says which config field an argument sets.
@@ -20,6 +23,8 @@ import inspect
 MAX_HELP_CHARS = 1200
 CONSTRAINTS = ("ge", "le", "gt", "lt")
 ENGINE_CLASSES = ("EngineArgs", "AsyncEngineArgs")
+# Modules whose `serve_parser.add_argument(...)` calls add flags of `vllm serve` (before 0.10).
+SERVE_MODULES = ("vllm/scripts.py", "vllm/entrypoints/cli/serve.py")
 
 
 def is_config_module(path: str) -> bool:
@@ -30,6 +35,11 @@ def is_config_module(path: str) -> bool:
 
 def is_cli_module(path: str) -> bool:
     return path == "vllm/engine/arg_utils.py" or path.endswith("/cli_args.py")
+
+
+def wanted(path: str) -> bool:
+    """Whether the scan needs this module's tree."""
+    return is_config_module(path) or path == "vllm/entrypoints/llm.py" or path in SERVE_MODULES
 
 
 def literal(node: ast.AST | None) -> tuple[object, str | None]:
@@ -279,13 +289,16 @@ def cli_flags(modules: dict[str, ast.Module], classes: dict[str, dict], types: T
     arg_utils = modules.get("vllm/engine/arg_utils.py")
     boolean_optional = arg_utils is not None and "BooleanOptionalAction" in ast.unparse(arg_utils)
     for path, tree in modules.items():
-        if not is_cli_module(path):
+        serve = path in SERVE_MODULES
+        if not (is_cli_module(path) or serve):
             continue
         for cls_name, fn in _functions(tree):
-            if fn.name not in ("add_cli_args", "make_arg_parser"):
+            if fn.name not in ("add_cli_args", "make_arg_parser") and not serve:
                 continue
             kwargs_vars = _kwargs_vars(fn, cls_name)
             for call, loop_var in _add_argument_calls(fn):
+                if serve and not (isinstance(call.func.value, ast.Name) and call.func.value.id == "serve_parser"):
+                    continue
                 for rec in _flag_records(call, loop_var, kwargs_vars, classes, types, cls_name):
                     rec["file"], rec["line"] = path, call.lineno
                     if rec.pop("_from_kwargs", False) and boolean_optional and "bool" in rec.get("type", ""):

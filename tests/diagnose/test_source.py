@@ -143,7 +143,7 @@ def test_a_field_that_went_says_when_and_what_replaced_it(shipped):
     paste = "vLLM API server version 0.32.0\n" + tb("ValueError: Field 'level' not found in CompilationConfig.")
     d = diagnose(paste, book=shipped).best
     assert d.rule_id == "vllm-name-unknown" and d.vllm_source["function"] == "get_field"
-    assert "0.15.1" in d.cause and "gone from 0.20.2" in d.cause and "`mode`" in d.cause
+    assert "existed in vLLM 0.6.5 – 0.17.1 and is gone from 0.18.0 on" in d.cause and "`mode`" in d.cause
     assert "Use `mode` instead of `level`" in d.fix
 
 
@@ -151,31 +151,36 @@ def test_an_unknown_variable_no_release_had_gets_close_names(shipped):
     d = diagnose(tb("ValueError: Unknown vLLM environment variable detected: VLLM_USE_FLASHINFER_SAMPLR"),
                  book=shipped).best
     assert d.rule_id == "vllm-name-unknown"
-    assert "No indexed vLLM release" in d.cause and "`VLLM_USE_FLASHINFER_SAMPLER`" in d.cause
+    assert "No vLLM release (0.5.0–0.33.0)" in d.cause and "`VLLM_USE_FLASHINFER_SAMPLER`" in d.cause
 
 
 def test_a_removed_argument_completes_the_hand_written_rules(shipped):
     d = diagnose("vLLM API server version 0.26.0\n" + tb(
         "TypeError: EngineArgs.__init__() got an unexpected keyword argument 'swap_space'"), book=shipped).best
     assert d.rule_id == "unexpected-keyword-argument"
-    assert "existed in vLLM 0.5.5 – 0.15.1 and is gone from 0.20.2 on" in d.cause
+    assert "existed in vLLM 0.5.0 – 0.17.1 and is gone from 0.18.0 on" in d.cause
     assert "your vLLM 0.26.0 does not have it" in d.cause
     cli = diagnose("vllm serve: error: unrecognized arguments: --disable-log-requests", book=shipped).best
     assert cli.rule_id == "cli-bad-args" and "`--enable-log-requests`" in cli.fix
 
 
-def test_a_release_between_indexed_ones_is_named_and_not_guessed(shipped):
-    # vLLM 0.20.1 lies between the indexed 0.15.1 (no --reasoning-config) and 0.20.2 (has it); its
-    # wheel has the flag, so "your vLLM 0.15.1 predates it" was wrong twice over (vllm#42399).
+def test_every_release_is_answered_for_itself(shipped):
+    # vLLM 0.20.1's wheel has --reasoning-config (vllm#42399); it arrived in 0.19.0, not 0.19.1
     line = "vllm: error: unrecognized arguments: --reasoning-config {}"
     d = diagnose("vllm/vllm-openai:v0.20.1\n" + line, book=shipped).best
     assert d.rule_id == "cli-bad-args"
-    assert "not in vLLM 0.15.1 and is in 0.20.2" in d.cause and "your vLLM 0.20.1" in d.cause
-    assert "predates" not in d.cause and "0.15.1 does" not in d.cause
-    old = diagnose("vLLM API server version 0.11.0\n" + line, book=shipped).best
-    assert "first appears in vLLM 0.20.2: your vLLM 0.11.0 predates it" in old.cause
+    assert "vLLM 0.20.1 does have the flag `--reasoning-config`" in d.cause and "predates" not in d.cause
+    old = diagnose("vLLM API server version 0.18.0\n" + line, book=shipped).best
+    assert "first appears in vLLM 0.19.0: your vLLM 0.18.0 predates it" in old.cause
     zh = diagnose("vllm/vllm-openai:v0.20.1\n" + line, lang="zh", book=shipped).best
-    assert "你的 vLLM 0.20.1" in zh.cause
+    assert "vLLM 0.20.1 确实有" in zh.cause
+    # a patch release before 0.12 often brought flags: 0.10.1 brought --runner
+    runner = "vllm: error: unrecognized arguments: --runner pooling"
+    assert "first appears in vLLM 0.10.1: your vLLM 0.10.0" in diagnose(
+        "vLLM API server version 0.10.0\n" + runner, book=shipped).best.cause
+    task = diagnose("vLLM API server version 0.13.0\nvllm: error: unrecognized arguments: --task embed",
+                    book=shipped).best
+    assert "gone from 0.13.0 on" in task.cause and "`--task` → `--runner`" in task.fix
 
 
 def test_a_package_vllm_imports_names_the_importer_the_pip_name_and_the_setting_that_avoids_it(shipped):
@@ -251,7 +256,9 @@ def test_the_map_names_only_sites_whose_template_the_message_matches(shipped):
     from bot.diagnose import source_map
     data = source_map.load(shipped.directory)
     assert source_map.site(data, "max-model-len-too-large", "ValueError: something else entirely", None) is None
-    assert source_map.release_for(data, "0.10.1.dev3+g123") == "0.9.2"
+    assert source_map.release_for(data, "0.10.1.dev3+g123") == "0.10.2"       # raise sites: the minor's last patch
+    assert source_map.present(data, "arg", "runner", "0.10.0") is False         # names: every release itself
+    assert source_map.present(data, "arg", "runner", "0.10.1") is True
     assert source_map.present(data, "arg", "max_model_len", "0.26.0") is True
     assert source_map.present(data, "arg", "no_such_setting", "0.26.0") is None
 

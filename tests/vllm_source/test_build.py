@@ -43,6 +43,23 @@ class CacheConfig:
             raise ValueError(msg)
         else:
             raise RuntimeError("Block size %d is not supported by backend %s" % (self.block_size, "flash"))
+
+
+@dataclass
+class CompilationConfig:
+    level: int | None = None
+    """Level is deprecated and will be removed in the next release. Please use mode."""
+    mode: int | None = None
+    """The compilation mode."""
+
+
+def runner_for(task):
+    msg_prefix = "The 'task' option has been deprecated and will be removed in v0.2.0."
+    msg_hint = "Please remove this option."
+    if task == "embed":
+        msg_hint = ("Please replace this option with `--runner pooling` to continue using this model "
+                    "as a pooling model.")
+    logger.warning(msg_prefix + " " + msg_hint)
 '''
 
 ARG_UTILS_V1 = '''
@@ -65,6 +82,8 @@ class EngineArgs:
     swap_space: float = CacheConfig.swap_space
     kv_cache_dtype: str = CacheConfig.cache_dtype
     enforce_eager: bool = False
+    task: str = "auto"
+    runner: str = "auto"
 
     @staticmethod
     def add_cli_args(parser):
@@ -80,6 +99,8 @@ class EngineArgs:
         parser.add_argument("--enable-prefix-caching", **cache_kwargs["enable_prefix_caching"])
         parser.add_argument("--kv-block", **cache_kwargs["block_size"])
         parser.add_argument("--block-size", type=int, choices=[8, 16, 32], default=16, help="Token block size.")
+        parser.add_argument("--task", type=str, default="auto", help="The task to use the model for.")
+        parser.add_argument("--runner", type=str, default="auto", help="The model runner to use.")
         return parser
 
     def create_engine_config(self):
@@ -87,18 +108,43 @@ class EngineArgs:
 '''
 
 # The next release: swap_space is gone (with a deprecation notice naming its successor), a new
-# flag replaces it, a message is reworded and a new env var appears.
+# flag replaces it, a message is reworded and a new env var appears; --task is gone (its notice's
+# hint names --runner), and an env var gives way to a flag of the new AttentionConfig (a helper
+# words the notice).
 CONFIG_V2 = CONFIG_V1.replace('''    swap_space: float = 4
     """Size of the CPU swap space per GPU (in GiB)."""
 ''', '''    kv_offloading_size: float = 0
     """Size of the KV cache offloading buffer (in GiB)."""
-''').replace("self.swap_space", "self.kv_offloading_size")
+''').replace("self.swap_space", "self.kv_offloading_size") + '''
+
+@dataclass
+class AttentionConfig:
+    backend: str | None = None
+    """Attention backend to use."""
+
+    def _set_from_env_if_set(self, field_name, env_var_name):
+        if os.environ.get(env_var_name):
+            logger.warning_once(
+                "Using %s environment variable is deprecated and will be removed in v0.3.0. "
+                "Please use --attention-config.%s command line argument instead.",
+                env_var_name, field_name)
+
+    def __post_init__(self):
+        self._set_from_env_if_set("backend", "VLLM_ATTENTION_BACKEND")
+'''
 
 ARG_UTILS_V2 = ARG_UTILS_V1.replace('''    swap_space: float = CacheConfig.swap_space
 ''', '''    kv_offloading_size: float = CacheConfig.kv_offloading_size
 ''').replace('''        parser.add_argument("--swap-space", **cache_kwargs["swap_space"])
 ''', '''        parser.add_argument("--kv-offloading-size", **cache_kwargs["kv_offloading_size"])
-''').replace('"--kv-block"', '"--cache-block-size"') + '''
+''').replace('"--kv-block"', '"--cache-block-size"').replace('''    task: str = "auto"
+''', '''    attention_backend: str | None = None
+    attention_config: AttentionConfig = field(default_factory=AttentionConfig)
+''').replace('''        parser.add_argument("--task", type=str, default="auto", help="The task to use the model for.")
+''', '''        attention_kwargs = get_kwargs(AttentionConfig)
+        parser.add_argument("--attention-backend", **attention_kwargs["backend"])
+        parser.add_argument("--attention-config", type=AttentionConfig, help="Attention configuration.")
+''') + '''
 SWAP_NOTICE = "--swap-space is deprecated and has been removed. Use --kv-offloading-size instead."
 '''
 
@@ -125,6 +171,16 @@ environment_variables = {
     # Attention backend to use
     "VLLM_ATTENTION_BACKEND": env_with_choices("VLLM_ATTENTION_BACKEND", None, ["FLASH_ATTN", "XFORMERS"]),
 }
+'''
+# `vllm serve` adds its own flags (0.6–0.9)
+SCRIPTS = '''
+def main():
+    serve_parser = subparsers.add_parser("serve")
+    serve_parser.add_argument("model_tag", type=str, help="The model tag to serve")
+    serve_parser.add_argument("--config", type=str, default="", help="Read CLI options from a config file.")
+    serve_parser = make_arg_parser(serve_parser)
+    chat_parser = subparsers.add_parser("chat")
+    chat_parser.add_argument("--system-prompt", type=str, help="Not a flag of the engine.")
 '''
 ENVS_V2 = ENVS_V1.replace('"VLLM_CPU_KVCACHE_SPACE": lambda: int(os.getenv("VLLM_CPU_KVCACHE_SPACE"',
                           '"VLLM_CPU_KV_CACHE_GIB": lambda: int(os.getenv("VLLM_CPU_KV_CACHE_GIB"').replace('''    # If set, use the V1 code path.
@@ -218,6 +274,7 @@ def write_wheel(folder: Path, version: str, files: dict[str, str]) -> Path:
 def built(tmp_path_factory) -> tuple[index.Index, list[dict]]:
     tmp = tmp_path_factory.mktemp("wheels")
     common = {"vllm/__init__.py": "", "vllm/entrypoints/llm.py": LLM_PY, "vllm/entrypoints/openai/cli_args.py": CLI_ARGS,
+              "vllm/scripts.py": SCRIPTS,
               "vllm/model_executor/model_loader/default_loader.py": LOADER,
               "vllm/third_party/vendored.py": 'raise ValueError("a vendored library message, not vLLM\'s own")'}
     w1 = write_wheel(tmp, "0.1.0", {**common, "vllm/config.py": CONFIG_V1, "vllm/engine/arg_utils.py": ARG_UTILS_V1,
@@ -307,10 +364,39 @@ def test_removed_argument_and_its_replacement(built):
     assert "deprecated" in swap.notice
     assert idx.has_arg("--swap-space", "0.1.0") is True
     assert idx.has_arg("--swap-space", "0.2.0") is False
-    assert idx.has_arg("--swap-space", "0.1.5") is None          # between releases that disagree
+    assert idx.has_arg("--swap-space", "0.1.5") is True          # a patch of 0.1: described by 0.1.0
     assert idx.has_arg("--model", "0.1.5") is True               # both neighbours have it
     assert idx.has_arg("--model", "0.3.0") is None               # outside the indexed span
     assert idx.arg("--swap-space", release="0.2.0") is None
+
+
+def test_successors_from_split_notices_and_help_texts(built):
+    idx, _ = built
+    task = idx.arg("--task")                # the notice's hint, another string of its function
+    assert (task.removed_in, task.replaced_by, task.replaced_by_source) == ("0.2.0", "runner", "deprecation notice")
+    assert "--runner pooling" in task.notice
+    env = idx.env("VLLM_ATTENTION_BACKEND")  # a helper's notice, the flag of the config field
+    assert (env.replaced_by, env.replaced_by_source) == ("attention_backend", "deprecation notice")
+    assert idx.arg(env.replaced_by).flag == "--attention-backend"
+    level = idx.config_field("CompilationConfig", "level")    # only its own doc names the successor
+    assert (level.replaced_by, level.replaced_by_source) == ("mode", "deprecation in its doc")
+    assert idx.config_field("CompilationConfig", "mode").replaced_by is None
+
+
+def test_serve_subcommand_flags(built):
+    idx, _ = built
+    config = idx.arg("--config")
+    assert config.file == "vllm/scripts.py" and config.keyword is False and config.releases == ["0.1.0", "0.2.0"]
+    assert idx.arg("--system-prompt") is None                # another subcommand's flag
+
+
+def test_validation_error_suffix_is_not_part_of_the_message(built):
+    idx, _ = built
+    plain = idx.match("ValueError: GPU memory utilization must be less than 1.0. Got 1.5.")
+    got = idx.match("ValueError: GPU memory utilization must be less than 1.0. Got 1.5. "
+                    "(parameter=gpu_memory_utilization, value=1.5)")
+    assert got and got[0].site is plain[0].site and got[0].score == plain[0].score
+    assert got[0].captures == {"gpu_memory_utilization": "1.5"}
 
 
 def test_a_renamed_name_without_a_notice(built):
@@ -334,7 +420,7 @@ def test_config_fields(built):
 def test_environment_variables(built):
     idx, _ = built
     host = idx.env("VLLM_HOST_IP")
-    assert host.default == "" and host.type == "str"
+    assert host.default == "" and host.type == "str" and host.file == "vllm/envs.py" and host.line
     assert host.doc == "used in distributed environment to determine the ip address of the current node"
     v1 = idx.env("VLLM_USE_V1")
     assert v1.default == "1" and v1.doc == "If set, use the V1 code path." and v1.removed_in == "0.2.0"
@@ -369,6 +455,8 @@ def test_nearest_release(built):
     assert idx.nearest_release("0.1.9.dev0+gabc") == "0.1.0"
     assert idx.nearest_release("0.2.0.post1") == "0.2.0"
     assert idx.nearest_release("0.0.9") is None
+    assert idx.nearest_release("0.3.0") == "0.2.0"           # newer than all: the newest
+    assert idx.releases_around("0.1.5") is None              # its minor is indexed
 
 
 def test_a_rerun_reads_the_cache(tmp_path, monkeypatch):

@@ -117,11 +117,15 @@ def test_negative_fixtures_get_no_site_their_frames_do_not_confirm(idx):
     assert unconfirmed == []
 
 
-def test_releases_cover_the_team_builds(idx):
+def test_every_minor_release_is_indexed(idx):
     assert idx.releases[0].startswith("0.5") and idx.releases[-1] == "0.33.0"
-    assert {"0.26.0", "0.32.0", "0.8.5"} <= set(idx.releases)
-    assert idx.nearest_release("0.10.1.dev0+g6d8d") == "0.9.2"
-    assert idx.nearest_release("0.8.5.post1") == "0.8.5"
+    assert [r.split(".")[1] for r in idx.releases] == [str(m) for m in range(5, 34)]
+    assert {"0.26.0", "0.32.0", "0.8.5.post1", "0.13.0", "0.20.2"} <= set(idx.releases)
+    # a version is described by its minor's indexed patch
+    assert idx.nearest_release("0.10.1.dev0+g6d8d") == "0.10.2"
+    assert idx.nearest_release("0.8.5") == "0.8.5.post1"
+    assert idx.nearest_release("0.20.1") == "0.20.2"
+    assert idx.releases_around("0.20.1") is None and idx.nearest_release("0.4.3") is None
 
 
 def test_engine_arguments_across_releases(idx):
@@ -131,11 +135,39 @@ def test_engine_arguments_across_releases(idx):
     assert gmu.le == 1 and gmu.config_class == "CacheConfig" and gmu.help
     assert idx.arg("-tp").name == "tensor_parallel_size"
     swap = idx.arg("--swap-space")
-    assert swap.removed_in and "0.8.5" in swap.releases
+    assert swap.removed_in and "0.8.5.post1" in swap.releases
     assert idx.has_arg("--swap-space", "0.8.5") is True
     assert idx.has_arg("--swap-space", "0.33.0") is False
     assert idx.has_arg("--no-such-flag", "0.33.0") is False
     assert idx.arg("--port").keyword is False
+
+
+def test_names_are_exact_for_every_release_pypi_serves(idx):
+    assert len(idx.versions) >= 74 and set(idx.releases) <= set(idx.versions)
+    # before 0.12 a patch release often brought flags: 0.10.1 --runner, 0.11.1 --nnodes
+    assert idx.has_arg("--runner", "0.10.0") is False and idx.has_arg("--runner", "0.10.1") is True
+    assert idx.has_arg("--nnodes", "0.11.0") is False and idx.has_arg("--nnodes", "0.11.1") is True
+    assert idx.arg("--runner").releases[0] == "0.10.1"
+    assert idx.has_arg("--reasoning-config", "0.19.0") is True
+    swap = idx.arg("--swap-space")
+    assert (swap.releases[-1], swap.removed_in) == ("0.17.1", "0.18.0")
+    assert idx.arg("--runner", "0.10.0") is None and idx.arg("--runner", "0.10.1").release == "0.10.1"
+
+
+def test_successors_vllm_names(idx):
+    task = idx.arg("--task")            # "Please replace this option with `--runner pooling`" (0.10–0.12)
+    assert (task.removed_in, task.replaced_by) == ("0.13.0", "runner") and "--runner" in task.notice
+    backend = idx.env("VLLM_ATTENTION_BACKEND")      # the notice of 0.13 and 0.14
+    assert backend.replaced_by == "attention_backend"
+    assert idx.arg(backend.replaced_by).flag == "--attention-backend"
+    level = idx.config_field("CompilationConfig", "level")      # "Level is deprecated ... Please use mode."
+    assert (level.replaced_by, level.replaced_by_source) == ("mode", "deprecation in its doc")
+
+
+def test_serve_flags_from_their_first_release(idx):
+    config = idx.arg("--config")        # vllm/scripts.py in 0.6, entrypoints/cli/serve.py in 0.7-0.9
+    assert config.releases[0] == "0.6.0" and idx.has_arg("--config", "0.5.5") is False
+    assert idx.arg("--config", "0.7.3").file == "vllm/entrypoints/cli/serve.py"
 
 
 def test_config_fields_for_pydantic_errors(idx):
@@ -147,7 +179,8 @@ def test_environment_variables(idx):
     v1 = idx.env("VLLM_USE_V1")
     assert v1.removed_in and v1.doc
     assert idx.has_env("VLLM_USE_V1", "0.8.5") is True
-    assert idx.env("VLLM_HOST_IP").default == ""
+    host = idx.env("VLLM_HOST_IP", "0.20.1")
+    assert host.default == "" and host.file == "vllm/envs.py" and host.line and host.release == "0.20.1"
 
 
 def test_optional_imports(idx):

@@ -1,0 +1,79 @@
+"""A file of separately compressed JSON blocks, each read on its first use.
+
+The parts of the index that matching does not need (where each message is raised; arguments, env
+vars, config classes, imports) are large, and a lookup needs a small piece of them: the places of
+one site, the arguments without the config classes. Each piece is its own zlib stream, so the
+first lookup decompresses and parses only its block instead of the whole part.
+
+Layout: one line of JSON, {"blocks": {name: [offset, length]}}, then the compressed blocks;
+offsets count from the end of that line.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import zlib
+from pathlib import Path
+
+
+def write(path: Path, blocks: dict[str, object]) -> int:
+    """Write the blocks (JSON values); returns the bytes on disk."""
+    body, table = [], {}
+    offset = 0
+    for name, value in blocks.items():
+        raw = json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str).encode()
+        data = zlib.compress(raw, 9)
+        table[name] = [offset, len(data)]
+        body.append(data)
+        offset += len(data)
+    head = json.dumps({"blocks": table}, separators=(",", ":")).encode() + b"\n"
+    tmp = path.with_suffix(".tmp")
+    with open(tmp, "wb") as f:
+        f.write(head)
+        for data in body:
+            f.write(data)
+    os.replace(tmp, path)
+    return path.stat().st_size
+
+
+class Pack:
+    """The blocks of a pack file; the file is read on the first `get`."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._data: bytes | None = None
+        self._table: dict[str, list[int]] = {}
+        self._start = 0
+        self._cache: dict[str, object] = {}
+
+    def _open(self) -> None:
+        data = self.path.read_bytes()
+        end = data.index(b"\n")
+        self._table = json.loads(data[:end])["blocks"]
+        self._data, self._start = data, end + 1
+
+    def names(self) -> list[str]:
+        if self._data is None:
+            self._open()
+        return list(self._table)
+
+    def get(self, name: str, default=None):
+        if name in self._cache:
+            return self._cache[name]
+        if self._data is None:
+            self._open()
+        where = self._table.get(name)
+        if where is None:
+            return default
+        offset, length = where
+        raw = zlib.decompress(self._data[self._start + offset: self._start + offset + length])
+        collecting = gc.isenabled()
+        gc.disable()        # parsing makes many objects and no cycles: the collector only slows it
+        try:
+            value = self._cache[name] = json.loads(raw)
+        finally:
+            if collecting:
+                gc.enable()
+        return value
