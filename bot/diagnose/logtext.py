@@ -89,6 +89,11 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
     # them here would cost a scan of the whole text, "[" being in every vLLM line.
     if "\x1b" in text:
         text = _ANSI.sub("", text)
+    # A JSON log formatter's records, their tracebacks in escaped strings (jsonlog.py); before the
+    # carriage returns, which an escaped "\r\n" turns into.
+    if '{"' in text and "\\n" in text:
+        from .jsonlog import unpack
+        text = unpack(text)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x00" in text:                  # PostgreSQL refuses NUL in text; other controls are harmless

@@ -10,7 +10,8 @@ BOOK = load_rulebook()
 LINES = [line for fx in fixtures.all_fixtures(Path(BOOK.directory).parent / "tests" / "fixtures" / "logs")
          for line in fx.data.split(b"\n")]
 ODD = ["\u202e", "\ufeff", "\x00", "\ud7ff", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢", "\r", "\t" * 50, "[" * 300, "(" * 300,
-       "'" * 100, "```", "&lt;&gt;&amp;", "<https://x|", "\x1b[", "[0;36m", " " * 5000]
+       "'" * 100, "```", "&lt;&gt;&amp;", "<https://x|", "\x1b[", "[0;36m", " " * 5000,
+       '{"message": "a\\n', '{"exc_info": "\\u00', '\\"\\n"}']
 
 
 def test_thousand_random_pastes_never_crash_and_stay_consistent():

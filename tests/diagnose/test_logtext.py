@@ -36,3 +36,30 @@ def test_oversized_input_keeps_the_part_with_errors():
     assert len(bounded) <= limit
     assert "ValueError: the real one" in bounded
     assert notes and "only the last" in notes[0]
+
+
+def test_json_log_records_unfold_into_the_lines_a_text_formatter_prints():
+    # The shape of GPUStack #1079 / python-json-logger: the message, then the traceback in exc_info.
+    raw = ('INFO plain line\n'
+           '{"levelname": "ERROR", "message": "Please install x", "exc_info": "Traceback (most recent call last):'
+           '\\n  File \\"/v/vllm/a.py\\", line 1, in f\\n    import x\\nModuleNotFoundError: No module named \'x\'"}\n'
+           'svc-1  | {"log":"RuntimeError: boom\\n","stream":"stderr"}\n'
+           'after')
+    text = logtext.clean(raw).text
+    assert text.split("\n") == [
+        "INFO plain line", "ERROR:    Please install x", "Traceback (most recent call last):",
+        '  File "/v/vllm/a.py", line 1, in f', "    import x", "ModuleNotFoundError: No module named 'x'",
+        "svc-1  | RuntimeError: boom", "after"]
+
+
+def test_a_json_record_cut_short_is_read_up_to_where_it_stops():
+    raw = '{"message": "m", "exc_info": "Traceback (most recent call last):\\n  File \\"/x.py\\", line 1, in f\\n    g(\\u00e9\\'
+    assert logtext.clean(raw).text.split("\n") == [
+        "m", "Traceback (most recent call last):", '  File "/x.py", line 1, in f', "    g(\u00e9"]
+
+
+def test_text_that_only_quotes_json_or_escapes_is_left_alone():
+    for raw in ('INFO Received request: prompt: \'{"message": "a\\nb"}\', params: x',  # quoted, not a record
+                '{"object":"error","message":"\\"auto\\" tool choice requires it","code":400}',  # no newline
+                '{"a": "x\\ny", "message": "one line"}'):                          # the newline is in no text field
+        assert logtext.clean(raw).text == raw
