@@ -96,9 +96,29 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
         text = unpack(text)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\n\n" in text and _double_spaced(text):
+        text = text.replace("\n\n", "\n")
     if "\x00" in text:                  # PostgreSQL refuses NUL in text; other controls are harmless
         text = text.replace("\x00", "")
     return CleanText(text=text, notes=notes)
+
+
+# Python never prints a blank line after a traceback frame nor after pydantic's "N validation
+# errors for X": one there, with blank lines between nearly all lines, is a chat or issue tool
+# that double-spaced the paste.
+# (Two patterns, each opening with its literal text: a search for that is fast.)
+_SPACED_OUT = (re.compile(r'File "[^"\n]+", line \d+, in [^\n]*\n[ \t]*\n'),
+               re.compile(r"validation errors? for [A-Za-z_]\w*[ \t]*\n[ \t]*\n"))
+DOUBLE_SPACED = 0.8             # the share of line breaks that are blank lines in such a paste
+
+
+def _double_spaced(text: str) -> bool:
+    """Whether a tool put a blank line after every line: read as it is, a frame would lose its
+    code and a pydantic error its message, each cut off the line it continues."""
+    for part in (text[:4096], text):    # a log's first lines say no at once (counting 1 MB: 1 ms)
+        if 2 * part.count("\n\n") < DOUBLE_SPACED * part.count("\n"):
+            return False
+    return any(rx.search(text) for rx in _SPACED_OUT)
 
 
 _LINK_STARTS = ("http", "#", "@", "!", "mailto", "file", "ftp")

@@ -63,3 +63,24 @@ def test_text_that_only_quotes_json_or_escapes_is_left_alone():
                 '{"object":"error","message":"\\"auto\\" tool choice requires it","code":400}',  # no newline
                 '{"a": "x\\ny", "message": "one line"}'):                          # the newline is in no text field
         assert logtext.clean(raw).text == raw
+
+
+def test_a_double_spaced_paste_is_single_spaced_again():
+    # The shape of weicj/vLLM-2080Ti-Definitive#12: an issue tool put a blank line after every line.
+    raw = ('  File "/v/pydantic/_dataclasses.py", line 121, in __init__\n\n'
+           '    s.__pydantic_validator__.validate_python(ArgsKwargs(args, kwargs), self_instance=s)\n\n'
+           'pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n\n'
+           '  Value error, Model architectures [\'X\'] failed to be inspected. [type=value_error]\n\n\n\n'
+           'next paragraph')
+    assert logtext.clean(raw).text.split("\n") == [
+        '  File "/v/pydantic/_dataclasses.py", line 121, in __init__',
+        '    s.__pydantic_validator__.validate_python(ArgsKwargs(args, kwargs), self_instance=s)',
+        'pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig',
+        "  Value error, Model architectures ['X'] failed to be inspected. [type=value_error]",
+        "", "next paragraph"]
+
+
+def test_prose_in_paragraphs_keeps_its_blank_lines():
+    raw = ("I get this error:\n\nValueError: No available memory for the cache blocks.\n\n"
+           "But I already set it:\n\nLLM(gpu_memory_utilization=0.9)\n\nAny idea?")
+    assert logtext.clean(raw).text == raw
