@@ -110,7 +110,9 @@ def _names(rules, idx) -> dict:
             out[f"{kind}:{key}"] = _presence(idx, key, kind) or {"foreign": True}
         # a successor is named in a caveat: its presence and flag come from here too
         successors = {f["successor"] for f in out.values() if f.get("successor")}
-        wanted = {s: "env" if s.startswith("VLLM_") else "arg" for s in successors}
+        # (a dotted one, `structured_outputs_config.backend`, by the argument that takes the config)
+        wanted = {s if s.startswith("VLLM_") else s.split(".")[0]: "env" if s.startswith("VLLM_") else "arg"
+                  for s in successors}
         wanted = {s: k for s, k in wanted.items() if f"{k}:{s}" not in out}
     return dict(sorted(out.items()))
 

@@ -79,11 +79,13 @@ def _note(rel: Releases, kind: str, key: str, shown: str, lang: str) -> str | No
     successor = facts.get("successor")
     if successor:
         s_kind = "env" if successor.startswith("VLLM_") else "arg"     # an env var may give way to a flag
-        s_present, s_facts, _ = rel.lookup(s_kind, successor)
+        # a dotted successor is a field of the config an argument takes: `--structured-outputs-config.backend`
+        head, dot, field = successor.partition(".") if s_kind == "arg" else (successor, "", "")
+        s_present, s_facts, _ = rel.lookup(s_kind, head)
         if s_present is not False:
             flag = (s_facts or {}).get("flag") if s_kind == "arg" else None
             return t["gone"].format(version=rel.version, shown=shown, runs=runs(have, releases),
-                                    successor=f"`{flag or successor}`")
+                                    successor=f"`{flag or head}{dot}{field}`")
     return t["gone_none"].format(version=rel.version, shown=shown, runs=runs(have, releases))
 
 

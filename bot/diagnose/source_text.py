@@ -311,6 +311,7 @@ _NL = {
         "replaced": "Its replacement: {new}{present}.",
         "replaced_missing": " (not in vLLM {release} either)",
         "no_replacement": "vLLM's notice names no successor.",
+        "no_successor": "vLLM names no successor.",
         "added_between": "{what} is not in vLLM {lo} and is in {hi} (the indexed releases around yours): whether your vLLM {release} has it, `--help` of that release shows.",
         "removed_between": "{what} is in vLLM {lo} and gone from {hi} on (the indexed releases around yours): whether your vLLM {release} still has it, `--help` of that release shows.",
         "arg": "the engine argument `{name}`", "flag": "the flag `{name}`", "env": "the environment variable `{name}`",
@@ -328,6 +329,7 @@ _NL = {
         "replaced": "替代它的是:{new}{present}。",
         "replaced_missing": "(vLLM {release} 也没有)",
         "no_replacement": "vLLM 的提示没有给出替代项。",
+        "no_successor": "vLLM 没有给出替代项。",
         "added_between": "vLLM {lo} 没有{what},{hi} 有(与你的版本相邻的已索引版本):你的 vLLM {release} 有没有它,看该版本的 `--help`。",
         "removed_between": "vLLM {lo} 有{what},从 {hi} 起没有了(与你的版本相邻的已索引版本):你的 vLLM {release} 是否还有它,看该版本的 `--help`。",
         "arg": "引擎参数 `{name}`", "flag": "命令行参数 `{name}`", "env": "环境变量 `{name}`",
@@ -393,21 +395,42 @@ def name_history(idx, name: str, kind: str, release: str | None, lang: str, cls:
         parts.append(t["notice"].format(text=first_sentence(latest.notice, 300)))
     rep = latest.replaced_by
     if rep:
-        if rep.startswith("VLLM_"):
-            rep_info = idx.env(rep, release)
-        elif kind == "field" and cls and idx.config_field(cls, rep):
-            rep_info = idx.config_field(cls, rep, release) if release else idx.config_field(cls, rep)
-        else:
-            rep_info = idx.arg(rep, release)
-        missing = release and rep_info is None
-        new = f"`{rep_info.flag}`" if rep_info is not None and getattr(rep_info, "flag", None) else f"`{rep}`"
-        parts.append(t["replaced"].format(new=new, present=t["replaced_missing"].format(release=release) if missing else ""))
+        shown, missing = _successor(idx, rep, kind, release, cls)
+        parts.append(t["replaced"].format(new=f"`{shown}`",
+                                          present=t["replaced_missing"].format(release=release) if missing else ""))
         if not missing:
-            out["name_replacement"] = rep
+            out["name_replacement"] = shown
     elif latest.removed_in:
-        parts.append(t["no_replacement"])
+        parts.append(t["no_replacement"] if latest.notice else t["no_successor"])
     out["name_history"] = " ".join(parts)
     return out
+
+
+def _successor(idx, rep: str, kind: str, release: str | None, cls: str | None) -> tuple[str, bool]:
+    """(the successor as the user would write it, whether `release` lacks it). A flag or an
+    environment variable is replaced on the command line: an argument shows as its flag. A dotted
+    successor (`attention_config.flash_attn_version`, from vLLM's `--attention-config.flash_attn_version`)
+    is a field of the config an argument takes: the flag with the field (or, for an `LLM()` keyword,
+    the keyword with a dict), present when that argument and its class's field both are."""
+    if rep.startswith("VLLM_"):
+        return rep, bool(release) and idx.env(rep, release) is None
+    if kind == "field" and cls and idx.config_field(cls, rep):
+        return rep, bool(release) and idx.config_field(cls, rep, release) is None
+    head, _, field = rep.partition(".")
+    info = idx.arg(head, release) if release else idx.arg(head)
+    if info is None:
+        return rep, bool(release)
+    if field:
+        # the class the argument takes (its type names it: `AttentionConfig`, `AttentionConfig | None`)
+        taken = [c for c in re.findall(r"\b[A-Z]\w*Config\b", f"{info.type or ''} {info.factory or ''}")
+                 if c in idx.config_classes()]
+        missing = bool(release) and bool(taken) and idx.config_field(taken[0], field, release) is None
+        if kind == "arg":
+            return f'{info.name}={{"{field}": ...}}', missing
+        return f"{info.flag or '--' + info.name.replace('_', '-')}.{field}", missing
+    if kind != "arg" and info.flag:
+        return info.flag, False
+    return info.name, False
 
 
 def _plain_version(version) -> str | None:
@@ -567,10 +590,7 @@ def for_rule(rule_id: str, values: dict, facts: dict, lang: str) -> dict:
         if found.get("name_history"):
             texts.append(found["name_history"])
         if found.get("name_replacement"):
-            rep = found["name_replacement"]
-            info = idx.arg(rep, release)
-            shown = info.flag if kind == "flag" and info is not None and info.flag else rep
-            replacements.append(f"`{name}` → `{shown}`")
+            replacements.append(f"`{name}` → `{found['name_replacement']}`")
     out = {}
     if texts:
         out["arg_history"] = "\n\n".join(texts)

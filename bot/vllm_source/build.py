@@ -330,13 +330,8 @@ def merge(facts: list[dict], names: list[dict] = ()) -> dict:
     deprecations = [[m, subj, rep, text, by_value(where)] for text, (m, subj, rep, where) in notices.items()]
     columns, postings, places = _sites(sites)
     n = len(versions)
-    arg_names = successors.Names("args", args)
-    class_successors = {}
-    for cname, fields in classes.items():
-        own = {files.id(rec["file"]) for per in fields.values() for _, rec in per}
-        found = successors.find(fields, successors.Names("fields", fields, args), deprecations, n, "doc", own)
-        if found:
-            class_successors[cname] = found
+    class_files = {cname: {files.id(rec["file"]) for per in fields.values() for _, rec in per}
+                   for cname, fields in classes.items()}
     blocks = {
         "args": {name: _variants(v, files) for name, v in sorted(args.items())},
         "envs": {name: _variants(v, files) for name, v in sorted(envs.items())},
@@ -344,9 +339,7 @@ def merge(facts: list[dict], names: list[dict] = ()) -> dict:
         "dists": dists,
         "pip_names": scan_imports.PIP_NAMES,
         "deprecations": deprecations,
-        "successors": {"args": successors.find(args, arg_names, deprecations, n, "help"),
-                       "envs": successors.find(envs, successors.Names("envs", envs, args), deprecations, n, "doc"),
-                       "classes": class_successors},
+        "successors": successors.find_all(args, envs, classes, class_files, deprecations, n),
         # a config class's fields are read when a lookup names that class: one block each
         "classes": sorted(classes),
     }
@@ -366,6 +359,35 @@ def merge(facts: list[dict], names: list[dict] = ()) -> dict:
         "places": places,
         "facts": blocks,
     }
+
+
+def resuccess(out: Path) -> dict:
+    """Derive the successors of an existing index again, from the facts it holds (every release's
+    names, help texts, config fields and deprecation notices), and rewrite its facts part: a change
+    to successors.py needs no wheels. Returns the new successors block."""
+    from .index import bits
+    facts = pack.Pack(part_paths(out)["facts"])
+    blocks = {name: facts.get(name) for name in facts.names()}
+
+    def expand(variants: list) -> list[tuple[int, dict]]:
+        per = []
+        for m, rec, src in variants:
+            for ri in bits(m):
+                per.append((ri, rec))
+        return sorted(per, key=lambda x: x[0])
+
+    def files_of(variants: list) -> set[int]:
+        return {src[j + 1] for _, _, src in variants for j in range(0, len(src), 3) if src[j + 1] >= 0}
+
+    core = json.loads(gzip.decompress(out.read_bytes()))
+    args = {name: expand(v) for name, v in blocks["args"].items()}
+    envs = {name: expand(v) for name, v in blocks["envs"].items()}
+    classes = {c: {f: expand(v) for f, v in blocks["class:" + c].items()} for c in blocks["classes"]}
+    class_files = {c: set().union(*(files_of(v) for v in blocks["class:" + c].values())) for c in blocks["classes"]}
+    blocks["successors"] = successors.find_all(args, envs, classes, class_files, blocks["deprecations"],
+                                               len(core["versions"]))
+    pack.write(part_paths(out)["facts"], blocks)
+    return blocks["successors"]
 
 
 def part_paths(out: Path) -> dict[str, Path]:
@@ -408,7 +430,14 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--out", default=str(DATA_PATH))
     b.add_argument("--cache", default=None, help="per-release cache (default: the user cache folder)")
     b.add_argument("--download", action="store_true", help="pip download the wheels that are missing")
+    b.add_argument("--successors-only", action="store_true",
+                   help="only derive the successors again, from the facts the index at --out holds (no wheels)")
     args = p.parse_args(argv)
+    if args.successors_only:
+        found = resuccess(Path(args.out))
+        print(f"successors: {len(found['args'])} args, {len(found['envs'])} env vars, "
+              f"{sum(len(v) for v in found['classes'].values())} config fields → {args.out}")
+        return 0
     wheels = Path(args.wheels)
     cache = Path(args.cache) if args.cache else _default_cache()
     facts, names = [], []

@@ -38,6 +38,8 @@ has the name.
         releases (the versions that have it), removed_in (the first version without it after the
         last that has it), replaced_by, replaced_by_source (successors.py: "deprecation notice":
         vLLM says so; "deprecation in its help" / "... doc": its own help says to use another;
+        "field of the renamed config class": it set a field of a config class vLLM renamed, now
+        set through the argument that takes the new class (`structured_outputs_config.backend`);
         "same config field" / "same help text": a name that appeared when it went and does the same),
         release (the version described), file, line
     idx.has_arg(name_or_flag, release) -> bool | None
@@ -619,8 +621,8 @@ class Index:
         ri, rec, src = picked
         releases, removed = self._lifetime(variants)
         file, line = self._source(src, ri)
-        notice = self._notice_for(name, rec.get("flag"))
         replaced_by, why = successor or (None, None)
+        notice = self._notice_for(name, rec.get("flag"), why)
         return {**rec, "name": name, "releases": releases, "removed_in": removed, "replaced_by": replaced_by,
                 "replaced_by_source": why, "notice": notice and notice["text"],
                 "release": self.versions[ri], "file": file, "line": line}
@@ -702,9 +704,16 @@ class Index:
         out.sort(key=lambda n: version_key(n["releases"][-1]), reverse=True)
         return out
 
-    def _notice_for(self, name: str, flag: str | None) -> dict | None:
+    def _notice_for(self, name: str, flag: str | None, why: str | None = "deprecation notice") -> dict | None:
+        """The newest notice about the name, one naming a successor first. When no notice gave
+        the name its successor (`why`, successors.py), a notice that names one is about something
+        else of that name (the config field `DecodingConfig.guided_decoding_backend` "renamed to
+        `backend`", not the engine argument `guided_decoding_backend`): only a notice without a
+        successor is its own."""
         found = self.notices(name) or (self.notices(flag) if flag else [])
         with_rep = [n for n in found if n["replacement"]]
+        if why != "deprecation notice":
+            return next((n for n in found if not n["replacement"]), None)
         return (with_rep or found or [None])[0]
 
     # optional imports

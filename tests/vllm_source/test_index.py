@@ -164,6 +164,33 @@ def test_successors_vllm_names(idx):
     assert (level.replaced_by, level.replaced_by_source) == ("mode", "deprecation in its doc")
 
 
+def test_successors_read_from_the_names_own_part_of_a_notice(idx):
+    # one function's strings joined: "The `--qlora-adapter-name-or-path` has no effect ... [DEPRECATED]
+    # The `--enable-reasoning` flag is deprecated ... Use `--reasoning-parser`": not qlora's successor
+    assert idx.arg("qlora_adapter_name_or_path").replaced_by is None
+    assert idx.arg("enable_reasoning").replaced_by == "reasoning_parser"
+    # "`--convert mm_encoder_only` is deprecated": a value of --convert, not --convert
+    assert idx.arg("convert").replaced_by is None
+    # "... replaced with `eplb_config.num_redundant_experts`": a field of what --eplb-config takes
+    assert idx.arg("num_redundant_experts").replaced_by == "eplb_config.num_redundant_experts"
+    assert idx.config_field("ParallelConfig", "num_redundant_experts").replaced_by == "eplb_config.num_redundant_experts"
+    assert idx.config_field("EPLBConfig", "num_redundant_experts").replaced_by is None     # itself
+    # a field of the class itself: `SchedulerConfig.enable_chunked_prefill`, `--attention-config.mla_prefill_backend`
+    assert idx.config_field("SchedulerConfig", "chunked_prefill_enabled").replaced_by == "enable_chunked_prefill"
+    assert idx.config_field("AttentionConfig", "disable_flashinfer_prefill").replaced_by == "mla_prefill_backend"
+
+
+def test_a_field_of_a_renamed_config_class_is_set_through_the_new_class(idx):
+    # --guided-decoding-backend set DecodingConfig.backend until 0.10.2; 0.11 renamed the class
+    # StructuredOutputsConfig (taken by --structured-outputs-config) and the flag went in 0.12.0
+    gdb = idx.arg("guided_decoding_backend")
+    assert (gdb.removed_in, gdb.replaced_by) == ("0.12.0", "structured_outputs_config.backend")
+    assert gdb.replaced_by_source == "field of the renamed config class"
+    assert gdb.notice is None       # "renamed to `backend`" (0.9) was about DecodingConfig's own field
+    assert idx.arg("guided_decoding_disable_fallback").replaced_by == "structured_outputs_config.disable_fallback"
+    assert idx.arg("reasoning_parser").replaced_by is None          # it set a field of the new class itself
+
+
 def test_serve_flags_from_their_first_release(idx):
     config = idx.arg("--config")        # vllm/scripts.py in 0.6, entrypoints/cli/serve.py in 0.7-0.9
     assert config.releases[0] == "0.6.0" and idx.has_arg("--config", "0.5.5") is False
@@ -188,3 +215,16 @@ def test_optional_imports(idx):
     assert sites and all(s.pip_name == "lm-format-enforcer" for s in sites)
     assert any(s.guarded for s in idx.importers("flashinfer", "0.26.0"))
     assert idx.pip_name("flashinfer") == "flashinfer-python"
+
+
+def test_the_shipped_successors_are_what_successors_py_derives(tmp_path):
+    # successors are derived from facts the index holds: `vllm-doctor index build --successors-only`
+    # rewrites them after a change to successors.py, without wheels
+    import shutil
+
+    from bot.vllm_source import build, pack
+    data = Path(vsrc.DATA_PATH).parent
+    for f in data.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    shipped = pack.Pack(data / "index.facts.pack").get("successors")
+    assert build.resuccess(tmp_path / "index.json.gz") == shipped
