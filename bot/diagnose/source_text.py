@@ -526,6 +526,12 @@ def _optional_package(idx, hit: Hit, facts: dict, lang: str) -> dict:
         out["importer"] = here
     if any(s.required for s in sites):
         out["required"] = "yes"
+        # requirements are indexed for the last patch of each minor: name the release they are of
+        # when the log's vLLM is another, or does not say (then the newest that imports it)
+        indexed = idx.nearest_release(str(version)) if version else max(
+            (s.releases[-1] for s in sites), key=idx.releases.index)
+        if indexed != _plain_version(version):
+            out["required_release"] = indexed
     else:
         extras = sorted({e for s in sites for e in s.extras})
         if extras:

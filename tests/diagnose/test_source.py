@@ -222,6 +222,24 @@ def test_every_release_is_answered_for_itself(shipped):
     assert "gone from 0.13.0 on" in task.cause and "`--task` → `--runner`" in task.fix
 
 
+def test_requirements_are_said_of_the_release_they_were_read_from(shipped):
+    # the index holds the requirements of each minor's last patch: a 0.8.3 log is told they are
+    # 0.8.5.post1's, and a log without its version which release they are of
+    missing = tb("ModuleNotFoundError: No module named 'partial_json_parser'",
+                 VLLM_FRAME.format(path="entrypoints/openai/serving_chat.py", func="<module>"))
+    d = diagnose("vLLM API server version 0.8.3\n" + missing, book=shipped).best
+    assert d.rule_id == "vllm-optional-package-missing"
+    assert "vLLM 0.8.5.post1, the indexed release of your minor, itself requires" in d.cause
+    assert "in this release" not in d.cause
+    exact = diagnose("vLLM API server version 0.8.5.post1\n" + missing, book=shipped).best
+    assert "vLLM itself requires `partial_json_parser` in this release" in exact.cause
+    log = ROOT / "tests/fixtures/logs/vllm-optional-package-missing/vllm-0.26-h200-compressed-tensors-missing.log"
+    d = diagnose(log.read_text(), book=shipped).best
+    assert "the log does not show its vLLM version) itself requires `compressed_tensors`" in d.cause
+    zh = diagnose("vLLM API server version 0.8.3\n" + missing, lang="zh", book=shipped).best
+    assert "vLLM 0.8.5.post1（你所在小版本的已索引版本）本身就依赖" in zh.cause
+
+
 def test_a_package_vllm_imports_names_the_importer_the_pip_name_and_the_setting_that_avoids_it(shipped):
     paste = tb("ModuleNotFoundError: No module named 'runai_model_streamer'",
                VLLM_FRAME.format(path="model_executor/model_loader/runai_streamer_loader.py", func="load_weights"),
