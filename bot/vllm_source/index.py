@@ -141,8 +141,9 @@ _EXC_PREFIX = re.compile(r"^((?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|
 _MASK = re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|\[[^\[\]]{0,500}\]|\{[^{}]{0,500}\}|\([^()]{0,200}\d[^()]{0,200}\)"
                    r"|(?<!\S)\S*[\d/\\]\S*|\x00")
 _WORDS = re.compile(r"[a-z][a-z0-9_]{2,}")
-# vLLM's VLLMValidationError words its own message: "<message> (parameter=top_p, value=0.0)".
-_VALIDATION_SUFFIX = re.compile(r"\s*\(parameter=[^()]{1,200}, value=[^()]{0,400}\)\s*$")
+# vLLM's VLLMValidationError words its own message: "<message> (parameter=top_p, value=0.0)", or
+# with only the one it was given: "(parameter=image)" (vllm/exceptions.py, __str__).
+_VALIDATION_SUFFIX = re.compile(r"\s*\((?:parameter=[^()]{1,200}?(?:, value=[^()]{0,400})?|value=[^()]{0,400})\)\s*$")
 
 
 def template_parts(template: str) -> list[tuple[str, str]]:
@@ -188,6 +189,9 @@ def _regex(parts: list[tuple[str, str]]) -> tuple[re.Pattern, list[int], list[st
     n_fields = 0
     for i, (kind, value) in enumerate(parts):
         if kind == "lit":
+            if not value.strip() and 0 < i < len(parts) - 1:
+                out.append(r"\s+")     # two fields apart: "At most {limit} {modality}(s)" keeps 8 from image
+                continue
             out.append(r"\s*".join(re.escape(p) for p in _SPACE.split(value)))
             pieces += [p for p in value.split() if p]
             continue
@@ -476,7 +480,7 @@ class Index:
         foreign = bool(exc_type) and "." in exc_type and exc_type.split(".", 1)[0] != "vllm"
         if exc == "KeyError" and len(text) > 1 and text[0] == text[-1] and text[0] in "'\"":
             text = text[1:-1]
-        if "(parameter=" in text:
+        if "(parameter=" in text or "(value=" in text:
             text = _VALIDATION_SUFFIX.sub("", text)
         out = self._match(text, exc, foreign)[:limit]
         if len(self._memo) > 4096:

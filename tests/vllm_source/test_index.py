@@ -164,6 +164,18 @@ def test_successors_vllm_names(idx):
     assert (level.replaced_by, level.replaced_by_source) == ("mode", "deprecation in its doc")
 
 
+def test_a_validation_error_with_only_its_parameter_is_matched_whole(idx):
+    # vLLM words "(parameter=image)" alone when no value was given (a real paste: opencode#47930)
+    line = read(LOGS / "mm-limit-exceeded/v0.2x-opencode-at-most-8.log").data.decode().strip().splitlines()[-1]
+    assert line.endswith("(parameter=image)")
+    got = idx.match(line, "ValueError")[0]
+    assert got.score == 100 and got.by == "template"
+    # two fields a space apart are told apart: not limit='' and modality='8 image'
+    assert got.captures == {"limit": "8", "modality": "image"}
+    only_value = idx.match("top_p must be in (0, 1], got 0.0. (value=0.0)")[0]
+    assert only_value.site.template.startswith("top_p must be in") and only_value.captures == {"top_p": "0.0"}
+
+
 def test_successors_read_from_the_names_own_part_of_a_notice(idx):
     # one function's strings joined: "The `--qlora-adapter-name-or-path` has no effect ... [DEPRECATED]
     # The `--enable-reasoning` flag is deprecated ... Use `--reasoning-parser`": not qlora's successor
