@@ -433,6 +433,24 @@ def _dtype(values: dict, facts: dict) -> dict:
     return {"suggest": {"dtype": fixed}, "dtype_fixed": fixed} if fixed else {}
 
 
+_TORCH_DTYPE = LazyRe(r"torch\.(\w+)")
+
+
+@deriver("quant-dtype-unsupported")
+def _quant_dtype(values: dict, facts: dict) -> dict:
+    """The first dtype of the method's own list, float16 before bfloat16 (the GPUs that lack
+    bfloat16 take float16). Nothing on CPU or TPU: vLLM's CPU backend casts float16 to bfloat16,
+    and float16 does not work on TPU, so --dtype is not the way out there."""
+    if facts.get("platform") in ("cpu", "tpu"):
+        return {}
+    listed = _TORCH_DTYPE.findall(str(values.get("supported") or ""))
+    listed = ["float16" if d == "half" else d for d in listed]
+    pick = next((d for d in ("float16", "bfloat16", "float32") if d in listed), None)
+    if not pick or pick == str(values.get("dtype") or "").removeprefix("torch."):
+        return {}
+    return {"dtype_fix": pick, "suggest": {"dtype": pick}}
+
+
 @deriver("port-in-use")
 def _port(values: dict, facts: dict) -> dict:
     port = num(values.get("port"))

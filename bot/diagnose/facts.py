@@ -111,6 +111,9 @@ _PLATFORM = [
     _P(r"Automatically detected platform (\w+)"),
     _P(r"device_config=(\w+)"),
     _P(r"Using (CPU|XPU|TPU|ROCm) (?:backend|platform)", re.I, literals=("Using", "using")),
+    # vLLM's CPU backend (cpu_executor / platforms.cpu) on a float16 model; often the only sign
+    # of the platform in a short paste (vllm#12794)
+    _P(r"float16 is not supported on (CPU), casting to bfloat16"),
 ]
 _GPU_TOTAL = [
     _P(r"has a total capacity of (\d+(?:\.\d+)?) GiB"),

@@ -181,3 +181,13 @@ def test_sigill_on_the_cpu_backend_suggests_float32_only_there():
     assert d.suggested == {"dtype": "float32"} and "dtype='float32'" in d.command
     gpu = cpu.replace("device_config=cpu", "device_config=cuda")
     assert "dtype" not in diagnose(gpu + _DIED.format(code="-4"), book=BOOK).best.suggested
+
+
+def test_quant_dtype_suggests_a_dtype_the_method_lists_but_not_on_cpu():
+    """AWQ/GPTQ with bfloat16 on a GPU: the method's float16 (vllm#1941). On vLLM's CPU backend,
+    which casts float16 back to bfloat16, --dtype is no way out (vllm#12794): no suggestion."""
+    gpu = best("quant-dtype-unsupported/v0.2-awq-bf16-model-loader.log")
+    assert gpu.suggested == {"dtype": "float16"}
+    cpu = best("quant-dtype-unsupported/v0.6.3-cpu-gptq-cast-to-bf16.log")
+    assert cpu.rule_id == "quant-dtype-unsupported" and not cpu.suggested
+    assert "--dtype float16`." not in cpu.fix
