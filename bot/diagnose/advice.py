@@ -20,7 +20,7 @@ _DERIVERS: dict = {}        # rule id -> fn(values, facts) -> dict
 # Every engine argument a deriver below may put in `suggest`: the rule book's map of vLLM's source
 # (bot/source_map.py) records in which releases each exists, so the answer stays true for the log's.
 SUGGESTED = ("dtype", "enforce_eager", "gpu_memory_utilization", "limit_mm_per_prompt", "load_format",
-             "max_lora_rank", "max_model_len", "max_num_batched_tokens", "model_impl", "pipeline_parallel_size",
+             "max_lora_rank", "max_model_len", "max_num_batched_tokens", "max_num_seqs", "model_impl", "pipeline_parallel_size",
              "port", "quantization", "tensor_parallel_size")
 MAX_UTILIZATION = 0.98          # leave room for the CUDA context and fragmentation
 DEFAULT_UTILIZATION = 0.9       # vLLM's default through 0.15 (0.92 later); used only when the log shows none
@@ -449,6 +449,15 @@ def _quant_dtype(values: dict, facts: dict) -> dict:
     if not pick or pick == str(values.get("dtype") or "").removeprefix("torch."):
         return {}
     return {"dtype_fix": pick, "suggest": {"dtype": pick}}
+
+
+@deriver("mamba-cache-blocks-too-few")
+def _mamba_blocks(values: dict, facts: dict) -> dict:
+    """One Mamba cache block per running sequence: at most as many sequences as the log's blocks."""
+    blocks, seqs = num(values.get("blocks")), num(values.get("max_num_seqs"))
+    if not blocks or (seqs and blocks >= seqs):
+        return {}
+    return {"suggest": {"max_num_seqs": int(blocks)}}
 
 
 @deriver("port-in-use")
