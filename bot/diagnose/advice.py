@@ -460,6 +460,16 @@ def _mamba_blocks(values: dict, facts: dict) -> dict:
     return {"suggest": {"max_num_seqs": int(blocks)}}
 
 
+@deriver("mm-item-exceeds-batch-tokens")
+def _mm_item_budget(values: dict, facts: dict) -> dict:
+    """One whole multimodal item must fit in one step: a budget of at least its tokens, rounded up
+    to a multiple of 1024 as people set it (2496 -> 3072)."""
+    item, budget = num(values.get("item_tokens")), num(values.get("batched_tokens"))
+    if not item or (budget and budget >= item):
+        return {}
+    return {"suggest": {"max_num_batched_tokens": int(math.ceil(item / 1024) * 1024)}}
+
+
 @deriver("port-in-use")
 def _port(values: dict, facts: dict) -> dict:
     port = num(values.get("port"))

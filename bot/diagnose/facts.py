@@ -347,8 +347,14 @@ def _command_line_args(text: str) -> dict:
             break                          # the command ended (a pipe, a redirect, prose)
         key, eq, value = word[2:].partition("=")
         if not eq:
-            value = words.pop(0) if words and not words[0].startswith("-") else True
+            more = words and not words[0].startswith("-") and not key.endswith("`")
+            value = words.pop(0) if more else True
+        # a command quoted in inline code ends at the closing backtick (recipes#441)
+        closed = any(isinstance(w, str) and w.endswith("`") for w in (key, value))
+        key, value = key.rstrip("`"), value.rstrip("`") if isinstance(value, str) else value
         out[key.replace("-", "_")] = _cli_value(value)
+        if closed:
+            break
     return out
 
 

@@ -142,3 +142,17 @@ def test_vllms_error_body_quoted_inside_another_json_string_is_still_vllms():
     f = facts.extract(body)
     assert f["vllm_server_error"] and f["vllm_context"]
     assert not facts.extract('{"error": {"message": "x", "type": "invalid_request_error", "code": 400}}')["vllm_server_error"]
+
+
+def test_a_command_quoted_in_inline_code_ends_at_its_closing_backtick():
+    """recipes#441 quotes `vllm serve ... --gpu-memory-utilization 0.90` in inline code."""
+    from bot.diagnose.facts import user_args
+    assert user_args("`vllm serve g/m \\\n  --max-model-len 32768 \\\n  --gpu-memory-utilization 0.90`\n") == \
+        {"model": "g/m", "max_model_len": 32768, "gpu_memory_utilization": 0.9}
+    assert user_args("run `vllm serve m --enforce-eager` then --port 1") == {"model": "m", "enforce_eager": True}
+
+
+def test_the_cpu_backend_cast_warning_names_the_platform():
+    from bot.diagnose.facts import extract
+    log = "WARNING 02-06 00:09:44 cpu_executor.py:327] float16 is not supported on CPU, casting to bfloat16.\n"
+    assert extract(log)["platform"] == "cpu"
