@@ -121,7 +121,7 @@ def _name_unknown(idx, m: Message, lines, facts) -> Hit | None:
 
 
 def _unknown(idx, m: Message, kind: str, name: str, cls: str | None) -> Hit:
-    site = _site_of(idx, m)
+    site = _site_of(idx, m)[0]
     caps = {"name": name, **({"config_class": cls} if cls else {})}
     return Hit("name-unknown", site.site if site else None, site.score if site else 100.0, "parsed", caps,
                {"kind": kind, "name": name, "config_class": cls})
@@ -284,16 +284,29 @@ def vllm_module(path: str) -> str | None:
 
 # --- raise-site: any message vLLM raises -----------------------------------------------------------
 
-def _site_of(idx, m: Message):
-    found = idx.match(m.text, m.exc_type, limit=1)
-    return found[0] if found else None
+def _site_of(idx, m: Message, facts: dict | None = None) -> tuple:
+    """(the best raise site of the message, the releases of its twins). Where vLLM raised the very
+    same text as another class in other releases (ValueError up to 0.22, VLLMValidationError
+    after), a message that does not name its class (a client's relayed body, pydantic's "Value
+    error, ...") matches both equally: the one the log's release raises is taken, and the twins'
+    releases are said too."""
+    found = idx.match(m.text, m.exc_type, limit=4)
+    if not found:
+        return None, []
+    best = found[0]
+    twins = [f for f in found if f.score == best.score and f.site.template == best.site.template]
+    if len(twins) > 1:
+        release = _release(idx, facts or {})
+        best = next((f for f in twins if release and f.site.where_for(release)), best)
+    return best, sorted({r for f in twins if f is not best for r in f.site.releases})
 
 
 def _raise_site(idx, m: Message, lines, facts) -> Hit | None:
-    found = _site_of(idx, m)
+    found, twin_releases = _site_of(idx, m, facts)
     if found is None or _rewraps(found.site, facts):
         return None
-    return Hit("raise-site", found.site, found.score, found.by, found.captures, {})
+    info = {"twin_releases": twin_releases} if twin_releases else {}
+    return Hit("raise-site", found.site, found.score, found.by, found.captures, info)
 
 
 # Handlers that catch anything: a message raised there re-raises whatever failed under vLLM's words

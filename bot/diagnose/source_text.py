@@ -41,6 +41,9 @@ def values(c, facts: dict, lang: str) -> dict:
     out = filler(idx, hit, facts, lang if lang in _L else "en") if filler else {}
     if hit.site is not None:
         out.update(site_values(idx, hit.site, facts, lang))
+        if hit.info.get("twin_releases"):        # the same text raised as another class elsewhere
+            both = set(hit.site.releases) | set(hit.info["twin_releases"])
+            out["site_releases"] = runs([r for r in idx.releases if r in both], idx.releases)
         if hit.family == "raise-site" and hit.captures:
             out["captured"] = captured(hit.captures)
     return out

@@ -73,10 +73,14 @@ def reads_like_error(text: str) -> bool:
     low = text.lower()
     return any(w in low for w in ERROR_WORDS)
 
+# pydantic's errors as Python reprs ("[{'type': 'value_error', 'loc': ('body',), 'msg': 'Value error,
+# ...', 'input': {...}}]"): what vLLM's API server (and FastAPI's 422) answered for a request it
+# refused, relayed by the client. The message ends where its 'msg' string does.
+_ERROR_DICT_MSG_END = r"""['"],[ ]['"]input['"]:"""
 _UNWRAP = [
     re.compile(r"Worker failed with error (?P<q>['\"])(?P<inner>.+?)(?P=q),? please check the stack trace"),
-    re.compile(r"Value error, (?P<inner>.+?)(?: \[type=value_error|$)"),
-    re.compile(r"Assertion failed, (?P<inner>.+?)(?: \[type=assertion_error|$)"),
+    re.compile(r"Value error, (?P<inner>.+?)(?: \[type=value_error|%s|$)" % _ERROR_DICT_MSG_END),
+    re.compile(r"Assertion failed, (?P<inner>.+?)(?: \[type=assertion_error|%s|$)" % _ERROR_DICT_MSG_END),
 ]
 _TUPLE_ARGS = re.compile(r"^\((?:'[^']*',?\s*)+\)$")
 

@@ -117,6 +117,15 @@ def test_the_release_in_the_log_picks_the_line_and_the_settings_of_that_release(
     assert "`--load-format`" in old.cause
 
 
+def test_the_same_text_raised_as_another_class_in_other_releases_says_all_of_them(shipped):
+    # ValueError up to 0.22, VLLMValidationError from 0.23: a relayed message names no class
+    msg = "Value error, When using `tool_choice`, `tools` must be set. [type=value_error]"
+    old = diagnose("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.6.3\n" + msg, book=shipped).best
+    new = diagnose(msg, book=shipped).best
+    assert old.vllm_source["exception"] == "ValueError" and new.vllm_source["exception"] == "VLLMValidationError"
+    assert "0.5.5 – 0.33.0" in old.cause and "0.5.5 – 0.33.0" in new.cause
+
+
 def test_a_pydantic_error_of_a_config_class_names_the_field_its_range_and_a_valid_value(shipped):
     paste = ("INFO 01-01 00:00:00 [api_utils.py:1] non-default args: {'model': '/m', 'max_num_seqs': 0}\n"
              "pydantic_core._pydantic_core.ValidationError: 2 validation errors for SchedulerConfig\n"

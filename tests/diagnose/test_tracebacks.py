@@ -61,6 +61,18 @@ def test_worker_failed_and_pydantic_wrappers_are_unwrapped():
     assert "Quantization scheme is not supported for the current GPU. Min capability: 80. Current capability: 75." in inner
 
 
+def test_a_request_error_relayed_as_pydantics_error_list_is_unwrapped_up_to_its_msg():
+    # vllm#9426 (vLLM's 400 body) and notebook-intelligence#55 (FastAPI's 422 body)
+    log = ("openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': \"[{'type': 'value_error', "
+           "'loc': ('body',), 'msg': 'Value error, When using `tool_choice`, `tools` must be set.', 'input': "
+           "{'messages': []}, 'ctx': {'error': ValueError('x')}}]\", 'type': 'BadRequestError'}\n\n"
+           "Error code: 422 - {'detail': [{'type': 'value_error', 'loc': ['body'], 'msg': 'Value error, "
+           "`tool_choice` must either be a named tool, \"auto\", or \"none\".', 'input': {'messages': [\n")
+    inner = [m.text for m in tracebacks.messages(log) if m.inner]
+    assert inner == ["When using `tool_choice`, `tools` must be set.",
+                     '`tool_choice` must either be a named tool, "auto", or "none".']
+
+
 def test_long_logs_only_look_at_error_lines_but_keep_line_numbers():
     log = "INFO 01-01 00:00:00 [x.py:1] fine\n" * 5000 + "ValueError: boom\n"
     msgs = tracebacks.messages(log)
