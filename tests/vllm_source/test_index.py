@@ -192,6 +192,16 @@ def test_successors_read_from_the_names_own_part_of_a_notice(idx):
     assert idx.config_field("AttentionConfig", "disable_flashinfer_prefill").replaced_by == "mla_prefill_backend"
 
 
+def test_a_variable_whose_doc_points_to_a_config_gets_its_field(idx):
+    # 0.15's doc: "Enables torch profiler if set. Deprecated, see profiler_config." ProfilerConfig
+    # has a field named after the variable; where it has none, the whole config
+    profiler_dir = idx.env("VLLM_TORCH_PROFILER_DIR")
+    assert (profiler_dir.removed_in, profiler_dir.replaced_by) == ("0.16.0", "profiler_config.torch_profiler_dir")
+    assert profiler_dir.replaced_by_source == "deprecation in its doc"
+    assert idx.env("VLLM_TORCH_PROFILER_WITH_PROFILE_MEMORY").replaced_by == "profiler_config"
+    assert idx.env("VLLM_USE_V1").replaced_by is None
+
+
 def test_a_field_of_a_renamed_config_class_is_set_through_the_new_class(idx):
     # --guided-decoding-backend set DecodingConfig.backend until 0.10.2; 0.11 renamed the class
     # StructuredOutputsConfig (taken by --structured-outputs-config) and the flag went in 0.12.0
