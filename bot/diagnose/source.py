@@ -65,7 +65,8 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
     tried = 0
     from .matcher import Candidate
     for pos, m in enumerate(strong):
-        if id(m) in explained or not _real(m) or any(r.search(m.text) is not None for r in wrappers):
+        if id(m) in explained or not (_real(m) or _CLI_ARG.search(m.text)) \
+                or any(r.search(m.text) is not None for r in wrappers):
             continue
         if lines is None:
             lines = text.split("\n")
@@ -156,6 +157,8 @@ def _config_invalid(idx, m: Message, lines, facts) -> Hit | None:
         if idx.config_field(cls, name) is not None:
             errors.append({"field": name, "problem": problem, "type": kind, "value": value})
     if not errors:
+        errors, cls = _whole_argument(idx, m, lines, cls, facts)
+    if not errors:
         return None
     # The field the user set comes first: vLLM derives others from it (max_num_seqs=0 also makes
     # max_num_batched_tokens 0, and pydantic reports that one first).
@@ -166,6 +169,28 @@ def _config_invalid(idx, m: Message, lines, facts) -> Hit | None:
     if first["value"] is not None:
         caps["input_value"] = first["value"]
     return Hit("config-invalid", None, 100.0, "parsed", caps, {"config_class": cls, **first, "errors": errors})
+
+
+# vLLM's CLI parses a JSON argument into its config class: pydantic rejects the whole value, with
+# no field line ("argument --compilation-config/-O: 1 validation error for CompilationConfig").
+_CLI_ARG = re.compile(r"\berror: argument (?P<flag>--[\w-]+)(?:/-\w+)?: \d+ validation errors? for (?P<cls>\w+)")
+
+
+def _whole_argument(idx, m: Message, lines, cls: str, facts: dict) -> tuple[list, str]:
+    """The argument whose whole value pydantic rejected, as an error of the field it sets."""
+    found = _CLI_ARG.search(m.text)
+    if found is None or found.group("cls") != cls:
+        return [], cls
+    version = facts.get("vllm_version")
+    arg = idx.arg(found.group("flag"), idx.nearest_version(str(version)) if version else None)
+    if arg is None or not arg.config_class or arg.type != cls:
+        return [], cls
+    whole = [(problem, kind, value) for field, problem, kind, value in _pydantic_errors(lines, m.line_no)
+             if field is None and kind not in ("value_error", "assertion_error")]
+    if not whole:
+        return [], cls
+    problem, kind, value = whole[0]
+    return [{"field": arg.config_field, "problem": problem, "type": kind, "value": value}], arg.config_class
 
 
 def _pydantic_errors(lines: list[str], line_no: int):
@@ -193,6 +218,10 @@ def _pydantic_errors(lines: list[str], line_no: int):
             continue
         if body.startswith("Value error,"):
             yield None, body, "value_error", None
+            continue
+        if pm and pm.group("type") and not _FIELD_LINE.match(body):
+            # no field line: the whole input was rejected ("Input should be an object")
+            yield None, pm.group("problem").strip(), pm.group("type"), _plain_value(pm.group("value"))
             continue
         break
 

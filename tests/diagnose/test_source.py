@@ -142,6 +142,20 @@ def test_a_pydantic_error_of_a_config_class_names_the_field_its_range_and_a_vali
     assert "max_num_seqs" not in d.command
 
 
+def test_an_argument_whose_whole_value_pydantic_rejected_is_the_field_it_sets(shipped):
+    # VectorInstitute/vector-inference#157: no field line under the class, the CLI names the argument
+    paste = ("vllm serve: error: argument --compilation-config/-O: 1 validation error for CompilationConfig\n"
+             "  Input should be an object [type=dataclass_type, input_value=3, input_type=int]\n")
+    d = diagnose(paste, book=shipped).best
+    assert d.rule_id == "vllm-config-invalid"
+    assert d.title.startswith("VllmConfig.compilation_config rejected: Input should be an object")
+    assert "The value given: `3`" in d.cause and "`--compilation-config`" in d.cause
+    # the same lines under an argument of another class, or without the CLI's words, are not read so
+    other = diagnose(paste.replace("--compilation-config", "--speculative-config"), book=shipped).best
+    assert other is None or other.rule_id != "vllm-config-invalid"
+    assert diagnose(paste.split(": ", 2)[2], book=shipped).best is None
+
+
 def test_another_programs_pydantic_model_is_not_a_vllm_config(shipped):
     paste = ("pydantic_core._pydantic_core.ValidationError: 1 validation error for Settings\n"
              "port\n  Input should be greater than or equal to 1 [type=greater_than_equal, input_value=0, input_type=int]\n")
