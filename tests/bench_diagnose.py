@@ -100,6 +100,7 @@ def adversarial() -> dict[str, str]:
         "10 MB of JSON log records with tracebacks": ('{"levelname": "ERROR", "message": "m", "exc_info": '
                                                       '"Traceback (most recent call last):\\n  File \\"/x.py\\", '
                                                       'line 1, in f\\nValueError: bad"}\n') * (ten // 130),
+        "10 MB of blank lines": "\n" * ten,
         "10 MB of 'a' then '!'": "a" * ten + "!",
         "10 MB binary": os.urandom(ten),
         "10 MB tracebacks repeated per rank": ("(VllmWorker rank=3 pid=99) ERROR 01-01 00:00:00 [w.py:1] Traceback (most recent call last):\n"

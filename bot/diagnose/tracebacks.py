@@ -456,11 +456,26 @@ def tail(text: str, n: int = 8) -> list[Message]:
     out: list[Message] = []
     end = len(text)
     line_no = text.count("\n") + 1
-    while end > 0 and len(out) < n:
+    while len(out) < n:
+        # blank lines are skipped a run at a time: one at a time, 10 MB of them took seconds
+        kept = _last_non_blank(text, end)
+        line_no -= text.count("\n", kept, end)
+        end = kept
+        if end == 0:
+            break
         start = text.rfind("\n", 0, end) + 1
-        line = text[max(start, end - MAX_LINE_CHARS):end]
-        if line.strip():
-            out.append(parse_line(line, line_no))
+        out.append(parse_line(text[max(start, end - MAX_LINE_CHARS):end], line_no))
         end = start - 1
         line_no -= 1
     return list(reversed(out))
+
+
+def _last_non_blank(text: str, end: int, chunk: int = 65536) -> int:
+    """The end of the text before `end` without its trailing whitespace (0 when it is all blank)."""
+    while end > 0:
+        base = max(0, end - chunk)
+        kept = len(text[base:end].rstrip())
+        if kept:
+            return base + kept
+        end = base
+    return 0

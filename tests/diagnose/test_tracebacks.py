@@ -84,6 +84,12 @@ def test_tail_reads_the_last_lines():
     assert tracebacks.tail(log, 2)[-1].text.startswith("Capturing CUDA graphs")
 
 
+def test_tail_skips_runs_of_blank_lines_and_keeps_line_numbers():
+    log = "a\n\n \nb  \n\t\nc\n" + " \n" * 300000 + "d\n\n"
+    assert [(m.line_no, m.text) for m in tracebacks.tail(log, 4)] == [(1, "a"), (4, "b"), (6, "c"), (300007, "d")]
+    assert tracebacks.tail("\n" * 100000) == []
+
+
 def test_hard_wrapped_paste_rejoins_a_word_cut_at_the_terminal_width():
     first = "(EngineCore pid=316) ValueError: To serve at least one request with the model's max seq len (100000), (4.26 GiB KV cach"
     assert len(first) == 119
