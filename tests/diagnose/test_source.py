@@ -83,7 +83,7 @@ def test_a_message_raised_while_catching_anything_is_no_check(shipped):
     assert r.diagnoses == [] and r.verdict == "unsure"
     assert "Loading lora" in r.root.text                 # quoted as the first error, not explained
     specific = tb("ValueError: base_model.model.lm_head.weight is unsupported LoRA weight")
-    assert diagnose(specific, book=shipped).best.rule_id == "vllm-check-failed"
+    assert diagnose(specific, book=shipped).best.rule_id == "lora-unsupported-weight"  # the inner error gets its rule
 
 
 
