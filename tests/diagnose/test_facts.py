@@ -136,6 +136,17 @@ def test_the_release_a_user_names_in_a_sentence():
     assert facts.extract("pip install vllm==\nvllm version is unknown")["vllm_version"] is None
 
 
+def test_a_release_the_user_moved_to_is_not_the_one_that_failed():
+    # outlines#1517 (a vLLM 0.8.2 failure): "The current workaround is to downgrade to `vllm==0.7.1`."
+    assert facts.extract("The current workaround is to downgrade to `vllm==0.7.1`.")["vllm_version"] is None
+    assert facts.extract("It works with vllm==0.6.3 but not after that")["vllm_version"] is None
+    assert facts.extract("I rolled back to vllm=0.5.4")["vllm_version"] is None
+    # An install line or a pip listing is the release that runs.
+    assert facts.extract("pip install vllm==0.7.1\nTraceback (most recent call last):")["vllm_version"] == "0.7.1"
+    assert facts.extract("Name: vllm\nvllm==0.8.2\ntorch==2.6.0")["vllm_version"] == "0.8.2"
+    assert facts.extract("After upgrading, my vllm version is 0.8.0")["vllm_version"] == "0.8.0"
+
+
 def test_vllms_error_body_quoted_inside_another_json_string_is_still_vllms():
     # ovh/shai#97: an agent relays the endpoint's answer as a JSON string, its quotes escaped.
     body = r'''● Error: LLM error: {"message":"{\"error\":{\"message\":\"max_tokens must be at least 1, got -17032.\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}}"}'''
