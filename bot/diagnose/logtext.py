@@ -83,7 +83,7 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
     # carriage return printed as "^M" is dropped line by line, where lines are read (tracebacks).
     text = unescape_slack(text)
     if "`" in text:
-        text = text.replace("```", "\n")
+        text = _FENCE.sub("\n", text) if "```" in text else text
     # Colour codes with their ESC byte; those whose ESC a copy-paste lost ("[1;36m", or "ESC[" and
     # "^[[" as a pager shows it) are removed from each line as it is read (tracebacks.py): finding
     # them here would cost a scan of the whole text, "[" being in every vLLM line.
@@ -102,6 +102,11 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
         text = text.replace("\x00", "")
     return CleanText(text=text, notes=notes)
 
+
+# A code fence, with the language an opening fence names ("```python", "```log"): left on a line of
+# its own, the word was read as the start of the message below it (LLM_Foreign_Block#1). Only a
+# lowercase word alone on the fence's line: "```ValueError: ..." on one line is the message itself.
+_FENCE = re.compile(r"```(?:[a-z][\w+.-]{0,15}[ \t]*(?=\r?\n))?")
 
 # Python never prints a blank line after a traceback frame nor after pydantic's "N validation
 # errors for X": one there, with blank lines between nearly all lines, is a chat or issue tool

@@ -84,3 +84,13 @@ def test_prose_in_paragraphs_keeps_its_blank_lines():
     raw = ("I get this error:\n\nValueError: No available memory for the cache blocks.\n\n"
            "But I already set it:\n\nLLM(gpu_memory_utilization=0.9)\n\nAny idea?")
     assert logtext.clean(raw).text == raw
+
+
+def test_an_opening_fence_drops_the_language_it_names():
+    # LLM_Foreign_Block#1: "```python" above a bare message; the word "python" was read as the
+    # start of the message ("python vLLM V1 does not support ...").
+    text = logtext.clean("```python\nvLLM V1 does not support per request user provided logits processors.\n```").text
+    assert "python" not in text and "vLLM V1 does not support" in text
+    # A fence whose line goes on is the message itself, class names included.
+    assert "ValueError: x" in logtext.clean("```ValueError: x```").text
+    assert "Traceback (most recent call last):" in logtext.clean("```Traceback (most recent call last):\n").text
