@@ -21,6 +21,7 @@ from pathlib import Path
 
 from .diagnose import advice
 from .diagnose.named import names
+from .diagnose.source_map import successor_name
 
 FILE = "_vllm_source.json"
 FORMAT = 2
@@ -111,9 +112,7 @@ def _names(rules, idx) -> dict:
         # a successor is named in a caveat: its presence and flag come from here too
         successors = {f["successor"] for f in out.values() if f.get("successor")}
         # (a dotted one, `structured_outputs_config.backend`, by the argument that takes the config)
-        wanted = {s if s.startswith("VLLM_") else s.split(".")[0]: "env" if s.startswith("VLLM_") else "arg"
-                  for s in successors}
-        wanted = {s: k for s, k in wanted.items() if f"{k}:{s}" not in out}
+        wanted = {name: kind for kind, name, _ in map(successor_name, successors) if f"{kind}:{name}" not in out}
     return dict(sorted(out.items()))
 
 

@@ -68,7 +68,7 @@ _PROSE_VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-]\w+)*)"     # in a sentence: not i
 # 0.7.1 dropped the advice for 0.8 and warned the message was unknown there. No version is better
 # than that one. ("my vllm version is X" states what runs, whatever the line says around it.)
 _NOT_A_TARGET = (r"(?m)^(?!.*(?i:downgrad|upgrad|roll(?:ed|ing)?[ -]?back|revert|switch(?:ed|ing)?(?: back)? to"
-                 r"|work(?:s|ed)? (?:fine |well )?(?:with|on)|instead))(?:.*?)")
+                 r"|work(?:s|ed)? (?:fine |well )?(?:with|on)|instead)).*?")
 
 _VLLM = [
     _P(r"Initializing an? (?:V[01] )?LLM engine \(v" + _VERSION + r"\)"),

@@ -78,14 +78,13 @@ def _note(rel: Releases, kind: str, key: str, shown: str, lang: str) -> str | No
         return t["newer"].format(version=rel.version, shown=shown, first=have[0])
     successor = facts.get("successor")
     if successor:
-        s_kind = "env" if successor.startswith("VLLM_") else "arg"     # an env var may give way to a flag
-        # a dotted successor is a field of the config an argument takes: `--structured-outputs-config.backend`
-        head, dot, field = successor.partition(".") if s_kind == "arg" else (successor, "", "")
+        s_kind, head, field = source_map.successor_name(successor)   # an env var may give way to a flag
         s_present, s_facts, _ = rel.lookup(s_kind, head)
         if s_present is not False:
             flag = (s_facts or {}).get("flag") if s_kind == "arg" else None
+            shown_successor = (flag or head) + (f".{field}" if field else "")
             return t["gone"].format(version=rel.version, shown=shown, runs=runs(have, releases),
-                                    successor=f"`{flag or head}{dot}{field}`")
+                                    successor=f"`{shown_successor}`")
     return t["gone_none"].format(version=rel.version, shown=shown, runs=runs(have, releases))
 
 

@@ -78,3 +78,13 @@ def present(data: dict, kind: str, key: str, version: str | None) -> bool | None
 
 def facts(data: dict, kind: str, key: str) -> dict | None:
     return data["names"].get(f"{kind}:{key}")
+
+
+def successor_name(successor: str) -> tuple[str, str, str]:
+    """(kind, name, field) of what replaced a name: a `VLLM_*` variable ("env"), or an argument
+    ("arg"), dotted when it is a field of the config the argument takes
+    (`structured_outputs_config.backend` -> ("arg", "structured_outputs_config", "backend"))."""
+    if successor.startswith("VLLM_"):
+        return "env", successor, ""
+    name, _, field = successor.partition(".")
+    return "arg", name, field

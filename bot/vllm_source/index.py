@@ -1,10 +1,9 @@
 """The index of vLLM's error surface: what vLLM's own releases say, looked up at diagnosis time.
 
 Built by `vllm-doctor index build` (bot/vllm_source/build.py) from vLLM's released wheels and
-shipped as package data: data/index.json.gz
-(what matching needs), and beside it index.where.pack (where each message is raised) and
-index.facts.pack (arguments, env vars, config classes, imports), packs of blocks each read on its
-first use (pack.py). Nothing is read until the first `load()`; the result is cached per process.
+shipped as package data: data/index.json.gz (what matching needs), and beside it index.where.pack
+(where each message is raised) and index.facts.pack (arguments, env vars, config classes, imports),
+packs of blocks each read on its first use (pack.py). Nothing is read until the first `load()`; the result is cached per process.
 Standard library and rapidfuzz only.
 
     from bot.vllm_source import index as vsrc
