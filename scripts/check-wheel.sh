@@ -56,4 +56,4 @@ kill "$SERVE_PID"; wait "$SERVE_PID" || true
 trap - EXIT
 
 step "where the shipped files were read from"
-"$BIN/python" -c 'from bot import resources; print(resources.rules_dir()); print(resources.migrations_dir()); print(resources.alembic_ini())'
+"$BIN/python" -c 'from bot.base import resources; print(resources.rules_dir()); print(resources.migrations_dir()); print(resources.alembic_ini())'

@@ -25,11 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot import fixtures  # noqa: E402
+from bot.learn import fixtures  # noqa: E402
 from bot.diagnose import diagnose, load_rulebook  # noqa: E402
-from bot.vllm_source import index as vsrc  # noqa: E402
-from bot.vllm_source.build import part_paths  # noqa: E402
-from bot.vllm_source.messages import in_traceback, synthesise  # noqa: E402
+from bot.diagnose.knowledge.vllm import index as vsrc  # noqa: E402
+from bot.diagnose.knowledge.vllm.build.wheels import part_paths  # noqa: E402
+from bot.diagnose.knowledge.vllm.synthesis import in_traceback, synthesise  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 LOGS = HERE / "fixtures" / "logs"
@@ -105,7 +105,7 @@ def cost() -> None:
     base = _best([sys.executable, "-c", "import yaml, rapidfuzz"], env)
     rule = _best([sys.executable, "-m", "bot.cli", "diagnose", str(rule_paste)], env)
     family = _best([sys.executable, "-m", "bot.cli", "diagnose", str(family_paste)], env)
-    load = ("import time;t=time.perf_counter();from bot.vllm_source import index as v;i=v.load();"
+    load = ("import time;t=time.perf_counter();from bot.diagnose.knowledge.vllm import index as v;i=v.load();"
             "i.match('ValueError: x');print(time.perf_counter()-t)")
     loads = [float(subprocess.run([sys.executable, "-c", load], capture_output=True, text=True, env=env,
                                   cwd=root).stdout) for _ in range(5)]

@@ -5,7 +5,7 @@
 1. Coverage: every user-facing raise site of each release gets its message synthesised
    (placeholders filled with plausible values for their names), put in a minimal traceback whose
    frames are the user's own (never the raise site), cut into messages by the diagnosis's own
-   cleaner (bot.diagnose.tracebacks.messages) and matched. "Right" = the first match is that site
+   cleaner (bot.diagnose.reading.tracebacks.messages) and matched. "Right" = the first match is that site
    (sites are one per exception class and literal text, so the same text in another file counts).
    Then the same pastes through the whole diagnose(): does the first diagnosis's `vllm_source`
    name the site?
@@ -28,10 +28,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.diagnose import logtext, tracebacks  # noqa: E402
-from bot.fixtures import read  # noqa: E402
-from bot.vllm_source import index as vsrc  # noqa: E402
-from bot.vllm_source.messages import in_traceback, synthesise  # noqa: E402
+from bot.diagnose.reading import logtext, tracebacks  # noqa: E402
+from bot.learn.fixtures import read  # noqa: E402
+from bot.diagnose.knowledge.vllm import index as vsrc  # noqa: E402
+from bot.diagnose.knowledge.vllm.synthesis import in_traceback, synthesise  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 NEGATIVE = HERE / "fixtures" / "logs" / "_negative"
@@ -167,8 +167,8 @@ def cost(idx_path: Path) -> None:
     """Size on disk, and in a fresh process: import + load (the core), the first match with the
     site's places (reads the `where` part), the first argument lookup (reads the facts part); best
     of 5, beside `import rapidfuzz.fuzz` and `import yaml, rapidfuzz` timed the same way."""
-    from bot.vllm_source.build import part_paths
-    code = ("import time,sys;t=time.perf_counter();from bot.vllm_source import index as v;i=v.load(sys.argv[1]);"
+    from bot.diagnose.knowledge.vllm.build.wheels import part_paths
+    code = ("import time,sys;t=time.perf_counter();from bot.diagnose.knowledge.vllm import index as v;i=v.load(sys.argv[1]);"
             "t1=time.perf_counter();r=i.match('ValueError: max_num_batched_tokens (2048) must be greater than or "
             "equal to max_num_seqs (4096).');r[0].site.latest_where();t2=time.perf_counter();"
             "i.arg('--max-model-len');t3=time.perf_counter();print(t1-t,t2-t1,t3-t2)")

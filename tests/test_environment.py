@@ -20,11 +20,11 @@ NOT_DEPLOYED = {"XDG_CACHE_HOME", "XDG_DATA_HOME", "VLLM_DOCTOR_RULES"}
 # Which component runs which modules (a name read in a module counts for each component running it).
 RUNS = {
     # `serve --http` also serves the dashboard (its sign-in settings are in bot/dashboard/auth.py).
-    "bot": ("bot/slack/", "bot/store/", "bot/diagnose/", "bot/repro/safety.py", "bot/repro/queue.py",
-            "bot/dashboard/auth.py"),
-    "worker": ("bot/repro/", "bot/store/", "bot/diagnose/"),
-    "CLI": ("bot/cli.py", "bot/learn/", "bot/repro/cli.py", "bot/vllm_source/", "bot/store/", "bot/diagnose/"),
-    "dashboard": ("bot/dashboard/", "bot/store/", "bot/diagnose/"),
+    "bot": ("bot/base/", "bot/slack/", "bot/http/", "bot/store/", "bot/diagnose/", "bot/repro/safety.py",
+            "bot/repro/queue.py", "bot/dashboard/auth.py"),
+    "worker": ("bot/base/", "bot/repro/", "bot/store/", "bot/diagnose/"),
+    "CLI": ("bot/base/", "bot/cli/", "bot/learn/", "bot/repro/cli.py", "bot/store/", "bot/diagnose/"),
+    "dashboard": ("bot/base/", "bot/dashboard/", "bot/http/", "bot/store/", "bot/diagnose/"),
 }
 
 

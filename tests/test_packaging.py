@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_an_editable_install_or_a_checkout_reads_the_live_top_level_files():
-    from bot import resources
+    from bot.base import resources
 
     assert not (ROOT / "bot" / "rules").exists(), "rules/ must stay at the top of the checkout"
     assert Path(resources.rules_dir()) == ROOT / "rules"

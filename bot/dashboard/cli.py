@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stop.set())
-    from bot.slack.http import stop_server
+    from bot.http.server import stop_server
 
     runner = threading.Thread(target=server.run, name="waitress", daemon=True)
     runner.start()

@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="vllm-doctor rules", description=__doc__.split("\n")[0])
-    from bot.cli import packs_option
+    from bot.base.options import packs_option
     common = packs_option()
     common.add_argument("--db", metavar="URL", help="database URL (default: $DATABASE_URL, else the local SQLite file)")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -123,7 +123,7 @@ def _suggest(args, session, rulebook) -> int:
 def rulebook_or_none(packs=()):
     """The rule book, or None when it cannot be read: stats still count what the store holds."""
     try:
-        from bot.diagnose.rulebook import load_rulebook, local_packs
+        from bot.diagnose.knowledge.rulebook import load_rulebook, local_packs
         return load_rulebook(packs=local_packs(packs))
     except Exception as e:          # a broken rule file must not hide the numbers
         print(f"warning: rule book not loaded ({type(e).__name__}: {e}); version ranges are not checked",

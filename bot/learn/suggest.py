@@ -23,9 +23,8 @@ from pathlib import Path
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from bot.diagnose.reading.signature import PLACEHOLDER
 from bot.store.models import Diagnosis, DiagnosisCandidate
-
-from .signature import PLACEHOLDER
 
 MAX_FIXTURES = 5
 # Fixtures are looked for among this many of a cluster's first pastes, a batch at a time.
@@ -280,7 +279,7 @@ def from_source(root_texts: list[str]) -> dict:
     it and which releases have it (comments and `versions`), the check in words and as code, and
     the settings it reads (a drafted cause and fix), the template as a pattern with captures and a
     fuzzy sentence. Empty when the index is not installed or does not know the message."""
-    from bot.vllm_source import index
+    from bot.diagnose.knowledge.vllm import index
     idx = index.load()
     sites: dict = {}                    # site id -> (site, how many examples it explains)
     for text in root_texts[:SOURCE_EXAMPLES] if idx is not None else []:
@@ -290,9 +289,9 @@ def from_source(root_texts: list[str]) -> dict:
             sites[site.id] = (site, sites.get(site.id, (site, 0))[1] + 1)
     if not sites:
         return {}
-    from bot.diagnose import conditions
-    from bot.diagnose.source_text import runs, settings_of
-    from bot.vllm_source.messages import synthesise
+    from bot.diagnose.knowledge.vllm import conditions
+    from bot.diagnose.knowledge.vllm.answers import runs, settings_of
+    from bot.diagnose.knowledge.vllm.synthesis import synthesise
     ranked = sorted(sites.values(), key=lambda sn: -sn[1])
     site, w = ranked[0][0], ranked[0][0].latest_where()
     out: dict = {"comments": []}

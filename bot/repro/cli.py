@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
+import signal
 import sys
 
-from bot.cli import default_lang, lang_option
+from bot.base.options import default_lang, lang_option
 
 from .safety import ReproRefused
+
+log = logging.getLogger("vllm_doctor.worker")
 
 ENV_PYTHON = "VLLM_PYTHON"
 
@@ -60,9 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "repro":
         return repro(args)
-    from .worker import run_worker_cli
-
-    return run_worker_cli(args)
+    return serve_queue(args)
 
 
 def _progress(text: str) -> None:
@@ -122,6 +124,31 @@ def _refused(e: ReproRefused, as_json: bool) -> int:
         if e.advice:
             print(e.advice, file=sys.stderr)
     return 2
+
+
+def serve_queue(args) -> int:
+    """`vllm-doctor worker`: serve the repro queue until SIGTERM."""
+    from bot.store import Store
+
+    from .safety import model_roots
+    from .worker import Worker, default_name, detect_gpus
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    store = Store.from_env(args.db)
+    if store.dialect == "sqlite":
+        store.upgrade()       # the embedded database: create the tables on first use
+    gpus = [g.strip() for g in args.gpus.split(",") if g.strip()] if args.gpus else detect_gpus()
+    roots = model_roots(args.model_root)
+    if not roots:
+        log.warning("no model roots configured (MODEL_ROOTS or --model-root): every job will be refused")
+    worker = Worker(store, python=vllm_python(args.python), gpus=gpus, lease_s=args.lease, poll_s=args.poll,
+                    timeout_s=args.timeout, roots=roots, once=args.once, name=args.name or default_name())
+    log.info("worker %s: slots %s, python %s, database %s", worker.name, gpus, worker.python, store)
+    # systemd and container runtimes stop with SIGTERM: stop the probes and hand running jobs back.
+    signal.signal(signal.SIGTERM, lambda signum, frame: worker.stop.set())
+    worker.run()
+    log.info("worker %s stopped", worker.name)
+    return 0
 
 
 if __name__ == "__main__":

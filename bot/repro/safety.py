@@ -54,7 +54,7 @@ def _under(path: str, root: str) -> bool:
 def missing_model_advice(path: str) -> str:
     """The rule book's answer for a missing model folder (the seed's first error), in short."""
     try:
-        from bot.diagnose.rulebook import load_rulebook
+        from bot.diagnose.knowledge.rulebook import load_rulebook
 
         rule = load_rulebook().rules.get("model-path-not-found")
     except Exception:  # noqa: BLE001 - advice is a courtesy; the refusal stands without it

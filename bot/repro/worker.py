@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import threading
@@ -292,26 +291,3 @@ class Worker:
         except Exception:  # noqa: BLE001 - the repro result matters more than its record
             log.warning("job %s: could not record the diagnosis", job["id"], exc_info=True)
             return None
-
-
-def run_worker_cli(args) -> int:
-    from bot.store import Store
-
-    from .cli import vllm_python
-
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    store = Store.from_env(args.db)
-    if store.dialect == "sqlite":
-        store.upgrade()       # the embedded database: create the tables on first use
-    gpus = [g.strip() for g in args.gpus.split(",") if g.strip()] if args.gpus else detect_gpus()
-    roots = model_roots(args.model_root)
-    if not roots:
-        log.warning("no model roots configured (MODEL_ROOTS or --model-root): every job will be refused")
-    worker = Worker(store, python=vllm_python(args.python), gpus=gpus, lease_s=args.lease, poll_s=args.poll,
-                    timeout_s=args.timeout, roots=roots, once=args.once, name=args.name or default_name())
-    log.info("worker %s: slots %s, python %s, database %s", worker.name, gpus, worker.python, store)
-    # systemd and container runtimes stop with SIGTERM: stop the probes and hand running jobs back.
-    signal.signal(signal.SIGTERM, lambda signum, frame: worker.stop.set())
-    worker.run()
-    log.info("worker %s stopped", worker.name)
-    return 0

@@ -22,8 +22,8 @@ log = logging.getLogger(__name__)
 
 def load_book(settings: Settings) -> Any:
     """The shipped rule book with the team's packs on top; what did not load is logged, not fatal."""
-    from bot.diagnose.packs import packs_of
-    from bot.diagnose.rulebook import load_rulebook
+    from bot.diagnose.knowledge.rulebook import load_rulebook
+    from bot.diagnose.knowledge.rulebook.packs import packs_of
 
     book = load_rulebook(packs=list(settings.rule_packs))
     packs = ", ".join(f"{p.name} ({len(p.rule_ids)})" for p in packs_of(book))

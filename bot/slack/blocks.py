@@ -9,7 +9,6 @@ is cut, or the first error is long, the whole diagnosis goes into an attached fi
 from __future__ import annotations
 
 import json
-
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,10 +24,10 @@ from slack_sdk.models.blocks import (
     SectionBlock,
 )
 
-from bot.diagnose.report import source_line, verified_line
+from bot.diagnose.answering.report import source_line, verified_line
 from bot.slack import mrkdwn
-from bot.store.redact import redact, redact_obj
 from bot.slack.texts import t
+from bot.store.redact import redact, redact_obj
 
 SECTION_LIMIT = 2900  # Slack's limit is 3000; leave room for a closing fence
 HEADER_LIMIT = 150

@@ -17,8 +17,8 @@ import threading
 from dataclasses import replace
 from typing import Any
 
-from bot.cli import packs_option
-from bot.errors import SetupError
+from bot.base.errors import SetupError
+from bot.base.options import packs_option
 from bot.slack.settings import Settings, SettingsError
 
 log = logging.getLogger("vllm_doctor.serve")
@@ -133,7 +133,8 @@ def listen(app: Any, settings: Settings, host: str, port: int, ready: Any, dashb
 
 
 def serve_http(server: Any, *, stop: threading.Event, dashboard: bool = False) -> None:
-    from bot.slack.http import DASHBOARD_PATH, EVENTS_PATH, stop_server
+    from bot.http.server import stop_server
+    from bot.slack.http import DASHBOARD_PATH, EVENTS_PATH
 
     log.info("listening on http://%s:%s%s", server.effective_host, server.effective_port, EVENTS_PATH)
     if dashboard:

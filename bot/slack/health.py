@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from bot.errors import SetupError
+from bot.base.errors import SetupError
 from bot.store import migrate
 from bot.store.engine import display
 from bot.store.store import is_outage

@@ -11,7 +11,6 @@ from typing import Any
 
 from slack_bolt import App
 from slack_bolt.adapter.wsgi import SlackRequestHandler
-from waitress import wasyncore
 from waitress.server import create_server
 
 from bot.slack import edge
@@ -74,23 +73,3 @@ def make_server(app: App, *, signing_secret: str, host: str = "0.0.0.0", port: i
     port=0 picks a free port; .effective_port says which."""
     return create_server(wsgi_app(app, signing_secret, ready, dashboard), host=host, port=port, threads=threads,
                          max_request_body_size=MAX_BODY_BYTES, ident="vllm-doctor")
-
-
-def stop_server(server: Any) -> None:
-    """Stop a server whose .run() is looping in another thread.
-
-    Closing its sockets from outside would pull them from under the select() in that loop;
-    instead the loop is woken through waitress's trigger and closes everything itself, which
-    ends .run(). Requests already handed to worker threads are allowed to finish.
-    """
-    trigger = server.trigger
-    try:
-        trigger.pull_trigger(lambda: wasyncore.close_all(server._map))  # noqa: SLF001
-    except OSError:
-        # pull_trigger queues the thunk, then writes the wake-up byte. A loop already awake (a
-        # worker thread had just pulled the trigger after a response) can run the thunk in
-        # between, and the thunk closes the trigger's pipe: the write then fails with EBADF
-        # although the server is stopping exactly as asked.
-        if not trigger._closed:  # noqa: SLF001
-            raise
-    server.task_dispatcher.shutdown(cancel_pending=False, timeout=10)

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.diagnose import diagnose
-from bot.diagnose.logtext import to_text
+from bot.diagnose.reading.logtext import to_text
+from bot.slack.api_errors import api_error
 from bot.slack.deps import Deps
-from bot.slack.errors import api_error
 from bot.slack.files import FileRefused, FileTooLarge, fetch, log_files
 from bot.slack.texts import t
 

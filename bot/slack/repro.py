@@ -15,8 +15,8 @@ from typing import Any
 
 from bot.slack import blocks as render
 from bot.slack import mrkdwn
+from bot.slack.api_errors import api_error
 from bot.slack.deps import Deps
-from bot.slack.errors import api_error
 from bot.slack.periodic import Periodic
 from bot.slack.texts import t
 from bot.store.redact import redact

@@ -6,8 +6,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bot.diagnose.rulebook import local_packs
-from bot.errors import SetupError
+from bot.base.errors import SetupError
+from bot.diagnose.knowledge.rulebook import local_packs
 
 DEFAULT_API_URL = "https://slack.com/api/"
 DEFAULT_FILE_HOSTS = ("files.slack.com",)

@@ -16,7 +16,7 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError
 
-from bot.errors import SetupError
+from bot.base.errors import SetupError
 
 APP_NAME = "vllm-doctor"
 # A bot waiting on an unreachable database server is a bot not answering: fail fast and spool.

@@ -1,6 +1,6 @@
 """Run the Alembic migrations from code, from any working directory.
 
-The migrations and alembic.ini are found by bot.resources: inside an installed wheel, or at the
+The migrations and alembic.ini are found by bot.base.resources: inside an installed wheel, or at the
 top of a checkout. The URL and, in tests, an open connection travel in `Config.attributes`, never
 through `set_main_option`, whose ConfigParser interpolation breaks on the `%` of an encoded
 password.
@@ -14,7 +14,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import URL, Connection
 
-from bot import resources
+from bot.base import resources
 
 
 def alembic_config(url: URL | str | None = None, connection: Connection | None = None) -> Config:

@@ -11,7 +11,7 @@ import uuid
 from typing import Any
 
 from bot.diagnose import not_vllm
-from bot.learn.signature import signature
+from bot.diagnose.reading.signature import signature
 
 from .models import FEEDBACK_VERDICTS, SOURCES, utcnow
 from .redact import redact, redact_obj

@@ -73,7 +73,7 @@ def load(manifest: Path = MANIFEST) -> list[Case]:
 
 def _log(path: Path) -> bytes:
     """The log without its fixture headers."""
-    from bot.fixtures import read
+    from bot.learn.fixtures import read
     return read(path).data
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.diagnose import load_rulebook
-from bot.fixtures import read
+from bot.learn.fixtures import read
 from tests.accuracy.measure import MANIFEST, ROOT, figures, load, run
 
 CASES = load(MANIFEST)

@@ -82,7 +82,7 @@ def measure(store, runs: int) -> None:
     from bot.dashboard.cli import make_server
     from bot.learn.cli import rulebook_or_none
     from bot.learn.stats import compute
-    from bot.slack.http import stop_server
+    from bot.http.server import stop_server
     from bot.store.models import Diagnosis
 
     book = rulebook_or_none()

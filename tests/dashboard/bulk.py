@@ -28,7 +28,7 @@ BATCH = 5000
 def templates(limit_per_folder: int = 2) -> list[dict]:
     """Records of real fixture logs: a few per rule folder, and the negative logs."""
     from bot.diagnose import diagnose
-    from bot.fixtures import read
+    from bot.learn.fixtures import read
 
     out = []
     for folder in sorted(FIXTURES.iterdir()):

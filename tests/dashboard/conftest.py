@@ -19,7 +19,7 @@ class RunningDashboard:
         return f"http://127.0.0.1:{self.server.effective_port}/dashboard"
 
     def close(self) -> None:
-        from bot.slack.http import stop_server
+        from bot.http.server import stop_server
 
         stop_server(self.server)
         self.thread.join(10)

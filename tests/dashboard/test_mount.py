@@ -22,7 +22,8 @@ pytestmark = pytest.mark.timeout(120)
 
 def test_serve_http_mounts_the_dashboard_behind_sign_in(sqlite_url, tmp_path):
     from bot.slack.app import build_app
-    from bot.slack.http import make_server, stop_server
+    from bot.http.server import stop_server
+    from bot.slack.http import make_server
 
     with FakeSlack() as fake:
         settings = bot_settings(fake, sqlite_url)

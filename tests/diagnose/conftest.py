@@ -2,7 +2,7 @@ import textwrap
 
 import pytest
 
-from bot.diagnose.rulebook import load_rulebook
+from bot.diagnose.knowledge.rulebook import load_rulebook
 
 RULES = {
     "no-cache-memory": """

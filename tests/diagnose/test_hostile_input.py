@@ -3,7 +3,7 @@
 import random
 from pathlib import Path
 
-from bot import fixtures
+from bot.learn import fixtures
 from bot.diagnose import diagnose, load_rulebook
 
 BOOK = load_rulebook()

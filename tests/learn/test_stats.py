@@ -50,7 +50,7 @@ def test_threshold_and_minimum_votes_decide_the_flag(recorded):
 
 
 def test_rules_no_longer_in_the_book_are_reported(recorded, tmp_path):
-    from bot.diagnose.rulebook import load_rulebook
+    from bot.diagnose.knowledge.rulebook import load_rulebook
     from tests.store.helpers import make_book
 
     smaller = tmp_path / "smaller"

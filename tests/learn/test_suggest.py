@@ -1,6 +1,6 @@
 import re
 
-from bot.diagnose.rulebook import load_rulebook
+from bot.diagnose.knowledge.rulebook import load_rulebook
 from bot.learn.cli import main
 from bot.learn.suggest import clusters, draft_id, pattern_from_signature, suggest
 
@@ -105,7 +105,7 @@ def test_pattern_keeps_the_stable_part_escaped():
 
 def test_a_draft_from_vllms_source_captures_the_templates_values_and_names_the_settings(tmp_path):
     from bot.learn.suggest import from_source, template_pattern
-    from bot.vllm_source import index
+    from bot.diagnose.knowledge.vllm import index
     paste = ("ValueError: max_num_batched_tokens (2048) is smaller than max_model_len (8192). This effectively "
              "limits the maximum sequence length to max_num_batched_tokens and makes vLLM reject longer sequences.")
     src = from_source([paste])

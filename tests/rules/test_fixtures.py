@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import fixtures
+from bot.learn import fixtures
 from bot.diagnose import diagnose
-from bot.diagnose.packs import fixtures_beside
-from bot.diagnose.rulebook import load_rulebook
+from bot.diagnose.knowledge.rulebook.packs import fixtures_beside
+from bot.diagnose.knowledge.rulebook import load_rulebook
 
 BOOK = load_rulebook(use_cache=False)
 ROOT = Path(fixtures_beside(BOOK.directory))

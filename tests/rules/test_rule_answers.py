@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import fixtures
+from bot.learn import fixtures
 from bot.diagnose import diagnose, load_rulebook
 
 BOOK = load_rulebook(use_cache=False)
@@ -68,7 +68,7 @@ def test_a_model_that_takes_no_such_input_gets_no_flag(rel, lang):
 
 
 def test_flag_form_follows_the_release():
-    from bot.diagnose import advice
+    from bot.diagnose.answering import advice
     suggest = {"limit_mm_per_prompt": {"image": 16}}
     old = advice.ready_to_paste(suggest, {}, {"vllm_version": "0.7.3"}, "serve")
     new = advice.ready_to_paste(suggest, {}, {"vllm_version": "0.9.2"}, "serve")
@@ -155,7 +155,7 @@ def test_the_listed_process_holding_what_pytorch_holds_is_vllm_itself(rel, lang)
 
 
 def test_other_processes_are_named_when_pytorch_recognised_its_own():
-    from bot.diagnose import advice
+    from bot.diagnose.answering import advice
     text = ("CUDA out of memory. Tried to allocate 7.49 GiB. GPU 0 has a total capacity of 15.47 GiB of which "
             "6.71 GiB is free. Process 54776 has 7.75 GiB memory in use. Including non-PyTorch memory, this "
             "process has 222.00 MiB memory in use. Of the allocated memory 0 bytes is allocated by PyTorch, and "
@@ -227,7 +227,7 @@ def test_tp_uses_all_gpus_with_pipeline_parallelism():
 
 
 def test_kv_heads_and_intermediate_size_bound_the_tp_size():
-    from bot.diagnose import advice
+    from bot.diagnose.answering import advice
     # Qwen2.5-7B: 28 heads, 4 KV heads, intermediate 18944; TP 8 asked
     out = advice.derive("tp-heads-not-divisible", {"heads": "28", "tp": "8", "num_key_value_heads": 4,
                                                    "intermediate_size": 18944}, {})
@@ -238,7 +238,7 @@ def test_kv_heads_and_intermediate_size_bound_the_tp_size():
 
 
 def test_offline_pipeline_parallelism_needs_0_9():
-    from bot.diagnose import advice
+    from bot.diagnose.answering import advice
     old = advice.derive("tp-heads-not-divisible", {"heads": "28", "tp": "8"},
                         {"vllm_version": "0.8.5", "invocation": "llm"})
     assert old["suggest"] == {"tensor_parallel_size": 4}        # not 7: it divides neither 8 GPUs nor most KV heads
@@ -260,7 +260,7 @@ def test_second_engine_share_fits_beside_the_first(rel):
 
 
 def test_second_engine_share_from_the_first_engines_share():
-    from bot.diagnose import advice
+    from bot.diagnose.answering import advice
     out = advice.derive("second-engine-same-process", {}, {"engine_args": {"gpu_memory_utilization": 0.6}})
     assert out["fit_utilization"] == 0.35 and out["first_util"] == 0.6
     assert advice.derive("second-engine-same-process", {}, {}) == {}     # nothing to compute from
@@ -288,5 +288,5 @@ def test_oom_in_the_process_pytorch_recognised_blames_no_one_else():
 def test_world_size_call_uses_the_gpus_the_node_shows():
     d = answer("world-size-exceeds-gpus/v0.12-dynamo-tp2-one-gpu-pydantic.log")
     assert d.suggested == {"tensor_parallel_size": 1}
-    from bot.diagnose import advice
+    from bot.diagnose.answering import advice
     assert advice.derive("world-size-exceeds-gpus", {"gpu_count": "6"}, {})["suggest"] == {"tensor_parallel_size": 4}

@@ -34,7 +34,7 @@ class RunningBot:
 
     def close(self) -> None:
         if not self.closed:
-            from bot.slack.http import stop_server
+            from bot.http.server import stop_server
 
             self.closed = True
             stop_server(self.server)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from bot.diagnose.rulebook import load_rulebook
+from bot.diagnose.knowledge.rulebook import load_rulebook
 from bot.store.models import Diagnosis
 from tests.slack.fakeslack import CHANNEL
 

@@ -35,7 +35,7 @@ def make_book(directory: Path, extra: dict[str, dict] | None = None) -> Path:
 
 
 def load_book(directory: Path):
-    from bot.diagnose.rulebook import load_rulebook
+    from bot.diagnose.knowledge.rulebook import load_rulebook
 
     book = load_rulebook(directory, use_cache=False)
     assert not book.errors, book.errors

@@ -4,7 +4,7 @@ import threading
 import pytest
 from sqlalchemy import func, select
 
-from bot.learn.signature import signature
+from bot.diagnose.reading.signature import signature
 from bot.store import Store
 from bot.store import migrate
 from bot.store.models import Diagnosis, Job, JobStep, SeenEvent

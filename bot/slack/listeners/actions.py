@@ -15,8 +15,8 @@ from typing import Any
 
 from bot.slack import blocks as render
 from bot.slack import modals
+from bot.slack.api_errors import api_error
 from bot.slack.deps import Deps, get
-from bot.slack.errors import api_error
 from bot.slack.repro import as_pairs, queue_repro
 
 log = logging.getLogger(__name__)

@@ -13,12 +13,11 @@ import re
 from typing import Any
 
 from bot.slack import blocks as render
-from bot.slack.repro import repro_offer
 from bot.slack import modals, mrkdwn
+from bot.slack.api_errors import api_error
 from bot.slack.deps import Deps, get
-from bot.slack.errors import api_error
 from bot.slack.paste import Paste, diagnose_and_record
-from bot.slack.repro import request_repro
+from bot.slack.repro import repro_offer, request_repro
 from bot.slack.texts import t
 
 log = logging.getLogger(__name__)

@@ -9,12 +9,12 @@ from typing import Any
 from slack_sdk.webhook import WebhookClient
 
 from bot.slack import blocks as render
-from bot.slack.repro import repro_offer
 from bot.slack import modals
+from bot.slack.api_errors import api_error
 from bot.slack.deps import Deps, get
-from bot.slack.errors import api_error
 from bot.slack.listeners.actions import store_feedback
 from bot.slack.paste import diagnose_and_record, gather, problem_text
+from bot.slack.repro import repro_offer
 from bot.slack.texts import t
 
 log = logging.getLogger(__name__)

@@ -81,7 +81,8 @@ class RecordingStore:
 
 def test_diagnose_without_text_opens_the_modal_before_touching_the_database(fake, sqlite_url, tmp_path):
     from bot.slack.app import build_app
-    from bot.slack.http import make_server, stop_server
+    from bot.http.server import stop_server
+    from bot.slack.http import make_server
     from tests.slack.conftest import bot_settings, make_store
     from tests.slack.fakeslack import SlackDriver
 

@@ -1,0 +1,73 @@
+"""A Report as text for a terminal (colour only on a tty)."""
+
+from __future__ import annotations
+
+from bot.diagnose.answering.report import source_line, verified_line
+
+HEAD = {"en": {"cause": "Cause", "fix": "Fix", "evidence": "Evidence (line {n}): ", "caveats": "Caveat: ",
+               "alternatives": "Also possible", "line": "line {n}", "facts": "From the log: ",
+               "none": "No diagnosis", "starts": "engine starts in one process: {n}", "driver": "driver",
+               "raised": "Raised in vLLM: "},
+        "zh": {"cause": "原因", "fix": "解法", "evidence": "证据（第 {n} 行）：", "caveats": "注意：",
+               "alternatives": "其他可能", "line": "第 {n} 行", "facts": "日志信息：",
+               "none": "没有诊断结果", "starts": "同一进程启动引擎 {n} 次", "driver": "驱动",
+               "raised": "vLLM 抛出位置："}}
+
+
+class _Style:
+    def __init__(self, color: bool):
+        self.color = color
+
+    def __call__(self, code: str, s: str) -> str:
+        return f"\x1b[{code}m{s}\x1b[0m" if self.color else s
+
+
+def _facts_line(facts: dict, h: dict) -> str:
+    keys = [("vllm_version", "vLLM"), ("torch_version", "torch"), ("cuda_version", "CUDA"),
+            ("driver_version", h["driver"]), ("gpu_name", "GPU"), ("compute_capability", "sm")]
+    parts = [f"{label} {facts[k]}" for k, label in keys if facts.get(k)]
+    if facts.get("engine_starts", 0) > 1:
+        parts.append(h["starts"].format(n=facts["engine_starts"]))
+    return ("，" if h is HEAD["zh"] else ", ").join(parts)
+
+
+def render(report, name: str | None = None, color: bool = False) -> str:
+    s, h = _Style(color), HEAD[report.lang]
+    out = []
+    if name:
+        out.append(s("2", f"── {name}"))
+    for note in report.notes:
+        out.append(s("33", f"! {note}"))
+    best = report.best
+    if best is None or report.verdict in ("unsure", "no_error"):
+        out.append(s("1", h["none"]))
+        out.append(report.next_step)
+    else:
+        out.append(s("1;32" if best.level == "root" else "1;33", f"{best.title}") +
+                   s("2", f"  [{best.rule_id}, {best.confidence:.0%}]"))
+        out.append(s("2", h["evidence"].format(n=best.line_no)) + best.evidence)
+        if best.vllm_source:
+            out.append(s("2", h["raised"] + source_line(best.vllm_source, report.lang)))
+        out.append("")
+        out.append(s("1", h["cause"]))
+        out.append(best.cause)
+        out.append("")
+        out.append(s("1", h["fix"]))
+        out.append(best.fix)
+        for c in best.caveats:
+            out.append(s("33", h["caveats"] + c))
+        verified = verified_line(best.verified, report.lang)
+        if verified:
+            out.append(s("2", verified))
+        if report.verdict == "wrapper_only":
+            out.append("")
+            out.append(report.next_step)
+        if len(report.diagnoses) > 1:
+            out.append("")
+            out.append(s("1", h["alternatives"]))
+            for d in report.diagnoses[1:6]:
+                out.append(f"  - {d.title} [{d.rule_id}, {d.confidence:.0%}] " + h["line"].format(n=d.line_no))
+    facts = _facts_line(report.facts, h)
+    if facts:
+        out.append(s("2", h["facts"] + facts))
+    return "\n".join(out) + "\n"

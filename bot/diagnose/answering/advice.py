@@ -1,0 +1,558 @@
+"""The colleague's answer: concrete values computed from the numbers in the user's own log.
+
+Each deriver takes the values known so far (the rule's captures and the log's facts) and returns
+new values for the rule's text plus `suggest`: the settings to change. A value the log cannot
+support is left out, so the paragraph that needs it is dropped; every suggested value is checked
+against the limits the log shows (never a max_model_len above the model's own, never a
+gpu_memory_utilization above 1).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+from bot.base.lazyre import LazyRe
+from bot.base.versions import in_range
+
+_DERIVERS: dict = {}        # rule id -> fn(values, facts) -> dict
+# Every engine argument a deriver below may put in `suggest`: the rule book's map of vLLM's source
+# (bot/learn/vllm_map.py) records in which releases each exists, so the answer stays true for the log's.
+SUGGESTED = ("dtype", "enforce_eager", "gpu_memory_utilization", "limit_mm_per_prompt", "load_format",
+             "max_lora_rank", "max_model_len", "max_num_batched_tokens", "max_num_seqs", "model_impl", "pipeline_parallel_size",
+             "port", "quantization", "tensor_parallel_size")
+MAX_UTILIZATION = 0.98          # leave room for the CUDA context and fragmentation
+DEFAULT_UTILIZATION = 0.9       # vLLM's default through 0.15 (0.92 later); used only when the log shows none
+MIN_START_UTILIZATION = 0.1   # a share below this beside another process holds no model worth suggesting
+
+
+def deriver(*rule_ids: str):
+    def register(fn):
+        for rid in rule_ids:
+            _DERIVERS[rid] = fn
+        return fn
+    return register
+
+
+def derive(rule_id: str, values: dict, facts: dict) -> dict:
+    fn = _DERIVERS.get(rule_id)
+    if fn is None:
+        return {}
+    try:
+        return fn(values, facts)
+    except (TypeError, ValueError, ZeroDivisionError, KeyError, OverflowError):
+        return {}
+
+
+def num(value) -> float | None:
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        return float(str(value).replace(",", ""))
+    except ValueError:
+        return None
+
+
+def _args(facts: dict) -> dict:
+    args = facts.get("engine_args")
+    return args if isinstance(args, dict) else {}
+
+
+def _utilization(facts: dict) -> tuple[float, bool]:
+    """The gpu_memory_utilization the run used, and whether the log said so."""
+    u = num(_args(facts).get("gpu_memory_utilization"))
+    return (u, True) if u else (DEFAULT_UTILIZATION, False)
+
+
+def _model_limit(values: dict, facts: dict) -> int | None:
+    """The model's own max length, when the log shows it."""
+    for key in ("derived", "derived_max_model_len", "model_max_len"):
+        v = num(values.get(key))
+        if v:
+            return int(v)
+    return None
+
+
+def _round_down(n: float, step: int = 1024) -> int:
+    """A max_model_len people would type: a multiple of 1024 (of 256 for small values)."""
+    step = step if n >= 2 * step else 256
+    return max(step, int(n // step * step)) if n >= step else int(n)
+
+
+def _fmt_util(u: float) -> float:
+    return math.floor(u * 100) / 100
+
+
+@deriver("kv-cache-too-small")
+def _kv_cache_too_small(values: dict, facts: dict) -> dict:
+    out: dict = {}
+    wanted = num(values.get("max_model_len")) or num(_args(facts).get("max_model_len"))
+    fits = num(values.get("estimated")) or num(values.get("kv_tokens"))
+    limit = _model_limit(values, facts)
+    suggest: dict = {}
+    if fits and wanted and fits < wanted:
+        fit_len = _round_down(fits)
+        if limit:
+            fit_len = min(fit_len, limit)
+        out["fit_max_model_len"] = fit_len
+        suggest["max_model_len"] = fit_len
+    needed, available = num(values.get("needed")), num(values.get("available"))
+    total = num(facts.get("gpu_total_gib"))
+    util, said = _utilization(facts)
+    if needed and available is not None and total and needed > available:
+        new_util = util + (needed - available) / total + 0.01
+        if new_util <= MAX_UTILIZATION:
+            out["fit_utilization"] = _fmt_util(new_util + 0.005) if new_util < 0.99 else MAX_UTILIZATION
+            out["utilization_basis"] = (f"{util:g} now{'' if said else ' (the default)'}, "
+                                        f"{needed - available:.2f} GiB more KV cache on a {total:g} GiB GPU")
+            suggest.setdefault("alternative", {"gpu_memory_utilization": out["fit_utilization"]})
+    if suggest:
+        out["suggest"] = {k: v for k, v in suggest.items() if k != "alternative"} or suggest["alternative"]
+        if "alternative" in suggest and "max_model_len" in suggest:
+            out["suggest_alternative"] = suggest["alternative"]
+    return out
+
+
+_EXIT_CODE = LazyRe(r"'([^']+)':\s*(-?\d+)")
+
+
+@deriver("engine-core-init-failed")
+def _engine_core(values: dict, facts: dict) -> dict:
+    """`Failed core proc(s): {...}` lists only the processes already reaped: `{}` tells nothing,
+    a negative code is the signal that killed the process, 1 a Python exception printed above."""
+    procs = values.get("failed_procs")
+    if procs is None:
+        return {}
+    codes = [(name, int(code)) for name, code in _EXIT_CODE.findall(str(procs))]
+    if not codes:
+        return {"exit_unknown": "yes"}
+    killed = [(name, -code) for name, code in codes if code < 0]
+    if killed:
+        import signal
+        name, sig = killed[0]
+        try:
+            label = f"{sig} ({signal.Signals(sig).name})"
+        except ValueError:
+            label = str(sig)
+        return {"exit_proc": name, "exit_signal": label, **({"killed_9": "yes"} if sig == 9 else {})}
+    name, code = codes[0]
+    return {"exit_proc": name, "exit_error": "yes"} if code == 1 else {}
+
+
+_SIZE = r"(\d+(?:\.\d+)?) ?([KMGT]i?B|bytes)"
+_OTHER_PROCESS = LazyRe(r"Process (\d+) has " + _SIZE + r" memory in use")
+_THIS_PROCESS = LazyRe(r"this process has " + _SIZE + r" memory in use")
+_BY_TORCH = LazyRe(r"Of the allocated memory " + _SIZE + r" is allocated by PyTorch")
+_PRIVATE_POOLS = LazyRe(r"with " + _SIZE + r" allocated in private pools")
+_RESERVED_FREE = LazyRe(r"and " + _SIZE + r" is reserved by PyTorch but unallocated")
+_UNIT_GIB = {"bytes": 1 / 2**30, "B": 1 / 2**30, "KiB": 1 / 2**20, "KB": 1 / 2**20,
+             "MiB": 1 / 1024, "MB": 1 / 1024, "GiB": 1.0, "GB": 1.0, "TiB": 1024.0, "TB": 1024.0}
+# A CUDA context and the libraries vLLM loads hold memory PyTorch does not count: up to a few GiB.
+_NON_TORCH_GIB = 3.0
+
+
+def gib(value) -> float | None:
+    """'1.5 GiB', '594.88 MiB', '0 bytes' -> GiB."""
+    m = re.fullmatch(_SIZE, str(value or "").strip())
+    return float(m.group(1)) * _UNIT_GIB[m.group(2)] if m else None
+
+
+def _size(rx: re.Pattern, text: str) -> float:
+    m = rx.search(text)
+    return float(m.group(1)) * _UNIT_GIB[m.group(2)] if m else 0.0
+
+
+@deriver("cuda-oom")
+def _cuda_oom(values: dict, facts: dict) -> dict:
+    """Who holds the GPU. PyTorch lists the processes NVML reports and names its own "this process";
+    inside a container NVML reports host PIDs, so vLLM's own process shows up as "Process N". A
+    process whose memory matches what PyTorch holds here (plus a CUDA context) is that one."""
+    text = str(values.get("matched_text") or "")
+    out: dict = {}
+    requested, total = gib(values.get("requested")), gib(values.get("total"))
+    if requested and total and requested > total:
+        out["larger_than_gpu"] = "yes"
+    procs = [(pid, float(n) * _UNIT_GIB[unit]) for pid, n, unit in _OTHER_PROCESS.findall(text)]
+    held = _size(_BY_TORCH, text) + _size(_PRIVATE_POOLS, text) + _size(_RESERVED_FREE, text)
+    if not _BY_TORCH.search(text):
+        return out
+    out["torch_held"] = f"{held:.2f} GiB"
+    own = []
+    if not _THIS_PROCESS.search(text):
+        own = [(pid, used) for pid, used in procs if held - 0.05 <= used <= held + _NON_TORCH_GIB]
+    if len(own) == 1:
+        out.update(own_pid=own[0][0], own_used=f"{own[0][1]:.2f} GiB")
+    others = [(pid, used) for pid, used in procs if len(own) != 1 or pid != own[0][0]]
+    if others:
+        out["other_procs"] = ", ".join(f"process {pid} ({used:.2f} GiB)" for pid, used in others)
+        out["other_gib"] = f"{sum(u for _, u in others):.2f}"
+    return out
+
+
+@deriver("kv-cache-no-memory")
+def _kv_no_memory(values: dict, facts: dict) -> dict:
+    util, said = _utilization(facts)
+    if not said:
+        # The default is 0.9 already: pasting 0.9 back to a run whose share the log does not show
+        # is no fix (Bonito passed 0.9 itself, bonito#22).
+        return {"suggest": {}}
+    new_util = min(MAX_UTILIZATION, max(util + 0.1, util * 1.5)) if util < 0.5 else min(MAX_UTILIZATION, util + 0.05)
+    if new_util <= util:
+        return {"suggest": {}}
+    return {"fit_utilization": _fmt_util(new_util), "suggest": {"gpu_memory_utilization": _fmt_util(new_util)}}
+
+
+@deriver("second-engine-same-process")
+def _second_engine(values: dict, facts: dict) -> dict:
+    """The share a second engine can take beside the first: what was free when it started, else
+    what the first engine's own share leaves below 0.95. Never the generic half: a first engine at
+    0.6 leaves no room for 0.45."""
+    out = _free_below(values, facts)
+    if out.get("start_utilization"):
+        return {**out, "fit_utilization": out["start_utilization"]}
+    first, said = _utilization(facts)
+    fit = math.floor((0.95 - first) * 20) / 20
+    if not said or fit <= 0:
+        return {}
+    return {"first_util": first, "fit_utilization": fit, "suggest": {"gpu_memory_utilization": fit}}
+
+
+@deriver("free-mem-below-utilization")
+def _free_below(values: dict, facts: dict) -> dict:
+    free, total, util = num(values.get("free")), num(values.get("total")), num(values.get("util"))
+    if not (free and total):
+        return {}
+    held = total - free
+    start_util = _fmt_util(free / total - 0.02)
+    if start_util < MIN_START_UTILIZATION:
+        # 0.49 of 79 GiB free (vllm-omni#276), 7 of 140 (vllm#23192): no share that small holds a
+        # model, and below 0.02 it is not even positive. The GPU has to be freed.
+        return {"held_gib": round(held, 2), "too_little": "yes", "suggest": {}}
+    out = {"held_gib": round(held, 2), "start_utilization": start_util}
+    if util is None or start_util < util:
+        out["suggest"] = {"gpu_memory_utilization": start_util}
+    return out
+
+
+@deriver("cpu-memory-reservation")
+def _cpu_reservation(values: dict, facts: dict) -> dict:
+    """0.22+ CPU backend: the share of RAM reserved did not cover weights + activations + KV cache."""
+    left, total = num(values.get("kv_left")), num(values.get("total"))
+    util, said = _utilization(facts)
+    if left is None or not total or not said:
+        return {}
+    non_kv = util * total - left                  # what the model took before the KV cache
+    kv_target = max(1.0, non_kv)                  # at least 1 GiB, or as much again as the model
+    new_util = math.ceil((non_kv + kv_target) / total * 20) / 20    # round up to 0.05
+    if not 0 < new_util <= MAX_UTILIZATION or new_util <= util:
+        return {}
+    return {"non_kv_gib": round(non_kv, 2), "fit_utilization": new_util,
+            "suggest": {"gpu_memory_utilization": new_util}}
+
+
+_BNB_SUFFIXES = (".absmax", ".quant_map", ".quant_state", ".nested_absmax", ".nested_quant_map",
+                 ".quant_state.bitsandbytes__nf4", ".quant_state.bitsandbytes__fp4")
+
+
+@deriver("weights-key-mismatch")
+def _weights_key(values: dict, facts: dict) -> dict:
+    """A bitsandbytes 4-bit tensor name means the checkpoint needs the bitsandbytes loader."""
+    key = str(values.get("key") or "")
+    if key.endswith(_BNB_SUFFIXES) or ".quant_state." in key:
+        return {"bnb_key": key, "suggest": {"quantization": "bitsandbytes", "load_format": "bitsandbytes"}}
+    return {}
+
+
+def _tp_fits(t: int, heads: int, kv_heads: int | None, intermediate: int | None) -> bool:
+    """vLLM splits the attention heads, the KV heads (or replicates them: the TP size is then a
+    multiple of their count) and the MLP's intermediate size evenly over the TP ranks."""
+    return (heads % t == 0 and (not kv_heads or kv_heads % t == 0 or t % kv_heads == 0)
+            and (not intermediate or intermediate % t == 0))
+
+
+@deriver("tp-heads-not-divisible")
+def _tp_heads(values: dict, facts: dict) -> dict:
+    """TP sizes the model can take, and the split of this run's GPUs into TP x PP that uses them
+    all with the largest TP (pipeline parallelism splits layers, not heads)."""
+    heads, tp = num(values.get("heads")), num(values.get("tp"))
+    if not (heads and tp):
+        return {}
+    heads, tp = int(heads), int(tp)
+    kv, inter = num(values.get("num_key_value_heads")), num(values.get("intermediate_size"))
+    kv, inter = (int(kv) if kv else None), (int(inter) if inter else None)
+    pp_given = int(num(_args(facts).get("pipeline_parallel_size")) or 1)
+    gpus = tp * pp_given
+    sizes = [t for t in range(1, max(16, tp) + 1) if _tp_fits(t, heads, kv, inter)]
+    out: dict = {"valid_tp_sizes": ", ".join(map(str, sizes)), "gpus": gpus}
+    if kv:
+        out["kv_heads"] = kv
+    if inter:
+        out["intermediate"] = inter
+    best = max(t for t in sizes if gpus % t == 0)
+    # The server takes pipeline parallelism from 0.5.1; an offline LLM() only on the V1 engine
+    # with its multiprocessing executor, from 0.9 (V0's LLMEngine refused it).
+    version = facts.get("vllm_version")
+    since = "0.9" if facts.get("invocation") == "llm" else "0.5.1"
+    if best < gpus and (not version or in_range(version, f">={since}")):
+        out.update(best_tp=best, best_pp=gpus // best)
+        out["suggest"] = {"tensor_parallel_size": best, "pipeline_parallel_size": gpus // best}
+    else:
+        # Fewer GPUs: a size that divides this run's count (KV head counts are powers of two far
+        # more often than not, so 7 of 8 GPUs for 28 heads would usually fail next).
+        out["suggest"] = {"tensor_parallel_size": best}
+    return out
+
+
+@deriver("arch-unsupported")
+def _arch(values: dict, facts: dict) -> dict:
+    """`model_impl` exists from 0.7.2; an architecture that is in vLLM's own list failed to import,
+    which no setting fixes. Without the release in the log, no call is offered."""
+    version = facts.get("vllm_version")
+    if values.get("listed_arch") or not version or not in_range(version, ">=0.7.2"):
+        return {"suggest": {}}
+    return {"suggest": {"model_impl": "transformers"}}
+
+
+@deriver("no-kernel-image")
+def _no_kernel(values: dict, facts: dict) -> dict:
+    """When the traceback shows the failing call is vLLM's first use of the GPU (and no attention
+    code), torch itself lacks the architecture: switching the attention backend cannot help."""
+    frames = facts.get("frames") or []
+    attention = any(re.search(r"attention|flash_attn|flashinfer|xformers", f) for f in frames)
+    if not attention and any(f.endswith(":init_device") for f in frames):
+        return {"torch_kernel": "yes"}
+    return {}
+
+
+@deriver("attn-backend-invalid")
+def _attn_backend(values: dict, facts: dict) -> dict:
+    return {"import_error": "yes"} if "ImportError" in str(values.get("reasons") or "") else {}
+
+
+@deriver("world-size-exceeds-gpus")
+def _world_size(values: dict, facts: dict) -> dict:
+    """The most GPUs the node shows, as a power of two: head counts divide by those far more
+    often than by 3, 5 or 6 (tp-heads-not-divisible answers the rest)."""
+    gpus = int(num(values.get("gpu_count")) or 0)
+    if gpus < 1 or int(num(_args(facts).get("pipeline_parallel_size")) or 1) > 1:
+        return {}
+    return {"suggest": {"tensor_parallel_size": 1 << (gpus.bit_length() - 1)}}
+
+
+@deriver("bf16-unsupported-gpu")
+def _bf16(values: dict, facts: dict) -> dict:
+    return {"suggest": {"dtype": "half"}}
+
+
+@deriver("prompt-too-long")
+def _prompt(values: dict, facts: dict) -> dict:
+    prompt, limit = num(values.get("prompt_len")), num(values.get("max_len"))
+    if prompt and limit and prompt > limit:
+        return {"over_by": int(prompt - limit)}
+    if prompt and limit:
+        return {"over_by": 1}      # prompt + at least one output token
+    return {}
+
+
+@deriver("max-model-len-too-large")
+def _max_len(values: dict, facts: dict) -> dict:
+    derived = num(values.get("derived"))
+    if not derived:
+        return {}
+    return {"suggest": {"max_model_len": int(derived)}}
+
+
+@deriver("batched-tokens-lt-model-len")
+def _batched(values: dict, facts: dict) -> dict:
+    m = num(values.get("max_model_len"))
+    return {"suggest": {"max_num_batched_tokens": int(m)}} if m else {}
+
+
+_LORA_RANKS = (1, 8, 16, 32, 64, 128, 256, 320, 512)
+
+
+@deriver("lora-rank-too-large")
+def _lora(values: dict, facts: dict) -> dict:
+    rank = num(values.get("rank"))
+    if not rank:
+        return {}
+    allowed = next((r for r in _LORA_RANKS if r >= rank), None)
+    return {"suggest": {"max_lora_rank": allowed}} if allowed else {}
+
+
+_LIMIT_SPEC = LazyRe(r"(\w+)\W{1,4}(\d+)")       # '{"image": 4}' or 'image=4'
+
+
+@deriver("mm-limit-exceeded")
+def _mm(values: dict, facts: dict) -> dict:
+    """A limit the log's own numbers support: the count the prompt carried, the model's supported
+    number when the limit was set above it, or twice the current limit when only that is known.
+    Nothing when the model itself caps the count: no flag raises that."""
+    modality = str(values.get("modality") or "")
+    if any(num(values.get(k)) == 0 for k in ("limit", "cap", "model_cap")):
+        return {"no_modality": "yes"}        # the model takes none of this input in this release
+    if not modality or values.get("cap") or values.get("model_cap"):
+        return {}
+    modality = modality[:-1] if modality in ("images", "videos") else modality
+    limit = num(values.get("limit"))
+    spec = _LIMIT_SPEC.search(str(values.get("limit_spec") or ""))
+    if limit is None and spec:
+        limit = float(spec.group(2))
+    out: dict = {"limit": int(limit)} if limit is not None else {}
+    supported, count = num(values.get("supported")), num(values.get("count"))
+    if supported:
+        return {**out, "suggest": {"limit_mm_per_prompt": {modality: int(supported)}}}
+    if count and (limit is None or count > limit):
+        new = int(count)
+    elif limit:
+        new = int(limit) * 2
+    else:
+        return out
+    return {**out, "new_limit": new, "suggest": {"limit_mm_per_prompt": {modality: new}}}
+
+
+@deriver("gpu-util-out-of-range")
+def _util_range(values: dict, facts: dict) -> dict:
+    u = num(values.get("util"))
+    if u and 1 < u <= 100:
+        return {"suggest": {"gpu_memory_utilization": round(u / 100, 2)}}
+    return {}
+
+
+_DTYPE_FIXES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "float64": "float32",
+                "double": "float32", "torch.float16": "float16", "torch.bfloat16": "bfloat16",
+                "torch.float32": "float32", "f16": "float16", "half16": "float16", "int8": "auto",
+                "fp8": "auto"}
+
+
+@deriver("dtype-invalid")
+def _dtype(values: dict, facts: dict) -> dict:
+    given = str(values.get("dtype") or "").strip("'\" ")
+    fixed = _DTYPE_FIXES.get(given.lower(), "auto") if given else None
+    return {"suggest": {"dtype": fixed}, "dtype_fixed": fixed} if fixed else {}
+
+
+_TORCH_DTYPE = LazyRe(r"torch\.(\w+)")
+
+
+@deriver("quant-dtype-unsupported")
+def _quant_dtype(values: dict, facts: dict) -> dict:
+    """The first dtype of the method's own list, float16 before bfloat16 (the GPUs that lack
+    bfloat16 take float16). Nothing on CPU or TPU: vLLM's CPU backend casts float16 to bfloat16,
+    and float16 does not work on TPU, so --dtype is not the way out there."""
+    if facts.get("platform") in ("cpu", "tpu"):
+        return {}
+    listed = _TORCH_DTYPE.findall(str(values.get("supported") or ""))
+    listed = ["float16" if d == "half" else d for d in listed]
+    pick = next((d for d in ("float16", "bfloat16", "float32") if d in listed), None)
+    if not pick or pick == str(values.get("dtype") or "").removeprefix("torch."):
+        return {}
+    return {"dtype_fix": pick, "suggest": {"dtype": pick}}
+
+
+@deriver("mamba-cache-blocks-too-few")
+def _mamba_blocks(values: dict, facts: dict) -> dict:
+    """One Mamba cache block per running sequence: at most as many sequences as the log's blocks."""
+    blocks, seqs = num(values.get("blocks")), num(values.get("max_num_seqs"))
+    if not blocks or (seqs and blocks >= seqs):
+        return {}
+    return {"suggest": {"max_num_seqs": int(blocks)}}
+
+
+@deriver("mm-item-exceeds-batch-tokens")
+def _mm_item_budget(values: dict, facts: dict) -> dict:
+    """One whole multimodal item must fit in one step: a budget of at least its tokens, rounded up
+    to a multiple of 1024 as people set it (2496 -> 3072)."""
+    item, budget = num(values.get("item_tokens")), num(values.get("batched_tokens"))
+    if not item or (budget and budget >= item):
+        return {}
+    return {"suggest": {"max_num_batched_tokens": int(math.ceil(item / 1024) * 1024)}}
+
+
+@deriver("port-in-use")
+def _port(values: dict, facts: dict) -> dict:
+    port = num(values.get("port"))
+    return {"suggest": {"port": int(port) + 1}} if port and port < 65535 else {}
+
+
+@deriver("cuda-graph-capture-slow")
+def _eager(values: dict, facts: dict) -> dict:
+    return {"suggest": {"enforce_eager": True}}
+
+
+# Linux signal numbers: vLLM's workers run on Linux, while the bot may not, so not `signal`'s own.
+_EXIT_SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
+
+
+@deriver("worker-died")
+def _worker_exit(values: dict, facts: dict) -> dict:
+    """What the worker's exit code says. Python reports a death by signal N as -N (multiprocessing),
+    shells and containers as 128 + N; any other code is the process's own exit status. Each signal
+    the rule explains has its own placeholder ({sigill}, {sigbus}, ...) so its paragraph shows alone."""
+    code = num(values.get("exit_code"))
+    if code is None:
+        return {}
+    code = int(code)
+    signo = -code if code < 0 else code - 128 if 128 < code < 160 else None
+    if signo is None:
+        return {"exit_status": code} if code else {}
+    name = _EXIT_SIGNALS.get(signo)
+    if name is None:
+        return {"exit_other_signal": f"`{code}` (signal {signo})"}
+    out: dict = {"exit_signal": name, name.lower(): f"`{code}` ({name})"}
+    if name == "SIGILL" and facts.get("platform") == "cpu":
+        out["suggest"] = {"dtype": "float32"}    # the bf16/AMX kernels are what a CPU or VM refuses
+    return out
+
+
+# --- ready-to-paste: the changed call in the form the user used ---------------------------------
+
+# Arguments vLLM reports as non-default that nobody types.
+_NOISE_ARGS = {"disable_log_stats", "model_tag", "dispatch_function", "subparser", "api_server_count"}
+
+
+# Dict flags that took only KEY=VALUE pairs before a release (JSON from then on).
+_KEY_VALUE_UNTIL = {"limit_mm_per_prompt": "0.8.5"}
+
+
+def _flag(key: str, value, version: str | None = None) -> str:
+    flag = "--" + key.replace("_", "-")
+    if value is True:
+        return flag
+    if value is False:
+        return f"--no-{key.replace('_', '-')}"
+    until = _KEY_VALUE_UNTIL.get(key)
+    if isinstance(value, dict) and until and version and in_range(version, f"<{until}"):
+        return f"{flag} " + ",".join(f"{k}={v}" for k, v in value.items())
+    if isinstance(value, (dict, list)):
+        return f"{flag} '{json.dumps(value)}'"
+    text = str(value)
+    return f"{flag} {text}" if re.fullmatch(r"[\w./:@+-]+", text) else f"{flag} '{text}'"
+
+
+def ready_to_paste(suggest: dict, env: dict, facts: dict, form: str | None) -> str:
+    """The user's own call with the fix applied, e.g. `vllm serve M --max-model-len 16384`."""
+    if not suggest and not env:
+        return ""
+    given = facts.get("user_args") if isinstance(facts.get("user_args"), dict) else {}
+    args = {k: v for k, v in given.items() if k not in _NOISE_ARGS}
+    model = args.pop("model", None) or given.get("model_tag") or facts.get("model") or "MODEL"
+    for key, value in suggest.items():
+        if value is None:
+            args.pop(key, None)             # None means: leave the setting out
+        else:
+            args[key] = value
+    env_prefix = " ".join(f"{k}={v}" for k, v in env.items())
+    version = facts.get("vllm_version")
+    serve = " ".join([f"vllm serve {model}", *(_flag(k, v, version) for k, v in args.items() if k != "port" or v)])
+    kwargs = ", ".join([f"model={model!r}", *(f"{k}={v!r}" for k, v in args.items() if k not in ("port", "host"))])
+    llm = f"LLM({kwargs})"
+    if env:
+        llm = "\n".join([*(f"os.environ[{k!r}] = {v!r}" for k, v in env.items()), llm])
+    serve = f"{env_prefix} {serve}".strip()
+    if form == "serve":
+        return serve
+    if form == "llm":
+        return llm
+    return f"{llm}\n# or\n{serve}"

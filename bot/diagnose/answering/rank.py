@@ -1,0 +1,84 @@
+"""Rank the candidates of every source, and see past a wrapper.
+
+Ranking follows the seed's method: the FIRST real error wins, root causes outrank hints and hints
+outrank wrappers, and `supersedes` breaks ties when two rules explain the same line. A wrapper
+("Engine core initialization failed. See root cause above") is no answer when the paste shows the
+error it wraps: that error is answered, or quoted.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+from bot.base.record import Record
+from bot.diagnose.knowledge import Candidate
+from bot.diagnose.reading.facts import run_starts
+from bot.diagnose.reading.tracebacks import Message
+
+LEVEL_RANK = {"root": 0, "hint": 1, "wrapper": 2}
+
+
+def rank(cands: list[Candidate]) -> list[Candidate]:
+    """Best first: roots before hints before wrappers, then the FIRST error of the log, then the
+    surer; a rule that `supersedes` another explaining the same log goes before it."""
+    # A WARNING record is never the root while an error explains the same log.
+    cands.sort(key=lambda c: (LEVEL_RANK[c.rule.level], c.message.level == "WARNING", c.position, -c.confidence))
+    by_id = {c.rule.id: c for c in cands}
+    for winner in list(cands):
+        for loser_id in winner.rule.supersedes:
+            loser = by_id.get(loser_id)
+            if loser is None or loser is winner:
+                continue
+            if cands.index(loser) < cands.index(winner):
+                cands.remove(winner)
+                cands.insert(cands.index(loser), winner)
+    return cands
+
+
+class Matched(Record):
+    candidates: list[Candidate]          # best first; one per rule (its first hit)
+    cause: Message | None = None         # the real error above a wrapper, when no rule knows it
+
+
+def _real_errors(errors: list[Message], wrapped: set[int]) -> list[Message]:
+    """Exceptions that are causes: not a wrapper's own message, not a warning."""
+    return [m for m in errors if (m.exc_type or m.inner) and id(m) not in wrapped and m.level != "WARNING"
+            and not (m.exc_type or "").endswith("Warning")]
+
+
+def _visible_cause(wrapper: Candidate, errors: list[Message], wrapped: dict[int, set[str]],
+                   text: str) -> Message | None:
+    """The first real exception of the wrapper's run that the paste shows: above the wrapper's last
+    line, or inside the very log record that printed the wrapper (`logger.exception` prints its
+    message first and the traceback that caused it after)."""
+    real = _real_errors(errors, set(wrapped))
+    if not real:
+        return None
+    starts = run_starts(text)
+    run = bisect.bisect_right(starts, wrapper.message.line_no)
+    hits = [wrapper.message] + [m for m in errors if wrapper.rule.id in wrapped.get(id(m), ())
+                                and bisect.bisect_right(starts, m.line_no) == run]
+    last = max(m.line_no for m in hits)
+    records = {(m.proc, m.header) for m in hits if m.level and m.header}
+    for m in real:
+        if bisect.bisect_right(starts, m.line_no) == run and \
+                (m.line_no < last or (m.proc, m.header) in records):
+            return m
+    return None
+
+
+def cover_wrappers(cands: list[Candidate], wrappers: list, errors: list[Message], holds, text: str) -> Matched:
+    """A wrapper ("the real error is above") is no answer when the paste shows that error: answer
+    it with a rule, or quote it. Only wrappers are left here, or nothing at all."""
+    first = next((c for c in cands if c.rule.level == "wrapper"), None)
+    if first is None or any(c.rule.level != "wrapper" and c.rule.status == "active" for c in cands):
+        return Matched(cands)
+    wrapped: dict[int, set[str]] = {}
+    for m in errors:
+        ids = {r.id for r in wrappers if r.search(m.text, holds) is not None}
+        if ids:
+            wrapped[id(m)] = ids
+    cause = _visible_cause(first, errors, wrapped, text)
+    if cause is None:
+        return Matched(cands)
+    return Matched([c for c in cands if c.rule.level != "wrapper"], cause)

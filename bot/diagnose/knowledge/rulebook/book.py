@@ -1,0 +1,386 @@
+"""Load, validate and compile the rule book (rules/*.yaml, one rule per file), and the team
+rule packs loaded on top of it (see packs.py).
+
+Parsing YAML costs more than the rest of a CLI call, so each validated folder of rules is cached
+as JSON keyed on the files' names, sizes and mtimes; a changed file rebuilds the cache. Errors
+name the file and the field.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import zlib
+
+from bot.base.record import Factory, Record
+from bot.base.versions import valid_specifier
+
+from . import guards
+
+LEVELS = ("root", "wrapper", "hint")
+STATUSES = ("active", "shadow")
+SCOPES = ("errors", "any", "tail")
+LANGS = ("en", "zh")
+WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "compute_capability",
+             "platform", "has_traceback", "vllm_context", "vllm_printed", "frames")
+TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "fix", "verified",
+            "versions", "related", "repro", "fix_settings", "fix_env", "references", "notes", "family"}
+# A family rule is answered from the index of vLLM's own source (bot/diagnose/knowledge/vllm/families.py finds the
+# message, its texts are filled from the index): it needs no patterns, and ranks below the rules
+# written by hand.
+FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package")
+MATCH_KEYS = {"patterns", "fuzzy", "scope", "when"}
+_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_CACHE_FORMAT = 8
+
+
+class RuleError(ValueError):
+    """A rule file that does not follow rules/README.md."""
+
+
+class Rule(Record):
+    id: str
+    level: str
+    status: str
+    title: dict
+    cause: dict
+    fix: dict
+    pattern_sources: list[str]
+    fuzzy: list[str]
+    scope: str
+    when: dict
+    supersedes: list[str]
+    verified: dict
+    versions: str | None
+    related: list[str]
+    repro: dict
+    fix_settings: dict
+    fix_env: dict
+    references: list[str]
+    path: str
+    pack: str = "shipped"              # the rule pack it comes from (packs.py)
+    family: str | None = None          # answered from vLLM's source (FAMILIES), not by patterns
+    literals: list[str] = Factory(list)
+    pattern_when: list[dict] = Factory(list)
+    _compiled: dict = Factory(dict)
+
+    @property
+    def patterns(self) -> list[re.Pattern[str]]:
+        return [self._pattern(i) for i in range(len(self.pattern_sources))]
+
+    def _pattern(self, i: int) -> re.Pattern[str]:
+        rx = self._compiled.get(i)
+        if rx is None:
+            rx = self._compiled[i] = re.compile(self.pattern_sources[i])
+        return rx
+
+    def search(self, text: str, holds=None) -> dict | None:
+        """Captures of the first pattern that hits, or None. A pattern is compiled only once a
+        literal it cannot match without is found in the text: compiling the whole rule book costs
+        more than diagnosing a small log. `holds(when)` checks a pattern's own conditions."""
+        for i, literal in enumerate(self.literals):
+            if literal and literal not in text:
+                continue
+            when = self.pattern_when[i] if i < len(self.pattern_when) else None
+            if when and (holds is None or not holds(when)):
+                continue
+            m = self._pattern(i).search(text)
+            if m:
+                return {k: v for k, v in m.groupdict().items() if v is not None}
+        return None
+
+    def to_json(self) -> dict:
+        return self.to_dict()
+
+
+class RuleBook(Record):
+    rules: dict[str, Rule]
+    version: str
+    errors: list[str]
+    directory: str                     # the base book's folder
+    packs: list = Factory(list)        # packs.Pack records, the base book first
+    replaced: dict = Factory(dict)     # rule id -> the pack whose rule of that id a later pack replaced
+
+    def __iter__(self):
+        return iter(self.rules.values())
+
+    @property
+    def families(self) -> bool:
+        """Whether some active rule answers from vLLM's source (rulebook.FAMILIES)."""
+        return any(r.family and r.status == "active" for r in self.rules.values())
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+
+SHIPPED = "shipped"
+def default_directory() -> str:
+    """The shipped rule book ($VLLM_DOCTOR_RULES replaces it: a whole other book, for its authors)."""
+    env = os.environ.get("VLLM_DOCTOR_RULES")
+    if env:
+        return env
+    from bot.base import resources
+    return resources.rules_dir()
+
+
+def _lang_text(data: dict, key: str, where: str) -> dict:
+    value = data.get(key)
+    if not isinstance(value, dict):
+        raise RuleError(f"{where}: {key}: must be a mapping with 'en' and 'zh' texts")
+    for lang in LANGS:
+        if not isinstance(value.get(lang), str) or not value[lang].strip():
+            raise RuleError(f"{where}: {key}.{lang}: missing or empty")
+    return {lang: value[lang].strip() for lang in LANGS}
+
+
+def _guards(text: dict, key: str, where: str) -> None:
+    """Each paragraph's version guard is well formed, and both languages guard the same releases."""
+    found = {}
+    for lang in LANGS:
+        specs = []
+        for para in re.split(r"\n[ \t]*\n", text[lang]):
+            bad = guards.problem(para)
+            if bad:
+                raise RuleError(f"{where}: {key}.{lang}: {bad}")
+            spec = guards.split(para)[0]
+            if spec is not None:
+                specs.append(spec.replace(" ", ""))
+        found[lang] = specs
+    if found["en"] != found["zh"]:
+        raise RuleError(f"{where}: {key}: the en and zh texts guard different releases "
+                        f"({found['en']} vs {found['zh']}); give each guarded paragraph its translation")
+
+
+def _str_list(value, where: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise RuleError(f"{where}: must be a list of strings")
+    return value
+
+
+def _mapping(value, where: str) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise RuleError(f"{where}: must be a mapping")
+    return value
+
+
+def required_literal(pattern: str) -> str:
+    """The longest run of plain characters every match of `pattern` must contain ('' if none)."""
+    import re._parser as sre_parse
+    from re._constants import LITERAL
+    parsed = sre_parse.parse(pattern)
+    if parsed.state.flags & re.IGNORECASE:
+        return ""
+    best, run = "", []
+    for op, av in parsed:
+        if op is LITERAL:
+            run.append(chr(av))
+            continue
+        best = max(best, "".join(run), key=len)
+        run = []
+    best = max(best, "".join(run), key=len)
+    return best if len(best) >= 4 else ""
+
+
+def _conditions(value, where: str) -> dict:
+    when = _mapping(value, where)
+    for key in when:
+        if key not in WHEN_KEYS:
+            raise RuleError(f"{where}.{key}: unknown fact (known: {', '.join(WHEN_KEYS)})")
+    if "frames" in when:
+        try:
+            re.compile(str(when["frames"]).removeprefix("!"))
+        except re.error as e:
+            raise RuleError(f"{where}.frames: does not compile: {e}") from None
+    return {k: str(v) if not isinstance(v, (bool, int, float)) else v for k, v in when.items()}
+
+
+def _patterns(value, where: str) -> tuple[list[str], list[dict]]:
+    """Each pattern is a regex, or {pattern: regex, when: {...}} when only some wordings need a
+    condition (a bare seed quote must match; the same text from a generic library needs context)."""
+    if value is None:
+        return [], []
+    if not isinstance(value, list):
+        raise RuleError(f"{where}: must be a list")
+    sources, conditions = [], []
+    for i, item in enumerate(value):
+        if isinstance(item, dict):
+            unknown = set(item) - {"pattern", "when"}
+            if unknown or not isinstance(item.get("pattern"), str):
+                raise RuleError(f"{where}[{i}]: a mapping needs 'pattern' (and optional 'when') only")
+            sources.append(item["pattern"])
+            conditions.append(_conditions(item.get("when"), f"{where}[{i}].when"))
+        elif isinstance(item, str):
+            sources.append(item)
+            conditions.append({})
+        else:
+            raise RuleError(f"{where}[{i}]: must be a regex string or a mapping")
+        try:
+            re.compile(sources[-1])
+        except re.error as e:
+            raise RuleError(f"{where}[{i}]: does not compile: {e}") from None
+    return sources, conditions
+
+
+def _env(value, where: str) -> dict:
+    env = _mapping(value, where)
+    for k, v in env.items():
+        if not re.fullmatch(r"[A-Z][A-Z0-9_]*", str(k)) or isinstance(v, (dict, list)):
+            raise RuleError(f"{where}.{k}: must map an environment variable NAME to a value")
+    return {k: str(v) for k, v in env.items()}
+
+
+def validate(data, path) -> Rule:
+    """Check one parsed rule file; raise RuleError naming the file and field."""
+    where = path.name
+    if not isinstance(data, dict):
+        raise RuleError(f"{where}: the file must hold one mapping (a rule)")
+    unknown = set(data) - TOP_KEYS
+    if unknown:
+        raise RuleError(f"{where}: unknown field(s) {sorted(unknown)}")
+    rid = data.get("id")
+    if not isinstance(rid, str) or not _ID.match(rid):
+        raise RuleError(f"{where}: id: must be lowercase words joined by '-'")
+    if rid != path.stem:
+        raise RuleError(f"{where}: id: '{rid}' differs from the file name '{path.stem}'")
+    level = data.get("level")
+    if level not in LEVELS:
+        raise RuleError(f"{where}: level: must be one of {LEVELS}")
+    status = data.get("status", "active")
+    if status not in STATUSES:
+        raise RuleError(f"{where}: status: must be one of {STATUSES}")
+    match = _mapping(data.get("match"), f"{where}: match")
+    unknown = set(match) - MATCH_KEYS
+    if unknown:
+        raise RuleError(f"{where}: match: unknown field(s) {sorted(unknown)}")
+    patterns, pattern_when = _patterns(match.get("patterns"), f"{where}: match.patterns")
+    fuzzy = _str_list(match.get("fuzzy"), f"{where}: match.fuzzy")
+    family = data.get("family")
+    if family is not None and family not in FAMILIES:
+        raise RuleError(f"{where}: family: must be one of {FAMILIES}")
+    if family and level != "root":
+        raise RuleError(f"{where}: family: a family rule is a root cause (level: root)")
+    if family and (patterns or fuzzy):
+        raise RuleError(f"{where}: match: a family rule's messages are found in vLLM's source, not by patterns")
+    if not patterns and not fuzzy and not family:
+        raise RuleError(f"{where}: match: needs patterns or fuzzy sentences")
+    for i, s in enumerate(fuzzy):
+        if len(s) < 20:
+            raise RuleError(f"{where}: match.fuzzy[{i}]: too short to score reliably (< 20 chars)")
+    scope = match.get("scope", "errors")
+    if scope not in SCOPES:
+        raise RuleError(f"{where}: match.scope: must be one of {SCOPES}")
+    when = _conditions(match.get("when"), f"{where}: match.when")
+    versions = data.get("versions")
+    if versions is not None:
+        versions = str(versions)
+        if not valid_specifier(versions):
+            raise RuleError(f"{where}: versions: '{versions}' is not a PEP 440 specifier")
+    verified = _mapping(data.get("verified"), f"{where}: verified")
+    texts = {key: _lang_text(data, key, where) for key in ("title", "cause", "fix")}
+    for key, text in texts.items():
+        _guards(text, key, where)
+    return Rule(
+        id=rid, level=level, status=status,
+        title=texts["title"], cause=texts["cause"], fix=texts["fix"],
+        pattern_sources=patterns, fuzzy=fuzzy, scope=scope,
+        when=when, pattern_when=pattern_when,
+        supersedes=_str_list(data.get("supersedes"), f"{where}: supersedes"),
+        verified={k: str(v) for k, v in verified.items()},
+        versions=versions,
+        related=_str_list(data.get("related"), f"{where}: related"),
+        repro=_mapping(data.get("repro"), f"{where}: repro"),
+        fix_settings=_mapping(data.get("fix_settings"), f"{where}: fix_settings"),
+        fix_env=_env(data.get("fix_env"), f"{where}: fix_env"),
+        references=_str_list(data.get("references"), f"{where}: references"),
+        path=str(path),
+        family=family,
+        literals=[required_literal(p) for p in patterns],
+    )
+
+
+def _parse_yaml(path):
+    import yaml
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    with open(path, "rb") as f:
+        return yaml.load(f, Loader=loader)
+
+
+def _stamp(files: list[str]) -> str:
+    parts = [str(_CACHE_FORMAT)]
+    for p in files:
+        st = os.stat(p)
+        parts.append(f"{os.path.basename(p)}:{st.st_size}:{st.st_mtime_ns}")
+    return ";".join(parts)
+
+
+def _cache_path(directory: str) -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    key = f"{zlib.crc32(os.path.realpath(directory).encode()):08x}"
+    return os.path.join(base, "vllm-doctor", f"rulebook-{key}.json")
+
+
+def _content_version(files: list[str]) -> str:
+    """The rule book's version, stored with every diagnosis: a hash of the rule files' contents."""
+    import hashlib
+    h = hashlib.sha1()
+    for p in files:
+        h.update(os.path.basename(p).encode())
+        with open(p, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:12]
+
+
+def _build(files: list[str]) -> tuple[dict[str, Rule], list[str]]:
+    from pathlib import Path
+    rules: dict[str, Rule] = {}
+    errors: list[str] = []
+    for path in map(Path, files):
+        try:
+            rule = validate(_parse_yaml(path), path)
+        except RuleError as e:
+            errors.append(str(e))
+            continue
+        except Exception as e:  # a YAML syntax error names the line; keep loading the others
+            errors.append(f"{path.name}: not valid YAML: {e}")
+            continue
+        rules[rule.id] = rule
+    return rules, errors
+
+
+def rule_files(directory: str) -> list[str]:
+    """The rule files of a folder: every *.yaml but `_pack.yaml` and other names starting with '_'."""
+    return sorted(os.path.join(directory, n) for n in os.listdir(directory)
+                  if n.endswith(".yaml") and not n.startswith("_"))
+
+
+def load_folder(directory: str, *, use_cache: bool = True) -> tuple[dict[str, Rule], str, list[str]]:
+    """One folder's rules, its content version and the problems of the files that did not load."""
+    files = rule_files(directory)
+    stamp = _stamp(files)
+    cache = _cache_path(directory)
+    if use_cache:
+        try:
+            with open(cache, encoding="utf-8") as f:
+                data = json.load(f)
+            if data.get("stamp") == stamp:
+                return {d["id"]: Rule(**d) for d in data["rules"]}, data["version"], data["errors"]
+        except (OSError, ValueError, KeyError, TypeError):
+            pass
+    rules, errors = _build(files)
+    version = _content_version(files)
+    if use_cache:
+        try:
+            os.makedirs(os.path.dirname(cache), exist_ok=True)
+            tmp = f"{cache}.{os.getpid()}.tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump({"stamp": stamp, "version": version, "errors": errors,
+                           "rules": [r.to_json() for r in rules.values()]}, f)
+            os.replace(tmp, cache)
+        except OSError:
+            pass
+    return rules, version, errors

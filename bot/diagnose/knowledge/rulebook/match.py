@@ -1,0 +1,165 @@
+"""The rule book's candidates: error messages its rules' patterns hit, and reworded messages.
+
+Patterns find candidates; rapidfuzz scores the error messages no pattern hit against each rule's
+canonical sentences, so a reworded message still matches. Facts decide which rules may answer (a
+rule's `when` conditions, and a pattern's own). Ranking is the answering's (answering/rank.py).
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.base.versions import OPS, in_range
+from bot.diagnose.knowledge import Candidate
+from bot.diagnose.reading.tracebacks import Message
+
+from .book import Rule, RuleBook
+
+BASE_CONFIDENCE = {"root": 0.95, "hint": 0.75, "wrapper": 0.6}
+FUZZY_CUTOFF = 90.0
+TAIL_LINES = 3
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+_COMPARISON = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(-?\d+(?:\.\d+)?)\s*$")
+
+
+def _norm(s: str) -> str:
+    return _DIGITS.sub("0", s.replace("`", "").replace("'", "").replace('"', "")).lower()
+
+
+def condition_holds(key: str, expected, facts: dict) -> bool:
+    actual = facts.get(key)
+    if key == "frames":          # a regex some traceback frame matches; "!regex": none does
+        rx, want = (str(expected)[1:], False) if str(expected).startswith("!") else (str(expected), True)
+        return any(re.search(rx, f) for f in actual or ()) == want
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return bool(actual) == bool(expected) if not isinstance(expected, str) else \
+            str(bool(actual)).lower() == expected.lower()
+    if key.endswith("_version"):
+        return in_range(actual, str(expected))
+    m = _COMPARISON.match(str(expected))
+    if m:
+        try:
+            return OPS[m.group(1)](float(actual), float(m.group(2)))
+        except (TypeError, ValueError):
+            return False
+    return str(actual).lower() == str(expected).lower()
+
+
+def _pattern_candidates(rules: list[Rule], errors: list[Message], holds) -> list[Candidate]:
+    found: list[Candidate] = []
+    pending = list(rules)
+    for pos, msg in enumerate(errors):
+        if not pending:
+            break
+        still = []
+        for rule in pending:
+            caps = rule.search(msg.text, holds)
+            if caps is None:
+                still.append(rule)
+            else:
+                found.append(Candidate(rule, msg, pos, BASE_CONFIDENCE[rule.level], "pattern", caps))
+        pending = still
+    return found
+
+
+def _tail_candidates(rules: list[Rule], tail: list[Message], n_errors: int, holds) -> list[Candidate]:
+    found = []
+    for rule in rules:
+        for msg in reversed(tail[-TAIL_LINES:]):
+            caps = rule.search(msg.text, holds)
+            if caps is not None:
+                found.append(Candidate(rule, msg, n_errors, BASE_CONFIDENCE[rule.level], "pattern", caps))
+                break
+    return found
+
+
+def _fuzzy_candidates(rules: list[Rule], errors: list[Message], taken: set[str],
+                      explained: set[int]) -> list[Candidate]:
+    """Reworded messages: strong error lines that no pattern explained, scored against the rules'
+    canonical sentences. Short lines are skipped: a fragment scores high against anything."""
+    choices, owners = [], []
+    for rule in rules:
+        if rule.id in taken:
+            continue
+        for sentence in rule.fuzzy:
+            choices.append(_norm(sentence))
+            owners.append(rule)
+    if not choices:
+        return []
+    found: list[Candidate] = []
+    shortest = 0.6 * min(len(c) for c in choices)
+    for pos, msg in enumerate(errors):
+        if id(msg) in explained or not (msg.exc_type or msg.inner or msg.level in ("ERROR", "CRITICAL")):
+            continue
+        query = _norm(msg.text)
+        if len(query) < max(25, shortest):
+            continue
+        from rapidfuzz import fuzz, process  # imported only when a message needs scoring
+        best = process.extractOne(query, choices, scorer=fuzz.partial_ratio, score_cutoff=FUZZY_CUTOFF,
+                                  processor=None)
+        if not best:
+            continue
+        _, score, idx = best
+        if len(query) < 0.6 * len(choices[idx]):
+            continue
+        rule = owners[idx]
+        if rule.id in taken or rule.search(msg.text, lambda when: True) is not None:
+            continue            # a pattern of this rule saw the line and its condition said no
+        taken.add(rule.id)
+        conf = (0.55 + (score - FUZZY_CUTOFF) / (100 - FUZZY_CUTOFF) * 0.3) * (1.0 if rule.level == "root" else 0.8)
+        found.append(Candidate(rule, msg, pos, round(conf, 3), "fuzzy"))
+    return found
+
+
+def _explained(rules: list[Rule], errors: list[Message], taken: set[str], holds) -> set[int]:
+    """Messages that some rule's pattern explains, even when that rule already hit earlier:
+    a reworded-message score must never re-explain them as something else."""
+    hit_rules = [r for r in rules if r.id in taken]
+    return {id(m) for m in errors if any(r.search(m.text, holds) is not None for r in hit_rules)}
+
+
+def holds_for(facts: dict):
+    """`holds(when)`: whether a rule's (or a pattern's) conditions hold for the log's facts."""
+    def holds(when: dict) -> bool:
+        return all(condition_holds(k, v, facts) for k, v in when.items())
+    return holds
+
+
+def answers(cands: list[Candidate]) -> bool:
+    """Whether a real answer is among the candidates: an active rule that is not a wrapper."""
+    return any(c.rule.level != "wrapper" and c.rule.status == "active" for c in cands)
+
+
+def candidates(book: RuleBook, errors: list[Message], tail: list[Message], facts: dict) -> list[Candidate]:
+    """Every rule's first hit in the log: patterns over the error messages (scope `errors`), over
+    every record (`any`) and over the last lines (`tail`), then reworded messages by rapidfuzz."""
+    holds = holds_for(facts)
+    usable = [r for r in book if not r.family and holds(r.when)]
+    by_scope: dict[str, list[Rule]] = {"errors": [], "any": [], "tail": []}
+    for r in usable:
+        by_scope[r.scope].append(r)
+    strong = strong_messages(errors)
+    cands = _pattern_candidates(by_scope["errors"], strong, holds)
+    # scope: any — the rule's message may be an INFO or WARNING record, a little less sure
+    for c in _pattern_candidates(by_scope["any"], errors, holds):
+        c.position = sum(1 for m in strong if m.line_no < c.message.line_no)
+        c.confidence *= 1.0 if c.message.is_error else 0.85
+        cands.append(c)
+    cands += _tail_candidates(by_scope["tail"], tail, len(strong), holds)
+    taken = {c.rule.id for c in cands}
+    explained = {id(c.message) for c in cands} | _explained(by_scope["errors"], strong, taken, holds)
+    # A reworded message after the first root cause found by a pattern could never rank first:
+    # score only the messages before it (this also spares most CLI calls importing rapidfuzz).
+    first_root = min((c.position for c in cands if c.rule.level == "root"), default=len(strong))
+    return cands + _fuzzy_candidates(by_scope["errors"], strong[:first_root], taken, explained)
+
+
+def strong_messages(errors: list[Message]) -> list[Message]:
+    """The messages a root cause can be: errors, and plain lines that read like one."""
+    return [m for m in errors if m.is_error or m.plain]
+
+
+def wrappers(book: RuleBook, facts: dict) -> list[Rule]:
+    """The rules whose message says "the real error is above" (level wrapper), that may answer here."""
+    holds = holds_for(facts)
+    return [r for r in book if not r.family and r.level == "wrapper" and r.scope == "errors" and holds(r.when)]

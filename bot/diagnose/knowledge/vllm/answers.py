@@ -1,0 +1,606 @@
+"""The values a family rule's text is filled with, read from the index of vLLM's releases.
+
+Each filler takes the index, the candidate's `families.Hit`, the log's facts and the reader's language,
+and returns {name: text} for the rule's `{placeholders}`; a value the index does not have is left
+out, so the paragraph that needs it is dropped (report.fill). vLLM's own help texts and messages are
+quoted as vLLM wrote them, in English.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote_plus
+
+from . import conditions, load_index
+from .families import Hit, where
+from .releases import runs
+
+MAX_SETTINGS = 5
+HELP_CHARS = 220
+
+_L = {
+    "en": {"default": "default", "type": "type", "range": "range", "choices": "one of", "env": "environment variable",
+           "field_of": "a field of `{cls}`", "set_with": "set it with `{flag} '{{\"{field}\": …}}'`",
+           "not_in": "not in vLLM {release} (in {runs})", "llm": "`LLM({kw}=…)`", "no_flag": "no command-line flag",
+           "of_indexed": "indexed releases", "unknown_version": "The log does not show its vLLM version: this describes vLLM {release}, the newest indexed release that has it."},
+    "zh": {"default": "默认", "type": "类型", "range": "范围", "choices": "可选", "env": "环境变量",
+           "field_of": "`{cls}` 的字段", "set_with": "用 `{flag} '{{\"{field}\": …}}'` 设置",
+           "not_in": "vLLM {release} 中没有(存在于 {runs})", "llm": "`LLM({kw}=…)`", "no_flag": "没有命令行参数",
+           "of_indexed": "已索引的版本", "unknown_version": "日志里没有 vLLM 版本号:以下按 vLLM {release}(有这条报错的最新已索引版本)说明。"},
+}
+
+
+def values(c, facts: dict, lang: str) -> dict:
+    """Texts for a family rule's candidate `c` (its `source` is a Hit)."""
+    hit: Hit = c.source
+    idx = load_index()
+    if idx is None or hit is None:
+        return {}
+    filler = _FILLERS.get(hit.family)
+    out = filler(idx, hit, facts, lang if lang in _L else "en") if filler else {}
+    if hit.site is not None:
+        out.update(site_values(idx, hit.site, facts, lang))
+        if hit.info.get("twin_releases"):        # the same text raised as another class elsewhere
+            both = set(hit.site.releases) | set(hit.info["twin_releases"])
+            out["site_releases"] = runs([r for r in idx.releases if r in both], idx.releases)
+        if hit.family == "raise-site" and hit.captures:
+            out["captured"] = captured(hit.captures)
+    return out
+
+
+def captured(captures: dict, limit: int = 5) -> str:
+    """The values the message filled in, each with the expression vLLM formatted there."""
+    rows = []
+    for expr, value in list(captures.items())[:limit]:
+        value = " ".join(str(value).split())
+        if value:
+            rows.append(f"`{expr[:60]}` = `{value[:80]}{'…' if len(value) > 80 else ''}`")
+    return ", ".join(rows)
+
+
+# --- shared pieces ---------------------------------------------------------------------------------
+
+def first_sentence(text: str | None, limit: int = HELP_CHARS) -> str:
+    flat = " ".join((text or "").split())
+    m = re.match(r"(.+?[.!?])(?:\s|$)", flat)
+    s = m.group(1) if m else flat
+    return s if len(s) <= limit else s[: limit - 1].rstrip() + "…"
+
+
+def _show(value) -> str:
+    return repr(value) if isinstance(value, (bool, type(None))) else str(value)
+
+
+def _constraints(info, lang: str) -> list[str]:
+    t = _L[lang]
+    parts = []
+    if info.type:
+        parts.append(f"{t['type']} `{info.type}`")
+    bounds = [f"> {info.gt}" if info.gt is not None else None, f"≥ {info.ge}" if info.ge is not None else None,
+              f"< {info.lt}" if info.lt is not None else None, f"≤ {info.le}" if info.le is not None else None]
+    bounds = [b for b in bounds if b]
+    if bounds:
+        parts.append(f"{t['range']} {' '.join(bounds)}")
+    if info.choices:
+        shown = ", ".join(f"`{c}`" for c in list(info.choices)[:10])
+        parts.append(f"{t['choices']} {shown}{' …' if len(info.choices) > 10 else ''}")
+    default = info.llm_default if getattr(info, "llm_default", None) is not None else info.default
+    if default is not None or info.default_expr is None:
+        parts.append(f"{t['default']} `{_show(default)}`")
+    elif info.default_expr:
+        parts.append(f"{t['default']} `{info.default_expr}`")
+    return parts
+
+
+def _class_of(idx, owner: str | None) -> str | None:
+    """`cache_config` → "CacheConfig" (and a class name as it is), as the index spells it."""
+    if not owner:
+        return None
+    if owner in idx.config_classes():
+        return owner
+    want = owner.replace("_", "").lower()
+    return next((name for name in idx.config_classes() if name.lower() == want), None)
+
+
+def _class_flag(idx, cls: str, release: str | None) -> str | None:
+    """The flag that takes a whole config class as JSON (`--compilation-config`), if any."""
+    snake = re.sub(r"(?<!^)(?=[A-Z][a-z])", "_", cls).lower()
+    info = idx.arg(snake, release)
+    return info.flag if info and info.flag else None
+
+
+def setting_line(idx, name: str, owner: str | None, release: str | None, lang: str) -> str | None:
+    """One markdown bullet: an engine argument, config field or environment variable as `release`
+    defines it (flag, `LLM()` keyword, type, range, default, vLLM's own help)."""
+    t = _L[lang]
+    if name.startswith("VLLM_"):
+        env = idx.env(name, release)
+        if env is None:
+            known = idx.env(name)
+            return f"- `{name}` ({t['env']}): {t['not_in'].format(release=release, runs=runs(known.releases, idx.versions))}" \
+                if known and release else None
+        facts = [t["env"]] + ([f"{t['default']} `{env.default}`"] if env.default not in (None, "") else [])
+        return f"- `{name}` ({', '.join(facts)}): {first_sentence(env.doc)}".rstrip(": ")
+    info = idx.arg(name, release)
+    if owner == "" and info is None:
+        return None                     # a local variable, not a setting of this release
+    if info is not None:
+        names = [f"`{info.flag}`"] if info.flag else []
+        if info.keyword:
+            names.append(t["llm"].format(kw=info.name))
+        head = " / ".join(names) or f"`{info.name}`"
+        return f"- {head} ({', '.join(_constraints(info, lang))}): {first_sentence(info.help)}".rstrip(": ")
+    cls = _class_of(idx, owner)
+    field = idx.config_field(cls, name, release) if cls else None
+    if field is None:
+        # An engine argument of that name from other releases is no answer when the check reads a
+        # config field: SpeculativeConfig.num_speculative_tokens exists in 0.33, set through
+        # --speculative-config, although the flag --num-speculative-tokens went after 0.7.3.
+        if release and idx.arg(name) is not None:
+            return f"- `{name}`: {t['not_in'].format(release=release, runs=runs(idx.arg(name).releases, idx.versions))}"
+        return None
+    arg = engine_arg(idx, cls, name, release)
+    if arg is not None and arg.name != name:
+        line = setting_line(idx, arg.name, None, release, lang)     # `cache_dtype` is set by --kv-cache-dtype
+        return line and line.replace(" (", f" → `{cls}.{name}` (", 1)
+    how = [t["field_of"].format(cls=cls)]
+    flag = _class_flag(idx, cls, release)
+    how.append(t["set_with"].format(flag=flag, field=name) if flag else t["no_flag"])
+    return f"- `{name}` ({'; '.join(how)}; {', '.join(_constraints(field, lang))}): {first_sentence(field.help)}".rstrip(": ")
+
+
+def engine_arg(idx, cls: str, field: str, release: str | None):
+    """The engine argument that sets a config class's field in that release (`--kv-cache-dtype`
+    sets `CacheConfig.cache_dtype`), or None."""
+    info = idx.arg(field, release)
+    if info is not None and info.config_class in (cls, None):
+        return info
+    found = idx.config_field(cls, field, release)
+    return idx.arg(found.flag, release) if found is not None and found.flag else None
+
+
+_TEMPLATE_NAMES = re.compile(r"--[a-z][a-z0-9-]+|\bVLLM_[A-Z0-9_]+|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+def settings_of(idx, site, w: dict, release: str | None, lang: str) -> list[str]:
+    """Bullets for the settings the check reads and the message names."""
+    found: dict[str, str | None] = dict(conditions.names(w.get("condition"), w.get("function")))
+    literal = " ".join(v for k, v in site.parts if k == "lit")
+    for token in _TEMPLATE_NAMES.findall(literal):
+        name = token.lstrip("-").replace("-", "_") if token.startswith("--") else token
+        if name.startswith("VLLM_") or idx.arg(name) is not None:
+            found.setdefault(name, None)
+    lines = []
+    for name, owner in found.items():
+        if name.endswith("_config"):
+            # A whole config object: its fields are the settings; one that exists only when a flag
+            # turns it on is that flag (`lora_config` is --enable-lora; vllm#3044 was told the
+            # check names no setting of the user's).
+            switch = "enable_" + name.removesuffix("_config")
+            if idx.arg(switch, release) is None:
+                continue
+            name, owner = switch, None
+        line = setting_line(idx, name, owner, release, lang)
+        if line and line not in lines:
+            lines.append(line)
+        if len(lines) >= MAX_SETTINGS:
+            break
+    return lines
+
+
+def site_values(idx, site, facts: dict, lang: str) -> dict:
+    """Where vLLM raises the message, which releases print it, what it checked, the settings named."""
+    version = facts.get("vllm_version")
+    release = idx.nearest_release(str(version)) if version else None
+    src = where(site, release)
+    rows = site.where_for(release) if release else []
+    w = rows[0] if rows else site.latest_where()
+    # the settings as the log's own release defines them (every release's names are indexed)
+    described = (idx.nearest_version(str(version)) or release) if rows else w["release"]
+    out = {"site_file": src["file"], "site_function": src["function"] or "<module>", "site_line": src["line"],
+           "site_release": w["release"], "site_exc": site.exc,
+           "site_releases": runs(site.releases, idx.releases),
+           "indexed_releases": runs(idx.releases, idx.releases),
+           "site_template": " ".join(site.template.split())[:300],
+           "search_url": "https://github.com/vllm-project/vllm/issues?q=" + quote_plus(_search_words(site))}
+    if not version:
+        out["version_note"] = _L[lang]["unknown_version"].format(release=w["release"])
+    elif not rows:
+        out["version_outside"] = "yes"
+    cond = w.get("condition")
+    if cond:
+        out["condition_code"] = cond.removeprefix("assert ") if len(cond) <= 400 else cond[:399] + "…"
+        said = conditions.words(cond, lang)
+        if said:
+            out["condition_words"] = said
+    settings = settings_of(idx, site, w, described, lang)
+    if settings:
+        out["settings"] = "\n".join(settings)
+        out["settings_release"] = described
+    return out
+
+
+def _search_words(site) -> str:
+    """The message's own words, without its variable parts: what to search vLLM's issues for."""
+    words = re.findall(r"[A-Za-z][\w-]*", " ".join(v for k, v in site.parts if k == "lit"))
+    return " ".join(words[:10]) or site.exc
+
+
+# --- config-invalid ---------------------------------------------------------------------------------
+
+def _config_invalid(idx, hit: Hit, facts: dict, lang: str) -> dict:
+    info = hit.info
+    version = facts.get("vllm_version")
+    release = idx.nearest_version(str(version)) if version else None
+    cls = info["config_class"]
+    field = idx.config_field(cls, info["field"], release) or idx.config_field(cls, info["field"])
+    if field is None:
+        return {}
+    problem = info["problem"]
+    out = {"field": info["field"], "config_class": cls, "problem": problem, "field_release": field.release,
+           "problem_short": problem if len(problem) <= 70 else problem[:69].rstrip(" ,'") + "…"}
+    if not version:
+        out["version_note"] = _L[lang]["unknown_version"].format(release=field.release)
+    lines = [setting_line(idx, e["field"], cls, field.release, lang) for e in info.get("errors") or [info]]
+    out["settings"] = "\n".join(dict.fromkeys(line for line in lines if line))
+    others = [e for e in info.get("errors", []) if e["field"] != info["field"]]
+    if others:
+        out["other_errors"] = "; ".join(f"`{e['field']}`: {e['problem']}" for e in others)
+    # The engine argument that sets the field is what the user typed (kv_cache_dtype for
+    # CacheConfig.cache_dtype); its own default says what happens when it is left out.
+    arg = engine_arg(idx, cls, info["field"], field.release)
+    setting = arg.name if arg is not None else info["field"]
+    out["setting"] = setting
+    if arg is not None and arg.flag:
+        out["field_flag"] = arg.flag
+    valid = valid_value(arg or field, info.get("value"))
+    if valid is _UNSET:
+        out["leave_unset"] = "yes"
+        if setting in (facts.get("user_args") or {}):
+            out["suggest"] = {setting: None}
+    elif valid is not None:
+        out["valid_value"] = _show(valid)
+        if arg is not None:
+            out["suggest"] = {setting: valid}
+    return out
+
+
+_UNSET = object()       # the field's default is "unset": vLLM chooses the value
+
+
+def valid_value(field, given: str | None):
+    """A value the field accepts in that release: its default when that is valid and differs from
+    what was given (_UNSET when the default is to leave it unset), else the nearest bound inside the
+    range, else a choice; None when the index cannot tell."""
+    default = field.default
+    if field.choices:
+        choices = list(field.choices)
+        return default if default in choices and str(default) != given else choices[0]
+    if isinstance(default, bool) or field.type == "bool":
+        return None
+    if default is None and field.default_expr is None and not field.factory:
+        return _UNSET
+    if not any(b is not None for b in (field.ge, field.gt, field.le, field.lt)):
+        return None
+
+    def ok(v) -> bool:
+        try:
+            v = float(v)
+        except (TypeError, ValueError):
+            return False
+        return ((field.ge is None or v >= field.ge) and (field.gt is None or v > field.gt)
+                and (field.le is None or v <= field.le) and (field.lt is None or v < field.lt))
+    if default is not None and ok(default) and str(default) != str(given):
+        return default
+    for bound in (field.le, field.ge):
+        if bound is not None and ok(bound):
+            return bound
+    return None
+
+
+# --- name-unknown: arguments, fields and variables a release does not have -------------------------
+
+_NL = {
+    "en": {
+        "never": "No vLLM release ({span}) has {what}.",
+        "closest": "Names close to it in vLLM {release}: {names}.",
+        "gone": "{what} existed in vLLM {runs} and is gone from {removed} on; your vLLM {release} does not have it.",
+        "gone_nover": "{what} existed in vLLM {runs} and is gone from {removed} on.",
+        "newer": "{what} first appears in vLLM {first}: your vLLM {release} predates it. Upgrade vLLM to {first} or later, or leave it out.",
+        "present": "vLLM {release} does have {what}: what rejected it is another class or program (a `SamplingParams` field, a tool's own API) or a subcommand that does not take it.",
+        "exists": "{what} exists in vLLM {runs}.",
+        "notice": "vLLM's own notice when it was deprecated: “{text}”",
+        "replaced": "Its replacement: {new}{present}.",
+        "replaced_missing": " (not in vLLM {release} either)",
+        "no_replacement": "vLLM's notice names no successor.",
+        "no_successor": "vLLM names no successor.",
+        "added_between": "{what} is not in vLLM {lo} and is in {hi} (the indexed releases around yours): whether your vLLM {release} has it, `--help` of that release shows.",
+        "removed_between": "{what} is in vLLM {lo} and gone from {hi} on (the indexed releases around yours): whether your vLLM {release} still has it, `--help` of that release shows.",
+        "arg": "the engine argument `{name}`", "flag": "the flag `{name}`", "env": "the environment variable `{name}`",
+        "field": "the field `{name}` of `{cls}`",
+    },
+    "zh": {
+        "never": "vLLM 各版本({span})都没有{what}。",
+        "closest": "vLLM {release} 中相近的名字:{names}。",
+        "gone": "{what}存在于 vLLM {runs},从 {removed} 起已删除;你的 vLLM {release} 没有它。",
+        "gone_nover": "{what}存在于 vLLM {runs},从 {removed} 起已删除。",
+        "newer": "{what}从 vLLM {first} 起才有:你的 vLLM {release} 更早。请把 vLLM 升级到 {first} 或更新,或者去掉它。",
+        "present": "vLLM {release} 确实有{what}:拒绝它的是别的类或程序(`SamplingParams` 的字段、某个工具自己的 API),或不接受它的子命令。",
+        "exists": "{what}存在于 vLLM {runs}。",
+        "notice": "vLLM 弃用它时的提示:“{text}”",
+        "replaced": "替代它的是:{new}{present}。",
+        "replaced_missing": "(vLLM {release} 也没有)",
+        "no_replacement": "vLLM 的提示没有给出替代项。",
+        "no_successor": "vLLM 没有给出替代项。",
+        "added_between": "vLLM {lo} 没有{what},{hi} 有(与你的版本相邻的已索引版本):你的 vLLM {release} 有没有它,看该版本的 `--help`。",
+        "removed_between": "vLLM {lo} 有{what},从 {hi} 起没有了(与你的版本相邻的已索引版本):你的 vLLM {release} 是否还有它,看该版本的 `--help`。",
+        "arg": "引擎参数 `{name}`", "flag": "命令行参数 `{name}`", "env": "环境变量 `{name}`",
+        "field": "`{cls}` 的字段 `{name}`",
+    },
+}
+
+
+def name_history(idx, name: str, kind: str, release: str | None, lang: str, cls: str | None = None,
+                 version: str | None = None) -> dict:
+    """What the releases say about an argument, field or variable someone used: {name_history:
+    markdown, name_replacement: the name the release uses instead (if any), name_gone: yes}.
+    `release` is the version of the index (idx.versions: every release PyPI serves) that describes
+    the log's vLLM `version`; the text names the log's own version."""
+    t = _NL[lang if lang in _NL else "en"]
+    yours = _plain_version(version) or release
+    if kind == "env":
+        info, latest = idx.env(name, release) if release else None, idx.env(name)
+        present = idx.has_env(name, release) if release else None
+    elif kind == "field":
+        info, latest = (idx.config_field(cls, name, release) if release else None), idx.config_field(cls, name)
+        present = info is not None if release else None
+    else:
+        info, latest = idx.arg(name, release) if release else None, idx.arg(name)
+        present = idx.has_arg(name, release) if release else None
+    shown = (latest.flag if kind == "flag" and latest and latest.flag else name)
+    what = t[kind if kind in ("env", "field", "flag") else "arg"].format(name=shown, cls=cls)
+    what = what[0].upper() + what[1:] if lang == "en" else what
+    out: dict = {}
+    if latest is None:
+        parts = [t["never"].format(span=runs(idx.versions, idx.versions).replace(" – ", "–"), what=what[0].lower() + what[1:] if lang == "en" else what)]
+        close = _closest(idx, name, kind, release, cls)
+        if close:
+            parts.append(t["closest"].format(release=release or idx.releases[-1], names=", ".join(f"`{c}`" for c in close)))
+        out["name_history"] = " ".join(parts)
+        out["name_unknown_everywhere"] = "yes"
+        return out
+    span = runs(latest.releases, idx.versions)
+    after = _next_release(idx, release, version)
+    if after is not None and present is not None and _has_name(idx, kind, name, after, cls) != present:
+        # The log's vLLM lies between two indexed releases that disagree: the index cannot say.
+        key = "removed_between" if present else "added_between"
+        out["name_history"] = t[key].format(what=what, lo=release, hi=after, release=yours)
+        return out
+    if present:
+        out["name_history"] = t["present"].format(release=yours, what=what[0].lower() + what[1:] if lang == "en" else what)
+        out["name_present"] = "yes"
+        return out
+    first = latest.releases[0]
+    from bot.base.versions import in_range
+    if release and present is False and in_range(release, f"<{first}"):
+        out["name_history"] = t["newer"].format(what=what, first=first, release=yours)
+        out["name_newer"] = first
+        return out
+    parts = []
+    if latest.removed_in:
+        key = "gone" if release else "gone_nover"
+        parts.append(t[key].format(what=what, runs=span, removed=latest.removed_in, release=yours))
+        out["name_gone"] = latest.removed_in
+    else:
+        parts.append(t["exists"].format(what=what, runs=span))
+    if latest.notice:
+        parts.append(t["notice"].format(text=first_sentence(latest.notice, 300)))
+    rep = latest.replaced_by
+    if rep:
+        shown, missing = _successor(idx, rep, kind, release, cls)
+        parts.append(t["replaced"].format(new=f"`{shown}`",
+                                          present=t["replaced_missing"].format(release=release) if missing else ""))
+        if not missing:
+            out["name_replacement"] = shown
+    elif latest.removed_in:
+        parts.append(t["no_replacement"] if latest.notice else t["no_successor"])
+    out["name_history"] = " ".join(parts)
+    return out
+
+
+def _successor(idx, rep: str, kind: str, release: str | None, cls: str | None) -> tuple[str, bool]:
+    """(the successor as the user would write it, whether `release` lacks it). A flag or an
+    environment variable is replaced on the command line: an argument shows as its flag. A dotted
+    successor (`attention_config.flash_attn_version`, from vLLM's `--attention-config.flash_attn_version`)
+    is a field of the config an argument takes: the flag with the field (or, for an `LLM()` keyword,
+    the keyword with a dict), present when that argument and its class's field both are."""
+    if rep.startswith("VLLM_"):
+        return rep, bool(release) and idx.env(rep, release) is None
+    if kind == "field" and cls and idx.config_field(cls, rep):
+        return rep, bool(release) and idx.config_field(cls, rep, release) is None
+    head, _, field = rep.partition(".")
+    info = idx.arg(head, release) if release else idx.arg(head)
+    if info is None:
+        return rep, bool(release)
+    if field:
+        # the class the argument takes (its type names it: `AttentionConfig`, `AttentionConfig | None`)
+        taken = [c for c in re.findall(r"\b[A-Z]\w*Config\b", f"{info.type or ''} {info.factory or ''}")
+                 if c in idx.config_classes()]
+        missing = bool(release) and bool(taken) and idx.config_field(taken[0], field, release) is None
+        if kind == "arg":
+            return f'{info.name}={{"{field}": ...}}', missing
+        return f"{info.flag or '--' + info.name.replace('_', '-')}.{field}", missing
+    if kind != "arg" and info.flag:
+        return info.flag, False
+    return info.name, False
+
+
+def _plain_version(version) -> str | None:
+    """The log's vLLM version without its local build tag (`0.10.1.1+cpu...` → `0.10.1.1`)."""
+    return str(version).split("+")[0] if version else None
+
+
+def _next_release(idx, release: str | None, version) -> str | None:
+    """The indexed release after `release` when the log's version lies between them: a minor the
+    index lacks (a version of an indexed minor is described by that minor's indexed patch)."""
+    around = idx.releases_around(_plain_version(version)) if version and release else None
+    return around[1] if around and around[0] == release else None
+
+
+def _has_name(idx, kind: str, name: str, release: str, cls: str | None) -> bool:
+    if kind == "env":
+        return bool(idx.has_env(name, release))
+    if kind == "field":
+        return idx.config_field(cls, name, release) is not None
+    return bool(idx.has_arg(name, release))
+
+
+def _closest(idx, name: str, kind: str, release: str | None, cls: str | None) -> list[str]:
+    from rapidfuzz import fuzz, process
+    rel = release or idx.releases[-1]
+    if kind == "env":
+        pool = [n for n in idx.env_names() if idx.has_env(n, rel)]
+    elif kind == "field" and cls:
+        pool = [f for f in idx.config_fields(cls) if idx.config_field(cls, f, rel)]
+    else:
+        pool = [n for n in idx.arg_names() if idx.has_arg(n, rel)]
+    key = name.lstrip("-").replace("-", "_")
+    found = process.extract(key, pool, scorer=fuzz.ratio, limit=3, score_cutoff=75)
+    if kind == "flag":
+        return [idx.arg(n, rel).flag or n for n, _, _ in found]
+    return [n for n, _, _ in found]
+
+
+def _name_unknown(idx, hit: Hit, facts: dict, lang: str) -> dict:
+    info = hit.info
+    version = facts.get("vllm_version")
+    release = idx.nearest_version(str(version)) if version else None
+    out = name_history(idx, info["name"], info["kind"], release, lang, info.get("config_class"), version)
+    out["name"] = info["name"]
+    if info.get("config_class"):
+        out["config_class"] = info["config_class"]
+    return out
+
+
+# --- optional-package --------------------------------------------------------------------------------
+
+_PL = {
+    "en": {"top": "imports it when the module loads", "function": "imports it when that code runs",
+           "try": "tries to import it and carries on without it", "conditional": "imports it only under a condition",
+           "placeholder": "imports it lazily: fails only when it is used", "typing": "names it for type checking only",
+           "dynamic": "imports it by name at run time", "lazy": "imports it lazily",
+           "choose": "If you do not need {feature}, choose another {setting} (vLLM {release}: {default})."},
+    "zh": {"top": "模块加载时导入", "function": "那段代码运行时导入", "try": "尝试导入,失败也继续",
+           "conditional": "只在某个条件下导入", "placeholder": "延迟导入:用到时才失败", "typing": "只用于类型检查",
+           "dynamic": "运行时按名字导入", "lazy": "延迟导入",
+           "choose": "如果不需要{feature},换一个 {setting}(vLLM {release}:{default})。"},
+}
+_GUARD_ORDER = ("placeholder", "try", "conditional", "dynamic", "lazy", "function", "top", "typing")
+# What a vLLM module is for, from its path, and the engine argument that picks it.
+_FEATURES = (("model_loader", "model loader", "load_format"), ("quantization", "quantization method", "quantization"),
+             ("attention", "attention backend", "attention_backend"), ("tool_parsers", "tool parser", "tool_call_parser"),
+             ("reasoning", "reasoning parser", "reasoning_parser"),
+             ("structured_output", "structured-output backend", "structured_outputs_config"),
+             ("guided_decoding", "guided-decoding backend", "guided_decoding_backend"),
+             ("kv_connector", "KV connector", "kv_transfer_config"), ("lora", "LoRA", "enable_lora"),
+             ("models", "model", None), ("device_communicators", "communicator", None),
+             ("multimodal", "multimodal input", None), ("tokenizers", "tokenizer mode", "tokenizer_mode"))
+
+
+def _optional_package(idx, hit: Hit, facts: dict, lang: str) -> dict:
+    info = hit.info
+    sites, path = info["sites"], info.get("path") or []
+    version = facts.get("vllm_version")
+    release = idx.nearest_version(str(version)) if version else None
+    importing = {s.module: s for s in sites}
+    here = next((m for m in reversed(path) if m in importing), info.get("importer"))
+    ordered = sorted(sites, key=lambda s: (s.module != here, s.module))
+    t = _PL[lang if lang in _PL else "en"]
+    rows = []
+    for s in ordered[:6]:
+        guard = min(s.guards, key=lambda g: _GUARD_ORDER.index(g) if g in _GUARD_ORDER else 99)
+        rows.append(f"- `{s.module}` ({t.get(guard, guard)})")
+    out = {"package": info["package"], "module": info["module"], "importers": "\n".join(rows),
+           "pip_name": sites[0].pip_name}
+    if len(sites) > len(rows):
+        out["importers_more"] = len(sites) - len(rows)
+    if here:
+        out["importer"] = here
+    if any(s.required for s in sites):
+        out["required"] = "yes"
+        # requirements are indexed for the last patch of each minor: name the release they are of
+        # when the log's vLLM is another, or does not say (then the newest that imports it)
+        indexed = idx.nearest_release(str(version)) if version else max(
+            (s.releases[-1] for s in sites), key=idx.releases.index)
+        if indexed != _plain_version(version):
+            out["required_release"] = indexed
+    else:
+        extras = sorted({e for s in sites for e in s.extras})
+        if extras:
+            out["extras"] = ",".join(extras)
+    # the traceback's own modules first; else what the only importer the index knows is for
+    feature = _feature(path or ([here] if here else [])) or (_feature([sites[0].module]) if len(sites) == 1 else None)
+    if feature:
+        label, setting = feature
+        out["feature"] = label
+        arg = idx.arg(setting, release) if setting else None
+        if arg is not None and not out.get("required"):
+            shown = arg.flag or arg.name
+            default = f"{_L[lang]['default']} `{_show(arg.default)}`" if arg.default is not None else ""
+            out["avoid"] = t["choose"].format(feature=label, setting=f"`{shown}`", release=arg.release,
+                                              default=default).replace(" ()", "").replace("()", "").replace(": )", ")")
+    return out
+
+
+def _feature(path: list[str]) -> tuple[str, str | None] | None:
+    """(what the innermost recognisable vLLM module is for, the engine argument that selects it)."""
+    for module in reversed(path):
+        parts = module.split(".")
+        for marker, label, setting in _FEATURES:
+            if marker in parts[:-1] or (marker == parts[-1] and marker != "models"):
+                name = parts[-1] if parts[-1] != marker else ""
+                return (f"{label} `{name}`" if name else label), setting
+    return None
+
+
+_FILLERS = {"config-invalid": _config_invalid, "name-unknown": _name_unknown,
+            "optional-package": _optional_package}
+
+
+# --- hand-written rules whose text the index completes ----------------------------------------------
+
+_ENGINE_CALLEES = ("EngineArgs", "AsyncEngineArgs", "LLM", "LLMEngine", "AsyncLLMEngine", None)
+_FLAG_TOKEN = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)")
+MAX_NAMES = 3
+
+
+def for_rule(rule_id: str, values: dict, facts: dict, lang: str) -> dict:
+    """Index-filled values for the hand-written rules about names a release does not have:
+    `unexpected-keyword-argument` ({arg}) and `cli-bad-args` ({args}): which releases had it,
+    when it went, what replaced it."""
+    if rule_id == "unexpected-keyword-argument":
+        if values.get("callee") not in _ENGINE_CALLEES or not values.get("arg"):
+            return {}
+        names = [(str(values["arg"]), "arg")]
+    elif rule_id == "cli-bad-args" and values.get("args"):
+        names = [(tok.split("=")[0], "flag") for tok in _FLAG_TOKEN.findall(str(values["args"]))]
+    else:
+        return {}
+    idx = load_index()
+    if idx is None or not names:
+        return {}
+    version = facts.get("vllm_version")
+    release = idx.nearest_version(str(version)) if version else None
+    texts, replacements = [], []
+    for name, kind in list(dict.fromkeys(names))[:MAX_NAMES]:
+        found = name_history(idx, name, kind, release, lang, version=version)
+        if found.get("name_history"):
+            texts.append(found["name_history"])
+        if found.get("name_replacement"):
+            replacements.append(f"`{name}` → `{found['name_replacement']}`")
+    out = {}
+    if texts:
+        out["arg_history"] = "\n\n".join(texts)
+    if replacements:
+        out["arg_replacement"] = ", ".join(replacements)
+    return out

@@ -1,0 +1,170 @@
+"""The orchestration of a diagnosis: read the log, ask each knowledge source for candidates, rank
+them, answer the best.
+
+    text → reading (logtext, tracebacks, facts)
+         → knowledge: the rule book's candidates; for a paste no hand-written rule answers, vLLM's
+           releases' (family answers)
+         → answering: rank, see past a wrapper, fill the texts with the log's values, keep the
+           advice true for the log's release → Report
+"""
+
+from __future__ import annotations
+
+from bot.base.versions import in_range
+from bot.diagnose.answering import advice
+from bot.diagnose.answering.rank import Matched, cover_wrappers, rank
+from bot.diagnose.answering.report import Diagnosis, Report, RootError, fill, text
+from bot.diagnose.knowledge import Candidate, rulebook, vllm
+from bot.diagnose.knowledge.rulebook import RuleBook, load_rulebook
+from bot.diagnose.reading import facts as _facts
+from bot.diagnose.reading import logtext, tracebacks
+
+ANSWER_THRESHOLD = 0.6
+_BOOK: RuleBook | None = None
+
+
+def _default_book() -> RuleBook:
+    global _BOOK
+    if _BOOK is None:
+        _BOOK = load_rulebook()
+    return _BOOK
+
+
+def _caveats(c: Candidate, facts: dict, lang: str) -> list[str]:
+    rule = c.rule
+    version = facts.get("vllm_version")
+    out = []
+    if rule.versions and version:
+        if not in_range(version, rule.versions):
+            out.append(text("outside_versions", lang, versions=rule.versions, vllm_version=version))
+    return out
+
+
+def _values(c: Candidate, facts: dict, lang: str) -> dict:
+    flat = lambda d: {k: v for k, v in d.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)}
+    values = flat(facts.get("engine_args") or {})      # the user's own settings, e.g. {max_model_len}
+    values.update(flat(facts))
+    values.update(c.captures)
+    values.update(vllm.describe(c, values, facts, lang))     # a family answer's text, or names' history
+    # Derivers also see the whole matched message, for numbers no capture holds.
+    values.update(advice.derive(c.rule.id, {**values, "matched_text": c.message.text}, facts))
+    return values
+
+
+def _fix(rule, values: dict, facts: dict, lang: str) -> tuple[str, dict, str, list[str]]:
+    """The rule's fix text, then the user's own call with the fix applied, ready to paste; and
+    caveats for what the log's release lacks (left out of the call, release_true.py)."""
+    suggest = dict(values["suggest"]) if "suggest" in values else dict(rule.fix_settings)
+    # The setting that just failed is no fix (a static fix_settings of 0.6 for a run at 0.6).
+    own = {**(facts.get("engine_args") or {}), **(facts.get("user_args") or {})}
+    suggest = {k: v for k, v in suggest.items() if k not in own or str(own[k]) != str(v)}
+    env, call_facts, notes = rule.fix_env, facts, []
+    if facts.get("vllm_version"):
+        from bot.diagnose.answering import release_true
+        suggest, env, call_facts, notes = release_true.settings(rule, suggest, env, facts, lang)
+    command = advice.ready_to_paste(suggest, env, call_facts, facts.get("invocation"))
+    fix = fill(rule.fix[lang], values, lang)
+    if facts.get("vllm_version"):
+        notes += [n for n in release_true.text_notes(rule, fix, facts, lang, set(suggest) | set(env)) if n not in notes]
+    if command:
+        fix += f"\n\n{text('ready_to_paste', lang)}\n```\n{command}\n```"
+    return fix, suggest, command, notes
+
+
+def _to_diagnosis(c: Candidate, facts: dict, lang: str) -> Diagnosis:
+    rule, values = c.rule, _values(c, facts, lang)
+    caveats = _caveats(c, facts, lang)
+    confidence = c.confidence * (0.9 if caveats else 1.0)
+    fix, suggest, command, notes = _fix(rule, values, facts, lang)
+    caveats += notes
+    return Diagnosis(
+        rule_id=rule.id, confidence=round(confidence, 3), level=rule.level, status=rule.status,
+        title=fill(rule.title[lang], values, lang), cause=fill(rule.cause[lang], values, lang),
+        fix=fix, caveats=caveats, evidence=c.message.text[:500],
+        line_no=c.message.line_no, captures=c.captures, repro=rule.repro,
+        fix_settings=rule.fix_settings, fix_env=rule.fix_env, verified=rule.verified,
+        versions=rule.versions, matched_by=c.matched_by, suggested=suggest, command=command,
+        vllm_source=vllm.site(c, facts),
+    )
+
+
+def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
+          cause: tracebacks.Message | None) -> RootError | None:
+    """The first real error: the one a rule answers, or the one a wrapper points to; else an
+    exception line (or the real message a wrapper quotes), else the first ERROR record, else a bare
+    line that reads like an error. Warnings are never the root."""
+    if cause is not None:
+        return RootError(cause.text[:500], cause.line_no, cause.exc_type, cause.proc)
+    if best is not None and best.level != "wrapper":
+        msg = next((m for m in errors if m.line_no == best.line_no), None)
+        return RootError(best.evidence, best.line_no, msg.exc_type if msg else None, msg.proc if msg else None)
+    tiers = (lambda m: m.exc_type or m.inner,
+             lambda m: m.level in ("ERROR", "CRITICAL"),
+             lambda m: m.is_error and m.level is None)
+    for tier in tiers:
+        first = next((m for m in errors if tier(m)), None)
+        if first is not None:
+            return RootError(first.text[:500], first.line_no, first.exc_type, first.proc)
+    return None
+
+
+def not_vllm(f: dict) -> str | None:
+    """The other program that printed this log, when nothing shows vLLM printed it."""
+    if not f.get("foreign_context") or f.get("vllm_printed"):
+        return None
+    if f.get("vllm_context") and not f.get("foreign_strict"):
+        return None                    # e.g. LiteLLM relaying a VLLMException: still vLLM's error
+    return f["foreign_context"]
+
+
+def _match(book: RuleBook, errors: list, tail: list, text: str, facts: dict) -> Matched:
+    """Every source's candidates, best first. vLLM's releases are asked only for a paste no
+    hand-written rule answers: a paste a rule answers never loads the index, nor even the module
+    that reads it."""
+    cands = rulebook.candidates(book, errors, tail, facts)
+    strong = rulebook.strong_messages(errors)
+    if not rulebook.answers(cands) and book.families:
+        cands += vllm.candidates(book, rank(cands), strong, text, facts)
+    return cover_wrappers(rank(cands), rulebook.wrappers(book, facts), strong, rulebook.holds_for(facts), text)
+
+
+def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = None) -> Report:
+    lang = lang if lang in ("en", "zh") else "en"
+    book = book or _default_book()
+    clean = logtext.clean(data, lang)
+    errors = tracebacks.messages(clean.text)
+    found_facts = _facts.extract(clean.text, "\n".join(m.text for m in errors[:500]))
+    # Another program's log: the same torch / Hugging Face / socket text means something else
+    # there, and a wrong answer costs more than none, so it is not matched at all.
+    foreign = not_vllm(found_facts)
+    found = Matched([]) if foreign else _match(book, errors, tracebacks.tail(clean.text), clean.text, found_facts)
+    cands = found.candidates
+    shown = [c for c in cands if c.rule.status == "active"]
+    if any(c.rule.level != "wrapper" for c in shown):
+        # A wrapper adds nothing once a real cause is found, unless it explains that very cause
+        # (`supersedes`: e.g. an architecture that failed to be inspected is not "unsupported").
+        present = {c.rule.id for c in shown}
+        shown = [c for c in shown if c.rule.level != "wrapper" or present & set(c.rule.supersedes)]
+    diagnoses = [_to_diagnosis(c, found_facts, lang) for c in shown]
+    shadow = [_to_diagnosis(c, found_facts, lang) for c in cands if c.rule.status == "shadow"]
+    diagnoses = [d for d in diagnoses if d.confidence >= 0.5]
+
+    best = diagnoses[0] if diagnoses else None
+    root = _root(errors, best, found.cause)
+    if best and best.level != "wrapper" and best.confidence >= ANSWER_THRESHOLD:
+        verdict, next_step = "diagnosed", ""
+    elif found.cause is not None:
+        # A wrapper pointed above, and the error it points to is in the paste: no rule knows it,
+        # so it is quoted rather than the wrapper answered.
+        verdict = "unsure"
+        next_step = text("unsure", lang, line_no=root.line_no, root=root.text[:300])
+    elif best and best.level == "wrapper":
+        verdict, next_step = "wrapper_only", text("wrapper_only", lang)
+    elif foreign and root is not None:
+        verdict, next_step = "unsure", text("not_vllm", lang, program=foreign)
+    elif root is not None:
+        verdict = "unsure"
+        next_step = text("unsure", lang, line_no=root.line_no, root=root.text[:300])
+    else:
+        verdict, next_step = "no_error", text("no_error", lang)
+    return Report(diagnoses, shadow, found_facts, root, verdict, next_step, clean.notes, book.version, lang)

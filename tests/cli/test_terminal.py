@@ -1,0 +1,46 @@
+"""The terminal answer in Chinese is Chinese: no English template words around the log's own text."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.cli import terminal
+from bot.diagnose import diagnose
+from bot.diagnose.answering.report import verified_line
+
+LOGS = sorted((Path(__file__).resolve().parents[1] / "fixtures" / "logs").glob("*/*.log"))
+# What the renderers themselves say (the log's text and the rules' code are allowed to be English).
+TEMPLATE_WORDS = re.compile(r"\b(?:line \d|Evidence|Cause|Fix|Caveat|Also possible|From the log|verified on|"
+                            r"Verified on|source|engine starts|Ready to paste|First error|Rule book|No diagnosis|"
+                            r"The input|driver )", re.I)
+
+
+def _own_words(rendered: str) -> str:
+    """The renderer's text: code blocks and the evidence line (the log's own words) removed."""
+    rendered = re.sub(r"```.*?```", "", rendered, flags=re.S)
+    return "\n".join(line for line in rendered.splitlines() if not line.startswith("证据"))
+
+
+def test_chinese_answers_have_no_english_template_words():
+    for path in LOGS:
+        report = diagnose(path.read_bytes(), lang="zh")
+        text = _own_words(terminal.render(report))
+        for rule_line in (d.cause + d.fix for d in report.diagnoses[:1]):
+            text = text.replace(rule_line, "")        # rule texts are checked by the rule-book tests
+        assert not TEMPLATE_WORDS.search(text), (path, TEMPLATE_WORDS.search(text).group(0))
+
+
+def test_the_verified_footer_reads_as_a_person_says_it():
+    source = {"vllm": "0.33.0", "source": "vllm source", "date": "2026-11-30"}
+    assert verified_line(source, "en") == "Verified on vLLM 0.33.0 (from vLLM's source)."
+    assert verified_line(source, "zh") == "已验证：vLLM 0.33.0（依据 vLLM 源码）。"
+    seed = {"vllm": "0.30.0", "torch": "2.13.0+cu130", "gpu": "RTX 5070 Ti 16GB", "date": "2026-11-09",
+            "source": "seed cheat sheet + issue threads",
+            "h200": "vLLM 0.26.0, torch 2.11.0+cu130, NVIDIA H200, real run 2026-11-30"}
+    assert verified_line(seed, "en") == ("Verified on vLLM 0.30.0 with torch 2.13.0+cu130 on an RTX 5070 Ti 16GB "
+                                         "(from the seed cheat sheet and issue threads). Real run on an H200, vLLM 0.26.0.")
+    zh = verified_line(seed, "zh")
+    assert zh == "已验证：vLLM 0.30.0，torch 2.13.0+cu130，RTX 5070 Ti 16GB（依据种子速查表和 issue 讨论）。H200 实测：vLLM 0.26.0。"
+    assert not re.search(r"[(),:;]", zh.replace("2.13.0+cu130", ""))      # full-width punctuation only
+    assert verified_line({}, "en") == ""

@@ -1,0 +1,194 @@
+"""Answers that use the numbers in the user's own log (issue 7), over real fixtures."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.learn import fixtures
+from bot.diagnose.answering import advice
+from bot.diagnose import diagnose, load_rulebook
+
+BOOK = load_rulebook(use_cache=False)
+LOGS = Path(BOOK.directory).parent / "tests" / "fixtures" / "logs"
+
+
+def best(rel: str, lang: str = "en"):
+    fx = fixtures.read(LOGS / rel)
+    return diagnose(fx.data, lang=lang, book=BOOK).best
+
+
+def fixtures_with_captures():
+    out = []
+    for fx in fixtures.all_fixtures(LOGS):
+        if fx.expect:
+            d = diagnose(fx.data, book=BOOK).best
+            if d and d.rule_id == fx.expect and any(re.fullmatch(r"\d+(?:\.\d+)?", str(v)) for v in d.captures.values()):
+                out.append(fx)
+    return out
+
+
+WITH_NUMBERS = fixtures_with_captures()
+
+
+@pytest.mark.parametrize("fx", WITH_NUMBERS, ids=[f"{f.path.parent.name}/{f.path.stem}" for f in WITH_NUMBERS])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_numbers_from_the_log_are_quoted(fx, lang):
+    d = diagnose(fx.data, lang=lang, book=BOOK).best
+    numbers = [re.sub(r"\.0$", "", str(v)) for v in d.captures.values() if re.fullmatch(r"\d+(?:\.\d+)?", str(v))]
+    text = d.cause + d.fix
+    assert any(n in text for n in numbers), (d.rule_id, numbers)
+
+
+def test_there_are_many_rules_with_numbers():
+    assert len({fx.expect for fx in WITH_NUMBERS}) >= 15
+
+
+def test_kv_cache_too_small_fits_below_the_estimate_and_model_limit():
+    log = ("INFO 01-01 00:00:00 [api_server.py:1] non-default args: {'model_tag': 'Qwen/Qwen3-8B', 'max_model_len': 40960, "
+           "'gpu_memory_utilization': 0.9}\n"
+           "ValueError: To serve at least one request with the model's max seq len (40960), (5.62 GiB KV cache is needed, "
+           "which is larger than the available KV cache memory (2.43 GiB). Based on the available memory, the estimated "
+           "maximum model length is 17744. Try increasing `gpu_memory_utilization`\n"
+           "torch.OutOfMemoryError: x. GPU 0 has a total capacity of 23.55 GiB of which 1 GiB is free.")
+    d = diagnose(log, book=BOOK).best
+    assert d.rule_id == "kv-cache-too-small"
+    assert d.suggested["max_model_len"] == 17408 and 17408 <= 17744
+    assert "17744" in d.fix and "max_model_len=17408" in d.fix
+    # 0.9 + (5.62 - 2.43) / 23.55 = 1.035 > 0.98: no utilization that fits, so none is offered
+    assert "gpu_memory_utilization` to" not in d.fix
+    assert d.command == "vllm serve Qwen/Qwen3-8B --max-model-len 17408 --gpu-memory-utilization 0.9"
+
+
+def test_utilization_that_would_fit_is_offered_when_it_exists():
+    values = {"max_model_len": "32768", "needed": "4.0", "available": "3.0", "estimated": "24000"}
+    facts = {"engine_args": {"gpu_memory_utilization": 0.8}, "gpu_total_gib": 80.0}
+    out = advice.derive("kv-cache-too-small", values, facts)
+    assert out["fit_max_model_len"] == 23552
+    assert 0.81 <= out["fit_utilization"] <= 0.83 and "80 GiB" in out["utilization_basis"]
+
+
+def test_free_memory_below_utilization_names_what_others_hold():
+    d = best("free-mem-below-utilization/v0.10-enginecore-4gib-gpu.log")
+    assert d.rule_id == "free-mem-below-utilization"
+    free, total = float(d.captures["free"]), float(d.captures["total"])
+    u = d.suggested["gpu_memory_utilization"]
+    assert 0 < u < free / total <= 1
+    assert f"{total - free:.2f}".rstrip("0").rstrip(".") in d.cause + d.fix
+
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_almost_nothing_free_is_no_utilization_to_suggest(lang):
+    # 0.49 of 79.32 GiB free (vllm-omni#276): the share that would fit was -0.02; 7.34 of 139.72
+    # (vllm#23192) gave 0.03. Neither holds a model: free the GPU instead.
+    for name in ("qa-omni-free-memory-049-of-79.log", "qa-mixtral-fp8-free-memory-7gib-of-140.log"):
+        d = best("free-mem-below-utilization/" + name, lang)
+        assert d.rule_id == "free-mem-below-utilization"
+        assert not d.suggested.get("gpu_memory_utilization")
+        assert not re.search(r"gpu.memory.utilization[ =]-?0\.0", d.fix)
+
+
+def test_the_value_that_failed_is_not_pasted_back():
+    # The rule's static fix is 0.6; this run asked for 0.6 (vllm-omni#276).
+    d = best("free-mem-below-utilization/qa-omni-free-memory-049-of-79.log")
+    assert "--gpu-memory-utilization 0.6" not in d.fix
+    # No utilization in the log: 0.9 is vLLM's default already, so no call that repeats it (bonito#22).
+    d = best("kv-cache-no-memory/qa-bonito-no-memory-cache-blocks.log")
+    assert d.suggested == {} and "Ready to paste" not in d.fix
+
+
+def test_tp_sizes_are_not_said_to_work_when_the_kv_heads_are_unknown():
+    d = best("tp-heads-not-divisible/qa-adaptthink-28-heads-tp8.log")
+    assert "Sizes that work for 28 heads" not in d.fix and "KV heads" in d.fix
+
+def test_tp_sizes_that_divide_the_heads():
+    out = advice.derive("tp-heads-not-divisible", {"heads": "28", "tp": "8"}, {})
+    assert out["valid_tp_sizes"] == "1, 2, 4, 7, 14"
+    assert out["suggest"] == {"tensor_parallel_size": 4, "pipeline_parallel_size": 2}   # all 8 GPUs
+
+
+def test_bf16_on_old_gpu_gives_the_exact_dtype_in_the_users_form():
+    log = ("(APIServer pid=1) INFO 01-01 00:00:00 [api_server.py:1] non-default args: {'model_tag': 'm', 'tensor_parallel_size': 2}\n"
+           "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. "
+           "Your Tesla T4 GPU has compute capability 7.5. You can use float16 instead by explicitly setting the "
+           "`dtype` flag in CLI, for example: --dtype=half.")
+    d = diagnose(log, book=BOOK).best
+    assert d.rule_id == "bf16-unsupported-gpu" and d.command == "vllm serve m --tensor-parallel-size 2 --dtype half"
+
+
+def test_prompt_too_long_by_how_much():
+    d = diagnose("ValueError: The decoder prompt (length 9000) is longer than the maximum model length of 8192.", book=BOOK).best
+    assert d.rule_id == "prompt-too-long" and "808" in d.fix
+
+
+def test_offline_form_uses_llm_keywords():
+    facts = {"user_args": {"model": "/m", "max_model_len": 200000}, "invocation": "llm"}
+    assert advice.ready_to_paste({"max_model_len": 128000}, {}, facts, "llm") == "LLM(model='/m', max_model_len=128000)"
+    env = advice.ready_to_paste({}, {"VLLM_USE_FLASHINFER_SAMPLER": "0"}, facts, "serve")
+    assert env == "VLLM_USE_FLASHINFER_SAMPLER=0 vllm serve /m --max-model-len 200000"
+
+
+def test_chinese_answers_carry_the_same_numbers():
+    log = "ValueError: Total number of attention heads (28) must be divisible by tensor parallel size (8)."
+    d = diagnose(log, lang="zh", book=BOOK).best
+    assert "1, 2, 4, 7, 14" in d.fix + d.cause and "张量并行" in d.fix + d.cause
+
+
+def test_a_bitsandbytes_tensor_name_points_at_the_bnb_loader():
+    log = ("(VllmWorkerProcess pid=7) ERROR 11-20 10:00:00 [multiproc_worker_utils.py:226] "
+           "KeyError: 'model.layers.0.mlp.down_proj.weight.absmax'\n"
+           "ERROR 11-20 10:00:00 [engine.py:1] vllm/model_executor/models/llama.py load_weights params_dict\n")
+    d = diagnose(log, book=BOOK).best
+    assert d.rule_id == "weights-key-mismatch"
+    assert d.suggested == {"quantization": "bitsandbytes", "load_format": "bitsandbytes"}
+    assert "--quantization bitsandbytes --load-format bitsandbytes" in d.fix
+
+
+def test_a_setting_the_fix_unsets_is_left_out():
+    facts = {"user_args": {"model": "/m", "quantization": "awq", "max_model_len": 512}}
+    assert advice.ready_to_paste({"quantization": None}, {}, facts, "serve") == "vllm serve /m --max-model-len 512"
+
+
+_DIED = "(EngineCore pid=1) ERROR 12-01 14:50:33 [multiproc_executor.py:315] Worker proc VllmWorker-0 died unexpectedly (exit code: {code}), shutting down executor.\n"
+_SIGNAL_WORDS = {"SIGILL": ("illegal instruction", "非法指令"), "SIGBUS": ("/dev/shm", "/dev/shm"),
+                 "SIGKILL": ("OOM killer", "OOM killer"), "SIGSEGV": ("segmentation fault", "段错误"),
+                 "SIGABRT": ("aborted", "中止"), "SIGTERM": ("asked the worker to stop", "要求 worker 停止")}
+
+
+@pytest.mark.parametrize("code,name", [("-4", "SIGILL"), ("-7", "SIGBUS"), ("-9", "SIGKILL"), ("-11", "SIGSEGV"),
+                                       ("-6", "SIGABRT"), ("-15", "SIGTERM"), ("137", "SIGKILL")])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_worker_died_explains_the_signal_of_its_own_exit_code(code, name, lang):
+    d = diagnose(_DIED.format(code=code), lang=lang, book=BOOK).best
+    assert d.rule_id == "worker-died"
+    word = _SIGNAL_WORDS[name][0 if lang == "en" else 1]
+    assert f"`{code}` ({name})" in d.cause and word in d.cause
+    others = [n for n in _SIGNAL_WORDS if n != name]
+    assert not any(f"({n})" in d.cause + d.fix for n in others), "only the paragraph of this exit code"
+
+
+def test_worker_died_without_a_signal():
+    assert "Python exception" in diagnose(_DIED.format(code="1"), book=BOOK).best.cause
+    d = diagnose(_DIED.format(code="-5"), book=BOOK).best
+    assert "`-5` (signal 5)" in d.cause and "(SIG" not in d.cause
+    d = diagnose(_DIED.replace(" (exit code: {code})", ""), book=BOOK).best
+    assert d.rule_id == "worker-died" and "Exit code" not in d.cause
+
+
+def test_sigill_on_the_cpu_backend_suggests_float32_only_there():
+    cpu = "INFO 12-01 14:50:13 [core.py:133] Initializing a V1 LLM engine (v0.32.0) with config: model='m', device_config=cpu\n"
+    d = diagnose(cpu + _DIED.format(code="-4"), book=BOOK).best
+    assert d.suggested == {"dtype": "float32"} and "dtype='float32'" in d.command
+    gpu = cpu.replace("device_config=cpu", "device_config=cuda")
+    assert "dtype" not in diagnose(gpu + _DIED.format(code="-4"), book=BOOK).best.suggested
+
+
+def test_quant_dtype_suggests_a_dtype_the_method_lists_but_not_on_cpu():
+    """AWQ/GPTQ with bfloat16 on a GPU: the method's float16 (vllm#1941). On vLLM's CPU backend,
+    which casts float16 back to bfloat16, --dtype is no way out (vllm#12794): no suggestion."""
+    gpu = best("quant-dtype-unsupported/v0.2-awq-bf16-model-loader.log")
+    assert gpu.suggested == {"dtype": "float16"}
+    cpu = best("quant-dtype-unsupported/v0.6.3-cpu-gptq-cast-to-bf16.log")
+    assert cpu.rule_id == "quant-dtype-unsupported" and not cpu.suggested
+    assert "--dtype float16`." not in cpu.fix

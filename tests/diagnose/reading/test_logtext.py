@@ -1,0 +1,96 @@
+from bot.diagnose.reading import logtext
+
+
+def test_slack_escapes_and_links_are_undone():
+    raw = "ValueError: x &lt;= 1 &amp;&amp; y &gt; 2 see <https://docs.vllm.ai/x|the docs> and <https://a.b/c>"
+    assert logtext.clean(raw).text == "ValueError: x <= 1 && y > 2 see the docs and https://a.b/c"
+
+
+def test_code_fences_ansi_and_carriage_returns():
+    raw = ("```\x1b[1;36m(EngineCore_DP0 pid=87)\x1b[0;0m ERROR boom\r\n"
+           "[1;36m(EngineCore_DP0 pid=87)[0;0m WARNING lost escape byte\r"
+           "Capturing CUDA graphs: 10%\r```")
+    text = logtext.clean(raw).text
+    assert "\x1b" not in text and "[1;36m" not in text and "[0;0m" not in text and "```" not in text
+    assert "(EngineCore_DP0 pid=87) ERROR boom\n(EngineCore_DP0 pid=87) WARNING lost escape byte\nCapturing" in text
+
+
+def test_bracketed_text_that_is_not_a_colour_survives():
+    text = logtext.clean("model=[m1, m2] took [5ms]").text
+    assert text == "model=[m1, m2] took [5ms]"
+
+
+def test_invalid_utf8_and_binary_never_raise():
+    out = logtext.clean(b"\xff\xfe\x00garbage\x00" * 1000)
+    assert isinstance(out.text, str)
+    out = logtext.clean(bytes(range(256)) * 400)
+    assert any("binary" in n for n in out.notes)
+    out = logtext.clean(b"ValueError: caf\xe9 is not utf-8")
+    assert out.text.startswith("ValueError: caf")
+
+
+def test_oversized_input_keeps_the_part_with_errors():
+    limit = 1000
+    text = "INFO noise\n" * 500 + "ValueError: the real one\n" + "INFO after\n" * 20
+    bounded, notes = logtext.bound(text, limit)
+    assert len(bounded) <= limit
+    assert "ValueError: the real one" in bounded
+    assert notes and "only the last" in notes[0]
+
+
+def test_json_log_records_unfold_into_the_lines_a_text_formatter_prints():
+    # The shape of GPUStack #1079 / python-json-logger: the message, then the traceback in exc_info.
+    raw = ('INFO plain line\n'
+           '{"levelname": "ERROR", "message": "Please install x", "exc_info": "Traceback (most recent call last):'
+           '\\n  File \\"/v/vllm/a.py\\", line 1, in f\\n    import x\\nModuleNotFoundError: No module named \'x\'"}\n'
+           'svc-1  | {"log":"RuntimeError: boom\\n","stream":"stderr"}\n'
+           'after')
+    text = logtext.clean(raw).text
+    assert text.split("\n") == [
+        "INFO plain line", "ERROR:    Please install x", "Traceback (most recent call last):",
+        '  File "/v/vllm/a.py", line 1, in f', "    import x", "ModuleNotFoundError: No module named 'x'",
+        "svc-1  | RuntimeError: boom", "after"]
+
+
+def test_a_json_record_cut_short_is_read_up_to_where_it_stops():
+    raw = '{"message": "m", "exc_info": "Traceback (most recent call last):\\n  File \\"/x.py\\", line 1, in f\\n    g(\\u00e9\\'
+    assert logtext.clean(raw).text.split("\n") == [
+        "m", "Traceback (most recent call last):", '  File "/x.py", line 1, in f', "    g(\u00e9"]
+
+
+def test_text_that_only_quotes_json_or_escapes_is_left_alone():
+    for raw in ('INFO Received request: prompt: \'{"message": "a\\nb"}\', params: x',  # quoted, not a record
+                '{"object":"error","message":"\\"auto\\" tool choice requires it","code":400}',  # no newline
+                '{"a": "x\\ny", "message": "one line"}'):                          # the newline is in no text field
+        assert logtext.clean(raw).text == raw
+
+
+def test_a_double_spaced_paste_is_single_spaced_again():
+    # The shape of weicj/vLLM-2080Ti-Definitive#12: an issue tool put a blank line after every line.
+    raw = ('  File "/v/pydantic/_dataclasses.py", line 121, in __init__\n\n'
+           '    s.__pydantic_validator__.validate_python(ArgsKwargs(args, kwargs), self_instance=s)\n\n'
+           'pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n\n'
+           '  Value error, Model architectures [\'X\'] failed to be inspected. [type=value_error]\n\n\n\n'
+           'next paragraph')
+    assert logtext.clean(raw).text.split("\n") == [
+        '  File "/v/pydantic/_dataclasses.py", line 121, in __init__',
+        '    s.__pydantic_validator__.validate_python(ArgsKwargs(args, kwargs), self_instance=s)',
+        'pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig',
+        "  Value error, Model architectures ['X'] failed to be inspected. [type=value_error]",
+        "", "next paragraph"]
+
+
+def test_prose_in_paragraphs_keeps_its_blank_lines():
+    raw = ("I get this error:\n\nValueError: No available memory for the cache blocks.\n\n"
+           "But I already set it:\n\nLLM(gpu_memory_utilization=0.9)\n\nAny idea?")
+    assert logtext.clean(raw).text == raw
+
+
+def test_an_opening_fence_drops_the_language_it_names():
+    # LLM_Foreign_Block#1: "```python" above a bare message; the word "python" was read as the
+    # start of the message ("python vLLM V1 does not support ...").
+    text = logtext.clean("```python\nvLLM V1 does not support per request user provided logits processors.\n```").text
+    assert "python" not in text and "vLLM V1 does not support" in text
+    # A fence whose line goes on is the message itself, class names included.
+    assert "ValueError: x" in logtext.clean("```ValueError: x```").text
+    assert "Traceback (most recent call last):" in logtext.clean("```Traceback (most recent call last):\n").text

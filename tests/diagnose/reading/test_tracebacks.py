@@ -1,0 +1,237 @@
+from bot.diagnose.reading import tracebacks
+
+
+def texts(log: str) -> list[str]:
+    return [m.text for m in tracebacks.messages(log) if m.is_error]
+
+
+def test_headers_of_every_vllm_generation_are_removed():
+    log = "\n".join([
+        "INFO 08-21 07:23:34 llm_engine.py:174] Initializing an LLM engine (v0.5.4)",
+        "ERROR 04-30 10:20:36 [core.py:396] EngineCore failed to start.",
+        "(EngineCore_DP0 pid=223840) ERROR 10-25 13:08:43 [core.py:708] ValueError: first",
+        "(VllmWorker rank=1 pid=77) ERROR 10-25 13:08:43 [multiproc_executor.py:1] ValueError: second",
+        "(APIServer pid=1) ERROR 11-29 15:00:00 [v1/engine/utils.py:776] RuntimeError: third",
+        "vllm-1  | [rank0]: OSError: [Errno 98] Address already in use",
+        "2025-03-10T15:07:20.123Z ERROR:    [Errno 98] error while attempting to bind",
+    ])
+    msgs = tracebacks.messages(log)
+    bodies = [m.text for m in msgs]
+    assert "EngineCore failed to start." in bodies
+    assert "ValueError: first" in bodies and "ValueError: second" in bodies
+    assert "RuntimeError: third" in bodies
+    assert "OSError: [Errno 98] Address already in use" in bodies
+    assert "[Errno 98] error while attempting to bind" in bodies
+    procs = {m.text: m.proc for m in msgs}
+    assert procs["ValueError: first"] == "EngineCore_DP0 pid=223840"
+    assert procs["ValueError: second"] == "VllmWorker rank=1 pid=77"
+
+
+def test_wrapped_exception_text_is_joined_and_frames_are_not():
+    log = ("Traceback (most recent call last):\n"
+           '  File "/x/vllm/worker.py", line 1, in f\n'
+           "    raise ValueError(msg)\n"
+           "ValueError: No available memory for the cache blocks. Try increasing\n"
+           "`gpu_memory_utilization` when initializing the engine.\n"
+           "\n"
+           "INFO 01-01 00:00:00 [x.py:1] next record\n")
+    assert texts(log)[0] == ("ValueError: No available memory for the cache blocks. Try increasing "
+                             "`gpu_memory_utilization` when initializing the engine.")
+
+
+def test_tracebacks_repeated_per_rank_are_kept_once():
+    one = ("(VllmWorker rank={r} pid=1{r}) ERROR 01-01 00:00:00 [w.py:1] "
+           "RuntimeError: NCCL error: unhandled system error\n")
+    log = "".join(one.format(r=r) for r in range(8))
+    assert texts(log) == ["RuntimeError: NCCL error: unhandled system error"]
+
+
+def test_worker_failed_and_pydantic_wrappers_are_unwrapped():
+    log = ("RuntimeError: Worker failed with error 'LoRA rank 32 is greater than max_lora_rank 16.', "
+           "please check the stack trace above for the root cause\n"
+           "pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n"
+           "  Value error, User-specified max_model_len (200000) is greater than the derived max_model_len "
+           "(max_position_embeddings=128000.0) [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]\n"
+           "    For further information visit https://errors.pydantic.dev/2.11/v/value_error\n"
+           "RuntimeError: ('Quantization scheme is not supported for ', 'the current GPU. Min capability: 80. ', "
+           "'Current capability: 75.')\n")
+    inner = [m.text for m in tracebacks.messages(log) if m.inner]
+    assert "LoRA rank 32 is greater than max_lora_rank 16." in inner
+    assert any(t.startswith("User-specified max_model_len (200000) is greater") for t in inner)
+    assert "Quantization scheme is not supported for the current GPU. Min capability: 80. Current capability: 75." in inner
+
+
+def test_a_request_error_relayed_as_pydantics_error_list_is_unwrapped_up_to_its_msg():
+    # vllm#9426 (vLLM's 400 body) and notebook-intelligence#55 (FastAPI's 422 body)
+    log = ("openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': \"[{'type': 'value_error', "
+           "'loc': ('body',), 'msg': 'Value error, When using `tool_choice`, `tools` must be set.', 'input': "
+           "{'messages': []}, 'ctx': {'error': ValueError('x')}}]\", 'type': 'BadRequestError'}\n\n"
+           "Error code: 422 - {'detail': [{'type': 'value_error', 'loc': ['body'], 'msg': 'Value error, "
+           "`tool_choice` must either be a named tool, \"auto\", or \"none\".', 'input': {'messages': [\n")
+    inner = [m.text for m in tracebacks.messages(log) if m.inner]
+    assert inner == ["When using `tool_choice`, `tools` must be set.",
+                     '`tool_choice` must either be a named tool, "auto", or "none".']
+
+
+def test_long_logs_only_look_at_error_lines_but_keep_line_numbers():
+    log = "INFO 01-01 00:00:00 [x.py:1] fine\n" * 5000 + "ValueError: boom\n"
+    msgs = tracebacks.messages(log)
+    assert [(m.text, m.line_no) for m in msgs if m.is_error] == [("ValueError: boom", 5001)]
+
+
+def test_tail_reads_the_last_lines():
+    log = "a\nb\n\nCapturing CUDA graphs (mixed prefill-decode, PIECEWISE):  20%|██  | 7/35\n"
+    assert tracebacks.tail(log, 2)[-1].text.startswith("Capturing CUDA graphs")
+
+
+def test_tail_skips_runs_of_blank_lines_and_keeps_line_numbers():
+    log = "a\n\n \nb  \n\t\nc\n" + " \n" * 300000 + "d\n\n"
+    assert [(m.line_no, m.text) for m in tracebacks.tail(log, 4)] == [(1, "a"), (4, "b"), (6, "c"), (300007, "d")]
+    assert tracebacks.tail("\n" * 100000) == []
+
+
+def test_hard_wrapped_paste_rejoins_a_word_cut_at_the_terminal_width():
+    first = "(EngineCore pid=316) ValueError: To serve at least one request with the model's max seq len (100000), (4.26 GiB KV cach"
+    assert len(first) == 119
+    log = first + "\n(EngineCore pid=316) e is needed, which is larger than the available KV cache memory (4.25 GiB).\n"
+    assert "(4.26 GiB KV cache is needed" in texts(log)[0]
+    short = "ValueError: this line is short and ends a word\nnext part of it\n"
+    assert texts(short)[0] == "ValueError: this line is short and ends a word next part of it"
+
+
+def test_more_prefix_forms_from_real_pastes():
+    log = "\n".join([
+        "2024-12-19 21:40:35 ERROR 56542 [async_llm_engine.py:64] RuntimeError: first",
+        "2025-05-30 18:28:27.890 | ValueError: second",
+        "2026-03-03 15:07:24.878896+08:00 - gpustack.worker.backends.base - ERROR - ValueError: third",
+        "│ ERROR 09-27 10:00:00 engine.py:157] RuntimeError: fourth",
+    ])
+    assert texts(log) == ["RuntimeError: first", "ValueError: second", "ValueError: third", "RuntimeError: fourth"]
+
+
+def test_a_line_from_another_process_ends_the_message():
+    log = ("(VllmWorkerProcess pid=1) RuntimeError: NCCL error: unhandled cuda error\n"
+           "(VllmWorkerProcess pid=2) Exception in worker VllmWorkerProcess while processing method init_device.\n")
+    assert texts(log)[0] == "RuntimeError: NCCL error: unhandled cuda error"
+
+
+def test_quoted_markdown_xinference_prefix_and_shell_prompt():
+    log = ("> ValueError: quoted in an issue\n"
+           "2025-01-01 10:00:00,123 xinference.core.model 822191 ERROR    RuntimeError: from xinference\n"
+           "KeyError: 'layers.1.mlp.experts.w13_weight'\n"
+           "root@gpu-box:~/work# \n")
+    assert texts(log) == ["ValueError: quoted in an issue", "RuntimeError: from xinference",
+                          "KeyError: 'layers.1.mlp.experts.w13_weight'"]
+
+
+def test_source_lines_are_skipped_but_a_raise_with_its_exception_is_not():
+    log = ("    loaded_params = module_load_weights(weights)\n"
+           "raise ValueError(\"No available memory\") ValueError: No available memory for the cache blocks\n")
+    msgs = [m for m in tracebacks.messages(log) if m.exc_type]
+    assert [m.text for m in msgs] == ["ValueError: No available memory for the cache blocks"]
+
+
+def test_a_progress_bar_after_an_exception_is_not_part_of_it():
+    log = ("KeyError: 'layers.1.mlp.experts.w13_weight'\n"
+           "Loading safetensors checkpoint shards:  47% Completed | 7/15 [00:03<00:04,  1.9it/s]\n")
+    assert texts(log)[0] == "KeyError: 'layers.1.mlp.experts.w13_weight'"
+
+
+def test_glog_lines_are_records_and_dated_lines_start_new_messages():
+    log = ("INFO 05-20 03:47:00 [monitor.py:1] torch.compile takes 27.04 s in total\n"
+           "[rank3]:[E520 03:47:04.619668070 ProcessGroupNCCL.cpp:1896] CUDA error: an illegal memory access was encountered\n"
+           "AttributeError: 'NoneType' object has no attribute 'seed'\n"
+           "2025-03-07 05:56:27,270 - asyncio - Exception in callback functools.partial(f)\n")
+    msgs = [m for m in tracebacks.messages(log) if m.is_error]
+    assert [(m.text, m.level) for m in msgs] == [
+        ("CUDA error: an illegal memory access was encountered", "ERROR"),
+        ("AttributeError: 'NoneType' object has no attribute 'seed'", None),
+        ("- asyncio - Exception in callback functools.partial(f)", None)]      # its own record, not glued on
+
+
+def test_a_caret_m_at_the_end_of_a_line_is_dropped():
+    from bot.diagnose.reading import logtext
+    clean = logtext.clean("ValueError: bad (expected 22, got 21)^M\nnext\n").text
+    assert texts(clean)[0] == "ValueError: bad (expected 22, got 21) next"
+
+
+def test_the_next_record_of_the_same_process_is_not_a_continuation():
+    log = ("(EngineCore pid=9) ERROR 11-30 02:13:15 [core.py:1] ValueError: To serve at least one request\n"
+           "(EngineCore pid=9) ERROR 11-30 02:13:15 [core.py:1] with the model's max seq len (2048)\n"
+           "(EngineCore pid=9) ERROR 11-30 02:13:16 [multiproc_executor.py:2] Worker proc VllmWorker-0 died unexpectedly\n")
+    assert texts(log)[0] == "ValueError: To serve at least one request with the model's max seq len (2048)"
+
+
+def test_markdown_and_chat_formatting_around_the_error_line_is_removed():
+    error = "TypeError: __init__() got an unexpected keyword argument 'trust_remote_code'"
+    for pasted in (f"**{error}**", f"__{error}__", f"*{error}*", f"`{error}`", f"> {error}", f">{error}",
+                   f"> > **{error}**", f"1. {error}", f"- `{error}`", f"**Error:** {error}",
+                   f"*Log*: `{error}`", f"**{error}**:", f"I get `{error}` when loading the model"):
+        msgs = tracebacks.messages(pasted)
+        assert [(m.text, m.exc_type) for m in msgs][:1] == [(error, "TypeError")], pasted
+
+
+def test_formatting_marks_that_are_part_of_the_text_stay():
+    assert tracebacks.strip_prefixes("__init__")[2] == "__init__"
+    assert tracebacks.strip_prefixes("**kwargs) -> None:")[2] == "**kwargs) -> None:"
+    frame = "    return func(*args, **kwargs)"
+    assert tracebacks.strip_prefixes(frame)[2] == frame.strip()
+    header = "(APIServer pid=1) ERROR 01-01 00:00:00 [x.py:1] "
+    assert tracebacks.messages(f"> {header}ValueError: x")[0].header == header.strip()
+
+
+def test_colour_codes_whose_esc_byte_was_lost_or_printed_as_text_leave_the_lines_read():
+    from bot.diagnose.reading import logtext
+    for start, reset in (("[1;36m", "[0;0m"), ("ESC[1;36m", "ESC[0;0m"), ("^[[1;36m", "^[[0m")):
+        pasted = f"{start}(VllmWorkerProcess pid=62){reset} ERROR 12-26 16:20:28 x.py:1] RuntimeError: boom\n"
+        m = tracebacks.messages(logtext.clean(pasted).text)[0]
+        assert (m.text, m.proc, m.level) == ("RuntimeError: boom", "VllmWorkerProcess pid=62", "ERROR"), start
+
+
+def test_a_bare_exception_is_an_exception_line_but_python_s_thread_notices_are_not():
+    # vLLM raises `Exception(...)` itself at a few dozen sites (vllm#27687's CPU offloading check).
+    log = ("Exception: CPU Offloading is currently only supported on CUDA GPUs\n\n"
+           "Exception in thread Thread-3 (run):\n\n"
+           "Exception ignored in: <function Pool.__del__ at 0x7f>\n")
+    msgs = {m.text: m.exc_type for m in tracebacks.messages(log)}
+    assert msgs["Exception: CPU Offloading is currently only supported on CUDA GPUs"] == "Exception"
+    assert msgs["Exception in thread Thread-3 (run):"] is None
+    assert msgs["Exception ignored in: <function Pool.__del__ at 0x7f>"] is None
+    assert tracebacks.parse_line("builtins.Exception: boom", 1).exc_type == "builtins.Exception"
+
+
+def test_an_exception_after_other_words_on_its_line_is_read_as_one_too():
+    # Real pastes: verl PR#960, dots.ocr#126, QwenLM/Qwen3#845.
+    log = ("in _swap_out raise RuntimeError( RuntimeError: Aborted due to the lack of CPU swap space.\n\n"
+           "vllm部署后，发送图片预估报错ValueError: Attempted to assign 462 = 462 multimodal tokens to 463 placeholders\n\n"
+           "7b-model: torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 9.25 GiB.\n\n"
+           "the word SomeConfigError:is not followed by a message\n")
+    inner = {m.text: m.exc_type for m in tracebacks.messages(log) if m.inner}
+    assert inner == {
+        "RuntimeError: Aborted due to the lack of CPU swap space.": "RuntimeError",
+        "ValueError: Attempted to assign 462 = 462 multimodal tokens to 463 placeholders": "ValueError",
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 9.25 GiB.": "torch.cuda.OutOfMemoryError",
+    }
+    # The line itself stays as it was printed, for the rules that read it whole.
+    assert any(m.text.startswith("7b-model: ") and m.exc_type is None for m in tracebacks.messages(log))
+
+
+def test_a_code_span_opened_on_the_error_line_and_closed_below_does_not_hide_its_prefixes():
+    msgs = tracebacks.messages("`[rank0]: TypeError: Unexpected keyword argument 'min_length'\n"
+                               "more text`\n")
+    assert msgs[0].text.startswith("TypeError: Unexpected keyword argument 'min_length'")
+    assert msgs[0].exc_type == "TypeError"
+
+
+def test_an_exception_quoted_in_code_that_opened_above_ends_where_the_code_closes():
+    # vllm PR#6525: the paste's code span opened two lines above and closes after the message.
+    log = ("With installation I get `ModuleNotFoundError: No module named 'bitsandbytes'\n"
+           "    raise ImportError(\"Please install bitsandbytes>=0.42.0 via \"\n"
+           "ImportError: Please install bitsandbytes>=0.42.0 via pip install bitsandbytes>=0.42.0 to use "
+           "bitsandbytes quantizer.`  Where do you suggest to add `bitsandbytes` in this case?\n\n"
+           "ValueError: spans the message opens itself stay: use `--max-model-len` or `a`.\n")
+    exc = {m.exc_type: m.text for m in tracebacks.messages(log) if m.exc_type}
+    assert exc["ImportError"] == ("ImportError: Please install bitsandbytes>=0.42.0 via pip install "
+                                  "bitsandbytes>=0.42.0 to use bitsandbytes quantizer.")
+    assert exc["ModuleNotFoundError"] == "ModuleNotFoundError: No module named 'bitsandbytes'"
+    assert exc["ValueError"].endswith("use `--max-model-len` or `a`.")
