@@ -55,6 +55,18 @@ def detect_gpus() -> list[str | None]:
     return [line.strip() for line in lines] if lines else [None]
 
 
+def describe_gpus(gpus: list[str | None]) -> str:
+    """'0 (NVIDIA H200, GPU-5c3e…)' for each GPU a job runs on, as nvidia-smi names them, so a job's
+    log shows which physical GPUs it had; the ids alone without nvidia-smi; 'the CPU' on a CPU slot."""
+    if not gpus or gpus == [None]:
+        return "the CPU"
+    lines = _nvidia_smi(["--query-gpu=index,name,uuid", "--format=csv,noheader", "-i", ",".join(map(str, gpus))])
+    if not lines:
+        return ", ".join(map(str, gpus))
+    return ", ".join(f"{index} ({name}, {uuid})" for index, name, uuid in
+                     (tuple(part.strip() for part in line.split(",", 2)) for line in lines if line.count(",") >= 2))
+
+
 def gpu_memory_used_mib(gpu: str | None) -> int | None:
     if gpu is None:
         return None
@@ -254,6 +266,7 @@ class Worker:
         # PCI bus order makes CUDA's device numbers the ones nvidia-smi shows.
         env = {} if self.pool.is_cpu else {"CUDA_VISIBLE_DEVICES": ",".join(str(g) for g in gpus),
                                             "CUDA_DEVICE_ORDER": "PCI_BUS_ID"}
+        log.info("job %s: on %s", job["id"], describe_gpus(gpus))
         runner = ProbeRunner(python=self.python, timeout_s=self.timeout_s, env=env,
                              should_stop=lambda: beat.cancel.is_set() or beat.lost.is_set() or self.stop.is_set())
         counter = iter(range(1, 10_000))

@@ -39,7 +39,7 @@ with open(os.environ["STANDIN_LOG"], "a") as log:
     log.write(json.dumps({"pid": os.getpid(), "child": child.pid if child else None, "mode": mode,
                           "model": model, "settings": settings[0] if settings else None,
                           "cuda": os.environ.get("CUDA_VISIBLE_DEVICES"),
-                          "worker": os.environ.get("STANDIN_WORKER")}) + "\n")
+                          "worker": os.environ.get("STANDIN_WORKER"), "start": time.time()}) + "\n")
 print("INFO stand-in probe starting", flush=True)
 time.sleep(float(os.environ.get("STANDIN_SLEEP", "0.1")))
 # STANDIN_FAIL='{"key": value}': an engine start with exactly that setting fails with

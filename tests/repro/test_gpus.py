@@ -1,12 +1,13 @@
 """GPU bookkeeping of the worker (what can be checked without a GPU)."""
 
+import os
 import threading
 import time
 
 import pytest
 
 from bot.repro.safety import ReproRefused
-from bot.repro.worker import GpuPool, Worker, detect_gpus, gpus_needed, wait_until_free
+from bot.repro.worker import GpuPool, Worker, describe_gpus, detect_gpus, gpus_needed, wait_until_free
 
 
 def test_pool_hands_out_whole_sets_and_waits():
@@ -47,3 +48,16 @@ def test_detect_gpus_follows_cuda_visible_devices(monkeypatch):
 
 def test_nothing_to_wait_for_on_a_cpu_slot():
     assert wait_until_free(None, None, timeout_s=0.1) is True
+
+
+def test_a_job_log_names_the_gpus_it_runs_on(tmp_path, monkeypatch):
+    """nvidia-smi's own words for each GPU (a stand-in nvidia-smi on PATH prints what the real one
+    prints for `--query-gpu=index,name,uuid --format=csv,noheader -i 0,1`)."""
+    fake = tmp_path / "nvidia-smi"
+    fake.write_text("#!/bin/sh\necho '0, NVIDIA H200, GPU-aaaa'\necho '1, NVIDIA H200, GPU-bbbb'\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    assert describe_gpus(["0", "1"]) == "0 (NVIDIA H200, GPU-aaaa), 1 (NVIDIA H200, GPU-bbbb)"
+    assert describe_gpus([None]) == "the CPU"
+    monkeypatch.setenv("PATH", str(tmp_path / "none"))
+    assert describe_gpus(["3"]) == "3"

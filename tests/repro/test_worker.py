@@ -143,6 +143,30 @@ def test_sqlite_one_host_two_slots(sqlite_url, tmp_path, models, standin_python)
         store.dispose()
 
 
+def test_one_gpu_jobs_run_side_by_side_and_a_two_gpu_job_waits_for_both(sqlite_url, tmp_path, models, standin_python):
+    """`worker --gpus 0,1`: two one-GPU jobs at the same time, each on its own GPU; a
+    tensor_parallel_size=2 job gets both, and only once neither is running anything."""
+    store = _store(sqlite_url, tmp_path)
+    try:
+        one_a, one_b = _jobs(store, models, 2)
+        (models / "tp2").mkdir()
+        tp2 = queue.enqueue(store, str(models / "tp2"), {"tensor_parallel_size": 2}, requested_by="U9",
+                            roots=[str(models)], channel="C1", thread_ts="9.0")
+        log = tmp_path / "calls.jsonl"
+        _finish([_worker(sqlite_url, standin_python, models, log, "pool", gpus="0,1", sleep="1.5")])
+        assert [queue.get_job(store, i)["status"] for i in (one_a, one_b, tp2)] == ["done"] * 3
+        runs = [c for c in _calls(log) if c["mode"] == "run"]
+        by_model = {m: [c for c in runs if c["model"].endswith(m)] for m in ("m0", "m1", "tp2")}
+        assert {c["cuda"] for c in by_model["m0"]} | {c["cuda"] for c in by_model["m1"]} == {"0", "1"}
+        assert {c["cuda"] for c in by_model["tp2"]} == {"0,1"}
+        spans = {m: (min(c["start"] for c in cs), max(c["start"] for c in cs) + 1.5) for m, cs in by_model.items()}
+        overlap = lambda a, b: a[0] < b[1] and b[0] < a[1]       # noqa: E731
+        assert overlap(spans["m0"], spans["m1"]), spans            # side by side
+        assert not overlap(spans["tp2"], spans["m0"]) and not overlap(spans["tp2"], spans["m1"]), spans
+    finally:
+        store.dispose()
+
+
 def test_cancel_a_running_job(sqlite_url, tmp_path, models, standin_python):
     store = _store(sqlite_url, tmp_path)
     try:
