@@ -6,7 +6,8 @@ Part of the index build. Three sources, as vLLM's own code defines them:
   attribute docstring that newer releases print as the flag's help;
 - `add_cli_args` / `make_arg_parser`: every `add_argument(...)` with its flags, explicit keywords,
   and `**model_kwargs["max_model_len"]`, which names the config class and field it sets; a loop
-  over `get_kwargs(FrontendArgs).items()` makes one flag per field;
+  over `get_kwargs(FrontendArgs).items()` makes one flag per field, a loop over a literal list of
+  flags one flag per item;
 - the flags `vllm serve` itself adds (`--config`, `--headless`, ...): in 0.6 `vllm/scripts.py` and in
   0.7–0.9 `vllm/entrypoints/cli/serve.py` add them to `serve_parser`, later releases in
   `make_arg_parser`;
@@ -18,6 +19,7 @@ Old releases (0.5–0.8) build config objects in `create_engine_config`, e.g.
 from __future__ import annotations
 
 import ast
+import copy
 import inspect
 
 MAX_HELP_CHARS = 1200
@@ -271,8 +273,9 @@ def _text(node: ast.AST | None) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr):
-        return "".join(str(v.value) if isinstance(v, ast.Constant) else "{" + ast.unparse(v.value) + "}"
-                       for v in node.values)
+        return "".join(str(v.value) if isinstance(v, ast.Constant) else
+                       str(v.value.value) if isinstance(v.value, ast.Constant) else     # a loop's value (_unrolled)
+                       "{" + ast.unparse(v.value) + "}" for v in node.values)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = _text(node.left), _text(node.right)
         return (left or "") + (right or "") if left or right else None
@@ -296,14 +299,51 @@ def cli_flags(modules: dict[str, ast.Module], classes: dict[str, dict], types: T
             if fn.name not in ("add_cli_args", "make_arg_parser") and not serve:
                 continue
             kwargs_vars = _kwargs_vars(fn, cls_name)
-            for call, loop_var in _add_argument_calls(fn):
+            for call, loop in _add_argument_calls(fn):
                 if serve and not (isinstance(call.func.value, ast.Name) and call.func.value.id == "serve_parser"):
                     continue
-                for rec in _flag_records(call, loop_var, kwargs_vars, classes, types, cls_name):
-                    rec["file"], rec["line"] = path, call.lineno
-                    if rec.pop("_from_kwargs", False) and boolean_optional and "bool" in rec.get("type", ""):
-                        rec["no_flag"] = "--no-" + rec["flag"][2:]
-                    out.append(rec)
+                for one in _unrolled(call, loop) or [call]:
+                    for rec in _flag_records(one, loop, kwargs_vars, classes, types, cls_name):
+                        rec["file"], rec["line"] = path, one.lineno
+                        if rec.pop("_from_kwargs", False) and boolean_optional and "bool" in rec.get("type", ""):
+                            rec["no_flag"] = "--no-" + rec["flag"][2:]
+                        out.append(rec)
+    return out
+
+
+class _Bind(ast.NodeTransformer):
+    """Replaces the names a loop binds by the values of one of its items."""
+
+    def __init__(self, bound: dict[str, ast.AST]):
+        self.bound = bound
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in self.bound and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(copy.deepcopy(self.bound[node.id]), node)
+        return node
+
+
+def _unrolled(call: ast.Call, loop: ast.For | None) -> list[ast.Call] | None:
+    """One call per item of a loop over a literal list that names the flag, with the loop's names
+    replaced by the item's values: `for arg, type in [("--guided-decoding-backend", str), ...]:
+    group.add_argument(arg, type=type, help=f"[DEPRECATED] {arg} ...")` (0.11) adds a flag per item.
+    None when the call is not such a loop's."""
+    if loop is None or not isinstance(loop.iter, (ast.List, ast.Tuple)):
+        return None
+    targets = loop.target.elts if isinstance(loop.target, ast.Tuple) else [loop.target]
+    if not all(isinstance(t, ast.Name) for t in targets):
+        return None
+    names = {t.id for t in targets}
+    if not any(isinstance(a, ast.Name) and a.id in names for a in call.args):
+        return None
+    out = []
+    for item in loop.iter.elts:
+        values = [item] if len(targets) == 1 else getattr(item, "elts", None)
+        if values is None or len(values) != len(targets):
+            return None
+        one = _Bind({t.id: v for t, v in zip(targets, values)}).visit(copy.deepcopy(call))
+        one.lineno = item.lineno            # where the flag is named
+        out.append(one)
     return out
 
 

@@ -506,3 +506,43 @@ def load(lora_request):
             "Loading lora {lora_request.lora_name} failed: No adapter found for {lora_request.lora_path}") in templates
     assert ("StaleAdapterError", "Loading lora stale failed: No adapter found for /adapters/x") in templates
     assert ("PassThroughError", "No LoRA request was given to the worker") in templates
+
+
+# A shape vLLM 0.11 used: deprecated flags added in a loop over a literal list, their type and help
+# filled from each item.
+LOOPED_FLAGS = '''
+from dataclasses import dataclass
+
+@dataclass
+class EngineArgs:
+    old_backend: str | None = None
+    old_fallback: bool | None = None
+    level: int = 0
+
+    @staticmethod
+    def add_cli_args(parser):
+        group = parser.add_argument_group("Old")
+        for arg, type in [
+            ("--old-backend", str),
+            ("--old-fallback", bool),
+        ]:
+            group.add_argument(arg, type=type, help=f"[DEPRECATED] {arg} will be removed in v0.3.0.",
+                               deprecated=True)
+        for flag in ("--quiet", "-q"):
+            group.add_argument(flag, action="store_true")
+        for level in [1, 2]:
+            group.add_argument("--level", type=int, default=level)    # the loop does not name the flag
+        return parser
+'''
+
+
+def test_flags_added_in_a_loop_over_a_literal_list(tmp_path):
+    wheel = write_wheel(tmp_path, "0.1.0", {"vllm/engine/arg_utils.py": LOOPED_FLAGS})
+    args = build.extract(wheel, names_only=True)["args"]
+    backend = args["old_backend"]
+    assert (backend["flag"], backend["type"], backend["deprecated"]) == ("--old-backend", "str", True)
+    assert backend["help"] == "[DEPRECATED] --old-backend will be removed in v0.3.0."
+    assert (args["old_fallback"]["flag"], args["old_fallback"]["type"]) == ("--old-fallback", "bool")
+    assert args["quiet"]["flag"] == "--quiet" and args["q"]["flag"] == "-q"
+    assert args["level"]["flag"] == "--level" and args["level"]["default_expr"] == "level"
+
