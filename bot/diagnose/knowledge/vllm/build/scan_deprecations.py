@@ -6,7 +6,8 @@ sentences are kept with the names they mention so a consumer can say what replac
 
 Two ways vLLM splits a notice are read as one: a notice whose successor is a hint in another string
 of the same function (`msg_prefix = "The 'task' option has been deprecated ..."` beside
-`msg_hint = "Please replace this option with `--runner pooling` ..."`), and a notice a helper words
+`msg_hint = "Please replace this option with `--runner pooling` ..."`; a string that is itself a
+notice about another name, with its own hint, is that name's), and a notice a helper words
 with its parameters (`"Using %s environment variable is deprecated ... Please use
 --attention-config.%s"` in `_set_from_env_if_set(field_name, env_var_name)`), one notice per call
 of the helper with literal arguments.
@@ -32,6 +33,8 @@ REPLACEMENT = re.compile(
 # A hint that names the successor flag, in another string of the notice's function.
 _HINT = re.compile(r"(?:\breplace (?:this|the|it)\b[^.`'\"]{0,40}?\bwith|[Pp]lease use|\b[Uu]se)\s+[`'\"]?"
                    r"(--[a-z][\w-]*(?:\.[\w-]+)*)")
+# A help text's leading tag: the sentence after it names what is deprecated.
+_TAG = re.compile(r"\s*[\[(]deprecated[\])]:?\s*", re.I)
 # Calls that print a notice: logger.warning(...), warnings.warn(...), ...
 _LOG_CALLS = frozenset({"warning", "warning_once", "warn", "warn_once", "info", "info_once", "error"})
 MAX_NOTICE_CHARS = 400
@@ -60,6 +63,8 @@ def parse_notice(text: str) -> dict | None:
     m = NOTICE.search(text)
     if not m:
         return None
+    if _TAG.match(text):                # "[DEPRECATED] The `--enable-reasoning` flag is deprecated ...": the
+        m = NOTICE.search(text, _TAG.match(text).end()) or m     # sentence after the tag says what is
     start = max(text.rfind(". ", 0, m.start()) + 2, 0) if text.rfind(". ", 0, m.start()) >= 0 else 0
     rep = REPLACEMENT.search(text, m.start(), m.end() + 240)
     replacement = rep.group(1).rstrip(".") if rep else None
@@ -120,8 +125,12 @@ def _hint(notice: dict, fn: ast.AST, inner: set[int]) -> None:
     for node in sorted(strings, key=lambda n: (n.lineno, n.col_offset)):
         text = " ".join(render(message_parts(node, None, 0)).split())
         found = _HINT.search(text)
-        if found and text not in notice["text"] and (found.group(1), text) not in hints:
-            hints.append((found.group(1), text))
+        if not found or text in notice["text"] or (found.group(1), text) in hints:
+            continue
+        other = parse_notice(text)
+        if other and not set(other["subjects"]) & set(notice["subjects"]):
+            continue        # another name's notice with its own hint ("`--rope-scaling` will be removed ... use ...")
+        hints.append((found.group(1), text))
     if hints:
         notice["replacement"] = hints[0][0]
         notice["text"] = " ".join([notice["text"], *(t for _, t in hints)])[:MAX_NOTICE_CHARS]

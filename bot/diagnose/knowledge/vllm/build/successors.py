@@ -106,14 +106,20 @@ class Names:
         return None if found in (None, own) else found
 
 
-def notice_successor(name: str, flags: list[str], notices: list, names: Names, files: set | None = None) -> str | None:
+def notice_successor(name: str, flags: list[str], notices: list, names: Names, files: set | None = None,
+                     lifetime: int = -1) -> str | None:
     """The successor the newest deprecation notice about `name` (or one of its flags) gives: the
     name the notice's own parse found, when the name's own part of the notice says it, else a name
-    of the same kind that part says to use."""
+    of the same kind that part says to use. `lifetime`: the releases that have the name (a mask);
+    a notice printed neither while it lived nor in the release it went is about another thing of
+    that name (0.10's "The 'task' option has been deprecated" is not about 0.19's PoolerConfig.task)."""
     wanted = {name, name.lstrip("-").replace("-", "_"), *flags}
+    window = lifetime | lifetime << 1
     found = []
     for rels, subjects, replacement, text, where in notices:
         if files is not None and not any(w in files for w in where[1::3]):
+            continue
+        if not rels & window:
             continue
         if any(s in wanted or s.lstrip("-").replace("-", "_") in wanted or s.split(".")[-1] in wanted
                for s in subjects):
@@ -275,7 +281,10 @@ def find(named: dict[str, list[tuple[int, dict]]], names: Names, notices: list, 
     out: dict[str, list[str]] = {}
     for name, per_release in named.items():
         flags = sorted({f for _, rec in per_release for f in [rec.get("flag"), *(rec.get("aliases") or [])] if f})
-        got = notice_successor(name, flags, notices, names, notice_files)
+        lifetime = 0
+        for ri, _ in per_release:
+            lifetime |= 1 << ri
+        got = notice_successor(name, flags, notices, names, notice_files, lifetime)
         if got:
             out[name] = [got, "deprecation notice"]
             continue

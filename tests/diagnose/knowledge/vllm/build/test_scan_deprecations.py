@@ -17,6 +17,10 @@ from bot.diagnose.knowledge.vllm.build.scan_deprecations import parse_notice
     ("`disable_log_requests` is deprecated and has been replaced with `enable_log_requests`.",
      ["disable_log_requests"], "enable_log_requests"),
     ("The 'swap_space' parameter is deprecated and ignored.", ["swap_space"], None),
+    # a help text's leading tag is not the notice: the sentence after it says what is deprecated
+    ("[DEPRECATED] The `--enable-reasoning` flag is deprecated as of v0.9.0. Use `--reasoning-parser` instead.",
+     ["--enable-reasoning"], "--reasoning-parser"),
+    ("(Deprecated) --eplb-window-size will be removed in v0.12.0.", ["--eplb-window-size"], None),
 ])
 def test_subject_and_replacement(text, subjects, replacement):
     notice = parse_notice(text)
@@ -27,6 +31,7 @@ def test_subject_and_replacement(text, subjects, replacement):
     "This option is deprecated, use it with care",          # no name it is about
     "--allow-deprecated-quantization",                       # the word inside a flag's name
     "Loading weights took 3.2 seconds",
+    "[DEPRECATED] Ignored.",
 ])
 def test_not_a_notice_about_a_name(text):
     assert parse_notice(text) is None

@@ -546,3 +546,74 @@ def test_flags_added_in_a_loop_over_a_literal_list(tmp_path):
     assert args["quiet"]["flag"] == "--quiet" and args["q"]["flag"] == "-q"
     assert args["level"]["flag"] == "--level" and args["level"]["default_expr"] == "level"
 
+
+# A shape vLLM 0.10.1-0.11.0 used: one function warns about several names, each notice with its
+# own hint; only a hint that is no other name's notice completes a notice without a successor.
+NEIGHBOUR_NOTICES = '''
+import warnings
+from dataclasses import dataclass
+
+@dataclass
+class ModelConfig:
+    task: str | None = None
+    rope_scaling: dict | None = None
+
+    def __post_init__(self):
+        if self.rope_scaling:
+            overrides = {"rope_scaling": self.rope_scaling}
+            msg = ("`--rope-scaling` will be removed in a future release. "
+                   f"Please instead use `--hf-overrides '{overrides}'`")
+            warnings.warn(DeprecationWarning(msg))
+        if self.task is not None:
+            msg_prefix = "The 'task' option has been deprecated and will be removed in v0.3.0."
+            msg_hint = "Please remove this option."
+            if self.task == "generate":
+                msg_hint = "Please replace this option with `--runner generate` to keep using this model."
+            logger.warning("%s %s", msg_prefix, msg_hint)
+'''
+
+
+def test_a_hint_belongs_to_its_own_notice_not_a_neighbours(tmp_path):
+    wheel = write_wheel(tmp_path, "0.1.0", {"vllm/config/model.py": NEIGHBOUR_NOTICES})
+    notices = {tuple(n["subjects"]): n for n in build.extract(wheel, names_only=True)["deprecations"]}
+    task = notices[("task",)]
+    assert task["replacement"] == "--runner" and "--runner generate" in task["text"]
+    assert "--hf-overrides" not in task["text"]
+    assert notices[("--rope-scaling",)]["replacement"] == "--hf-overrides"
+
+
+def test_a_notice_is_about_the_name_that_lived_when_it_was_printed(tmp_path):
+    # 0.1.0 deprecates ModelConfig.task (the notice's hint names --runner); 0.2.0 drops it, and a
+    # new PoolerConfig.task in the same file is another thing of that name
+    old = NEIGHBOUR_NOTICES + '''
+@dataclass
+class PoolerConfig:
+    normalize: bool = True
+'''
+    new = '''
+from dataclasses import dataclass
+
+@dataclass
+class ModelConfig:
+    runner: str = "auto"
+
+@dataclass
+class PoolerConfig:
+    normalize: bool = True
+    task: str | None = None
+    """The task used for pooling."""
+'''
+    args = '''
+class EngineArgs:
+    @staticmethod
+    def add_cli_args(parser):
+        parser.add_argument("--runner", type=str, default="auto")
+        return parser
+'''
+    wheels = [write_wheel(tmp_path, "0.1.0", {"vllm/config/model.py": old, "vllm/engine/arg_utils.py": args}),
+              write_wheel(tmp_path, "0.2.0", {"vllm/config/model.py": new, "vllm/engine/arg_utils.py": args})]
+    out = tmp_path / "index.json.gz"
+    build.write(build.merge([build.extract(w) for w in wheels]), out)
+    idx = index.load(out)
+    assert idx.config_field("ModelConfig", "task").replaced_by == "runner"
+    assert idx.config_field("PoolerConfig", "task").replaced_by is None
