@@ -277,6 +277,19 @@ def _sites(sites: dict[tuple[str, str], dict]) -> tuple[dict, dict, list]:
     return columns, {w: " ".join(ids) for w, ids in sorted(postings.items())}, places
 
 
+def _paths(facts: list[dict], everything: list[dict]) -> set[str]:
+    """Every file a merge refers to: of raise sites (whole releases), notices, arguments, config
+    classes and env vars (every version)."""
+    out = {s["file"] for f in facts for s in f["raises"]}
+    for f in everything:
+        out |= {n["file"] for n in f["deprecations"]}
+        out |= {rec["file"] for rec in f.get("args", {}).values() if rec.get("file")}
+        out |= {cls["file"] for cls in f.get("classes", {}).values()}
+        if f.get("envs"):
+            out.add("vllm/envs.py")
+    return out
+
+
 def merge(facts: list[dict], names: list[dict] = ()) -> dict:
     """One index from the facts of the fully indexed releases and the names-only facts of the other
     versions. Masks of raise sites, imports and dependencies count `releases`; masks of arguments,
@@ -285,7 +298,11 @@ def merge(facts: list[dict], names: list[dict] = ()) -> dict:
     releases = [f["release"] for f in facts]
     everything = sorted([*facts, *(f for f in names if f["release"] not in releases)], key=lambda f: Version(f["release"]))
     versions = [f["release"] for f in everything]
+    # File ids are the sorted paths, so an index merged in steps (extend.py) numbers its files as
+    # one merged at once does.
     files = Files()
+    for path in sorted(_paths(facts, everything)):
+        files.id(path)
     # One site per message a user can see: the same class and literal text, whatever the names of
     # its formatted fields (`{dtype}` in one file, `{head_dtype}` in another). The newest wording of
     # the placeholders names it.
@@ -309,6 +326,9 @@ def merge(facts: list[dict], names: list[dict] = ()) -> dict:
         for cname, cls in f.get("classes", {}).items():
             for field, rec in cls["fields"].items():
                 classes.setdefault(cname, {}).setdefault(field, []).append((ri, {**rec, "file": cls["file"]}))
+    # names in order, whatever order the releases listed them in: the successors come out the same
+    args, envs = dict(sorted(args.items())), dict(sorted(envs.items()))
+    classes = {c: dict(sorted(fields.items())) for c, fields in sorted(classes.items())}
     imports: dict[str, dict] = {}
     for ri, f in enumerate(facts):
         for pkg, mods in f["imports"].items():
@@ -441,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{sum(len(v) for v in found['classes'].values())} config fields → {args.out}")
         return 0
     wheels = Path(args.wheels)
-    cache = Path(args.cache) if args.cache else _default_cache()
+    cache = Path(args.cache) if args.cache else default_cache()
     facts, names = [], []
     releases = [r.strip() for r in args.releases.split(",") if r.strip()]
     versions = [v.strip() for v in args.versions.split(",") if v.strip() and v.strip() not in releases]
@@ -472,7 +492,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _default_cache() -> Path:
+def default_cache() -> Path:
     from platformdirs import user_cache_dir
     return Path(user_cache_dir("vllm-doctor")) / "index-build"
 

@@ -463,7 +463,7 @@ def test_nearest_release(built):
 def test_a_rerun_reads_the_cache(tmp_path, monkeypatch):
     wheel = write_wheel(tmp_path, "0.1.0", {"vllm/envs.py": ENVS_V1})
     first = wheels.extract_cached(wheel, tmp_path / "cache")
-    monkeypatch.setattr(build, "extract", lambda w: pytest.fail("parsed again"))
+    monkeypatch.setattr(wheels, "extract", lambda *a, **k: pytest.fail("parsed again"))
     assert wheels.extract_cached(wheel, tmp_path / "cache") == first
 
 
@@ -538,7 +538,7 @@ class EngineArgs:
 
 def test_flags_added_in_a_loop_over_a_literal_list(tmp_path):
     wheel = write_wheel(tmp_path, "0.1.0", {"vllm/engine/arg_utils.py": LOOPED_FLAGS})
-    args = build.extract(wheel, names_only=True)["args"]
+    args = wheels.extract(wheel, names_only=True)["args"]
     backend = args["old_backend"]
     assert (backend["flag"], backend["type"], backend["deprecated"]) == ("--old-backend", "str", True)
     assert backend["help"] == "[DEPRECATED] --old-backend will be removed in v0.3.0."
@@ -575,7 +575,7 @@ class ModelConfig:
 
 def test_a_hint_belongs_to_its_own_notice_not_a_neighbours(tmp_path):
     wheel = write_wheel(tmp_path, "0.1.0", {"vllm/config/model.py": NEIGHBOUR_NOTICES})
-    notices = {tuple(n["subjects"]): n for n in build.extract(wheel, names_only=True)["deprecations"]}
+    notices = {tuple(n["subjects"]): n for n in wheels.extract(wheel, names_only=True)["deprecations"]}
     task = notices[("task",)]
     assert task["replacement"] == "--runner" and "--runner generate" in task["text"]
     assert "--hf-overrides" not in task["text"]
@@ -610,10 +610,10 @@ class EngineArgs:
         parser.add_argument("--runner", type=str, default="auto")
         return parser
 '''
-    wheels = [write_wheel(tmp_path, "0.1.0", {"vllm/config/model.py": old, "vllm/engine/arg_utils.py": args}),
-              write_wheel(tmp_path, "0.2.0", {"vllm/config/model.py": new, "vllm/engine/arg_utils.py": args})]
+    files = [write_wheel(tmp_path, "0.1.0", {"vllm/config/model.py": old, "vllm/engine/arg_utils.py": args}),
+             write_wheel(tmp_path, "0.2.0", {"vllm/config/model.py": new, "vllm/engine/arg_utils.py": args})]
     out = tmp_path / "index.json.gz"
-    build.write(build.merge([build.extract(w) for w in wheels]), out)
+    wheels.write(wheels.merge([wheels.extract(w) for w in files]), out)
     idx = index.load(out)
     assert idx.config_field("ModelConfig", "task").replaced_by == "runner"
     assert idx.config_field("PoolerConfig", "task").replaced_by is None
