@@ -19,7 +19,7 @@ FORWARDED = {
     "serve": ("bot.slack.cli", "run the Slack bot (Socket Mode, or --http)"),
     "worker": ("bot.repro.cli", "run the GPU repro worker"),
     "repro": ("bot.repro.cli", "reproduce a failure locally, one setting at a time"),
-    "index": ("bot.diagnose.knowledge.vllm.build.wheels", "build the index of vLLM's error surface from its wheels"),
+    "index": ("bot.watch.cli", "the index of vLLM's releases: build it, update it"),
     "dashboard": ("bot.dashboard.cli", "serve the maintainers' web page (--host, --port)"),
 }
 RULES_FORWARDED = {"stats": "bot.learn.cli", "suggest": "bot.learn.cli"}

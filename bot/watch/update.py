@@ -1,0 +1,135 @@
+"""`vllm-doctor index update`: add to the index the vLLM releases it lacks, one wheel each.
+
+The releases come from PyPI (pypi.py: only the Python sources of each wheel are downloaded) or,
+with `--from DIR`, from the wheels in a folder (tests, air-gapped sites). Each new release is
+scanned by the same scanners `index build` runs (whole when it is the last patch of its minor,
+for its names otherwise), and merged into the index it lacked by extend.py, without any other
+release's wheel.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from packaging.version import InvalidVersion, Version
+
+from bot.diagnose.knowledge.vllm.build import extend, wheels
+
+from . import pypi
+
+log = logging.getLogger(__name__)
+_WHEEL = re.compile(r"^vllm-([^-]+)-.*\.whl$")
+
+
+def _sources(name: str) -> bool:
+    return name.startswith("vllm/") and name.endswith(".py") and not name.startswith(wheels.VENDORED)
+
+
+class FromPyPI:
+    """Releases PyPI serves; each fetched as a small zip of the sources the scan reads."""
+
+    def __init__(self, cache: Path, transfer: pypi.Transfer | None = None):
+        self.cache = cache
+        self.transfer = transfer or pypi.Transfer()
+        self._releases: dict[str, pypi.Release] | None = None
+
+    def available(self) -> dict[str, str]:
+        """{version: upload time}."""
+        if self._releases is None:
+            self._releases = {r.version: r for r in pypi.releases(self.transfer)}
+        return {v: r.uploaded for v, r in self._releases.items()}
+
+    def fetch(self, version: str, names_only: bool) -> Path:
+        self.available()
+        release = self._releases[version]
+        kind = "names" if names_only else "sources"
+        path = self.cache / release.filename.replace(".whl", f".{kind}.zip")
+        if not path.exists():               # else fetched before (a rescan, a run that stopped)
+            pypi.fetch_sources(release, path, wheels.names_module if names_only else _sources, self.transfer)
+        return path
+
+    @property
+    def bytes(self) -> int:
+        return self.transfer.bytes
+
+
+class FromFolder:
+    """The vllm-X-*.whl files of a folder."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.bytes = 0
+
+    def available(self) -> dict[str, str]:
+        out = {}
+        for p in sorted(self.folder.glob("vllm-*.whl")):
+            m = _WHEEL.match(p.name)
+            if m:
+                out.setdefault(m.group(1), "")
+        return out
+
+    def fetch(self, version: str, names_only: bool) -> Path:
+        return wheels.wheel_for(version, self.folder)
+
+
+@dataclass
+class Result:
+    added: list[str] = field(default_factory=list)        # versions new to the index
+    rescanned: list[str] = field(default_factory=list)
+    whole: list[str] = field(default_factory=list)        # of those, scanned whole
+    data: dict | None = None                              # the new index (wheels.merge's shape), None: unchanged
+    bytes: int = 0
+    seconds: float = 0.0
+
+
+def lacking(versions: list[str], available: dict[str, str]) -> list[str]:
+    """The final releases a source has that the index lacks, from the index's oldest on (the
+    index starts where `index build` started it; older releases are not wanted)."""
+    oldest = Version(versions[0])
+    have = {Version(v) for v in versions}
+    out = []
+    for v in available:
+        try:
+            parsed = Version(v)
+        except InvalidVersion:
+            continue
+        if parsed >= oldest and parsed not in have and not (parsed.is_prerelease or parsed.is_devrelease):
+            out.append(v)
+    return sorted(out, key=Version)
+
+
+def update(data: dict, source, cache: Path, rescan: list[str] = ()) -> Result:
+    """The index `data` (extend.read) with the releases `source` has that it lacks added, and the
+    releases in `rescan` scanned again. Result.data is None when there was nothing to do."""
+    start = time.perf_counter()
+    available = source.available()
+    new = lacking(data["versions"], available)
+    unknown = [v for v in rescan if v not in data["versions"]]
+    if unknown:
+        raise ValueError(f"--rescan: the index has no vLLM {', '.join(unknown)}")
+    result = Result(added=new, rescanned=[v for v in rescan if v not in new])
+    todo = [*new, *result.rescanned]
+    if not todo:
+        result.seconds = time.perf_counter() - start
+        return result
+    whole = extend.whole_releases([*data["versions"], *new])
+    facts = []
+    for version in todo:
+        names_only = version not in whole
+        wheel = source.fetch(version, names_only)
+        if wheel is None:
+            raise ValueError(f"no wheel for vLLM {version}")
+        t = time.perf_counter()
+        facts.append(wheels.extract_cached(wheel, cache, names_only=names_only))
+        log.info("vLLM %s scanned (%s) in %.1f s", version, "names" if names_only else "whole",
+                 time.perf_counter() - t)
+        if not names_only:
+            result.whole.append(version)
+    result.data = extend.extend(data, facts)
+    result.bytes = source.bytes
+    result.seconds = time.perf_counter() - start
+    return result
