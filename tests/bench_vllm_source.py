@@ -1,6 +1,6 @@
 """Coverage, precision and cost of the index of vLLM's error surface (prints figures; not a test).
 
-    python tests/bench_vllm_source.py [--releases 0.33.0,0.8.5] [--sample 40] [--index PATH]
+    python tests/bench_vllm_source.py [--releases 0.34.0,0.8.5] [--sample 40] [--index PATH] [--against PATH]
 
 1. Coverage: every user-facing raise site of each release gets its message synthesised
    (placeholders filled with plausible values for their names), put in a minimal traceback whose
@@ -64,9 +64,13 @@ def per_release(idx: vsrc.Index) -> None:
               f"{c['mostly_placeholder']:,} | {distinct.get(rel, 0):,} | {user.get(rel, 0):,} |")
 
 
-def coverage(idx: vsrc.Index, release: str, sample: int, rng: random.Random) -> dict:
+def coverage(idx: vsrc.Index, release: str, sample: int, rng: random.Random, against: vsrc.Index | None = None) -> dict:
+    """`against`: match with that index instead (one without the release): right is its first
+    match being the same message (exception class and template, placeholders unnamed)."""
+    from bot.diagnose.knowledge.vllm.build.wheels import shape
     sites = [s for s in idx.sites if any(w["release"] == release and idx.user_facing_file(w["file"])
                                          for w in s.where)]
+    matcher = against or idx
     rows = []
     t_match = 0.0
     for site in sites:
@@ -76,12 +80,13 @@ def coverage(idx: vsrc.Index, release: str, sample: int, rng: random.Random) -> 
             rows.append((site, text, None, "no message"))
             continue
         t = time.perf_counter()
-        got = idx.match(msg.text, msg.exc_type)
+        got = matcher.match(msg.text, msg.exc_type)
         t_match += time.perf_counter() - t
         first = got[0] if got else None
         if first is None:
             verdict = "abstained"
-        elif first.site is site:
+        elif first.site is site or (against is not None and (first.site.exc, shape(first.site.template))
+                                     == (site.exc, shape(site.template))):
             verdict = "right"
         elif first.site.fullmatch(" ".join(text.split())) is not None:
             verdict = "same text"       # another template yields this very text
@@ -211,10 +216,16 @@ def main() -> None:
     p.add_argument("--sample", type=int, default=40)
     p.add_argument("--index", default=str(vsrc.DATA_PATH))
     p.add_argument("--no-diagnose", action="store_true", help="skip the pass through the whole diagnose()")
+    p.add_argument("--against", default=None, metavar="PATH",
+                   help="match the releases' sites with the index at PATH instead (e.g. a copy without the "
+                        "newest release: what its users got before `index update`); implies --no-diagnose")
     args = p.parse_args()
     idx = vsrc.load(args.index)
     if idx is None:
         sys.exit(f"no index at {args.index}: run `vllm-doctor index build`")
+    against = vsrc.load(args.against) if args.against else None
+    if args.against and against is None:
+        sys.exit(f"no index at {args.against}")
     rng = random.Random(11)
     # a release as vLLM numbers it is measured on the indexed release that describes it (0.8.5 → 0.8.5.post1)
     releases = [idx.nearest_release(r) or r for r in (args.releases.split(",") if args.releases
@@ -222,8 +233,8 @@ def main() -> None:
     print(f"index: {len(idx.releases)} releases {idx.releases[0]} … {idx.releases[-1]}, {len(idx.sites)} sites")
     per_release(idx)
     for rel in releases:
-        coverage(idx, rel, args.sample, rng)
-        if not args.no_diagnose:
+        coverage(idx, rel, args.sample, rng, against)
+        if not (args.no_diagnose or against):
             through_diagnose(idx, rel)
     abstention(idx)
     cost(Path(args.index))

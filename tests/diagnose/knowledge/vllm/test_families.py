@@ -12,9 +12,11 @@ import pytest
 
 from bot.diagnose import diagnose, load_rulebook
 from bot.diagnose.knowledge.vllm.conditions import names, words
+from bot.diagnose.knowledge.vllm import index as vsrc
 
 ROOT = Path(__file__).resolve().parents[4]
 FRAME = '  File "/app/serve.py", line 3, in <module>\n    main()\n'
+NEWEST = vsrc.load().releases[-1]           # the shipped index's newest release: a log without a version reads as it
 VLLM_FRAME = '  File "/usr/lib/python3.12/site-packages/vllm/{path}", line 10, in {func}\n    x()\n'
 
 
@@ -112,7 +114,7 @@ def test_the_release_in_the_log_picks_the_line_and_the_settings_of_that_release(
     msg = "ValueError: Load format `safetensorz` is not supported"
     old = diagnose("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.15.1\n" + tb(msg), book=shipped).best
     new = diagnose(tb(msg), book=shipped).best
-    assert old.vllm_source["release"] == "0.15.1" and new.vllm_source["release"] == "0.33.0"
+    assert old.vllm_source["release"] == "0.15.1" and new.vllm_source["release"] == NEWEST
     assert "The log does not show its vLLM version" in new.cause and "does not show" not in old.cause
     assert "`--load-format`" in old.cause
 
@@ -123,7 +125,7 @@ def test_the_same_text_raised_as_another_class_in_other_releases_says_all_of_the
     old = diagnose("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.6.3\n" + msg, book=shipped).best
     new = diagnose(msg, book=shipped).best
     assert old.vllm_source["exception"] == "ValueError" and new.vllm_source["exception"] == "VLLMValidationError"
-    assert "0.5.5 – 0.33.0" in old.cause and "0.5.5 – 0.33.0" in new.cause
+    assert f"0.5.5 – {NEWEST}" in old.cause and f"0.5.5 – {NEWEST}" in new.cause
 
 
 def test_a_pydantic_error_of_a_config_class_names_the_field_its_range_and_a_valid_value(shipped):
@@ -217,7 +219,7 @@ def test_an_unknown_variable_no_release_had_gets_close_names(shipped):
     d = diagnose(tb("ValueError: Unknown vLLM environment variable detected: VLLM_USE_FLASHINFER_SAMPLR"),
                  book=shipped).best
     assert d.rule_id == "vllm-name-unknown"
-    assert "No vLLM release (0.5.0–0.33.0)" in d.cause and "`VLLM_USE_FLASHINFER_SAMPLER`" in d.cause
+    assert f"No vLLM release (0.5.0–{NEWEST})" in d.cause and "`VLLM_USE_FLASHINFER_SAMPLER`" in d.cause
 
 
 def test_a_removed_argument_completes_the_hand_written_rules(shipped):
@@ -316,7 +318,7 @@ def test_json_carries_the_raise_site(tmp_path):
                          text=True, cwd=ROOT, check=True).stdout
     src = json.loads(out)["diagnoses"][0]["vllm_source"]
     assert src["file"] == "vllm/model_executor/model_loader/__init__.py"
-    assert src["function"] == "get_model_loader" and isinstance(src["line"], int) and src["releases"][-1] == "0.33.0"
+    assert src["function"] == "get_model_loader" and isinstance(src["line"], int) and src["releases"][-1] == NEWEST
     text = subprocess.run([sys.executable, "-m", "bot.cli", "diagnose", str(log)], capture_output=True,
                           text=True, cwd=ROOT, check=True).stdout
     assert "Raised in vLLM: vllm/model_executor/model_loader/__init__.py:" in text

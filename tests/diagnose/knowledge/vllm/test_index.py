@@ -118,8 +118,8 @@ def test_negative_fixtures_get_no_site_their_frames_do_not_confirm(idx):
 
 
 def test_every_minor_release_is_indexed(idx):
-    assert idx.releases[0].startswith("0.5") and idx.releases[-1] == "0.33.0"
-    assert [r.split(".")[1] for r in idx.releases] == [str(m) for m in range(5, 34)]
+    assert idx.releases[0].startswith("0.5") and idx.releases[-1] == "0.34.0"
+    assert [r.split(".")[1] for r in idx.releases] == [str(m) for m in range(5, 35)]
     assert {"0.26.0", "0.32.0", "0.8.5.post1", "0.13.0", "0.20.2"} <= set(idx.releases)
     # a version is described by its minor's indexed patch
     assert idx.nearest_release("0.10.1.dev0+g6d8d") == "0.10.2"
@@ -211,6 +211,40 @@ def test_a_field_of_a_renamed_config_class_is_set_through_the_new_class(idx):
     assert gdb.notice is None       # "renamed to `backend`" (0.9) was about DecodingConfig's own field
     assert idx.arg("guided_decoding_disable_fallback").replaced_by == "structured_outputs_config.disable_fallback"
     assert idx.arg("reasoning_parser").replaced_by is None          # it set a field of the new class itself
+
+
+def test_flags_added_in_a_loop_are_known_with_their_flag(idx):
+    # 0.11 adds the deprecated --guided-decoding-* flags in a loop over a list of (flag, type)
+    for release in ("0.11.0", "0.11.1", "0.11.2"):
+        gdb = idx.arg("guided_decoding_backend", release)
+        assert (gdb.flag, gdb.type, gdb.deprecated) == ("--guided-decoding-backend", "str", True), release
+        assert gdb.help == "[DEPRECATED] --guided-decoding-backend will be removed in v0.12.0."
+    fallback = idx.arg("--guided-decoding-disable-fallback", "0.11.1")
+    assert (fallback.name, fallback.type) == ("guided_decoding_disable_fallback", "bool")
+    assert idx.has_arg("--guided-decoding-backend", "0.11.2") is True
+    assert idx.has_arg("--guided-decoding-backend", "0.12.0") is False
+
+
+def test_a_hint_belongs_to_its_own_notice(idx):
+    # 0.10.1-0.11.0 warn about --rope-scaling (use --hf-overrides) and 'task' (use --runner) in one
+    # function; 0.9 words --qlora-adapter-name-or-path's and --enable-reasoning's notices side by side
+    task = [n for n in idx.notices("task") if "'task' option" in n["text"]]
+    assert task and {n["replacement"] for n in task} == {"--runner"}
+    assert not any("--hf-overrides" in n["text"] for n in task)
+    qlora = idx.notices("qlora_adapter_name_or_path")
+    assert qlora and all(n["replacement"] is None and "reasoning" not in n["text"] for n in qlora)
+    assert idx.config_field("EngineArgs", "qlora_adapter_name_or_path").replaced_by is None
+    reasoning = idx.arg("enable_reasoning")
+    assert (reasoning.replaced_by, reasoning.replaced_by_source) == ("reasoning_parser", "deprecation notice")
+    # a notice of 0.10 about ModelConfig's 'task' is not about PoolerConfig.task (0.19 on)
+    assert idx.config_field("PoolerConfig", "task").replaced_by is None
+
+
+def test_vllm_034(idx):
+    assert "0.34.0" in idx.releases and idx.versions[-1] == "0.34.0"
+    assert idx.nearest_release("0.34.1") == "0.34.0" and idx.nearest_release("0.33.0") == "0.33.0"
+    assert idx.has_arg("--max-model-len", "0.34.0") is True
+    assert idx.counts["0.34.0"]["user_facing_kept"] > 4000
 
 
 def test_serve_flags_from_their_first_release(idx):
