@@ -20,6 +20,7 @@ FLOORS = (
     "bot.diagnose.answering",      # rank, values, release-true advice, the report
     "bot.diagnose",                # the pipeline and the core's face
     "bot.store",
+    "bot.watch",                   # keeps the index of vLLM's releases up to date (PyPI, the data folder)
     "bot.learn",
     "bot.http",
     "bot.repro",
