@@ -11,11 +11,11 @@ import contextlib
 import os
 from pathlib import Path
 
-import platformdirs
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError
 
+from bot.base import dirs
 from bot.base.errors import SetupError
 
 APP_NAME = "vllm-doctor"
@@ -24,7 +24,7 @@ CONNECT_TIMEOUT_S = 5
 
 
 def data_dir() -> Path:
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    return dirs.data_dir()
 
 
 def default_url() -> URL:
