@@ -8,10 +8,11 @@ Standard library and rapidfuzz only.
 
     from bot.diagnose.knowledge.vllm import index as vsrc
     idx = vsrc.load()                   # None when the data file is absent (or unreadable)
-    idx.releases    # ["0.5.5", "0.6.6.post1", ..., "0.33.0"]: the last patch of every minor, whose raise
+    idx.releases    # ["0.5.5", "0.6.6.post1", ..., "0.34.0"]: the last patch of every minor, whose raise
                     # sites and imports the index holds
-    idx.versions    # ["0.5.0", "0.5.0.post1", ..., "0.33.0"]: every release PyPI serves from 0.5.0 on,
+    idx.versions    # ["0.5.0", "0.5.0.post1", ..., "0.34.0"]: every release PyPI serves from 0.5.0 on,
                     # whose arguments, config fields, env vars and deprecation notices it holds
+    idx.uploaded    # {"0.34.0": "2026-11-16T23:51:23Z", ...}: when each reached PyPI (when known)
 
 Messages → raise sites (precision first: an empty list means "not vLLM's message, as far as the
 index knows"; it abstains rather than guesses):
@@ -77,10 +78,11 @@ import json
 import re
 from pathlib import Path
 
+from . import installed
 from .pack import Pack
 from .releases import locate, version_key
 
-DATA_PATH = Path(__file__).parent / "data" / "index.json.gz"
+DATA_PATH = installed.PACKAGED                 # the copy shipped in the package (data/)
 FORMAT = 3                # the data layout this loader reads (build.FORMAT)
 
 MIN_SCORE = 80            # below it, match() abstains
@@ -95,11 +97,27 @@ MAX_REPEATS = 20         # a literal piece seen more often than this in a messag
 MAX_MESSAGE = 4000
 
 _CACHE: dict[str, "Index | None"] = {}
+_IN_USE: list[str] = []        # the key load() gave last for the copy in use
 
 
 def load(path: str | Path | None = None) -> "Index | None":
-    """The index, read once per process; None when the data file is absent or unreadable."""
-    key = str(path or DATA_PATH)
+    """The index, read once per process; None when the data file is absent or unreadable. Without
+    a path, the copy in use (installed.py): the packaged one, or the newer one `index update` put
+    in the data folder, to which a running process switches within a minute of the update."""
+    if path is not None:
+        return _load(str(path))
+    key, packaged = str(installed.in_use()), str(installed.PACKAGED)
+    if _IN_USE and _IN_USE[0] != key:
+        if _IN_USE[0] != packaged:
+            _CACHE.pop(_IN_USE[0], None)        # the copy before it: nobody asks for it any more
+        _IN_USE.clear()
+    if not _IN_USE:
+        _IN_USE.append(key)
+    # a data folder's copy that cannot be read (a disk error): the packaged one still answers
+    return _load(key) or (_load(packaged) if key != packaged else None)
+
+
+def _load(key: str) -> "Index | None":
     if key not in _CACHE:
         try:
             data = _read(Path(key))
@@ -385,6 +403,7 @@ class Index:
         self.versions: list[str] = data.get("versions") or self.releases
         self.files: list[str] = data["files"]
         self.counts: dict = data.get("counts", {})
+        self.uploaded: dict[str, str] = data.get("uploaded", {})   # version -> when PyPI got it (ISO 8601)
         self._user_facing = tuple(data.get("user_facing", ()))
         columns = data["sites"]
         self._path = path

@@ -14,6 +14,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import threading
 import zlib
 from pathlib import Path
 
@@ -38,8 +39,13 @@ def write(path: Path, blocks: dict[str, object]) -> int:
     return path.stat().st_size
 
 
+_READING = threading.Lock()
+
+
 class Pack:
-    """The blocks of a pack file; the file is read on the first `get`."""
+    """The blocks of a pack file; the file is read on the first `get`. It is opened at once: an
+    update that deletes an old copy of the index (installed.py) leaves a reader that loaded it
+    able to read it still."""
 
     def __init__(self, path: Path):
         self.path = path
@@ -47,12 +53,28 @@ class Pack:
         self._table: dict[str, list[int]] = {}
         self._start = 0
         self._cache: dict[str, object] = {}
+        try:
+            self._file = open(path, "rb")        # noqa: SIM115 - read (and closed) on first use
+        except OSError:
+            self._file = None                    # said on first use, as before
+
+    def __del__(self):
+        if getattr(self, "_file", None) is not None:
+            self._file.close()
 
     def _open(self) -> None:
-        data = self.path.read_bytes()
-        end = data.index(b"\n")
-        self._table = json.loads(data[:end])["blocks"]
-        self._data, self._start = data, end + 1
+        with _READING:              # threads of one bot share an index: the file is read once
+            if self._data is not None:
+                return
+            if self._file is None:
+                data = self.path.read_bytes()
+            else:
+                with self._file:
+                    data = self._file.read()
+                self._file = None
+            end = data.index(b"\n")
+            self._table = json.loads(data[:end])["blocks"]
+            self._start, self._data = end + 1, data
 
     def names(self) -> list[str]:
         if self._data is None:

@@ -139,4 +139,7 @@ def extend(data: dict, new: list[dict]) -> dict:
             facts.append(rec)
         else:
             names.append({k: rec[k] for k in NAME_KEYS if k in rec})
-    return merge(facts, names)
+    out = merge(facts, names)
+    if "uploaded" in data:          # when PyPI says each release was uploaded (index update adds them)
+        out["uploaded"] = {v: data["uploaded"][v] for v in out["versions"] if v in data["uploaded"]}
+    return out
