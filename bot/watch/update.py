@@ -3,8 +3,9 @@
 The releases come from PyPI (pypi.py: only the Python sources of each wheel are downloaded) or,
 with `--from DIR`, from the wheels in a folder (tests, air-gapped sites). Each new release is
 scanned by the same scanners `index build` runs (whole when it is the last patch of its minor,
-for its names otherwise), and merged into the index it lacked by extend.py, without any other
-release's wheel.
+for its names otherwise) and merged into the index it lacked by extend.py, without any other
+release's wheel. run() does it for the copy in the data folder, under its lock, and makes the
+result the copy in use only once it is whole (installed.py).
 """
 
 from __future__ import annotations
@@ -12,14 +13,17 @@ from __future__ import annotations
 import logging
 import re
 import time
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import InvalidVersion, Version
 
+from bot.diagnose.knowledge.vllm import installed
 from bot.diagnose.knowledge.vllm.build import extend, wheels
 
-from . import pypi
+from . import publish, pypi
 
 log = logging.getLogger(__name__)
 _WHEEL = re.compile(r"^vllm-([^-]+)-.*\.whl$")
@@ -38,13 +42,12 @@ class FromPyPI:
         self._releases: dict[str, pypi.Release] | None = None
 
     def available(self) -> dict[str, str]:
-        """{version: upload time}."""
+        """{version: when PyPI got it}."""
         if self._releases is None:
             self._releases = {r.version: r for r in pypi.releases(self.transfer)}
         return {v: r.uploaded for v, r in self._releases.items()}
 
     def fetch(self, version: str, names_only: bool) -> Path:
-        self.available()
         release = self._releases[version]
         kind = "names" if names_only else "sources"
         path = self.cache / release.filename.replace(".whl", f".{kind}.zip")
@@ -81,7 +84,9 @@ class Result:
     added: list[str] = field(default_factory=list)        # versions new to the index
     rescanned: list[str] = field(default_factory=list)
     whole: list[str] = field(default_factory=list)        # of those, scanned whole
-    data: dict | None = None                              # the new index (wheels.merge's shape), None: unchanged
+    pins: dict[str, dict[str, str]] = field(default_factory=dict)   # new release -> {package: its pin}
+    data: dict | None = None                              # the new index (merge's shape); None: unchanged
+    path: Path | None = None                              # where run() published it
     bytes: int = 0
     seconds: float = 0.0
 
@@ -102,6 +107,23 @@ def lacking(versions: list[str], available: dict[str, str]) -> list[str]:
     return sorted(out, key=Version)
 
 
+def pins(wheel: Path) -> dict[str, str]:
+    """{package: its version specifier} that a release's METADATA requires unconditionally
+    (`torch==2.10.0`, `transformers>=4.56`): what the stack index needs for that release."""
+    with zipfile.ZipFile(wheel) as z:
+        meta = next((n for n in z.namelist() if n.endswith(".dist-info/METADATA")), None)
+        text = z.read(meta).decode("utf-8", "replace") if meta else ""
+    out = {}
+    for line in re.findall(r"^Requires-Dist:\s*(.+)$", text, re.M):
+        try:
+            req = Requirement(line)
+        except InvalidRequirement:
+            continue
+        if req.marker is None or "extra" not in str(req.marker):
+            out.setdefault(req.name.lower(), str(req.specifier))
+    return out
+
+
 def update(data: dict, source, cache: Path, rescan: list[str] = ()) -> Result:
     """The index `data` (extend.read) with the releases `source` has that it lacks added, and the
     releases in `rescan` scanned again. Result.data is None when there was nothing to do."""
@@ -112,13 +134,9 @@ def update(data: dict, source, cache: Path, rescan: list[str] = ()) -> Result:
     if unknown:
         raise ValueError(f"--rescan: the index has no vLLM {', '.join(unknown)}")
     result = Result(added=new, rescanned=[v for v in rescan if v not in new])
-    todo = [*new, *result.rescanned]
-    if not todo:
-        result.seconds = time.perf_counter() - start
-        return result
     whole = extend.whole_releases([*data["versions"], *new])
     facts = []
-    for version in todo:
+    for version in [*new, *result.rescanned]:
         names_only = version not in whole
         wheel = source.fetch(version, names_only)
         if wheel is None:
@@ -129,7 +147,52 @@ def update(data: dict, source, cache: Path, rescan: list[str] = ()) -> Result:
                  time.perf_counter() - t)
         if not names_only:
             result.whole.append(version)
-    result.data = extend.extend(data, facts)
+        if version in new:
+            result.pins[version] = pins(wheel)
+    dates = {**data.get("uploaded", {}), **{v: d for v, d in available.items() if d}}
+    if facts:
+        result.data = extend.extend(data, facts)
+    elif any(v in dates and v not in data.get("uploaded", {}) for v in data["versions"]):
+        result.data = dict(data)            # nothing new but when the releases reached PyPI
+    if result.data is not None and dates:
+        result.data["uploaded"] = {v: dates[v] for v in result.data["versions"] if v in dates}
     result.bytes = source.bytes
     result.seconds = time.perf_counter() - start
     return result
+
+
+def run(source, cache: Path, rescan: list[str] = (), blocking: bool = True) -> Result | None:
+    """update() of the data folder's copy, under its lock, the result published as the copy in
+    use. None when `blocking` is False and another update holds the lock."""
+    with publish.lock(blocking) as had:
+        if not had:
+            return None
+        path, kind, info = installed.choose()
+        digest = installed.packaged_digest()
+        # a copy made from another package's index (vllm-doctor was upgraded since) is not built
+        # on: the update starts again from the package's own, which may know more of the old ones
+        base = path if kind == "data" and info and info.get("base") == digest else installed.PACKAGED
+        data = extend.read(base)
+        result = update(data, source, cache, rescan)
+        if isinstance(source, FromPyPI):
+            publish.note_checked(sorted(source.available(), key=Version))
+        if result.data is not None:
+            result.path = publish.publish(result.data, digest, result.added)
+        update_stack(result.pins)
+        return result
+
+
+def update_stack(pins_by_release: dict[str, dict[str, str]]) -> bool:
+    """The hook for the stack index (issue 21: error codes, raise sites and ABI tables of the
+    packages under vLLM): the packages each new release pins, for it to add the versions it lacks.
+    Returns whether a stack index took them; until one is installed, nothing is done."""
+    if not pins_by_release:
+        return False
+    try:
+        from bot.diagnose.knowledge.stack.build import update_pins     # not on main yet
+    except ImportError:
+        log.info("stack packages the new releases pin: %s (no stack index installed: not updated)",
+                 "; ".join(f"{r}: {len(p)}" for r, p in pins_by_release.items()))
+        return False
+    update_pins(pins_by_release)
+    return True
