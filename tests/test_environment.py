@@ -15,15 +15,15 @@ NAME = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
 # Read by a library on our behalf (platformdirs), so no line of ours names it.
 LIBRARY = {"XDG_DATA_HOME"}
 # Where files go and which rule book to use instead of the shipped one: the deploy files decide
-# the first themselves (volumes, StateDirectory), and the second is for rule authors.
-NOT_DEPLOYED = {"XDG_CACHE_HOME", "XDG_DATA_HOME", "VLLM_DOCTOR_RULES"}
+# the first ones themselves (volumes, StateDirectory), and the last is for rule authors.
+NOT_DEPLOYED = {"XDG_CACHE_HOME", "XDG_DATA_HOME", "VLLM_DOCTOR_DATA_DIR", "VLLM_DOCTOR_RULES"}
 # Which component runs which modules (a name read in a module counts for each component running it).
 RUNS = {
     # `serve --http` also serves the dashboard (its sign-in settings are in bot/dashboard/auth.py).
     "bot": ("bot/base/", "bot/slack/", "bot/http/", "bot/store/", "bot/diagnose/", "bot/repro/safety.py",
-            "bot/repro/queue.py", "bot/dashboard/auth.py"),
+            "bot/repro/queue.py", "bot/dashboard/auth.py", "bot/watch/"),
     "worker": ("bot/base/", "bot/repro/", "bot/store/", "bot/diagnose/"),
-    "CLI": ("bot/base/", "bot/cli/", "bot/learn/", "bot/repro/cli.py", "bot/store/", "bot/diagnose/"),
+    "CLI": ("bot/base/", "bot/cli/", "bot/learn/", "bot/repro/cli.py", "bot/store/", "bot/diagnose/", "bot/watch/"),
     "dashboard": ("bot/base/", "bot/dashboard/", "bot/http/", "bot/store/", "bot/diagnose/"),
 }
 

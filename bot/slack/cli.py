@@ -60,6 +60,7 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
     from bot.slack.periodic import Periodic
     from bot.slack.repro import ReproPoster
     from bot.store import Store
+    from bot.watch.schedule import watch_for
 
     store = Store.from_env(settings.database_url)
     try:
@@ -75,6 +76,10 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
         # only when the next record happens to be written.
         flusher = Periodic("writing spooled records", store.flush_spool, settings.spool_flush_s).start()
         poster = ReproPoster(app.client, store, interval_s=settings.repro_poll_s).start()
+        # vLLM's new releases into the index of its releases, daily (INDEX_WATCH_HOURS)
+        watch = watch_for(store)
+        watcher = Periodic("updating the index of vLLM's releases", watch.round, watch.interval_s).start() \
+            if watch else None
         stop = threading.Event()
         _stop_on_signals(stop)
         try:
@@ -85,6 +90,8 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
         finally:
             poster.stop()
             flusher.stop()
+            if watcher:
+                watcher.stop()
             # Answers already being worked on are finished before the process exits.
             app.listener_runner.listener_executor.shutdown(wait=True)
     finally:

@@ -202,3 +202,17 @@ def test_records_spooled_by_an_earlier_run_are_written_at_startup(fake, pg_url, 
             assert list(session.scalars(select(Diagnosis.top_rule_id))) == ["cuda-oom"]
     finally:
         store.dispose()
+
+
+@pytest.mark.timeout(90)
+def test_the_bot_watches_for_vllm_releases_and_says_once_that_pypi_fails(fake, sqlite_url, tmp_path):
+    from tests.watch.fakepypi import FakePyPI
+    make_store(sqlite_url, tmp_path / "spool.jsonl").dispose()
+    with FakePyPI({}, fail=503) as pypi:
+        env = serve_env(fake, sqlite_url, tmp_path, INDEX_WATCH_HOURS="24", VLLM_DOCTOR_PYPI_URL=pypi.url)
+        with Serving(env) as bot:
+            bot.wait(r"listening on http://")
+            bot.wait(r"updating the index of vLLM's releases failed \(.*503.*the index is unchanged\); "
+                     r"retrying every 3600s", timeout=60)
+    assert pypi.requests == ["/pypi/vllm/json"]
+    assert not any("Traceback" in line for line in bot.log)
