@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import re
 
+_NUMBERS = ("4096", "8", "32768", "2", "128")
 # (words in the placeholder's name, values to choose from); the first rule whose word appears wins
 _RULES: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
     (("dtype",), ("torch.float16", "bfloat16", "float32", "fp8_e4m3")),
@@ -27,19 +28,25 @@ _RULES: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
     (("modality",), ("image", "video", "audio")),
     (("util", "ratio", "fraction", "frac", "scale", "temperature", "top_p"), ("0.9", "0.5", "1.5")),
     (("size", "len", "num", "count", "tokens", "blocks", "rank", "idx", "index", "dim", "bits", "max", "min",
-      "limit", "step", "seq", "batch", "world", "port", "id", "capacity", "version", "n_", "shape"),
-     ("4096", "8", "32768", "2", "128")),
+      "limit", "step", "seq", "batch", "world", "port", "id", "capacity", "version", "n_", "shape"), _NUMBERS),
     (("keys", "names", "list", "modules", "choices", "supported", "layers", "weights", "items"),
      ("['q_proj', 'k_proj']", "{'lm_head.weight'}", "['auto', 'fp8']")),
     (("e", "err", "exc", "error", "str(e)", "msg", "reason"),
      ("[Errno 2] No such file or directory", "CUDA error: invalid argument")),
 ]
 _DEFAULT = ("foo", "qwen2", "llama", "default")
+# A name whose last word is a count or a size (`max_model_len`, `format_gib(needed_memory)`) is a
+# number, whatever it names before: the `model` of max_model_len is not a model's name.
+_NUMBER_LAST = frozenset({"len", "length", "size", "num", "count", "tokens", "blocks", "rank", "idx", "dim",
+                          "bits", "limit", "step", "seqs", "batch", "port", "capacity", "bytes", "memory", "gib"})
 
 
 def value_for(name: str, rng: random.Random) -> str:
     low = name.lower()
-    tokens = set(re.split(r"[^a-z0-9]+", low))
+    words = [t for t in re.split(r"[^a-z0-9]+", low) if t]
+    if words and words[-1] in _NUMBER_LAST:
+        return rng.choice(_NUMBERS)
+    tokens = set(words)
     for words, values in _RULES:
         for w in words:
             if (len(w) <= 3 and w in tokens) or (len(w) > 3 and w in low):
