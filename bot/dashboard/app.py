@@ -7,6 +7,8 @@
     /unanswered/draft       the draft `rules suggest` writes for one (?signature=…; .yaml and .zip too)
     /releases               by vLLM release and GPU
     /repro                  the repro queue and recent jobs
+    /vllm                   vLLM's releases as the index knows them: messages new, changed, gone; drift
+    /vllm/<release>         one release: its new, changed and gone messages, the rules they leave behind
     /login, /logout, /auth/slack/start, /auth/slack/callback, /static/style.css
 
 Templates are Jinja2 with autoescaping on: every value a page shows (pastes, rule ids, signatures,
@@ -35,7 +37,7 @@ from .web import Request, Response, redirect
 log = logging.getLogger(__name__)
 
 NAV = [("/", "Overview"), ("/rules", "Rules"), ("/unanswered", "Unanswered"),
-       ("/releases", "By release and GPU"), ("/repro", "Repro")]
+       ("/releases", "By release and GPU"), ("/repro", "Repro"), ("/vllm", "vLLM releases")]
 OUTCOME_NAMES = {"answered": "answered", "unsure": "unsure", "not_vllm": "not vLLM", "no_error": "no error found"}
 PUBLIC = ("/static/", "/login", "/auth/slack/")
 
@@ -61,8 +63,10 @@ class Dashboard:
             "/": self.overview, "/rules": self.rules, "/unanswered": self.unanswered,
             "/unanswered/draft": self.draft, "/unanswered/draft.yaml": self.draft_yaml,
             "/unanswered/draft.zip": self.draft_zip, "/releases": self.releases, "/repro": self.repro,
+            "/vllm": self.vllm_releases,
             "/login": self.login, "/static/style.css": self.static, "/static/favicon.svg": self.static,
         }
+        self._history_cache, self._history_for = None, None
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         request = Request(environ)
@@ -99,6 +103,8 @@ class Dashboard:
         handler = self.routes.get(path)
         if handler is None and path.startswith("/rules/"):
             return self.rule(request, path[len("/rules/"):])
+        if handler is None and path.startswith("/vllm/"):
+            return self.vllm_release(request, path[len("/vllm/"):])
         if handler is None:
             return self.page(request, "message.html", status=404, title="Not found",
                              message="There is no such page here.")
@@ -216,7 +222,55 @@ class Dashboard:
             r = data.repro(session)
         return self.page(request, "repro.html", title="Repro", r=r)
 
+    def vllm_releases(self, request: Request) -> Response:
+        found = self._history(request)
+        if isinstance(found, Response):
+            return found
+        history, copy = found
+        shown = [r for r in history.releases if r.previous]
+        series = [("new", "new"), ("changed", "changed"), ("gone", "gone")]
+        rows = [{"version": r.version, **r.counts} for r in shown]
+        chart = charts.stacked_bars(rows, series, lambda row: row["version"], every=3)
+        return self.page(request, "vllm.html", title="vLLM releases", history=history, releases=shown[::-1],
+                         chart=chart, copy=copy, legend=[(key, name, "box") for key, name in series])
+
+    def vllm_release(self, request: Request, version: str) -> Response:
+        found = self._history(request)
+        if isinstance(found, Response):
+            return found
+        history, copy = found
+        release = history.release(version)
+        if release is None or release.previous is None:
+            return self.page(request, "message.html", status=404, title="No such release",
+                             message="The index of vLLM's releases compares no release of that number with "
+                                     "the one before it.")
+        return self.page(request, "vllm_release.html", title=f"vLLM {version}", r=release, history=history,
+                         copy=copy)
+
     # -- helpers ---------------------------------------------------------------------------------
+
+    def _history(self, request: Request):
+        """(what each vLLM release changed, which index copy is in use), or the page that says the
+        index is missing. Computed once per copy of the index and rule book: an update of the index
+        (installed.py) is a new copy, and the next page shows it."""
+        from bot.diagnose.knowledge.vllm import index, installed
+        from bot.learn.vllm_releases import history
+
+        idx = index.load()
+        if idx is None:
+            return self.page(request, "message.html", status=503, title="No index of vLLM's releases",
+                             message="The index of vLLM's releases is not installed here.")
+        book = self.rulebook
+        if book is None:
+            from bot.diagnose.knowledge.rulebook import load_rulebook
+            book = load_rulebook()
+        key = (str(idx._path), book.version)
+        if self._history_for != key:
+            self._history_cache, self._history_for = history(idx, book), key
+        _path, kind, info = installed.choose()
+        copy = {"in_use": kind, "updated": info.get("updated") if info and kind == "data" else None,
+                "added": info.get("added", []) if info and kind == "data" else []}
+        return self._history_cache, copy
 
     def _stats(self, only: str | None = None):
         from bot.learn.stats import compute

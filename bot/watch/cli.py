@@ -81,6 +81,8 @@ def _update(args) -> int:
     for v in [*result.added, *result.rescanned]:
         how = "whole" if v in result.whole else "names"
         print(f"vLLM {v}: {'rescanned' if v in result.rescanned else 'added'} ({how})")
+    if not result.added and not result.rescanned:
+        print("no new release; the index now says when PyPI got each release")
     print(f"{len(result.data['releases'])} releases whole, {len(result.data['versions'])} for their names → "
           f"{result.path}; {result.bytes / 1e6:.1f} MB downloaded, {result.seconds:.0f} s")
     return 0

@@ -154,13 +154,18 @@ def test_every_page_in_chromium_signed_in_with_the_numbers_of_the_store(seeded, 
         _wait(lambda: browser.current_url.endswith("/dashboard/rules"), 15, "the way back from Slack")
         assert "Signed in as Ada Maintainer" in browser.page_source
 
+        from bot.diagnose.knowledge.vllm import index
+        from bot.learn.vllm_releases import history
+
+        vllm = index.load()
         with store.session() as session:
             stats = compute(session, book)
             unanswered = clusters(session)
             queued = session.scalar(select(func.count()).select_from(Job).where(Job.status == "queued"))
         pages = [("1-overview", "/"), ("2-rules", "/rules"), ("3-rule", f"/rules/{wrong_rule}"),
                  ("4-unanswered", "/unanswered"), ("5-releases", "/releases"), ("6-repro", "/repro"),
-                 ("7-rules-by-wrong", "/rules?sort=wrong&dir=desc")]
+                 ("7-rules-by-wrong", "/rules?sort=wrong&dir=desc"), ("9-vllm-releases", "/vllm"),
+                 ("10-vllm-release", f"/vllm/{vllm.releases[-1]}")]
         for name, path in pages:
             browser.get(dashboard.url + path)
             assert browser.find_element(By.TAG_NAME, "h1").text, path
@@ -188,6 +193,11 @@ def test_every_page_in_chromium_signed_in_with_the_numbers_of_the_store(seeded, 
                 shown = [int(e.text) for e in browser.find_elements(By.CSS_SELECTOR, '[data-figure="count"]')]
                 assert shown == [c.count for c in unanswered]
                 assert '<script>alert("xss")</script>' in text          # shown as text
+            if path == "/vllm":
+                assert _figure(browser, "newest") == vllm.versions[-1]
+            if path.startswith("/vllm/"):
+                newest = history(vllm, book).release(vllm.releases[-1])
+                assert _figure(browser, "drift") == str(len(newest.drift)) and _figure(browser, "new") == str(len(newest.new))
             if path == "/repro":
                 assert _figure(browser, "queued") == str(queued) == "1"
                 assert "max_model_len=4096" in text and "✗ fails" in text

@@ -16,7 +16,7 @@ from bot.store.models import Diagnosis
 
 from .page import Browser, marked, row_order
 
-PAGES = ["/", "/rules", "/rules/cuda-oom", "/unanswered", "/releases", "/repro"]
+PAGES = ["/", "/rules", "/rules/cuda-oom", "/unanswered", "/releases", "/repro", "/vllm", "/vllm/0.34.0"]
 
 
 @pytest.mark.parametrize("path", PAGES)
