@@ -39,7 +39,7 @@ from . import scan_args, scan_deprecations, scan_envs, scan_imports, scan_raises
 DEFAULT_RELEASES = ("0.5.5", "0.6.6.post1", "0.7.3", "0.8.5.post1", "0.9.2", "0.10.2", "0.11.2", "0.12.0",
                     "0.13.0", "0.14.1", "0.15.1", "0.16.0", "0.17.1", "0.18.1", "0.19.1", "0.20.2", "0.21.0",
                     "0.22.1", "0.23.0", "0.24.0", "0.25.1", "0.26.0", "0.27.1", "0.28.0", "0.29.0", "0.30.0",
-                    "0.31.0", "0.32.0", "0.33.0")
+                    "0.31.0", "0.32.0", "0.33.0", "0.34.0")
 # Every other release PyPI serves from 0.5.0 on: only their arguments, config fields, env vars and
 # deprecation notices are read, so "your release has it" and "gone in X" are exact for each. Before
 # 0.12 a patch release often added or dropped flags (0.10.1 brought --runner, 0.11.1 --nnodes).
