@@ -61,12 +61,13 @@ class History:
     def __init__(self, idx, book, book_map: dict | None):
         self.idx, self.book = idx, book
         self._masks = [0] * len(idx.sites)
-        self._places: dict[tuple[str, str], list[int]] = defaultdict(list)     # (exc, function) -> sites
+        self._by_function: dict[tuple[str, str], list[int]] = defaultdict(list)     # (exc, function) -> sites
         for i in range(len(self._masks)):
-            for _fi, fn, _cond, lines in idx._places(i):
+            exc = idx.site(i).exc
+            for _fi, fn, _cond, lines in idx.places(i):
                 for m in lines[::2]:
                     self._masks[i] |= m
-                self._places[(idx._exc[i], fn)].append(i)
+                self._by_function[(exc, fn)].append(i)
         mapped = self._mapped(book_map or {})
         self.releases: list[Release] = []
         for ri, version in enumerate(idx.releases):
@@ -95,7 +96,7 @@ class History:
             if rule_id not in rules:
                 continue
             for e in entries:
-                found = next((i for i in self._places.get((e["exc"], e["function"]), ())
+                found = next((i for i in self._by_function.get((e["exc"], e["function"]), ())
                               if self.idx.site(i).regex.pattern == e["regex"]), None)
                 if found is not None:
                     out.append((rules[rule_id], found))
@@ -104,7 +105,7 @@ class History:
     def _where(self, i: int, ri: int) -> set[tuple[str, str, str]]:
         """(file, function, condition) of a site's places in the release at position ri."""
         files = self.idx.files
-        return {(files[fi], fn, cond or "") for fi, fn, cond, lines in self.idx._places(i)
+        return {(files[fi], fn, cond or "") for fi, fn, cond, lines in self.idx.places(i)
                 if any(m >> ri & 1 for m in lines[::2])}
 
     def _compare(self, rel: Release, ri: int, mapped) -> None:

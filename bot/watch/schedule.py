@@ -86,19 +86,21 @@ class Watch:
             return
         from sqlalchemy import text
         from sqlalchemy.exc import SQLAlchemyError
-        try:
-            conn = engine.connect()
-            ours = bool(conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": LOCK_KEY}).scalar())
-        except SQLAlchemyError:
-            yield True
-            return
-        try:
-            yield ours
-        finally:
-            with contextlib.suppress(SQLAlchemyError):
-                if ours:
-                    conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": LOCK_KEY})
-                conn.close()
+        with contextlib.ExitStack() as stack:
+            try:
+                conn = stack.enter_context(engine.connect())
+                ours = bool(conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": LOCK_KEY}).scalar())
+            except SQLAlchemyError:
+                ours = None
+            if ours is None:
+                yield True
+                return
+            try:
+                yield ours
+            finally:
+                if ours:    # the lock is the session's: let go of it before the connection goes back to the pool
+                    with contextlib.suppress(SQLAlchemyError):
+                        conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": LOCK_KEY})
 
     def _update(self) -> str:
         start = time.monotonic()

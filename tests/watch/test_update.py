@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.diagnose import diagnose
 from bot.diagnose.knowledge.vllm import index, installed
 from bot.diagnose.knowledge.vllm.build import wheels
 from bot.watch import cli, publish, update
@@ -109,9 +110,12 @@ def test_an_update_does_not_wait_when_asked_not_to(data_dir, new_wheels, tmp_pat
     assert update.run(update.FromFolder(new_wheels), tmp_path / "cache", blocking=False).added
 
 
-def test_readers_switch_without_a_restart_and_never_see_half_an_index(data_dir, new_wheels, tmp_path):
+def test_diagnoses_during_updates_switch_without_a_restart_and_never_see_half_an_index(data_dir, new_wheels,
+                                                                                       tmp_path):
     allowed = ({"0.1.0", "0.2.0"}, {"0.1.0", "0.2.0", "0.2.1", "0.3.0"})
     errors, seen, stop = [], set(), threading.Event()
+    paste = ("Traceback (most recent call last):\n  File \"/app/serve.py\", line 3, in <module>\n    main()\n"
+             f"{NEW_MESSAGE}\n")
 
     def read():
         while not stop.is_set():
@@ -122,6 +126,10 @@ def test_readers_switch_without_a_restart_and_never_see_half_an_index(data_dir, 
                 assert got and got[0].site.where, "no site"                 # the `where` part
                 assert idx.arg("--max-model-len").name == "max_model_len"   # the facts part
                 seen.add(idx.versions[-1])
+                best = diagnose(paste).best         # vLLM's own check, from the copy in use
+                if best is not None and best.vllm_source:
+                    assert best.vllm_source["file"] == "vllm/v1/worker/gpu_worker.py", best.vllm_source
+                    seen.add("answered from the new copy")
             except Exception as e:  # noqa: BLE001 - collected for the assertion below
                 errors.append(repr(e))
 
@@ -139,7 +147,8 @@ def test_readers_switch_without_a_restart_and_never_see_half_an_index(data_dir, 
         for r in readers:
             r.join()
     assert errors == []
-    assert seen == {"0.2.0", "0.3.0"}       # the readers moved to the new index while running
+    # the readers moved to the new index while running, and their diagnoses with them
+    assert seen == {"0.2.0", "0.3.0", "answered from the new copy"}
 
 
 def test_readers_look_for_a_new_copy_at_most_once_a_minute(data_dir, new_wheels, tmp_path, monkeypatch):

@@ -442,6 +442,11 @@ class Index:
     def _places(self, i: int) -> list:
         return self._where_pack.get(str(i // self._where_block))[i % self._where_block]
 
+    def places(self, i: int) -> list:
+        """Site i's places as stored: [[file id, function, condition, [mask, line, ...]], ...], the
+        masks counting `releases` (for whole-index passes that would make a dict per place)."""
+        return self._places(i)
+
     # releases
 
     def nearest_release(self, version: str) -> str | None:
