@@ -119,7 +119,9 @@ class GpuPool:
 
     def give(self, gpus: list[str | None]) -> None:
         with self.cond:
-            self.free.extend(gpus)
+            # Kept in the worker's order, so a job of two gets CUDA_VISIBLE_DEVICES=0,1 as nvidia-smi
+            # numbers them, whichever job gave its GPU back first.
+            self.free = sorted(self.free + list(gpus), key=self.all.index)
             self.cond.notify_all()
 
 

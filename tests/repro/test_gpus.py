@@ -24,6 +24,15 @@ def test_pool_hands_out_whole_sets_and_waits():
     assert sorted(got["both"]) == ["0", "1"]
 
 
+def test_pool_hands_gpus_back_out_in_the_workers_order():
+    pool = GpuPool(["0", "1", "2"])
+    stop = threading.Event()
+    a, b, c = pool.take(1, stop), pool.take(1, stop), pool.take(1, stop)
+    pool.give(c)
+    pool.give(a)
+    assert pool.take(2, stop) == ["0", "2"]
+
+
 def test_pool_wait_ends_on_stop():
     pool = GpuPool(["0"])
     stop = threading.Event()
