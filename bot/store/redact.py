@@ -4,8 +4,10 @@ People paste whole terminals: `HF_TOKEN=... vllm serve ...`, a `curl -H "Authori
 a database URL with its password, sometimes a key file. Every text the store writes passes through
 `redact`, and JSON-like values through `redact_obj`.
 
-Rules are ordered: specific token shapes first (so the mask says what was found), generic
-`key=value` assignments last. Each masked span becomes `[REDACTED:<kind>]`; already-masked text is
+Two ways of finding a secret: by the shape of the value (a token's prefix and alphabet, a URL's
+userinfo, a PEM block), and by the name it is assigned to (`HF_TOKEN=…`, `'password': …`,
+`MYSQL_PWD=…`, `--api-key …`). Rules are ordered: specific token shapes first (so the mask says
+what was found), generic `key=value` assignments last. Each masked span becomes `[REDACTED:<kind>]`; already-masked text is
 left alone, so redacting twice gives the same text. Line breaks inside a masked span are kept, so
 line numbers of the text around it do not move.
 """
@@ -20,13 +22,20 @@ MASK = "[REDACTED:{}]"
 _ALREADY = r"(?!['\"]?\[REDACTED)"
 _NOT_EMPTY = r"(?!(?:None|null|True|False|true|false|''|\"\")(?![\w-]))"
 
-# Key names whose values are secrets: they END in one of these words, so `hf_token` and
+# Key names whose values are secrets. Most END in one of these words, so `hf_token` and
 # `OPENAI_API_KEY` are caught but `max_num_batched_tokens`, `tokenizer` and `pad_token_id` are not.
 _SECRET_WORD = (
     r"(?:api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|secret[_-]?key|private[_-]?key|client[_-]?secret"
     r"|secret|token|auth|password|passwd|passphrase|credentials?)"
 )
-_SECRET_KEY = r"[A-Za-z0-9_.-]*?" + _SECRET_WORD
+# `password`/`passwd` anywhere in a name (`DB_PASSWORD_PROD`, `PASSWD_X`). The short words only as a
+# name's last part, after `_`/`-`/`.`: `DB_PASS`, `--db-pass`, `MYSQL_PWD`, not `bypass`, `compass`,
+# the shell's `PWD=/home/me` or `OLDPWD` (a flag `--pass` or a dict key `pass` names one alone).
+_ANYWHERE_WORD = r"passw(?:or)?d[A-Za-z0-9_.-]*?"
+_SHORT_WORD = r"(?:pass|pwd)"
+_NAME_CHARS = r"[A-Za-z0-9_.-]"
+_SECRET_KEY = (rf"(?:{_NAME_CHARS}*?(?:{_SECRET_WORD}|{_ANYWHERE_WORD})"
+               rf"|(?:{_NAME_CHARS}*?[_.-])?pass|{_NAME_CHARS}*?[_.-]pwd)")
 
 
 class _Rule:
@@ -56,7 +65,12 @@ _RULES: list[_Rule] = [
         r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)",
         re.S), needles=("-----BEGIN ",)),
     # Passwords in URLs: keep scheme, user and host (they help a diagnosis), mask the password.
-    _Rule("url-password", re.compile(r"\b([a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@'\"]+:)" + _ALREADY + r"[^\s@/'\"]+(@)"),
+    # People paste passwords unencoded, `/` and `@` included, so the password runs to the LAST `@`
+    # of the URL that a host follows; a URL without userinfo whose query holds an `@` is told apart
+    # by its port (`host:8000/v1?to=a@b` has a port where a password would be).
+    _Rule("url-password", re.compile(
+        r"\b([a-zA-Z][a-zA-Z0-9+.-]{0,30}://[^\s:/@'\"]{0,128}:)" + _ALREADY + r"(?!\d{1,5}(?:[/?#]|$))"
+        r"[^\s'\"]{1,256}(@)(?=[A-Za-z0-9\[][A-Za-z0-9.:\[\]-]{0,255}(?:[/?#\s'\",;)}\]]|$))"),
           r"\1[REDACTED:url-password]\2", ("://",)),
     _Rule("bearer", re.compile(r"\b(Bearer\s+)" + _ALREADY + r"[A-Za-z0-9._~+/=-]{8,}", re.I), r"\1[REDACTED:bearer]",
           ("bearer",)),
@@ -87,8 +101,8 @@ _RULES: list[_Rule] = [
 # ends in, not from the key's start: trying every word of a paste as the start of a key cost
 # 20 ms per 100 KB. The lookahead lets the scan skip every position that cannot start a word.
 _ASSIGNMENT = re.compile(
-    r"""(?=[acpst])(""" + _SECRET_WORD + r"""\b['"]?\s*[:=]\s*)""" + _ALREADY + _NOT_EMPTY +
-    r"""(?:'[^'\n]*'|"[^"\n]*"|[^\s'",;)}\]]+)""", re.I)
+    r"""(?=[acpst])((""" + _SECRET_WORD + "|" + _ANYWHERE_WORD + "|" + _SHORT_WORD +
+    r""")\b['"]?\s*[:=]\s*)""" + _ALREADY + _NOT_EMPTY + r"""(?:'[^'\n]*'|"[^"\n]*"|[^\s'",;)}\]]+)""", re.I)
 # What [A-Za-z0-9_] matches under re.IGNORECASE: also İ, ı, ſ and the Kelvin sign.
 _KEY_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_\u0130\u0131\u017f\u212a")
 
@@ -109,11 +123,20 @@ def _key_can_start(text: str, word_at: int, not_before: int) -> bool:
     return not (before.isalnum() or before == "_")
 
 
+def _short_word_fits(text: str, m: re.Match[str], kept: int) -> bool:
+    """In running text `pass` and `pwd` name a secret only as the last part of a longer name
+    (`DB_PASS=`, `MYSQL_PWD=`): alone they are words ("forward pass: 1.2 s") or the shell's
+    working directory (`PWD=/home/me`)."""
+    if m.group(2).lower() not in ("pass", "pwd"):
+        return True
+    return m.start() > kept and text[m.start() - 1] in "_-."
+
+
 def _mask_assignments(text: str) -> str:
     parts: list[str] = []
     kept = search_at = 0
     while (m := _ASSIGNMENT.search(text, search_at)) is not None:
-        if not _key_can_start(text, m.start(), kept):
+        if not _key_can_start(text, m.start(), kept) or not _short_word_fits(text, m, kept):
             search_at = m.start() + 1
             continue
         key = m.group(1)

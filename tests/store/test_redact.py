@@ -33,6 +33,14 @@ PEM_BODY = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw
     (f"INFO non-default args: {{'model': '/m', 'api_key': 'k-{DB_PASSWORD}'}}", DB_PASSWORD, "secret"),
     (f'{{"password": "{DB_PASSWORD} with spaces"}}', DB_PASSWORD, "secret"),
     (f"Namespace(model='/m', hf_token='{DB_PASSWORD}', port=8000)", DB_PASSWORD, "secret"),
+    # by name: names that do not end in a secret word, and the short words as a name's last part
+    (f"MYSQL_PWD={DB_PASSWORD} mysql -h db -u root", DB_PASSWORD, "secret"),
+    (f"export DB_PASS={DB_PASSWORD}", DB_PASSWORD, "secret"),
+    (f"SMTP_PASSWD_PROD={DB_PASSWORD} ./send", DB_PASSWORD, "secret"),
+    (f"mysqldump --db-pass {DB_PASSWORD} --mysql-pwd={DB_PASSWORD}", DB_PASSWORD, "secret"),
+    # by shape: a URL password with unencoded `/`, `@`, `:` and `#`, or with no user at all
+    (f"DATABASE_URL=postgresql://bot:{DB_PASSWORD}/x@y:z#1@db.internal:5432/vd", DB_PASSWORD, "url-password"),
+    (f"REDIS_URL='redis://:{DB_PASSWORD}@w/rd@cache:6379/0'", DB_PASSWORD, "url-password"),
 ])
 def test_each_kind_of_secret_is_masked(text, secret, kind):
     out = redact(text)
@@ -66,6 +74,26 @@ def test_words_that_only_look_like_secrets_are_kept():
     assert redact(text) == text
 
 
+@pytest.mark.parametrize("text, masked", [
+    ("postgresql://bot:pa/ss@wo@rd@db.internal:5432/vd", "postgresql://bot:[REDACTED:url-password]@db.internal:5432/vd"),
+    ("redis://:p@ss/w@cache:6379/0", "redis://:[REDACTED:url-password]@cache:6379/0"),
+    ('{"url": "https://u:a/b@c@h.example/x", "n": 1}', '{"url": "https://u:[REDACTED:url-password]@h.example/x", "n": 1}'),
+])
+def test_a_url_password_runs_to_the_last_at_sign_a_host_follows(text, masked):
+    assert redact(text) == masked
+
+
+@pytest.mark.parametrize("text", [
+    "PWD=/home/me OLDPWD=/tmp SHLVL=1",                       # the shell's working directory
+    "bypass=1 compass=north surpass: yes",                     # words that end in `pass`
+    "Profiling forward pass: 1.2 s; backward pass = 0.8 s",   # `pass` as a word
+    "GET http://127.0.0.1:8000/v1/models?notify=ops@example.com",   # a port, then an `@` in the query
+    "--password-min-length",                                   # a flag without a value
+])
+def test_what_only_looks_like_a_password_is_kept(text):
+    assert redact(text) == text
+
+
 def test_redacting_twice_changes_nothing():
     text = f"HF_TOKEN={HF}\n'api_key': '{OPENAI}'\npassword={DB_PASSWORD}\nBearer {BEARER}"
     once = redact(text)
@@ -84,6 +112,14 @@ def test_json_values_are_redacted_by_key_and_by_shape():
     text = repr(out)
     assert "plain-looking-value" not in text and HF not in text and OPENAI not in text
     assert out["hf_token"] is None and out["max_tokens"] == 256 and out["model"] == "Qwen/Qwen2.5-7B"
+
+
+def test_json_keys_named_like_passwords_are_masked_and_the_working_directory_is_not():
+    out = redact_obj({"MYSQL_PWD": "a-value", "db_pass": "b-value", "smtp_passwd_file": "c-value", "pass": "d-value",
+                      "PWD": "/home/me", "bypass": "cache"})
+    assert [k for k, v in out.items() if v == "[REDACTED:secret]"] == ["MYSQL_PWD", "db_pass", "smtp_passwd_file",
+                                                                      "pass"]
+    assert out["PWD"] == "/home/me" and out["bypass"] == "cache"
 
 
 @pytest.mark.parametrize("text, masked", [

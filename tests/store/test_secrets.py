@@ -21,6 +21,11 @@ SECRETS = {
     "db_password": "Sup3r-S3cret_pw",
     "engine_arg": "vllm-server-key-7Hq2Lz9",
     "pem": "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gunVTLw7onLRnrq0",
+    # issue 24's gaps: names that do not end in a secret word, passwords with `/` and `@` unencoded
+    "mysql_pwd": "My5qlPwd-9kQz2Lr8",
+    "db_pass": "DbPass-4Tx7Wq1Ze3",
+    "passwd": "PassWd-8Hn3Vb6Xc1",
+    "url_odd": "Od/d@Pa:ss#w0rd-2Jk5",
 }
 
 
@@ -35,6 +40,8 @@ def _seeded_paste() -> str:
         f"$ export AWS_ACCESS_KEY_ID={s['aws_id']} AWS_SECRET_ACCESS_KEY={s['aws_secret']}",
         f"$ DATABASE_URL=postgresql://vd:{s['db_password']}@db.internal:5432/vd SLACK_BOT_TOKEN={s['slack']} \\",
         f"    vllm serve Qwen/Qwen-Image-Edit-2509 --port 8092 --api-key {s['engine_arg']}",
+        f"$ MYSQL_PWD={s['mysql_pwd']} DB_PASS={s['db_pass']} SMTP_PASSWD_FILE={s['passwd']} ./eval.sh",
+        f"$ export RESULTS_URL=postgresql://eval:{s['url_odd']}@results.internal:5432/runs",
     ]
     after = [
         f"$ curl -H 'Authorization: Bearer {s['bearer']}' http://127.0.0.1:8092/v1/models",
