@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from bot.base.errors import SetupError
+from bot.base.errors import Parser, SetupError
 from bot.base.options import default_lang, lang_option, packs_option
 
 FORWARDED = {
@@ -27,10 +27,11 @@ EXAMPLE = "examples/engine-core-failed.log"
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="vllm-doctor", description="Find the real error in a failing vLLM log.")
+    p = Parser(prog="vllm-doctor", description="Find the real error in a failing vLLM log.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     packs = packs_option()
-    d = sub.add_parser("diagnose", parents=[packs], help="diagnose log files (or - for stdin)")
+    d = sub.add_parser("diagnose", parents=[packs], help="diagnose log files (or - for stdin)",
+                       prog="vllm-doctor diagnose")
     d.add_argument("files", nargs="*", default=["-"], metavar="FILE")
     d.add_argument("--example", action="store_true",
                    help=f"diagnose the bundled example ({EXAMPLE}: a real vLLM log that ends in a wrapper)")
@@ -50,6 +51,10 @@ def _read(name: str) -> bytes:
     if name == "-":
         if sys.stdin is None:
             raise SetupError("stdin is closed: give a log FILE, or pipe one in (vllm-doctor diagnose - < vllm.log)")
+        if sys.stdin.isatty():
+            # Someone typed `vllm-doctor diagnose` alone: say what it waits for instead of hanging mutely.
+            print("vllm-doctor diagnose: reading a log from the terminal; paste it, then press Ctrl-D "
+                  "(or give a FILE, pipe one in, or try --example)", file=sys.stderr, flush=True)
         return sys.stdin.buffer.read()
     with open(name, "rb") as f:
         data = f.read()

@@ -8,7 +8,6 @@ Slack is required, and the command refuses to start without it.
 
 from __future__ import annotations
 
-import argparse
 import ipaddress
 import logging
 import os
@@ -21,17 +20,29 @@ PREFIX = "/dashboard"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="vllm-doctor dashboard", description=__doc__.split("\n")[0])
+    from bot.base import logs
+    from bot.base.errors import Parser, SetupError, port_number
+
+    parser = Parser(prog="vllm-doctor dashboard", description=__doc__.split("\n")[0])
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8090, help="port (default 8090)")
+    parser.add_argument("--port", type=port_number, default=8090, help="port, 1-65535 (default 8090)")
     parser.add_argument("--db", metavar="URL", help="database URL (default: $DATABASE_URL, else the local SQLite file)")
     try:
         args = parser.parse_args(argv)
     except SystemExit as e:
         return int(e.code or 0)
-    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO").upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        logs.setup(logs.level_from(os.environ.get("LOG_LEVEL")))
+        return serve(args)
+    except SetupError as e:
+        print(f"vllm-doctor dashboard: {e}", file=sys.stderr)
+        return 2
 
+
+def serve(args) -> int:
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from bot.base.errors import SetupError, listen_error
     from bot.store import Store
     from bot.store.engine import display
 
@@ -39,36 +50,37 @@ def main(argv: list[str] | None = None) -> int:
 
     store = Store.from_env(args.db)
     try:
-        dashboard = build(store, loopback_only=is_loopback(args.host))
-    except SignInError as e:
-        print(f"vllm-doctor dashboard: {e}", file=sys.stderr)
-        return 2
-    from sqlalchemy.exc import SQLAlchemyError
-    try:
-        if store.current() is None:
-            print(f"vllm-doctor dashboard: {display(store.url)} has no vllm-doctor tables yet; "
-                  "run `vllm-doctor db upgrade`", file=sys.stderr)
-            return 1
-    except SQLAlchemyError as e:
-        print(f"vllm-doctor dashboard: cannot read {display(store.url)}: {str(e).splitlines()[0]}", file=sys.stderr)
-        return 1
-    server = make_server(dashboard, host=args.host, port=args.port)
-    where = f"http://{args.host}:{server.effective_port}{PREFIX}/"
-    log.info("dashboard on %s (%s), reading %s", where,
-             "Sign in with Slack" if dashboard.sign_in else "open on this machine only", display(store.url))
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
-    from bot.http.server import stop_server
+        try:
+            dashboard = build(store, loopback_only=is_loopback(args.host))
+        except SignInError as e:
+            raise SetupError(str(e)) from None
+        try:
+            if store.current() is None:
+                raise SetupError(f"{display(store.url)} has no vllm-doctor tables yet; run `vllm-doctor db upgrade`")
+        except SQLAlchemyError as e:
+            raise SetupError(f"cannot read {display(store.url)}: {type(e).__name__}: "
+                             f"{(str(e).strip().splitlines() or [''])[0]}") from None
+        try:
+            server = make_server(dashboard, host=args.host, port=args.port)
+        except OSError as e:
+            raise listen_error(e, args.host, args.port, option="--port") from None
+        where = f"http://{args.host}:{server.effective_port}{PREFIX}/"
+        log.info("dashboard on %s (%s), reading %s", where,
+                 "Sign in with Slack" if dashboard.sign_in else "open on this machine only", display(store.url))
+        stop = threading.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
+        from bot.http.server import stop_server
 
-    runner = threading.Thread(target=server.run, name="waitress", daemon=True)
-    runner.start()
-    while not stop.wait(1.0):
-        pass
-    stop_server(server)
-    runner.join(10)
-    store.dispose()
-    return 0
+        runner = threading.Thread(target=server.run, name="waitress", daemon=True)
+        runner.start()
+        while not stop.wait(1.0):
+            pass
+        stop_server(server)
+        runner.join(10)
+        return 0
+    finally:
+        store.dispose()
 
 
 def build(store, *, loopback_only: bool, env=None):

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from bot.base.errors import Parser, SetupError
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
@@ -25,25 +27,31 @@ def main(argv: list[str] | None = None) -> int:
     from bot.store import Store
     from bot.store.engine import display
 
-    store = Store.from_env(args.db)
+    prog = f"vllm-doctor rules {args.command}"
+    try:
+        store = Store.from_env(args.db)
+    except SetupError as e:
+        print(f"{prog}: {e}", file=sys.stderr)
+        return 2
     try:
         if store.current() is None:
-            print(f"error: {display(store.url)} has no vllm-doctor tables yet; run `vllm-doctor db upgrade`",
+            print(f"{prog}: {display(store.url)} has no vllm-doctor tables yet; run `vllm-doctor db upgrade`",
                   file=sys.stderr)
-            return 1
+            return 2
         rulebook = rulebook_or_none(args.rules)
         with store.session() as session:
             return args.run(args, session, rulebook)
     except SQLAlchemyError as e:
-        print(f"error: cannot read {display(store.url)}: {type(e).__name__}: {str(e).splitlines()[0]}",
-              file=sys.stderr)
-        return 1
+        # The command line's convention (bot/errors.py): could not do what was asked, exit 2.
+        print(f"{prog}: cannot read {display(store.url)}: {type(e).__name__}: "
+              f"{(str(e).strip().splitlines() or [''])[0]}", file=sys.stderr)
+        return 2
     finally:
         store.dispose()
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="vllm-doctor rules", description=__doc__.split("\n")[0])
+    parser = Parser(prog="vllm-doctor rules", description=__doc__.split("\n")[0])
     from bot.base.options import packs_option
     common = packs_option()
     common.add_argument("--db", metavar="URL", help="database URL (default: $DATABASE_URL, else the local SQLite file)")
@@ -146,14 +154,20 @@ def _versions(counts: dict[str, int]) -> str:
 
 
 def _fraction(text: str) -> float:
-    value = float(text)
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not 0 <= value <= 1:
         raise argparse.ArgumentTypeError("must be between 0 and 1")
     return value
 
 
 def _count(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError("must be 1 or more")
     return value

@@ -15,6 +15,7 @@ import signal
 import sys
 
 from bot.base.options import default_lang, lang_option
+from bot.base.errors import Parser
 
 from .safety import ReproRefused
 
@@ -29,7 +30,7 @@ def vllm_python(given: str | None) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="vllm-doctor")
+    p = Parser(prog="vllm-doctor")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     r = sub.add_parser("repro", help="find the setting that breaks vLLM, one setting at a time")

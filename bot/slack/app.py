@@ -20,6 +20,26 @@ from bot.slack.settings import Settings
 log = logging.getLogger(__name__)
 
 
+class _TokenFromClient(logging.Filter):
+    """Drops bolt's "As you gave `client` as well, `token` will be unused." warning.
+
+    bolt reads SLACK_BOT_TOKEN from the environment whenever it is given no token, so an App built
+    with our own client (the one with the retry handlers and SLACK_API_URL) warns on every start
+    although that token is the client's: a warning an operator can do nothing about.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from slack_bolt.logger.messages import warning_client_prioritized_and_token_skipped
+
+        return record.getMessage() != warning_client_prioritized_and_token_skipped()
+
+
+def _quiet_token_warning() -> None:
+    bolt_log = logging.getLogger("slack_bolt.App")      # bolt's get_bolt_logger(App)
+    if not any(isinstance(f, _TokenFromClient) for f in bolt_log.filters):
+        bolt_log.addFilter(_TokenFromClient())
+
+
 def load_book(settings: Settings) -> Any:
     """The shipped rule book with the team's packs on top; what did not load is logged, not fatal."""
     from bot.diagnose.knowledge.rulebook import load_rulebook
@@ -54,6 +74,7 @@ def build_app(settings: Settings, *, store: Any = None, book: Any = None) -> App
         store = Store.from_env(settings.database_url)
     if book is None:
         book = load_book(settings)
+    _quiet_token_warning()
     app = App(
         client=make_client(settings),
         signing_secret=settings.signing_secret,

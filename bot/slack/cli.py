@@ -8,7 +8,6 @@ network; needs SLACK_APP_TOKEN). With --http, Slack posts events, commands and c
 from __future__ import annotations
 
 import argparse
-import errno
 import logging
 import os
 import signal
@@ -17,21 +16,22 @@ import threading
 from dataclasses import replace
 from typing import Any
 
-from bot.base.errors import SetupError
+from bot.base import logs
 from bot.base.options import packs_option
+from bot.base.errors import Parser, SetupError, env_port, listen_error, port_number
 from bot.slack.settings import Settings, SettingsError
 
 log = logging.getLogger("vllm_doctor.serve")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="vllm-doctor serve", parents=[packs_option()],
         description="Run the Slack bot: Socket Mode by default (needs SLACK_APP_TOKEN), "
                     "or the Events API over HTTP with --http (needs SLACK_SIGNING_SECRET).")
     parser.add_argument("--http", action="store_true", help="serve the Events API over HTTP instead of Socket Mode")
-    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 3000),
-                        help="HTTP port (default: $PORT or 3000)")
+    # PORT is read after parsing, so a bad PORT is named as PORT, not as --port.
+    parser.add_argument("--port", type=port_number, default=None, help="HTTP port, 1-65535 (default: $PORT or 3000)")
     parser.add_argument("--host", default=os.environ.get("HOST") or "0.0.0.0", help="HTTP bind address (default 0.0.0.0)")
     parser.add_argument("--migrate", action="store_true",
                         help="upgrade the database to the newest migration first (default: refuse an unmigrated one)")
@@ -39,12 +39,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
     try:
-        level = log_level()
-        logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-        if level != "DEBUG":        # Alembic's plugin and context lines; serve logs what it migrated
-            logging.getLogger("alembic").setLevel(logging.WARNING)
+        args = parse_args(argv)
+    except SystemExit as e:       # a usage mistake (said in one line) or --help: returned, not raised
+        return int(e.code or 0)
+    try:
+        logs.setup(logs.level_from(os.environ.get("LOG_LEVEL")))
+        if args.port is None:
+            args.port = env_port("PORT", os.environ.get("PORT"), 3000)
         settings = Settings.from_env()
         settings = replace(settings, rule_packs=settings.rule_packs + tuple(args.rules))
         check_mode(settings, http=args.http)
@@ -99,13 +101,6 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-def log_level() -> str:
-    level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
-    if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-        raise SetupError(f"LOG_LEVEL={level} is not a level: use DEBUG, INFO, WARNING, ERROR or CRITICAL")
-    return level
-
-
 def check_mode(settings: Settings, *, http: bool) -> None:
     if http and not settings.signing_secret:
         raise SettingsError("--http needs SLACK_SIGNING_SECRET (Basic Information → App Credentials → Signing Secret)")
@@ -133,10 +128,7 @@ def listen(app: Any, settings: Settings, host: str, port: int, ready: Any, dashb
         return make_server(app, signing_secret=settings.signing_secret, host=host, port=port, ready=ready,
                            dashboard=dashboard)
     except OSError as e:
-        if e.errno == errno.EADDRINUSE:
-            raise SetupError(f"port {port} on {host} is already in use (another vllm-doctor?); "
-                             "choose another with --port or PORT") from None
-        raise SetupError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+        raise listen_error(e, host, port) from None
 
 
 def serve_http(server: Any, *, stop: threading.Event, dashboard: bool = False) -> None:

@@ -5,14 +5,15 @@ The database is --db, else $DATABASE_URL, else the SQLite file in the user's dat
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from bot.base.errors import Parser, SetupError
+
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="vllm-doctor db", description=__doc__.split("\n")[0])
+    parser = Parser(prog="vllm-doctor db", description=__doc__.split("\n")[0])
     parser.add_argument("--db", metavar="URL", help="database URL (default: $DATABASE_URL, else the local SQLite file)")
     sub = parser.add_subparsers(dest="command", required=True)
     up = sub.add_parser("upgrade", help="run the migrations up to the newest (or to REVISION)")
@@ -27,7 +28,11 @@ def main(argv: list[str] | None = None) -> int:
     from .engine import display
     from .store import Store
 
-    store = Store.from_env(args.db)
+    try:
+        store = Store.from_env(args.db)
+    except SetupError as e:
+        print(f"vllm-doctor db: {e}", file=sys.stderr)
+        return 2
     where = display(store.url)
     try:
         head = migrate.head()
@@ -44,7 +49,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{where}: {current or 'no revision (empty database)'} ({state})")
         return 0
     except SQLAlchemyError as e:
-        print(f"error: {where}: {type(e).__name__}: {str(e).splitlines()[0]}", file=sys.stderr)
-        return 1
+        # The command line's convention (bot/errors.py): could not do what was asked, exit 2.
+        print(f"vllm-doctor db: {where}: {type(e).__name__}: {(str(e).strip().splitlines() or [''])[0]}",
+              file=sys.stderr)
+        return 2
     finally:
         store.dispose()

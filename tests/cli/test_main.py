@@ -181,3 +181,68 @@ def test_serve_on_a_port_in_use_is_one_line():
     assert r.returncode == 2 and "Traceback" not in err
     assert f"port {port} on 127.0.0.1 is already in use" in err.splitlines()[-1]
     assert "upgraded" not in err                              # found before anything was migrated
+
+
+SERVE_ENV = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s"}
+
+
+def test_a_port_outside_1_to_65535_is_one_line_not_another_port():
+    # The kernel takes 70000 modulo 65536: it used to listen on 4464 and say nothing.
+    for args in (["--port", "70000"], ["--port", "-5"], ["--port", "http"]):
+        err = one_line(run("serve", "--http", *args, env_extra=SERVE_ENV))
+        assert err.startswith("vllm-doctor serve: argument --port: ") and "(1-65535)" in err, err
+        err = one_line(run("dashboard", *args))
+        assert err.startswith("vllm-doctor dashboard: argument --port: ") and "(1-65535)" in err, err
+
+
+def test_a_port_variable_that_is_not_a_port_is_named_in_one_line():
+    for value in ("abc", "70000", "-5"):
+        err = one_line(run("serve", "--http", env_extra={**SERVE_ENV, "PORT": value}))
+        assert err.startswith(f"vllm-doctor serve: PORT={value}: ") and "(1-65535)" in err, err
+
+
+def test_the_dashboard_on_a_busy_port_is_one_line(tmp_path):
+    import socket
+
+    db = f"sqlite:///{tmp_path / 'vd.db'}"
+    assert run("db", "--db", db, "upgrade").returncode == 0
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        err = one_line(run("dashboard", "--port", str(port), "--db", db, env_extra={"SLACK_CLIENT_ID": ""}))
+    assert err == (f"vllm-doctor dashboard: port {port} on 127.0.0.1 is already in use (another vllm-doctor?); "
+                   "choose another with --port\n")
+
+
+def test_a_bad_log_level_is_one_line_for_serve_and_the_dashboard(tmp_path):
+    assert "LOG_LEVEL=CHATTY is not a level" in one_line(run("serve", "--http", env_extra={**SERVE_ENV,
+                                                                                         "LOG_LEVEL": "chatty"}))
+    assert "LOG_LEVEL=CHATTY is not a level" in one_line(run("dashboard", env_extra={"LOG_LEVEL": "chatty"}))
+
+
+def test_bare_diagnose_on_a_terminal_says_it_waits_for_a_paste():
+    import pty
+    import select
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", "diagnose", "--json"], stdin=follower,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env={**os.environ, "NO_COLOR": "1"})
+    os.close(follower)
+    try:
+        ready, _, _ = select.select([proc.stderr], [], [], 60)
+        assert ready, "diagnose said nothing while waiting on the terminal"
+        assert b"reading a log from the terminal; paste it, then press Ctrl-D" in proc.stderr.readline()
+        os.write(leader, b"ValueError: Total number of attention heads (28) must be divisible by tensor parallel "
+                         b"size (8)\n\x04")
+        out, _ = proc.communicate(timeout=60)
+        assert json.loads(out)["diagnoses"][0]["rule_id"] == "tp-heads-not-divisible"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(leader)
+
+
+def test_a_pipe_gets_no_terminal_hint():
+    r = run("diagnose", "--json", stdin=b"hello")
+    assert r.returncode == 0 and r.stderr == b""

@@ -71,5 +71,6 @@ def test_the_command_refuses_to_open_the_page_beyond_localhost(sqlite_url, monke
 
 def test_the_command_says_when_the_database_was_never_migrated(sqlite_url, monkeypatch, capsys):
     monkeypatch.delenv("SLACK_CLIENT_ID", raising=False)
-    assert dashboard_main(["--db", sqlite_url]) == 1
-    assert "vllm-doctor db upgrade" in capsys.readouterr().err
+    assert dashboard_main(["--db", sqlite_url]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("vllm-doctor dashboard: ") and "vllm-doctor db upgrade" in line

@@ -78,13 +78,26 @@ def test_stats_command_table_and_json(recorded, capsys, monkeypatch):
 
 
 def test_stats_command_on_a_database_that_was_never_migrated(sqlite_url, capsys):
-    assert main(["stats", "--db", sqlite_url]) == 1
-    assert "vllm-doctor db upgrade" in capsys.readouterr().err
+    # The command line's one convention (bot/errors.py): it could not do what was asked, exit 2.
+    assert main(["stats", "--db", sqlite_url]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("vllm-doctor rules stats: ") and "vllm-doctor db upgrade" in line
+
+
+def test_stats_command_on_an_unreachable_database_is_one_line(capsys):
+    assert main(["stats", "--db", "postgresql://postgres:hunter2@127.0.0.1:1/vd"]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith("vllm-doctor rules stats: cannot read postgresql+psycopg://postgres:***@127.0.0.1:1/vd")
+    assert "hunter2" not in line
 
 
 def test_bad_options_are_usage_errors(capsys):
     assert main(["stats", "--wrong-threshold", "2"]) == 2
     assert "between 0 and 1" in capsys.readouterr().err
+    assert main(["stats", "--min-feedback", "many"]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line == ("vllm-doctor rules stats: argument --min-feedback: 'many' is not a whole number "
+                    "(see vllm-doctor rules stats --help)")
 
 
 def test_stats_show_each_rules_pack(recorded, capsys):
