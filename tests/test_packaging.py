@@ -59,10 +59,11 @@ def test_the_wheel_installs_and_runs_outside_the_checkout(tmp_path, pg_url):
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("containerfile", ["deploy/Containerfile", "deploy/worker/Containerfile"])
+@pytest.mark.parametrize("containerfile", ["deploy/worker/Containerfile"])
 def test_the_files_a_containerfile_copies_build_a_complete_wheel(tmp_path, containerfile):
-    """No base image can be pulled here, so the image is not built; its install step is: the files
-    it COPYs, alone in a folder, must build a wheel that carries the rule book and migrations."""
+    """The worker's image starts FROM vLLM's, which cannot be pulled here, so it is not built; its
+    install step is: the files it COPYs, alone in a folder, must build a wheel that carries the
+    rule book and migrations. (The bot's image is built and run: tests/test_image.py.)"""
     import re
     import shutil
 
