@@ -91,14 +91,26 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
                 serve_socket_mode(app, settings.app_token, stop=stop)
         finally:
             poster.stop()
-            flusher.stop()
             if watcher:
                 watcher.stop()
             # Answers already being worked on are finished before the process exits.
             app.listener_runner.listener_executor.shutdown(wait=True)
+            flusher.stop()
+            flush_on_exit(flusher, store)
     finally:
         store.dispose()
     return 0
+
+
+def flush_on_exit(flusher: Any, store: Any) -> None:
+    """One last write of the spool on the way out (SIGTERM from an orchestrator is how a bot
+    usually ends): what was kept during an outage that is over by now reaches the database today,
+    not at the next start, which may never come on this host."""
+    flusher.run_once()
+    left = store.spool.mine()
+    if left:
+        log.warning("%d record(s) still spooled in %s (the database is unreachable); written at the next start",
+                    left, store.spool.path)
 
 
 def check_mode(settings: Settings, *, http: bool) -> None:

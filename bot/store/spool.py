@@ -1,9 +1,15 @@
 """Records that could not be written while the database was down, kept in a JSONL file.
 
-One line per record: {"kind": ..., "record": {...}, "spooled_at": ..., "error": ...}. Draining
-writes them in order and keeps the rest when the database fails again. A record the database
-refuses for good (say, feedback on a diagnosis that no longer exists) moves to a `.rejected.jsonl`
-file beside the spool and is logged, so nothing disappears without a trace.
+One line per record: {"kind": ..., "record": {...}, "database": ..., "spooled_at": ..., "error": ...}.
+Draining writes them in order and keeps the rest when the database fails again. A record the
+database refuses for good (say, feedback on a diagnosis that no longer exists) moves to a
+`.rejected.jsonl` file beside the spool and is logged, so nothing disappears without a trace.
+
+Each record names the database it was meant for (its URL without the password), and is only ever
+written there: one data directory may serve a bot, a CLI and a test against different databases,
+and a paste spooled for production must not land in a scratch database that happens to be up on
+the next start. Records for another database stay in the spool for a store of theirs; records from
+before this key existed are set aside in the rejected file, since where they belong is unknown.
 
 A thread lock and, where the OS has it, an flock on a side file keep two writers (threads, or
 two processes sharing the data directory) from draining the same lines twice.
@@ -31,13 +37,14 @@ log = logging.getLogger(__name__)
 
 
 class Spool:
-    def __init__(self, path: str | os.PathLike):
+    def __init__(self, path: str | os.PathLike, database: str):
         self.path = Path(path)
+        self.database = database          # which database this store's records are for (store.spool_key)
         self.rejected_path = self.path.with_name(self.path.stem + ".rejected.jsonl")
         self._lock = threading.RLock()
 
     def append(self, kind: str, record: dict[str, Any], error: BaseException | None = None) -> bool:
-        entry = {"kind": kind, "record": record, "spooled_at": utcnow().isoformat(),
+        entry = {"kind": kind, "record": record, "database": self.database, "spooled_at": utcnow().isoformat(),
                  "error": _describe(error)}
         try:
             with self._locked():
@@ -50,10 +57,15 @@ class Spool:
         return True
 
     def pending(self) -> bool:
+        """Whether the file holds anything (for any database: the cheap test before a drain)."""
         try:
             return self.path.stat().st_size > 0
         except OSError:
             return False
+
+    def mine(self) -> int:
+        """How many spooled records are this database's."""
+        return sum(1 for entry in self.entries() if entry.get("database") == self.database)
 
     def entries(self) -> list[dict[str, Any]]:
         with self._locked():
@@ -63,22 +75,29 @@ class Spool:
               is_outage: Callable[[BaseException], bool]) -> int:
         """Write spooled records in order with `write(kind, record)`; return how many were written.
 
-        Stops at the first outage and keeps what is left; a record refused for another reason
-        moves to the rejected file.
+        Only this database's records are written; another database's stay as they are. Stops at
+        the first outage and keeps what is left; a record refused for another reason moves to the
+        rejected file.
         """
         with self._locked():
             entries = self._read()
-            if not entries:
+            if not any(entry.get("database") in (self.database, None) for entry in entries):
                 return 0
             written = 0
             left: list[dict[str, Any]] = []
             for i, entry in enumerate(entries):
+                if "database" not in entry:
+                    self._reject(entry, LookupError("spooled without naming its database; write it by hand"))
+                    continue
+                if entry["database"] != self.database:
+                    left.append(entry)
+                    continue
                 try:
                     write(entry["kind"], entry["record"])
                     written += 1
                 except Exception as e:
                     if is_outage(e):
-                        left = entries[i:]
+                        left += entries[i:]
                         break
                     self._reject(entry, e)
             _rewrite(self.path, left)

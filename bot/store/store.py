@@ -81,7 +81,7 @@ RECENT_CLAIMS_S = 3600.0
 class Store:
     def __init__(self, url: str | URL | None = None, *, spool_path: str | os.PathLike | None = None):
         self.url = resolve_url(url)
-        self.spool = Spool(spool_path or default_spool_path())
+        self.spool = Spool(spool_path or default_spool_path(), database=spool_key(self.url))
         # What this process claimed itself: a retry it already answered is a duplicate even when
         # the database that would say so is down.
         self._claimed = RecentIds(RECENT_CLAIMS, RECENT_CLAIMS_S)
@@ -339,3 +339,11 @@ def _integrity_message(kind: str, record: dict[str, Any], error: IntegrityError)
 
 def default_spool_path() -> Path:
     return data_dir() / "spool.jsonl"
+
+
+def spool_key(url: URL) -> str:
+    """The database a spooled record is for: its URL without the password (the same database
+    reached with a rotated password is the same database), a SQLite file by its absolute path."""
+    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+        url = url.set(database=str(Path(url.database).expanduser().resolve()))
+    return display(url)

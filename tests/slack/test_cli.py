@@ -194,13 +194,13 @@ def test_records_spooled_by_an_earlier_run_are_written_at_startup(fake, pg_url, 
     from bot.diagnose import diagnose
     from bot.store import Store
     from bot.store.models import Diagnosis
+    from bot.store.records import diagnosis_record
 
     store = make_store(pg_url, tmp_path / "unused.jsonl")
-    # What a `vllm-doctor diagnose --record` left in the spool while the database was down.
-    spool = tmp_path / "data" / "vllm-doctor" / "spool.jsonl"
-    down = Store("postgresql://postgres@127.0.0.1:9/vllm_doctor", spool_path=spool)
-    report = diagnose(fixture_log("cuda-oom"))
-    assert down.record_diagnosis(report, source="cli", text=fixture_log("cuda-oom")) is None
+    # What a `vllm-doctor diagnose --record` left in the spool while this database was down.
+    spool = Store(pg_url, spool_path=tmp_path / "data" / "vllm-doctor" / "spool.jsonl").spool
+    spool.append("diagnosis", diagnosis_record(diagnose(fixture_log("cuda-oom")), source="cli",
+                                               text=fixture_log("cuda-oom")))
     try:
         with Serving(serve_env(fake, pg_url, tmp_path)) as bot:
             bot.wait(r"wrote 1 spooled record")
@@ -222,3 +222,62 @@ def test_the_bot_watches_for_vllm_releases_and_says_once_that_pypi_fails(fake, s
                      r"retrying every 3600s", timeout=60)
     assert pypi.requests == ["/pypi/vllm/json"]
     assert not any("Traceback" in line for line in bot.log)
+
+
+@pytest.mark.postgres
+@pytest.mark.timeout(120)
+def test_sigterm_writes_what_was_spooled_once_the_database_is_back(fake, pg_relay, pg_url, tmp_path):
+    from sqlalchemy import create_engine, func, select
+
+    from bot.store.models import Diagnosis
+
+    url, relay = pg_relay
+    make_store(pg_url, tmp_path / "unused.jsonl").dispose()
+    # No timer round before the stop: only the stop itself can write the spool.
+    env = serve_env(fake, url, tmp_path, SPOOL_FLUSH_SECONDS="3600")
+    with Serving(env) as bot:
+        port = bot.wait(r"listening on http://127\.0\.0\.1:(\d+)/").group(1)
+        driver = SlackDriver(f"http://127.0.0.1:{port}", fake)
+        relay.cut()
+        event = driver.message_event(fixture_log("kv-cache-no-memory"))
+        assert driver.send_event(event)[0].status == 200
+        bot.wait(rf"message {CHANNEL}/{re.escape(event['ts'])}: answered")
+        relay.restore()
+        bot.proc.send_signal(signal.SIGTERM)
+        assert bot.proc.wait(timeout=60) == 0
+    assert "wrote 1 spooled record" in "".join(bot.log)
+    engine = create_engine(pg_url.replace("postgresql://", "postgresql+psycopg://"))
+    try:
+        with engine.connect() as conn:
+            assert conn.scalar(select(func.count()).select_from(Diagnosis)) == 1
+    finally:
+        engine.dispose()
+    assert not (tmp_path / "data" / "vllm-doctor" / "spool.jsonl").exists()
+
+
+@pytest.mark.postgres
+@pytest.mark.timeout(90)
+def test_records_spooled_for_another_database_stay_in_the_spool(fake, pg_url, sqlite_url, tmp_path):
+    from sqlalchemy import select
+
+    from bot.diagnose import diagnose
+    from bot.store import Store
+    from bot.store.models import Diagnosis
+    from bot.store.records import diagnosis_record
+
+    # Left by a run against PostgreSQL; this start, from the same data directory, uses SQLite.
+    spool_path = tmp_path / "data" / "vllm-doctor" / "spool.jsonl"
+    Store(pg_url, spool_path=spool_path).spool.append(
+        "diagnosis", diagnosis_record(diagnose(fixture_log("cuda-oom")), source="cli", text=fixture_log("cuda-oom")))
+    sqlite = make_store(sqlite_url, tmp_path / "unused.jsonl")
+    with Serving(serve_env(fake, sqlite_url, tmp_path)) as bot:
+        bot.wait(r"listening on http://127\.0\.0\.1:(\d+)/")
+        bot.proc.send_signal(signal.SIGTERM)                 # the start's flush and the stop's have both run
+        assert bot.proc.wait(timeout=60) == 0
+    try:
+        with sqlite.session() as session:
+            assert list(session.scalars(select(Diagnosis))) == []
+        assert Store(pg_url, spool_path=spool_path).spool.mine() == 1
+        assert "spooled record" not in "".join(bot.log)
+    finally:
+        sqlite.dispose()

@@ -1,7 +1,6 @@
 """The database is down: diagnosis still answers, records are spooled, and written when it is back."""
 
 import json
-import socket
 
 import pytest
 from sqlalchemy import func, select
@@ -17,30 +16,22 @@ def book(tmp_path_factory):
     return load_book(make_book(tmp_path_factory.mktemp("rules")))
 
 
-@pytest.fixture
-def closed_port_url():
-    # A port that was free a moment ago: connecting to it is refused, like a database that is down.
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    return f"postgresql://postgres@127.0.0.1:{port}/vllm_doctor"
-
-
 def _count(store, model) -> int:
     with store.session() as s:
         return s.scalar(select(func.count()).select_from(model))
 
 
-def test_database_down_spools_then_flushes_into_a_live_database(closed_port_url, store_url, tmp_path, book):
+def test_database_down_spools_then_flushes_when_it_is_back(outage, tmp_path, book):
     spool = tmp_path / "spool.jsonl"
     text = read(fixture_logs("cuda-oom")[0])
     report = diagnose(text, book)
 
-    down = Store(closed_port_url, spool_path=spool)
-    assert down.record_diagnosis(report, source="slack", text=text, channel="C1", user="U1") is None
-    down.set_user_lang("U1", "zh")
-    assert down.claim_event("Ev1") is True          # cannot know: answering twice beats never
-    assert down.get_user_lang("U1") is None
+    store = Store(outage.url, spool_path=spool)
+    outage.cut()
+    assert store.record_diagnosis(report, source="slack", text=text, channel="C1", user="U1") is None
+    store.set_user_lang("U1", "zh")
+    assert store.claim_event("Ev1") is True          # cannot know: answering twice beats never
+    assert store.get_user_lang("U1") is None
     # the caller still has its answer, untouched by the failed write
     assert report.verdict == "diagnosed" and report.diagnoses[0].rule_id == "cuda-oom"
 
@@ -48,32 +39,34 @@ def test_database_down_spools_then_flushes_into_a_live_database(closed_port_url,
     assert [e["kind"] for e in lines] == ["diagnosis", "user_lang"]
     assert lines[0]["record"]["top_rule_id"] == "cuda-oom"
     assert "OperationalError" in lines[0]["error"]
-    assert down.flush_spool() == 0 and len(spool.read_text().splitlines()) == 2   # still down: kept
+    assert store.flush_spool() == 0 and len(spool.read_text().splitlines()) == 2   # still down: kept
 
-    live = Store(store_url, spool_path=spool)
-    live.upgrade()
+    outage.restore()
     try:
-        assert live.flush_spool() == 2
+        assert store.flush_spool() == 2
         assert not spool.exists()
-        with live.session() as s:
+        with store.session() as s:
             row = s.scalars(select(Diagnosis)).one()
             assert (row.source, row.channel, row.top_rule_id) == ("slack", "C1", "cuda-oom")
             assert row.created_at.isoformat() == lines[0]["record"]["created_at"]   # when it happened
-        assert live.get_user_lang("U1") == "zh"
-        assert live.flush_spool() == 0 and _count(live, Diagnosis) == 1          # written once
+        assert store.get_user_lang("U1") == "zh"
+        assert store.flush_spool() == 0 and _count(store, Diagnosis) == 1          # written once
     finally:
-        live.dispose()
+        store.dispose()
 
 
-def test_next_successful_write_flushes_the_spool(closed_port_url, store, book):
+def test_next_successful_write_flushes_the_spool(outage, tmp_path, book):
     text = read(fixture_logs("bf16-unsupported-gpu")[0])
-    down = Store(closed_port_url, spool_path=store.spool.path)
-    assert down.record_diagnosis(diagnose(text, book), source="cli", text=text) is None
+    store = Store(outage.url, spool_path=tmp_path / "spool.jsonl")
+    outage.cut()
+    assert store.record_diagnosis(diagnose(text, book), source="cli", text=text) is None
     assert store.spool.pending()
 
+    outage.restore()
     assert store.record_diagnosis(diagnose(text, book), source="cli", text=text) is not None
     assert not store.spool.pending()
     assert _count(store, Diagnosis) == 2
+    store.dispose()
 
 
 def test_a_record_the_database_refuses_is_kept_aside_not_dropped(store, book):
@@ -95,8 +88,8 @@ def test_a_record_the_database_refuses_is_kept_aside_not_dropped(store, book):
 
 def test_a_torn_spool_line_is_kept_aside(store, book):
     text = read(fixture_logs("cuda-oom")[0])
-    down_record = {"kind": "user_lang", "record": {"user_id": "U9", "lang": "en",
-                                                   "updated_at": "2026-11-30T01:00:00+00:00"}}
+    down_record = {"kind": "user_lang", "database": store.spool.database,
+                   "record": {"user_id": "U9", "lang": "en", "updated_at": "2026-11-30T01:00:00+00:00"}}
     store.spool.path.write_text(json.dumps(down_record) + "\n" + '{"kind": "diagnosis", "rec')
     assert store.flush_spool() == 1
     assert store.get_user_lang("U9") == "en"

@@ -91,3 +91,51 @@ def pg_relay(pg_url):
         yield url.set(host="127.0.0.1", port=relay.port).render_as_string(hide_password=False), relay
     finally:
         relay.cut()
+
+
+class SqliteOutage:
+    """A SQLite file that cannot be opened while its folder is away (an unmounted volume) and a
+    plain file stands where the folder should be."""
+
+    def __init__(self, folder) -> None:
+        self.folder = folder
+        self.away = folder.with_name(folder.name + ".away")
+        self.url = f"sqlite:///{folder / 'vllm-doctor.db'}"
+
+    def cut(self) -> None:
+        self.folder.rename(self.away)
+        self.folder.write_text("a file where the database's folder should be")
+
+    def restore(self) -> None:
+        if self.away.exists():
+            self.folder.unlink()
+            self.away.rename(self.folder)
+        self.folder.mkdir(exist_ok=True)
+
+
+class PostgresOutage:
+    def __init__(self, url: str, relay: Relay) -> None:
+        self.url, self.relay = url, relay
+
+    def cut(self) -> None:
+        self.relay.cut()
+
+    def restore(self) -> None:
+        self.relay.restore()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def outage(request, tmp_path):
+    """A database that goes down and comes back, SQLite or PostgreSQL: `.url`, `.cut()`, `.restore()`.
+    It starts up and migrated."""
+    from bot.store import Store
+
+    if request.param == "sqlite":
+        down = SqliteOutage(tmp_path / "db")
+        down.restore()
+    else:
+        down = PostgresOutage(*request.getfixturevalue("pg_relay"))
+    store = Store(down.url, spool_path=tmp_path / "migrate-spool.jsonl")
+    store.upgrade()
+    store.dispose()
+    return down
