@@ -30,7 +30,7 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 
 from bot.store.models import utcnow
 
-from . import charts, data
+from . import charts, data, hosts as host_check
 from .auth import Refused, SlackSignIn
 from .web import Request, Response, redirect
 
@@ -40,6 +40,7 @@ NAV = [("/", "Overview"), ("/rules", "Rules"), ("/unanswered", "Unanswered"),
        ("/releases", "By release and GPU"), ("/repro", "Repro"), ("/vllm", "vLLM releases")]
 OUTCOME_NAMES = {"answered": "answered", "unsure": "unsure", "not_vllm": "not vLLM", "no_error": "no error found"}
 PUBLIC = ("/static/", "/login", "/auth/slack/")
+MAX_PAGE = 1_000_000
 
 
 class Dashboard:
@@ -47,8 +48,10 @@ class Dashboard:
     address makes one (see cli.py); everything else requires Sign in with Slack."""
 
     def __init__(self, store, *, rulebook=None, sign_in: SlackSignIn | None = None,
-                 clock: Callable[[], dt.datetime] = utcnow):
+                 clock: Callable[[], dt.datetime] = utcnow, hosts: Iterable[str] = ()):
         self.store = store
+        # Host names answered besides loopback's and DASHBOARD_URL's (hosts.py): the bound address.
+        self.hosts = tuple(hosts)
         self.rulebook = rulebook
         self.sign_in = sign_in
         self.clock = clock
@@ -71,6 +74,12 @@ class Dashboard:
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         request = Request(environ)
         started = time.perf_counter()
+        public_url = self.sign_in.settings.public_url if self.sign_in is not None else None
+        refused = host_check.refusal(environ, host_check.configured(public_url=public_url, extra=self.hosts))
+        if refused is not None:
+            log.info("dashboard: refused %s %s: %s (%d)", request.method, request.path[:200], refused[1], refused[0])
+            return Response(refused[1] + "\n", status=refused[0],
+                            content_type="text/plain; charset=utf-8")(environ, start_response)
         try:
             response = self.handle(request)
         except Refused as e:
@@ -121,7 +130,8 @@ class Dashboard:
         return Response(html, status=status)
 
     def static(self, request: Request) -> Response:
-        body, content_type = self.static_files[request.path]
+        # Routed by the path without its trailing slash: /static/style.css/ is the same file.
+        body, content_type = self.static_files[request.path.rstrip("/")]
         return Response(body, content_type=content_type, cache="max-age=3600")
 
     def login(self, request: Request) -> Response:
@@ -171,9 +181,15 @@ class Dashboard:
 
     def unanswered(self, request: Request) -> Response:
         page = _int(request.arg("page"), 0)
+        # A page past any the store could fill is not a query: its offset would overflow the
+        # database's integer (a 500 with a traceback, once).
+        if page > MAX_PAGE:
+            return self._no_such_page(request)
         with self.store.session() as session:
             rows, total = data.clusters(session, page=page)
         pages = max(1, -(-total // data.CLUSTERS_PER_PAGE))
+        if page >= pages:
+            return self._no_such_page(request)
         return self.page(request, "unanswered.html", title="Unanswered", clusters=rows, total=total, page=page,
                          pages=pages, per_page=data.CLUSTERS_PER_PAGE, excerpt_around=data.excerpt_around,
                          min_count=2)
@@ -248,6 +264,10 @@ class Dashboard:
                          copy=copy)
 
     # -- helpers ---------------------------------------------------------------------------------
+
+    def _no_such_page(self, request: Request) -> Response:
+        return self.page(request, "message.html", status=404, title="No such page",
+                         message="There are not that many pages of unanswered pastes.")
 
     def _history(self, request: Request):
         """(what each vLLM release changed, which index copy is in use), or the page that says the

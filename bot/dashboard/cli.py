@@ -8,7 +8,6 @@ Slack is required, and the command refuses to start without it.
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import os
 import signal
@@ -47,11 +46,13 @@ def serve(args) -> int:
     from bot.store.engine import display
 
     from .auth import SignInError
+    from .hosts import is_loopback
 
     store = Store.from_env(args.db)
     try:
         try:
-            dashboard = build(store, loopback_only=is_loopback(args.host))
+            # The address it is bound to is one it answers as (hosts.py: DNS rebinding).
+            dashboard = build(store, loopback_only=is_loopback(args.host), hosts=[args.host])
         except SignInError as e:
             raise SetupError(str(e)) from None
         try:
@@ -83,7 +84,7 @@ def serve(args) -> int:
         store.dispose()
 
 
-def build(store, *, loopback_only: bool, env=None):
+def build(store, *, loopback_only: bool, env=None, hosts=()):
     """The dashboard app for `store`; SignInError when it would be open beyond loopback."""
     from bot.learn.cli import rulebook_or_none
 
@@ -94,7 +95,8 @@ def build(store, *, loopback_only: bool, env=None):
     if settings is None and not loopback_only:
         raise SignInError("outside localhost the dashboard requires Sign in with Slack: set SLACK_CLIENT_ID, "
                           "SLACK_CLIENT_SECRET and DASHBOARD_URL (README: 'The maintainers' dashboard')")
-    return Dashboard(store, rulebook=rulebook_or_none(), sign_in=SlackSignIn(settings) if settings else None)
+    return Dashboard(store, rulebook=rulebook_or_none(), sign_in=SlackSignIn(settings) if settings else None,
+                     hosts=hosts)
 
 
 def for_bot(store, env=None):
@@ -127,15 +129,6 @@ def make_server(dashboard, *, host: str, port: int):
 
     return create_server(mount(PREFIX, dashboard, elsewhere), host=host, port=port, threads=4,
                          ident="vllm-doctor", max_request_body_size=64 * 1024)
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 if __name__ == "__main__":

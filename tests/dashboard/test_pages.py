@@ -189,3 +189,16 @@ def _all(html: str, start: str, end: str) -> list[str]:
         at = j
     return out
 
+
+
+@pytest.mark.parametrize("path, status", [
+    ("/static/style.css/", 200),                        # the same file, not a 500
+    ("/unanswered?page=" + "9" * 30, 404),               # an offset no database integer holds
+    ("/unanswered?page=" + "9" * 5000, 200),             # not a number Python reads: the first page
+    ("/unanswered?page=999", 404),
+    ("/unanswered?page=-3", 200),
+])
+def test_malformed_requests_get_an_answer_not_a_500(open_dashboard, recorded, caplog, path, status):
+    reply = Browser().get(open_dashboard.url + path)
+    assert reply.status == status, reply.body[:500]
+    assert not [r for r in caplog.records if r.exc_info or r.levelno >= 40], caplog.text[-2000:]

@@ -116,3 +116,27 @@ def test_a_signed_form_without_a_payload_or_command_is_400_and_a_real_command_st
     reply, _ = pg_bot.driver.send_command("help")
     assert reply.status == 200
     assert_clean(logs)
+
+
+PAYLOAD_BASE = {"team": {"id": "T0FAKE01"}, "user": {"id": "U0HUMAN01"}, "api_app_id": "AFAKE", "token": "legacy"}
+
+
+@pytest.mark.parametrize("payload", [
+    {"type": "block_actions", "actions": [{}]},
+    {"type": "block_actions", "actions": []},
+    {"type": "block_actions", "actions": "feedback_fixed"},
+    {"type": "block_actions", "actions": [7]},
+    {"type": "block_actions", "actions": [{"action_id": 5}]},
+    {"type": "block_actions", "actions": [{"action_id": "feedback_fixed", "value": "1"}], "user": None},
+    {"type": "view_submission", "view": None},
+    {"type": "view_closed", "view": {"id": "V1"}},
+    {"type": "shortcut"},
+    {"actions": [{"action_id": "feedback_fixed"}]},
+])
+def test_a_signed_interaction_bolt_cannot_route_is_400_without_a_traceback(pg_bot, fake, logs, payload):
+    reply = pg_bot.driver.send_interaction({**PAYLOAD_BASE, **payload})
+    assert reply.status == 400, reply.body
+    [line] = rejections(logs)
+    assert "(400)" in line.getMessage()
+    assert_clean(logs)
+    assert fake.calls == []
