@@ -12,6 +12,7 @@ from slack_sdk.http_retry.builtin_handlers import (
     RateLimitErrorRetryHandler,
     ServerErrorRetryHandler,
 )
+from slack_sdk.http_retry.handler import RetryHandler
 
 from bot.slack.deps import Deps
 from bot.slack.listeners import register_all
@@ -53,9 +54,22 @@ def load_book(settings: Settings) -> Any:
     return book
 
 
+class TransientErrorRetryHandler(RetryHandler):
+    """Retries a call Slack answered `200 {"ok": false}` with an error it documents as passing:
+    its own trouble, not the request's. (ServerErrorRetryHandler sees only 500 and 503.)"""
+
+    TRANSIENT = frozenset({"internal_error", "fatal_error", "service_unavailable", "request_timeout"})
+
+    def _can_retry(self, *, state: Any, request: Any, response: Any = None, error: Any = None) -> bool:
+        body = getattr(response, "body", None)
+        return (response is not None and response.status_code == 200 and isinstance(body, dict)
+                and body.get("ok") is False and body.get("error") in self.TRANSIENT)
+
+
 def make_client(settings: Settings) -> WebClient:
     """A Web API client that retries what Slack asks to be retried: 429 after its Retry-After
-    (slept in the calling worker thread, never on the ack path), 500/503, and dropped connections."""
+    (slept in the calling worker thread, never on the ack path), 500/503, Slack's transient
+    `ok: false` errors, and dropped connections. What still fails is the outbox's (replies.py)."""
     return WebClient(
         token=settings.bot_token,
         base_url=settings.api_url,
@@ -63,27 +77,36 @@ def make_client(settings: Settings) -> WebClient:
             ConnectionErrorRetryHandler(max_retry_count=2),
             RateLimitErrorRetryHandler(max_retry_count=3),
             ServerErrorRetryHandler(max_retry_count=2),
+            TransientErrorRetryHandler(max_retry_count=2),
         ],
     )
 
 
-def build_app(settings: Settings, *, store: Any = None, book: Any = None) -> App:
+def build_app(settings: Settings, *, store: Any = None, book: Any = None, client: WebClient | None = None,
+              replies: Any = None) -> App:
+    """The App; `replies` (bot.slack.replies.Replies, built on `client`) is passed by whoever starts
+    and stops its timer (serve), else made here, its timer not running."""
     if store is None:
         from bot.store import Store
 
         store = Store.from_env(settings.database_url)
     if book is None:
         book = load_book(settings)
+    client = client or (replies.client if replies is not None else make_client(settings))
+    if replies is None:
+        from bot.slack.replies import Replies
+
+        replies = Replies(client, store, retry_s=settings.reply_retry_s)
     _quiet_token_warning()
     app = App(
-        client=make_client(settings),
+        client=client,
         signing_secret=settings.signing_secret,
         # auth.test runs on the first request instead of here, so building the App needs no network.
         token_verification_enabled=False,
         # A long-running service: ack first, run the listener in bolt's worker threads.
         process_before_response=False,
     )
-    deps = Deps(settings=settings, store=store, book=book)
+    deps = Deps(settings=settings, store=store, book=book, replies=replies)
 
     def inject_deps(context: Any, next: Any) -> None:  # noqa: A002 - bolt injects `next` by name
         context["deps"] = deps

@@ -57,9 +57,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def serve(settings: Settings, args: argparse.Namespace) -> int:
-    from bot.slack.app import build_app, load_book
+    from bot.slack.app import build_app, load_book, make_client
     from bot.slack.health import Readiness, check_database, upgrade
     from bot.slack.periodic import Periodic
+    from bot.slack.replies import Replies
     from bot.slack.repro import ReproPoster
     from bot.store import Store
     from bot.watch.schedule import watch_for
@@ -69,7 +70,8 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
         needs_upgrade = check_database(store, migrate_later=args.migrate)
         dashboard = dashboard_for(store) if args.http else None
         book = load_book(settings)
-        app = build_app(settings, store=store, book=book)
+        replies = Replies(make_client(settings), store, retry_s=settings.reply_retry_s)
+        app = build_app(settings, store=store, book=book, replies=replies)
         # The port before migrating: a busy one is found before anything is changed.
         server = listen(app, settings, args.host, args.port, Readiness(store, book), dashboard) if args.http else None
         if needs_upgrade:
@@ -82,6 +84,8 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
         watch = watch_for(store)
         watcher = Periodic("updating the index of vLLM's releases", watch.round, watch.interval_s).start() \
             if watch else None
+        # Answers stored but not yet posted (Slack refused them, or the last run stopped first).
+        replies.start()
         stop = threading.Event()
         _stop_on_signals(stop)
         try:
@@ -95,6 +99,7 @@ def serve(settings: Settings, args: argparse.Namespace) -> int:
                 watcher.stop()
             # Answers already being worked on are finished before the process exits.
             app.listener_runner.listener_executor.shutdown(wait=True)
+            replies.stop()
             flusher.stop()
             flush_on_exit(flusher, store)
     finally:

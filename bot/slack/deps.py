@@ -19,6 +19,7 @@ class Deps:
     settings: Settings
     store: Any  # bot.store.Store; typed loosely so this module imports without a database
     book: Any   # the rule book every paste is diagnosed with: the shipped book and the team packs
+    replies: Any = None     # bot.slack.replies.Replies: channel answers go out through the outbox
     # Language choices seen by this process, so a modal can be opened in the user's language
     # before any database work (a trigger_id lives three seconds).
     _langs: dict[str, str] = field(default_factory=dict)

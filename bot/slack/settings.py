@@ -35,6 +35,9 @@ class Settings:
     repro_poll_s: float = 5.0
     # Seconds between attempts to write records spooled while the database was down.
     spool_flush_s: float = 30.0
+    # Seconds to the first retry of an answer Slack would not take (then twice as long each time,
+    # up to 5 minutes); also how often queued answers are looked for.
+    reply_retry_s: float = 5.0
     # Team rule packs loaded on top of the shipped book ($VLLM_DOCTOR_LOCAL_RULES, then --rules).
     rule_packs: tuple[str, ...] = ()
 
@@ -65,6 +68,7 @@ class Settings:
             max_file_bytes=_megabytes(env.get("SLACK_MAX_FILE_MB", ""), "SLACK_MAX_FILE_MB"),
             repro_poll_s=_positive(env.get("REPRO_POLL_SECONDS", ""), "REPRO_POLL_SECONDS", 5.0),
             spool_flush_s=_positive(env.get("SPOOL_FLUSH_SECONDS", ""), "SPOOL_FLUSH_SECONDS", 30.0),
+            reply_retry_s=_positive(env.get("REPLY_RETRY_SECONDS", ""), "REPLY_RETRY_SECONDS", 5.0),
             rule_packs=tuple(local_packs(env=env)),
         )
 

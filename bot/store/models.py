@@ -37,6 +37,7 @@ CANDIDATE_STATUSES = ("active", "shadow")
 JOB_STATUSES = ("queued", "running", "done", "failed", "cancelled")
 JOB_SOURCES = ("slack", "cli")
 STEP_KINDS = ("preflight", "bare", "add", "fix")
+REPLY_STATUSES = ("pending", "posted", "failed")
 
 
 # Pastes no rule answered that have a failure signature: what `rules suggest` clusters.
@@ -196,12 +197,58 @@ class Feedback(Base):
 
 
 class SeenEvent(Base):
-    """Slack event ids already answered; the primary key makes two replicas agree."""
+    """Slack event ids (and `msg:<channel>:<ts>` message keys) claimed by a replica; the primary
+    key makes two replicas agree. A message's claim is settled once what to do about it is stored
+    (its reply in the outbox, or that it gets none): an unsettled claim older than a lease is a
+    replica that died first, and Slack's retry may take it over."""
 
     __tablename__ = "seen_events"
 
     event_id: Mapped[str] = mapped_column(String(255), primary_key=True)
     seen_at: Mapped[dt.datetime] = mapped_column(default=utcnow, index=True)
+    settled_at: Mapped[dt.datetime | None]
+
+
+class Reply(Base):
+    """The outbox: an answer stored before it is posted, so a post that fails is tried again (with
+    backoff, by any replica, after a restart) and one that worked is never posted twice."""
+
+    __tablename__ = "replies"
+    __table_args__ = (
+        CheckConstraint(_in("status", REPLY_STATUSES), name="status"),
+        # The poster's query: pending replies whose next attempt is due.
+        Index("ix_replies_status_next_attempt_at", "status", "next_attempt_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    # The message it answers (`msg:<channel>:<ts>`, its claim's key): one reply per paste.
+    message_key: Mapped[str] = mapped_column(String(255), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    channel: Mapped[str] = mapped_column(String(64))
+    thread_ts: Mapped[str] = mapped_column(String(32))
+    lang: Mapped[str] = mapped_column(String(8), default="en")
+    diagnosis_id: Mapped[int | None] = mapped_column(ForeignKey("diagnoses.id", ondelete="SET NULL"))
+    text: Mapped[str] = mapped_column(Text)
+    blocks: Mapped[list[Any]] = mapped_column(default=list)
+    attachment_name: Mapped[str | None] = mapped_column(String(255))
+    attachment: Mapped[str | None] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[dt.datetime] = mapped_column(default=utcnow)
+    # Who is posting it now, until when: a poster that died lets go when its lease runs out.
+    lease_owner: Mapped[str | None] = mapped_column(String(255))
+    lease_until: Mapped[dt.datetime | None]
+    posted_ts: Mapped[str | None] = mapped_column(String(32))
+    posted_at: Mapped[dt.datetime | None]
+    error: Mapped[str | None] = mapped_column(Text)
+
+    @validates("text", "attachment", "error")
+    def _redact_text(self, key, value):
+        return redact(value)
+
+    @validates("blocks")
+    def _redact_json(self, key, value):
+        return redact_obj(value)
 
 
 class UserPref(Base):

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Engine
 from sqlalchemy.exc import (
@@ -26,6 +26,8 @@ from sqlalchemy.exc import (
 )
 from sqlalchemy.orm import Session, sessionmaker
 
+from . import outbox
+from .claims import write_claims
 from .engine import data_dir, display, make_engine, resolve_url
 from .models import Diagnosis, DiagnosisCandidate, Feedback, SeenEvent, UserPref, as_utc, utcnow
 from .records import diagnosis_record, feedback_record
@@ -76,6 +78,10 @@ class RecentIds:
 # fewer than this many events to one replica in an hour.
 RECENT_CLAIMS = 10_000
 RECENT_CLAIMS_S = 3600.0
+# A message's claim not settled within this long belongs to a replica that died (or failed)
+# before storing what to do about the message: Slack's next retry (1 and 5 minutes after the
+# first delivery) takes it over. Diagnosing a 20 MB file takes a few seconds.
+CLAIM_LEASE_S = 30.0
 
 
 class Store:
@@ -210,6 +216,61 @@ class Store:
                         ids[0] if ids else "")
             return all(self._claimed.add(event_id) for event_id in ids[len(added):])
 
+    def claim_message(self, key: str, *, event_id: str | None = None, lease_s: float = CLAIM_LEASE_S) -> bool:
+        """True when this replica is to handle the message `key` (`msg:<channel>:<ts>`): its first
+        delivery, by whichever replica sharing the database sees it first, or Slack's retry of a
+        message whose claim was never settled within `lease_s` (see `settle`).
+
+        With the database down the claim is this process's own, and spooled: written (settled)
+        when the database is back, so a retry reaching another replica then is a duplicate there.
+        """
+        key = str(key)[:255]
+        table = SeenEvent.__table__
+        now = utcnow()
+        try:
+            self._ensure_embedded_schema()
+            with self.engine.begin() as connection:
+                if event_id:        # kept for the record; the message's own claim decides
+                    connection.execute(self._insert(table).values(event_id=str(event_id)[:255], seen_at=now)
+                                       .on_conflict_do_nothing(index_elements=[table.c.event_id]))
+                stmt = (self._insert(table).values(event_id=key, seen_at=now)
+                        .on_conflict_do_nothing(index_elements=[table.c.event_id]).returning(table.c.event_id))
+                mine = connection.execute(stmt).first() is not None
+                if not mine:
+                    # Compare-and-set: of two replicas taking over one stale claim, one wins.
+                    cutoff = now - dt.timedelta(seconds=lease_s)
+                    mine = connection.execute(
+                        update(table).where(table.c.event_id == key, table.c.settled_at.is_(None),
+                                            table.c.seen_at < cutoff).values(seen_at=now)).rowcount == 1
+                    if mine:
+                        log.info("claim of %s was not settled within %gs; taking it over", key, lease_s)
+        except SQLAlchemyError as e:
+            if not is_outage(e):
+                raise
+            if not self._claimed.add(key):
+                return False
+            log.warning("database unavailable (%s); claiming %s here, to be written when it is back",
+                        e.__class__.__name__, key)
+            self.spool.append("claim", {"keys": [k for k in (event_id, key) if k], "claimed_at": now.isoformat()}, e)
+            return True
+        if mine:
+            self._claimed.add(key)
+        return mine
+
+    def settle(self, key: str) -> None:
+        """What to do about the message is stored (its reply in the outbox, or that it gets none):
+        its claim no longer expires."""
+        table = SeenEvent.__table__
+        now = utcnow()
+        try:
+            with self.engine.begin() as connection:
+                connection.execute(update(table).where(table.c.event_id == str(key)[:255],
+                                                       table.c.settled_at.is_(None)).values(settled_at=now))
+        except SQLAlchemyError as e:
+            if not is_outage(e):
+                raise
+            self.spool.append("claim", {"keys": [str(key)[:255]], "claimed_at": now.isoformat()}, e)
+
     def prune_seen_events(self, older_than: dt.timedelta = dt.timedelta(days=7)) -> int:
         """Forget event ids older than Slack's retry window; how many were removed."""
         cutoff = utcnow() - older_than
@@ -324,7 +385,14 @@ def _write_user_lang(session: Session, record: dict[str, Any], *, replay: bool) 
         pref.updated_at = updated_at
 
 
-_WRITERS = {"diagnosis": _write_diagnosis, "feedback": _write_feedback, "user_lang": _write_user_lang}
+def _write_claim(session: Session, record: dict[str, Any], *, replay: bool) -> None:
+    """A claim made (or settled) while the database was down: written settled, so Slack's retry
+    reaching any replica now is a duplicate. One another replica made meanwhile is kept, settled."""
+    write_claims(session, record["keys"], _time(record["claimed_at"]))
+
+
+_WRITERS = {"diagnosis": _write_diagnosis, "feedback": _write_feedback, "user_lang": _write_user_lang,
+            "claim": _write_claim, "reply": outbox.write_reply, "reply_posted": outbox.write_posted}
 
 
 def _time(value: str | dt.datetime) -> dt.datetime:

@@ -26,6 +26,7 @@ class RunningBot:
     driver: SlackDriver
     settings: Any
     thread: threading.Thread
+    replies: Any = None
     closed: bool = field(default=False)
 
     @property
@@ -41,6 +42,8 @@ class RunningBot:
             self.thread.join(10)
             # Let listeners still at work finish while the fake Slack is still there.
             self.app.listener_runner.listener_executor.shutdown(wait=True)
+            if self.replies is not None:
+                self.replies.stop()
             assert not self.thread.is_alive(), "the bot's HTTP server did not stop"
             self.store.dispose()
 
@@ -63,20 +66,23 @@ def make_store(db_url: str, spool: Path) -> Any:
 
 
 def start_bot(fake: FakeSlack, db_url: str, spool: Path, **overrides: Any) -> RunningBot:
-    from bot.slack.app import build_app, load_book
+    from bot.slack.app import build_app, load_book, make_client
     from bot.slack.health import Readiness
     from bot.slack.http import make_server
+    from bot.slack.replies import Replies
 
     settings = bot_settings(fake, db_url, **overrides)
     store = make_store(db_url, spool)
     book = load_book(settings)
-    app = build_app(settings, store=store, book=book)
+    # The outbox's timer runs as in `serve`: what a failed post left is posted from there.
+    replies = Replies(make_client(settings), store, retry_s=settings.reply_retry_s).start()
+    app = build_app(settings, store=store, book=book, replies=replies)
     server = make_server(app, signing_secret=settings.signing_secret, host="127.0.0.1", port=0, threads=4,
                          ready=Readiness(store, book))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     driver = SlackDriver(f"http://127.0.0.1:{server.effective_port}", fake)
-    return RunningBot(app, store, server, driver, settings, thread)
+    return RunningBot(app, store, server, driver, settings, thread, replies)
 
 
 class LogWatcher(logging.Handler):

@@ -173,7 +173,8 @@ def test_an_outage_answers_once_spools_and_the_timer_writes_it_back(fake, pg_rel
             bot.wait(rf"message {CHANNEL}/{re.escape(event['ts'])}: duplicate delivery")
         assert len([c for c in fake.ok_calls("chat.postMessage") if c.params.get("thread_ts") == event["ts"]]) == 1
         relay.restore()
-        bot.wait(r"wrote 1 spooled record", timeout=30)
+        # The diagnosis, the claim (so another replica sees the message as answered) and the reply.
+        bot.wait(r"wrote 3 spooled record", timeout=30)
         engine = create_engine(pg_url.replace("postgresql://", "postgresql+psycopg://"))
         try:
             with engine.connect() as conn:
@@ -245,7 +246,7 @@ def test_sigterm_writes_what_was_spooled_once_the_database_is_back(fake, pg_rela
         relay.restore()
         bot.proc.send_signal(signal.SIGTERM)
         assert bot.proc.wait(timeout=60) == 0
-    assert "wrote 1 spooled record" in "".join(bot.log)
+    assert "wrote 3 spooled record" in "".join(bot.log)          # the diagnosis, the claim, the reply
     engine = create_engine(pg_url.replace("postgresql://", "postgresql+psycopg://"))
     try:
         with engine.connect() as conn:

@@ -102,9 +102,13 @@ class SqliteOutage:
         self.away = folder.with_name(folder.name + ".away")
         self.url = f"sqlite:///{folder / 'vllm-doctor.db'}"
 
-    def cut(self) -> None:
+    def cut(self, *stores) -> None:
+        """`stores`: those with connections open, which die with the volume (an open file would
+        otherwise go on working where it moved)."""
         self.folder.rename(self.away)
         self.folder.write_text("a file where the database's folder should be")
+        for store in stores:
+            store.dispose()
 
     def restore(self) -> None:
         if self.away.exists():
@@ -117,8 +121,8 @@ class PostgresOutage:
     def __init__(self, url: str, relay: Relay) -> None:
         self.url, self.relay = url, relay
 
-    def cut(self) -> None:
-        self.relay.cut()
+    def cut(self, *stores) -> None:
+        self.relay.cut()            # closes every connection through it
 
     def restore(self) -> None:
         self.relay.restore()
@@ -126,8 +130,8 @@ class PostgresOutage:
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def outage(request, tmp_path):
-    """A database that goes down and comes back, SQLite or PostgreSQL: `.url`, `.cut()`, `.restore()`.
-    It starts up and migrated."""
+    """A database that goes down and comes back, SQLite or PostgreSQL: `.url`, `.cut(*stores using
+    it)`, `.restore()`. It starts up and migrated."""
     from bot.store import Store
 
     if request.param == "sqlite":

@@ -3,7 +3,9 @@ otherwise.
 
 Events are acknowledged by bolt before this runs, so the work here is off the 3-second path.
 Slack retries an event it thinks was lost, and two replicas may each get one delivery: the store
-decides who answers (claim_event is an insert on a primary key).
+decides who answers (claim_message is an insert on a primary key). The answer goes out through
+the outbox (bot/slack/replies.py), so a post Slack refuses is tried again rather than lost, and a
+retry of a message whose answer is waiting there brings the next attempt forward.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from bot.slack import blocks as render
 from bot.slack.repro import repro_offer
 from bot.slack.deps import get
 from bot.slack.paste import diagnose_and_record, gather, problem_text
-from bot.slack.texts import t
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +48,10 @@ def is_candidate(event: dict, watched: Any, bot_user_id: str | None) -> bool:
     return watched(event.get("channel"))
 
 
-def first_delivery(store: Any, body: dict, event: dict) -> bool:
-    """True for the one delivery of this message that should be answered."""
-    event_id = body.get("event_id")
-    # The same message can also come under another event id (message and app_mention, or a
-    # re-delivery after an outage), so the message itself is claimed too, after the event.
-    message = f"msg:{event.get('channel')}:{event.get('ts')}"
-    return store.claim_event(*([event_id] if event_id else []), message)
+def message_key(event: dict) -> str:
+    """The message itself, whatever event id it comes under (message and app_mention, or a
+    re-delivery after an outage): what is claimed, and what its reply is stored under."""
+    return f"msg:{event.get('channel')}:{event.get('ts')}"
 
 
 def on_message(body: dict, event: dict, context: Any, client: Any) -> None:
@@ -62,16 +60,20 @@ def on_message(body: dict, event: dict, context: Any, client: Any) -> None:
     if not is_candidate(event, deps.settings.watches, context.get("bot_user_id")):
         log.debug("message %s: ignored (subtype %s)", where, event.get("subtype"))
         return
-    if not first_delivery(deps.store, body, event):
-        log.info("message %s: duplicate delivery of %s", where, body.get("event_id"))
+    key = message_key(event)
+    if not deps.store.claim_message(key, event_id=body.get("event_id")):
+        nudged = deps.replies.nudge(key)
+        log.info("message %s: duplicate delivery of %s%s", where, body.get("event_id"),
+                 " (its stored answer was posted now)" if nudged else "")
         return
-    log.info("message %s: %s", where, answer_message(deps, event, client))
+    log.info("message %s: %s", where, answer_message(deps, event, client, key))
 
 
-def answer_message(deps: Any, event: dict, client: Any) -> str:
+def answer_message(deps: Any, event: dict, client: Any, key: str) -> str:
     """Answer one message if it deserves it; what happened, for the log."""
     paste = gather(deps, event.get("text") or "", event.get("files"), client)
     if paste.empty and not paste.problems:
+        deps.store.settle(key)
         return "quiet: empty"
     channel, user = event["channel"], event.get("user")
     thread_ts = event.get("thread_ts") or event["ts"]
@@ -82,26 +84,15 @@ def answer_message(deps: Any, event: dict, client: Any) -> str:
     if answer is not None and answer.confident:
         notes = [problem_text(p, answer.lang) for p in paste.problems]
         rendered = render.render(answer.report, lang=answer.lang, diagnosis_id=answer.diagnosis_id, notes=notes,
-                              repro=repro_offer(deps, answer.report))
-        reply(client, channel, thread_ts, rendered, answer.lang)
-        return f"answered: {answer.report.diagnoses[0].rule_id} (diagnosis {answer.diagnosis_id})"
+                                 repro=repro_offer(deps, answer.report))
+        sent = deps.replies.send(key, channel=channel, thread_ts=thread_ts, rendered=rendered, lang=answer.lang,
+                                 diagnosis_id=answer.diagnosis_id)
+        return f"answered: {answer.report.diagnoses[0].rule_id} (diagnosis {answer.diagnosis_id}), {sent}"
     if paste.problems:
         # Someone attached a log we could not read: say so rather than look like we ignored it.
         lang = answer.lang if answer else deps.answer_lang(user, paste.words)
-        reply(client, channel, thread_ts, render.render_notice("\n".join(problem_text(p, lang) for p in paste.problems)),
-              lang)
-        return "answered: file problem"
+        notice = render.render_notice("\n".join(problem_text(p, lang) for p in paste.problems))
+        sent = deps.replies.send(key, channel=channel, thread_ts=thread_ts, rendered=notice, lang=lang)
+        return f"answered: file problem, {sent}"
+    deps.store.settle(key)
     return f"quiet: {answer.report.verdict} (diagnosis {answer.diagnosis_id})"
-
-
-def reply(client: Any, channel: str, thread_ts: str, rendered: render.Rendered, lang: str) -> None:
-    client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=rendered.text, blocks=rendered.blocks,
-                            unfurl_links=False, unfurl_media=False)
-    if rendered.attachment is None:
-        return
-    filename, content = rendered.attachment
-    try:
-        client.files_upload_v2(channel=channel, thread_ts=thread_ts, filename=filename, title=filename,
-                               content=content, initial_comment=t("file_comment", lang))
-    except Exception:  # noqa: BLE001 - the answer is already posted; the file is a bonus
-        log.exception("could not upload %s to %s", filename, channel)

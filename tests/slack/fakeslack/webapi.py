@@ -80,6 +80,7 @@ class Injection:
     status: int
     times: int
     retry_after: int | None = None
+    error: str | None = None          # with status 200: Slack's `{"ok": false, "error": ...}`
 
 
 @dataclass
@@ -206,10 +207,20 @@ class FakeSlack:
             self.hooks[hook] = []
         return f"{self.url}/hooks/{hook}"
 
-    def inject(self, method: str, status: int, *, times: int = 1, retry_after: int | None = None) -> None:
-        """Answer the next `times` calls of `method` with HTTP `status`."""
+    def inject(self, method: str, status: int, *, times: int = 1, retry_after: int | None = None,
+               error: str | None = None) -> None:
+        """Answer the next `times` calls of `method` with HTTP `status` (and, for 200, `{"ok":
+        false, "error": error}`: Slack refusing the call in a well-formed answer). Nothing is
+        posted by a refused call."""
         with self._lock:
-            self._injections.append(Injection(method, status, times, retry_after))
+            self._injections.append(Injection(method, status, times, retry_after, error))
+
+    def heal(self, method: str) -> None:
+        """Stop refusing `method`: the outage of Slack's side is over."""
+        with self._lock:
+            for inj in self._injections:
+                if inj.method == method:
+                    inj.times = 0
 
     # ---- reading the log ------------------------------------------------------------------
 
@@ -528,8 +539,9 @@ class _Handler(BaseHTTPRequestHandler):
             call.status = injection.status
             extra = {"Retry-After": str(injection.retry_after)} if injection.retry_after is not None else {}
             fake._record(call)
-            answer = {"ok": False, "error": "ratelimited" if injection.status == 429 else "fatal_error"}
-            self._send(injection.status, json.dumps(answer).encode(), extra)
+            error = injection.error or ("ratelimited" if injection.status == 429 else "fatal_error")
+            call.answer = {"ok": False, "error": error}
+            self._send(injection.status, json.dumps(call.answer).encode(), extra)
             return
         if method == "openid.connect.token":
             answer = fake.openid.token(params, headers)

@@ -175,7 +175,7 @@ def test_a_sign_in_page_instead_of_the_file_is_explained_not_diagnosed(bot, fake
     f = fake.add_file("vllm.log", fixture_log("cuda-oom"), serve="login")
     event = bot.driver.message_event("", files=[f])
     bot.driver.send_event(event)
-    assert botlog.outcome(CHANNEL, event["ts"]) == "answered: file problem"
+    assert botlog.outcome(CHANNEL, event["ts"]).startswith("answered: file problem")
     [reply] = replies_in(fake, event["ts"])
     assert "sign-in page" in reply.params["text"] and "files:read" in reply.params["text"]
     assert diagnoses(bot.store) == []
@@ -185,7 +185,7 @@ def test_a_redirect_is_not_followed_with_the_token(bot, fake, botlog):
     f = fake.add_file("vllm.log", fixture_log("cuda-oom"), serve="redirect")
     event = bot.driver.message_event("", files=[f])
     bot.driver.send_event(event)
-    assert botlog.outcome(CHANNEL, event["ts"]) == "answered: file problem"
+    assert botlog.outcome(CHANNEL, event["ts"]).startswith("answered: file problem")
     [reply] = replies_in(fake, event["ts"])
     assert "redirect" in reply.params["text"]
 
@@ -196,7 +196,7 @@ def test_files_on_hosts_outside_the_allow_list_are_not_fetched(fake, sqlite_url,
         f = fake.add_file("vllm.log", fixture_log("cuda-oom"))
         event = running.driver.message_event("", files=[f])
         running.driver.send_event(event)
-        assert botlog.outcome(CHANNEL, event["ts"]) == "answered: file problem"
+        assert botlog.outcome(CHANNEL, event["ts"]).startswith("answered: file problem")
         assert [c for c in fake.calls if c.path.startswith("/files-pri/")] == []
         assert "allowed Slack file host" in replies_in(fake, event["ts"])[0].params["text"]
     finally:
@@ -209,7 +209,7 @@ def test_a_file_over_the_size_cap_gets_a_short_answer_without_a_download(fake, s
         f = fake.add_file("huge.log", b"x" * (2 * 1024 * 1024))
         event = running.driver.message_event("", files=[f])
         running.driver.send_event(event)
-        assert botlog.outcome(CHANNEL, event["ts"]) == "answered: file problem"
+        assert botlog.outcome(CHANNEL, event["ts"]).startswith("answered: file problem")
         [reply] = replies_in(fake, event["ts"])
         assert "2.0 MB" in reply.params["text"] and "1 MB" in reply.params["text"]
         assert [c for c in fake.calls if c.path.startswith("/files-pri/")] == []
