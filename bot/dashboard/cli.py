@@ -115,9 +115,9 @@ def for_bot(store, env=None):
     return Dashboard(store, rulebook=rulebook_or_none(), sign_in=SlackSignIn(settings))
 
 
-def make_server(dashboard, *, host: str, port: int):
-    """waitress serving the dashboard under /dashboard; / redirects there."""
-    from waitress.server import create_server
+def make_server(dashboard, *, host: str, port: int, **limits):
+    """The bounded server (bot/http/server.py) serving the dashboard under /dashboard; / redirects there."""
+    from bot.http.server import make_server as bounded_server
 
     from .web import Response, mount, redirect
 
@@ -127,8 +127,8 @@ def make_server(dashboard, *, host: str, port: int):
         return Response("Not found; the dashboard is at /dashboard/\n", status=404,
                         content_type="text/plain; charset=utf-8")(environ, start_response)
 
-    return create_server(mount(PREFIX, dashboard, elsewhere), host=host, port=port, threads=4,
-                         ident="vllm-doctor", max_request_body_size=64 * 1024)
+    return bounded_server(mount(PREFIX, dashboard, elsewhere), host=host, port=port, threads=4, max_body=64 * 1024,
+                          **limits)
 
 
 if __name__ == "__main__":

@@ -143,6 +143,7 @@ def listen(app: Any, settings: Settings, host: str, port: int, ready: Any, dashb
 
     try:
         return make_server(app, signing_secret=settings.signing_secret, host=host, port=port, ready=ready,
+                           per_client=settings.http_per_client,
                            dashboard=dashboard)
     except OSError as e:
         raise listen_error(e, host, port) from None

@@ -1,6 +1,6 @@
 """HTTP mode: bolt's WSGI adapter at /slack/events, /healthz (alive) and /readyz (able to answer:
 see health.py) for load balancers and orchestrators, and the maintainers' dashboard at /dashboard
-when Sign in with Slack is set up, served by waitress (a production WSGI server in pure Python)."""
+when Sign in with Slack is set up, served by bot/http/server.py (waitress, bounded against slow clients)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from typing import Any
 
 from slack_bolt import App
 from slack_bolt.adapter.wsgi import SlackRequestHandler
-from waitress.server import create_server
 
+from bot.http import server as http_server
 from bot.slack import edge
 
 EVENTS_PATH = "/slack/events"
@@ -68,8 +68,9 @@ def wsgi_app(app: App, signing_secret: str, ready: Readiness | None = None,
 
 
 def make_server(app: App, *, signing_secret: str, host: str = "0.0.0.0", port: int = 3000, threads: int = 8,
-                ready: Readiness | None = None, dashboard=None) -> Any:
-    """A waitress server, bound but not yet serving: call .run() (blocks) and .close().
-    port=0 picks a free port; .effective_port says which."""
-    return create_server(wsgi_app(app, signing_secret, ready, dashboard), host=host, port=port, threads=threads,
-                         max_request_body_size=MAX_BODY_BYTES, ident="vllm-doctor")
+                ready: Readiness | None = None, dashboard=None, **limits: Any) -> Any:
+    """The bounded server (bot/http/server.py: request deadline, per-client cap), bound but not
+    yet serving: call .run() (blocks) and stop_server(). port=0 picks a free port; .effective_port
+    says which. `limits`: read_s, per_client, connections, for tests."""
+    return http_server.make_server(wsgi_app(app, signing_secret, ready, dashboard), host=host, port=port,
+                                   threads=threads, max_body=MAX_BODY_BYTES, **limits)

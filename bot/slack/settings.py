@@ -38,6 +38,9 @@ class Settings:
     # Seconds to the first retry of an answer Slack would not take (then twice as long each time,
     # up to 5 minutes); also how often queued answers are looked for.
     reply_retry_s: float = 5.0
+    # Connections one client address may hold open over HTTP (0: no cap, behind a proxy whose one
+    # address every request has; the proxy bounds its clients then).
+    http_per_client: int = 20
     # Team rule packs loaded on top of the shipped book ($VLLM_DOCTOR_LOCAL_RULES, then --rules).
     rule_packs: tuple[str, ...] = ()
 
@@ -69,6 +72,7 @@ class Settings:
             repro_poll_s=_positive(env.get("REPRO_POLL_SECONDS", ""), "REPRO_POLL_SECONDS", 5.0),
             spool_flush_s=_positive(env.get("SPOOL_FLUSH_SECONDS", ""), "SPOOL_FLUSH_SECONDS", 30.0),
             reply_retry_s=_positive(env.get("REPLY_RETRY_SECONDS", ""), "REPLY_RETRY_SECONDS", 5.0),
+            http_per_client=_count(env.get("HTTP_CONNECTIONS_PER_CLIENT", ""), "HTTP_CONNECTIONS_PER_CLIENT", 20),
             rule_packs=tuple(local_packs(env=env)),
         )
 
@@ -88,6 +92,18 @@ def _positive(value: str, name: str, default: float) -> float:
         raise SettingsError(f"{name} must be a number, got {value!r}") from None
     if number <= 0:
         raise SettingsError(f"{name} must be greater than 0, got {value!r}")
+    return number
+
+
+def _count(value: str, name: str, default: int) -> int:
+    if not value.strip():
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise SettingsError(f"{name} must be a whole number, got {value!r}") from None
+    if number < 0:
+        raise SettingsError(f"{name} must be 0 or more, got {value!r}")
     return number
 
 

@@ -65,7 +65,8 @@ def make_store(db_url: str, spool: Path) -> Any:
     return store
 
 
-def start_bot(fake: FakeSlack, db_url: str, spool: Path, **overrides: Any) -> RunningBot:
+def start_bot(fake: FakeSlack, db_url: str, spool: Path, *, http_limits: dict | None = None,
+              **overrides: Any) -> RunningBot:
     from bot.slack.app import build_app, load_book, make_client
     from bot.slack.health import Readiness
     from bot.slack.http import make_server
@@ -78,7 +79,7 @@ def start_bot(fake: FakeSlack, db_url: str, spool: Path, **overrides: Any) -> Ru
     replies = Replies(make_client(settings), store, retry_s=settings.reply_retry_s).start()
     app = build_app(settings, store=store, book=book, replies=replies)
     server = make_server(app, signing_secret=settings.signing_secret, host="127.0.0.1", port=0, threads=4,
-                         ready=Readiness(store, book))
+                         ready=Readiness(store, book), **(http_limits or {}))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     driver = SlackDriver(f"http://127.0.0.1:{server.effective_port}", fake)
