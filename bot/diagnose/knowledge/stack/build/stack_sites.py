@@ -1,0 +1,255 @@
+"""Raise sites and environment variables of the packages under vLLM, per minor release.
+
+The environment-facing parts of torch, transformers, tokenizers, huggingface_hub and triton (the
+folders and files in PACKAGES) are read out of one wheel per minor release (its last patch) with
+ranged requests, parsed with `ast` (nothing is imported or installed) and scanned with the vLLM
+index's own scanner (scan_raises: message templates, exception classes that word their message,
+enclosing conditions) and kept by the same rule as vLLM's sites (build._keep's thresholds). Each
+package's sites then merge into the layout the vLLM index's matcher reads (build._sites), so a
+stack message is matched exactly as a vLLM one is.
+
+Also per release of transformers (every one from 4.40, not only the last patch of a minor): the
+model types of CONFIG_MAPPING_NAMES and the GGUF architectures of GGUF_CONFIG_MAPPING; and the
+`reference = "..."` error codes of the newest pip's exceptions.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from pathlib import Path
+
+from packaging.version import Version
+
+from bot.vllm_source import build as vbuild
+from bot.vllm_source import scan_raises
+
+from . import scan_env_reads
+from .pypi import PyPI
+
+# project on PyPI, the first minor indexed, the parts read (a folder ends with "/"), whether the
+# smallest wheel will do (its Python files are the same on every platform)
+PACKAGES = {
+    "torch": {"project": "torch", "since": "2.1", "smallest": True, "parts": (
+        "torch/cuda/", "torch/utils/cpp_extension.py", "torch/distributed/", "torch/_inductor/runtime/",
+        "torch/_dynamo/exc.py", "torch/hub.py", "torch/serialization.py", "torch/_inductor/config.py",
+        "torch/_inductor/codecache.py", "torch/_inductor/cpp_builder.py")},
+    "transformers": {"project": "transformers", "since": "4.40", "smallest": True, "parts": (
+        "transformers/configuration_utils.py", "transformers/tokenization_utils_base.py",
+        "transformers/tokenization_utils_fast.py", "transformers/modeling_utils.py", "transformers/models/auto/",
+        "transformers/integrations/ggml.py", "transformers/integrations/gguf/", "transformers/utils/hub.py",
+        "transformers/modeling_gguf_pytorch_utils.py", "transformers/dynamic_module_utils.py",
+        "transformers/utils/import_utils.py")},
+    "tokenizers": {"project": "tokenizers", "since": "0.19", "smallest": True, "parts": ("tokenizers/",)},
+    "huggingface_hub": {"project": "huggingface-hub", "since": "0.23", "smallest": True, "parts": (
+        "huggingface_hub/errors.py", "huggingface_hub/utils/_errors.py", "huggingface_hub/file_download.py",
+        "huggingface_hub/utils/_http.py", "huggingface_hub/constants.py", "huggingface_hub/utils/_validators.py",
+        "huggingface_hub/_snapshot_download.py", "huggingface_hub/utils/_auth.py",
+        "huggingface_hub/utils/_headers.py", "huggingface_hub/utils/_cache_manager.py")},
+    "triton": {"project": "triton", "since": "2.1", "smallest": True, "parts": (
+        "triton/runtime/", "triton/compiler/", "triton/backends/nvidia/driver.py", "triton/backends/nvidia/compiler.py",
+        "triton/knobs.py", "triton/common/build.py", "triton/common/backend.py", "triton/backends/compiler.py")},
+}
+TABLE_SINCE = "4.40.0"           # transformers' model types and GGUF architectures, every release from here
+MODEL_TYPES = ("CONFIG_MAPPING_NAMES", ("transformers/models/auto/configuration_auto.py",
+                                        "transformers/models/auto/auto_mappings.py"))
+GGUF_ARCHS = ("GGUF_CONFIG_MAPPING", ("transformers/integrations/ggml.py",
+                                      "transformers/integrations/gguf/gguf_config_mapping.py"))
+NOT_ARCHITECTURES = {"general"}  # GGUF_CONFIG_MAPPING's metadata block, not an architecture
+
+
+def scanner_key() -> str:
+    """Cached facts are keyed by the scanners' source, so a scanner change rescans."""
+    h = hashlib.sha1()
+    for path in (scan_raises.__file__, scan_env_reads.__file__, __file__):
+        h.update(Path(path).read_bytes())
+    h.update(repr((vbuild.MIN_LITERAL_WORDS, vbuild.MIN_LITERAL_CHARS, vbuild.PYTHON_TEXTS.pattern)).encode())
+    return h.hexdigest()[:12]
+
+
+def minors(pypi: PyPI, project: str, since: str) -> list[str]:
+    """The last patch of every minor release from `since` on."""
+    last: dict[tuple, str] = {}
+    for v in pypi.releases(project, since=since):
+        last[Version(v).release[:2]] = v
+    return [last[k] for k in sorted(last)]
+
+
+def wanted(name: str, parts: tuple[str, ...]) -> bool:
+    return name.endswith(".py") and any(name.startswith(p) if p.endswith("/") else name == p for p in parts)
+
+
+def keep(path: str, site: dict, classes: dict, out: list) -> bool:
+    """vLLM's rule for a site worth matching: enough literal words and characters, and not a text
+    Python itself prints (build._keep, without its vLLM-only counts)."""
+    parts = scan_raises.own_wording(site, classes) or site.get("parts")
+    if not parts:
+        return False
+    words, chars = scan_raises.literal_stats(parts)
+    if words < vbuild.MIN_LITERAL_WORDS or chars < vbuild.MIN_LITERAL_CHARS:
+        return False
+    template = scan_raises.render(parts)
+    if vbuild.PYTHON_TEXTS.fullmatch(vbuild.shape(template)):
+        return False
+    out.append({"exc": site["exc"], "template": template, "file": path, "line": site["line"],
+                "function": site["function"], "condition": site["condition"]})
+    return True
+
+
+def extract(sources: dict[str, str]) -> dict:
+    """The facts of one release's files: {"raises", "envs", "counts"}."""
+    raws, classes, envs = [], {}, []
+    counts = {"files": 0, "unparsed": 0, "sites": 0, "kept": 0}
+    for path, text in sorted(sources.items()):
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            counts["unparsed"] += 1
+            continue
+        counts["files"] += 1
+        raws += [(path, s) for s in scan_raises.scan(tree)]
+        classes.update(scan_raises.exception_messages(tree))
+        envs += [{**e, "file": path} for e in scan_env_reads.scan(tree)]
+    raises: list[dict] = []
+    for path, site in raws:
+        counts["sites"] += 1
+        counts["kept"] += keep(path, site, classes, raises)
+    return {"raises": raises, "envs": envs, "counts": counts}
+
+
+def release_facts(pypi: PyPI, package: str, version: str) -> dict | None:
+    spec = PACKAGES[package]
+    wheel = pypi.wheel(spec["project"], version, smallest=spec["smallest"])
+    if wheel is None:
+        return None
+
+    def make():
+        z = pypi.remote(wheel)
+        names = [n for n in z.namelist() if wanted(n, spec["parts"])]
+        facts = extract(z.texts(names))
+        facts["wheel"] = wheel["filename"]
+        return facts
+
+    return pypi.memo(f"sites-{scanner_key()}", wheel["filename"], make)
+
+
+def merge(package: str, per_release: list[tuple[str, dict]]) -> dict:
+    """One package's sites in the vLLM index's layout (releases, files, sites, postings, places),
+    and its env vars: {name: [releases mask, [file ids], default in the newest release]}."""
+    releases = [v for v, _ in per_release]
+    files = vbuild.Files()
+    sites: dict[tuple[str, str], dict] = {}
+    templates: dict[tuple[str, str], str] = {}
+    envs: dict[str, list] = {}
+    for ri, (_, facts) in enumerate(per_release):
+        for s in facts["raises"]:
+            key = (s["exc"], vbuild.shape(s["template"]))
+            templates[key] = s["template"]          # the newest wording of the placeholders
+            groups = sites.setdefault(key, {})
+            groups.setdefault((files.id(s["file"]), s["function"], s["condition"]), []).append((ri, s["line"]))
+        for e in facts["envs"]:
+            row = envs.setdefault(e["name"], [0, set(), None])
+            row[0] |= 1 << ri
+            row[1].add(files.id(e["file"]))
+            row[2] = e["default"] if e["default"] is not None else row[2]
+    sites = {(exc, templates[(exc, sh)]): groups for (exc, sh), groups in sites.items()}
+    columns, postings, places = vbuild._sites(sites)
+    return {
+        "format": vbuild.FORMAT, "package": package, "releases": releases, "versions": releases,
+        "files": files.paths, "sites": columns, "postings": postings, "where_block": len(places) or 1,
+        "places": places, "user_facing": sorted({p.rstrip("/").removesuffix(".py") for p in PACKAGES[package]["parts"]}),
+        "counts": {v: f["counts"] for v, f in per_release},
+        "envs": {name: [m, sorted(fids), default] for name, (m, fids, default) in sorted(envs.items())},
+    }
+
+
+def build_package(pypi: PyPI, package: str, log=print) -> dict:
+    spec = PACKAGES[package]
+    per_release = []
+    for version in minors(pypi, spec["project"], spec["since"]):
+        facts = release_facts(pypi, package, version)
+        if facts is None:
+            continue
+        c = facts["counts"]
+        log(f"  {package} {version}: {c['files']} files, {c['sites']} sites, {c['kept']} kept, "
+            f"{len(facts['envs'])} env reads")
+        per_release.append((version, facts))
+    block = merge(package, per_release)
+    block["source"] = f"{spec['project']} wheels on PyPI, the last patch of each minor from {spec['since']} " \
+                      f"({', '.join(v for v, _ in per_release)}): " + ", ".join(spec["parts"])
+    return block
+
+
+# --- transformers' tables ---------------------------------------------------------------------------
+
+def _table(z, variable: str, candidates: tuple[str, ...]) -> list[str] | None:
+    names = set(z.namelist())
+    present = [c for c in candidates if c in names]
+    for path, text in z.texts(present).items():
+        keys = scan_env_reads.literal_keys(ast.parse(text), variable)
+        if keys is not None:
+            return keys
+    return None
+
+
+def transformers_tables(pypi: PyPI, log=print) -> dict:
+    """{"releases": [...], "model_types": {type: mask}, "gguf": {arch: mask}, "source"}"""
+    releases, model_types, gguf = [], {}, {}
+    for version in pypi.releases("transformers", since=TABLE_SINCE):
+        wheel = pypi.wheel("transformers", version, smallest=True)
+        if wheel is None:
+            continue
+
+        def make():
+            z = pypi.remote(wheel)
+            return {"model_types": _table(z, *MODEL_TYPES), "gguf": _table(z, *GGUF_ARCHS)}
+
+        facts = pypi.memo(f"transformers-tables-{scanner_key()}", wheel["filename"], make)
+        if facts["model_types"] is None:
+            log(f"  transformers {version}: no CONFIG_MAPPING_NAMES found; skipped")
+            continue
+        ri = len(releases)
+        releases.append(version)
+        for t in facts["model_types"]:
+            model_types[t] = model_types.get(t, 0) | 1 << ri
+        for a in facts["gguf"] or ():
+            if a not in NOT_ARCHITECTURES:
+                gguf[a] = gguf.get(a, 0) | 1 << ri
+    return {"releases": releases, "model_types": dict(sorted(model_types.items())), "gguf": dict(sorted(gguf.items())),
+            "source": f"transformers wheels on PyPI, every release from {TABLE_SINCE}: {MODEL_TYPES[0]} "
+                      f"({' or '.join(MODEL_TYPES[1])}), {GGUF_ARCHS[0]} ({' or '.join(GGUF_ARCHS[1])})"}
+
+
+# --- pip's reference codes ---------------------------------------------------------------------------
+
+PIP_EXCEPTIONS = ("pip/_internal/exceptions.py", "pip/_internal/exceptions/")   # a module, later a package
+
+
+def pip_references(pypi: PyPI) -> dict:
+    """{"codes": [[reference, exception class, its bases, file]], "source"}: pip's diagnostic
+    errors print `error: <reference>` (subprocess-exited-with-error, externally-managed-environment)."""
+    version = pypi.releases("pip")[-1]
+    wheel = pypi.wheel("pip", version)
+
+    def make():
+        z = pypi.remote(wheel)
+        out = []
+        for path, text in z.texts(n for n in z.namelist() if wanted(n, PIP_EXCEPTIONS)).items():
+            out += _references(ast.parse(text), path)
+        return sorted(out)
+
+    return {"codes": pypi.memo(f"pip-references-{scanner_key()}", wheel["filename"], make),
+            "source": f"pip=={version} ({', '.join(PIP_EXCEPTIONS)})"}
+
+
+def _references(tree: ast.Module, path: str) -> list[list]:
+    out = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        for st in node.body:
+            target = st.targets[0] if isinstance(st, ast.Assign) and len(st.targets) == 1 else \
+                st.target if isinstance(st, ast.AnnAssign) else None
+            if isinstance(target, ast.Name) and target.id == "reference" and isinstance(st.value, ast.Constant):
+                out.append([st.value.value, node.name, [ast.unparse(b) for b in node.bases], path])
+    return out
