@@ -52,6 +52,14 @@ class PyPI:
         self._write(path, json.dumps(value, sort_keys=True))
         return value
 
+    def prune(self, prefix: str, current: str) -> None:
+        """Remove cached kinds of facts that older scanners made (`prefix*` other than `current`)."""
+        import shutil
+        if self.cache.is_dir():
+            for d in self.cache.iterdir():
+                if d.is_dir() and d.name.startswith(prefix) and d.name != current:
+                    shutil.rmtree(d)
+
     # --- projects ---------------------------------------------------------------------------------
 
     def project(self, name: str) -> dict:

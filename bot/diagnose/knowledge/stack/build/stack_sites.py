@@ -2,11 +2,9 @@
 
 The environment-facing parts of torch, transformers, tokenizers, huggingface_hub and triton (the
 folders and files in PACKAGES) are read out of one wheel per minor release (its last patch) with
-ranged requests, parsed with `ast` (nothing is imported or installed) and scanned with the vLLM
-index's own scanner (scan_raises: message templates, exception classes that word their message,
-enclosing conditions) and kept by the same rule as vLLM's sites (build._keep's thresholds). Each
-package's sites then merge into the layout the vLLM index's matcher reads (build._sites), so a
-stack message is matched exactly as a vLLM one is.
+ranged requests, parsed with `ast` (nothing is imported or installed) and scanned as vLLM's own
+releases are (extract_sites). Each package's sites then merge into the layout the vLLM index's
+matcher reads (build._sites), so a stack message is matched exactly as a vLLM one is.
 
 Also per release of transformers (every one from 4.40, not only the last patch of a minor): the
 model types of CONFIG_MAPPING_NAMES and the GGUF architectures of GGUF_CONFIG_MAPPING; and the
@@ -24,7 +22,7 @@ from packaging.version import Version
 from bot.vllm_source import build as vbuild
 from bot.vllm_source import scan_raises
 
-from . import scan_env_reads
+from . import extract_sites, scan_env_reads
 from .pypi import PyPI
 
 # project on PyPI, the first minor indexed, the parts read (a folder ends with "/"), whether the
@@ -55,15 +53,16 @@ MODEL_TYPES = ("CONFIG_MAPPING_NAMES", ("transformers/models/auto/configuration_
                                         "transformers/models/auto/auto_mappings.py"))
 GGUF_ARCHS = ("GGUF_CONFIG_MAPPING", ("transformers/integrations/ggml.py",
                                       "transformers/integrations/gguf/gguf_config_mapping.py"))
-NOT_ARCHITECTURES = {"general"}  # GGUF_CONFIG_MAPPING's metadata block, not an architecture
+NOT_ARCHITECTURES = {"general", "tokenizer"}  # GGUF_CONFIG_MAPPING's metadata blocks, not architectures
 
 
-def scanner_key() -> str:
-    """Cached facts are keyed by the scanners' source, so a scanner change rescans."""
+def scanner_key(*extra) -> str:
+    """Cached facts are keyed by the scanners' source (and what else decides them), so a change
+    to a scanner rescans, and a change to how facts are merged does not."""
     h = hashlib.sha1()
-    for path in (scan_raises.__file__, scan_env_reads.__file__, __file__):
+    for path in (scan_raises.__file__, scan_env_reads.__file__, extract_sites.__file__):
         h.update(Path(path).read_bytes())
-    h.update(repr((vbuild.MIN_LITERAL_WORDS, vbuild.MIN_LITERAL_CHARS, vbuild.PYTHON_TEXTS.pattern)).encode())
+    h.update(repr((vbuild.MIN_LITERAL_WORDS, vbuild.MIN_LITERAL_CHARS, vbuild.PYTHON_TEXTS.pattern, extra)).encode())
     return h.hexdigest()[:12]
 
 
@@ -79,44 +78,6 @@ def wanted(name: str, parts: tuple[str, ...]) -> bool:
     return name.endswith(".py") and any(name.startswith(p) if p.endswith("/") else name == p for p in parts)
 
 
-def keep(path: str, site: dict, classes: dict, out: list) -> bool:
-    """vLLM's rule for a site worth matching: enough literal words and characters, and not a text
-    Python itself prints (build._keep, without its vLLM-only counts)."""
-    parts = scan_raises.own_wording(site, classes) or site.get("parts")
-    if not parts:
-        return False
-    words, chars = scan_raises.literal_stats(parts)
-    if words < vbuild.MIN_LITERAL_WORDS or chars < vbuild.MIN_LITERAL_CHARS:
-        return False
-    template = scan_raises.render(parts)
-    if vbuild.PYTHON_TEXTS.fullmatch(vbuild.shape(template)):
-        return False
-    out.append({"exc": site["exc"], "template": template, "file": path, "line": site["line"],
-                "function": site["function"], "condition": site["condition"]})
-    return True
-
-
-def extract(sources: dict[str, str]) -> dict:
-    """The facts of one release's files: {"raises", "envs", "counts"}."""
-    raws, classes, envs = [], {}, []
-    counts = {"files": 0, "unparsed": 0, "sites": 0, "kept": 0}
-    for path, text in sorted(sources.items()):
-        try:
-            tree = ast.parse(text)
-        except SyntaxError:
-            counts["unparsed"] += 1
-            continue
-        counts["files"] += 1
-        raws += [(path, s) for s in scan_raises.scan(tree)]
-        classes.update(scan_raises.exception_messages(tree))
-        envs += [{**e, "file": path} for e in scan_env_reads.scan(tree)]
-    raises: list[dict] = []
-    for path, site in raws:
-        counts["sites"] += 1
-        counts["kept"] += keep(path, site, classes, raises)
-    return {"raises": raises, "envs": envs, "counts": counts}
-
-
 def release_facts(pypi: PyPI, package: str, version: str) -> dict | None:
     spec = PACKAGES[package]
     wheel = pypi.wheel(spec["project"], version, smallest=spec["smallest"])
@@ -126,11 +87,13 @@ def release_facts(pypi: PyPI, package: str, version: str) -> dict | None:
     def make():
         z = pypi.remote(wheel)
         names = [n for n in z.namelist() if wanted(n, spec["parts"])]
-        facts = extract(z.texts(names))
+        facts = extract_sites.extract(z.texts(names))
         facts["wheel"] = wheel["filename"]
         return facts
 
-    return pypi.memo(f"sites-{scanner_key()}", wheel["filename"], make)
+    kind = f"sites-{package}-{scanner_key(spec['parts'])}"
+    pypi.prune(f"sites-{package}-", kind)
+    return pypi.memo(kind, wheel["filename"], make)
 
 
 def merge(package: str, per_release: list[tuple[str, dict]]) -> dict:
@@ -204,7 +167,9 @@ def transformers_tables(pypi: PyPI, log=print) -> dict:
             z = pypi.remote(wheel)
             return {"model_types": _table(z, *MODEL_TYPES), "gguf": _table(z, *GGUF_ARCHS)}
 
-        facts = pypi.memo(f"transformers-tables-{scanner_key()}", wheel["filename"], make)
+        kind = f"transformers-tables-{scanner_key(MODEL_TYPES, GGUF_ARCHS)}"
+        pypi.prune("transformers-tables-", kind)
+        facts = pypi.memo(kind, wheel["filename"], make)
         if facts["model_types"] is None:
             log(f"  transformers {version}: no CONFIG_MAPPING_NAMES found; skipped")
             continue

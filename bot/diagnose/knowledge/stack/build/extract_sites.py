@@ -1,0 +1,54 @@
+"""One release's raise sites and env reads, from the source of its files.
+
+The vLLM index's scanner (scan_raises) finds the sites, and vLLM's rule keeps those worth matching
+(build._keep's thresholds: enough literal words and characters, not a text Python itself prints);
+scan_env_reads finds the variables read. The facts are cached by this module's source, with the
+scanners', so a change here rescans.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from bot.vllm_source import build as vbuild
+from bot.vllm_source import scan_raises
+
+from . import scan_env_reads
+
+
+def keep(path: str, site: dict, classes: dict, out: list) -> bool:
+    """vLLM's rule for a site worth matching: enough literal words and characters, and not a text
+    Python itself prints (build._keep, without its vLLM-only counts)."""
+    parts = scan_raises.own_wording(site, classes) or site.get("parts")
+    if not parts:
+        return False
+    words, chars = scan_raises.literal_stats(parts)
+    if words < vbuild.MIN_LITERAL_WORDS or chars < vbuild.MIN_LITERAL_CHARS:
+        return False
+    template = scan_raises.render(parts)
+    if vbuild.PYTHON_TEXTS.fullmatch(vbuild.shape(template)):
+        return False
+    out.append({"exc": site["exc"], "template": template, "file": path, "line": site["line"],
+                "function": site["function"], "condition": site["condition"]})
+    return True
+
+
+def extract(sources: dict[str, str]) -> dict:
+    """The facts of one release's files: {"raises", "envs", "counts"}."""
+    raws, classes, envs = [], {}, []
+    counts = {"files": 0, "unparsed": 0, "sites": 0, "kept": 0}
+    for path, text in sorted(sources.items()):
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            counts["unparsed"] += 1
+            continue
+        counts["files"] += 1
+        raws += [(path, s) for s in scan_raises.scan(tree)]
+        classes.update(scan_raises.exception_messages(tree))
+        envs += [{**e, "file": path} for e in scan_env_reads.scan(tree)]
+    raises: list[dict] = []
+    for path, site in raws:
+        counts["sites"] += 1
+        counts["kept"] += keep(path, site, classes, raises)
+    return {"raises": raises, "envs": envs, "counts": counts}
