@@ -1,0 +1,787 @@
+"""The stack index: what the layers beneath vLLM say about their errors, looked up at diagnosis time.
+
+Built by `python -m bot.diagnose.knowledge.stack.build` (`vllm-doctor index build-stack`) from the
+packages themselves and shipped as data/stack.pack: blocks of JSON, each compressed on its own
+(the vLLM index's pack format). Importing this module reads nothing; `load()` opens the file on the
+first lookup, and each lookup decompresses only its table, the first time it is asked. Standard
+library only (matching a raise site uses the vLLM index's matcher, and so rapidfuzz for a reworded
+message).
+
+    from bot.diagnose.knowledge.stack import index as stack
+    ix = stack.load()                       # None when the data file is absent or unreadable
+
+Error codes (a key is a number, a name, or the text the library prints):
+
+    ix.cuda_error(35 | "cudaErrorInsufficientDriver" | "CUDA_ERROR_NO_DEVICE" | "<text>", api=None) -> CudaError
+        api: "runtime" | "driver" | None (a number alone is the runtime's)
+        CudaError: api, number, name, text (for a driver code: the runtime text of its number),
+        deprecated, cuda (the CUDA releases whose headers have it), runtime_name, source
+    ix.nccl(2 | "ncclSystemError" | "unhandled system error ...") -> NcclResult
+        number, name, text (ncclGetErrorString), torch_detail (the line torch prints under it), source
+    ix.nvml(9 | "NVML_ERROR_DRIVER_NOT_LOADED" | "NVMLError_DriverNotLoaded" | "Driver Not Loaded") -> NvmlError
+        number, name, text, exception, source
+    ix.codes_in(text) -> list[CodeHit]: every CUDA, NCCL or NVML code a text names, in order
+        CodeHit: kind ("cuda" | "nccl" | "nvml"), record, by ("name" | "text" | "number"), start, end.
+        A code's name always counts; its text only on a line that names its library (CUDA/cuda,
+        NCCL, NVML): "invalid argument" alone is not a CUDA error.
+
+The OS:
+
+    ix.errno(28 | "ENOSPC" | "No space left on device") -> Errno: number, name, strerror, exception, aliases
+    ix.errno_in(text) -> Errno | None: "[Errno 28] ...", "errno 24", or a strerror text in the line
+    ix.signal(9 | "SIGKILL" | "KILL" | "Killed") -> Signal: number, name, description, exit_code, returncode
+    ix.signal_for_exit(137 | -9) -> Signal | None: a shell's 128+n or Python's negative returncode
+    ix.rlimit("RLIMIT_NOFILE" | "NOFILE" | "-n") -> Rlimit: number, name, description, unit,
+        ulimit_flag, ulimit_words
+    ix.loader_match(text) -> list[LoaderMatch]: the dynamic loader's messages in a text
+        LoaderMatch: shape (cannot_open, version_not_found, undefined_symbol, symbol_lookup_error,
+        wrong_elf_class, invalid_elf_header, file_too_short, static_tls, executable_stack,
+        error_while_loading, no_version_information), meaning, groups {library, version,
+        required_by, symbol, program, reason, elf_class}, start, end
+    ix.cache_dir_for("/root/.cache/huggingface/hub/models--x") -> CacheMatch | None
+        CacheMatch: cache (Cache), rest (the path below the cache)
+        Cache: variable, what, package, default_expr ("${HF_HUB_CACHE:-${HF_HOME:-...}/hub}"),
+        default ("~/.cache/huggingface/hub"), moved_by (every variable that moves it), source
+    ix.cache(variable) -> Cache | None;  ix.caches() -> list[Cache]
+
+Versions and pins (a version may carry a local tag or be a dev build: "0.10.2+cu128", "v0.10.1.dev3+gabc"):
+
+    ix.vllm_releases() -> list[str]: every vLLM release whose pins the index holds
+    ix.pins(vllm_version, extras=False) -> {package: specifier}: {"torch": "==2.8.0", ...};
+        {} for a version the index does not describe
+    ix.pin(vllm_version, package) -> str | None;  ix.pin_details(vllm_version) -> list[Pin]
+        Pin: package, specifier, marker, extra;  ix.pins_release(vllm_version): the release read
+    ix.torch_cuda("2.8.0" | "2.8.0+cu126") -> "12.8" | "12.6" | None (a +cpu or +rocm build: None)
+    ix.torch_release(version) -> TorchRelease: version, cuda, cuda_from, pins {package: specifier}
+    ix.manifest(vllm_version) -> dict: the stack a vLLM release pins, joined: vllm, torch, cuda,
+        min_driver, toolkit_driver, nccl, triton, transformers, tokenizers, huggingface_hub,
+        xformers, flashinfer
+    ix.min_driver("12.8", full=False) -> "525.60.13": the least driver through minor-version
+        compatibility; full=True: the driver of that CUDA minor's toolkit ("570.26")
+    ix.driver_ok(driver, cuda) -> bool | None: whether a driver runs that CUDA at all
+    ix.cuda_for_driver("535.104.05") -> "12.2": the newest CUDA minor the driver fully supports
+    ix.wheel_for_soname("libcudart.so.12", cuda=None) -> list[Soname]: package, version, path
+    ix.gcc_for("GLIBCXX_3.4.30") -> "12.1.0": the GCC release that introduced a symbol version
+    ix.gcc_labels("11.4") -> {"GLIBCXX": "3.4.29", "CXXABI": "1.3.13"}: the highest a GCC release has
+    ix.manylinux("manylinux2014" | "manylinux_2_28" | "manylinux_2_28_x86_64", arch="x86_64") -> Manylinux
+        name, aliases, glibc, glibcxx, cxxabi, gcc: the highest symbol versions a wheel may need
+
+The Python packages of the stack (torch, transformers, tokenizers, huggingface_hub, triton):
+
+    ix.frame_package('File ".../site-packages/transformers/modeling_utils.py"') -> ("transformers",
+        "transformers/modeling_utils.py") | None: the package a traceback frame's path is in
+    ix.match(package, message, exc_type=None, limit=3) -> list[SiteMatch]: the raise site of a
+        message of that package (the vLLM index's SiteMatch and RaiseSite: .site.exc, .template,
+        .releases (the package's minors that raise it), .where [{release, file, line, function,
+        condition}], .score, .captures, .by)
+    ix.site_releases(package) -> list[str]: the minors whose sites are indexed
+    ix.env_vars(package) -> list[EnvRead]; ix.env_var("HF_HUB_OFFLINE") -> list[EnvRead]
+        EnvRead: package, name, files, default (the newest release's), releases
+    ix.model_type_first("qwen3") -> "4.51.0";  ix.model_type_releases(t) -> list[str]
+    ix.has_model_type(t, transformers_version) -> bool | None (None: a version the table lacks)
+    ix.gguf_arch("qwen3") -> GgufArch: arch, first, last, releases;  ix.gguf_archs(version) -> list[str]
+    ix.pip_reference("subprocess-exited-with-error") -> PipReference: reference, exception, bases, file
+
+    ix.counts, ix.sources: rows per table and where each table came from (meta block)
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+DATA_PATH = Path(__file__).parent / "data" / "stack.pack"
+FORMAT = 1                 # the layout this loader reads (build/command.py FORMAT)
+SITE_PACKAGES = ("torch", "transformers", "tokenizers", "huggingface_hub", "triton")
+
+_CACHE: dict[str, "StackIndex | None"] = {}
+
+
+def load(path: str | Path | None = None) -> "StackIndex | None":
+    """The index, once per process; None when the data file is absent or unreadable. The file is
+    read on the first lookup, not here."""
+    key = str(path or DATA_PATH)
+    if key not in _CACHE:
+        _CACHE[key] = StackIndex(Path(key)) if Path(key).is_file() else None
+    return _CACHE[key]
+
+
+# --- records -------------------------------------------------------------------------------------
+
+class Record:
+    """A small read-only record: fields by position or name, compared and hashed by value. (Plain
+    classes with __slots__: making twenty typing.NamedTuple classes costs milliseconds at import.)"""
+
+    __slots__ = ()
+
+    def __init__(self, *values, **named):
+        for field, value in zip(self.__slots__, values):
+            object.__setattr__(self, field, value)
+        for field, value in named.items():
+            object.__setattr__(self, field, value)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"{type(self).__name__} is read-only")
+
+    def _values(self) -> tuple:
+        return tuple(getattr(self, f) for f in self.__slots__)
+
+    def _asdict(self) -> dict:
+        return dict(zip(self.__slots__, self._values()))
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and other._values() == self._values()
+
+    def __hash__(self) -> int:
+        return hash(tuple(tuple(v) if isinstance(v, list) else str(v) if isinstance(v, dict) else v
+                          for v in self._values()))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self.__slots__)})"
+
+
+class CudaError(Record):
+    __slots__ = ('api', 'number', 'name', 'text', 'deprecated', 'cuda', 'runtime_name', 'source')
+
+
+class NcclResult(Record):
+    __slots__ = ('number', 'name', 'text', 'torch_detail', 'source')
+
+
+class NvmlError(Record):
+    __slots__ = ('number', 'name', 'text', 'exception', 'source')
+
+
+class CodeHit(Record):
+    __slots__ = ('kind', 'record', 'by', 'start', 'end')
+
+
+class Errno(Record):
+    __slots__ = ('number', 'name', 'strerror', 'exception', 'aliases', 'source')
+
+
+class Signal(Record):
+    __slots__ = ('number', 'name', 'description', 'exit_code', 'returncode', 'source')
+
+
+class Rlimit(Record):
+    __slots__ = ('number', 'name', 'description', 'unit', 'ulimit_flag', 'ulimit_words', 'source')
+
+
+class LoaderMatch(Record):
+    __slots__ = ('shape', 'meaning', 'groups', 'start', 'end')
+
+
+class Cache(Record):
+    __slots__ = ('variable', 'what', 'package', 'default_expr', 'default', 'moved_by', 'source')
+
+
+class CacheMatch(Record):
+    __slots__ = ('cache', 'rest', 'at_default')
+
+
+class Pin(Record):
+    __slots__ = ('package', 'specifier', 'marker', 'extra')
+
+
+class TorchRelease(Record):
+    __slots__ = ('version', 'cuda', 'cuda_from', 'pins')
+
+
+class Soname(Record):
+    __slots__ = ('package', 'version', 'path')
+
+
+class Manylinux(Record):
+    __slots__ = ('name', 'aliases', 'glibc', 'glibcxx', 'cxxabi', 'gcc')
+
+
+class EnvRead(Record):
+    __slots__ = ('package', 'name', 'files', 'default', 'releases')
+
+
+class GgufArch(Record):
+    __slots__ = ('arch', 'first', 'last', 'releases')
+
+
+class PipReference(Record):
+    __slots__ = ('reference', 'exception', 'bases', 'file')
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+# Patterns are kept as text and compiled by `re` on first use (its own cache keeps them): importing
+# this module compiles nothing.
+_NUM = r"\d+(?:\.\d+)*"
+
+
+def vkey(version) -> tuple[int, ...]:
+    """(2, 8, 0) for "2.8.0+cu128", "v2.8", "570.124.06"; () without a number. Trailing zeros are
+    dropped, so 2.8 == 2.8.0 (PEP 440)."""
+    m = re.search(_NUM, str(version or ""))
+    nums = [int(x) for x in m.group().split(".")] if m else []
+    while len(nums) > 1 and nums[-1] == 0:
+        nums.pop()
+    return tuple(nums)
+
+
+def bits(mask: int) -> list[int]:
+    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+
+
+def _norm_package(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _fold(text: str) -> str:
+    """A text compared loosely: case, surrounding punctuation and runs of white space aside."""
+    return " ".join(text.lower().strip().strip(".:'\"`").split())
+
+
+_CODE_NAME = r"\b(?:cudaError\w+|cudaSuccess|CUDA_ERROR_\w+|CUDA_SUCCESS|nccl[A-Z]\w+|NVML_ERROR_\w+|NVMLError_\w+)\b"
+_EXC_PREFIX = r"^(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Failure)|Exception):\s*"
+_FRAME = r"(?:site-packages|dist-packages)[/\\](?P<rel>(?P<pkg>[A-Za-z_]\w*)[/\\][^\"'\s,]*)"
+# a home in a path: ~, root's, a user's, macOS's, Windows'; or none at all (HOME=/ gives "/.cache")
+_HOME = r"(?:~|/root|/home/[^/]+|/Users/[^/]+|[A-Za-z]:[/\\]Users[/\\][^/\\]+|)"
+# How a cache lays out its files, which a moved cache keeps: huggingface_hub names a repository's
+# folder "<type>s--<org>--<name>" (file_download.repo_folder_name); inductor's folder is
+# "torchinductor_<user>" (cache_dir_utils.default_cache_dir); triton's ".triton/cache".
+_LAYOUTS = [(r"(?<=[/\\])(?:models|datasets|spaces)--[^/\\\s'\"]+", "HF_HUB_CACHE"),
+            (r"(?<=[/\\])torchinductor_[^/\\\s'\"]+", "TORCHINDUCTOR_CACHE_DIR"),
+            (r"[/\\]\.triton[/\\]cache\b", "TRITON_CACHE_DIR")]
+
+
+def _rest(tail: str) -> str:
+    """The path below a cache, up to where the path ends in its line."""
+    return re.split(r"[\s'\")]", tail.lstrip("/\\"), maxsplit=1)[0]
+
+
+# --- the index -----------------------------------------------------------------------------------
+
+class StackIndex:
+    def __init__(self, path: Path):
+        self.path = path
+        self._pack = None
+        self._tables: dict[str, object] = {}
+
+    # blocks and prepared tables
+
+    def _block(self, name: str):
+        if self._pack is None:
+            from bot.vllm_source.pack import Pack
+            self._pack = Pack(self.path)
+        return self._pack.get(name)
+
+    def _table(self, name: str, make):
+        """A lookup table made once from its blocks (dicts keyed for the lookups)."""
+        if name not in self._tables:
+            self._tables[name] = make()
+        return self._tables[name]
+
+    @property
+    def counts(self) -> dict:
+        return self._block("meta")["counts"]
+
+    @property
+    def sources(self) -> dict:
+        return {k: v for k, v in self._block("meta")["sources"].items() if v}
+
+    # CUDA ----------------------------------------------------------------------------------------
+
+    def _cuda(self) -> dict:
+        def make():
+            block = self._block("cuda")
+            source = "; ".join(block["source"])
+            runtime = [CudaError("runtime", n, name, text, dep, cudas, name, source)
+                       for n, name, text, dep, cudas in block["runtime"]]
+            by_number = {r.number: r for r in runtime}
+            driver = []
+            for n, name, dep, cudas in block["driver"]:
+                rt = by_number.get(n)
+                driver.append(CudaError("driver", n, name, rt.text if rt else None, dep, cudas,
+                                        rt.name if rt else None, source))
+            keys: dict = {}
+            for rec in runtime + driver:
+                keys.setdefault((rec.api, rec.number), rec)
+                keys.setdefault(rec.name.lower(), rec)
+            for rec in runtime:                      # a text names the runtime code
+                if rec.text:
+                    keys.setdefault(_fold(rec.text), rec)
+            return {"keys": keys, "runtime": runtime, "driver": driver}
+        return self._table("cuda", make)
+
+    def cuda_error(self, key, api: str | None = None) -> CudaError | None:
+        t = self._cuda()["keys"]
+        if isinstance(key, int) or (isinstance(key, str) and key.strip().lstrip("-").isdigit()):
+            return t.get((api or "runtime", int(key)))
+        text = str(key).strip()
+        text = re.sub(r"^(?:CUDA (?:driver )?error:\s*|Triton Error \[CUDA\]:\s*)", "", text, flags=re.I)
+        rec = t.get(text.lower()) or t.get(_fold(text)) or self._text_in("cuda", text, t)
+        if rec is not None and api and rec.api != api:
+            return t.get((api, rec.number))
+        return rec
+
+    def _text_in(self, kind: str, text: str, keys: dict):
+        """The code whose text a longer text holds ("NCCL error in: x.cpp:12, <text>, NCCL version 2")."""
+        m = self._code_patterns()[kind].search(text)
+        return keys.get(_fold(m.group())) if m else None
+
+    # NCCL, NVML ----------------------------------------------------------------------------------
+
+    def _nccl(self) -> dict:
+        def make():
+            block = self._block("nccl")
+            source = "; ".join(block["source"])
+            keys: dict = {}
+            for n, name, text, detail in block["codes"]:
+                rec = NcclResult(n, name, text, detail, source)
+                for k in (n, name.lower(), _fold(text)):
+                    keys.setdefault(k, rec)
+            return keys
+        return self._table("nccl", make)
+
+    def nccl(self, key) -> NcclResult | None:
+        t = self._nccl()
+        if isinstance(key, int) or str(key).strip().isdigit():
+            return t.get(int(key))
+        text = str(key).strip()
+        return t.get(text.lower()) or t.get(_fold(text)) or self._text_in("nccl", text, t)
+
+    def _nvml(self) -> dict:
+        def make():
+            block = self._block("nvml")
+            source = "; ".join(block["source"])
+            keys: dict = {}
+            for n, name, text, exc in block["codes"]:
+                rec = NvmlError(n, name, text, exc, source)
+                for k in (n, name.lower(), exc.lower(), _fold(text) if text else None):
+                    if k is not None:
+                        keys.setdefault(k, rec)
+            return keys
+        return self._table("nvml", make)
+
+    def nvml(self, key) -> NvmlError | None:
+        t = self._nvml()
+        if isinstance(key, int) or str(key).strip().isdigit():
+            return t.get(int(key))
+        text = str(key).strip().removeprefix("pynvml.")
+        return t.get(text.lower()) or t.get(_fold(text)) or self._text_in("nvml", text, t)
+
+    def _code_texts(self) -> dict:
+        """Per library, its codes' texts, longest first (a text holding another is tried first)."""
+        def make():
+            texts = {"cuda": [r.text for r in self._cuda()["runtime"] if r.text],
+                     "nccl": [r.text for r in set(self._nccl().values())],
+                     "nvml": [r.text for r in set(self._nvml().values()) if r.text]}
+            # texts of a few characters ("no error", "timeout") name nothing in a free-form line
+            return {k: sorted({t for t in v if len(t) > 8}, key=len, reverse=True) for k, v in texts.items()}
+        return self._table("code_texts", make)
+
+    def _text_in(self, kind: str, text: str, keys: dict):
+        """The code whose text a longer text holds ("NCCL error in: x.cpp:12, <text>, NCCL version 2")."""
+        found = next((t for t in self._code_texts()[kind] if t in text), None)
+        return keys.get(_fold(found)) if found else None
+
+    def codes_in(self, text: str) -> list[CodeHit]:
+        hits: list[CodeHit] = []
+        for m in re.finditer(_CODE_NAME, text):
+            name = m.group()
+            rec = self.cuda_error(name) if name[0] in "cC" else self.nccl(name) if name[0] == "n" else self.nvml(name)
+            if rec is not None:
+                kind = "cuda" if isinstance(rec, CudaError) else "nccl" if isinstance(rec, NcclResult) else "nvml"
+                hits.append(CodeHit(kind, rec, "name", m.start(), m.end()))
+        texts = self._code_texts()
+        looks = {"cuda": self.cuda_error, "nccl": self.nccl, "nvml": self.nvml}
+        offset = 0
+        for line in text.split("\n"):
+            low = line.lower()
+            for kind, look in looks.items():
+                if kind not in low:                 # a text counts on a line that names its library
+                    continue
+                for t in texts[kind]:
+                    i = line.find(t)
+                    start, end = offset + i, offset + i + len(t)
+                    if i >= 0 and not any(h.start < end and start < h.end for h in hits):
+                        hits.append(CodeHit(kind, look(t), "text", start, end))
+            m = re.search(r"\b(?:CUDA )?[Ee]rror (\d{1,5})\b", line) if "cuda" in low else None
+            rec = self.cuda_error(int(m.group(1))) if m else None      # "Error 804: forward compat..."
+            if rec is not None and not any(h.record == rec for h in hits):
+                hits.append(CodeHit("cuda", rec, "number", offset + m.start(), offset + m.end()))
+            offset += len(line) + 1
+        return sorted(hits, key=lambda h: h.start)
+
+    # the OS --------------------------------------------------------------------------------------
+
+    def _errno(self) -> dict:
+        def make():
+            block = self._block("errno")
+            keys: dict = {}
+            for n, name, text, exc, aliases in block["rows"]:
+                rec = Errno(n, name, text, exc, aliases, block["source"])
+                for k in (n, name.lower(), *(a.lower() for a in aliases), _fold(text)):
+                    keys.setdefault(k, rec)
+            texts = sorted({r.strerror for r in keys.values()}, key=len, reverse=True)
+            return {"keys": keys, "texts": texts}
+        return self._table("errno", make)
+
+    def errno(self, key) -> Errno | None:
+        t = self._errno()["keys"]
+        if isinstance(key, int) or str(key).strip().isdigit():
+            return t.get(int(key))
+        return t.get(str(key).strip().lower()) or t.get(_fold(str(key)))
+
+    def errno_in(self, text: str) -> Errno | None:
+        m = re.search(r"\[Errno (-?\d+)\]|\berrno[ =:]+(\d+)\b|\((?:os )?error (\d+)\)", text, re.I)
+        if m:
+            return self.errno(int(next(g for g in m.groups() if g)))
+        found = next((t for t in self._errno()["texts"] if t in text), None)
+        return self.errno(found) if found else None
+
+    def _signals(self) -> dict:
+        def make():
+            block = self._block("signals")
+            keys: dict = {}
+            for n, name, desc in block["rows"]:
+                rec = Signal(n, name, desc, 128 + n, -n, block["source"])
+                for k in (n, name.lower(), name.lower().removeprefix("sig"), _fold(desc)):
+                    keys.setdefault(k, rec)
+            return keys
+        return self._table("signals", make)
+
+    def signal(self, key) -> Signal | None:
+        t = self._signals()
+        if isinstance(key, int) or str(key).strip().lstrip("-").isdigit():
+            return t.get(abs(int(key)))
+        return t.get(str(key).strip().lower()) or t.get(_fold(str(key)))
+
+    def signal_for_exit(self, code) -> Signal | None:
+        """137 (a shell's 128+9) or -9 (Python's returncode) → SIGKILL."""
+        code = int(code)
+        if code < 0:
+            return self.signal(-code)
+        return self.signal(code - 128) if 128 < code < 128 + 65 else None
+
+    def _rlimits(self) -> dict:
+        def make():
+            block = self._block("rlimits")
+            keys: dict = {}
+            for n, name, desc, unit, flag, words in block["rows"]:
+                rec = Rlimit(n, name, desc, unit, flag, words, block["source"])
+                for k in (name.lower(), name.lower().removeprefix("rlimit_"), flag):
+                    if k:
+                        keys.setdefault(k, rec)
+            return keys
+        return self._table("rlimits", make)
+
+    def rlimit(self, key: str) -> Rlimit | None:
+        key = str(key).strip()
+        return self._rlimits().get(key.lower()) or (self._rlimits().get("-" + key) if len(key) == 1 else None)
+
+    def _loader(self) -> list:
+        return self._table("loader", lambda: [(name, re.compile(rx, re.M), meaning)
+                                             for name, rx, meaning, _seen in self._block("loader")["rows"]])
+
+    def loader_shapes(self) -> list[tuple[str, str, str]]:
+        """[(shape, regex, meaning)]"""
+        return [(name, rx.pattern, meaning) for name, rx, meaning in self._loader()]
+
+    def loader_match(self, text: str) -> list[LoaderMatch]:
+        found = []
+        for name, rx, meaning in self._loader():
+            for m in rx.finditer(text):
+                found.append(LoaderMatch(name, meaning, {k: v for k, v in m.groupdict().items() if v}, m.start(), m.end()))
+        # a symbol lookup error also reads as an undefined symbol, a program that could not start as
+        # a library that could not open: the longer (more telling) match of one span wins
+        found.sort(key=lambda f: (f.start, -(f.end - f.start)))
+        out: list[LoaderMatch] = []
+        for f in found:
+            if not any(o.start <= f.start and f.end <= o.end for o in out):
+                out.append(f)
+        return out
+
+    # caches --------------------------------------------------------------------------------------
+
+    def _caches(self) -> dict:
+        def make():
+            rows = [Cache(*r) for r in self._block("caches")["caches"]]
+            patterns = []
+            for c in rows:
+                default = c.default
+                if default in ("~", "/tmp"):             # a home or the temp folder is not a cache of its own
+                    continue
+                rx = re.escape(default).replace(re.escape("<user>"), r"[^/\\]+")
+                rx = _HOME + rx[len(re.escape("~")):] if default.startswith("~") else rx
+                patterns.append((re.compile(r"(?:^|(?<=[\s'\"(=]))" + rx + r"(?=$|[/\\\s'\")])"), c))
+            # the most specific (longest) default first: the Hub cache before HF_HOME before ~/.cache
+            patterns.sort(key=lambda p: -len(p[1].default))
+            return {"rows": rows, "by_var": {c.variable: c for c in rows}, "patterns": patterns}
+        return self._table("caches", make)
+
+    def caches(self) -> list[Cache]:
+        return list(self._caches()["rows"])
+
+    def cache(self, variable: str) -> Cache | None:
+        return self._caches()["by_var"].get(variable.strip())
+
+    def cache_dir_for(self, path: str) -> CacheMatch | None:
+        """The cache a path (or a line holding one) is in: at its default place, or moved but
+        still laid out as that cache lays out its files (at_default False)."""
+        for rx, c in self._caches()["patterns"]:
+            m = rx.search(path)
+            if m:
+                return CacheMatch(c, _rest(path[m.end():]), True)
+        for rx, variable in _LAYOUTS:
+            m = re.search(rx, path)
+            if m and self.cache(variable):
+                return CacheMatch(self.cache(variable), _rest(path[m.start():]), False)
+        return None
+
+    # pins ----------------------------------------------------------------------------------------
+
+    def _vllm_pins(self) -> dict:
+        return self._table("vllm_pins", lambda: self._block("vllm_pins")["releases"])
+
+    def vllm_releases(self) -> list[str]:
+        return list(self._vllm_pins())
+
+    def pins_release(self, vllm_version: str) -> str | None:
+        """The release whose pins describe a vLLM version (releases.py: a dev or local build is read
+        as its numbers; a patch the index lacks as the newest of its minor before it)."""
+        from bot.vllm_source.releases import locate
+        names = self.vllm_releases()
+        found = locate(names, vllm_version)
+        return names[found[0]] if found and found[0] == found[1] else None
+
+    def pin_details(self, vllm_version: str) -> list[Pin]:
+        release = self.pins_release(vllm_version)
+        return [Pin(*p) for p in self._vllm_pins()[release]] if release else []
+
+    def pins(self, vllm_version: str, extras: bool = False) -> dict[str, str]:
+        out: dict[str, str] = {}
+        for p in self.pin_details(vllm_version):
+            if extras or p.extra is None:
+                out.setdefault(p.package, p.specifier)
+        return out
+
+    def pin(self, vllm_version: str, package: str) -> str | None:
+        return self.pins(vllm_version).get(_norm_package(package))
+
+    def _torch(self) -> dict:
+        return self._table("torch", lambda: {vkey(v): (v, r) for v, r in self._block("torch")["releases"].items()})
+
+    def torch_release(self, version: str) -> TorchRelease | None:
+        found = self._torch().get(vkey(str(version).split("+")[0]))
+        if found is None:
+            return None
+        v, r = found
+        return TorchRelease(v, r["cuda"], r["cuda_from"], {p[0]: p[1] for p in r["pins"] if p[3] is None})
+
+    def torch_cuda(self, version: str) -> str | None:
+        """The CUDA a torch build uses: its local tag says (+cu126 → 12.6; +cpu, +rocm: None), else
+        the PyPI wheel of that release's."""
+        local = str(version).partition("+")[2].lower()
+        m = re.fullmatch(r"cu(\d+)(\d)", local)
+        if m:
+            return f"{int(m.group(1))}.{m.group(2)}"
+        if local:
+            return None
+        rec = self.torch_release(version)
+        return rec.cuda if rec else None
+
+    def manifest(self, vllm_version: str) -> dict:
+        """What a vLLM release runs on, as its pins and the tables join it."""
+        pins = self.pins(vllm_version)
+        if not pins:
+            return {}
+        out = {"vllm": self.pins_release(vllm_version)}
+        torch_pin = pins.get("torch", "")
+        if torch_pin.startswith("==") and "," not in torch_pin:
+            torch = self.torch_release(torch_pin[2:])
+            out["torch"] = torch_pin[2:]
+            if torch is not None:
+                out["cuda"] = torch.cuda
+                out["min_driver"] = self.min_driver(torch.cuda) if torch.cuda else None
+                out["toolkit_driver"] = self.min_driver(torch.cuda, full=True) if torch.cuda else None
+                out["nccl"] = next((s.lstrip("=") for p, s in torch.pins.items() if p.startswith("nvidia-nccl")), None)
+                out["triton"] = torch.pins.get("triton", "").lstrip("=~") or None
+        elif torch_pin:
+            out["torch"] = torch_pin
+        for package in ("transformers", "tokenizers", "huggingface-hub", "xformers", "flashinfer-python"):
+            if package in pins:
+                out[package.replace("-", "_").removesuffix("_python")] = pins[package]
+        return out
+
+    # drivers -------------------------------------------------------------------------------------
+
+    def min_driver(self, cuda: str, full: bool = False) -> str | None:
+        block = self._block("drivers")
+        key = vkey(cuda)
+        if not key:
+            return None
+        if full:
+            return block["toolkit"].get(f"{key[0]}.{key[1] if len(key) > 1 else 0}")
+        return block["minor_compat"].get(str(key[0]))
+
+    def driver_ok(self, driver: str, cuda: str) -> bool | None:
+        need = self.min_driver(cuda)
+        return vkey(driver) >= vkey(need) if need and vkey(driver) else None
+
+    def cuda_for_driver(self, driver: str) -> str | None:
+        have = vkey(driver)
+        fits = [c for c, d in self._block("drivers")["toolkit"].items() if vkey(d) <= have]
+        return max(fits, key=vkey) if fits and have else None
+
+    # libraries and ABI ---------------------------------------------------------------------------
+
+    def wheel_for_soname(self, name: str, cuda: str | None = None) -> list[Soname]:
+        table = self._block("sonames")["sonames"]
+        base = re.split(r"[/\\]", name.strip())[-1]
+        rows = table.get(base)
+        if rows is None:                           # "libcudart.so" asks for any of its versions
+            rows = [r for k, v in table.items() if k.startswith(base + ".") for r in v]
+        out = [Soname(*r) for r in rows or ()]
+        if cuda and vkey(cuda):
+            major = f"cu{vkey(cuda)[0]}"
+            out.sort(key=lambda s: not s.package.endswith(major))
+        return out
+
+    def gcc_for(self, label: str) -> str | None:
+        label = label.strip().strip("`'\"")
+        return self._block("gcc")["introduced"].get(label)
+
+    def gcc_labels(self, gcc: str) -> dict[str, str]:
+        """The highest GLIBCXX and CXXABI versions a GCC release's libstdc++ has."""
+        have = vkey(gcc)
+        best: dict[str, str] = {}
+        for label, release in self._block("gcc")["introduced"].items():
+            kind, _, ver = label.partition("_")
+            if kind in ("GLIBCXX", "CXXABI") and vkey(release) <= have and \
+                    (kind not in best or vkey(ver) > vkey(best[kind])):
+                best[kind] = ver
+        return best
+
+    def manylinux(self, policy: str, arch: str = "x86_64") -> Manylinux | None:
+        policies = self._block("manylinux")["policies"]
+        name = policy.strip().lower()
+        name = re.sub(r"_(x86_64|aarch64|ppc64le|s390x|armv7l|i686)$", "", name)
+        for pname, p in policies.items():
+            if name == pname or name in p["aliases"]:
+                m = p["max"].get(arch, {})
+                return Manylinux(pname, p["aliases"], m.get("GLIBC"), m.get("GLIBCXX"), m.get("CXXABI"), m.get("GCC"))
+        return None
+
+    # the stack's Python packages -----------------------------------------------------------------
+
+    def frame_package(self, frame: str) -> tuple[str, str] | None:
+        m = re.search(_FRAME, frame)
+        if not m:
+            return None
+        return m.group("pkg"), m.group("rel").replace("\\", "/")
+
+    def _sites(self, package: str):
+        def make():
+            from bot.vllm_source.index import Index
+
+            block = self._block("sites:" + package)
+            if block is None:
+                return None
+            stack = self
+
+            class PackageSites(Index):
+                """The vLLM index's matcher over one package's sites; places from their own block."""
+
+                def _places(self, i: int) -> list:
+                    return stack._block("places:" + package)[i]
+
+            return PackageSites(block, None)
+        return self._table("sites:" + package, make)
+
+    def match(self, package: str, message: str, exc_type: str | None = None, limit: int = 3) -> list:
+        package = package.replace("-", "_")
+        sites = self._sites(package) if package in SITE_PACKAGES else None
+        if sites is None or not message:
+            return []
+        m = re.match(_EXC_PREFIX, message.strip())
+        if m:                   # "huggingface_hub.errors.RepositoryNotFoundError: ..." → the class alone
+            exc_type, message = exc_type or m.group(1), message.strip()[m.end():]
+        # the vLLM matcher lowers a dotted class from another package; here every class is the package's
+        exc = exc_type.rsplit(".", 1)[-1] if exc_type else None
+        return sites.match(message, exc, limit)
+
+    def site_releases(self, package: str) -> list[str]:
+        sites = self._sites(package.replace("-", "_")) if package.replace("-", "_") in SITE_PACKAGES else None
+        return list(sites.releases) if sites else []
+
+    def _envs(self) -> dict:
+        def make():
+            by_name: dict[str, list] = {}
+            per_package: dict[str, list] = {}
+            for package in SITE_PACKAGES:
+                block = self._block("envs:" + package)
+                if not block:
+                    continue
+                rels, files = block["releases"], block["files"]
+                for name, (mask, fids, default) in block["envs"].items():
+                    rec = EnvRead(package, name, [files[i] for i in fids], default, [rels[i] for i in bits(mask)])
+                    by_name.setdefault(name, []).append(rec)
+                    per_package.setdefault(package, []).append(rec)
+            return {"by_name": by_name, "per_package": per_package}
+        return self._table("envs", make)
+
+    def env_vars(self, package: str) -> list[EnvRead]:
+        return list(self._envs()["per_package"].get(package.replace("-", "_"), ()))
+
+    def env_var(self, name: str) -> list[EnvRead]:
+        return list(self._envs()["by_name"].get(name.strip(), ()))
+
+    # transformers' tables ------------------------------------------------------------------------
+
+    def _transformers(self) -> dict:
+        return self._table("transformers", lambda: self._block("transformers"))
+
+    def _lifetime(self, mask: int) -> list[str]:
+        rels = self._transformers()["releases"]
+        return [rels[i] for i in bits(mask)]
+
+    def model_type_releases(self, model_type: str) -> list[str]:
+        return self._lifetime(self._transformers()["model_types"].get(model_type.strip(), 0))
+
+    def model_type_first(self, model_type: str) -> str | None:
+        rels = self.model_type_releases(model_type)
+        return rels[0] if rels else None
+
+    def _position(self, version: str) -> int | None:
+        """The index of the table release that describes a transformers version (itself, or the
+        newest before it); None outside the table."""
+        rels = self._transformers()["releases"]
+        key = vkey(str(version).split("+")[0])
+        if not key or key < vkey(rels[0]):
+            return None
+        older = [i for i, r in enumerate(rels) if vkey(r) <= key]
+        if key > vkey(rels[-1]) and key[:2] != vkey(rels[-1])[:2]:
+            return None                            # a minor newer than the table: unknown
+        return older[-1] if older else None
+
+    def has_model_type(self, model_type: str, transformers_version: str) -> bool | None:
+        i = self._position(transformers_version)
+        if i is None:
+            return None
+        return bool(self._transformers()["model_types"].get(model_type.strip(), 0) >> i & 1)
+
+    def model_types(self, transformers_version: str) -> list[str]:
+        i = self._position(transformers_version)
+        return [] if i is None else [t for t, m in self._transformers()["model_types"].items() if m >> i & 1]
+
+    def gguf_arch(self, arch: str) -> GgufArch | None:
+        rels = self._lifetime(self._transformers()["gguf"].get(arch.strip().lower(), 0))
+        return GgufArch(arch.strip().lower(), rels[0], rels[-1], rels) if rels else None
+
+    def gguf_archs(self, transformers_version: str) -> list[str]:
+        i = self._position(transformers_version)
+        return [] if i is None else [a for a, m in self._transformers()["gguf"].items() if m >> i & 1]
+
+    # pip -----------------------------------------------------------------------------------------
+
+    def pip_reference(self, reference: str) -> PipReference | None:
+        table = self._table("pip", lambda: {r[0]: PipReference(*r) for r in self._block("pip")["codes"]})
+        return table.get(reference.strip().removeprefix("error:").strip())

@@ -1,0 +1,169 @@
+"""The build's parts on small inputs written here (no network, no wheel): ranged zip reading, the
+header and module parsers, the symbolic evaluation of cache paths, and the merge whose output the
+index's matcher reads."""
+
+from __future__ import annotations
+
+import ast
+import io
+import random
+import zipfile
+
+from bot.diagnose.knowledge.stack import index as stack
+from bot.diagnose.knowledge.stack.build import (abi, caches, cuda_codes, extract_sites, nccl_codes, nvml_codes,
+                                                os_tables, pins, scan_env_reads, stack_sites)
+from bot.diagnose.knowledge.stack.build.http import RemoteZip
+from bot.diagnose.knowledge.stack.build.pypi import file_version, requirements
+
+
+class FakeHttp:
+    """Serves one file's bytes, honouring Range like files.pythonhosted.org."""
+
+    def __init__(self, data: bytes):
+        self.data, self.stats = data, {"requests": 0, "bytes": 0}
+
+    def get(self, url, headers=None, byte_range=None):
+        first, last = byte_range
+        body = self.data[first:last + 1]
+        self.stats["requests"] += 1
+        self.stats["bytes"] += len(body)
+        return 206, {}, body
+
+
+def _zip(files: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in files.items():
+            z.writestr(name, data)
+    return buf.getvalue()
+
+
+def test_a_remote_zip_reads_members_through_ranges():
+    files = {f"pkg/m{i}.py": (f"x = {i}\n" * 5000).encode() for i in range(20)}
+    files["pkg/big.bin"] = random.Random(0).randbytes(2_000_000)      # does not compress
+    data = _zip(files)
+    http = FakeHttp(data)
+    z = RemoteZip(http, "https://files.example/pkg.whl", len(data))
+    assert sorted(z.namelist()) == sorted(files)
+    texts = z.texts(["pkg/m3.py", "pkg/m4.py"])
+    assert texts["pkg/m3.py"] == files["pkg/m3.py"].decode()
+    assert http.stats["bytes"] < len(data) / 2            # the big member was never fetched
+
+
+def test_header_enums():
+    header = """
+    enum __device_builtin__ cudaError
+    {
+        /** Fine. */
+        cudaSuccess = 0,
+        /** Said to be old.
+         * \\deprecated */
+        cudaErrorOld = 7,
+        /** Something else. */
+        cudaErrorSomething      =    999
+    };
+    typedef enum { ncclSuccess = 0, ncclSystemError = 2, ncclNumResults = 3 } ncclResult_t;
+    """
+    items = cuda_codes.enum_items(header, "cudaError")
+    assert [(i["name"], i["number"], i["deprecated"]) for i in items] == [
+        ("cudaSuccess", 0, False), ("cudaErrorOld", 7, True), ("cudaErrorSomething", 999, False)]
+    assert nccl_codes.enum_items(header) == [("ncclSuccess", 0), ("ncclSystemError", 2)]
+
+
+def test_pynvml_codes():
+    source = """
+NVML_SUCCESS = 0
+NVML_ERROR_DRIVER_NOT_LOADED = 9
+NVML_ERROR_GPU_IS_LOST = 15
+class NVMLError(Exception):
+    _errcode_to_string = {NVML_ERROR_DRIVER_NOT_LOADED: "Driver Not Loaded"}
+"""
+    assert nvml_codes.scan(source) == [[9, "NVML_ERROR_DRIVER_NOT_LOADED", "Driver Not Loaded", "NVMLError_DriverNotLoaded"],
+                                       [15, "NVML_ERROR_GPU_IS_LOST", None, "NVMLError_GpuIsLost"]]
+
+
+def test_gcc_labels_from_the_manual():
+    text = "versions GCC 4.3.0: GLIBCXX_3.4.10, CXXABI_1.3.2GCC 4.4.0: GLIBCXX_3.4.11, CXXABI_1.3.3" \
+           "GCC 4.4.1: GLIBCXX_3.4.12, CXXABI_1.3.3 and so on"
+    first = abi.introduced(abi.labels_by_release(text))
+    assert first == {"GLIBCXX_3.4.10": "4.3.0", "CXXABI_1.3.2": "4.3.0", "GLIBCXX_3.4.11": "4.4.0",
+                     "CXXABI_1.3.3": "4.4.0", "GLIBCXX_3.4.12": "4.4.1"}
+
+
+def test_cache_paths_are_evaluated_symbolically():
+    module = """
+import os
+home = os.path.join(os.path.expanduser("~"), ".cache")
+TOOL_HOME = os.path.expanduser(os.getenv("TOOL_HOME", os.path.join(os.getenv("XDG_CACHE_HOME", home), "tool")))
+TOOL_CACHE = os.getenv("TOOL_CACHE", os.path.join(TOOL_HOME, "hub"))
+ODD = some_function()
+"""
+    paths = caches.module_paths(module)
+    assert paths["TOOL_CACHE"] == "${TOOL_CACHE:-${TOOL_HOME:-${XDG_CACHE_HOME:-~/.cache}/tool}/hub}"
+    assert caches.resolve(paths["TOOL_CACHE"]) == "~/.cache/tool/hub"
+    assert caches.variables(paths["TOOL_CACHE"]) == ["TOOL_CACHE", "TOOL_HOME", "XDG_CACHE_HOME"]
+    assert "ODD" not in paths
+
+
+def test_env_reads_and_literal_tables():
+    tree = ast.parse("""
+import os
+A = os.environ.get("TOOL_A", "1")
+B = os.getenv("TOOL_B")
+if "TOOL_C" in os.environ: pass
+D = os.environ["TOOL_D"]
+E = env_str("TOOL_E", lambda: "x")
+lower = os.getenv("not_a_variable")
+MAPPING = OrderedDict([("llama", "LlamaConfig"), ("qwen3", "Qwen3Config")])
+ARCHS = {"general": {}, "llama": {}}
+""")
+    reads = scan_env_reads.scan(tree)
+    assert [r["name"] for r in reads] == ["TOOL_A", "TOOL_B", "TOOL_C", "TOOL_D", "TOOL_E"]
+    assert reads[0]["default"] == "'1'"
+    assert scan_env_reads.literal_keys(tree, "MAPPING") == ["llama", "qwen3"]
+    assert scan_env_reads.literal_keys(tree, "ARCHS") == ["general", "llama"]
+    assert scan_env_reads.literal_keys(tree, "MISSING") is None
+
+
+def test_pins_and_metadata():
+    metadata = ("Name: torch\nVersion: 2.8.0\nRequires-Dist: nvidia-cuda-runtime-cu12==12.8.90; platform_system == "
+                "\"Linux\"\nRequires-Dist: triton==3.4.0; platform_system == \"Linux\"\n"
+                "Requires-Dist: opt-einsum>=3.3; extra == \"opt-einsum\"\n")
+    reqs = requirements(metadata)
+    assert [(r["name"], r["specifier"], r["extra"]) for r in reqs] == [
+        ("nvidia-cuda-runtime-cu12", "==12.8.90", None), ("triton", "==3.4.0", None), ("opt-einsum", ">=3.3", "opt-einsum")]
+    assert pins.cuda_of([["cuda-toolkit", "==13.0.2", None, None]]) == ("13.0", "cuda-toolkit==13.0.2")
+    assert pins.cuda_of([["nvidia-cuda-runtime-cu12", "==12.8.90", None, None]])[0] == "12.8"
+    assert str(file_version("torch-2.8.0-cp311-cp311-manylinux_2_28_x86_64.whl")) == "2.8.0"
+
+
+def test_os_tables_come_from_cpython():
+    rows = {r[1]: r for r in os_tables.errno_table()}
+    assert rows["ENOSPC"][3] == "OSError" and rows["EACCES"][3] == "PermissionError"
+    assert any(r[1] == "SIGKILL" and r[0] == 9 for r in os_tables.signal_table())
+    for name, rx, _words, _meaning in os_tables.LOADER_SHAPES:
+        assert "(?P<" in rx, name
+
+
+def test_merged_sites_are_matched_by_the_index(tmp_path):
+    from bot.vllm_source import pack
+
+    source = {"tool/errors.py": '''
+class ToolError(Exception):
+    pass
+
+def fetch(repo_id, revision):
+    if not repo_id:
+        raise ToolError(f"Repository {repo_id} was not found on the server: check its name")
+    raise ValueError("Revision %s is not a valid revision of this repository" % revision)
+'''}
+    per_release = [("1.0.0", extract_sites.extract(source)), ("1.1.0", extract_sites.extract(source))]
+    block = stack_sites.merge("torch", per_release)
+    blocks = {"sites:torch": {k: v for k, v in block.items() if k not in ("places", "envs")},
+              "places:torch": block["places"]}
+    pack.write(tmp_path / "stack.pack", blocks)
+    ix = stack.StackIndex(tmp_path / "stack.pack")
+    [m] = ix.match("torch", "tool.errors.ToolError: Repository org/model was not found on the server: check its name")
+    assert m.site.exc == "ToolError" and m.captures == {"repo_id": "org/model"}
+    assert m.site.releases == ["1.0.0", "1.1.0"]
+    assert m.site.latest_where()["function"] == "fetch"

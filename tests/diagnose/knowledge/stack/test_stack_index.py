@@ -1,0 +1,164 @@
+"""The shipped stack index answers known facts: error codes, the OS, pins, drivers, ABI, caches,
+transformers' tables and the stack's raise sites. No network: only the data file is read."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.diagnose.knowledge.stack import index as stack
+
+
+@pytest.fixture(scope="module")
+def ix():
+    found = stack.load()
+    assert found is not None, "bot/diagnose/knowledge/stack/data/stack.pack is missing"
+    return found
+
+
+def test_cuda_runtime_codes_by_number_name_and_text(ix):
+    assert ix.cuda_error(35).text == "CUDA driver version is insufficient for CUDA runtime version"
+    assert ix.cuda_error(35).name == "cudaErrorInsufficientDriver"
+    assert ix.cuda_error(802).text == "system not yet initialized"
+    assert ix.cuda_error(804).name == "cudaErrorCompatNotSupportedOnDevice"
+    assert ix.cuda_error("CUDA error: forward compatibility was attempted on non supported HW").number == 804
+    assert ix.cuda_error("cudaErrorNoDevice").number == 100
+
+
+def test_a_driver_code_reads_the_runtime_text_of_its_number(ix):
+    rec = ix.cuda_error("CUDA_ERROR_NO_DEVICE")
+    assert (rec.api, rec.number, rec.runtime_name) == ("driver", 100, "cudaErrorNoDevice")
+    assert rec.text == "no CUDA-capable device is detected"
+    assert ix.cuda_error(3, api="driver").name == "CUDA_ERROR_NOT_INITIALIZED"
+
+
+def test_nccl_codes_with_torchs_line(ix):
+    rec = ix.nccl(2)
+    assert rec.name == "ncclSystemError"
+    assert rec.text.startswith("unhandled system error")
+    assert rec.torch_detail.startswith("ncclSystemError: System call (e.g. socket, malloc)")
+    line = "NCCL error in: ProcessGroupNCCL.cpp:3690, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.27.7"
+    assert ix.nccl(line).number == 2
+
+
+def test_nvml_codes_and_pynvml_classes(ix):
+    rec = ix.nvml("NVMLError_DriverNotLoaded")
+    assert (rec.number, rec.name, rec.text) == (9, "NVML_ERROR_DRIVER_NOT_LOADED", "Driver Not Loaded")
+    assert ix.nvml(999).exception == "NVMLError_Unknown"
+
+
+def test_codes_in_a_log_line(ix):
+    hits = ix.codes_in("RuntimeError: CUDA error: no kernel image is available for execution on the device")
+    assert [(h.kind, h.record.number, h.by) for h in hits] == [("cuda", 209, "text")]
+    hits = ix.codes_in("UserWarning: CUDA initialization: Error 804: forward compatibility was attempted on non supported HW")
+    assert hits and hits[0].record.number == 804
+    assert ix.codes_in("ValueError: invalid argument") == []           # no library named on the line
+    assert ix.codes_in("triton: CUDA_ERROR_OUT_OF_MEMORY")[0].record.number == 2
+
+
+def test_errno(ix):
+    assert (ix.errno(28).name, ix.errno(28).strerror) == ("ENOSPC", "No space left on device")
+    assert ix.errno(13).exception == "PermissionError"
+    assert ix.errno("EMFILE").number == 24
+    assert ix.errno("Too many open files").number == 24
+    assert ix.errno_in("OSError: [Errno 28] No space left on device: '/tmp/x'").number == 28
+    assert ix.errno_in("zmq.error.ZMQError: Too many open files (src/epoll.cpp:38)").name == "EMFILE"
+    assert ix.errno(2).exception == "FileNotFoundError"
+
+
+def test_signals_and_exit_codes(ix):
+    kill = ix.signal(9)
+    assert (kill.name, kill.exit_code, kill.returncode, kill.description) == ("SIGKILL", 137, -9, "Killed")
+    assert ix.signal_for_exit(137) == kill and ix.signal_for_exit(-9) == kill
+    assert ix.signal("SIGABRT").number == 6 and ix.signal("Killed") == kill
+    assert ix.signal_for_exit(1) is None
+
+
+def test_rlimits_with_their_ulimit_flag(ix):
+    rec = ix.rlimit("RLIMIT_NOFILE")
+    assert rec.ulimit_flag == "-n" and ix.rlimit("-n") == rec and ix.rlimit("NOFILE") == rec
+    assert ix.rlimit("AS").ulimit_flag == "-v"
+
+
+def test_loader_shapes(ix):
+    [m] = ix.loader_match("ImportError: /lib/x86_64-linux-gnu/libstdc++.so.6: version `GLIBCXX_3.4.30' not found "
+                          "(required by /opt/conda/lib/python3.10/site-packages/vllm/_C.abi3.so)")
+    assert m.shape == "version_not_found"
+    assert m.groups == {"library": "/lib/x86_64-linux-gnu/libstdc++.so.6", "version": "GLIBCXX_3.4.30",
+                        "required_by": "/opt/conda/lib/python3.10/site-packages/vllm/_C.abi3.so"}
+    [m] = ix.loader_match("ImportError: libcudart.so.12: cannot open shared object file: No such file or directory")
+    assert (m.shape, m.groups["library"]) == ("cannot_open", "libcudart.so.12")
+    [m] = ix.loader_match("ImportError: /x/vllm/_C.abi3.so: undefined symbol: _ZN3c104cuda9SetDeviceEi")
+    assert (m.shape, m.groups["symbol"]) == ("undefined_symbol", "_ZN3c104cuda9SetDeviceEi")
+    [m] = ix.loader_match("python3: symbol lookup error: /x/_C.so: undefined symbol: _ZN3c10")
+    assert m.shape == "symbol_lookup_error"          # the longer reading of the same span
+
+
+def test_vllm_pins_and_torchs_cuda(ix):
+    assert ix.pins("0.10.2")["torch"] == "==2.8.0"
+    assert ix.pin("0.10.2", "transformers") == ">=4.55.2"
+    assert ix.pins("v0.10.2+cu128") == ix.pins("0.10.2")
+    assert ix.torch_cuda("2.8.0") == "12.8"
+    assert ix.torch_cuda("2.8.0+cu126") == "12.6" and ix.torch_cuda("2.8.0+cpu") is None
+    assert "0.5.0" in ix.vllm_releases() and ix.pins("0.1.0") == {}
+    manifest = ix.manifest("0.10.2")
+    assert (manifest["torch"], manifest["cuda"], manifest["min_driver"]) == ("2.8.0", "12.8", "525.60.13")
+
+
+def test_drivers(ix):
+    assert ix.min_driver("12.8") == "525.60.13"          # minor-version compatibility
+    assert ix.min_driver("11.8") == "450.80.02"
+    assert ix.driver_ok("470.82.01", "12.8") is False
+    assert ix.driver_ok("535.104.05", "12.8") is True
+    assert ix.cuda_for_driver("535.104.05") == "12.2"
+
+
+def test_sonames_gcc_and_manylinux(ix):
+    assert ix.wheel_for_soname("libcudart.so.12")[0].package == "nvidia-cuda-runtime-cu12"
+    assert ix.wheel_for_soname("/usr/lib/libcudart.so.12")[0].package == "nvidia-cuda-runtime-cu12"
+    assert ix.wheel_for_soname("libnccl.so.2", cuda="12.8")[0].package == "nvidia-nccl-cu12"
+    assert ix.gcc_for("GLIBCXX_3.4.30") == "12.1.0"
+    assert ix.gcc_for("`GLIBCXX_3.4.29'") == "11.1.0"
+    assert ix.gcc_labels("9.3")["GLIBCXX"] == "3.4.28"
+    policy = ix.manylinux("manylinux2014")
+    assert (policy.name, policy.glibc) == ("manylinux_2_17", "2.17")
+    assert ix.manylinux("manylinux_2_28_x86_64").glibc == "2.28"
+
+
+def test_cache_dirs(ix):
+    m = ix.cache_dir_for("/root/.cache/huggingface/hub/models--Qwen--Qwen2-7B/blobs/abc")
+    assert (m.cache.variable, m.rest, m.at_default) == ("HF_HUB_CACHE", "models--Qwen--Qwen2-7B/blobs/abc", True)
+    assert "HF_HOME" in m.cache.moved_by
+    m = ix.cache_dir_for("OSError: [Errno 28] No space left on device: '/tmp/torchinductor_root/ab/x.py'")
+    assert m.cache.variable == "TORCHINDUCTOR_CACHE_DIR"
+    assert ix.cache_dir_for("/data/hf/hub/models--a--b/snapshots/1").at_default is False
+    assert ix.cache_dir_for("PermissionError: [Errno 13] Permission denied: '/.cache'").cache.variable == "XDG_CACHE_HOME"
+    assert ix.cache("VLLM_CACHE_ROOT").default == "~/.cache/vllm"
+    assert ix.cache_dir_for("/srv/app/main.py") is None
+
+
+def test_transformers_tables(ix):
+    assert ix.model_type_first("qwen3") == "4.51.0"
+    assert ix.has_model_type("qwen3", "4.50.3") is False and ix.has_model_type("qwen3", "4.51.3") is True
+    assert ix.model_type_first("no-such-model") is None
+    assert ix.gguf_arch("qwen3").first == "4.54.0"
+    assert "llama" in ix.gguf_archs("4.45.0") and "tokenizer" not in ix.gguf_archs("4.45.0")
+
+
+def test_pip_references_and_env_vars(ix):
+    assert ix.pip_reference("subprocess-exited-with-error").exception == "InstallationSubprocessError"
+    assert any(e.package == "huggingface_hub" for e in ix.env_var("HF_HUB_OFFLINE"))
+    assert any(e.name == "TORCHINDUCTOR_CACHE_DIR" for e in ix.env_vars("torch"))
+
+
+def test_a_stack_message_finds_its_raise_site(ix):
+    assert ix.frame_package('File "/venv/lib/python3.11/site-packages/transformers/models/auto/configuration_auto.py"') \
+        == ("transformers", "transformers/models/auto/configuration_auto.py")
+    text = ("ValueError: The checkpoint you are trying to load has model type `qwen3` but Transformers does not "
+            "recognize this architecture. This could be because of an issue with the checkpoint, or because your "
+            "version of Transformers is out of date.")
+    best = ix.match("transformers", text)[0]
+    assert best.score >= 90 and best.site.exc == "ValueError"
+    assert best.site.latest_where()["file"] == "transformers/models/auto/configuration_auto.py"
+    assert "4.40.2" in best.site.releases
+    assert ix.match("transformers", "something nobody raises here at all, really") == []
+    assert ix.match("no-such-package", text) == []
