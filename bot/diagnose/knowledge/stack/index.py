@@ -69,7 +69,8 @@ Versions and pins (a version may carry a local tag or be a dev build: "0.10.2+cu
 The Python packages of the stack (torch, transformers, tokenizers, huggingface_hub, triton):
 
     ix.frame_package('File ".../site-packages/transformers/modeling_utils.py"') -> ("transformers",
-        "transformers/modeling_utils.py") | None: the package a traceback frame's path is in
+        "transformers/modeling_utils.py") | None: the package a traceback frame's path is in (any
+        package after site-packages; a source checkout's torch/, transformers/, ... too)
     ix.match(package, message, exc_type=None, limit=3) -> list[SiteMatch]: the raise site of a
         message of that package (the vLLM index's SiteMatch and RaiseSite: .site.exc, .template,
         .releases (the package's minors that raise it), .where [{release, file, line, function,
@@ -77,6 +78,8 @@ The Python packages of the stack (torch, transformers, tokenizers, huggingface_h
     ix.site_releases(package) -> list[str]: the minors whose sites are indexed
     ix.env_vars(package) -> list[EnvRead]; ix.env_var("HF_HUB_OFFLINE") -> list[EnvRead]
         EnvRead: package, name, files, default (the newest release's), releases
+    ix.exception_class("huggingface_hub.errors.GatedRepoError" | "GatedRepoError") -> list[ExceptionClass]
+        package, name, bases, file, releases: the packages that define it, and what it derives from
     ix.model_type_first("qwen3") -> "4.51.0";  ix.model_type_releases(t) -> list[str]
     ix.has_model_type(t, transformers_version) -> bool | None (None: a version the table lacks)
     ix.gguf_arch("qwen3") -> GgufArch: arch, first, last, releases;  ix.gguf_archs(version) -> list[str]
@@ -200,6 +203,10 @@ class EnvRead(Record):
     __slots__ = ('package', 'name', 'files', 'default', 'releases')
 
 
+class ExceptionClass(Record):
+    __slots__ = ('package', 'name', 'bases', 'file', 'releases')
+
+
 class GgufArch(Record):
     __slots__ = ('arch', 'first', 'last', 'releases')
 
@@ -240,6 +247,7 @@ def _fold(text: str) -> str:
 
 _CODE_NAME = r"\b(?:cudaError\w+|cudaSuccess|CUDA_ERROR_\w+|CUDA_SUCCESS|nccl[A-Z]\w+|NVML_ERROR_\w+|NVMLError_\w+)\b"
 _EXC_PREFIX = r"^(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Failure)|Exception):\s*"
+_STACK_FOLDER = r"[/\\](torch|transformers|tokenizers|huggingface_hub|triton)[/\\](?=[\w/\\]+\.py)"
 _FRAME = r"(?:site-packages|dist-packages)[/\\](?P<rel>(?P<pkg>[A-Za-z_]\w*)[/\\][^\"'\s,]*)"
 # a home in a path: ~, root's, a user's, macOS's, Windows'; or none at all (HOME=/ gives "/.cache")
 _HOME = r"(?:~|/root|/home/[^/]+|/Users/[^/]+|[A-Za-z]:[/\\]Users[/\\][^/\\]+|)"
@@ -673,10 +681,17 @@ class StackIndex:
     # the stack's Python packages -----------------------------------------------------------------
 
     def frame_package(self, frame: str) -> tuple[str, str] | None:
+        """(package, path inside it) of a traceback frame's file: the folder after site-packages,
+        else (a source checkout, /opt/pytorch/torch/...) the last folder named for a stack package."""
         m = re.search(_FRAME, frame)
-        if not m:
-            return None
-        return m.group("pkg"), m.group("rel").replace("\\", "/")
+        if m:
+            return m.group("pkg"), m.group("rel").replace("\\", "/")
+        found = list(re.finditer(_STACK_FOLDER, frame))
+        if found:
+            rel = frame[found[-1].start() + 1:]
+            rel = re.split(r"[\"'\s,]", rel, maxsplit=1)[0].replace("\\", "/")
+            return found[-1].group(1), rel
+        return None
 
     def _sites(self, package: str):
         def make():
@@ -712,27 +727,37 @@ class StackIndex:
         sites = self._sites(package.replace("-", "_")) if package.replace("-", "_") in SITE_PACKAGES else None
         return list(sites.releases) if sites else []
 
-    def _envs(self) -> dict:
+    def _names(self) -> dict:
+        """The env vars each package reads and the exception classes it defines, by name."""
         def make():
-            by_name: dict[str, list] = {}
+            envs: dict[str, list] = {}
             per_package: dict[str, list] = {}
+            classes: dict[str, list] = {}
             for package in SITE_PACKAGES:
-                block = self._block("envs:" + package)
+                block = self._block("names:" + package)
                 if not block:
                     continue
                 rels, files = block["releases"], block["files"]
                 for name, (mask, fids, default) in block["envs"].items():
                     rec = EnvRead(package, name, [files[i] for i in fids], default, [rels[i] for i in bits(mask)])
-                    by_name.setdefault(name, []).append(rec)
+                    envs.setdefault(name, []).append(rec)
                     per_package.setdefault(package, []).append(rec)
-            return {"by_name": by_name, "per_package": per_package}
-        return self._table("envs", make)
+                for name, (mask, bases, fid) in block["classes"].items():
+                    classes.setdefault(name, []).append(
+                        ExceptionClass(package, name, bases, files[fid], [rels[i] for i in bits(mask)]))
+            return {"envs": envs, "per_package": per_package, "classes": classes}
+        return self._table("names", make)
 
     def env_vars(self, package: str) -> list[EnvRead]:
-        return list(self._envs()["per_package"].get(package.replace("-", "_"), ()))
+        return list(self._names()["per_package"].get(package.replace("-", "_"), ()))
 
     def env_var(self, name: str) -> list[EnvRead]:
-        return list(self._envs()["by_name"].get(name.strip(), ()))
+        return list(self._names()["envs"].get(name.strip(), ()))
+
+    def exception_class(self, name: str) -> list[ExceptionClass]:
+        """The packages that define an exception class of that name ("huggingface_hub.errors.GatedRepoError"
+        or "GatedRepoError"), with its bases: what kind of failure it is."""
+        return list(self._names()["classes"].get(name.strip().rsplit(".", 1)[-1], ()))
 
     # transformers' tables ------------------------------------------------------------------------
 

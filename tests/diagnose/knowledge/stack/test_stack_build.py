@@ -50,6 +50,15 @@ def test_a_remote_zip_reads_members_through_ranges():
     assert http.stats["bytes"] < len(data) / 2            # the big member was never fetched
 
 
+def test_a_cached_value_is_the_same_first_and_later(tmp_path):
+    from bot.diagnose.knowledge.stack.build.pypi import PyPI
+    pypi = PyPI(tmp_path)
+    first = pypi.memo("kind", "key", lambda: {"b": 1, "a": [2, {"d": 3, "c": 4}]})
+    again = pypi.memo("kind", "key", lambda: None)
+    assert first == again and list(first) == list(again) == ["a", "b"]
+    assert pypi.memo("kind", "zipped", lambda: {"x": "y" * 1000}, compress=True) == {"x": "y" * 1000}
+
+
 def test_header_enums():
     header = """
     enum __device_builtin__ cudaError

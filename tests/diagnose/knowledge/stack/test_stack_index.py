@@ -150,6 +150,17 @@ def test_pip_references_and_env_vars(ix):
     assert any(e.name == "TORCHINDUCTOR_CACHE_DIR" for e in ix.env_vars("torch"))
 
 
+def test_exception_classes_and_their_bases(ix):
+    [gated] = [c for c in ix.exception_class("huggingface_hub.errors.GatedRepoError") if c.package == "huggingface_hub"]
+    assert gated.bases == ["RepositoryNotFoundError"]
+    assert ix.exception_class("NoSuchErrorAnywhere") == []
+
+
+def test_a_frame_names_its_package(ix):
+    assert ix.frame_package('File "/opt/pytorch/torch/cuda/__init__.py", line 3') == ("torch", "torch/cuda/__init__.py")
+    assert ix.frame_package('File "/app/serve.py", line 3') is None
+
+
 def test_a_stack_message_finds_its_raise_site(ix):
     assert ix.frame_package('File "/venv/lib/python3.11/site-packages/transformers/models/auto/configuration_auto.py"') \
         == ("transformers", "transformers/models/auto/configuration_auto.py")

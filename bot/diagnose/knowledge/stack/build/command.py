@@ -61,13 +61,14 @@ def build(pypi: PyPI, log=print) -> dict:
     step("transformers", lambda: stack_sites.transformers_tables(pypi, log))
     for package in stack_sites.PACKAGES:
         step(f"sites:{package}", lambda: stack_sites.build_package(pypi, package, log))
-        # a match reads the templates; where a site is raised, and the env vars, have blocks of
-        # their own, read when first asked for
+        # a match reads the templates; where a site is raised, and the names (env vars read,
+        # exception classes), have blocks of their own, read when first asked for
         blocks[f"places:{package}"] = blocks[f"sites:{package}"].pop("places")
-        blocks[f"envs:{package}"] = {"envs": blocks[f"sites:{package}"].pop("envs"),
-                                     "files": blocks[f"sites:{package}"]["files"],
-                                     "releases": blocks[f"sites:{package}"]["releases"]}
-    envs = {p: blocks[f"envs:{p}"]["envs"] for p in stack_sites.PACKAGES}
+        blocks[f"names:{package}"] = {"envs": blocks[f"sites:{package}"].pop("envs"),
+                                      "classes": blocks[f"sites:{package}"].pop("classes"),
+                                      "files": blocks[f"sites:{package}"]["files"],
+                                      "releases": blocks[f"sites:{package}"]["releases"]}
+    envs = {p: blocks[f"names:{p}"]["envs"] for p in stack_sites.PACKAGES}
     step("caches", lambda: caches.build(pypi, envs, _vllm_index()))
     blocks["meta"] = {"format": FORMAT, "blocks": sorted([*blocks, "meta"]), "counts": counts(blocks),
                       "sources": {name: b["source"] for name, b in sorted(blocks.items()) if isinstance(b, dict) and b.get("source")},
@@ -95,7 +96,8 @@ def counts(blocks: dict) -> dict[str, int]:
         if b:
             out[f"{package} releases (sites)"] = len(b["releases"])
             out[f"{package} sites"] = len(b["sites"]["exc"])
-            out[f"{package} env vars"] = len(blocks[f"envs:{package}"]["envs"])
+            out[f"{package} env vars"] = len(blocks[f"names:{package}"]["envs"])
+            out[f"{package} exception classes"] = len(blocks[f"names:{package}"]["classes"])
     return out
 
 

@@ -9,6 +9,7 @@ scanners', so a change here rescans.
 from __future__ import annotations
 
 import ast
+import re
 
 from bot.vllm_source import build as vbuild
 from bot.vllm_source import scan_raises
@@ -33,9 +34,24 @@ def keep(path: str, site: dict, classes: dict, out: list) -> bool:
     return True
 
 
+_EXCEPTION = re.compile(r"(?:Error|Exception|Warning|Failure|Exit|Interrupt)$")
+
+
+def exception_classes(classes: dict[str, dict], where: dict[str, str]) -> dict[str, dict]:
+    """{class: {"bases", "file"}} of the classes that are exceptions: named like one, or derived
+    (through the module's own classes) from one."""
+    def is_exception(name: str, depth: int = 0) -> bool:
+        if _EXCEPTION.search(name):
+            return True
+        rec = classes.get(name)
+        return bool(rec) and depth < 8 and any(is_exception(b, depth + 1) for b in rec["bases"] if b)
+    return {name: {"bases": [b for b in rec["bases"] if b], "file": where[name]}
+            for name, rec in classes.items() if is_exception(name)}
+
+
 def extract(sources: dict[str, str]) -> dict:
-    """The facts of one release's files: {"raises", "envs", "counts"}."""
-    raws, classes, envs = [], {}, []
+    """The facts of one release's files: {"raises", "envs", "classes", "counts"}."""
+    raws, classes, envs, where = [], {}, [], {}
     counts = {"files": 0, "unparsed": 0, "sites": 0, "kept": 0}
     for path, text in sorted(sources.items()):
         try:
@@ -45,10 +61,12 @@ def extract(sources: dict[str, str]) -> dict:
             continue
         counts["files"] += 1
         raws += [(path, s) for s in scan_raises.scan(tree)]
-        classes.update(scan_raises.exception_messages(tree))
+        found = scan_raises.exception_messages(tree)
+        classes.update(found)
+        where.update({name: path for name in found})
         envs += [{**e, "file": path} for e in scan_env_reads.scan(tree)]
     raises: list[dict] = []
     for path, site in raws:
         counts["sites"] += 1
         counts["kept"] += keep(path, site, classes, raises)
-    return {"raises": raises, "envs": envs, "counts": counts}
+    return {"raises": raises, "envs": envs, "classes": exception_classes(classes, where), "counts": counts}

@@ -9,6 +9,7 @@ the build's cache folder by file name; the list of releases is asked for again o
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -43,14 +44,19 @@ class PyPI:
         tmp.write_text(text)
         os.replace(tmp, path)
 
-    def memo(self, kind: str, key: str, make):
-        """A JSON value cached by (kind, key): `make()` runs only when the cache lacks it."""
-        path = self._cached(kind, key + ".json")
-        if path.exists():
-            return json.loads(path.read_text())
-        value = make()
-        self._write(path, json.dumps(value, sort_keys=True))
-        return value
+    def memo(self, kind: str, key: str, make, compress: bool = False):
+        """A JSON value cached by (kind, key): `make()` runs only when the cache lacks it. The value
+        is always the one read back from the cache's text, so a first build and a rebuild from
+        the cache give the same data, key order included. compress: gzip it (sources)."""
+        path = self._cached(kind, key + (".json.gz" if compress else ".json"))
+        if not path.exists():
+            text = json.dumps(make(), sort_keys=True)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(path.suffix + ".tmp")
+            tmp.write_bytes(gzip.compress(text.encode(), mtime=0) if compress else text.encode())
+            os.replace(tmp, path)
+        raw = path.read_bytes()
+        return json.loads(gzip.decompress(raw) if compress else raw)
 
     def prune(self, prefix: str, current: str) -> None:
         """Remove cached kinds of facts that older scanners made (`prefix*` other than `current`)."""

@@ -79,15 +79,20 @@ def wanted(name: str, parts: tuple[str, ...]) -> bool:
 
 
 def release_facts(pypi: PyPI, package: str, version: str) -> dict | None:
+    """One release's facts. The source of the files read is cached on its own (gzip'd), so a
+    change to a scanner rescans without downloading anything again."""
     spec = PACKAGES[package]
     wheel = pypi.wheel(spec["project"], version, smallest=spec["smallest"])
     if wheel is None:
         return None
+    parts_key = hashlib.sha1(repr(spec["parts"]).encode()).hexdigest()[:8]
+
+    def sources():
+        z = pypi.remote(wheel)
+        return z.texts([n for n in z.namelist() if wanted(n, spec["parts"])])
 
     def make():
-        z = pypi.remote(wheel)
-        names = [n for n in z.namelist() if wanted(n, spec["parts"])]
-        facts = extract_sites.extract(z.texts(names))
+        facts = extract_sites.extract(pypi.memo("sources", f"{wheel['filename']}-{parts_key}", sources, compress=True))
         facts["wheel"] = wheel["filename"]
         return facts
 
@@ -104,7 +109,12 @@ def merge(package: str, per_release: list[tuple[str, dict]]) -> dict:
     sites: dict[tuple[str, str], dict] = {}
     templates: dict[tuple[str, str], str] = {}
     envs: dict[str, list] = {}
+    classes: dict[str, list] = {}
     for ri, (_, facts) in enumerate(per_release):
+        for name, rec in facts.get("classes", {}).items():
+            row = classes.setdefault(name, [0, rec["bases"], files.id(rec["file"])])
+            row[0] |= 1 << ri
+            row[1:] = [rec["bases"], files.id(rec["file"])]      # the newest release's
         for s in facts["raises"]:
             key = (s["exc"], vbuild.shape(s["template"]))
             templates[key] = s["template"]          # the newest wording of the placeholders
@@ -123,6 +133,7 @@ def merge(package: str, per_release: list[tuple[str, dict]]) -> dict:
         "places": places, "user_facing": sorted({p.rstrip("/").removesuffix(".py") for p in PACKAGES[package]["parts"]}),
         "counts": {v: f["counts"] for v, f in per_release},
         "envs": {name: [m, sorted(fids), default] for name, (m, fids, default) in sorted(envs.items())},
+        "classes": dict(sorted(classes.items())),
     }
 
 
