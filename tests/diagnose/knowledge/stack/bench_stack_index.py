@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[4]
 sys.path.insert(0, str(ROOT))
 
-from bot.diagnose.knowledge.stack import index as stack  # noqa: E402
+from bot.diagnose.knowledge.stack import stack_index as stack  # noqa: E402
 
 
 # Bytecode is written and read as an installed package's is: a shell with PYTHONDONTWRITEBYTECODE
@@ -41,6 +41,14 @@ def fresh(code: str, runs: int) -> tuple[float, float]:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     return statistics.median(wall), statistics.median(cpu)
+
+
+def synthesise(site) -> str:
+    """A message of a site with each field filled by a plain value: a number for a name of a size,
+    count or index, else a word (a stand-in for what the package would print)."""
+    value = lambda name: "4096" if any(w in name.lower() for w in ("size", "num", "count", "len", "idx", "rank")) \
+        else "qwen2"
+    return "".join(v if k == "lit" else value(v) for k, v in site.parts)
 
 
 def per_call(fn, n: int = 2000) -> float:
@@ -85,9 +93,10 @@ def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--runs", type=int, default=7)
     runs = p.parse_args().runs
-    data = stack.DATA_PATH.parent
-    size = sum(f.stat().st_size for f in data.iterdir() if f.is_file())
-    print(f"data on disk: {size / 1e6:.2f} MB ({', '.join(f.name for f in data.iterdir() if f.is_file())}); limit 5 MB")
+    files = sorted(stack.DATA_DIR.glob("*.json.gz"), key=lambda f: -f.stat().st_size)
+    size = sum(f.stat().st_size for f in files)
+    print(f"data on disk: {size / 1e6:.2f} MB in {len(files)} files (largest: "
+          f"{', '.join(f'{f.name} {f.stat().st_size / 1e3:.0f} kB' for f in files[:4])}); limit 5 MB")
 
     print(f"\nfresh process, median of {runs}: CPU time (wall clock)")
     base = fresh("import yaml, rapidfuzz", runs)
@@ -95,15 +104,15 @@ def main() -> int:
     rows = [
         ("python -c 'import yaml, rapidfuzz' (baseline)", base),
         ("python -c 'import bot.diagnose' (the index's parents)", diag),
-        ("import the index", fresh("from bot.diagnose.knowledge.stack import index", runs)),
+        ("import the index", fresh("from bot.diagnose.knowledge.stack import stack_index", runs)),
         ("import + load() + errno(28)", fresh(
-            "from bot.diagnose.knowledge.stack import index; index.load().errno(28)", runs)),
+            "from bot.diagnose.knowledge.stack import stack_index as index; index.load().errno(28)", runs)),
         ("import + load() + manifest('0.10.2')", fresh(
-            "from bot.diagnose.knowledge.stack import index; index.load().manifest('0.10.2')", runs)),
+            "from bot.diagnose.knowledge.stack import stack_index as index; index.load().manifest('0.10.2')", runs)),
         ("import + load() + codes_in(line)", fresh(
-            "from bot.diagnose.knowledge.stack import index; index.load().codes_in('CUDA error: out of memory')", runs)),
+            "from bot.diagnose.knowledge.stack import stack_index as index; index.load().codes_in('CUDA error: out of memory')", runs)),
         ("import + load() + match(transformers, msg)", fresh(
-            "from bot.diagnose.knowledge.stack import index; index.load().match('transformers', "
+            "from bot.diagnose.knowledge.stack import stack_index as index; index.load().match('transformers', "
             "'Unrecognized model in /m. Should have a `model_type` key in its config.json')", runs)),
     ]
     for name, (wall, cpu) in rows:
@@ -120,10 +129,9 @@ def main() -> int:
         first = (time.perf_counter() - t) * 1e3
         n = 200 if name.startswith(("match", "codes_in")) else 2000
         print(f"  {name:30} first {first:7.2f} ms   then {per_call(lambda: fn(ix), n):8.2f} µs/call")
-    from bot.vllm_source.messages import synthesise
     for package in stack.SITE_PACKAGES:
         sites = ix._sites(package)
-        texts = [synthesise(sites.site(i)) for i in range(0, len(sites._exc), max(1, len(sites._exc) // 300))]
+        texts = [synthesise(sites.site(i)) for i in range(0, len(sites), max(1, len(sites) // 300))]
         t = time.perf_counter()
         named = sum(bool(ix.match(package, text)) for text in texts)
         per = (time.perf_counter() - t) / len(texts) * 1e6

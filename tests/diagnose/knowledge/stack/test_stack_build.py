@@ -9,10 +9,10 @@ import io
 import random
 import zipfile
 
-from bot.diagnose.knowledge.stack import index as stack
+from bot.diagnose.knowledge.stack import stack_index as stack
 from bot.diagnose.knowledge.stack.build import (abi, caches, cuda_codes, extract_sites, nccl_codes, nvml_codes,
                                                 os_tables, pins, scan_env_reads, stack_sites)
-from bot.diagnose.knowledge.stack.build.http import RemoteZip
+from bot.diagnose.knowledge.stack.build.remote_zip import RemoteZip
 from bot.diagnose.knowledge.stack.build.pypi import file_version, requirements
 
 
@@ -155,7 +155,7 @@ def test_os_tables_come_from_cpython():
 
 
 def test_merged_sites_are_matched_by_the_index(tmp_path):
-    from bot.vllm_source import pack
+    from bot.diagnose.knowledge.stack.build.command import FORMAT, write
 
     source = {"tool/errors.py": '''
 class ToolError(Exception):
@@ -168,10 +168,10 @@ def fetch(repo_id, revision):
 '''}
     per_release = [("1.0.0", extract_sites.extract(source)), ("1.1.0", extract_sites.extract(source))]
     block = stack_sites.merge("torch", per_release)
-    blocks = {"sites:torch": {k: v for k, v in block.items() if k not in ("places", "envs")},
-              "places:torch": block["places"]}
-    pack.write(tmp_path / "stack.pack", blocks)
-    ix = stack.StackIndex(tmp_path / "stack.pack")
+    blocks = {"sites:torch": {k: v for k, v in block.items() if k not in ("places", "envs", "classes")},
+              "places:torch": block["places"], "meta": {"format": FORMAT}}
+    write(blocks, tmp_path)
+    ix = stack.load(tmp_path)
     [m] = ix.match("torch", "tool.errors.ToolError: Repository org/model was not found on the server: check its name")
     assert m.site.exc == "ToolError" and m.captures == {"repo_id": "org/model"}
     assert m.site.releases == ["1.0.0", "1.1.0"]

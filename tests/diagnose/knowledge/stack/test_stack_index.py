@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot.diagnose.knowledge.stack import index as stack
+from bot.diagnose.knowledge.stack import stack_index as stack
 
 
 @pytest.fixture(scope="module")
 def ix():
     found = stack.load()
-    assert found is not None, "bot/diagnose/knowledge/stack/data/stack.pack is missing"
+    assert found is not None, "bot/diagnose/knowledge/stack/data/ is missing"
     return found
 
 

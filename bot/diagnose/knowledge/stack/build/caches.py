@@ -4,7 +4,8 @@ A default is kept as an expression over environment variables, `${HF_HOME:-${XDG
 which says both where the cache is when nothing is set and which variables move it. Derived where
 the package spells it as module-level code: huggingface_hub's constants.py and transformers'
 utils/hub.py are evaluated symbolically (os.getenv, os.path.join, expanduser, ...; nothing is
-imported), vLLM's from the default each `vllm/envs.py` entry has in the vLLM index. The rest
+imported), and so are the defaults of vLLM's `vllm/envs.py` (its environment_variables table's
+lambdas, with the one-line helpers they call). The rest
 (triton, torch, the OS) compute theirs inside functions: HAND gives those, each with the file that
 says so, and the build checks that the package does read the variable (its env reads).
 """
@@ -56,10 +57,8 @@ HAND = {
     "TMPDIR": ("/tmp", "Python's tempfile.gettempdir() on Linux"),
     "CUDA_CACHE_PATH": ("~/.nv/ComputeCache", "CUDA C++ Programming Guide, CUDA environment variables"),
 }
-# vLLM's envs.py helpers its defaults call (vllm/envs.py, by hand).
-VLLM_CALLS = {"get_default_cache_root": "${XDG_CACHE_HOME:-~/.cache}",
-              "get_default_config_root": "${XDG_CONFIG_HOME:-~/.config}",
-              "tempfile.gettempdir": "${TMPDIR:-/tmp}"}
+# Python's own: tempfile.gettempdir() reads TMPDIR (then TEMP, TMP) and falls back to /tmp.
+CALLS = {"tempfile.gettempdir": "${TMPDIR:-/tmp}"}
 PASS_THROUGH = {"expanduser", "expandvars", "abspath", "realpath", "normpath", "str", "Path", "fspath"}
 
 
@@ -115,6 +114,39 @@ def module_paths(source: str, names: dict[str, str] | None = None) -> dict[str, 
     return names
 
 
+def helpers(tree: ast.Module) -> dict[str, str]:
+    """{function: path expression} of a module's functions that only return a path expression
+    (vLLM's get_default_cache_root())."""
+    out = dict(CALLS)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            body = [st for st in node.body if not (isinstance(st, ast.Expr) and isinstance(st.value, ast.Constant))]
+            if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+                try:
+                    out[node.name] = evaluate(body[0].value, {}, out)
+                except Unknown:
+                    pass
+    return out
+
+
+def table_paths(source: str, wanted: set[str]) -> dict[str, str]:
+    """{variable: path expression} from a module's table of `"NAME": lambda: <expression>`
+    (vllm/envs.py's environment_variables)."""
+    tree = ast.parse(source)
+    calls = helpers(tree)
+    out = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Dict):
+            continue
+        for k, v in zip(node.keys, node.values):
+            if isinstance(k, ast.Constant) and k.value in wanted and isinstance(v, ast.Lambda):
+                try:
+                    out[k.value] = evaluate(v.body, {}, calls)
+                except Unknown:
+                    pass
+    return out
+
+
 def resolve(expr: str) -> str:
     """The path an expression gives when no variable is set."""
     while True:
@@ -134,7 +166,7 @@ def _read(pypi: PyPI, project: str, version: str, member: str) -> str | None:
     return z.texts([member])[member] if member in z.namelist() else None
 
 
-def build(pypi: PyPI, env_reads: dict[str, dict], vllm_index=None) -> dict:
+def build(pypi: PyPI, env_reads: dict[str, dict]) -> dict:
     """{"caches": [[variable, what, package, default expression, default path, moved by, source]]}.
     env_reads: {package: {variable: ...}} from the raise-site blocks, to check the hand entries."""
     found: dict[str, tuple[str, str]] = {}
@@ -151,16 +183,13 @@ def build(pypi: PyPI, env_reads: dict[str, dict], vllm_index=None) -> dict:
         for var, expr in paths.items():
             if var in CACHES and CACHES[var][1] == "transformers" and var in variables(expr):
                 found[var] = (expr, f"transformers=={version} utils/hub.py")
-    if vllm_index is not None:
-        for var, (_, package) in CACHES.items():
-            info = vllm_index.env(var) if package == "vllm" else None
-            if info is None or not info.default_expr:
-                continue
-            try:
-                expr = evaluate(ast.parse(info.default_expr, mode="eval").body, {}, VLLM_CALLS)
-            except (Unknown, SyntaxError):
-                continue
-            found[var] = ("${" + var + ":-" + expr + "}", f"vllm=={info.releases[-1]} vllm/envs.py (the vLLM index)")
+    vllm_version = pypi.releases("vllm")[-1]
+    wanted = {v for v, (_, package) in CACHES.items() if package == "vllm"}
+    vllm = pypi.memo("cache-paths", f"vllm-{vllm_version}", lambda: table_paths(
+        _read(pypi, "vllm", vllm_version, "vllm/envs.py") or "", wanted))
+    for var, expr in vllm.items():
+        if var in variables(expr):
+            found[var] = (expr, f"vllm=={vllm_version} vllm/envs.py")
     for var, (default, where) in HAND.items():
         expr = "${" + var + ":-" + default + "}"
         package = CACHES[var][1]
@@ -172,5 +201,5 @@ def build(pypi: PyPI, env_reads: dict[str, dict], vllm_index=None) -> dict:
             continue
         expr, source = found[var]
         rows.append([var, what, package, expr, resolve(expr), variables(expr), source])
-    return {"caches": rows, "source": "huggingface_hub constants.py and transformers utils/hub.py evaluated "
-                                      "symbolically; vLLM's envs.py defaults from the vLLM index; the rest by hand"}
+    return {"caches": rows, "source": "huggingface_hub constants.py, transformers utils/hub.py and vllm/envs.py "
+                                      "evaluated symbolically; the rest by hand"}

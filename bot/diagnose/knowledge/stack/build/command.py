@@ -7,13 +7,16 @@ NCCL library is downloaded whole the first time), the build machine's CPython, g
 (errno, signals, limits, loader messages) and Debian's libstdc++ manual through apt. What is read
 from a file on PyPI is cached under --cache (default: the user cache folder), so a rebuild asks
 PyPI only for its release lists and reads what a new release brings; the same inputs give the
-same bytes. Writes DIR/stack.pack (the index's blocks, each compressed on its own) and prints
-counts, time, requests and bytes.
+same bytes. Prints counts, time, requests and bytes. The data is DIR/<block>.json.gz, one file per table, each read
+on its first lookup (stack_index.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -23,15 +26,6 @@ from .pypi import PyPI
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 FORMAT = 1
-
-
-def _vllm_index():
-    """The vLLM index, for vLLM's own cache variables (absent: those rows are left out)."""
-    try:
-        from bot.vllm_source import index
-    except ImportError:
-        return None
-    return index.load()
 
 
 def build(pypi: PyPI, log=print) -> dict:
@@ -69,7 +63,7 @@ def build(pypi: PyPI, log=print) -> dict:
                                       "files": blocks[f"sites:{package}"]["files"],
                                       "releases": blocks[f"sites:{package}"]["releases"]}
     envs = {p: blocks[f"names:{p}"]["envs"] for p in stack_sites.PACKAGES}
-    step("caches", lambda: caches.build(pypi, envs, _vllm_index()))
+    step("caches", lambda: caches.build(pypi, envs))
     blocks["meta"] = {"format": FORMAT, "blocks": sorted([*blocks, "meta"]), "counts": counts(blocks),
                       "sources": {name: b["source"] for name, b in sorted(blocks.items()) if isinstance(b, dict) and b.get("source")},
                       "packages": sorted(stack_sites.PACKAGES)}
@@ -95,16 +89,31 @@ def counts(blocks: dict) -> dict[str, int]:
         b = blocks.get(f"sites:{package}")
         if b:
             out[f"{package} releases (sites)"] = len(b["releases"])
-            out[f"{package} sites"] = len(b["sites"]["exc"])
+            out[f"{package} sites"] = len(b["exc"])
             out[f"{package} env vars"] = len(blocks[f"names:{package}"]["envs"])
             out[f"{package} exception classes"] = len(blocks[f"names:{package}"]["classes"])
     return out
 
 
 def write(blocks: dict, out: Path) -> int:
-    from bot.vllm_source import pack
+    """Each block as DIR/<name>.json.gz (sites:torch → sites.torch.json.gz), written only when
+    its bytes change (mtime 0: the same facts give the same bytes); blocks the build no longer
+    makes are removed. Returns the bytes of the data, all files together."""
     out.mkdir(parents=True, exist_ok=True)
-    return pack.write(out / "stack.pack", blocks)
+    names = set()
+    for name, value in blocks.items():
+        path = out / (name.replace(":", ".") + ".json.gz")
+        names.add(path.name)
+        raw = json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=False).encode()
+        data = gzip.compress(raw, compresslevel=9, mtime=0)
+        if not path.exists() or path.read_bytes() != data:
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(data)
+            os.replace(tmp, path)
+    for stale in out.glob("*.json.gz"):
+        if stale.name not in names:
+            stale.unlink()
+    return sum(p.stat().st_size for p in out.glob("*.json.gz"))
 
 
 def default_cache() -> Path:
@@ -115,7 +124,7 @@ def default_cache() -> Path:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="vllm-doctor index build-stack",
                                 description="Build the index of the stack beneath vLLM from the packages on PyPI.")
-    p.add_argument("--out", default=str(DATA_DIR), help="folder to write stack.pack to (default: %(default)s)")
+    p.add_argument("--out", default=str(DATA_DIR), help="folder of the data files (default: %(default)s)")
     p.add_argument("--cache", default=None, help="cache of what was read from PyPI (default: the user cache folder)")
     p.add_argument("--offline", action="store_true",
                    help="use the cached release lists instead of asking PyPI (what is not cached still is fetched)")
@@ -128,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     for name, n in blocks["meta"]["counts"].items():
         print(f"  {name:34} {n:6}")
-    print(f"{Path(args.out) / 'stack.pack'}: {size / 1e6:.2f} MB; {time.perf_counter() - start:.1f} s; "
+    print(f"{args.out}: {len(blocks)} files, {size / 1e6:.2f} MB; {time.perf_counter() - start:.1f} s; "
           f"{pypi.http.stats['requests']} requests, {pypi.http.stats['bytes'] / 1e6:.1f} MB downloaded (cache: {cache})")
     return 0
 

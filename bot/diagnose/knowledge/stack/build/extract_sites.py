@@ -1,9 +1,11 @@
-"""One release's raise sites and env reads, from the source of its files.
+"""One release's raise sites, env reads and exception classes, from the source of its files.
 
-The vLLM index's scanner (scan_raises) finds the sites, and vLLM's rule keeps those worth matching
-(build._keep's thresholds: enough literal words and characters, not a text Python itself prints);
-scan_env_reads finds the variables read. The facts are cached by this module's source, with the
-scanners', so a change here rescans.
+The vLLM index's raise scanner (vllm/build/scan_raises.py) finds the sites: templates from
+f-strings, %, .format, concatenation and messages built in a variable, and exception classes that
+word their own message. A site is kept by the rule the vLLM index keeps its own by (vllm/build/
+wheels.py: at least MIN_LITERAL_WORDS words and MIN_LITERAL_CHARS characters of literal text, not a
+text Python itself prints): a message made mostly of its fields cannot be told apart. The facts are
+cached by this module's source, with the scanners', so a change here rescans.
 """
 
 from __future__ import annotations
@@ -11,23 +13,35 @@ from __future__ import annotations
 import ast
 import re
 
-from bot.vllm_source import build as vbuild
-from bot.vllm_source import scan_raises
+from bot.diagnose.knowledge.vllm.build import scan_raises
 
+from .. import site_match
 from . import scan_env_reads
+
+MIN_LITERAL_WORDS = 2
+MIN_LITERAL_CHARS = 12
+# Texts CPython itself prints: a user's "No module named 'x'" almost never comes from a package's
+# own copy of it.
+PYTHON_TEXTS = re.compile("|".join(f"(?:{p})" for p in (
+    r"No module named '?\{\}'?\.?",
+    r"module '?\{\}'? has no attribute '?\{\}'?",
+    r"'?\{\}'? object has no attribute '?\{\}'?",
+    r"'?\{\}'? object is not (?:callable|subscriptable|iterable)",
+    r"\{\} is not a valid \{\}",
+    r"cannot import name '?\{\}'? from '?\{\}'?",
+)))
 
 
 def keep(path: str, site: dict, classes: dict, out: list) -> bool:
-    """vLLM's rule for a site worth matching: enough literal words and characters, and not a text
-    Python itself prints (build._keep, without its vLLM-only counts)."""
+    """A site worth matching: enough literal words and characters, and not a text Python prints."""
     parts = scan_raises.own_wording(site, classes) or site.get("parts")
     if not parts:
         return False
     words, chars = scan_raises.literal_stats(parts)
-    if words < vbuild.MIN_LITERAL_WORDS or chars < vbuild.MIN_LITERAL_CHARS:
+    if words < MIN_LITERAL_WORDS or chars < MIN_LITERAL_CHARS:
         return False
     template = scan_raises.render(parts)
-    if vbuild.PYTHON_TEXTS.fullmatch(vbuild.shape(template)):
+    if PYTHON_TEXTS.fullmatch(site_match.shape(template)):
         return False
     out.append({"exc": site["exc"], "template": template, "file": path, "line": site["line"],
                 "function": site["function"], "condition": site["condition"]})

@@ -21,7 +21,7 @@ from pathlib import Path
 from packaging.utils import parse_wheel_filename
 from packaging.version import InvalidVersion, Version
 
-from .http import Http, HttpError, RemoteZip
+from .remote_zip import Http, HttpError, RemoteZip
 
 SIMPLE = "https://pypi.org/simple/{}/"
 SIMPLE_JSON = {"Accept": "application/vnd.pypi.simple.v1+json"}

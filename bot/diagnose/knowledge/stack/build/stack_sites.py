@@ -3,8 +3,8 @@
 The environment-facing parts of torch, transformers, tokenizers, huggingface_hub and triton (the
 folders and files in PACKAGES) are read out of one wheel per minor release (its last patch) with
 ranged requests, parsed with `ast` (nothing is imported or installed) and scanned as vLLM's own
-releases are (extract_sites). Each package's sites then merge into the layout the vLLM index's
-matcher reads (build._sites), so a stack message is matched exactly as a vLLM one is.
+releases are (extract_sites). Each package's sites then merge into the layout its matcher reads
+(site_match.SiteIndex).
 
 Also per release of transformers (every one from 4.40, not only the last patch of a minor): the
 model types of CONFIG_MAPPING_NAMES and the GGUF architectures of GGUF_CONFIG_MAPPING; and the
@@ -19,9 +19,7 @@ from pathlib import Path
 
 from packaging.version import Version
 
-from bot.vllm_source import build as vbuild
-from bot.vllm_source import scan_raises
-
+from .. import site_match
 from . import extract_sites, scan_env_reads
 from .pypi import PyPI
 
@@ -60,9 +58,16 @@ def scanner_key(*extra) -> str:
     """Cached facts are keyed by the scanners' source (and what else decides them), so a change
     to a scanner rescans, and a change to how facts are merged does not."""
     h = hashlib.sha1()
-    for path in (scan_raises.__file__, scan_env_reads.__file__, extract_sites.__file__):
+    for path in (extract_sites.scan_raises.__file__, scan_env_reads.__file__, extract_sites.__file__):
         h.update(Path(path).read_bytes())
-    h.update(repr((vbuild.MIN_LITERAL_WORDS, vbuild.MIN_LITERAL_CHARS, vbuild.PYTHON_TEXTS.pattern, extra)).encode())
+    h.update(repr(extra).encode())
+    return h.hexdigest()[:12]
+
+
+def tables_key() -> str:
+    """transformers' tables are read with scan_env_reads.literal_keys alone."""
+    h = hashlib.sha1(Path(scan_env_reads.__file__).read_bytes())
+    h.update(repr((MODEL_TYPES, GGUF_ARCHS)).encode())
     return h.hexdigest()[:12]
 
 
@@ -101,36 +106,71 @@ def release_facts(pypi: PyPI, package: str, version: str) -> dict | None:
     return pypi.memo(kind, wheel["filename"], make)
 
 
+def _masked(pairs) -> list:
+    """[(release id, value), ...] → [mask, value, mask, value, ...]: releases sharing a value
+    share one entry (bit i of a mask: the package's i-th release)."""
+    groups: dict = {}
+    for ri, value in pairs:
+        groups[value] = groups.get(value, 0) | 1 << ri
+    return [x for value, mask in groups.items() for x in (mask, value)]
+
+
+def anchors(templates: list[str]) -> dict[str, str]:
+    """{word: "site id site id ..."}: each site under its rarest literal word (any full message of
+    it holds that) and the rarest of its first words (a message cut short still holds those)."""
+    words = [list(dict.fromkeys(site_match.literal_words(t))) for t in templates]
+    df: dict[str, int] = {}
+    for ws in words:
+        for w in ws:
+            df[w] = df.get(w, 0) + 1
+    rarity = lambda w: (df[w], -len(w))
+    postings: dict[str, list[str]] = {}
+    for i, ws in enumerate(words):
+        for w in {min(ws, key=rarity), min(ws[:site_match.FIRST_WORDS], key=rarity)} if ws else ():
+            postings.setdefault(w, []).append(str(i))
+    return {w: " ".join(ids) for w, ids in sorted(postings.items())}
+
+
 def merge(package: str, per_release: list[tuple[str, dict]]) -> dict:
-    """One package's sites in the vLLM index's layout (releases, files, sites, postings, places),
-    and its env vars: {name: [releases mask, [file ids], default in the newest release]}."""
+    """One package's sites, each message once (one class and literal text, whatever its fields are
+    named; the newest release's names win), with its places; its env vars {name: [releases
+    mask, [file ids], default in the newest release]} and exception classes {name: [mask, bases,
+    file id]}. The layout site_match.SiteIndex reads."""
     releases = [v for v, _ in per_release]
-    files = vbuild.Files()
+    files: list[str] = []
+    file_ids: dict[str, int] = {}
+
+    def fid(path: str) -> int:
+        if path not in file_ids:
+            file_ids[path] = len(files)
+            files.append(path)
+        return file_ids[path]
+
     sites: dict[tuple[str, str], dict] = {}
     templates: dict[tuple[str, str], str] = {}
     envs: dict[str, list] = {}
     classes: dict[str, list] = {}
     for ri, (_, facts) in enumerate(per_release):
-        for name, rec in facts.get("classes", {}).items():
-            row = classes.setdefault(name, [0, rec["bases"], files.id(rec["file"])])
-            row[0] |= 1 << ri
-            row[1:] = [rec["bases"], files.id(rec["file"])]      # the newest release's
         for s in facts["raises"]:
-            key = (s["exc"], vbuild.shape(s["template"]))
-            templates[key] = s["template"]          # the newest wording of the placeholders
+            key = (s["exc"], site_match.shape(s["template"]))
+            templates[key] = s["template"]
             groups = sites.setdefault(key, {})
-            groups.setdefault((files.id(s["file"]), s["function"], s["condition"]), []).append((ri, s["line"]))
+            groups.setdefault((fid(s["file"]), s["function"], s["condition"]), []).append((ri, s["line"]))
         for e in facts["envs"]:
             row = envs.setdefault(e["name"], [0, set(), None])
             row[0] |= 1 << ri
-            row[1].add(files.id(e["file"]))
+            row[1].add(fid(e["file"]))
             row[2] = e["default"] if e["default"] is not None else row[2]
-    sites = {(exc, templates[(exc, sh)]): groups for (exc, sh), groups in sites.items()}
-    columns, postings, places = vbuild._sites(sites)
+        for name, rec in facts.get("classes", {}).items():
+            row = classes.setdefault(name, [0, rec["bases"], fid(rec["file"])])
+            row[0] |= 1 << ri
+            row[1:] = [rec["bases"], fid(rec["file"])]          # the newest release's
+    keys = list(sites)
     return {
-        "format": vbuild.FORMAT, "package": package, "releases": releases, "versions": releases,
-        "files": files.paths, "sites": columns, "postings": postings, "where_block": len(places) or 1,
-        "places": places, "user_facing": sorted({p.rstrip("/").removesuffix(".py") for p in PACKAGES[package]["parts"]}),
+        "package": package, "releases": releases, "files": files,
+        "exc": [k[0] for k in keys], "template": [templates[k] for k in keys],
+        "postings": anchors([templates[k] for k in keys]),
+        "places": [[[f, fn, cond, _masked(lines)] for (f, fn, cond), lines in sites[k].items()] for k in keys],
         "counts": {v: f["counts"] for v, f in per_release},
         "envs": {name: [m, sorted(fids), default] for name, (m, fids, default) in sorted(envs.items())},
         "classes": dict(sorted(classes.items())),
@@ -178,7 +218,7 @@ def transformers_tables(pypi: PyPI, log=print) -> dict:
             z = pypi.remote(wheel)
             return {"model_types": _table(z, *MODEL_TYPES), "gguf": _table(z, *GGUF_ARCHS)}
 
-        kind = f"transformers-tables-{scanner_key(MODEL_TYPES, GGUF_ARCHS)}"
+        kind = f"transformers-tables-{tables_key()}"
         pypi.prune("transformers-tables-", kind)
         facts = pypi.memo(kind, wheel["filename"], make)
         if facts["model_types"] is None:

@@ -1,14 +1,13 @@
 """The stack index: what the layers beneath vLLM say about their errors, looked up at diagnosis time.
 
 Built by `python -m bot.diagnose.knowledge.stack.build` (`vllm-doctor index build-stack`) from the
-packages themselves and shipped as data/stack.pack: blocks of JSON, each compressed on its own
-(the vLLM index's pack format). Importing this module reads nothing; `load()` opens the file on the
-first lookup, and each lookup decompresses only its table, the first time it is asked. Standard
-library only (matching a raise site uses the vLLM index's matcher, and so rapidfuzz for a reworded
-message).
+packages themselves and shipped as data/: one gzip'd JSON file per table (cuda.json.gz,
+vllm_pins.json.gz, sites.torch.json.gz, ...). Importing this module reads and compiles nothing;
+each lookup reads its table's file the first time it is asked, and keys it for the lookups.
+Standard library only.
 
-    from bot.diagnose.knowledge.stack import index as stack
-    ix = stack.load()                       # None when the data file is absent or unreadable
+    from bot.diagnose.knowledge.stack import stack_index
+    ix = stack_index.load()                 # None when the data is not installed
 
 Error codes (a key is a number, a name, or the text the library prints):
 
@@ -72,9 +71,10 @@ The Python packages of the stack (torch, transformers, tokenizers, huggingface_h
         "transformers/modeling_utils.py") | None: the package a traceback frame's path is in (any
         package after site-packages; a source checkout's torch/, transformers/, ... too)
     ix.match(package, message, exc_type=None, limit=3) -> list[SiteMatch]: the raise site of a
-        message of that package (the vLLM index's SiteMatch and RaiseSite: .site.exc, .template,
-        .releases (the package's minors that raise it), .where [{release, file, line, function,
-        condition}], .score, .captures, .by)
+        message of that package, best first; [] when the package does not word it (site_match.py:
+        SiteMatch .site .score (80-100) .captures {placeholder: value} .by ("template" | "prefix");
+        Site .exc .template .releases (the package's minors that raise it) .where [{release,
+        file, line, function, condition}] .latest_where())
     ix.site_releases(package) -> list[str]: the minors whose sites are indexed
     ix.env_vars(package) -> list[EnvRead]; ix.env_var("HF_HUB_OFFLINE") -> list[EnvRead]
         EnvRead: package, name, files, default (the newest release's), releases
@@ -93,7 +93,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-DATA_PATH = Path(__file__).parent / "data" / "stack.pack"
+DATA_DIR = Path(__file__).parent / "data"
 FORMAT = 1                 # the layout this loader reads (build/command.py FORMAT)
 SITE_PACKAGES = ("torch", "transformers", "tokenizers", "huggingface_hub", "triton")
 
@@ -101,11 +101,15 @@ _CACHE: dict[str, "StackIndex | None"] = {}
 
 
 def load(path: str | Path | None = None) -> "StackIndex | None":
-    """The index, once per process; None when the data file is absent or unreadable. The file is
-    read on the first lookup, not here."""
-    key = str(path or DATA_PATH)
+    """The index, once per process; None when its data (a folder with meta.json.gz) is absent or
+    not of this loader's format. Only that small file is read here; each table on its first use."""
+    key = str(path or DATA_DIR)
     if key not in _CACHE:
-        _CACHE[key] = StackIndex(Path(key)) if Path(key).is_file() else None
+        try:
+            ix = StackIndex(Path(key))
+            _CACHE[key] = ix if ix._block("meta").get("format") == FORMAT else None
+        except (OSError, ValueError, EOFError, AttributeError):
+            _CACHE[key] = None
     return _CACHE[key]
 
 
@@ -269,16 +273,19 @@ def _rest(tail: str) -> str:
 class StackIndex:
     def __init__(self, path: Path):
         self.path = path
-        self._pack = None
+        self._blocks: dict[str, object] = {}
         self._tables: dict[str, object] = {}
 
     # blocks and prepared tables
 
     def _block(self, name: str):
-        if self._pack is None:
-            from bot.vllm_source.pack import Pack
-            self._pack = Pack(self.path)
-        return self._pack.get(name)
+        """One table's data (sites:torch is data/sites.torch.json.gz); None when absent."""
+        if name not in self._blocks:
+            import gzip
+            import json
+            path = self.path / (name.replace(":", ".") + ".json.gz")
+            self._blocks[name] = json.loads(gzip.decompress(path.read_bytes())) if path.is_file() else None
+        return self._blocks[name]
 
     def _table(self, name: str, make):
         """A lookup table made once from its blocks (dicts keyed for the lookups)."""
@@ -553,12 +560,19 @@ class StackIndex:
         return list(self._vllm_pins())
 
     def pins_release(self, vllm_version: str) -> str | None:
-        """The release whose pins describe a vLLM version (releases.py: a dev or local build is read
-        as its numbers; a patch the index lacks as the newest of its minor before it)."""
-        from bot.vllm_source.releases import locate
+        """The release whose pins describe a vLLM version: itself; else the release of the same
+        numbers (a dev or local build, "0.10.1.dev3+gabc" is 0.10.1); else the newest release of
+        its minor before it (an unreleased patch). None for a minor the index lacks."""
         names = self.vllm_releases()
-        found = locate(names, vllm_version)
-        return names[found[0]] if found and found[0] == found[1] else None
+        plain = str(vllm_version).strip().lstrip("vV").split("+")[0]
+        if plain in names:
+            return plain
+        key = vkey(plain)
+        same = [n for n in names if vkey(n) == key]
+        if same:
+            return same[0]
+        minor = [n for n in names if vkey(n)[:2] == key[:2] and vkey(n) <= key]
+        return minor[-1] if minor and len(key) >= 2 else None
 
     def pin_details(self, vllm_version: str) -> list[Pin]:
         release = self.pins_release(vllm_version)
@@ -695,20 +709,9 @@ class StackIndex:
 
     def _sites(self, package: str):
         def make():
-            from bot.vllm_source.index import Index
-
+            from .site_match import SiteIndex
             block = self._block("sites:" + package)
-            if block is None:
-                return None
-            stack = self
-
-            class PackageSites(Index):
-                """The vLLM index's matcher over one package's sites; places from their own block."""
-
-                def _places(self, i: int) -> list:
-                    return stack._block("places:" + package)[i]
-
-            return PackageSites(block, None)
+            return SiteIndex(block, lambda: self._block("places:" + package)) if block else None
         return self._table("sites:" + package, make)
 
     def match(self, package: str, message: str, exc_type: str | None = None, limit: int = 3) -> list:
@@ -719,7 +722,6 @@ class StackIndex:
         m = re.match(_EXC_PREFIX, message.strip())
         if m:                   # "huggingface_hub.errors.RepositoryNotFoundError: ..." → the class alone
             exc_type, message = exc_type or m.group(1), message.strip()[m.end():]
-        # the vLLM matcher lowers a dotted class from another package; here every class is the package's
         exc = exc_type.rsplit(".", 1)[-1] if exc_type else None
         return sites.match(message, exc, limit)
 
