@@ -19,10 +19,12 @@ FORWARDED = {
     "serve": ("bot.slack.cli", "run the Slack bot (Socket Mode, or --http)"),
     "worker": ("bot.repro.cli", "run the GPU repro worker"),
     "repro": ("bot.repro.cli", "reproduce a failure locally, one setting at a time"),
-    "index": ("bot.watch.cli", "the index of vLLM's releases: build it, update it"),
+    "index": ("bot.watch.cli", "the indexes of vLLM's releases and of the stack beneath: build, update"),
     "dashboard": ("bot.dashboard.cli", "serve the maintainers' web page (--host, --port)"),
 }
 RULES_FORWARDED = {"stats": "bot.learn.cli", "suggest": "bot.learn.cli"}
+# `index build-stack`: the stack index's build, beside the vLLM index's `index build`
+INDEX_FORWARDED = {"build-stack": "bot.diagnose.knowledge.stack.build"}
 EXAMPLE = "examples/engine-core-failed.log"
 
 
@@ -198,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
+    if argv[:1] == ["index"] and len(argv) > 1 and argv[1] in INDEX_FORWARDED:
+        return _forward(INDEX_FORWARDED[argv[1]], argv[2:])
     if argv and argv[0] in FORWARDED:
         name = argv[0]
         module = FORWARDED[name][0]
