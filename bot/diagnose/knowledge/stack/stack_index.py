@@ -81,6 +81,7 @@ The Python packages of the stack (torch, transformers, tokenizers, huggingface_h
     ix.exception_class("huggingface_hub.errors.GatedRepoError" | "GatedRepoError") -> list[ExceptionClass]
         package, name, bases, file, releases: the packages that define it, and what it derives from
     ix.model_type_first("qwen3") -> "4.51.0";  ix.model_type_releases(t) -> list[str]
+        (the table starts at ix.transformers_releases()[0], 4.40.0: a first of 4.40.0 means "by then")
     ix.has_model_type(t, transformers_version) -> bool | None (None: a version the table lacks)
     ix.gguf_arch("qwen3") -> GgufArch: arch, first, last, releases;  ix.gguf_archs(version) -> list[str]
     ix.pip_reference("subprocess-exited-with-error") -> PipReference: reference, exception, bases, file
@@ -765,6 +766,10 @@ class StackIndex:
 
     def _transformers(self) -> dict:
         return self._table("transformers", lambda: self._block("transformers"))
+
+    def transformers_releases(self) -> list[str]:
+        """The transformers releases whose model types and GGUF architectures the index holds."""
+        return list(self._transformers()["releases"])
 
     def _lifetime(self, mask: int) -> list[str]:
         rels = self._transformers()["releases"]

@@ -128,7 +128,7 @@ def main() -> int:
         fn(ix)
         first = (time.perf_counter() - t) * 1e3
         n = 200 if name.startswith(("match", "codes_in")) else 2000
-        print(f"  {name:30} first {first:7.2f} ms   then {per_call(lambda: fn(ix), n):8.2f} µs/call")
+        print(f"  {name:30} first {first:7.2f} ms   then {per_call(lambda fn=fn: fn(ix), n):8.2f} µs/call")
     for package in stack.SITE_PACKAGES:
         sites = ix._sites(package)
         texts = [synthesise(sites.site(i)) for i in range(0, len(sites), max(1, len(sites) // 300))]
