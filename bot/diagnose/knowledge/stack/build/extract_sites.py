@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import re
 
-from bot.diagnose.knowledge.vllm.build import scan_raises
+from bot.base import scan_raises
 
 from .. import site_match
 from . import scan_env_reads

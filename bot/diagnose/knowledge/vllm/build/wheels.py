@@ -29,10 +29,11 @@ from pathlib import Path
 
 from packaging.version import Version
 
+from bot.base import scan_raises
 from bot.diagnose.knowledge.vllm import pack
 from bot.diagnose.knowledge.vllm.index import literal_words
 
-from . import scan_args, scan_deprecations, scan_envs, scan_imports, scan_raises, successors
+from . import scan_args, scan_deprecations, scan_envs, scan_imports, successors
 
 # The last patch of every minor release PyPI serves from 0.5 on (`pip index versions vllm`): a
 # version of one of these minors is described by its last patch (releases.py).

@@ -1,6 +1,7 @@
-"""Raise sites of one vLLM module: exception class, message template, function, condition.
+"""Raise sites of one Python module: exception class, message template, function, condition.
 
-Part of the index build (never imported at diagnosis time). A message becomes a list of parts:
+Shared by the builds of two knowledge sources, vLLM's index (knowledge/vllm/build) and the
+stack's (knowledge/stack/build), so it lives below both; never imported at diagnosis time. A message becomes a list of parts:
 literal text and named placeholders, one per formatted field, from f-strings, `%` formatting,
 `str.format`, string concatenation, and a message built in a local (or module) variable before the
 raise (`msg = f"..."; msg += "..."; raise ValueError(msg)`). `assert cond, msg` is an
