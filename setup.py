@@ -26,7 +26,7 @@ setup(
     packages=find_packages(include=["bot", "bot.*"]) + list(MAPPED),
     package_dir=MAPPED,
     package_data={
-        "bot": ["examples/*.log", "diagnose/knowledge/vllm/data/*",
+        "bot": ["examples/*.log", "diagnose/knowledge/vllm/data/*", "diagnose/knowledge/stack/data/*",
                 "dashboard/templates/*.html", "dashboard/static/*.css", "dashboard/static/*.svg"],
         "bot.rules": ["*.yaml", "_vllm_source.json", "README.md"],
         "bot.migrations": ["script.py.mako"],
