@@ -20,7 +20,7 @@ FLOORS = (
     "bot.diagnose.answering",      # rank, values, release-true advice, the report
     "bot.diagnose",                # the pipeline and the core's face
     "bot.store",
-    "bot.watch",                   # keeps the index of vLLM's releases up to date (PyPI, the data folder)
+    "bot.watch",                   # reads PyPI; keeps the indexes of vLLM and of the stack up to date
     "bot.learn",
     "bot.http",
     "bot.repro",
@@ -133,27 +133,29 @@ def test_no_import_climbs_a_floor():
     assert climbs == []
 
 
+KNOWLEDGE = BOT / "diagnose" / "knowledge"
+
+
+def _source(mod: str) -> str | None:
+    """The knowledge source a module belongs to: a sub-package of knowledge/ (rulebook, vllm, ...).
+    A module directly in knowledge/ (the Candidate face, the raise scanner) is what sources share."""
+    parts = mod.split(".")
+    if mod.startswith("bot.diagnose.knowledge.") and (KNOWLEDGE / parts[3]).is_dir():
+        return parts[3]
+    return None
+
+
 def test_no_knowledge_source_imports_another():
     """Each source is asked by the pipeline alone; what two share lives below them."""
-    def source(mod):
-        parts = mod.split(".")
-        return parts[3] if len(parts) > 3 and mod.startswith("bot.diagnose.knowledge.") else None
     crossing = [f"{m} -> {t}" for m, targets in _graph().items() for t in targets
-                if source(m) and source(t) and source(m) != source(t)]
+                if _source(m) and _source(t) and _source(m) != _source(t)]
     assert crossing == []
-
-
-def _build_tool(mod: str) -> bool:
-    """A knowledge source's build (knowledge/<source>/build/): a maintainer's command that reads
-    packages from PyPI; only that command imports it, never the diagnosis."""
-    parts = mod.split(".")
-    return mod.startswith("bot.diagnose.knowledge.") and len(parts) > 4 and parts[4] == "build"
 
 
 def test_the_core_imports_no_slack_database_http_or_edge():
     bad = []
     for mod, names in IMPORTS.items():
-        if not (mod == CORE or mod.startswith(CORE + ".")) or _build_tool(mod):
+        if not (mod == CORE or mod.startswith(CORE + ".")):
             continue
         for n in names:
             if any(n == x or n.startswith(x + ".") for x in NOT_IN_CORE):
@@ -177,3 +179,9 @@ def test_a_climbing_import_is_caught():
     assert _floor("bot.slack.app") > _floor("bot.diagnose.pipeline") > _floor("bot.diagnose.answering.rank")
     assert _floor("bot.diagnose.knowledge.vllm.index") < _floor("bot.diagnose.answering.report")
     assert _circles({"a": {"b"}, "b": {"a"}}) == [["a", "b"]]
+
+
+def test_a_source_is_a_folder_of_knowledge_and_what_they_share_sits_beside_them():
+    assert _source("bot.diagnose.knowledge.vllm.build.wheels") == "vllm"
+    assert _source("bot.diagnose.knowledge.stack") == "stack"
+    assert _source("bot.diagnose.knowledge.scan_raises") is None and _source("bot.diagnose.knowledge") is None

@@ -1,11 +1,11 @@
 """One release's raise sites, env reads and exception classes, from the source of its files.
 
-The vLLM index's raise scanner (vllm/build/scan_raises.py) finds the sites: templates from
-f-strings, %, .format, concatenation and messages built in a variable, and exception classes that
-word their own message. A site is kept by the rule the vLLM index keeps its own by (vllm/build/
-wheels.py: at least MIN_LITERAL_WORDS words and MIN_LITERAL_CHARS characters of literal text, not a
-text Python itself prints): a message made mostly of its fields cannot be told apart. The facts are
-cached by this module's source, with the scanners', so a change here rescans.
+The raise scanner the vLLM index's build uses too (knowledge/scan_raises.py) finds the sites:
+templates from f-strings, %, .format, concatenation and messages built in a variable, and exception
+classes that word their own message. A site is kept by the rule the vLLM index keeps its own by
+(vllm/build/wheels.py: at least MIN_LITERAL_WORDS words and MIN_LITERAL_CHARS characters of literal
+text, not a text Python itself prints): a message made mostly of its fields cannot be told apart.
+The facts are cached by this module's source, with the scanners', so a change here rescans.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import re
 
-from bot.base import scan_raises
+from bot.diagnose.knowledge import scan_raises
 
 from .. import site_match
 from . import scan_env_reads

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import re
 
-from bot.base.scan_raises import Scope, _percent, _walk_no_nested, message_parts, render
+from bot.diagnose.knowledge.scan_raises import Scope, _percent, _walk_no_nested, message_parts, render
 
 NOTICE = re.compile(r"(?<![\w-])deprecat|has been removed|have been removed|is removed|are removed|will be removed|"
                     r"no longer (?:supported|used|needed|has any effect)|has been renamed|renamed to|"

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from packaging.version import Version
 
-from bot.base import scan_raises
+from bot.diagnose.knowledge import scan_raises
 from bot.diagnose.knowledge.vllm import pack
 from bot.diagnose.knowledge.vllm.index import literal_words
 

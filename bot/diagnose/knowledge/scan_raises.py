@@ -1,11 +1,12 @@
 """Raise sites of one Python module: exception class, message template, function, condition.
 
 Shared by the builds of two knowledge sources, vLLM's index (knowledge/vllm/build) and the
-stack's (knowledge/stack/build), so it lives below both; never imported at diagnosis time. A message becomes a list of parts:
-literal text and named placeholders, one per formatted field, from f-strings, `%` formatting,
-`str.format`, string concatenation, and a message built in a local (or module) variable before the
-raise (`msg = f"..."; msg += "..."; raise ValueError(msg)`). `assert cond, msg` is an
-AssertionError site whose condition is the assert's own test.
+stack's (knowledge/stack/build): it sits below both, beside the Candidate face, and is no source
+itself; never imported at diagnosis time. A message becomes a list of parts: literal text and
+named placeholders, one per formatted field, from f-strings, `%` formatting, `str.format`, string
+concatenation, and a message built in a local (or module) variable before the raise
+(`msg = f"..."; msg += "..."; raise ValueError(msg)`). `assert cond, msg` is an AssertionError site
+whose condition is the assert's own test.
 """
 
 from __future__ import annotations
