@@ -23,8 +23,6 @@ FORWARDED = {
     "dashboard": ("bot.dashboard.cli", "serve the maintainers' web page (--host, --port)"),
 }
 RULES_FORWARDED = {"stats": "bot.learn.cli", "suggest": "bot.learn.cli"}
-# `index build-stack`: the stack index's build, beside the vLLM index's `index build`
-INDEX_FORWARDED = {"build-stack": "bot.diagnose.knowledge.stack.build"}
 EXAMPLE = "examples/engine-core-failed.log"
 
 
@@ -200,8 +198,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    if argv[:1] == ["index"] and len(argv) > 1 and argv[1] in INDEX_FORWARDED:
-        return _forward(INDEX_FORWARDED[argv[1]], argv[2:])
     if argv and argv[0] in FORWARDED:
         name = argv[0]
         module = FORWARDED[name][0]

@@ -1,12 +1,15 @@
-"""`vllm-doctor index build | update | status`: the index of vLLM's releases.
+"""`vllm-doctor index build | build-stack | update | status`: the indexes of vLLM's releases and
+of the stack beneath it.
 
     vllm-doctor index build ...       every release from its wheels (knowledge/vllm/build/wheels.py)
+    vllm-doctor index build-stack ... the stack index from the packages on PyPI (stack_build.py)
     vllm-doctor index update [--from DIR] [--rescan 0.11.0,...] [--out PATH] [--cache DIR]
     vllm-doctor index status [--json]
 
 `update` writes a new copy to the data folder (installed.py), which the CLI and the bot then use
-instead of the packaged one; `--out PATH` extends that index file in place instead (maintainers:
-the copy shipped in the package). Exit codes: 0 done (or nothing to do), 1 PyPI or the file host
+instead of the packaged one, and a new copy of the stack index with the pins of the releases it
+lacks (stack_build.update); `--out PATH` extends that index file in place instead (maintainers:
+the copy shipped in the package; the stack's is rebuilt with build-stack). Exit codes: 0 done (or nothing to do), 1 PyPI or the file host
 failed (nothing changed), 2 a usage error.
 """
 
@@ -29,6 +32,8 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="vllm-doctor index", description="The index of vLLM's releases.")
     sub = p.add_subparsers(dest="action", required=True)
     sub.add_parser("build", help="build it from every release's wheel (see `index build --help`)", add_help=False)
+    sub.add_parser("build-stack", help="build the stack index from the packages on PyPI (see `index build-stack "
+                                       "--help`)", add_help=False)
     u = sub.add_parser("update", help="add the releases PyPI serves that the index lacks, one wheel each")
     u.add_argument("--from", dest="folder", metavar="DIR",
                    help="take the wheels (vllm-X-*.whl) from this folder instead of PyPI")
@@ -47,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["build"]:
         return wheels.main(argv)
+    if argv[:1] == ["build-stack"]:
+        from . import stack_build
+        return stack_build.main(argv[1:])
     args = _parser().parse_args(argv)
     if args.action == "status":
         return _status(args.json)
@@ -77,14 +85,31 @@ def _update(args) -> int:
     if result.data is None:
         print(f"the index has every release {where}: unchanged ({result.bytes / 1e6:.2f} MB downloaded, "
               f"{result.seconds:.1f} s)")
-        return 0
-    for v in [*result.added, *result.rescanned]:
-        how = "whole" if v in result.whole else "names"
-        print(f"vLLM {v}: {'rescanned' if v in result.rescanned else 'added'} ({how})")
-    if not result.added and not result.rescanned:
-        print("no new release; the index now says when PyPI got each release")
-    print(f"{len(result.data['releases'])} releases whole, {len(result.data['versions'])} for their names → "
-          f"{result.path}; {result.bytes / 1e6:.1f} MB downloaded, {result.seconds:.0f} s")
+    else:
+        for v in [*result.added, *result.rescanned]:
+            how = "whole" if v in result.whole else "names"
+            print(f"vLLM {v}: {'rescanned' if v in result.rescanned else 'added'} ({how})")
+        if not result.added and not result.rescanned:
+            print("no new release; the index now says when PyPI got each release")
+        print(f"{len(result.data['releases'])} releases whole, {len(result.data['versions'])} for their names → "
+              f"{result.path}; {result.bytes / 1e6:.1f} MB downloaded, {result.seconds:.0f} s")
+    return _stack_said(result)
+
+
+def _stack_said(result) -> int:
+    """What the update did to the stack index, said last (the watch logs the last line: an update
+    of the stack alone is an update); 1 when it could not be updated."""
+    if result.stack_error:
+        print(f"vllm-doctor index update: the stack index is not updated: {result.stack_error}", file=sys.stderr)
+        return 1
+    added = result.stack
+    if added is not None:
+        what = [f"the pins of vLLM {', '.join(added.vllm)}" if added.vllm else "",
+                f"torch {', '.join(added.torch)}" if added.torch else "",
+                f"the libraries of {', '.join(added.libraries)}" if added.libraries else ""]
+        missed = f"; not read, for the next update: {', '.join(added.missed)}" if added.missed else ""
+        print(f"stack index: {', '.join(w for w in what if w)} added → {added.path}{missed} "
+              f"({added.bytes / 1e6:.2f} MB downloaded, {added.seconds:.1f} s)")
     return 0
 
 
@@ -107,6 +132,23 @@ def status() -> dict:
     checked = installed.last_checked()
     if checked:
         out["pypi_checked"] = checked
+    out["stack"] = _stack_status()
+    return out
+
+
+def _stack_status() -> dict:
+    from bot.diagnose.knowledge.stack import stack_index
+    path, kind, info = stack_index.COPIES.choose()
+    ix = stack_index.load(path)
+    out: dict = {"in_use": kind, "path": str(path)}
+    if ix is None:
+        out["error"] = "the stack index cannot be read"
+        return out
+    out["vllm_releases"] = len(ix.vllm_releases())
+    out["newest"] = ix.vllm_releases()[-1] if ix.vllm_releases() else None
+    if info is not None:
+        out["copy"] = {"updated": info.get("updated"), "added": info.get("added", []),
+                       "made_from_this_package": info.get("base") == stack_index.COPIES.packaged_digest()}
     return out
 
 
@@ -145,6 +187,13 @@ def _status(as_json: bool) -> int:
     if s.get("pypi_checked"):
         print(f"PyPI last asked: {s['pypi_checked']['at']}{_age(s['pypi_checked']['at'])}, "
               f"newest it served: {s['pypi_checked'].get('newest')}")
+    stack = s["stack"]
+    which = "the data folder's copy" if stack["in_use"] == "data" else "the copy shipped with vllm-doctor"
+    said = stack.get("error") or f"the pins of {stack['vllm_releases']} vLLM releases (… {stack['newest']})"
+    copy = stack.get("copy")
+    if copy:
+        said += f"; data folder copy updated {copy['updated']}{_age(copy['updated'])}, added {', '.join(copy['added'])}"
+    print(f"stack index: {which}, {said}\n  {stack['path']}")
     return 0
 
 

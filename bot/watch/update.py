@@ -5,7 +5,8 @@ with `--from DIR`, from the wheels in a folder (tests, air-gapped sites). Each n
 scanned by the same scanners `index build` runs (whole when it is the last patch of its minor,
 for its names otherwise) and merged into the index it lacked by extend.py, without any other
 release's wheel. run() does it for the copy in the data folder, under its lock, and makes the
-result the copy in use only once it is whole (installed.py).
+result the copy in use only once it is whole (installed.py); then the stack index's copy gets the
+pins of the releases it lacks (stack_build.update).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import InvalidVersion, Version
 
 from bot.diagnose.knowledge.vllm import installed
@@ -34,26 +34,42 @@ def _sources(name: str) -> bool:
 
 
 class FromPyPI:
-    """Releases PyPI serves; each fetched as a small zip of the sources the scan reads."""
+    """Releases PyPI serves; each fetched as a small zip of the sources the scan reads (and METADATA)."""
 
     def __init__(self, cache: Path, transfer: pypi.Transfer | None = None):
         self.cache = cache
-        self.transfer = transfer or pypi.Transfer()
-        self._releases: dict[str, pypi.Release] | None = None
+        self.pypi = pypi.PyPI(transfer)
+        self.transfer = self.pypi.transfer
+        self._wheels: dict[str, dict] | None = None
 
     def available(self) -> dict[str, str]:
         """{version: when PyPI got it}."""
-        if self._releases is None:
-            self._releases = {r.version: r for r in pypi.releases(self.transfer)}
-        return {v: r.uploaded for v, r in self._releases.items()}
+        if self._wheels is None:
+            # any x86_64 wheel: the sources are the same in each; the first by name says when PyPI got it
+            found = {v: self.pypi.wheel("vllm", v, prefer=("x86_64",), python=None) for v in self.pypi.releases("vllm")}
+            self._wheels = {v: w for v, w in found.items() if w is not None}
+        return {v: w.get("upload-time") or "" for v, w in self._wheels.items()}
+
+    def _path(self, version: str, kind: str) -> Path:
+        return self.cache / self._wheels[version]["filename"].replace(".whl", f".{kind}.zip")
 
     def fetch(self, version: str, names_only: bool) -> Path:
-        release = self._releases[version]
-        kind = "names" if names_only else "sources"
-        path = self.cache / release.filename.replace(".whl", f".{kind}.zip")
+        path = self._path(version, "names" if names_only else "sources")
         if not path.exists():               # else fetched before (a rescan, a run that stopped)
-            pypi.fetch_sources(release, path, wheels.names_module if names_only else _sources, self.transfer)
+            wanted = wheels.names_module if names_only else _sources
+            z = self.pypi.remote(self._wheels[version])
+            z.copy([n for n in z.namelist() if wanted(n) or n.endswith(".dist-info/METADATA")], path)
         return path
+
+    def metadata(self, version: str) -> str | None:
+        """The release's METADATA: from its sources fetched before, else the file PyPI serves beside
+        the wheel; None when PyPI serves no wheel of it."""
+        if version not in self.available():
+            return None
+        for kind in ("sources", "names"):
+            if self._path(version, kind).exists():
+                return metadata(self._path(version, kind))
+        return self.pypi.metadata(self._wheels[version])
 
     @property
     def bytes(self) -> int:
@@ -66,6 +82,7 @@ class FromFolder:
     def __init__(self, folder: Path):
         self.folder = folder
         self.bytes = 0
+        self.transfer = None
 
     def available(self) -> dict[str, str]:
         out = {}
@@ -78,13 +95,25 @@ class FromFolder:
     def fetch(self, version: str, names_only: bool) -> Path:
         return wheels.wheel_for(version, self.folder)
 
+    def metadata(self, version: str) -> str | None:
+        wheel = wheels.wheel_for(version, self.folder)
+        return metadata(wheel) if wheel else None
+
+
+def metadata(wheel: Path) -> str:
+    """The METADATA of a wheel (or of the small zip of its sources)."""
+    with zipfile.ZipFile(wheel) as z:
+        name = next((n for n in z.namelist() if n.endswith(".dist-info/METADATA")), None)
+        return z.read(name).decode("utf-8", "replace") if name else ""
+
 
 @dataclass
 class Result:
     added: list[str] = field(default_factory=list)        # versions new to the index
     rescanned: list[str] = field(default_factory=list)
     whole: list[str] = field(default_factory=list)        # of those, scanned whole
-    pins: dict[str, dict[str, str]] = field(default_factory=dict)   # new release -> {package: its pin}
+    stack: object = None                                  # what run() added to the stack index (stack_build.Added)
+    stack_error: str | None = None                        # why run() could not update the stack index
     data: dict | None = None                              # the new index (merge's shape); None: unchanged
     path: Path | None = None                              # where run() published it
     bytes: int = 0
@@ -105,23 +134,6 @@ def lacking(versions: list[str], available: dict[str, str]) -> list[str]:
         if parsed >= oldest and parsed not in have and not (parsed.is_prerelease or parsed.is_devrelease):
             out.append(v)
     return sorted(out, key=Version)
-
-
-def pins(wheel: Path) -> dict[str, str]:
-    """{package: its version specifier} that a release's METADATA requires unconditionally
-    (`torch==2.10.0`, `transformers>=4.56`): what the stack index needs for that release."""
-    with zipfile.ZipFile(wheel) as z:
-        meta = next((n for n in z.namelist() if n.endswith(".dist-info/METADATA")), None)
-        text = z.read(meta).decode("utf-8", "replace") if meta else ""
-    out = {}
-    for line in re.findall(r"^Requires-Dist:\s*(.+)$", text, re.M):
-        try:
-            req = Requirement(line)
-        except InvalidRequirement:
-            continue
-        if req.marker is None or "extra" not in str(req.marker):
-            out.setdefault(req.name.lower(), str(req.specifier))
-    return out
 
 
 def update(data: dict, source, cache: Path, rescan: list[str] = ()) -> Result:
@@ -147,8 +159,6 @@ def update(data: dict, source, cache: Path, rescan: list[str] = ()) -> Result:
                  time.perf_counter() - t)
         if not names_only:
             result.whole.append(version)
-        if version in new:
-            result.pins[version] = pins(wheel)
     dates = {**data.get("uploaded", {}), **{v: d for v, d in available.items() if d}}
     if facts:
         result.data = extend.extend(data, facts)
@@ -171,28 +181,25 @@ def run(source, cache: Path, rescan: list[str] = (), blocking: bool = True) -> R
         digest = installed.packaged_digest()
         # a copy made from another package's index (vllm-doctor was upgraded since) is not built
         # on: the update starts again from the package's own, which may know more of the old ones
-        base = path if kind == "data" and info and info.get("base") == digest else installed.PACKAGED
+        base = path if kind == "data" and info and info.get("base") == digest else installed.COPIES.packaged
         data = extend.read(base)
         result = update(data, source, cache, rescan)
         if isinstance(source, FromPyPI):
             publish.note_checked(sorted(source.available(), key=Version))
         if result.data is not None:
             result.path = publish.publish(result.data, digest, result.added)
-        update_stack(result.pins)
-        return result
-
-
-def update_stack(pins_by_release: dict[str, dict[str, str]]) -> bool:
-    """The hook for the stack index (issue 21: error codes, raise sites and ABI tables of the
-    packages under vLLM): the packages each new release pins, for it to add the versions it lacks.
-    Returns whether a stack index took them; until one is installed, nothing is done."""
-    if not pins_by_release:
-        return False
+    # after the lock: the stack's copy has a lock of its own, and a stack that fails leaves the
+    # vLLM index's copy published (the next update gives the stack what it lacks)
     try:
-        from bot.diagnose.knowledge.stack.build import update_pins     # not on main yet
-    except ImportError:
-        log.info("stack packages the new releases pin: %s (no stack index installed: not updated)",
-                 "; ".join(f"{r}: {len(p)}" for r, p in pins_by_release.items()))
-        return False
-    update_pins(pins_by_release)
-    return True
+        result.stack = update_stack(source, (result.data or data)["versions"], cache)
+    except (pypi.Unavailable, ValueError, OSError) as e:
+        log.warning("stack index: not updated (%s)", e)
+        result.stack_error = str(e)
+    return result
+
+
+def update_stack(source, versions: list[str], cache: Path):
+    """The stack index's copy in the data folder with the pins of the vLLM releases it lacks, and the
+    torch releases they pin (stack_build.update). What it added, or None."""
+    from . import stack_build
+    return stack_build.update(source.metadata, versions, cache / "stack", source.transfer)

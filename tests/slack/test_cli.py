@@ -221,7 +221,7 @@ def test_the_bot_watches_for_vllm_releases_and_says_once_that_pypi_fails(fake, s
             bot.wait(r"listening on http://")
             bot.wait(r"updating the index of vLLM's releases failed \(.*503.*the index is unchanged\); "
                      r"retrying every 3600s", timeout=60)
-    assert pypi.requests == ["/pypi/vllm/json"]
+    assert pypi.requests == ["/simple/vllm/"]
     assert not any("Traceback" in line for line in bot.log)
 
 

@@ -82,7 +82,7 @@ def test_an_offline_or_failing_pypi_changes_nothing_and_says_so_once(how, data_d
     if how == "failing":
         with FakePyPI(served, fail=503) as fake:
             proc, (out, err) = run(fake.url)
-        assert fake.requests == ["/pypi/vllm/json"]             # asked once, no retry storm
+        assert fake.requests == ["/simple/vllm/"]                # asked once, no retry storm
     else:
         proc, (out, err) = run(f"http://127.0.0.1:{refused_port()}/pypi")
     assert proc.returncode == 1 and out == ""

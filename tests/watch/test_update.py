@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from bot.diagnose import diagnose
+from bot.diagnose.knowledge import data_copies
+from bot.diagnose.knowledge.stack import stack_index
 from bot.diagnose.knowledge.vllm import index, installed
 from bot.diagnose.knowledge.vllm.build import wheels
 from bot.watch import cli, publish, update
@@ -27,7 +29,8 @@ def child(data_dir: Path, packaged: Path, *args: str, kill_at: str | None = None
           env: dict | None = None) -> subprocess.Popen:
     """`vllm-doctor index ARGS` in a child process (child.py) on the test's data folder and packaged index."""
     env = {**os.environ, "PYTHONPATH": str(ROOT), "TEST_PACKAGED": str(packaged),
-           "VLLM_DOCTOR_DATA_DIR": str(data_dir.parent), **(env or {})}
+           "TEST_PACKAGED_STACK": str(stack_index.COPIES.packaged), "VLLM_DOCTOR_DATA_DIR": str(data_dir.parent),
+           **(env or {})}
     if kill_at:
         env["TEST_KILL_AT"] = kill_at
     return subprocess.Popen([sys.executable, str(CHILD), *args], env=env, cwd=ROOT, stdout=subprocess.PIPE,
@@ -152,12 +155,12 @@ def test_diagnoses_during_updates_switch_without_a_restart_and_never_see_half_an
 
 
 def test_readers_look_for_a_new_copy_at_most_once_a_minute(data_dir, new_wheels, tmp_path, monkeypatch):
-    monkeypatch.setattr(installed, "RECHECK_S", 60.0)
+    monkeypatch.setattr(installed.COPIES, "recheck_s", 60.0)
     assert index.load().versions[-1] == "0.2.0"
     update.run(update.FromFolder(new_wheels), tmp_path / "cache")
     assert index.load().versions[-1] == "0.2.0"             # looked a moment ago
     now = time.monotonic()
-    monkeypatch.setattr(installed.time, "monotonic", lambda: now + 61)
+    monkeypatch.setattr(data_copies.time, "monotonic", lambda: now + 61)
     assert index.load().versions[-1] == "0.3.0"
 
 
@@ -192,14 +195,6 @@ def test_status_says_which_index_is_in_use(data_dir, new_wheels, tmp_path, capsy
     assert cli.main(["status"]) == 0
     out = capsys.readouterr().out
     assert "in use: the data folder's copy" in out and "added 0.2.1, 0.3.0" in out
-
-
-def test_the_packages_a_new_release_pins_are_handed_to_the_stack_hook(data_dir, new_wheels, tmp_path, caplog):
-    caplog.set_level("INFO")
-    result = update.run(update.FromFolder(new_wheels), tmp_path / "cache")
-    assert result.pins["0.3.0"]["torch"] == "==2.5.1"
-    assert "tensorizer" not in result.pins["0.3.0"]         # an extra's, not pinned by the release
-    assert "no stack index installed: not updated" in caplog.text
 
 
 def test_maintainers_extend_an_index_file_in_place(packaged_index, new_wheels, tmp_path):

@@ -3,11 +3,16 @@
     rulebook/   hand-written rules and team rule packs (rules/*.yaml): cause, fix, fixtures
     vllm/       vLLM's own releases: the index of raise sites, arguments and env vars, the family
                 answers drawn from it, and the rule book's precomputed map of it
+    stack/      the stack beneath vLLM: error codes, pins, ABI and OS tables, raise sites of torch,
+                transformers, tokenizers, huggingface_hub and triton
 
 A source offers `candidates(...)`: a Candidate for each root error it can explain, given the log's
 messages and facts; and `describe(candidate, facts, lang)`: the values its answers' texts are
-filled with. A new source (the stack beneath vLLM, a newer vLLM release) is a new folder with the
-same face, asked by bot/diagnose/pipeline.py; no source imports another.
+filled with. A new source is a new folder with the same face, asked by bot/diagnose/pipeline.py; no
+source imports another. What sources share is a module here, beside this face, and no source
+itself: scan_raises.py (the raise scanner both indexes' builds run), raise_sites.py (their
+templates and matches), data_copies.py (which copy of a source's data is in use: the packaged one,
+or a newer one `index update` wrote).
 """
 
 from __future__ import annotations

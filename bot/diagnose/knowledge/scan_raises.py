@@ -18,6 +18,19 @@ import string
 # A placeholder name is the formatted expression's source, shortened: `{self.max_model_len}` is
 # `{max_model_len}`; braces become parentheses so the template stays parseable.
 MAX_PLACEHOLDER_CHARS = 48
+# A site both indexes keep: at least this much literal text (a message made mostly of its fields
+# cannot be told apart), and not worded exactly as Python itself words it (CPython's import system,
+# getattr, enum): a user's "No module named 'x'" almost never comes from a package's copy of it.
+MIN_LITERAL_WORDS = 2
+MIN_LITERAL_CHARS = 12
+PYTHON_TEXTS = re.compile("|".join(f"(?:{p})" for p in (
+    r"No module named '?\{\}'?\.?",
+    r"module '?\{\}'? has no attribute '?\{\}'?",
+    r"'?\{\}'? object has no attribute '?\{\}'?",
+    r"'?\{\}'? object is not (?:callable|subscriptable|iterable)",
+    r"\{\} is not a valid \{\}",
+    r"cannot import name '?\{\}'? from '?\{\}'?",
+)))
 MAX_CONDITION_CHARS = 300
 MAX_RESOLVE_DEPTH = 4
 

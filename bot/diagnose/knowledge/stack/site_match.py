@@ -16,6 +16,8 @@ from __future__ import annotations
 import heapq
 import re
 
+from ..raise_sites import SiteMatch, Template, bits, template_parts
+
 MIN_SCORE = 80
 CLASS_PENALTY = 12           # the message's class is not the one the site raises
 CANDIDATES = 10              # sites verified per message
@@ -23,29 +25,7 @@ MAX_CAPTURE = 1000
 MAX_MESSAGE = 4000
 FIRST_WORDS = 6              # a message cut short still holds its first words
 
-_TEMPLATE_PART = r"\{\{|\}\}|\{([^{}]*)\}"
 _WORDS = r"[a-z][a-z0-9_]{2,}"
-
-
-def template_parts(template: str) -> list[tuple[str, str]]:
-    """[("lit", text) | ("ph", name)]; {{ and }} are literal braces."""
-    out: list[tuple[str, str]] = []
-    lit: list[str] = []
-    pos = 0
-    for m in re.finditer(_TEMPLATE_PART, template):
-        lit.append(template[pos:m.start()])
-        pos = m.end()
-        if m.group(0) in ("{{", "}}"):
-            lit.append(m.group(0)[0])
-            continue
-        if "".join(lit):
-            out.append(("lit", "".join(lit)))
-        lit = []
-        out.append(("ph", m.group(1)))
-    lit.append(template[pos:])
-    if "".join(lit):
-        out.append(("lit", "".join(lit)))
-    return out
 
 
 def literal_words(template: str) -> list[str]:
@@ -74,7 +54,7 @@ def _regex(parts: list[tuple[str, str]]) -> tuple[re.Pattern, list[str]]:
     return re.compile("".join(out), re.S), names
 
 
-class Site:
+class Site(Template):
     """One message a package raises (a class and a template), and every place that raises it."""
 
     __slots__ = ("index", "id", "exc", "template", "_parts", "_compiled", "_words", "_literal")
@@ -85,22 +65,10 @@ class Site:
         self._parts = self._compiled = self._words = self._literal = None
 
     @property
-    def parts(self) -> list[tuple[str, str]]:
-        if self._parts is None:
-            self._parts = template_parts(self.template)
-        return self._parts
-
-    @property
     def words(self) -> frozenset[str]:
         if self._words is None:
             self._words = frozenset(literal_words(self.template))
         return self._words
-
-    @property
-    def literal_chars(self) -> int:
-        if self._literal is None:
-            self._literal = len("".join("".join(v.split()) for k, v in self.parts if k == "lit"))
-        return self._literal
 
     def captures(self, text: str, full: bool) -> tuple[int, dict] | None:
         """(end, {placeholder: value}) when the template matches the whole text (or its start)."""
@@ -122,7 +90,7 @@ class Site:
         out = []
         for fid, function, condition, lines in self.index.places(self.id):
             for j in range(0, len(lines), 2):
-                for ri in _bits(lines[j]):
+                for ri in bits(lines[j]):
                     out.append((ri, {"release": rels[ri], "file": files[fid], "line": lines[j + 1],
                                      "function": function, "condition": condition}))
         return [w for _, w in sorted(out, key=lambda x: (x[0], x[1]["file"], x[1]["line"]))]
@@ -133,27 +101,13 @@ class Site:
         for _, _, _, lines in self.index.places(self.id):
             for j in range(0, len(lines), 2):
                 mask |= lines[j]
-        return [self.index.releases[i] for i in _bits(mask)]
+        return [self.index.releases[i] for i in bits(mask)]
 
     def latest_where(self) -> dict:
         return self.where[-1]
 
     def __repr__(self) -> str:
         return f"Site({self.index.package} {self.exc}: {self.template[:60]!r})"
-
-
-class SiteMatch:
-    __slots__ = ("site", "score", "captures", "by")
-
-    def __init__(self, site: Site, score: float, captures: dict, by: str):
-        self.site, self.score, self.captures, self.by = site, score, captures, by
-
-    def __repr__(self) -> str:
-        return f"SiteMatch({self.score:.0f} {self.by} {self.site!r})"
-
-
-def _bits(mask: int) -> list[int]:
-    return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
 class SiteIndex:

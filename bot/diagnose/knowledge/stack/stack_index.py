@@ -1,6 +1,6 @@
 """The stack index: what the layers beneath vLLM say about their errors, looked up at diagnosis time.
 
-Built by `python -m bot.diagnose.knowledge.stack.build` (`vllm-doctor index build-stack`) from the
+Built by `vllm-doctor index build-stack` (bot/watch/stack_build.py, with build/ here) from the
 packages themselves and shipped as data/: one gzip'd JSON file per table (cuda.json.gz,
 vllm_pins.json.gz, sites.torch.json.gz, ...). Importing this module reads and compiles nothing;
 each lookup reads its table's file the first time it is asked, and keys it for the lookups.
@@ -94,24 +94,29 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-DATA_DIR = Path(__file__).parent / "data"
-FORMAT = 1                 # the layout this loader reads (build/command.py FORMAT)
-SITE_PACKAGES = ("torch", "transformers", "tokenizers", "huggingface_hub", "triton")
+from ..data_copies import DataCopies
+from ..raise_sites import bits
 
-_CACHE: dict[str, "StackIndex | None"] = {}
+DATA_DIR = Path(__file__).parent / "data"
+FORMAT = 1                 # the layout this loader reads (build/tables.py FORMAT)
+SITE_PACKAGES = ("torch", "transformers", "tokenizers", "huggingface_hub", "triton")
 
 
 def load(path: str | Path | None = None) -> "StackIndex | None":
     """The index, once per process; None when its data (a folder with meta.json.gz) is absent or
-    not of this loader's format. Only that small file is read here; each table on its first use."""
-    key = str(path or DATA_DIR)
-    if key not in _CACHE:
-        try:
-            ix = StackIndex(Path(key))
-            _CACHE[key] = ix if ix._block("meta").get("format") == FORMAT else None
-        except (OSError, ValueError, EOFError, AttributeError):
-            _CACHE[key] = None
-    return _CACHE[key]
+    not of this loader's format. Only that small file is read here; each table on its first use.
+    Without a path, the copy in use (COPIES, knowledge/data_copies.py): the packaged data/, or the
+    newer copy `index update` put in the data folder, to which a running process switches within
+    a minute of the update."""
+    return COPIES.load(_open, path)
+
+
+def _open(path: Path) -> "StackIndex | None":
+    try:
+        ix = StackIndex(path)
+        return ix if ix._block("meta").get("format") == FORMAT else None
+    except (OSError, ValueError, EOFError, AttributeError):
+        return None
 
 
 # --- records -------------------------------------------------------------------------------------
@@ -237,8 +242,16 @@ def vkey(version) -> tuple[int, ...]:
     return tuple(nums)
 
 
-def bits(mask: int) -> list[int]:
-    return [i for i in range(mask.bit_length()) if mask >> i & 1]
+def _newest_vllm(folder: Path) -> str | None:
+    """The newest vLLM release whose pins a copy of the data holds."""
+    import gzip
+    import json
+    return max(json.loads(gzip.decompress((folder / "vllm_pins.json.gz").read_bytes()))["releases"], key=vkey,
+               default=None)
+
+
+# the packaged data/, or the newer copy `index update` wrote to <data folder>/stack-index/
+COPIES = DataCopies("stack-index", DATA_DIR, "meta.json.gz", _newest_vllm, vkey, folder=True)
 
 
 def _norm_package(name: str) -> str:

@@ -78,6 +78,7 @@ import json
 import re
 from pathlib import Path
 
+from ..raise_sites import SiteMatch, Template, bits
 from . import installed
 from .pack import Pack
 from .releases import locate, version_key
@@ -96,35 +97,20 @@ MAX_CAPTURE = 1000
 MAX_REPEATS = 20         # a literal piece seen more often than this in a message: no regex
 MAX_MESSAGE = 4000
 
-_CACHE: dict[str, "Index | None"] = {}
-_IN_USE: list[str] = []        # the key load() gave last for the copy in use
-
 
 def load(path: str | Path | None = None) -> "Index | None":
     """The index, read once per process; None when the data file is absent or unreadable. Without
     a path, the copy in use (installed.py): the packaged one, or the newer one `index update` put
     in the data folder, to which a running process switches within a minute of the update."""
-    if path is not None:
-        return _load(str(path))
-    key, packaged = str(installed.in_use()), str(installed.PACKAGED)
-    if _IN_USE and _IN_USE[0] != key:
-        if _IN_USE[0] != packaged:
-            _CACHE.pop(_IN_USE[0], None)        # the copy before it: nobody asks for it any more
-        _IN_USE.clear()
-    if not _IN_USE:
-        _IN_USE.append(key)
-    # a data folder's copy that cannot be read (a disk error): the packaged one still answers
-    return _load(key) or (_load(packaged) if key != packaged else None)
+    return installed.COPIES.load(_open, path)
 
 
-def _load(key: str) -> "Index | None":
-    if key not in _CACHE:
-        try:
-            data = _read(Path(key))
-            _CACHE[key] = Index(data, Path(key)) if data.get("format") == FORMAT else None
-        except (OSError, ValueError, EOFError, KeyError, TypeError):
-            _CACHE[key] = None
-    return _CACHE[key]
+def _open(path: Path) -> "Index | None":
+    try:
+        data = _read(path)
+        return Index(data, path) if data.get("format") == FORMAT else None
+    except (OSError, ValueError, EOFError, KeyError, TypeError):
+        return None
 
 
 def _read(path: Path):
@@ -143,14 +129,8 @@ def _part(core: Path, name: str) -> Path:
     return core.with_name(core.name.removesuffix(".json.gz") + f".{name}.pack")
 
 
-def bits(mask: int) -> list[int]:
-    """The release positions a mask holds, ascending."""
-    return [i for i in range(mask.bit_length()) if mask >> i & 1]
-
-
 # --- templates -----------------------------------------------------------------------------------
 
-_TEMPLATE_PART = re.compile(r"\{\{|\}\}|\{([^{}]*)\}")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 _SPACE = re.compile(r"\s+")
 _EXC_PREFIX = re.compile(r"^((?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure)"
@@ -161,27 +141,6 @@ _WORDS = re.compile(r"[a-z][a-z0-9_]{2,}")
 # vLLM's VLLMValidationError words its own message: "<message> (parameter=top_p, value=0.0)", or
 # with only the one it was given: "(parameter=image)" (vllm/exceptions.py, __str__).
 _VALIDATION_SUFFIX = re.compile(r"\s*\((?:parameter=[^()]{1,200}?(?:, value=[^()]{0,400})?|value=[^()]{0,400})\)\s*$")
-
-
-def template_parts(template: str) -> list[tuple[str, str]]:
-    """[("lit", text) | ("ph", name)] of a template string ({{ and }} are literal braces)."""
-    out: list[tuple[str, str]] = []
-    pos = 0
-    lit = []
-    for m in _TEMPLATE_PART.finditer(template):
-        lit.append(template[pos:m.start()])
-        pos = m.end()
-        if m.group(0) in ("{{", "}}"):
-            lit.append(m.group(0)[0])
-            continue
-        if "".join(lit):
-            out.append(("lit", "".join(lit)))
-        lit = []
-        out.append(("ph", m.group(1)))
-    lit.append(template[pos:])
-    if "".join(lit):
-        out.append(("lit", "".join(lit)))
-    return out
 
 
 def literal_words(template: str) -> list[str]:
@@ -239,7 +198,7 @@ def _masked(text: str) -> str:
 
 # --- records -------------------------------------------------------------------------------------
 
-class RaiseSite:
+class RaiseSite(Template):
     """One message vLLM raises (an exception class and template), with every place that raises it."""
 
     __slots__ = ("index", "id", "exc", "template", "_where", "_parts", "_regex", "_masked", "_literal")
@@ -255,20 +214,8 @@ class RaiseSite:
         return self.index._words(self.id)
 
     @property
-    def parts(self) -> list[tuple[str, str]]:
-        if self._parts is None:
-            self._parts = template_parts(self.template)
-        return self._parts
-
-    @property
     def placeholders(self) -> list[str]:
         return [v for k, v in self.parts if k == "ph"]
-
-    @property
-    def literal_chars(self) -> int:
-        if self._literal is None:
-            self._literal = len("".join("".join(v.split()) for k, v in self.parts if k == "lit"))
-        return self._literal
 
     @property
     def regex(self) -> re.Pattern:
@@ -350,16 +297,6 @@ class RaiseSite:
 
     def __repr__(self) -> str:
         return f"RaiseSite({self.exc}: {self.template[:60]!r}, {self.latest_where()['file']})"
-
-
-class SiteMatch:
-    __slots__ = ("site", "score", "captures", "by")
-
-    def __init__(self, site: RaiseSite, score: float, captures: dict, by: str):
-        self.site, self.score, self.captures, self.by = site, score, captures, by
-
-    def __repr__(self) -> str:
-        return f"SiteMatch({self.score:.0f} {self.by} {self.site!r})"
 
 
 class Info:

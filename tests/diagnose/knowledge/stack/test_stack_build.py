@@ -1,62 +1,15 @@
-"""The build's parts on small inputs written here (no network, no wheel): ranged zip reading, the
-header and module parsers, the symbolic evaluation of cache paths, and the merge whose output the
-index's matcher reads."""
+"""The build's parts on small inputs written here (no network, no wheel): the header and module
+parsers, the symbolic evaluation of cache paths, the merge whose output the index's matcher reads,
+and the data folder written and read back. (Reading PyPI: tests/watch.)"""
 
 from __future__ import annotations
 
 import ast
-import io
-import random
-import zipfile
 
 from bot.diagnose.knowledge.stack import stack_index as stack
 from bot.diagnose.knowledge.stack.build import (abi, caches, cuda_codes, extract_sites, nccl_codes, nvml_codes,
-                                                os_tables, pins, scan_env_reads, stack_sites)
-from bot.diagnose.knowledge.stack.build.remote_zip import RemoteZip
-from bot.diagnose.knowledge.stack.build.pypi import file_version, requirements
-
-
-class FakeHttp:
-    """Serves one file's bytes, honouring Range like files.pythonhosted.org."""
-
-    def __init__(self, data: bytes):
-        self.data, self.stats = data, {"requests": 0, "bytes": 0}
-
-    def get(self, url, headers=None, byte_range=None):
-        first, last = byte_range
-        body = self.data[first:last + 1]
-        self.stats["requests"] += 1
-        self.stats["bytes"] += len(body)
-        return 206, {}, body
-
-
-def _zip(files: dict[str, bytes]) -> bytes:
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, data in files.items():
-            z.writestr(name, data)
-    return buf.getvalue()
-
-
-def test_a_remote_zip_reads_members_through_ranges():
-    files = {f"pkg/m{i}.py": (f"x = {i}\n" * 5000).encode() for i in range(20)}
-    files["pkg/big.bin"] = random.Random(0).randbytes(2_000_000)      # does not compress
-    data = _zip(files)
-    http = FakeHttp(data)
-    z = RemoteZip(http, "https://files.example/pkg.whl", len(data))
-    assert sorted(z.namelist()) == sorted(files)
-    texts = z.texts(["pkg/m3.py", "pkg/m4.py"])
-    assert texts["pkg/m3.py"] == files["pkg/m3.py"].decode()
-    assert http.stats["bytes"] < len(data) / 2            # the big member was never fetched
-
-
-def test_a_cached_value_is_the_same_first_and_later(tmp_path):
-    from bot.diagnose.knowledge.stack.build.pypi import PyPI
-    pypi = PyPI(tmp_path)
-    first = pypi.memo("kind", "key", lambda: {"b": 1, "a": [2, {"d": 3, "c": 4}]})
-    again = pypi.memo("kind", "key", lambda: None)
-    assert first == again and list(first) == list(again) == ["a", "b"]
-    assert pypi.memo("kind", "zipped", lambda: {"x": "y" * 1000}, compress=True) == {"x": "y" * 1000}
+                                                os_tables, pins, scan_env_reads, stack_sites, tables)
+from bot.diagnose.knowledge.stack.build.packages import requirements
 
 
 def test_header_enums():
@@ -143,7 +96,6 @@ def test_pins_and_metadata():
         ("nvidia-cuda-runtime-cu12", "==12.8.90", None), ("triton", "==3.4.0", None), ("opt-einsum", ">=3.3", "opt-einsum")]
     assert pins.cuda_of([["cuda-toolkit", "==13.0.2", None, None]]) == ("13.0", "cuda-toolkit==13.0.2")
     assert pins.cuda_of([["nvidia-cuda-runtime-cu12", "==12.8.90", None, None]])[0] == "12.8"
-    assert str(file_version("torch-2.8.0-cp311-cp311-manylinux_2_28_x86_64.whl")) == "2.8.0"
 
 
 def test_os_tables_come_from_cpython():
@@ -155,8 +107,6 @@ def test_os_tables_come_from_cpython():
 
 
 def test_merged_sites_are_matched_by_the_index(tmp_path):
-    from bot.diagnose.knowledge.stack.build.command import FORMAT, write
-
     source = {"tool/errors.py": '''
 class ToolError(Exception):
     pass
@@ -169,10 +119,30 @@ def fetch(repo_id, revision):
     per_release = [("1.0.0", extract_sites.extract(source)), ("1.1.0", extract_sites.extract(source))]
     block = stack_sites.merge("torch", per_release)
     blocks = {"sites:torch": {k: v for k, v in block.items() if k not in ("places", "envs", "classes")},
-              "places:torch": block["places"], "meta": {"format": FORMAT}}
-    write(blocks, tmp_path)
+              "places:torch": block["places"], "meta": {"format": tables.FORMAT}}
+    tables.write(blocks, tmp_path)
     ix = stack.load(tmp_path)
     [m] = ix.match("torch", "tool.errors.ToolError: Repository org/model was not found on the server: check its name")
     assert m.site.exc == "ToolError" and m.captures == {"repo_id": "org/model"}
     assert m.site.releases == ["1.0.0", "1.1.0"]
     assert m.site.latest_where()["function"] == "fetch"
+
+
+def test_the_shipped_data_read_back_and_written_again_is_the_same_bytes(tmp_path):
+    """What `index update` does to a copy: read every block, add to some, write them all."""
+    blocks = tables.read(stack.DATA_DIR)
+    assert tables.meta(blocks) == blocks["meta"]
+    tables.write(blocks, tmp_path)
+    for shipped in stack.DATA_DIR.glob("*.json.gz"):
+        assert (tmp_path / shipped.name).read_bytes() == shipped.read_bytes(), shipped.name
+
+
+def test_new_vllm_and_torch_releases_go_in_order():
+    block = {"releases": {"0.9.2": [], "0.10.0": []}, "source": "s"}
+    pins.add_vllm_releases(block, {"0.10.1": "Name: vllm\nRequires-Dist: torch==2.8.0\nRequires-Dist: regex\n"})
+    assert list(block["releases"]) == ["0.9.2", "0.10.0", "0.10.1"]
+    assert block["releases"]["0.10.1"] == [["torch", "==2.8.0", None, None]]          # only the watched packages
+    assert pins.exact_pins(block, "torch") == {"2.8.0"}
+    torch = {"releases": {"2.10.0": {}}, "source": "s"}
+    pins.add_torch_releases(torch, {"2.9.0": {"cuda": "12.8"}})
+    assert list(torch["releases"]) == ["2.9.0", "2.10.0"]

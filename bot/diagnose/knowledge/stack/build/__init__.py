@@ -1,9 +1,3 @@
-"""The build of the stack index (only `python -m bot.diagnose.knowledge.stack.build` and
-`vllm-doctor index build-stack` import it): command.py runs it, one module per table beside it."""
-
-from __future__ import annotations
-
-
-def main(argv: list[str] | None = None) -> int:
-    from .command import main as run
-    return run(argv)
+"""The build of the stack index: tables.py makes every table from the packages it is handed
+(packages.py), one module per table beside it. Only `vllm-doctor index build-stack` and `index
+update` (bot/watch/stack_build.py, which reads PyPI) import it, never the diagnosis."""

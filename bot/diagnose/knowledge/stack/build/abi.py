@@ -16,13 +16,9 @@ import io
 import json
 import lzma
 import re
-import shutil
-import subprocess
 import tarfile
-import tempfile
-from pathlib import Path
 
-from .pypi import PyPI
+from .packages import Packages
 
 # GCC releases after the manual Debian ships (bookworm's GCC 12 manual stops at GCC 11.1), from
 # the libstdc++ manual of GCC 15 (doc/xml/manual/abi.xml, "Symbol versioning on the libstdc++.so
@@ -58,9 +54,9 @@ def introduced(by_release: dict[str, list[str]]) -> dict[str, str]:
     return out
 
 
-def _deb_member(deb: Path, suffix: str) -> str | None:
+def _deb_member(deb: bytes, suffix: str) -> str | None:
     """A file of a .deb (an ar archive holding data.tar.*), read with the standard library."""
-    data = deb.read_bytes()
+    data = deb
     pos = 8                                             # "!<arch>\n"
     while pos < len(data):
         name = data[pos:pos + 16].decode().strip().rstrip("/")
@@ -77,34 +73,22 @@ def _deb_member(deb: Path, suffix: str) -> str | None:
     return None
 
 
-def debian_manual(pypi: PyPI) -> tuple[dict[str, list[str]], str] | None:
+def debian_manual(pypi: Packages) -> tuple[dict[str, list[str]], str] | None:
     """The manual's list from the newest libstdc++-N-doc apt knows, or None without apt."""
-    if not shutil.which("apt-cache") or not shutil.which("apt-get"):
+    found = pypi.apt_newest(r"^libstdc\+\+-[0-9]+-doc$")
+    if found is None:
         return None
-    found = subprocess.run(["apt-cache", "search", "--names-only", r"^libstdc\+\+-[0-9]+-doc$"],
-                           capture_output=True, text=True).stdout.split()
-    names = sorted((n for n in found if re.match(r"^libstdc\+\+-\d+-doc$", n)),
-                   key=lambda n: int(re.search(r"\d+", n).group()))
-    if not names:
-        return None
-    package = names[-1]
-    version = subprocess.run(["apt-cache", "show", "--no-all-versions", package], capture_output=True,
-                             text=True).stdout
-    version = re.search(r"^Version:\s*(\S+)", version, re.M).group(1)
+    package, version = found
 
     def make():
-        with tempfile.TemporaryDirectory() as tmp:
-            subprocess.run(["apt-get", "download", "-qq", f"{package}={version}"], cwd=tmp, check=True,
-                           capture_output=True)
-            deb = next(Path(tmp).glob("*.deb"))
-            page = _deb_member(deb, "/manual/abi.html")
+        page = _deb_member(pypi.apt_deb(package, version), "/manual/abi.html")
         text = html.unescape(re.sub(r"<[^>]+>", "", page or ""))
         return labels_by_release(text)
 
     return pypi.memo("libstdcxx-manual", f"{package}_{version}", make), f"Debian {package} {version} (manual/abi.html)"
 
 
-def gcc_table(pypi: PyPI) -> dict:
+def gcc_table(pypi: Packages) -> dict:
     """{"introduced": {label: GCC release}, "source": [...]}"""
     by_release: dict[str, list[str]] = {}
     sources = []
@@ -125,7 +109,7 @@ def _max_version(values: list[str]) -> str | None:
     return max(nums, key=lambda v: tuple(int(x) for x in v.split(".")), default=None)
 
 
-def manylinux(pypi: PyPI) -> dict:
+def manylinux(pypi: Packages) -> dict:
     """{"policies": {name: {"aliases", "priority", "max": {arch: {GLIBC: "2.28", ...}}}}, "source"}"""
     version = pypi.releases("auditwheel")[-1]
     wheel = pypi.wheel("auditwheel", version)

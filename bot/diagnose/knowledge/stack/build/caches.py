@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .pypi import PyPI
+from .packages import Packages
 
 
 # variable → (what it holds, package that reads it)
@@ -160,13 +160,13 @@ def variables(expr: str) -> list[str]:
     return re.findall(r"\$\{(\w+):-", expr)
 
 
-def _read(pypi: PyPI, project: str, version: str, member: str) -> str | None:
+def _read(pypi: Packages, project: str, version: str, member: str) -> str | None:
     wheel = pypi.wheel(project, version, smallest=True)
     z = pypi.remote(wheel)
     return z.texts([member])[member] if member in z.namelist() else None
 
 
-def build(pypi: PyPI, env_reads: dict[str, dict]) -> dict:
+def build(pypi: Packages, env_reads: dict[str, dict]) -> dict:
     """{"caches": [[variable, what, package, default expression, default path, moved by, source]]}.
     env_reads: {package: {variable: ...}} from the raise-site blocks, to check the hand entries."""
     found: dict[str, tuple[str, str]] = {}

@@ -22,7 +22,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from .pypi import PyPI
+from .packages import Packages
 
 # (PyPI project, the folder inside its wheel, the runtime library's file name)
 WHEELS = (
@@ -58,7 +58,7 @@ def runtime_texts(lib: Path, numbers: list[int]) -> dict[int, tuple[str, str]]:
     return out
 
 
-def _one(pypi: PyPI, project: str, folder: str, lib_name: str) -> dict | None:
+def _one(pypi: Packages, project: str, folder: str, lib_name: str) -> dict | None:
     releases = pypi.releases(project)
     if not releases:
         return None
@@ -86,7 +86,7 @@ def _one(pypi: PyPI, project: str, folder: str, lib_name: str) -> dict | None:
                                      f"{folder}/include/cuda.h, {folder}/lib/{lib_name})", **facts}
 
 
-def build(pypi: PyPI) -> dict:
+def build(pypi: Packages) -> dict:
     """{"runtime": [[number, name, text, deprecated, cuda releases]], "driver": [[number, name,
     deprecated, cuda releases]], "source": [...]}: the newest wheel of each CUDA major; a code
     known to both keeps the newest text, and lists the CUDA releases whose headers have it."""

@@ -3,9 +3,9 @@
 The raise scanner the vLLM index's build uses too (knowledge/scan_raises.py) finds the sites:
 templates from f-strings, %, .format, concatenation and messages built in a variable, and exception
 classes that word their own message. A site is kept by the rule the vLLM index keeps its own by
-(vllm/build/wheels.py: at least MIN_LITERAL_WORDS words and MIN_LITERAL_CHARS characters of literal
-text, not a text Python itself prints): a message made mostly of its fields cannot be told apart.
-The facts are cached by this module's source, with the scanners', so a change here rescans.
+(scan_raises.py: at least MIN_LITERAL_WORDS words and MIN_LITERAL_CHARS characters of literal text,
+not a text Python itself prints): a message made mostly of its fields cannot be told apart. The
+facts are cached by this module's source, with the scanners', so a change here rescans.
 """
 
 from __future__ import annotations
@@ -14,22 +14,11 @@ import ast
 import re
 
 from bot.diagnose.knowledge import scan_raises
+from bot.diagnose.knowledge.scan_raises import MIN_LITERAL_CHARS, MIN_LITERAL_WORDS, PYTHON_TEXTS
 
 from .. import site_match
 from . import scan_env_reads
 
-MIN_LITERAL_WORDS = 2
-MIN_LITERAL_CHARS = 12
-# Texts CPython itself prints: a user's "No module named 'x'" almost never comes from a package's
-# own copy of it.
-PYTHON_TEXTS = re.compile("|".join(f"(?:{p})" for p in (
-    r"No module named '?\{\}'?\.?",
-    r"module '?\{\}'? has no attribute '?\{\}'?",
-    r"'?\{\}'? object has no attribute '?\{\}'?",
-    r"'?\{\}'? object is not (?:callable|subscriptable|iterable)",
-    r"\{\} is not a valid \{\}",
-    r"cannot import name '?\{\}'? from '?\{\}'?",
-)))
 
 
 def keep(path: str, site: dict, classes: dict, out: list) -> bool:

@@ -22,7 +22,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from .pypi import PyPI
+from .packages import Packages
 
 PROJECT = "nvidia-nccl-cu12"
 HEADER = "nvidia/nccl/include/nccl.h"
@@ -62,7 +62,7 @@ def library_texts(lib: Path, numbers: list[int]) -> dict[int, str]:
     return {n: nccl.ncclGetErrorString(n).decode() for n in numbers}
 
 
-def build(pypi: PyPI) -> dict:
+def build(pypi: Packages) -> dict:
     """{"codes": [[number, name, text, torch's line]], "source": [...]}"""
     version = pypi.releases(PROJECT)[-1]
     wheel = pypi.wheel(PROJECT, version, prefer=("manylinux", platform.machine()))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import string
 
-from .pypi import PyPI
+from .packages import Packages
 
 PROJECT = "nvidia-ml-py"
 MODULE = "pynvml.py"
@@ -44,7 +44,7 @@ def scan(source: str) -> list[list]:
     return sorted([num, name, texts.get(name), exception_class(name)] for name, num in numbers.items())
 
 
-def build(pypi: PyPI) -> dict:
+def build(pypi: Packages) -> dict:
     version = pypi.releases(PROJECT)[-1]
     wheel = pypi.wheel(PROJECT, version)
     codes = pypi.memo("nvml-codes", wheel["filename"], lambda: scan(pypi.remote(wheel).texts([MODULE])[MODULE]))

@@ -15,7 +15,7 @@ import re
 
 from packaging.version import Version
 
-from .pypi import PyPI, requirements
+from .packages import Packages, requirements
 
 VLLM_SINCE = "0.5.0"
 TORCH_SINCE = "2.0.0"
@@ -27,20 +27,26 @@ def watched(name: str) -> bool:
     return name in WATCHED or name.startswith(("nvidia-", "cuda-"))
 
 
-def _pins(metadata: str) -> list[list]:
-    """[[package, specifier, marker, extra]] of the watched requirements."""
+def release_pins(metadata: str) -> list[list]:
+    """[[package, specifier, marker, extra]] of the watched requirements of a release's METADATA."""
     return [[r["name"], r["specifier"], r["marker"], r["extra"]] for r in requirements(metadata) if watched(r["name"])]
 
 
-def vllm_pins(pypi: PyPI) -> dict:
+def vllm_pins(pypi: Packages) -> dict:
     """{"releases": {version: [[package, specifier, marker, extra], ...]}, "source": ...}"""
     out = {}
     for version in pypi.releases("vllm", since=VLLM_SINCE):
         wheel = pypi.wheel("vllm", version)
         if wheel is None:
             continue
-        out[version] = _pins(pypi.metadata(wheel))
+        out[version] = release_pins(pypi.metadata(wheel))
     return {"releases": out, "source": "vllm's wheels on PyPI, METADATA Requires-Dist (Linux x86_64 wheel)"}
+
+
+def add_vllm_releases(block: dict, metadata: dict[str, str]) -> None:
+    """vLLM releases added to a vllm_pins block, from their METADATA (`index update`), in order."""
+    releases = {**block["releases"], **{v: release_pins(text) for v, text in metadata.items()}}
+    block["releases"] = dict(sorted(releases.items(), key=lambda kv: Version(kv[0])))
 
 
 _CUDA_PIN = re.compile(r"^(?:nvidia-cuda-runtime(?:-cu\d+)?|cuda-toolkit)$")
@@ -55,13 +61,13 @@ def cuda_of(pins: list[list]) -> tuple[str, str] | None:
     return None
 
 
-def _version_py_cuda(pypi: PyPI, wheel: dict) -> str | None:
+def _version_py_cuda(pypi: Packages, wheel: dict) -> str | None:
     text = pypi.remote(wheel).texts(["torch/version.py"])["torch/version.py"]
     m = re.search(r"^cuda\s*(?::[^=]*)?=\s*['\"]([\d.]+)['\"]", text, re.M)
     return m.group(1) if m else None
 
 
-def torch_releases(pypi: PyPI, pinned: set[str]) -> dict:
+def torch_releases(pypi: Packages, pinned: set[str]) -> dict:
     """{"releases": {version: {"cuda", "cuda_from", "pins"}}, "source": ...}"""
     versions = set(pypi.releases("torch", since=TORCH_SINCE))
     for v in pinned:                            # an older torch a vLLM release pins
@@ -69,21 +75,33 @@ def torch_releases(pypi: PyPI, pinned: set[str]) -> dict:
             versions.add(v)
     out = {}
     for version in sorted(versions, key=Version):
-        wheel = pypi.wheel("torch", version)
-        if wheel is None:
-            continue
-
-        def make():
-            pins = _pins(pypi.metadata(wheel))
-            found = cuda_of(pins)
-            if found is None:
-                cuda = _version_py_cuda(pypi, wheel)
-                found = (cuda, "torch/version.py") if cuda else (None, None)
-            return {"cuda": found[0], "cuda_from": found[1], "pins": pins, "wheel": wheel["filename"]}
-
-        out[version] = pypi.memo("torch-release", wheel["filename"], make)
+        found = torch_release(pypi, version)
+        if found is not None:
+            out[version] = found
     return {"releases": out, "source": "torch's wheels on PyPI: METADATA Requires-Dist (Linux x86_64 wheel, "
                                        "CPython 3.11), torch/version.py where the pins do not say the CUDA"}
+
+
+def torch_release(pypi: Packages, version: str) -> dict | None:
+    """{"cuda", "cuda_from", "pins", "wheel"} of one torch release; None when PyPI has no wheel of it."""
+    wheel = pypi.wheel("torch", version)
+    if wheel is None:
+        return None
+
+    def make():
+        pins = release_pins(pypi.metadata(wheel))
+        found = cuda_of(pins)
+        if found is None:
+            cuda = _version_py_cuda(pypi, wheel)
+            found = (cuda, "torch/version.py") if cuda else (None, None)
+        return {"cuda": found[0], "cuda_from": found[1], "pins": pins, "wheel": wheel["filename"]}
+
+    return pypi.memo("torch-release", wheel["filename"], make)
+
+
+def add_torch_releases(block: dict, found: dict[str, dict]) -> None:
+    """torch releases added to a torch block (`index update`: those a new vLLM release pins), in order."""
+    block["releases"] = dict(sorted({**block["releases"], **found}.items(), key=lambda kv: Version(kv[0])))
 
 
 def exact_pins(vllm: dict, package: str) -> set[str]:

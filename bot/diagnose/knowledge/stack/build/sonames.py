@@ -11,13 +11,13 @@ import platform
 import posixpath
 import re
 
-from .pypi import PyPI, requirements
+from .packages import Packages, requirements
 
 _LIB = re.compile(r"^lib[\w+.-]*\.so(?:\.\d+)*$|^_?\w+\.(?:abi3|cpython-[\w-]+)\.so$")
 OWN = ("torch", "triton", "vllm")
 
 
-def packages(torch: dict, pypi: PyPI) -> list[str]:
+def packages(torch: dict, pypi: Packages) -> list[str]:
     """nvidia-* packages torch pins, and those of the cuda-toolkit releases it pins (torch 2.11 on)."""
     names = set()
     toolkits = set()
@@ -39,21 +39,38 @@ def libraries(names: list[str]) -> list[str]:
     return [n for n in names if _LIB.match(posixpath.basename(n)) and "/test" not in n]
 
 
-def build(pypi: PyPI, torch: dict) -> dict:
+def newest_libraries(pypi: Packages, project: str) -> tuple[str, list[str]] | None:
+    """(the newest release, the shared libraries of its Linux wheel) of a project."""
+    releases = pypi.releases(project)
+    if not releases:
+        return None
+    version = releases[-1]
+    wheel = pypi.wheel(project, version, prefer=("manylinux", platform.machine()))
+    if wheel is None:
+        return None
+    return version, pypi.memo("wheel-libraries", wheel["filename"], lambda: libraries(pypi.remote(wheel).namelist()))
+
+
+def build(pypi: Packages, torch: dict) -> dict:
     """{"sonames": {soname: [[package, version, path in the wheel], ...]}, "source": [...]}"""
-    out: dict[str, list] = {}
-    sources = []
-    for project in [*packages(torch, pypi), *OWN]:
-        releases = pypi.releases(project)
-        if not releases:
-            continue
-        version = releases[-1]
-        wheel = pypi.wheel(project, version, prefer=("manylinux", platform.machine()))
-        if wheel is None:
-            continue
-        names = pypi.memo("wheel-libraries", wheel["filename"], lambda: libraries(pypi.remote(wheel).namelist()))
+    block = {"sonames": {}, "source": "file lists of the newest Linux wheels of: "}
+    add_projects(block, {project: found for project in [*packages(torch, pypi), *OWN]
+                         if (found := newest_libraries(pypi, project))})
+    return block
+
+
+def add_projects(block: dict, found: dict[str, tuple[str, list[str]]]) -> None:
+    """Projects' libraries (newest_libraries) added to a sonames block."""
+    out = block["sonames"]
+    for project, (version, names) in found.items():
         for path in names:
             out.setdefault(posixpath.basename(path), []).append([project, version, path])
-        sources.append(f"{project}=={version}")
-    return {"sonames": dict(sorted(out.items())),
-            "source": "file lists of the newest Linux wheels of: " + ", ".join(sources)}
+    block["sonames"] = dict(sorted(out.items()))
+    first = block["source"].endswith(": ")
+    block["source"] += ("" if first else ", ") + ", ".join(f"{p}=={v}" for p, (v, _) in found.items())
+
+
+def projects(block: dict) -> set[str]:
+    """The projects a sonames block was read from (those without a library too: its source names them)."""
+    return {entry[0] for entries in block["sonames"].values() for entry in entries} | \
+        set(re.findall(r"([\w.-]+)==", block["source"]))

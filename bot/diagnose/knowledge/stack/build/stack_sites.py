@@ -21,7 +21,7 @@ from packaging.version import Version
 
 from .. import site_match
 from . import extract_sites, scan_env_reads
-from .pypi import PyPI
+from .packages import Packages
 
 # project on PyPI, the first minor indexed, the parts read (a folder ends with "/"), whether the
 # smallest wheel will do (its Python files are the same on every platform)
@@ -71,7 +71,7 @@ def tables_key() -> str:
     return h.hexdigest()[:12]
 
 
-def minors(pypi: PyPI, project: str, since: str) -> list[str]:
+def minors(pypi: Packages, project: str, since: str) -> list[str]:
     """The last patch of every minor release from `since` on."""
     last: dict[tuple, str] = {}
     for v in pypi.releases(project, since=since):
@@ -83,7 +83,7 @@ def wanted(name: str, parts: tuple[str, ...]) -> bool:
     return name.endswith(".py") and any(name.startswith(p) if p.endswith("/") else name == p for p in parts)
 
 
-def release_facts(pypi: PyPI, package: str, version: str) -> dict | None:
+def release_facts(pypi: Packages, package: str, version: str) -> dict | None:
     """One release's facts. The source of the files read is cached on its own (gzip'd), so a
     change to a scanner rescans without downloading anything again."""
     spec = PACKAGES[package]
@@ -177,7 +177,7 @@ def merge(package: str, per_release: list[tuple[str, dict]]) -> dict:
     }
 
 
-def build_package(pypi: PyPI, package: str, log=print) -> dict:
+def build_package(pypi: Packages, package: str, log=print) -> dict:
     spec = PACKAGES[package]
     per_release = []
     for version in minors(pypi, spec["project"], spec["since"]):
@@ -206,7 +206,7 @@ def _table(z, variable: str, candidates: tuple[str, ...]) -> list[str] | None:
     return None
 
 
-def transformers_tables(pypi: PyPI, log=print) -> dict:
+def transformers_tables(pypi: Packages, log=print) -> dict:
     """{"releases": [...], "model_types": {type: mask}, "gguf": {arch: mask}, "source"}"""
     releases, model_types, gguf = [], {}, {}
     for version in pypi.releases("transformers", since=TABLE_SINCE):
@@ -241,7 +241,7 @@ def transformers_tables(pypi: PyPI, log=print) -> dict:
 PIP_EXCEPTIONS = ("pip/_internal/exceptions.py", "pip/_internal/exceptions/")   # a module, later a package
 
 
-def pip_references(pypi: PyPI) -> dict:
+def pip_references(pypi: Packages) -> dict:
     """{"codes": [[reference, exception class, its bases, file]], "source"}: pip's diagnostic
     errors print `error: <reference>` (subprocess-exited-with-error, externally-managed-environment)."""
     version = pypi.releases("pip")[-1]

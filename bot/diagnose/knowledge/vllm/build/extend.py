@@ -22,7 +22,7 @@ from pathlib import Path
 from packaging.version import Version
 
 from bot.diagnose.knowledge.vllm import pack
-from bot.diagnose.knowledge.vllm.index import bits
+from bot.diagnose.knowledge.raise_sites import bits
 
 # What merge reads of a names-only version: a whole release demoted to one keeps only these.
 NAME_KEYS = ("release", "args", "envs", "classes", "deprecations")

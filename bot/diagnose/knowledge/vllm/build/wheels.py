@@ -30,6 +30,7 @@ from pathlib import Path
 from packaging.version import Version
 
 from bot.diagnose.knowledge import scan_raises
+from bot.diagnose.knowledge.scan_raises import MIN_LITERAL_CHARS, MIN_LITERAL_WORDS, PYTHON_TEXTS
 from bot.diagnose.knowledge.vllm import pack
 from bot.diagnose.knowledge.vllm.index import literal_words
 
@@ -60,18 +61,6 @@ USER_FACING = ("vllm/config", "vllm/engine", "vllm/entrypoints", "vllm/v1", "vll
                "vllm/utils")
 # Code vLLM vendors from other projects: not vLLM's messages.
 VENDORED = ("vllm/third_party/", "vllm/vllm_flash_attn/", "vllm/benchmarks/", "vllm/tests/")
-MIN_LITERAL_WORDS = 2
-MIN_LITERAL_CHARS = 12
-# Messages vLLM words exactly as Python itself does (CPython's import system, getattr, enum): a
-# user's "No module named 'x'" almost never comes from vLLM's copy of it.
-PYTHON_TEXTS = re.compile("|".join(f"(?:{p})" for p in (
-    r"No module named '?\{\}'?\.?",
-    r"module '?\{\}'? has no attribute '?\{\}'?",
-    r"'?\{\}'? object has no attribute '?\{\}'?",
-    r"'?\{\}'? object is not (?:callable|subscriptable|iterable)",
-    r"\{\} is not a valid \{\}",
-    r"cannot import name '?\{\}'? from '?\{\}'?",
-)))
 
 
 def is_user_facing(path: str) -> bool:
@@ -388,7 +377,7 @@ def resuccess(out: Path) -> dict:
     """Derive the successors of an existing index again, from the facts it holds (every release's
     names, help texts, config fields and deprecation notices), and rewrite its facts part: a change
     to successors.py needs no wheels. Returns the new successors block."""
-    from bot.diagnose.knowledge.vllm.index import bits
+    from bot.diagnose.knowledge.raise_sites import bits
     facts = pack.Pack(part_paths(out)["facts"])
     blocks = {name: facts.get(name) for name in facts.names()}
 

@@ -1,43 +1,37 @@
-"""`python -m bot.diagnose.knowledge.stack.build`: build the stack index from the packages on PyPI.
+"""Every table of the stack index, from the packages the build is handed (packages.py), and the
+data folder they are written to.
 
-    python -m bot.diagnose.knowledge.stack.build [--out DIR] [--cache DIR] [--offline]
-
-Reads what PyPI serves (release lists, METADATA, members of wheels through ranged requests; one
-NCCL library is downloaded whole the first time), the build machine's CPython, glibc and bash
-(errno, signals, limits, loader messages) and Debian's libstdc++ manual through apt. What is read
-from a file on PyPI is cached under --cache (default: the user cache folder), so a rebuild asks
-PyPI only for its release lists and reads what a new release brings; the same inputs give the
-same bytes. Prints counts, time, requests and bytes. The data is DIR/<block>.json.gz, one file per table, each read
-on its first lookup (stack_index.py).
+The data is DIR/<block>.json.gz, one file per table, each read on its first lookup (stack_index.py);
+the same facts give the same bytes. `vllm-doctor index build-stack` (bot/watch/stack_build.py) runs
+build() over what PyPI serves and write()s the result; `index update` reads a folder back (read())
+and adds the pins of vLLM's new releases (pins.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 import os
-import sys
 import time
 from pathlib import Path
 
 from . import abi, caches, cuda_codes, drivers, nccl_codes, nvml_codes, os_tables, pins, sonames, stack_sites
-from .pypi import PyPI
+from .packages import Packages
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 FORMAT = 1
 
 
-def build(pypi: PyPI, log=print) -> dict:
-    """Every block of the index."""
+def build(pypi: Packages, log=print, stats=lambda: (0, 0)) -> dict:
+    """Every block of the index. stats(): (requests, bytes) so far, for the log."""
     blocks: dict[str, dict] = {}
     t = time.perf_counter()
 
     def step(name: str, make):
         nonlocal t
         blocks[name] = make()
-        log(f"{name:24} {time.perf_counter() - t:6.1f} s  {pypi.http.stats['requests']:5} requests "
-            f"{pypi.http.stats['bytes'] / 1e6:8.1f} MB so far")
+        requests, received = stats()
+        log(f"{name:24} {time.perf_counter() - t:6.1f} s  {requests:5} requests {received / 1e6:8.1f} MB so far")
         t = time.perf_counter()
 
     step("cuda", lambda: cuda_codes.build(pypi))
@@ -64,10 +58,16 @@ def build(pypi: PyPI, log=print) -> dict:
                                       "releases": blocks[f"sites:{package}"]["releases"]}
     envs = {p: blocks[f"names:{p}"]["envs"] for p in stack_sites.PACKAGES}
     step("caches", lambda: caches.build(pypi, envs))
-    blocks["meta"] = {"format": FORMAT, "blocks": sorted([*blocks, "meta"]), "counts": counts(blocks),
-                      "sources": {name: b["source"] for name, b in sorted(blocks.items()) if isinstance(b, dict) and b.get("source")},
-                      "packages": sorted(stack_sites.PACKAGES)}
+    blocks["meta"] = meta(blocks)
     return blocks
+
+
+def meta(blocks: dict) -> dict:
+    """The meta block of the others: the format, the blocks, their counts and sources."""
+    others = {name: b for name, b in blocks.items() if name != "meta"}
+    return {"format": FORMAT, "blocks": sorted([*others, "meta"]), "counts": counts(others),
+            "sources": {name: b["source"] for name, b in sorted(others.items()) if isinstance(b, dict) and b.get("source")},
+            "packages": sorted(stack_sites.PACKAGES)}
 
 
 def counts(blocks: dict) -> dict[str, int]:
@@ -116,31 +116,20 @@ def write(blocks: dict, out: Path) -> int:
     return sum(p.stat().st_size for p in out.glob("*.json.gz"))
 
 
-def default_cache() -> Path:
-    from platformdirs import user_cache_dir
-    return Path(user_cache_dir("vllm-doctor")) / "stack-build"
+def read(folder: Path) -> dict:
+    """The blocks of a data folder, as write() wrote them (sites.torch.json.gz → sites:torch)."""
+    return {_block_name(p): json.loads(gzip.decompress(p.read_bytes())) for p in sorted(folder.glob("*.json.gz"))}
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="vllm-doctor index build-stack",
-                                description="Build the index of the stack beneath vLLM from the packages on PyPI.")
-    p.add_argument("--out", default=str(DATA_DIR), help="folder of the data files (default: %(default)s)")
-    p.add_argument("--cache", default=None, help="cache of what was read from PyPI (default: the user cache folder)")
-    p.add_argument("--offline", action="store_true",
-                   help="use the cached release lists instead of asking PyPI (what is not cached still is fetched)")
-    args = p.parse_args(argv)
-    cache = Path(args.cache) if args.cache else default_cache()
-    pypi = PyPI(cache, offline=args.offline)
-    start = time.perf_counter()
-    blocks = build(pypi)
-    size = write(blocks, Path(args.out))
-    print()
-    for name, n in blocks["meta"]["counts"].items():
-        print(f"  {name:34} {n:6}")
-    print(f"{args.out}: {len(blocks)} files, {size / 1e6:.2f} MB; {time.perf_counter() - start:.1f} s; "
-          f"{pypi.http.stats['requests']} requests, {pypi.http.stats['bytes'] / 1e6:.1f} MB downloaded (cache: {cache})")
-    return 0
+def read_block(folder: Path, name: str) -> dict | None:
+    """One block of a data folder; None when it is absent or unreadable."""
+    try:
+        return json.loads(gzip.decompress((folder / (name.replace(":", ".") + ".json.gz")).read_bytes()))
+    except (OSError, ValueError, EOFError):
+        return None
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def _block_name(path: Path) -> str:
+    stem = path.name[: -len(".json.gz")]
+    kind, _, package = stem.partition(".")
+    return f"{kind}:{package}" if package else stem
