@@ -9,7 +9,7 @@ from bot.diagnose.knowledge.rulebook import load_rulebook
 from bot.diagnose.knowledge.vllm import index
 from bot.learn.vllm_releases import history
 from bot.watch import update
-from tests.watch.conftest import data_dir, new_wheels, packaged_index, release_wheels  # noqa: F401 - fixtures
+from tests.watch.conftest import data_dir, new_wheels, packaged_index, packaged_stack, release_wheels  # noqa: F401 - fixtures
 
 from .conftest import serve
 from .page import Browser, marked
