@@ -22,6 +22,7 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+from bot.base.errors import Parser
 from bot.diagnose.knowledge.vllm import installed
 from bot.diagnose.knowledge.vllm.build import extend, wheels
 
@@ -29,7 +30,7 @@ from . import pypi, update
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="vllm-doctor index", description="The index of vLLM's releases.")
+    p = Parser(prog="vllm-doctor index", description="The indexes of vLLM's releases and of the stack beneath it.")
     sub = p.add_subparsers(dest="action", required=True)
     sub.add_parser("build", help="build it from every release's wheel (see `index build --help`)", add_help=False)
     sub.add_parser("build-stack", help="build the stack index from the packages on PyPI (see `index build-stack "

@@ -13,7 +13,6 @@ are made by knowledge/stack/build/ (tables.py), from what `CachedPyPI` hands it.
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
 import logging
@@ -29,6 +28,7 @@ from pathlib import Path
 
 from packaging.version import Version
 
+from bot.base.errors import Parser
 from bot.diagnose.knowledge.stack import stack_index
 from bot.diagnose.knowledge.stack.build import pins, sonames, tables
 
@@ -123,8 +123,8 @@ def default_cache() -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="vllm-doctor index build-stack",
-                                description="Build the index of the stack beneath vLLM from the packages on PyPI.")
+    p = Parser(prog="vllm-doctor index build-stack",
+               description="Build the index of the stack beneath vLLM from the packages on PyPI.")
     p.add_argument("--out", default=str(tables.DATA_DIR), help="folder of the data files (default: %(default)s)")
     p.add_argument("--cache", default=None, help="cache of what was read from PyPI (default: the user cache folder)")
     p.add_argument("--offline", action="store_true",
@@ -187,13 +187,16 @@ def update(metadata_of, versions: list[str], cache: Path, transfer: pypi.Transfe
         before = source.transfer.bytes
         blocks = tables.read(base)
         added = Added()
-        pins.add_vllm_releases(blocks["vllm_pins"], _metadata(metadata_of, lacking, added))
-        found = _torch_releases(source, blocks, added)
+        metadata = _each("vLLM", lacking, metadata_of, added)
+        pins.add_vllm_releases(blocks["vllm_pins"], metadata)
+        # the torch releases some vLLM release pins exactly that the torch table lacks
+        torch = sorted(pins.exact_pins(blocks["vllm_pins"], "torch") - set(blocks["torch"]["releases"]), key=Version)
+        found = _each("torch", torch, lambda version: pins.torch_release(source, version), added)
         pins.add_torch_releases(blocks["torch"], found)
         libraries = _libraries(source, blocks, found, added)
         if libraries:
             sonames.add_projects(blocks["sonames"], libraries)
-        added.torch, added.libraries = list(found), list(libraries)
+        added.vllm, added.torch, added.libraries = list(metadata), list(found), list(libraries)
         if not (added.vllm or added.torch or added.libraries):
             return None
         blocks["meta"] = tables.meta(blocks)
@@ -204,36 +207,20 @@ def update(metadata_of, versions: list[str], cache: Path, transfer: pypi.Transfe
     return added
 
 
-def _metadata(metadata_of, versions: list[str], added: Added) -> dict[str, str]:
-    """{version: its METADATA} of the vLLM releases whose METADATA can be had now."""
+def _each(what: str, versions, read, added: Added) -> dict:
+    """{version: read(version)} of the versions that can be read now; the others (None, or PyPI
+    failing) are noted in added.missed, and the next update tries them again."""
     found = {}
     for version in versions:
         try:
-            text = metadata_of(version)
+            got = read(version)
         except pypi.Unavailable as e:
-            log.warning("stack index: vLLM %s's METADATA not read (%s); the next update tries again", version, e)
-            text = None
-        if text is None:
-            added.missed.append(f"vLLM {version}")
+            log.warning("stack index: %s %s not read (%s); the next update tries again", what, version, e)
+            got = None
+        if got is None:
+            added.missed.append(f"{what} {version}")
         else:
-            found[version] = text
-    added.vllm = list(found)
-    return found
-
-
-def _torch_releases(source: CachedPyPI, blocks: dict, added: Added) -> dict[str, dict]:
-    """{version: its facts} of the torch releases some vLLM release pins exactly that the table lacks."""
-    found = {}
-    for version in sorted(pins.exact_pins(blocks["vllm_pins"], "torch") - set(blocks["torch"]["releases"]), key=Version):
-        try:
-            release = pins.torch_release(source, version)
-        except pypi.Unavailable as e:
-            log.warning("stack index: torch %s not read (%s); the next update tries again", version, e)
-            release = None
-        if release is None:
-            added.missed.append(f"torch {version}")
-        else:
-            found[version] = release
+            found[version] = got
     return found
 
 
