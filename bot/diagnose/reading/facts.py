@@ -99,7 +99,9 @@ _CUDA = [
 _DRIVER = [
     _P(r"Nvidia driver version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
     _P(r"Driver Version:\s*(\d+\.\d+(?:\.\d+)?)"),
-    _P(r"driver on your system is too old \(found version (\d+)\)"),
+    _P(r"NVIDIA-SMI (\d{3}\.\d+(?:\.\d+)?)"),
+    _P(r"(?i:driver)[ _]version[\"' :=]+(\d{3}\.\d{2,3}(?:\.\d+)?)\b", literals=("river version", "river_version", "river Version")),
+    _P(r"Kernel Module\s+(\d{3}\.\d+(?:\.\d+)?)"),
 ]
 _GPU = [
     _P(r"Your (.{3,60}?) GPU has compute capability"),
@@ -449,6 +451,208 @@ def run_starts(text: str) -> list[int]:
     return lines
 
 
+# --- the environment beneath vLLM: what the stack's answers compare (issue 21) -------------------
+
+# The CUDA a torch build uses, by what the paste says about torch (its +cuXXX tag, collect_env's line).
+_TORCH_CUDA = [
+    _P(r"CUDA used to build PyTorch\s*:\s*(\d+\.\d+)"),
+    _P(r"torch(?:==|[ :]+| version:? ?)\d+\.\d+(?:\.\d+)?\+cu(\d{2,3})\b", literals=("torch",)),
+    _P(r"torch\.version\.cuda\s*(?:=|:|->)?\s*'?(\d+\.\d+)", literals=("torch.version.cuda",)),
+]
+# The CUDA runtime library the process loaded (collect_env; nvcc when it is the toolkit in use).
+_CUDA_RUNTIME = [
+    _P(r"CUDA runtime version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
+    _P(r"Cuda compilation tools, release (\d+\.\d+)"),
+]
+# The newest CUDA the driver supports: nvidia-smi's header, and torch's "found version 11040".
+_DRIVER_CUDA = [
+    _P(r"Driver Version:\s*\d[\d.]*\s+(?:\|\s*)?CUDA Version:\s*(\d+\.\d+)", literals=("Driver Version:",)),
+    _P(r"driver on your system is too old \(found version (\d+)\)"),
+    _P(r"CUDA driver version[^\n]{0,40}?(?:is|:)\s*(\d{4,5})\b", literals=("CUDA driver version",)),
+]
+_PYTHON = [
+    _P(r"Python version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
+    _P(r"[/\\][Pp]ython(3\.\d{1,2})[/\\](?:site|dist)-packages[/\\]", literals=("/python3.", "\\python3.", "/Python3.")),
+    _P(r"[/\\]Python3(\d{1,2})[/\\]", literals=("\\Python3", "/Python3")),
+    _P(r"\bPython (3\.\d{1,2}\.\d{1,2})\b", literals=("Python 3.",)),
+    _P(r"\bcp3(\d{1,2})-cp3\d{1,2}", literals=("-cp3",)),
+]
+_GLIBC = [
+    _P(r"Libc version\s*:\s*glibc-(\d+\.\d+)"),
+    _P(r"ldd \((?:GNU libc|[^)]*GLIBC[^)]*)\) (\d+\.\d+)"),
+    _P(r"-with-glibc(\d+\.\d+)\b", literals=("-with-glibc",)),
+]
+_UID = [
+    _P(r"getpwuid\(\): uid not found: (\d+)"),
+    _P(r"\buid=(\d+)\("),
+    _P(r"(?:docker run|podman run)[^\n]*?(?:--user|-u)[ =](\d+)\b", literals=("docker run", "podman run")),
+]
+_USER = [
+    _P(r"\buid=\d+\(([\w.-]+)\)"),
+    _P(r"^\s*(?:export )?USER=([\w.-]+)\s*$", re.M, literals=("USER=",)),
+]
+_HOME = [
+    _P(r"^\s*(?:export )?HOME=(\S*)\s*$", re.M, literals=("HOME=",)),
+    _P(r"\bHOME is (?:set to )?'?(/[^\s']*)", literals=("HOME is",)),
+]
+# Libraries the dynamic loader names: the file it opened and what it lacked, where a conda or a
+# venv's own copy shadows the system's.
+_LOADER_LIB = re.compile(r"(?<![\w.])((?:[A-Za-z]:)?[/\\~][^\s:'\"`()]*?\.so(?:\.\d+)*)(?=[\s:'\"`),]|$)")
+_LOADER_LINE = ("not found", "cannot open shared object", "undefined symbol", "symbol lookup error",
+                "wrong ELF class", "invalid ELF header", "file too short")
+# Limits as `ulimit -a` prints them ("open files  (-n) 1024"), a `ulimit -n 40` in the paste, and
+# vLLM's own note when it could not raise the open-files limit.
+_ULIMIT_A = _P(r"^[a-z][a-z ]{2,40}?\s+\((?:[\w-]+, )?-([a-zA-Z])\)\s+(\d+|unlimited)\s*$", re.M, literals=("(-", ", -"))
+_ULIMIT_SET = _P(r"\bulimit((?: -[HS])?) -([a-zA-Z]) (\d+|unlimited)\b", literals=("ulimit -",))
+_NOFILE_NOTE = _P(r"Found ulimit of (\d+) and failed to automatically increase", literals=("Found ulimit of",))
+_RLIMIT_CALL = _P(r"RLIMIT_(NOFILE|AS|MEMLOCK|NPROC|STACK|DATA|FSIZE)\)?\s*(?:=|:|->|is)\s*\(?(\d+)",
+                  literals=("RLIMIT_",))
+_ULIMIT_FLAGS = {"NOFILE": "n", "AS": "v", "MEMLOCK": "l", "NPROC": "u", "STACK": "s", "DATA": "d", "FSIZE": "f"}
+# Hints of the host: native Windows, WSL, macOS, a container.
+_WINDOWS_PATH = _P(r"\b[A-Za-z]:\\(?:[^\\\n\"']{1,80}\\){0,8}?(?:Users|site-packages|Scripts|Program Files|ProgramData|AppData)\\"
+                   r"|(?:^|\s)PS [A-Za-z]:\\", re.I, literals=(":\\",))
+_WSL = ("microsoft-standard", "wsl2", "wsl 2", "(wsl)", " wsl ", "/usr/lib/wsl/")
+_WSL_DRIVE = _P(r"(?<![\w/])/mnt/[a-z]/", literals=("/mnt/",))     # Windows' drives, as WSL mounts them
+_MACOS = ("-darwin", "macosx_", "macos ", "/opt/homebrew/", "apple m1", "apple m2", "apple m3", "apple m4", ".dylib")
+_MAC_HOME = _P(r"(?<![A-Za-z:])/Users/[^/\s]+/[^\s]*site-packages/", literals=("/Users/",))
+_CONTAINERS = (("openshift", ("openshift", "restricted-v2")),
+               ("kubernetes", ("kubectl", "kubernetes", "/var/run/secrets/kubernetes")),
+               ("docker", ("docker", "/.dockerenv", "--shm-size", "--ipc=host", "vllm/vllm-openai", "nvcr.io/")),
+               ("podman", ("podman",)),
+               ("apptainer", ("apptainer", "singularity")))
+# pip's resolver: "vllm 0.5.4 requires torch==2.4.0, but you have torch 2.1.1 which is incompatible."
+# and "The conflict is caused by: The user requested torch==2.1.1 / vllm 0.5.4 depends on torch==2.4.0".
+_PIP_REQUIRES = _P(r"^\s*(?P<by>[A-Za-z0-9][\w.-]*) (?P<by_version>\d[\w.+!-]*) requires (?P<package>[A-Za-z0-9][\w.-]*)"
+                   r"(?P<required>(?:\[[^\]]*\])?[<>=!~][^,\n]*(?:,[<>=!~][^,\n]*)*)?, but you have (?P=package) (?P<have>\S+) which is incompatible",
+                   re.M, literals=(", but you have",))
+_PIP_DEPENDS = _P(r"^\s*(?P<by>[A-Za-z0-9][\w.-]*) (?P<by_version>\d[\w.+!-]*) depends on (?P<package>[A-Za-z0-9][\w.-]*)(?P<required>[<>=!~][^\s;]*)?",
+                  re.M, literals=(" depends on ",))
+_PIP_REQUESTED = _P(r"^\s*The user requested (?P<package>[A-Za-z0-9][\w.-]*)(?P<required>[<>=!~][^\s;]*)?", re.M,
+                    literals=("The user requested",))
+MAX_CONFLICTS = 40
+
+
+def _all(p: _P, text: str, most: int = MAX_CONFLICTS) -> list:
+    """Every match of a fact pattern in the lines holding its literal (at most `most`)."""
+    starts = _line_starts(text, p.literals, p.MAX_TRIED) if p.literals else [0]
+    if not starts:
+        return []
+    if p._rx is None:
+        p._rx = re.compile(p.pattern, p.flags)
+    out = []
+    for start in starts:
+        end = text.find("\n", start)
+        out.extend(p._rx.finditer(text, start, len(text) if end < 0 else end))
+        if len(out) >= most:
+            break
+    return out[:most]
+
+
+def _cuda_number(value: str | None) -> str | None:
+    """"124" → "12.4", "11040" (torch's and the driver API's integer) → "11.4", "12.8" stays."""
+    if not value or "." in value:
+        return value
+    if len(value) >= 4:
+        n = int(value)
+        return f"{n // 1000}.{n % 1000 // 10}"
+    return f"{value[:-1]}.{value[-1]}" if len(value) >= 2 else None
+
+
+def loader_libraries(text: str) -> list[str]:
+    """The shared libraries the dynamic loader's messages name (paths as printed), first seen first."""
+    seen: dict[str, None] = {}
+    if ".so" not in text:
+        return []
+    for lit in _LOADER_LINE:
+        for start in _line_starts(text, (lit,), 16):
+            end = text.find("\n", start)
+            for m in _LOADER_LIB.finditer(text, start, len(text) if end < 0 else end):
+                seen.setdefault(m.group(1), None)
+    return list(seen)[:20]
+
+
+def rlimits(text: str) -> dict[str, str]:
+    """Resource limits the paste shows, keyed by `ulimit`'s flag: {"n": "40", "v": "8000000"}."""
+    out: dict[str, str] = {}
+    for m in _all(_NOFILE_NOTE, text, 1):
+        out["n"] = m.group(1)
+    for m in _all(_RLIMIT_CALL, text, 8):
+        out.setdefault(_ULIMIT_FLAGS[m.group(1)], m.group(2))
+    for m in _all(_ULIMIT_SET, text, 8):
+        if m.group(1).strip() != "-H":
+            out[m.group(2)] = m.group(3)
+    for m in _all(_ULIMIT_A, text, 32):
+        out.setdefault(m.group(1), m.group(2))
+    return out
+
+
+def host(text: str, low: str) -> tuple[str | None, str | None]:
+    """(the OS the paste's process ran on when it says: windows | wsl | macos, the container it ran in)."""
+    os_hint = None
+    if any(m in low for m in _WSL) or _WSL_DRIVE.search(text):
+        os_hint = "wsl"
+    elif _WINDOWS_PATH.search(text) or "microsoft windows" in low or "win32" in low or "win_amd64" in low:
+        os_hint = "windows"
+    elif any(m in low for m in _MACOS) or _MAC_HOME.search(text):
+        os_hint = "macos"
+    container = next((name for name, marks in _CONTAINERS if any(m in low for m in marks)), None)
+    return os_hint, container
+
+
+def pip_conflicts(text: str) -> list[dict]:
+    """What pip's resolver said does not fit: {package, required, by, by_version, have}, in order."""
+    if "pip" not in text and "requires" not in text and "depends on" not in text:
+        return []
+    out = []
+    for m in _all(_PIP_REQUIRES, text):
+        out.append({"package": m.group("package").lower(), "required": (m.group("required") or "").strip(),
+                    "by": m.group("by").lower(), "by_version": m.group("by_version"), "have": m.group("have")})
+    for m in _all(_PIP_DEPENDS, text):
+        out.append({"package": m.group("package").lower(), "required": m.group("required") or "",
+                    "by": m.group("by").lower(), "by_version": m.group("by_version"), "have": None})
+    for m in _all(_PIP_REQUESTED, text, 8):
+        out.append({"package": m.group("package").lower(), "required": m.group("required") or "",
+                    "by": "user", "by_version": None, "have": None})
+    return out
+
+
+def environment(text: str, low: str) -> dict:
+    """The facts of the stack beneath vLLM (the stack index's keys): torch's CUDA, the CUDA runtime,
+    the CUDA the driver supports, Python, glibc, the libraries the loader names, the user, limits,
+    the host, pip's conflicts; and the collect_env report's fields when the paste has one."""
+    from . import collect_env
+    report = collect_env.parse(text) if any(m in text for m in collect_env.MARKERS) else None
+    env = report["facts"] if report else {}
+    os_hint, container = host(text, low)
+    libs = loader_libraries(text)
+    return {
+        "torch_cuda": _cuda_number(env.get("torch_cuda") or _first(_TORCH_CUDA, text)),
+        "cuda_runtime": env.get("cuda_runtime") or _first(_CUDA_RUNTIME, text),
+        "driver_cuda": _cuda_number(_first(_DRIVER_CUDA, text)),
+        "python_version": env.get("python") or _python(_first(_PYTHON, text)),
+        "glibc_version": env.get("glibc") or _first(_GLIBC, text),
+        "gcc_version": env.get("gcc"),
+        "os_release": env.get("os"),
+        "loader_libraries": libs,
+        "libstdcxx_path": next((p for p in libs if "libstdc++.so" in p), None),
+        "uid": _first(_UID, text),
+        "user": _first(_USER, text),
+        "home": _first(_HOME, text),
+        "rlimits": rlimits(text),
+        "os_hint": os_hint,
+        "container": container,
+        "pip_conflicts": pip_conflicts(text),
+        "packages": report["packages"] if report else {},
+        "collect_env": report["fields"] if report else None,
+        "env_vars": report["env"] if report else {},
+    }
+
+
+def _python(value: str | None) -> str | None:
+    """"11" (a Windows folder, a wheel tag) → "3.11"."""
+    return value if not value or "." in value else f"3.{value}"
+
+
 # Versions, GPU and arguments are printed when a process starts (or in a collect_env paste at either
 # end), and the GPU's name, capability and memory in the error messages themselves: reading a window
 # at each end plus the error lines keeps a long paste from costing a scan per fact. vLLM's start,
@@ -529,4 +733,5 @@ def extract(text: str, error_lines: str = "") -> dict:
         "invocation": invocation,
         "frames": frames(text),
         **model_sizes(text),
+        **environment(text, low),
     }

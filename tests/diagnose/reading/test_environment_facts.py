@@ -1,0 +1,205 @@
+"""Facts about the stack beneath vLLM, read from real text: collect_env reports (vLLM's and
+PyTorch's layouts, and one pasted without its line breaks), nvidia-smi, the loader's messages,
+pip's resolver, limits, users and the host."""
+
+from pathlib import Path
+
+import pytest
+
+from bot.diagnose.reading import collect_env, facts, logtext
+
+ENV_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "collect_env"
+
+
+def _facts(text: str) -> dict:
+    clean = logtext.clean(text).text
+    return facts.extract(clean)
+
+
+def test_vllm_collect_env_report_from_a_real_run():
+    report = collect_env.parse((ENV_DIR / "vllm-0.32.0-cpu.txt").read_text())
+    assert report["facts"]["vllm_version"] == "0.32.0"
+    assert report["facts"]["torch_version"] == "2.13.0+cpu"
+    assert report["facts"]["python"] == "3.11.7"
+    assert report["facts"]["glibc"] == "2.36"
+    assert report["facts"]["gcc"] == "12.2.0"
+    # "Could not collect" is no value
+    assert "torch_cuda" not in report["facts"]
+    assert report["packages"]["transformers"] == "5.19.0"
+    assert report["packages"]["torch"] == "2.13.0+cpu"
+    assert "could" not in report["packages"]          # "[conda] Could not collect"
+    assert report["env"]["TORCHINDUCTOR_CACHE_DIR"] == "/tmp/torchinductor_root"
+
+
+def test_pytorch_collect_env_report_from_a_real_run():
+    report = collect_env.parse((ENV_DIR / "torch-2.13.0-cpu.txt").read_text())
+    f = report["facts"]
+    assert f["torch_version"] == "2.13.0+cpu"
+    assert f["cuda_available"] is False
+    assert f["cuda_runtime"] == "13.0.88"
+    assert f["python"] == "3.11.7"
+    assert "vllm_version" not in f
+    assert report["packages"]["triton"] == "3.9.0"
+    assert report["env"] == {}
+
+
+def test_a_report_pasted_without_line_breaks():
+    # vLLM issue forms sometimes keep no line breaks; the same report, read as one line
+    one_line = " ".join((ENV_DIR / "torch-2.13.0-cpu.txt").read_text().split("\n")[1:])
+    f = collect_env.parse(one_line)["facts"]
+    assert f["torch_version"] == "2.13.0+cpu"
+    assert f["cuda_runtime"] == "13.0.88"
+    assert f["glibc"] == "2.36"
+    assert f["python"] == "3.11.7"
+
+
+FLATTENED_WITH_GPUS = (
+    "### Your current environment ```text Collecting environment information... PyTorch version: 2.4.0+cu121 "
+    "Is debug build: False CUDA used to build PyTorch: 12.1 ROCM used to build PyTorch: N/A OS: Ubuntu 24.04.1 "
+    "LTS (x86_64) GCC version: (Ubuntu 13.2.0-23ubuntu4) 13.2.0 Clang version: Could not collect CMake version: "
+    "Could not collect Libc version: glibc-2.39 Python version: 3.12.3 (main, Sep 11 2024, 14:17:37) [GCC 13.2.0] "
+    "(64-bit runtime) Python platform: Linux-6.8.0-41-generic-x86_64-with-glibc2.39 Is CUDA available: True "
+    "CUDA runtime version: 12.0.140 CUDA_MODULE_LOADING set to: LAZY GPU models and configuration: GPU 0: NVIDIA "
+    "GeForce RTX 4090 GPU 1: NVIDIA GeForce RTX 4090 Nvidia driver version: 535.183.06 cuDNN version: Could not "
+    "collect HIP runtime version: N/A MIOpen runtime version: N/A Is XNNPACK available: True CPU: Architecture: x86_64")
+
+
+def test_flattened_report_with_gpus_and_driver():
+    # a vLLM usage issue's report as an issue tracker's summary stored it (line breaks lost)
+    f = _facts(FLATTENED_WITH_GPUS)
+    assert f["torch_version"] == "2.4.0+cu121"
+    assert f["torch_cuda"] == "12.1"
+    assert f["cuda_runtime"] == "12.0.140"
+    assert f["driver_version"] == "535.183.06"
+    assert f["python_version"] == "3.12.3"
+    assert f["glibc_version"] == "2.39"
+    assert collect_env.parse(FLATTENED_WITH_GPUS)["facts"]["gpus"] == ["NVIDIA GeForce RTX 4090"] * 2
+
+
+NVIDIA_SMI = """\
++-----------------------------------------------------------------------------------------+
+| NVIDIA-SMI 580.159.04             Driver Version: 580.159.04     CUDA Version: 13.0     |
+|-----------------------------------------+------------------------+----------------------+
+"""
+
+
+def test_nvidia_smi_header_gives_driver_and_the_cuda_it_supports():
+    f = _facts(NVIDIA_SMI)
+    assert f["driver_version"] == "580.159.04"
+    assert f["driver_cuda"] == "13.0"
+
+
+def test_torch_found_version_is_the_drivers_cuda_not_a_driver_version():
+    # vllm#1359-style: torch's own words for a driver older than its CUDA
+    line = ("RuntimeError: The NVIDIA driver on your system is too old (found version 11040). Please update your "
+            "GPU driver by downloading and installing a new version from the URL: http://www.nvidia.com/Download/index.aspx")
+    f = _facts(line)
+    assert f["driver_cuda"] == "11.4"
+    assert f["driver_version"] is None
+
+
+def test_torch_cuda_from_the_local_tag():
+    # vllm#1738: a cu118 torch under a vLLM built for CUDA 12
+    f = _facts("torch==2.1.0+cu118\nImportError: libcudart.so.12: cannot open shared object file: No such file or directory")
+    assert f["torch_cuda"] == "11.8"
+    assert f["torch_version"] == "2.1.0+cu118"
+
+
+def test_loader_paths_and_the_libstdcxx_that_was_loaded():
+    # llm-d-kv-cache#445, fastllm#301: the libstdc++ the loader opened, and the module that needed more
+    text = ("ImportError: /home/suser/.conda/envs/llm/bin/../lib/libstdc++.so.6: version `GLIBCXX_3.4.30' not found "
+            "(required by /tmp/llmd_packages/storage_offload.cpython-312-x86_64-linux-gnu.so)")
+    f = _facts(text)
+    assert f["libstdcxx_path"] == "/home/suser/.conda/envs/llm/bin/../lib/libstdc++.so.6"
+    assert f["loader_libraries"] == ["/home/suser/.conda/envs/llm/bin/../lib/libstdc++.so.6",
+                                     "/tmp/llmd_packages/storage_offload.cpython-312-x86_64-linux-gnu.so"]
+
+
+def test_a_path_in_a_traceback_is_no_loader_library():
+    f = _facts('  File "/usr/lib/python3.10/site-packages/vllm/_C.abi3.so", line 1\nValueError: x')
+    assert f["loader_libraries"] == []
+
+
+def test_pip_resolver_lines():
+    # open-instruct#172 (pip's "requires ..., but you have") and S2R#2 (the resolver's conflict)
+    text = """\
+ERROR: pip's dependency resolver does not currently take into account all the packages that are installed.
+vllm 0.2.1.post1 requires pydantic<2, but you have pydantic 2.7.3 which is incompatible.
+vllm 0.2.1.post1 requires torch==2.0.1, but you have torch 2.3.0 which is incompatible.
+The conflict is caused by:
+    The user requested torch==2.1.1
+    vllm 0.5.4 depends on torch==2.4.0
+"""
+    conflicts = _facts(text)["pip_conflicts"]
+    assert {"package": "torch", "required": "==2.0.1", "by": "vllm", "by_version": "0.2.1.post1",
+            "have": "2.3.0"} in conflicts
+    assert {"package": "pydantic", "required": "<2", "by": "vllm", "by_version": "0.2.1.post1",
+            "have": "2.7.3"} in conflicts
+    assert {"package": "torch", "required": "==2.4.0", "by": "vllm", "by_version": "0.5.4", "have": None} in conflicts
+    assert {"package": "torch", "required": "==2.1.1", "by": "user", "by_version": None, "have": None} in conflicts
+
+
+def test_limits_from_ulimit_a_a_command_and_vllms_note():
+    text = """\
+$ ulimit -a
+open files                          (-n) 1024
+virtual memory              (kbytes, -v) unlimited
+$ ulimit -n 40
+WARNING 12-02 15:01:02 [system_utils.py:120] Found ulimit of 40 and failed to automatically increase with error current limit exceeds maximum limit. This can cause fd limit errors like `OSError: [Errno 24] Too many open files`. Consider increasing with ulimit -n
+"""
+    assert _facts(text)["rlimits"] == {"n": "40", "v": "unlimited"}
+
+
+@pytest.mark.parametrize("text, uid", [
+    ("KeyError: 'getpwuid(): uid not found: 1000910000'", "1000910000"),     # vllm#44548
+    ("$ id\nuid=1001(vllm) gid=0(root) groups=0(root)\n", "1001"),
+])
+def test_uid(text, uid):
+    assert _facts(text)["uid"] == uid
+
+
+def test_user_and_home_where_printed():
+    f = _facts("$ env | grep -E 'HOME|USER'\nHOME=/\nUSER=vllm\nPermissionError: [Errno 13] Permission denied: '/.cache'")
+    assert f["home"] == "/"
+    assert f["user"] == "vllm"
+
+
+@pytest.mark.parametrize("text, os_hint", [
+    # microsoft/fara#28: vllm serve from a native Windows venv
+    ('  File "D:\\Experiments\\fara\\.venv\\Lib\\site-packages\\vllm\\engine\\arg_utils.py", line 35, in <module>', "windows"),
+    ("(venv) PS E:\\0llm> pip install resource", "windows"),
+    # MU-GOT#7: WSL2, the model under a Windows drive
+    ('[rank0]: File "/mnt/f/MU-GOT-master/PDF_parsing/GOT/model/vary_b.py", line 313, in forward', "wsl"),
+    ("Linux-5.15.153.1-microsoft-standard-WSL2-x86_64-with-glibc2.35", "wsl"),
+    ('  File "/usr/local/lib/python3.10/dist-packages/vllm/engine/llm_engine.py", line 1', None),
+])
+def test_host_os_hints(text, os_hint):
+    assert _facts(text)["os_hint"] == os_hint
+
+
+@pytest.mark.parametrize("text, container", [
+    ("docker run --gpus all --shm-size 1g vllm/vllm-openai:v0.6.3", "docker"),
+    ("pod vllm-0 in namespace llm, OpenShift restricted-v2 SCC", "openshift"),
+    ("kubectl logs vllm-7d9f -n serving", "kubernetes"),
+    ("python -m vllm.entrypoints.openai.api_server --model m", None),
+])
+def test_container_hints(text, container):
+    assert _facts(text)["container"] == container
+
+
+@pytest.mark.parametrize("text, python", [
+    ('  File "/root/miniconda3/envs/MU_GOT/lib/python3.10/site-packages/torch/nn/modules/module.py", line 1541', "3.10"),
+    ("Python 3.12.3 (main, Nov  6 2024, 18:32:19) [GCC 13.2.0] on linux", "3.12.3"),
+    ("Downloading vllm-0.6.1-cp38-abi3-manylinux1_x86_64.whl", None),
+    ("Using cached torch-2.4.0-cp311-cp311-manylinux1_x86_64.whl (797.2 MB)", "3.11"),
+])
+def test_python_version(text, python):
+    assert _facts(text)["python_version"] == python
+
+
+def test_a_paste_without_any_of_it_gives_none():
+    f = _facts("ValueError: max_model_len (4096) is larger than the model's max_position_embeddings (2048)")
+    for key in ("torch_cuda", "cuda_runtime", "driver_cuda", "python_version", "glibc_version", "uid", "user",
+                "home", "os_hint", "container", "libstdcxx_path", "collect_env"):
+        assert f[key] is None, key
+    assert f["rlimits"] == {} and f["pip_conflicts"] == [] and f["loader_libraries"] == [] and f["packages"] == {}
