@@ -41,9 +41,10 @@ class Matched(Record):
 
 
 def _real_errors(errors: list[Message], wrapped: set[int]) -> list[Message]:
-    """Exceptions that are causes: not a wrapper's own message, not a warning."""
-    return [m for m in errors if (m.exc_type or m.inner) and id(m) not in wrapped and m.level != "WARNING"
-            and not (m.exc_type or "").endswith("Warning")]
+    """Exceptions that are causes, and the lines native code printed as it died (libzmq's check,
+    "Killed"): not a wrapper's own message, not a warning."""
+    return [m for m in errors if (m.exc_type or m.inner or m.native) and id(m) not in wrapped
+            and m.level != "WARNING" and not (m.exc_type or "").endswith("Warning")]
 
 
 def _visible_cause(wrapper: Candidate, errors: list[Message], wrapped: dict[int, set[str]],
@@ -69,9 +70,11 @@ def _visible_cause(wrapper: Candidate, errors: list[Message], wrapped: dict[int,
 
 def cover_wrappers(cands: list[Candidate], wrappers: list, errors: list[Message], holds, text: str) -> Matched:
     """A wrapper ("the real error is above") is no answer when the paste shows that error: answer
-    it with a rule, or quote it. Only wrappers are left here, or nothing at all."""
-    first = next((c for c in cands if c.rule.level == "wrapper"), None)
-    if first is None or any(c.rule.level != "wrapper" and c.rule.status == "active" for c in cands):
+    it with a rule, or quote it. So is a hint that points above (a worker's death, `points_above`):
+    the exception or the native line above it is what it reports. Only such pointers are left
+    here, or nothing at all."""
+    first = next((c for c in cands if c.rule.pointer), None)
+    if first is None or any(not c.rule.pointer and c.rule.status == "active" for c in cands):
         return Matched(cands)
     wrapped: dict[int, set[str]] = {}
     for m in errors:
@@ -81,4 +84,4 @@ def cover_wrappers(cands: list[Candidate], wrappers: list, errors: list[Message]
     cause = _visible_cause(first, errors, wrapped, text)
     if cause is None:
         return Matched(cands)
-    return Matched([c for c in cands if c.rule.level != "wrapper"], cause)
+    return Matched([c for c in cands if not c.rule.pointer], cause)

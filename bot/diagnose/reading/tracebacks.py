@@ -57,7 +57,7 @@ _CHAIN = re.compile(r"^(?:Traceback \(most recent call last\)|During handling of
 # match WARNING records; their messages must hold one of these words (the fixtures check it).
 KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "killed", "abort",
             "segmentation fault", "timed out", "no available", "exceed", "too old", "died", "is restricted",
-            "unauthorized", "permission denied")
+            "unauthorized", "permission denied", "(src/", "too many open files")
 
 _KEYWORDS_BYTES = tuple(k.encode() for k in KEYWORDS)
 
@@ -68,7 +68,20 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
                "aborted", "timed out", "exceed", "invalid", "does not exist", "no such file",
                "no module", "not found", "is not valid", "insufficient", "too old", "must be",
                "at most ", "no available", "died", "not allowed", "larger than", "greater than",
-               "longer than", "smaller than", "is restricted", "unauthorized", "permission denied")
+               "longer than", "smaller than", "is restricted", "unauthorized", "permission denied",
+               "too many open files", "no space left", "cannot allocate memory", "bad file descriptor")
+
+# What native code prints to stderr as it dies, with no Python exception: libzmq's check
+# ("Too many open files (src/epoll.cpp:38)", "Assertion failed: ok (src/mailbox.cpp:99)"), the
+# shell's report of a signal ("Killed", "Segmentation fault (core dumped)"), a C++ abort, CPython's
+# fatal error. Above a process death (exit code -6, -9) such a line is what the death is answered from.
+NATIVE = re.compile(
+    r"^(?:(?:Assertion failed: .{1,200}|[A-Z][a-z][\w ,']{2,60}) \(src/[\w/.-]{1,80}\.(?:cpp|hpp|cc|c|h):\d+\)"
+    r"|(?:[\w/.-]+: line \d+: +\d+ )?(?:Killed|Segmentation fault|Bus error|Aborted|Illegal instruction|"
+    r"Floating point exception)(?: \(core dumped\))?(?: {2,}\S.{0,200})?"
+    r"|Fatal Python error: .{1,200}"
+    r"|terminate called after throwing an instance of .{1,200}"
+    r"|\*\*\* (?:SIG[A-Z]{2,6}) received at time=.{0,200})$")
 
 
 def reads_like_error(text: str) -> bool:
@@ -79,8 +92,10 @@ def reads_like_error(text: str) -> bool:
 # ...', 'input': {...}}]"): what vLLM's API server (and FastAPI's 422) answered for a request it
 # refused, relayed by the client. The message ends where its 'msg' string does.
 _ERROR_DICT_MSG_END = r"""['"],[ ]['"]input['"]:"""
+# vLLM's executor relays a worker's exception as its own RuntimeError; the inner text is the error.
+RELAY = re.compile(r"Worker failed with error (?P<q>['\"])(?P<inner>.+?)(?P=q),? please check the stack trace")
 _UNWRAP = [
-    re.compile(r"Worker failed with error (?P<q>['\"])(?P<inner>.+?)(?P=q),? please check the stack trace"),
+    RELAY,
     re.compile(r"Value error, (?P<inner>.+?)(?: \[type=value_error|%s|$)" % _ERROR_DICT_MSG_END),
     re.compile(r"Assertion failed, (?P<inner>.+?)(?: \[type=assertion_error|%s|$)" % _ERROR_DICT_MSG_END),
 ]
@@ -104,6 +119,7 @@ class Message(Record):
     inner: bool = False     # unwrapped from a wrapper's text
     plain: bool = False     # a bare line of a short paste: no header, no error word, still worth matching
     header: str = ""        # the raw line's prefixes (tag, level, time, source): one log record repeats them
+    native: bool = False    # a line native code printed as it died (NATIVE): no exception, still a cause
 
 
 # The usual vLLM line in one match: "(EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] msg".
@@ -217,6 +233,11 @@ def _mask(text: str) -> str:
     return re.sub(r"\d+", "0", text)
 
 
+def _proc_kind(proc: str | None) -> str:
+    """"Worker_TP1 pid=12" → "Worker_TP", "(EngineCore_DP0 pid=3)" → "EngineCore_DP": the process, not its rank."""
+    return re.sub(r"\d+|\s.*", "", proc) if proc else ""
+
+
 def _stops(body: str) -> bool:
     return not body or bool(_CHAIN.match(body) or _FRAME.match(body) or EXCEPTION_LINE.match(body))
 
@@ -251,7 +272,7 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         headed = lv is not None
         if _stops(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ", "Exception in ", "Error in ")) \
                 or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
-                or _MP_PROCESS.match(body) or _PROGRESS.search(body) \
+                or _MP_PROCESS.match(body) or _PROGRESS.search(body) or NATIVE.match(body) \
                 or (p is not None and p != proc):
             break               # a new exception, a markdown image or heading, another process
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
@@ -392,10 +413,14 @@ def messages(text: str) -> list[Message]:
         full = "".join([body, *parts])[:MAX_MESSAGE_CHARS]
         if exc_type and "`" in full:
             full = _end_of_quoted(full)
-        is_error = bool(exc_type) or level in ("ERROR", "CRITICAL") or reads_like_error(full)
+        native = exc_type is None and bool(NATIVE.match(full))
+        is_error = bool(exc_type) or native or level in ("ERROR", "CRITICAL") or reads_like_error(full)
         msg = Message(i + 1, full, level, proc, exc_type, is_error,
-                      plain=short and not is_error and level is None, header=header.strip())
-        key = f"{exc_type}|{_mask(full)}"
+                      plain=short and not is_error and level is None, header=header.strip(), native=native)
+        # a repeat is dropped within one kind of process (the ranks of a tensor-parallel group print
+        # the same error); the engine's or a worker's copy of an error the front end also logged is
+        # kept: it may belong to a later attempt, which a wrapper there points to
+        key = f"{_proc_kind(proc)}|{exc_type}|{_mask(full)}"
         if key in seen:
             continue
         seen.add(key)

@@ -25,14 +25,15 @@ LANGS = ("en", "zh")
 WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "compute_capability",
              "platform", "has_traceback", "vllm_context", "vllm_printed", "frames")
 TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "fix", "verified",
-            "versions", "related", "repro", "fix_settings", "fix_env", "references", "notes", "family"}
+            "versions", "related", "repro", "fix_settings", "fix_env", "references", "notes", "family",
+            "points_above"}
 # A family rule is answered from the index of vLLM's own source (bot/diagnose/knowledge/vllm/families.py finds the
 # message, its texts are filled from the index): it needs no patterns, and ranks below the rules
 # written by hand.
 FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package")
 MATCH_KEYS = {"patterns", "fuzzy", "scope", "when"}
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_CACHE_FORMAT = 8
+_CACHE_FORMAT = 9
 
 
 class RuleError(ValueError):
@@ -61,9 +62,16 @@ class Rule(Record):
     path: str
     pack: str = "shipped"              # the rule pack it comes from (packs.py)
     family: str | None = None          # answered from vLLM's source (FAMILIES), not by patterns
+    points_above: bool = False         # a hint that, like a wrapper, reports an error printed above it
     literals: list[str] = Factory(list)
     pattern_when: list[dict] = Factory(list)
     _compiled: dict = Factory(dict)
+
+    @property
+    def pointer(self) -> bool:
+        """Whether its message points at an error printed above it (a wrapper; a hint with
+        `points_above`, such as a worker's death): when the paste shows that error, it is the answer."""
+        return self.level == "wrapper" or self.points_above
 
     @property
     def patterns(self) -> list[re.Pattern[str]]:
@@ -281,6 +289,9 @@ def validate(data, path) -> Rule:
         if not valid_specifier(versions):
             raise RuleError(f"{where}: versions: '{versions}' is not a PEP 440 specifier")
     verified = _mapping(data.get("verified"), f"{where}: verified")
+    points_above = data.get("points_above", False)
+    if not isinstance(points_above, bool) or (points_above and level != "hint"):
+        raise RuleError(f"{where}: points_above: true or false, and only for a hint (a wrapper always points above)")
     texts = {key: _lang_text(data, key, where) for key in ("title", "cause", "fix")}
     for key, text in texts.items():
         _guards(text, key, where)
@@ -299,6 +310,7 @@ def validate(data, path) -> Rule:
         references=_str_list(data.get("references"), f"{where}: references"),
         path=str(path),
         family=family,
+        points_above=points_above,
         literals=[required_literal(p) for p in patterns],
     )
 

@@ -126,8 +126,9 @@ def holds_for(facts: dict):
 
 
 def answers(cands: list[Candidate]) -> bool:
-    """Whether a real answer is among the candidates: an active rule that is not a wrapper."""
-    return any(c.rule.level != "wrapper" and c.rule.status == "active" for c in cands)
+    """Whether a real answer is among the candidates: an active rule that does not merely point at
+    an error above it (a wrapper, a worker's death)."""
+    return any(not c.rule.pointer and c.rule.status == "active" for c in cands)
 
 
 def candidates(book: RuleBook, errors: list[Message], tail: list[Message], facts: dict) -> list[Candidate]:
@@ -160,6 +161,8 @@ def strong_messages(errors: list[Message]) -> list[Message]:
 
 
 def wrappers(book: RuleBook, facts: dict) -> list[Rule]:
-    """The rules whose message says "the real error is above" (level wrapper), that may answer here."""
+    """The rules whose message says "the real error is above" (a wrapper, or a hint that points
+    above: `points_above`), that may answer here."""
     holds = holds_for(facts)
-    return [r for r in book if not r.family and r.level == "wrapper" and r.scope == "errors" and holds(r.when)]
+    return [r for r in book if not r.family and r.pointer and holds(r.when)
+            and (r.scope == "errors" or r.level != "wrapper")]

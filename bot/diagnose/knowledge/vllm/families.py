@@ -23,7 +23,7 @@ import re
 
 from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
-from bot.diagnose.reading.tracebacks import EXCEPTION_LINE, Message, strip_prefixes
+from bot.diagnose.reading.tracebacks import EXCEPTION_LINE, RELAY, Message, strip_prefixes
 
 from . import load_index
 
@@ -54,16 +54,16 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
     """A family candidate for the first real error a family knows (at most one), when no
     hand-written rule answers. `cands` are the hand-written candidates, best first."""
     families = {r.family: r for r in book if r.family and r.status == "active"}
-    if not families or any(c.rule.level != "wrapper" and c.rule.status == "active" for c in cands):
+    if not families or any(not c.rule.pointer and c.rule.status == "active" for c in cands):
         return []
     explained = {id(c.message) for c in cands}
-    wrappers = [r for r in book if r.level == "wrapper" and not r.family]
+    wrappers = [r for r in book if r.pointer and not r.family]
     lines = None
     tried = 0
     for pos, m in enumerate(strong):
         if id(m) in explained or not (_real(m) or _CLI_ARG.search(m.text)) \
-                or any(r.search(m.text) is not None for r in wrappers):
-            continue
+                or any(r.search(m.text) is not None for r in wrappers) or RELAY.search(m.text):
+            continue            # a relay of a worker's error: its unwrapped inner message is the error
         if lines is None:
             lines = text.split("\n")
         hit = _hit(m, lines, facts, families)
