@@ -73,8 +73,8 @@ def cover_wrappers(cands: list[Candidate], wrappers: list, errors: list[Message]
     it with a rule, or quote it. So is a hint that points above (a worker's death, `points_above`):
     the exception or the native line above it is what it reports. Only such pointers are left
     here, or nothing at all."""
-    first = next((c for c in cands if c.rule.pointer), None)
-    if first is None or any(not c.rule.pointer and c.rule.status == "active" for c in cands):
+    first = next((c for c in cands if c.points_above), None)
+    if first is None or any(not c.points_above and c.rule.status == "active" for c in cands):
         return Matched(cands)
     wrapped: dict[int, set[str]] = {}
     for m in errors:
@@ -84,4 +84,4 @@ def cover_wrappers(cands: list[Candidate], wrappers: list, errors: list[Message]
     cause = _visible_cause(first, errors, wrapped, text)
     if cause is None:
         return Matched(cands)
-    return Matched([c for c in cands if not c.rule.pointer], cause)
+    return Matched([c for c in cands if not c.points_above], cause)

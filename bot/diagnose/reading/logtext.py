@@ -117,7 +117,33 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
         text = text.replace("\n\n", "\n")
     if "\x00" in text:                  # PostgreSQL refuses NUL in text; other controls are harmless
         text = text.replace("\x00", "")
+    if "[end of output]" in text:
+        text = _dedent_pip_output(text)
     return CleanText(text=text, notes=notes)
+
+
+_PIP_BLOCK_START = re.compile(r"\[\d+ lines? of output\]\s*$")
+
+
+def _dedent_pip_output(text: str) -> str:
+    """pip shows a failed build's own output indented under "╰─> [N lines of output]", down to
+    "[end of output]": read at that depth, its traceback's exception line looks like code. Each such
+    block (or what a paste kept of it) is moved back to the margin, keeping its inner indentation."""
+    lines = text.split("\n")
+    for end in [i for i, line in enumerate(lines) if line.strip() == "[end of output]"]:
+        start = end
+        while start > 0:
+            prev = lines[start - 1]
+            if _PIP_BLOCK_START.search(prev) or (prev.strip() and not prev[:2].isspace()):
+                break
+            start -= 1
+        block = [line for line in lines[start:end + 1] if line.strip()]
+        if not block:
+            continue
+        cut = min(len(line) - len(line.lstrip()) for line in block)
+        for i in range(start, end + 1):
+            lines[i] = lines[i][cut:] if lines[i][:cut].isspace() else lines[i].lstrip()
+    return "\n".join(lines)
 
 
 # A code fence, with the language an opening fence names ("```python", "```log"): left on a line of

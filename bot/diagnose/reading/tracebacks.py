@@ -120,6 +120,7 @@ class Message(Record):
     plain: bool = False     # a bare line of a short paste: no header, no error word, still worth matching
     header: str = ""        # the raw line's prefixes (tag, level, time, source): one log record repeats them
     native: bool = False    # a line native code printed as it died (NATIVE): no exception, still a cause
+    cut: bool = False       # the last frame of a traceback the paste ends in, cut before its exception
 
 
 # The usual vLLM line in one match: "(EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] msg".
@@ -250,6 +251,9 @@ WRAP_WIDTHS = frozenset((80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 2
 _DATED = re.compile(r"^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d")     # a timestamped line is a new record
 _PROGRESS = re.compile(r"\d{1,3}%(?: ?\||\s+Completed)|it/s\]|s/it\]")      # a tqdm bar is never part of a message
 _MP_PROCESS = re.compile(r"^Process [\w-]+:$")          # multiprocessing's header before a child's traceback
+# A compiler's diagnostic ("csrc/x.cu:12:10: fatal error: Python.h: No such file or directory"), which a
+# build log prints indented under pip's "[N lines of output]": an error, not a traceback's code.
+_COMPILER_ERROR = re.compile(r"^[^\s:]{1,400}:\d+(?::\d+)?: (?:fatal )?error: ")
 _SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]( |$)")
 
 
@@ -404,7 +408,7 @@ def messages(text: str) -> list[Message]:
             if later and body.startswith("raise "):      # "raise ValueError(...) ValueError: ..." in one line
                 body = body[later.start():]
                 m = EXCEPTION_LINE.match(body)
-            elif _source_line(lines, i, rest, body):
+            elif _source_line(lines, i, rest, body) and not _COMPILER_ERROR.match(body):
                 continue
         exc_type = m.group("type") if m else None
         header = raw[: len(raw) - len(rest.lstrip())]
@@ -428,7 +432,39 @@ def messages(text: str) -> list[Message]:
         out.extend(_unwrapped(msg))
     if len(out) > MAX_MESSAGES:
         out = out[: MAX_MESSAGES * 3 // 4] + out[-MAX_MESSAGES // 4:]
+    # a paste whose only traceback was cut before its exception: its last frame is all there is
+    last = _cut_traceback(text) if not any(m.exc_type or m.native for m in out) else None
+    if last is not None and not any(m.line_no > last.line_no for m in out):
+        out.append(last)
     return out
+
+
+_ELIDED = re.compile(r"^(?:\.\.\.<\d+ lines?>\.\.\.|\.\.\.|[)\]}],?|\^+|~+\^*~*)$")
+
+
+def _cut_traceback(text: str, most: int = 40) -> Message | None:
+    """The last frame of a traceback the paste ends in without its exception line (pastes are often
+    cut there): which files were running says something (a vLLM under a Windows drive) where no
+    message does."""
+    tail_text = text[-16384:]
+    lines = tail_text.split("\n")
+    offset = text.count("\n", 0, len(text) - len(tail_text))
+    seen = 0
+    for i in range(len(lines) - 1, -1, -1):
+        body = strip_prefixes(lines[i])[2]
+        if not body:
+            continue
+        seen += 1
+        if seen > most or EXCEPTION_LINE.match(body):
+            return None
+        if body.startswith('File "'):
+            if "Traceback (most recent call last)" not in tail_text[:sum(len(x) + 1 for x in lines[:i])]:
+                return None
+            return Message(offset + i + 1, body[:MAX_MESSAGE_CHARS], None, None, None, True, cut=True)
+        indented = lines[i][:1] in (" ", "\t")
+        if not (indented or _ELIDED.match(body)):
+            return None             # prose or a prompt after the frames: not a cut traceback
+    return None
 
 
 def _line_starts_of_hits(text: str, first: int = MAX_MESSAGES * 3 // 4,

@@ -203,3 +203,23 @@ def test_a_paste_without_any_of_it_gives_none():
                 "home", "os_hint", "container", "libstdcxx_path", "collect_env"):
         assert f[key] is None, key
     assert f["rlimits"] == {} and f["pip_conflicts"] == [] and f["loader_libraries"] == [] and f["packages"] == {}
+
+
+@pytest.mark.parametrize("name", ["vllm-0.26.0-h200.txt", "torch-2.11.0-h200.txt"])
+def test_gpu_reports_from_real_runs_on_an_h200(name):
+    # both layouts, printed on the same machine: the keys a stack answer compares come out the same
+    text = (ENV_DIR / name).read_text()
+    report = collect_env.parse(text)
+    f = report["facts"]
+    assert f["torch_version"] == "2.11.0+cu130"
+    assert f["torch_cuda"] == "13.0"
+    assert f["cuda_runtime"] == "13.0.88"
+    assert f["driver_version"] == "580.159.04"
+    assert f["gpus"] == ["NVIDIA H200"]
+    assert f["glibc"] == "2.39"
+    assert f["cudnn"] == "9.14.0"
+    assert report["packages"]["nvidia-nccl-cu13"] == "2.28.9"
+    assert ("vllm_version" in f) == name.startswith("vllm")
+    facts_ = _facts(text)
+    assert facts_["torch_cuda"] == "13.0" and facts_["driver_version"] == "580.159.04"
+    assert facts_["python_version"] == "3.12.3"

@@ -23,7 +23,10 @@ STATUSES = ("active", "shadow")
 SCOPES = ("errors", "any", "tail")
 LANGS = ("en", "zh")
 WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "compute_capability",
-             "platform", "has_traceback", "vllm_context", "vllm_printed", "frames")
+             "platform", "has_traceback", "vllm_context", "vllm_printed", "frames",
+             # the stack beneath vLLM (reading/facts.py environment())
+             "torch_cuda", "cuda_runtime", "driver_cuda", "driver_version", "python_version", "glibc_version",
+             "os_hint", "container", "vllm_install")
 TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "fix", "verified",
             "versions", "related", "repro", "fix_settings", "fix_env", "references", "notes", "family",
             "points_above"}

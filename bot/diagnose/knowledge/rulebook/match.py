@@ -128,7 +128,7 @@ def holds_for(facts: dict):
 def answers(cands: list[Candidate]) -> bool:
     """Whether a real answer is among the candidates: an active rule that does not merely point at
     an error above it (a wrapper, a worker's death)."""
-    return any(not c.rule.pointer and c.rule.status == "active" for c in cands)
+    return any(not c.points_above and c.rule.status == "active" for c in cands)
 
 
 def candidates(book: RuleBook, errors: list[Message], tail: list[Message], facts: dict) -> list[Candidate]:

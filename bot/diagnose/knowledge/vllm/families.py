@@ -54,7 +54,7 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
     """A family candidate for the first real error a family knows (at most one), when no
     hand-written rule answers. `cands` are the hand-written candidates, best first."""
     families = {r.family: r for r in book if r.family and r.status == "active"}
-    if not families or any(not c.rule.pointer and c.rule.status == "active" for c in cands):
+    if not families or any(not c.points_above and c.rule.status == "active" for c in cands):
         return []
     explained = {id(c.message) for c in cands}
     wrappers = [r for r in book if r.pointer and not r.family]
