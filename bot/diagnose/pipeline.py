@@ -3,7 +3,7 @@ them, answer the best.
 
     text → reading (logtext, tracebacks, facts)
          → knowledge: the rule book's candidates; for a paste no hand-written rule answers, vLLM's
-           releases' (family answers)
+           releases' and the stack index's (family answers)
          → answering: rank, see past a wrapper, fill the texts with the log's values, keep the
            advice true for the log's release → Report
 """
@@ -14,7 +14,7 @@ from bot.base.versions import in_range
 from bot.diagnose.answering import advice
 from bot.diagnose.answering.rank import Matched, cover_wrappers, rank
 from bot.diagnose.answering.report import Diagnosis, Report, RootError, fill, text
-from bot.diagnose.knowledge import Candidate, rulebook, vllm
+from bot.diagnose.knowledge import Candidate, rulebook, stack, vllm
 from bot.diagnose.knowledge.rulebook import RuleBook, load_rulebook
 from bot.diagnose.reading import facts as _facts
 from bot.diagnose.reading import logtext, tracebacks
@@ -46,6 +46,7 @@ def _values(c: Candidate, facts: dict, lang: str) -> dict:
     values.update(flat(facts))
     values.update(c.captures)
     values.update(vllm.describe(c, values, facts, lang))     # a family answer's text, or names' history
+    values.update(stack.describe(c, values, facts, lang))    # a stack family answer's text
     # Derivers also see the whole matched message, for numbers no capture holds.
     values.update(advice.derive(c.rule.id, {**values, "matched_text": c.message.text}, facts))
     return values
@@ -118,13 +119,17 @@ def not_vllm(f: dict) -> str | None:
 
 
 def _match(book: RuleBook, errors: list, tail: list, text: str, facts: dict) -> Matched:
-    """Every source's candidates, best first. vLLM's releases are asked only for a paste no
-    hand-written rule answers: a paste a rule answers never loads the index, nor even the module
-    that reads it."""
+    """Every source's candidates, best first. vLLM's releases and the stack beneath vLLM are asked
+    only for a paste no hand-written rule answers: a paste a rule answers never loads their indexes,
+    nor even the modules that read them. Each gives at most its first known error; ranked by
+    position, the FIRST real error wins across sources (an OS error above a vLLM message)."""
     cands = rulebook.candidates(book, errors, tail, facts)
     strong = rulebook.strong_messages(errors)
-    if not rulebook.answers(cands) and book.families:
-        cands += vllm.candidates(book, rank(cands), strong, text, facts)
+    if not rulebook.answers(cands):
+        if book.families:
+            cands += vllm.candidates(book, rank(cands), strong, text, facts)
+        if book.stack_families:
+            cands += stack.candidates(book, rank(cands), strong, text, facts)
     return cover_wrappers(rank(cands), rulebook.wrappers(book, facts), strong, rulebook.holds_for(facts), text)
 
 

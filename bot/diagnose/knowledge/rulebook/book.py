@@ -33,7 +33,10 @@ TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "f
 # A family rule is answered from the index of vLLM's own source (bot/diagnose/knowledge/vllm/families.py finds the
 # message, its texts are filled from the index): it needs no patterns, and ranks below the rules
 # written by hand.
-FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package")
+VLLM_FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package")
+# answered from the stack index (bot/diagnose/knowledge/stack/families.py): the layers beneath vLLM
+STACK_FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "stack-site")
+FAMILIES = VLLM_FAMILIES + STACK_FAMILIES
 MATCH_KEYS = {"patterns", "fuzzy", "scope", "when"}
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _CACHE_FORMAT = 9
@@ -118,8 +121,13 @@ class RuleBook(Record):
 
     @property
     def families(self) -> bool:
-        """Whether some active rule answers from vLLM's source (rulebook.FAMILIES)."""
-        return any(r.family and r.status == "active" for r in self.rules.values())
+        """Whether some active rule answers from vLLM's source (VLLM_FAMILIES)."""
+        return any(r.family in VLLM_FAMILIES and r.status == "active" for r in self.rules.values())
+
+    @property
+    def stack_families(self) -> bool:
+        """Whether some active rule answers from the stack index (STACK_FAMILIES)."""
+        return any(r.family in STACK_FAMILIES and r.status == "active" for r in self.rules.values())
 
     def __len__(self) -> int:
         return len(self.rules)

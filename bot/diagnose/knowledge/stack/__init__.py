@@ -1,4 +1,35 @@
-"""Knowledge of the stack beneath vLLM: error codes, pins per release, ABI tables, OS tables and
-the raise sites of torch, transformers, tokenizers, huggingface_hub and triton. stack_index.py
-looks them up (site_match.py matches a package's messages); build/ makes data/ from the packages
-themselves."""
+"""Knowledge of the stack beneath vLLM, as a source the pipeline asks after the rule book and
+vLLM's own families: error codes (CUDA, NCCL, NVML), errno, signals and limits, the dynamic
+loader's messages, cache folders and the variables that move them, pins per vLLM and torch
+release, CUDA → driver, shared library → wheel, GLIBCXX → GCC, and the raise sites of torch,
+transformers, tokenizers, huggingface_hub and triton.
+
+    stack_index.py   the index's lookups (data/, made by build/ from the packages themselves)
+    site_match.py    a package's messages matched to their raise sites
+    stack_families.py  the candidates: which message a stack family answers (error-code, loader,
+                     errno, pip-conflict, stack-site)
+    stack_answers.py   the values the family rules' texts are filled with
+    build/           `vllm-doctor index build-stack`
+
+This face is all the pipeline calls. It imports nothing on its own: a paste a hand-written rule
+answers never loads the index, nor the modules that read it.
+"""
+
+from __future__ import annotations
+
+FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "stack-site")
+
+
+def candidates(book, found: list, strong: list, text: str, facts: dict) -> list:
+    """A stack family candidate for the first real error the index knows (at most one), for a paste
+    no hand-written rule answers; `found` are the other sources' candidates, best first."""
+    from .stack_families import find
+    return find(book, found, strong, text, facts)
+
+
+def describe(c, values: dict, facts: dict, lang: str) -> dict:
+    """The values of a stack family answer's text: what failed, why here, what to change."""
+    if c.source is None or getattr(c.source, "family", None) not in FAMILIES:
+        return {}
+    from .stack_answers import values as family_values
+    return family_values(c, facts, lang)

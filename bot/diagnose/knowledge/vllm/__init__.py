@@ -25,6 +25,8 @@ import os
 # Hand-written rules about names a release lacks: their text says, from the index, which
 # releases had the name and what replaced it (answers.for_rule).
 COMPLETES = ("unexpected-keyword-argument", "cli-bad-args")
+# The families this source answers (the rule book's VLLM_FAMILIES).
+VLLM_FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package")
 
 
 def load_index():
@@ -44,6 +46,8 @@ def describe(c, values: dict, facts: dict, lang: str) -> dict:
     """What the index adds to an answer's values: a family answer's whole text, or the history of
     the names a hand-written rule in COMPLETES is about."""
     if c.source is not None:
+        if c.rule.family not in VLLM_FAMILIES:
+            return {}                   # another source's answer
         from .answers import values as family_values
         return family_values(c, facts, lang)
     if c.rule.id in COMPLETES:

