@@ -1,7 +1,8 @@
 """Accuracy on the researcher's real pastes of failures beneath vLLM (tests/accuracy/stack_pastes.yaml).
 
 The manifest splits them: `rule` — a hand-written rule was written from the paste (it is that rule's
-fixture, and left out of the figures); `measure` — held out, never used to write a rule; `negative`
+fixture, and left out of the figures); `cited` — a rule written before this set cites its thread (left
+out too); `measure` — held out, never used to write a rule; `negative`
 — another program's log (plain PyTorch, SGLang, llama.cpp, a training job, ...), which must get no
 answer at all.
 
@@ -71,6 +72,7 @@ def figures(results: list[dict]) -> dict:
         "precision": round(n["right"] / (n["right"] + n["wrong"]), 3) if n["right"] + n["wrong"] else 1.0,
         "negatives": len(neg), "false_diagnoses": sum(r["outcome"] == "false" for r in neg),
         "written_from": sum(r["split"] == "rule" for r in results),
+        "cited": sum(r["split"] == "cited" for r in results),
         "by_class": {cls: f"{sum(r['outcome'] == 'right' for r in held if r['class'] == cls)}/"
                            f"{sum(1 for r in held if r['class'] == cls)}"
                      for cls in sorted({r["class"] for r in held})},

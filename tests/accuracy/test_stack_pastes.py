@@ -1,0 +1,61 @@
+"""The researcher's pastes of failures beneath vLLM (stack_pastes.yaml): well formed, split honestly,
+no answer on a held-out paste is wrong and none on a negative is given. The figures themselves:
+`python tests/accuracy/measure_stack.py`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.diagnose import load_rulebook
+from bot.learn.fixtures import read
+from tests.accuracy.measure_stack import MANIFEST, ROOT, figures, load, run
+
+CASES = load(MANIFEST)
+
+
+@pytest.fixture(scope="module")
+def results():
+    return run(CASES)
+
+
+def test_every_case_is_a_real_paste_with_its_source():
+    rules = set(load_rulebook().rules) | {"none"}
+    for c in CASES:
+        fx = read(ROOT / c["file"])
+        assert fx.source.startswith(c["url"]), c["file"]
+        assert (fx.expect or "none") == c["expect"], c["file"]
+        assert c["expect"] in rules or c.get("no_rule"), c["file"]
+        assert c["split"] in ("rule", "measure", "negative", "cited") and c["cause"]
+        if c["split"] == "rule":            # a paste a rule was written from is that rule's fixture
+            assert c["file"].startswith(f"tests/fixtures/logs/{c['expect']}/"), c["file"]
+        if c["split"] == "negative":
+            assert c["expect"] == "none"
+
+
+def test_no_rule_cites_a_held_out_thread():
+    """A thread a rule cites may have been used to write it: the held-out set must not hold one."""
+    cited = set()
+    for rule in (ROOT / "rules").glob("*.yaml"):
+        cited |= set(re.findall(r"https://github\.com/[\w.-]+/[\w.-]+/(?:issues|pull)/\d+", rule.read_text()))
+    held = {c["url"] for c in CASES if c["split"] == "measure"}
+    assert held & cited == set()
+
+
+def test_no_false_diagnosis_on_another_programs_log(results):
+    false = [Path(r["file"]).name for r in results if r["outcome"] == "false"]
+    assert false == []
+
+
+def test_no_held_out_answer_is_wrong(results):
+    wrong = [f"{Path(r['file']).name}: {r['got']} (thread: {r['expect']})" for r in results if r["outcome"] == "wrong"]
+    assert wrong == []
+
+
+def test_the_figures_add_up(results):
+    figs = figures(results)
+    assert figs["right"] + figs["wrong"] + figs["missed"] == figs["measured"]
+    assert figs["answerable_right"] <= figs["answerable"] <= figs["measured"]
+    assert figs["written_from"] + figs["measured"] + figs["negatives"] + figs["cited"] == len(CASES)

