@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import re
 
-# Lines only a collect_env report prints (each with its colon, so prose naming them does not count).
-MARKERS = ("PyTorch version:", "PyTorch version  ", "Is debug build", "CUDA used to build PyTorch",
-           "vLLM Version:", "vLLM Version  ", "Versions of relevant libraries")
+# Lines only a collect_env report prints: every layout has "Is debug build" (PyTorch's part) or vLLM's
+# own "vLLM Version" line, or the package list's heading.
+MARKERS = ("Is debug build", "vLLM Version", "Versions of relevant libraries")
 WINDOW = 48 * 1024            # the longest reports seen (CPU flags, pip lists, topology) are ~30 KB
 
 _KEY_VALUE = re.compile(r"^(?P<key>[A-Za-z][\w .()/+-]{1,60}?)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*$")

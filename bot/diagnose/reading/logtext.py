@@ -117,11 +117,13 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
         text = text.replace("\n\n", "\n")
     if "\x00" in text:                  # PostgreSQL refuses NUL in text; other controls are harmless
         text = text.replace("\x00", "")
-    if "[end of output]" in text:
+    # pip prints a failed build's output near the end of its log: the last 256 KB are searched
+    if text.find("[end of output]", max(0, len(text) - PIP_TAIL)) >= 0:
         text = _dedent_pip_output(text)
     return CleanText(text=text, notes=notes)
 
 
+PIP_TAIL = 256 * 1024
 _PIP_BLOCK_START = re.compile(r"\[\d+ lines? of output\]\s*$")
 
 

@@ -57,7 +57,7 @@ _CHAIN = re.compile(r"^(?:Traceback \(most recent call last\)|During handling of
 # match WARNING records; their messages must hold one of these words (the fixtures check it).
 KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "killed", "abort",
             "segmentation fault", "timed out", "no available", "exceed", "too old", "died", "is restricted",
-            "unauthorized", "permission denied", "(src/", "too many open files")
+            "unauthorized", "permission denied", "(src/")
 
 _KEYWORDS_BYTES = tuple(k.encode() for k in KEYWORDS)
 

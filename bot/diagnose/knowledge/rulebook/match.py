@@ -26,6 +26,17 @@ def _norm(s: str) -> str:
     return _DIGITS.sub("0", s.replace("`", "").replace("'", "").replace('"', "")).lower()
 
 
+_NORMED: dict[str, str] = {}
+
+
+def _norm_sentence(s: str) -> str:
+    """A rule's canonical sentence normalised once per process, not once per paste."""
+    found = _NORMED.get(s)
+    if found is None:
+        found = _NORMED[s] = _norm(s)
+    return found
+
+
 def condition_holds(key: str, expected, facts: dict) -> bool:
     actual = facts.get(key)
     if key == "frames":          # a regex some traceback frame matches; "!regex": none does
@@ -82,7 +93,7 @@ def _fuzzy_candidates(rules: list[Rule], errors: list[Message], taken: set[str],
         if rule.id in taken:
             continue
         for sentence in rule.fuzzy:
-            choices.append(_norm(sentence))
+            choices.append(_norm_sentence(sentence))
             owners.append(rule)
     if not choices:
         return []

@@ -85,7 +85,7 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         "code_library": t[api] if api else t[kind],
         "code_number": str(rec.number),
         "code_name": rec.name,
-        "code_text": rec.text or "",
+        "code_text": rec.text or getattr(rec, "exception", None) or rec.name,
         "code_source": rec.source,
         "torch_detail": getattr(rec, "torch_detail", None),
         "stack_line": stack_line(ix, facts, lang) if kind == "cuda" else None,

@@ -1,0 +1,161 @@
+"""Synthetic pastes from the stack index's own tables, through the whole diagnose(): every CUDA
+runtime and driver code, NCCL and NVML code, errno, loader shape and huggingface_hub error, each in
+the form a vLLM log prints it (an engine core's traceback), and whether the first answer names it:
+the code's number with its name or text, the errno's name or text, the library the loader refused,
+the Hub's exception class (or a hand-written rule for the Hub's cause).
+
+    python tests/bench_stack_answers.py [--sample 12] [--seed 3]
+
+Target (issue 21): ≥ 85 % named. A random sample of answers is printed for a person to check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bot.diagnose import diagnose  # noqa: E402
+from bot.diagnose.knowledge.stack import stack_index  # noqa: E402
+
+HEAD = ("INFO 12-02 10:00:00 [api_utils.py:273] non-default args: {'model': '/models/m'}\n"
+        "(EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330] EngineCore failed to start.\n"
+        "(EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330] Traceback (most recent call last):\n"
+        '(EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330]   File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 1320, in run_engine_core\n'
+        "(EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330]     engine_core = EngineCoreProc(*args, **kwargs)\n")
+FRAME = '(EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330]   File "/usr/local/lib/python3.12/dist-packages/{file}", line {line}, in {func}\n'
+LAST = "(EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330] {message}\n"
+TAIL = ("Traceback (most recent call last):\n"
+        '  File "/app/serve.py", line 9, in <module>\n'
+        "    llm = LLM(model='/models/m')\n"
+        "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n")
+
+
+def paste(message: str, frames: list[tuple[str, int, str]]) -> str:
+    return HEAD + "".join(FRAME.format(file=f, line=n, func=fn) for f, n, fn in frames) + \
+        LAST.format(message=message) + TAIL
+
+
+CUDA_FRAMES = [("vllm/v1/worker/gpu_worker.py", 240, "init_device"), ("torch/cuda/__init__.py", 567, "set_device")]
+NCCL_FRAMES = [("vllm/distributed/device_communicators/pynccl.py", 120, "__init__")]
+NVML_FRAMES = [("vllm/platforms/cuda.py", 520, "get_device_name"), ("pynvml.py", 2468, "_nvmlCheckReturn")]
+OS_FRAMES = [("vllm/model_executor/models/registry.py", 941, "_save_modelinfo_to_cache"), ("vllm/utils/__init__.py", 20, "atomic_writer")]
+LOADER_FRAMES = [("vllm/platforms/__init__.py", 40, "cuda_platform_plugin"), ("vllm/_custom_ops.py", 14, "<module>")]
+HUB_FRAMES = [("vllm/transformers_utils/config.py", 600, "get_config"), ("huggingface_hub/file_download.py", 1010, "hf_hub_download")]
+
+# One message of each of the loader's shapes, as glibc's loader words them.
+LOADER_SAMPLES = {
+    "cannot_open": ("ImportError: libcudart.so.12: cannot open shared object file: No such file or directory", "libcudart.so.12"),
+    "version_not_found": ("ImportError: /opt/conda/lib/libstdc++.so.6: version `GLIBCXX_3.4.30' not found (required by /usr/local/lib/python3.12/dist-packages/vllm/_C.abi3.so)", "GLIBCXX_3.4.30"),
+    "undefined_symbol": ("ImportError: /usr/local/lib/python3.12/dist-packages/flash_attn_2_cuda.so: undefined symbol: _ZN3c104cuda9SetDeviceEi", "_ZN3c104cuda9SetDeviceEi"),
+    "symbol_lookup_error": ("python3: symbol lookup error: /usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cuda.so: undefined symbol: ncclCommInitRankConfig", "ncclCommInitRankConfig"),
+    "wrong_elf_class": ("ImportError: /opt/lib/libnccl.so.2: wrong ELF class: ELFCLASS32", "libnccl.so.2"),
+    "invalid_elf_header": ("ImportError: /opt/lib/libcublas.so.12: invalid ELF header", "libcublas.so.12"),
+    "file_too_short": ("ImportError: /usr/local/lib/python3.12/dist-packages/nvidia/cudnn/lib/libcudnn.so.9: file too short", "libcudnn.so.9"),
+    "static_tls": ("ImportError: /usr/lib/aarch64-linux-gnu/libgomp.so.1: cannot allocate memory in static TLS block", "libgomp.so.1"),
+    "executable_stack": ("ImportError: /usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cpu.so: cannot enable executable stack as shared object requires: Invalid argument", "libtorch_cpu.so"),
+    "error_while_loading": ("/usr/bin/python3: error while loading shared libraries: libpython3.12.so.1.0: cannot open shared object file: No such file or directory", "libpython3.12.so.1.0"),
+    "no_version_information": ("/usr/local/lib/python3.12/dist-packages/vllm/_C.abi3.so: no version information available (required by /usr/bin/python3)", "_C.abi3.so"),
+}
+
+
+def cases(ix) -> list[tuple[str, str, str, list[str]]]:
+    """(kind, key, paste, words any of which the answer must contain)."""
+    out = []
+    seen = set()
+    for rec in ix._cuda()["runtime"]:
+        if rec.number == 0 or not rec.text:
+            continue
+        out.append(("cuda runtime", rec.name, paste(f"torch.AcceleratorError: CUDA error: {rec.text}", CUDA_FRAMES),
+                    [rec.name, rec.text]))
+    for rec in ix._cuda()["driver"]:
+        if rec.number == 0:
+            continue
+        out.append(("cuda driver", rec.name, paste(f"RuntimeError: Triton Error [CUDA]: {rec.name}", CUDA_FRAMES),
+                    [rec.name] + ([rec.text] if rec.text else [])))
+    for rec in {r.number: r for r in ix._nccl().values()}.values():
+        if rec.number == 0:
+            continue
+        out.append(("nccl", rec.name, paste(f"RuntimeError: NCCL error: {rec.text}", NCCL_FRAMES),
+                    [rec.name, rec.text, rec.text.split(" (")[0]]))
+    for rec in {r.number: r for r in ix._nvml().values()}.values():
+        if rec.number == 0 or not rec.exception:
+            continue
+        out.append(("nvml", rec.name, paste(f"pynvml.{rec.exception}: {rec.text or rec.name}", NVML_FRAMES),
+                    [rec.name, rec.exception] + ([rec.text] if rec.text else [])))
+    for rec in {r.number: r for r in ix._errno()["keys"].values()}.values():
+        if rec.number == 0:
+            continue
+        exc = rec.exception or "OSError"
+        msg = f"{exc}: [Errno {rec.number}] {rec.strerror}: '/root/.cache/vllm/modelinfos/m.json'"
+        out.append(("errno", rec.name, paste(msg, OS_FRAMES), [rec.name, f"[Errno {rec.number}]", rec.strerror]))
+    for shape, _rx, _meaning in ix.loader_shapes():
+        message, key = LOADER_SAMPLES[shape]
+        out.append(("loader", shape, paste(message, LOADER_FRAMES), [key]))
+    hub = ix._sites("huggingface_hub")
+    hub_classes = {c.name for n in set(hub.exc) for c in ix.exception_class(n) if c.package == "huggingface_hub"}
+    for i in range(len(hub)):
+        site = hub.site(i)
+        if site.exc not in hub_classes or (site.exc, site.template) in seen or site.literal_chars < 20:
+            continue
+        seen.add((site.exc, site.template))
+        text = "".join(v if k == "lit" else "Qwen/Qwen2.5-7B" for k, v in site.parts)
+        out.append(("hub", site.exc, paste(f"huggingface_hub.errors.{site.exc}: {text}", HUB_FRAMES),
+                    [site.exc, "Hugging Face"]))
+    return out
+
+
+def named(report, words: list[str]) -> bool:
+    if not report.diagnoses:
+        return False
+    d = report.diagnoses[0]
+    text = "\n".join((d.title, d.cause, d.fix, d.evidence))
+    answer = "\n".join((d.title, d.cause, d.fix))
+    return any(w and w in answer for w in words) and bool(text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--sample", type=int, default=12)
+    p.add_argument("--seed", type=int, default=3)
+    args = p.parse_args(argv)
+    ix = stack_index.load()
+    if ix is None:
+        print("the stack index's data is not installed")
+        return 1
+    per_kind: dict[str, Counter] = defaultdict(Counter)
+    by_rule: Counter = Counter()
+    answered = []
+    for kind, key, text, words in cases(ix):
+        report = diagnose(text)
+        ok = named(report, words)
+        per_kind[kind]["ok" if ok else "no"] += 1
+        top = report.diagnoses[0].rule_id if report.diagnoses else "-"
+        by_rule[top] += 1
+        answered.append((kind, key, top, ok, report))
+    total = sum(sum(c.values()) for c in per_kind.values())
+    ok = sum(c["ok"] for c in per_kind.values())
+    print(f"{'kind':14} {'pastes':>6} {'named':>6}")
+    for kind, c in per_kind.items():
+        n = sum(c.values())
+        print(f"{kind:14} {n:6} {c['ok']:6}  {c['ok'] / n:.1%}")
+    print(f"{'all':14} {total:6} {ok:6}  {ok / total:.1%}   (target >= 85%)")
+    print("first answers by rule: " + ", ".join(f"{r} {n}" for r, n in by_rule.most_common()))
+    misses = [(k, key, top) for k, key, top, good, _ in answered if not good]
+    if misses:
+        print("not named: " + ", ".join(f"{k}:{key}→{top}" for k, key, top in misses[:40]))
+    rng = random.Random(args.seed)
+    print(f"\na sample of {args.sample} answers, for a person to check:")
+    for kind, key, top, good, report in rng.sample(answered, min(args.sample, len(answered))):
+        d = report.diagnoses[0] if report.diagnoses else None
+        print(f"- [{kind}] {key}: {top} {'(named)' if good else '(NOT named)'}: {d.title if d else report.verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
