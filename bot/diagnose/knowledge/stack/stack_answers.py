@@ -109,10 +109,27 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
 _CONDA = re.compile(r"(?:conda|miniconda\d?|anaconda\d?|mamba|miniforge\d?)[/\\]", re.I)
 
 
+# The loader's shapes in Chinese (the index words their meaning in English).
+_SHAPE_ZH = {
+    "cannot_open": "链接器在搜索路径上找不到这个库，或无法读取它",
+    "version_not_found": "加载到的库缺少所需的符号版本（它比需要它的程序构建时所用的版本旧）",
+    "undefined_symbol": "库里缺少所需的符号（它是针对另一个版本的依赖构建的）",
+    "symbol_lookup_error": "运行时查找符号失败（加载到的依赖库版本不对）",
+    "wrong_elf_class": "库的位数不对（32 位与 64 位混用）",
+    "invalid_elf_header": "文件不是有效的共享库（损坏、被截断，或是别的文件）",
+    "file_too_short": "库文件被截断了（下载或复制不完整）",
+    "static_tls": "库需要的静态 TLS 空间不足（常见于 aarch64 上的 libgomp，需要预加载）",
+    "executable_stack": "库要求可执行栈，而系统不允许",
+    "error_while_loading": "程序启动时无法加载它需要的共享库",
+    "no_version_information": "库没有符号版本信息（通常只是警告）",
+}
+
+
 def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     m = hit.info["match"]
     g = m.groups
-    out = {"loader_shape": m.shape, "loader_meaning": m.meaning,
+    meaning = _SHAPE_ZH.get(m.shape, m.meaning) if lang == "zh" else m.meaning
+    out = {"loader_shape": m.shape, "loader_meaning": meaning,
            "library": g.get("library"), "required_by": g.get("required_by"),
            "symbol": g.get("symbol"), "symbol_version": g.get("version")}
     out[f"shape_{m.shape}"] = True
