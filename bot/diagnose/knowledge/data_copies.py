@@ -28,7 +28,7 @@ import os
 import time
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from bot.base import dirs
 

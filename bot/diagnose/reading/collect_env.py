@@ -25,16 +25,18 @@ from __future__ import annotations
 
 import re
 
+from bot.base.lazyre import LazyRe
+
 # Lines only a collect_env report prints: every layout has "Is debug build" (PyTorch's part) or vLLM's
 # own "vLLM Version" line, or the package list's heading.
 MARKERS = ("Is debug build", "vLLM Version", "Versions of relevant libraries")
 WINDOW = 48 * 1024            # the longest reports seen (CPU flags, pip lists, topology) are ~30 KB
 
-_KEY_VALUE = re.compile(r"^(?P<key>[A-Za-z][\w .()/+-]{1,60}?)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*$")
-_PACKAGE = re.compile(r"^\[(?P<mgr>pip3?|conda)\][ \t]+(?P<name>[A-Za-z0-9][\w.-]*)(?:==|[ \t]+)(?P<version>\d[^\s=]*)")
-_ENV_LINE = re.compile(r"^(?P<name>[A-Z_][A-Z0-9_]{1,80})=(?P<value>.*)$")
-_BANNER = re.compile(r"^={8,}$")
-_GPU_LINE = re.compile(r"GPU \d+:")
+_KEY_VALUE = LazyRe(r"^(?P<key>[A-Za-z][\w .()/+-]{1,60}?)[ \t]*:[ \t]*(?P<value>.*?)[ \t]*$")
+_PACKAGE = LazyRe(r"^\[(?P<mgr>pip3?|conda)\][ \t]+(?P<name>[A-Za-z0-9][\w.-]*)(?:==|[ \t]+)(?P<version>\d[^\s=]*)")
+_ENV_LINE = LazyRe(r"^(?P<name>[A-Z_][A-Z0-9_]{1,80})=(?P<value>.*)$")
+_BANNER = LazyRe(r"^={8,}$")
+_GPU_LINE = LazyRe(r"GPU \d+:")
 _NONE = {"could not collect", "n/a", "none", "no cuda", "not set", "", "unknown"}
 
 # The keys a diagnosis reads, by the names the facts give them.
@@ -133,9 +135,9 @@ LABELS = ("PyTorch version", "Is debug build", "CUDA used to build PyTorch", "RO
           "cuDNN version", "HIP runtime version", "MIOpen runtime version", "Is XNNPACK available",
           "Is XPU available", "Caching allocator config", "CPU", "Versions of relevant libraries",
           "ROCM Version", "Neuron SDK Version", "vLLM Version", "vLLM Build Flags", "GPU Topology")
-_LABEL_AT = re.compile(r"(?:(?<=\s)|^)(?:%s)[ \t]*:|\[(?:pip3?|conda)\][ \t]" % "|".join(
+_LABEL_AT = LazyRe(r"(?:(?<=\s)|^)(?:%s)[ \t]*:|\[(?:pip3?|conda)\][ \t]" % "|".join(
     re.escape(label) for label in sorted(LABELS, key=len, reverse=True)))
-_GPU_AT = re.compile(r"(?<=\s)GPU \d+: ")
+_GPU_AT = LazyRe(r"(?<=\s)GPU \d+: ")
 
 
 def _unflatten(line: str) -> list[str]:

@@ -13,6 +13,8 @@ import json
 import re
 from collections import Counter
 
+from bot.base.lazyre import LazyRe
+
 
 class _P:
     """A fact pattern searched only in the lines that hold one of its literals, and compiled on
@@ -497,7 +499,7 @@ _HOME = [
 ]
 # Libraries the dynamic loader names: the file it opened and what it lacked, where a conda or a
 # venv's own copy shadows the system's.
-_LOADER_LIB = re.compile(r"(?<![\w.])((?:[A-Za-z]:)?[/\\~][^\s:'\"`()]*?\.so(?:\.\d+)*)(?=[\s:'\"`),]|$)")
+_LOADER_LIB = LazyRe(r"(?<![\w.])((?:[A-Za-z]:)?[/\\~][^\s:'\"`()]*?\.so(?:\.\d+)*)(?=[\s:'\"`),]|$)")
 _LOADER_LINE = ("not found", "cannot open shared object", "undefined symbol", "symbol lookup error",
                 "wrong ELF class", "invalid ELF header", "file too short")
 # Limits as `ulimit -a` prints them ("open files  (-n) 1024"), a `ulimit -n 40` in the paste, and
@@ -623,7 +625,7 @@ def pip_conflicts(text: str) -> list[dict]:
 
 # Packages a copy elsewhere on sys.path can shadow (PYTHONPATH, the user site, the working directory).
 _SHADOWABLE = ("transformers", "tokenizers", "huggingface_hub", "torch", "triton", "numpy", "vllm")
-_PACKAGE_IN_PATH = re.compile(r"^(?P<root>.*)[/\\](?P<pkg>%s)[/\\][^\"]*\.py$" % "|".join(_SHADOWABLE))
+_PACKAGE_IN_PATH = LazyRe(r"^(?P<root>.*)[/\\](?P<pkg>%s)[/\\][^\"]*\.py$" % "|".join(_SHADOWABLE))
 
 
 def shadowing(text: str) -> dict:

@@ -75,13 +75,21 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
 # ("Too many open files (src/epoll.cpp:38)", "Assertion failed: ok (src/mailbox.cpp:99)"), the
 # shell's report of a signal ("Killed", "Segmentation fault (core dumped)"), a C++ abort, CPython's
 # fatal error. Above a process death (exit code -6, -9) such a line is what the death is answered from.
-NATIVE = re.compile(
+_NATIVE = LazyRe(
     r"^(?:(?:Assertion failed: .{1,200}|[A-Z][a-z][\w ,']{2,60}) \(src/[\w/.-]{1,80}\.(?:cpp|hpp|cc|c|h):\d+\)"
     r"|(?:[\w/.-]+: line \d+: +\d+ )?(?:Killed|Segmentation fault|Bus error|Aborted|Illegal instruction|"
     r"Floating point exception)(?: \(core dumped\))?(?: {2,}\S.{0,200})?"
     r"|Fatal Python error: .{1,200}"
     r"|terminate called after throwing an instance of .{1,200}"
     r"|\*\*\* (?:SIG[A-Z]{2,6}) received at time=.{0,200})$")
+# Words every such line has: a line without any is not matched at all (most lines of every paste).
+_NATIVE_WORDS = ("(src/", "Killed", "Segmentation fault", "Bus error", "Aborted", "Illegal instruction",
+                 "Floating point exception", "Fatal Python error", "terminate called", "*** SIG")
+
+
+def is_native(line: str) -> bool:
+    """Whether a line is one native code printed as it died (_NATIVE)."""
+    return any(w in line for w in _NATIVE_WORDS) and _NATIVE.match(line) is not None
 
 
 def reads_like_error(text: str) -> bool:
@@ -119,7 +127,7 @@ class Message(Record):
     inner: bool = False     # unwrapped from a wrapper's text
     plain: bool = False     # a bare line of a short paste: no header, no error word, still worth matching
     header: str = ""        # the raw line's prefixes (tag, level, time, source): one log record repeats them
-    native: bool = False    # a line native code printed as it died (NATIVE): no exception, still a cause
+    native: bool = False    # a line native code printed as it died (_NATIVE): no exception, still a cause
     cut: bool = False       # the last frame of a traceback the paste ends in, cut before its exception
 
 
@@ -253,7 +261,7 @@ _PROGRESS = re.compile(r"\d{1,3}%(?: ?\||\s+Completed)|it/s\]|s/it\]")      # a 
 _MP_PROCESS = re.compile(r"^Process [\w-]+:$")          # multiprocessing's header before a child's traceback
 # A compiler's diagnostic ("csrc/x.cu:12:10: fatal error: Python.h: No such file or directory"), which a
 # build log prints indented under pip's "[N lines of output]": an error, not a traceback's code.
-_COMPILER_ERROR = re.compile(r"^[^\s:]{1,400}:\d+(?::\d+)?: (?:fatal )?error: ")
+_COMPILER_ERROR = LazyRe(r"^[^\s:]{1,400}:\d+(?::\d+)?: (?:fatal )?error: ")
 _SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]( |$)")
 
 
@@ -276,7 +284,7 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         headed = lv is not None
         if _stops(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ", "Exception in ", "Error in ")) \
                 or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
-                or _MP_PROCESS.match(body) or _PROGRESS.search(body) or NATIVE.match(body) \
+                or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) \
                 or (p is not None and p != proc):
             break               # a new exception, a markdown image or heading, another process
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
@@ -417,7 +425,7 @@ def messages(text: str) -> list[Message]:
         full = "".join([body, *parts])[:MAX_MESSAGE_CHARS]
         if exc_type and "`" in full:
             full = _end_of_quoted(full)
-        native = exc_type is None and bool(NATIVE.match(full))
+        native = exc_type is None and is_native(full)
         is_error = bool(exc_type) or native or level in ("ERROR", "CRITICAL") or reads_like_error(full)
         msg = Message(i + 1, full, level, proc, exc_type, is_error,
                       plain=short and not is_error and level is None, header=header.strip(), native=native)
@@ -439,7 +447,7 @@ def messages(text: str) -> list[Message]:
     return out
 
 
-_ELIDED = re.compile(r"^(?:\.\.\.<\d+ lines?>\.\.\.|\.\.\.|[)\]}],?|\^+|~+\^*~*)$")
+_ELIDED = LazyRe(r"^(?:\.\.\.<\d+ lines?>\.\.\.|\.\.\.|[)\]}],?|\^+|~+\^*~*)$")
 
 
 def _cut_traceback(text: str, most: int = 40) -> Message | None:
