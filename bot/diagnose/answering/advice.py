@@ -239,15 +239,20 @@ def _free_below(values: dict, facts: dict) -> dict:
 def _cpu_reservation(values: dict, facts: dict) -> dict:
     """0.22+ CPU backend: the share of RAM reserved did not cover weights + activations + KV cache."""
     left, total = num(values.get("kv_left")), num(values.get("total"))
-    util, said = _utilization(facts)
-    if left is None or not total or not said:
+    if left is None:
         return {}
+    # vLLM prints what was left as a negative number when weights and activations already took more
+    # than the reservation: "-0.74 GiB were left" reads as a typo; it is 0.74 GiB short.
+    said_left = {"kv_free": left} if left >= 0 else {"kv_short": round(-left, 2)}
+    util, said = _utilization(facts)
+    if not total or not said:
+        return said_left
     non_kv = util * total - left                  # what the model took before the KV cache
     kv_target = max(1.0, non_kv)                  # at least 1 GiB, or as much again as the model
     new_util = math.ceil((non_kv + kv_target) / total * 20) / 20    # round up to 0.05
     if not 0 < new_util <= MAX_UTILIZATION or new_util <= util:
-        return {}
-    return {"non_kv_gib": round(non_kv, 2), "fit_utilization": new_util,
+        return said_left
+    return {**said_left, "non_kv_gib": round(non_kv, 2), "fit_utilization": new_util,
             "suggest": {"gpu_memory_utilization": new_util}}
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote_plus
 
-from . import conditions, load_index
+from . import conditions, knobs, load_index
 from .families import Hit, where
 from .releases import runs
 
@@ -170,7 +170,7 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str) -> list[str]
         name = token.lstrip("-").replace("-", "_") if token.startswith("--") else token
         if name.startswith("VLLM_") or idx.arg(name) is not None:
             found.setdefault(name, None)
-    lines = []
+    lines = knobs.lines(w.get("condition"), w.get("function"), lang)
     for name, owner in found.items():
         if name.endswith("_config"):
             # A whole config object: its fields are the settings; one that exists only when a flag
