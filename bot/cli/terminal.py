@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.diagnose.answering.report import source_line, verified_line
 
 HEAD = {"en": {"cause": "Cause", "fix": "Fix", "evidence": "Evidence (line {n}): ", "caveats": "Caveat: ",
@@ -20,6 +22,19 @@ class _Style:
 
     def __call__(self, code: str, s: str) -> str:
         return f"\x1b[{code}m{s}\x1b[0m" if self.color else s
+
+
+_FENCE = re.compile(r"^[ \t]*```[\w-]*[ \t]*\n(.*?)^[ \t]*```[ \t]*$", re.M | re.S)
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_LINK = re.compile(r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)")
+
+
+def plain(text: str, s=lambda code, t: t) -> str:
+    """The answers' Markdown as a terminal shows it: a fenced block indented (the fences printed
+    literally read as noise and break copy-paste), bold as bold, a link as its text and address."""
+    text = _FENCE.sub(lambda m: "\n".join("    " + line for line in m.group(1).rstrip("\n").split("\n")), text or "")
+    text = _BOLD.sub(lambda m: s("1", m.group(1)), text)
+    return _LINK.sub(lambda m: f"{m.group(1)} <{m.group(2)}>", text)
 
 
 def _facts_line(facts: dict, h: dict) -> str:
@@ -41,7 +56,7 @@ def render(report, name: str | None = None, color: bool = False) -> str:
     best = report.best
     if best is None or report.verdict in ("unsure", "no_error"):
         out.append(s("1", h["none"]))
-        out.append(report.next_step)
+        out.append(plain(report.next_step, s))
     else:
         out.append(s("1;32" if best.level == "root" else "1;33", f"{best.title}") +
                    s("2", f"  [{best.rule_id}, {best.confidence:.0%}]"))
@@ -50,18 +65,18 @@ def render(report, name: str | None = None, color: bool = False) -> str:
             out.append(s("2", h["raised"] + source_line(best.vllm_source, report.lang)))
         out.append("")
         out.append(s("1", h["cause"]))
-        out.append(best.cause)
+        out.append(plain(best.cause, s))
         out.append("")
         out.append(s("1", h["fix"]))
-        out.append(best.fix)
+        out.append(plain(best.fix, s))
         for c in best.caveats:
-            out.append(s("33", h["caveats"] + c))
-        verified = verified_line(best.verified, report.lang)
+            out.append(s("33", h["caveats"] + plain(c)))
+        verified = verified_line(best.verified, report.lang, report.facts.get("vllm_version"), best.versions)
         if verified:
             out.append(s("2", verified))
         if report.verdict == "wrapper_only":
             out.append("")
-            out.append(report.next_step)
+            out.append(plain(report.next_step, s))
         if len(report.diagnoses) > 1:
             out.append("")
             out.append(s("1", h["alternatives"]))

@@ -128,5 +128,6 @@ def test_chinese_answers_and_their_file_have_no_english_template_words():
             for own in (best.cause, best.fix, best.title, *(d.title for d in report.diagnoses)):
                 text = text.replace(own, "")
             assert not words.search(text), (path, words.search(text).group(0))
-        footer = blocks.verified_line(report.diagnoses[0].verified, "zh")
+        best = report.diagnoses[0]
+        footer = blocks.verified_line(best.verified, "zh", report.facts.get("vllm_version"), best.versions)
         assert footer in full and footer in "".join(texts)

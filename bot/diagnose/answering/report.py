@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.base.lazyre import LazyRe
+from bot.base.versions import in_range
 from bot.base.record import Factory, Record
 from bot.diagnose.knowledge.rulebook import guards
 
@@ -177,18 +178,23 @@ _SOURCE_KINDS = (
 _VERIFIED = {
     "en": {"on": "Verified on vLLM {vllm}", "torch": " with torch {torch}", "gpu": " on {gpu}",
            "from": " (from {kinds})", "and": " and ", "sep": ", ", "end": ".",
-           "h200": "Real run on an H200, vLLM {version}.", "checked": "Checked against {kinds}."},
+           "h200": "Real run on an H200, vLLM {version}.", "checked": "Checked against {kinds}.",
+           "on_other": "This rule was verified on vLLM {vllm}", "yours": " Your log is vLLM {log}, within the releases the rule is written for."},
     "zh": {"on": "已验证：vLLM {vllm}", "torch": "，torch {torch}", "gpu": "，{gpu}",
            "from": "（依据{kinds}）", "and": "和", "sep": "、", "end": "。",
-           "h200": "H200 实测：vLLM {version}。", "checked": "已对照{kinds}核对。"},
+           "h200": "H200 实测：vLLM {version}。", "checked": "已对照{kinds}核对。",
+           "on_other": "这条规则验证于 vLLM {vllm}", "yours": "你的日志是 vLLM {log}，在这条规则适用的版本范围内。"},
 }
 _H200_VERSION = LazyRe(r"vLLM (\S+?),")
 
 
-def verified_line(verified: dict | None, lang: str) -> str:
-    """'Verified on vLLM 0.33.0 (from vLLM's source).' from a rule's `verified` entry; '' without one."""
+def verified_line(verified: dict | None, lang: str, log_vllm=None, versions: str | None = None) -> str:
+    """'Verified on vLLM 0.33.0 (from vLLM's source).' from a rule's `verified` entry; '' without one.
+    Under an answer to a log of another vLLM, it says which release was verified and which the log
+    is: "Verified on vLLM 0.33.0" beneath a 0.32 log read as if 0.32 had been checked."""
     if not verified:
         return ""
+    other = bool(log_vllm and verified.get("vllm")) and _minor(log_vllm) != _minor(verified["vllm"])
     w = _VERIFIED[lang if lang in _VERIFIED else "en"]
     source = str(verified.get("source") or "").lower()
     kinds = [names[lang if lang in names else "en"] for key, names in _SOURCE_KINDS if key in source]
@@ -196,7 +202,7 @@ def verified_line(verified: dict | None, lang: str) -> str:
     if not verified.get("vllm"):
         said = w["checked"].format(kinds=listed) if kinds else ""
         return _space_latin(said) if lang == "zh" else said
-    said = w["on"].format(vllm=verified["vllm"])
+    said = w["on_other" if other else "on"].format(vllm=verified["vllm"])
     if verified.get("torch"):
         said += w["torch"].format(torch=verified["torch"])
     if verified.get("gpu"):
@@ -205,6 +211,8 @@ def verified_line(verified: dict | None, lang: str) -> str:
     if kinds:
         said += w["from"].format(kinds=listed)
     said += w["end"]
+    if other and versions and in_range(str(log_vllm).split("+")[0], versions):
+        said += w["yours"].format(log=str(log_vllm).split("+")[0])
     h200 = _H200_VERSION.search(str(verified.get("h200") or ""))
     if h200:
         said += ("" if lang == "zh" else " ") + w["h200"].format(version=h200.group(1))
@@ -230,3 +238,10 @@ def _space_latin(text: str) -> str:
 def text(key: str, lang: str, **values) -> str:
     lang = lang if lang in ("en", "zh") else "en"
     return fill(TEXTS[key][lang], values, lang)
+
+
+def _minor(version) -> tuple:
+    """(0, 32) for "0.32.0+cpu": releases of one minor share their advice."""
+    from bot.diagnose.knowledge.vllm.releases import version_key
+    key = version_key(str(version))
+    return key[:2] if key else (str(version),)
