@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from bot.diagnose.answering.report import source_line, verified_line
+from bot.diagnose.answering.report import source_line, verified_for
 
 HEAD = {"en": {"cause": "Cause", "fix": "Fix", "evidence": "Evidence (line {n}): ", "caveats": "Caveat: ",
                "alternatives": "Also possible", "line": "line {n}", "facts": "From the log: ",
@@ -71,7 +71,7 @@ def render(report, name: str | None = None, color: bool = False) -> str:
         out.append(plain(best.fix, s))
         for c in best.caveats:
             out.append(s("33", h["caveats"] + plain(c)))
-        verified = verified_line(best.verified, report.lang, report.facts.get("vllm_version"), best.versions)
+        verified = verified_for(report, best, report.lang)
         if verified:
             out.append(s("2", verified))
         if report.verdict == "wrapper_only":

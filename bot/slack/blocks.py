@@ -24,7 +24,7 @@ from slack_sdk.models.blocks import (
     SectionBlock,
 )
 
-from bot.diagnose.answering.report import source_line, verified_line
+from bot.diagnose.answering.report import source_line, verified_for
 from bot.slack import mrkdwn
 from bot.slack.texts import t
 from bot.store.redact import redact, redact_obj
@@ -100,7 +100,7 @@ def render_diagnosis(report: Any, *, lang: str, diagnosis_id: int | None, notes:
         blocks.append(_context(f"{t('evidence', lang, line_no=best.line_no)}\n{evidence}"))
     if getattr(best, "vllm_source", None):
         blocks.append(_context(t("raised", lang, where=f"`{mrkdwn.escape(source_line(best.vllm_source, lang))}`")))
-    verified = verified_line(best.verified, lang, (report.facts or {}).get("vllm_version"), best.versions)
+    verified = verified_for(report, best, lang)
     if verified:
         blocks.append(_context(mrkdwn.escape(verified)))
     alternatives = report.diagnoses[1 : 1 + ALTERNATIVES_SHOWN]
@@ -187,7 +187,7 @@ def full_text(report: Any, lang: str) -> str:
     parts = [f"# {best.title}", f"{t('confidence', lang, pct=_pct(best.confidence))} · {t('rule', lang, rule_id=best.rule_id)}"]
     parts += [best.cause or "", best.fix or ""]
     parts += [f"- {c}" for c in best.caveats or []]
-    parts.append(verified_line(best.verified, lang, (report.facts or {}).get("vllm_version"), best.versions))
+    parts.append(verified_for(report, best, lang))
     if best.evidence:
         parts.append(f"{t('evidence_plain', lang, line_no=best.line_no)}\n```\n{best.evidence}\n```")
     if getattr(best, "vllm_source", None):

@@ -128,6 +128,5 @@ def test_chinese_answers_and_their_file_have_no_english_template_words():
             for own in (best.cause, best.fix, best.title, *(d.title for d in report.diagnoses)):
                 text = text.replace(own, "")
             assert not words.search(text), (path, words.search(text).group(0))
-        best = report.diagnoses[0]
-        footer = blocks.verified_line(best.verified, "zh", report.facts.get("vllm_version"), best.versions)
+        footer = blocks.verified_for(report, report.diagnoses[0], "zh")
         assert footer in full and footer in "".join(texts)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 
 from bot.base.lazyre import LazyRe
-from bot.base.versions import in_range
 from bot.base.record import Factory, Record
+from bot.base.versions import in_range
 from bot.diagnose.knowledge.rulebook import guards
+from bot.diagnose.knowledge.vllm.releases import plain, version_key
 
 _PLACEHOLDER = re.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)\}(?!\})")
 # {?name}: keep the paragraph only when the log gave `name`; {!name}: only when it did not.
@@ -195,6 +196,7 @@ def verified_line(verified: dict | None, lang: str, log_vllm=None, versions: str
     if not verified:
         return ""
     other = bool(log_vllm and verified.get("vllm")) and _minor(log_vllm) != _minor(verified["vllm"])
+    log_vllm = plain(log_vllm) if log_vllm else None
     w = _VERIFIED[lang if lang in _VERIFIED else "en"]
     source = str(verified.get("source") or "").lower()
     kinds = [names[lang if lang in names else "en"] for key, names in _SOURCE_KINDS if key in source]
@@ -211,8 +213,8 @@ def verified_line(verified: dict | None, lang: str, log_vllm=None, versions: str
     if kinds:
         said += w["from"].format(kinds=listed)
     said += w["end"]
-    if other and versions and in_range(str(log_vllm).split("+")[0], versions):
-        said += w["yours"].format(log=str(log_vllm).split("+")[0])
+    if other and versions and in_range(log_vllm, versions):
+        said += w["yours"].format(log=log_vllm)
     h200 = _H200_VERSION.search(str(verified.get("h200") or ""))
     if h200:
         said += ("" if lang == "zh" else " ") + w["h200"].format(version=h200.group(1))
@@ -240,8 +242,12 @@ def text(key: str, lang: str, **values) -> str:
     return fill(TEXTS[key][lang], values, lang)
 
 
+def verified_for(report, d, lang: str) -> str:
+    """verified_line for diagnosis `d` of `report`, against the vLLM the report's log shows."""
+    return verified_line(d.verified, lang, (report.facts or {}).get("vllm_version"), d.versions)
+
+
 def _minor(version) -> tuple:
     """(0, 32) for "0.32.0+cpu": releases of one minor share their advice."""
-    from bot.diagnose.knowledge.vllm.releases import version_key
     key = version_key(str(version))
     return key[:2] if key else (str(version),)

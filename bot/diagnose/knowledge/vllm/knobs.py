@@ -3,13 +3,15 @@
 A check inside `SamplingParams` (or vLLM's other per-request parameter classes) reads `self.top_p`:
 that is the user's own `SamplingParams(top_p=...)`, the `top_p` of an OpenAI-compatible request, or
 the server's `--override-generation-config` default. Saying "no setting of yours" there is false
-(a real `top_p must be in (0, 1]` log was told so), so these names are answered as knobs, with the values
-the check accepts solved from its own condition where it is one comparison.
+(a real `top_p must be in (0, 1]` log was told so), so these names are answered as knobs, with
+the values the check accepts solved from its own condition where it is one comparison.
 """
 
 from __future__ import annotations
 
 import ast
+
+from .conditions import _parse as parse_condition
 
 # vLLM's per-request parameter classes: their fields are set per request or per call.
 REQUEST_CLASSES = ("SamplingParams", "PoolingParams", "BeamSearchParams")
@@ -29,23 +31,25 @@ _L = {
 def request_fields(condition: str | None, function: str | None) -> list[str]:
     """The `self.X` a check inside a per-request parameter class reads, in order."""
     cls = (function or "").split(".")[0]
-    if cls not in REQUEST_CLASSES or not condition:
+    parsed = parse_condition(condition) if cls in REQUEST_CLASSES and condition else None
+    if parsed is None:
         return []
-    tree = _parse(condition)
-    if tree is None:
-        return []
-    found = [n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)
+    found = [n.attr for n in ast.walk(parsed[1]) if isinstance(n, ast.Attribute)
              and isinstance(n.value, ast.Name) and n.value.id == "self"]
     return list(dict.fromkeys(found))
 
 
 def accepted(condition: str) -> str | None:
-    """The values a raising condition lets through, as code without `self.`: the condition of
-    `not 0 < self.top_p <= 1` is `0 < top_p <= 1`; of `self.temperature < 0`, `temperature >= 0`;
-    None when it is not one comparison (a compound test is quoted as vLLM wrote it instead)."""
-    tree = _parse(condition)
-    if tree is None:
+    """The values a check lets through, as code without `self.`: for the raising test
+    `not 0 < self.top_p <= 1` it is `0 < top_p <= 1`, for `self.temperature < 0` it is
+    `temperature >= 0`, and an `assert` test is itself what is accepted; None when the test is not
+    one comparison (a compound test is quoted as vLLM wrote it instead)."""
+    parsed = parse_condition(condition)
+    if parsed is None:
         return None
+    kind, tree = parsed
+    if kind == "assert":
+        return ast.unparse(tree).replace("self.", "") if isinstance(tree, ast.Compare) else None
     if isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.Not) and isinstance(tree.operand, ast.Compare):
         return ast.unparse(tree.operand).replace("self.", "")
     if isinstance(tree, ast.Compare) and len(tree.ops) == 1 and type(tree.ops[0]) in _INVERSE:
@@ -61,10 +65,3 @@ def lines(condition: str | None, function: str | None, lang: str) -> list[str]:
     fields = request_fields(condition, function)
     ok = accepted(condition) if len(fields) == 1 else None
     return [t["line"].format(name=f, cls=cls, valid=t["valid"].format(expr=ok) if ok else "") for f in fields]
-
-
-def _parse(condition: str):
-    try:
-        return ast.parse(condition.removeprefix("assert ").strip(), mode="eval").body
-    except (SyntaxError, ValueError):
-        return None

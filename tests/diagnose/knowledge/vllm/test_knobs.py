@@ -27,3 +27,10 @@ def test_lines_name_the_ways_to_set_the_field_in_both_languages():
     assert len(en) == 1 and "SamplingParams(temperature=…)" in en[0] and "temperature >= 0.0" in en[0]
     zh = knobs.lines("self.temperature < 0.0", "SamplingParams._verify_args", "zh")
     assert "字段" in zh[0] and "temperature >= 0.0" in zh[0]
+
+
+def test_an_assert_accepts_its_own_test():
+    # `assert 0 < self.top_p <= 1` holds for the values it accepts: nothing to invert
+    assert knobs.accepted("assert 0.0 < self.top_p <= 1.0") == "0.0 < top_p <= 1.0"
+    assert knobs.accepted("assert self.n >= 1") == "n >= 1"
+    assert knobs.request_fields("assert self.n >= 1", "SamplingParams._verify_args") == ["n"]
