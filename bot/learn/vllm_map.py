@@ -24,7 +24,7 @@ from bot.diagnose.knowledge.rulebook.named import names
 from bot.diagnose.knowledge.vllm.rulebook_map import successor_name
 
 FILE = "_vllm_source.json"
-FORMAT = 2
+FORMAT = 3
 MAX_SITES = 40              # per rule: a broad pattern matches many messages; the first ones suffice
 MIN_LITERAL = 12            # a template with less fixed text than this says too little to claim a site
 FIXTURE_SCORE = 85          # the index's own score for a fixture's message (a reworded one counts too)
@@ -82,13 +82,13 @@ def _from_synthesised(rules, idx, sites: dict) -> None:
 def _site_entry(site) -> dict:
     where = site.where
     latest = where[-1]
-    entry = {"exc": site.exc, "regex": site.regex.pattern, "literal": site.literal_chars,
-             "file": latest["file"], "function": latest["function"],
-             "lines": {w["release"]: w["line"] for w in where}}
-    files = {w["release"]: w["file"] for w in where if w["file"] != latest["file"]}
-    if files:
-        entry["files"] = files
-    return entry
+    # every place of each release, whole: a "Raised in" line is one place's file, function and
+    # line (a message raised in two files must not join one's file with the other's function)
+    at: dict[str, list] = {}
+    for w in where:
+        at.setdefault(w["release"], []).append([w["file"], w["function"], w["line"]])
+    return {"exc": site.exc, "regex": site.regex.pattern, "literal": site.literal_chars,
+            "file": latest["file"], "function": latest["function"], "at": at}
 
 
 def _names(rules, idx) -> dict:

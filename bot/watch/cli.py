@@ -3,7 +3,7 @@ of the stack beneath it.
 
     vllm-doctor index build ...       every release from its wheels (knowledge/vllm/build/wheels.py)
     vllm-doctor index build-stack ... the stack index from the packages on PyPI (stack_build.py)
-    vllm-doctor index update [--from DIR] [--rescan 0.11.0,...] [--out PATH] [--cache DIR]
+    vllm-doctor index update [--from DIR] [--rescan 0.11.0,...] [--out PATH] [--cache DIR] [--rescan-knobs]
     vllm-doctor index status [--json]
 
 `update` writes a new copy to the data folder (installed.py), which the CLI and the bot then use
@@ -40,6 +40,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="take the wheels (vllm-X-*.whl) from this folder instead of PyPI")
     u.add_argument("--rescan", default="", metavar="VERSIONS",
                    help="comma-separated releases the index has, to scan again (after a fix to the scanners)")
+    u.add_argument("--rescan-knobs", action="store_true",
+                   help="with --out: scan every version's knobs again (parser registries, request fields, "
+                        "LLM() arguments) from those modules alone, after a fix to that scanner")
     u.add_argument("--out", default=None, metavar="PATH",
                    help="extend this index file in place (e.g. the packaged copy) instead of writing a new "
                         "copy to the data folder")
@@ -68,6 +71,14 @@ def _update(args) -> int:
     source = update.FromFolder(Path(args.folder)) if args.folder else update.FromPyPI(cache / "wheels")
     rescan = [v.strip() for v in args.rescan.split(",") if v.strip()]
     try:
+        if args.rescan_knobs:
+            if not args.out:
+                print("vllm-doctor index update: --rescan-knobs needs --out PATH", file=sys.stderr)
+                return 2
+            out = Path(args.out)
+            wheels.write(update.rescan_knobs(extend.read(out), source), out)
+            print(f"knobs of every version rescanned → {out}; {source.bytes / 1e6:.1f} MB downloaded")
+            return 0
         if args.out:
             out = Path(args.out)
             result = update.update(extend.read(out), source, cache, rescan)

@@ -21,7 +21,7 @@ from pathlib import Path
 from packaging.version import InvalidVersion, Version
 
 from bot.diagnose.knowledge.vllm import installed
-from bot.diagnose.knowledge.vllm.build import extend, wheels
+from bot.diagnose.knowledge.vllm.build import extend, scan_knobs, wheels
 
 from . import publish, pypi
 
@@ -61,6 +61,13 @@ class FromPyPI:
             z.copy([n for n in z.namelist() if wanted(n) or n.endswith(".dist-info/METADATA")], path)
         return path
 
+    def knob_sources(self, version: str) -> dict[str, str]:
+        """The release's modules scan_knobs reads, by range reads of its wheel (a few hundred KB)."""
+        z = self.pypi.remote(self._wheels[version])
+        names = [n for n in z.namelist() if scan_knobs.wanted(n)]
+        z.prefetch(names)
+        return z.texts(names)
+
     def metadata(self, version: str) -> str | None:
         """The release's METADATA: from its sources fetched before, else the file PyPI serves beside
         the wheel; None when PyPI serves no wheel of it."""
@@ -94,6 +101,10 @@ class FromFolder:
 
     def fetch(self, version: str, names_only: bool) -> Path:
         return wheels.wheel_for(version, self.folder)
+
+    def knob_sources(self, version: str) -> dict[str, str]:
+        with zipfile.ZipFile(wheels.wheel_for(version, self.folder)) as z:
+            return {n: z.read(n).decode("utf-8", "replace") for n in z.namelist() if scan_knobs.wanted(n)}
 
     def metadata(self, version: str) -> str | None:
         wheel = wheels.wheel_for(version, self.folder)
@@ -169,6 +180,20 @@ def update(data: dict, source, cache: Path, rescan: list[str] = ()) -> Result:
     result.bytes = source.bytes
     result.seconds = time.perf_counter() - start
     return result
+
+
+def rescan_knobs(data: dict, source) -> dict:
+    """The index with every version's knobs (scan_knobs.py) scanned again from its knob modules
+    alone: what a change to that scanner needs, without the rest of any wheel."""
+    source.available()
+    records = extend.unmerge(data)
+    for rec in records:
+        t = time.perf_counter()
+        rec["knobs"] = scan_knobs.scan(source.knob_sources(rec["release"]))
+        log.info("vLLM %s: knobs scanned in %.1f s", rec["release"], time.perf_counter() - t)
+        if "raises" not in rec:
+            rec["names_only"] = True
+    return extend.extend(data, records)
 
 
 def run(source, cache: Path, rescan: list[str] = (), blocking: bool = True) -> Result | None:

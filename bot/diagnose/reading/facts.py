@@ -218,6 +218,21 @@ def model_sizes(text: str) -> dict:
     return out
 
 
+_VLLM_FRAME = re.compile(r'File "[^"\n]{0,400}?[/\\](vllm[/\\][^"\n]{1,200}\.py)", line (\d{1,6}), in ([\w<>.]{1,80})')
+
+
+def vllm_frames(text: str) -> list[list]:
+    """The traceback's frames in vLLM's own files as [path from `vllm/`, line, function]: their
+    line numbers tell which release's code raised when the log prints no version."""
+    seen: dict[tuple, None] = {}
+    if 'File "' in text:
+        for path, line, func in _VLLM_FRAME.findall(text):
+            seen.setdefault((path.replace(chr(92), "/"), int(line), func), None)
+            if len(seen) >= MAX_FRAMES:
+                break
+    return [list(f) for f in seen]
+
+
 def frames(text: str) -> list[str]:
     """The traceback frames in the log as "path:function", the path from its package on
     (`vllm/v1/sample/ops/topk_topp_sampler.py:flashinfer_sampler_supported`): which code raised
@@ -802,6 +817,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "gpu_total_gib": float(total) if total else None,
         "invocation": invocation,
         "frames": frames(text),
+        "vllm_frames": vllm_frames(text),
         **model_sizes(text),
         **environment(text, low, error_lines),
     }

@@ -64,9 +64,9 @@ def site(c, facts: dict) -> dict | None:
     found = getattr(c.source, "site", None)
     if found is not None:
         from .families import where
-        return where(found, version)
+        return where(found, version, facts.get("vllm_frames"))
     if c.rule.family:
         return None
     from . import rulebook_map
     data = rulebook_map.load(os.path.dirname(c.rule.path))
-    return rulebook_map.site(data, c.rule.id, c.message.text, version) if data else None
+    return rulebook_map.site(data, c.rule.id, c.message.text, version, facts.get("vllm_frames")) if data else None

@@ -12,7 +12,7 @@ import re
 from urllib.parse import quote_plus
 
 from . import conditions, knobs, load_index
-from .families import Hit, where
+from .families import Hit, place
 from .releases import runs
 
 MAX_SETTINGS = 5
@@ -22,11 +22,13 @@ _L = {
     "en": {"default": "default", "type": "type", "range": "range", "choices": "one of", "env": "environment variable",
            "field_of": "a field of `{cls}`", "set_with": "set it with `{flag} '{{\"{field}\": …}}'`",
            "not_in": "not in vLLM {release} (in {runs})", "llm": "`LLM({kw}=…)`", "no_flag": "no command-line flag",
-           "of_indexed": "indexed releases", "unknown_version": "The log does not show its vLLM version: this describes vLLM {release}, the newest indexed release that has it."},
+           "of_indexed": "indexed releases", "unknown_version": "The log does not show its vLLM version: this describes vLLM {release}, the newest indexed release that has it.",
+           "frames_version": "The log does not show its vLLM version, but its traceback raised at the file and line where vLLM {releases} raises it: this describes vLLM {release}."},
     "zh": {"default": "默认", "type": "类型", "range": "范围", "choices": "可选", "env": "环境变量",
            "field_of": "`{cls}` 的字段", "set_with": "用 `{flag} '{{\"{field}\": …}}'` 设置",
            "not_in": "vLLM {release} 中没有(存在于 {runs})", "llm": "`LLM({kw}=…)`", "no_flag": "没有命令行参数",
-           "of_indexed": "已索引的版本", "unknown_version": "日志里没有 vLLM 版本号:以下按 vLLM {release}(有这条报错的最新已索引版本)说明。"},
+           "of_indexed": "已索引的版本", "unknown_version": "日志里没有 vLLM 版本号:以下按 vLLM {release}(有这条报错的最新已索引版本)说明。",
+           "frames_version": "日志里没有 vLLM 版本号,但它的 traceback 抛错的文件和行号与 vLLM {releases} 抛出这条报错的位置一致:以下按 vLLM {release} 说明。"},
 }
 
 
@@ -39,7 +41,7 @@ def values(c, facts: dict, lang: str) -> dict:
     filler = _FILLERS.get(hit.family)
     out = filler(idx, hit, facts, lang if lang in _L else "en") if filler else {}
     if hit.site is not None:
-        out.update(site_values(idx, hit.site, facts, lang))
+        out.update(site_values(idx, hit.site, facts, lang, hit.captures))
         if hit.info.get("twin_releases"):        # the same text raised as another class elsewhere
             both = set(hit.site.releases) | set(hit.info["twin_releases"])
             out["site_releases"] = runs([r for r in idx.releases if r in both], idx.releases)
@@ -162,15 +164,16 @@ def engine_arg(idx, cls: str, field: str, release: str | None):
 _TEMPLATE_NAMES = re.compile(r"--[a-z][a-z0-9-]+|\bVLLM_[A-Z0-9_]+|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 
 
-def settings_of(idx, site, w: dict, release: str | None, lang: str) -> list[str]:
-    """Bullets for the settings the check reads and the message names."""
+def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: dict | None = None) -> list[str]:
+    """Bullets for the settings the check reads and the message names: the knobs that are no
+    engine argument first (knobs.py: request fields, parsers, sizes the check divides by)."""
     found: dict[str, str | None] = dict(conditions.names(w.get("condition"), w.get("function")))
     literal = " ".join(v for k, v in site.parts if k == "lit")
     for token in _TEMPLATE_NAMES.findall(literal):
         name = token.lstrip("-").replace("-", "_") if token.startswith("--") else token
         if name.startswith("VLLM_") or idx.arg(name) is not None:
             found.setdefault(name, None)
-    lines = knobs.lines(w.get("condition"), w.get("function"), lang)
+    lines = knobs.lines(idx, site, w, captures, release, lang)
     for name, owner in found.items():
         if name.endswith("_config"):
             # A whole config object: its fields are the settings; one that exists only when a flag
@@ -188,36 +191,43 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str) -> list[str]
     return lines
 
 
-def site_values(idx, site, facts: dict, lang: str) -> dict:
+def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None) -> dict:
     """Where vLLM raises the message, which releases print it, what it checked, the settings named."""
     version = facts.get("vllm_version")
     release = idx.nearest_release(str(version)) if version else None
-    src = where(site, release)
-    rows = site.where_for(release) if release else []
-    w = rows[0] if rows else site.latest_where()
+    w, matched = place(site, release, facts.get("vllm_frames"))
+    in_release = release is not None and w["release"] == release
     # the settings as the log's own release defines them (every release's names are indexed)
-    described = (idx.nearest_version(str(version)) or release) if rows else w["release"]
-    out = {"site_file": src["file"], "site_function": src["function"] or "<module>", "site_line": src["line"],
+    described = (idx.nearest_version(str(version)) or release) if in_release else w["release"]
+    out = {"site_file": w["file"], "site_function": w["function"] or "<module>", "site_line": w["line"],
            "site_release": w["release"], "site_exc": site.exc,
            "site_releases": runs(site.releases, idx.releases),
            "indexed_releases": runs(idx.releases, idx.releases),
            "site_template": " ".join(site.template.split())[:300],
            "search_url": "https://github.com/vllm-project/vllm/issues?q=" + quote_plus(_search_words(site))}
-    if not version:
+    if not version and matched:
+        out["version_note"] = _L[lang]["frames_version"].format(releases=runs(matched, idx.releases), release=w["release"])
+    elif not version:
         out["version_note"] = _L[lang]["unknown_version"].format(release=w["release"])
-    elif not rows:
+    elif not in_release:
         out["version_outside"] = "yes"
     cond = w.get("condition")
-    if cond:
+    if cond and conditions.explains(cond, site.template, lambda n: _is_setting(idx, n, described)):
         out["condition_code"] = cond.removeprefix("assert ") if len(cond) <= 400 else cond[:399] + "…"
         said = conditions.words(cond, lang)
         if said:
             out["condition_words"] = said
-    settings = settings_of(idx, site, w, described, lang)
+    settings = settings_of(idx, site, w, described, lang, captures)
     if settings:
         out["settings"] = "\n".join(settings)
         out["settings_release"] = described
     return out
+
+
+def _is_setting(idx, name: str, release: str | None) -> bool:
+    """A name a user sets: an engine argument, a vLLM variable, a request's field."""
+    return (idx.arg(name) is not None or name.startswith("VLLM_")
+            or f"SamplingParams.{name}" in idx.knob_names("sampling", release))
 
 
 def _search_words(site) -> str:

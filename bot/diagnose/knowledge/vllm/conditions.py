@@ -200,3 +200,31 @@ def _chain(node: ast.Attribute) -> list[str] | None:
         return None
     parts.append(node.id)
     return parts[::-1]
+
+
+# --- whether the test explains anything ------------------------------------------------------------
+
+_BUILTINS = {"self", "len", "isinstance", "hasattr", "any", "all", "getattr", "type", "str", "int", "float",
+             "bool", "list", "tuple", "set", "dict", "None", "True", "False", "min", "max", "sum", "sorted"}
+
+
+def explains(condition: str | None, said: str, is_setting) -> bool:
+    """Whether the test that guards a raise says something to the user, in the message's own terms
+    (`said`: its template) or a setting's (`is_setting(name)`). Not when it is a dispatch branch,
+    a comparison with string constants the message never mentions (`method != 'custom_class'`,
+    reached when a speculative config lacks its draft model), nor when every name it reads is an
+    internal one (`invalid_token_ids` for "allowed_token_ids contains out-of-vocab token id")."""
+    parsed = _parse(condition) if condition and not condition.startswith("except ") else None
+    if parsed is None:
+        return bool(condition)
+    test, low = parsed[1], said.lower()
+    constants = [n.value for n in ast.walk(test) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    compares = [n for n in ast.walk(test) if isinstance(n, ast.Compare)]
+    if constants and compares and not any(c.lower() in low for c in constants if c.strip()):
+        return False
+    names = [n.id for n in ast.walk(test) if isinstance(n, ast.Name)]
+    names += [n.attr for n in ast.walk(test) if isinstance(n, ast.Attribute)]
+    names = [n for n in dict.fromkeys(names) if n not in _BUILTINS]
+    if not names:
+        return True
+    return any(n.lower() in low or is_setting(n) for n in names)

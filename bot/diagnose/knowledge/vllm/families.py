@@ -356,9 +356,36 @@ def _release(idx, facts: dict) -> str | None:
     return idx.nearest_release(str(version)) if version else None
 
 
-def where(site, version: str | None) -> dict:
-    """`vllm_source` of a diagnosis: where the log's release (or the newest that has it) raises it."""
+def frame_releases(rows, frames) -> list[str]:
+    """The releases whose raise site is where the traceback raised: a row's file and line equal
+    one of the log's vLLM frames (facts' `vllm_frames`). Line numbers move with nearly every release,
+    so without a version line they say which release's code it was."""
+    out: dict[str, None] = {}
+    for w in rows:
+        if any(line == w["line"] and path.endswith(w["file"]) for path, line, _ in frames or ()):
+            out.setdefault(w["release"], None)
+    return list(out)
+
+
+def place(site, version: str | None, frames=()) -> tuple[dict, list[str]]:
+    """(the where row that describes the log, the releases its frames match): the log's release's
+    row, else the newest release whose row is the traceback's own frame, else the newest row. One
+    row, so its file, function and line are one entry's."""
     rows = site.where_for(version) if version else []
-    w = rows[0] if rows else site.latest_where()
-    return {"file": w["file"], "function": w["function"], "line": w["line"], "releases": site.releases,
-            "release": w["release"], "exception": site.exc}
+    matched = [] if version else frame_releases(site.where, frames)
+    if matched:
+        rows = [w for w in site.where if w["release"] == matched[-1]]
+    if frames and len(rows) > 1:        # one release raising it in several places: the frame's own
+        rows = sorted(rows, key=lambda w: not frame_releases([w], frames))
+    return (rows[0] if rows else site.latest_where()), matched
+
+
+def where(site, version: str | None, frames=()) -> dict:
+    """`vllm_source` of a diagnosis: where the log's release (or the release its frames match, or
+    the newest that has it) raises it."""
+    w, matched = place(site, version, frames)
+    out = {"file": w["file"], "function": w["function"], "line": w["line"], "releases": site.releases,
+           "release": w["release"], "exception": site.exc}
+    if matched:
+        out["frame_releases"] = matched
+    return out

@@ -639,6 +639,23 @@ class Index:
     def has_env(self, name: str, release: str) -> bool | None:
         return self._presence(self._fact("envs").get(name.strip(), ()), release)
 
+    # the other knobs (build/scan_knobs.py): parser registries, attention backends, request fields
+
+    def knob_names(self, kind: str, release: str | None = None) -> list[str]:
+        """The names of one kind ("tool_parser", "request", ...) that `release` has (an entry of
+        `versions`), or that any version has."""
+        per = (self._fact("knobs") or {}).get(kind, {})
+        if release is None:
+            return list(per)
+        if release not in self.versions:
+            return []
+        bit = 1 << self.versions.index(release)
+        return [name for name, mask in per.items() if mask & bit]
+
+    def knob_versions(self, kind: str, name: str) -> list[str]:
+        mask = (self._fact("knobs") or {}).get(kind, {}).get(name, 0)
+        return [v for i, v in enumerate(self.versions) if mask >> i & 1]
+
     # what there is (for "did you mean", and to tell vLLM's config classes from other programs')
 
     def arg_names(self) -> list[str]:

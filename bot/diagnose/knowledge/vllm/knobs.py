@@ -1,32 +1,73 @@
-"""Knobs a check reads that are not engine arguments: the fields of a request's parameters.
+"""The user's knobs behind a check that are not plain engine arguments, and the values they accept.
 
-A check inside `SamplingParams` (or vLLM's other per-request parameter classes) reads `self.top_p`:
-that is the user's own `SamplingParams(top_p=...)`, the `top_p` of an OpenAI-compatible request, or
-the server's `--override-generation-config` default. Saying "no setting of yours" there is false
-(a real `top_p must be in (0, 1]` log was told so), so these names are answered as knobs, with
-the values the check accepts solved from its own condition where it is one comparison.
+A check inside `SamplingParams` reads `self.top_p`: that is the user's `SamplingParams(top_p=...)`,
+the `top_p` of an OpenAI-compatible request, or the server's `--override-generation-config`
+default. `ToolParserManager.get_tool_parser` reads a local `name`: that is `--tool-call-parser`, and
+the release's registry says which names it takes. Saying "no setting of yours" there is false (real
+logs were told so), so each reader below turns one kind of check into bullets: which knob to change,
+in the forms the user's release has (build/scan_knobs.py indexes them per release), and what it
+accepts, solved from the check where that is one comparison.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 
 from .conditions import _parse as parse_condition
 
 # vLLM's per-request parameter classes: their fields are set per request or per call.
 REQUEST_CLASSES = ("SamplingParams", "PoolingParams", "BeamSearchParams")
+# The sampling defaults a model's generation_config.json (and --override-generation-config) may
+# set: the keys vLLM's ModelConfig.get_diff_sampling_param reads.
+GENERATION_CONFIG_KEYS = ("repetition_penalty", "temperature", "top_k", "top_p", "min_p", "max_new_tokens")
+# Names that hold a request's parameters in vLLM's code (`params.allowed_token_ids`).
+_PARAM_OWNERS = ("params", "sampling_params", "request", "req", "pooling_params")
+MAX_SHOWN = 12
 
 _INVERSE = {ast.Lt: ">=", ast.LtE: ">", ast.Gt: "<=", ast.GtE: "<", ast.Eq: "!=", ast.NotEq: "=="}
 
 _L = {
-    "en": {"line": "- `{name}`: a field of `{cls}`: `{cls}({name}=…)` in Python, `\"{name}\"` in an OpenAI-compatible request, "
-                   "or the server's default with `--override-generation-config '{{\"{name}\": …}}'`{valid}.",
-           "valid": "; the check accepts a value where `{expr}`"},
-    "zh": {"line": "- `{name}`：`{cls}` 的字段：Python 里是 `{cls}({name}=…)`，OpenAI 兼容请求里是 `\"{name}\"`，"
-                   "服务端默认值用 `--override-generation-config '{{\"{name}\": …}}'` 设置{valid}。",
-           "valid": "；检查接受满足 `{expr}` 的值"},
+    "en": {"line": "- `{name}`: a field of `{cls}`: `{cls}({name}=…)` in Python{request}{override}{valid}.",
+           "request": ", `\"{name}\"` in an OpenAI-compatible request",
+           "override": ", or the server's default with `--override-generation-config '{{\"{name}\": …}}'`",
+           "valid": "; the check accepts a value where `{expr}`",
+           "registry": "- {knob}: the {what} `{value}` {state} in vLLM {release}, which registers {count}: {names}.",
+           "registered": "is registered", "unregistered": "is not registered",
+           "closest": " Closest to `{value}`: {close}.",
+           "backends": "- {knob}: `{value}` {state} vLLM {release}'s attention backends ({count}, case-sensitive): {names}.",
+           "member": "is one of", "not_member": "is not one of",
+           "divides": "- {knob}: the check needs `{number}` (`{expr}`) divisible by it: {sizes}.",
+           "env": "- `{name}` (environment variable of {owner}, not one of vLLM's): set, change or unset it in the environment of the process that starts vLLM.",
+           "tool": "tool-call parser", "reasoning": "reasoning parser"},
+    "zh": {"line": "- `{name}`：`{cls}` 的字段：Python 里是 `{cls}({name}=…)`{request}{override}{valid}。",
+           "request": "，OpenAI 兼容请求里是 `\"{name}\"`",
+           "override": "，服务端默认值用 `--override-generation-config '{{\"{name}\": …}}'` 设置",
+           "valid": "；检查接受满足 `{expr}` 的值",
+           "registry": "- {knob}：{what} `{value}` 在 vLLM {release} 中{state}；该版本注册了 {count} 个：{names}。",
+           "registered": "已注册", "unregistered": "未注册",
+           "closest": " 与 `{value}` 最接近的：{close}。",
+           "backends": "- {knob}：`{value}` {state} vLLM {release} 的注意力后端（{count} 个，区分大小写）：{names}。",
+           "member": "属于", "not_member": "不属于",
+           "divides": "- {knob}：检查要求 `{number}`（`{expr}`）能被它整除：{sizes}。",
+           "env": "- `{name}`（{owner} 的环境变量，不是 vLLM 的）：在启动 vLLM 的进程的环境里设置、修改或取消它。",
+           "tool": "工具调用解析器", "reasoning": "推理解析器"},
 }
 
+
+def lines(idx, site, w: dict, captures: dict | None, release: str | None, lang: str) -> list[str]:
+    """Bullets for the knobs behind one raise site (`w`, its where row) in `release`."""
+    t = _L[lang if lang in _L else "en"]
+    condition, function = w.get("condition"), w.get("function")
+    literal = " ".join(v for k, v in site.parts if k == "lit")
+    out = request_lines(idx, condition, function, release, t, literal)
+    out += registry_lines(idx, site, w, captures or {}, release, t)
+    out += divisor_lines(idx, condition, captures or {}, release, t)
+    out += stack_env_lines(site, condition, t)
+    return list(dict.fromkeys(out))
+
+
+# --- request fields -----------------------------------------------------------------------------
 
 def request_fields(condition: str | None, function: str | None) -> list[str]:
     """The `self.X` a check inside a per-request parameter class reads, in order."""
@@ -37,6 +78,23 @@ def request_fields(condition: str | None, function: str | None) -> list[str]:
     found = [n.attr for n in ast.walk(parsed[1]) if isinstance(n, ast.Attribute)
              and isinstance(n.value, ast.Name) and n.value.id == "self"]
     return list(dict.fromkeys(found))
+
+
+def read_fields(idx, condition: str | None, release: str | None) -> list[str]:
+    """Outside the parameter classes, the `SamplingParams` fields a check reads off a request's
+    parameters (`params.allowed_token_ids`) or under the field's own name (`allowed_token_ids`), when
+    that name is no engine argument (`seed` is both; the engine's is meant there)."""
+    parsed = parse_condition(condition) if condition else None
+    if parsed is None or idx is None:
+        return []
+    fields = {n.split(".", 1)[1] for n in idx.knob_names("sampling", release) if n.startswith("SamplingParams.")}
+    found = []
+    for n in ast.walk(parsed[1]):
+        if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in _PARAM_OWNERS:
+            found.append(n.attr)
+        elif isinstance(n, ast.Name) and "_" in n.id and idx.arg(n.id) is None:
+            found.append(n.id)
+    return [f for f in dict.fromkeys(found) if f in fields]
 
 
 def accepted(condition: str) -> str | None:
@@ -58,10 +116,152 @@ def accepted(condition: str) -> str | None:
     return None
 
 
-def lines(condition: str | None, function: str | None, lang: str) -> list[str]:
-    """Bullets for the request fields a check reads: how to set each, and what it accepts."""
-    t = _L[lang if lang in _L else "en"]
+def named_fields(idx, cls: str, literal: str, release: str | None) -> list[str]:
+    """The fields of `cls` the message's own words name (`allowed_token_ids contains out-of-vocab
+    token id!`), engine arguments of the same name aside."""
+    if idx is None:
+        return []
+    fields = {n.split(".", 1)[1] for n in idx.knob_names("sampling", release) if n.startswith(cls + ".")}
+    return [w for w in dict.fromkeys(re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", literal))
+            if w in fields and idx.arg(w) is None]
+
+
+def request_lines(idx, condition: str | None, function: str | None, release: str | None, t: dict,
+                  literal: str = "") -> list[str]:
     cls = (function or "").split(".")[0]
     fields = request_fields(condition, function)
-    ok = accepted(condition) if len(fields) == 1 else None
-    return [t["line"].format(name=f, cls=cls, valid=t["valid"].format(expr=ok) if ok else "") for f in fields]
+    if not fields:
+        fields = read_fields(idx, condition, release)
+        cls = cls if cls in REQUEST_CLASSES else "SamplingParams"
+    solved = fields[:]
+    fields += [f for f in named_fields(idx, cls, literal, release) if f not in fields]
+    ok = accepted(condition) if len(solved) == 1 and len(fields) == 1 and condition else None
+    sent = {n.split(".", 1)[1] for n in idx.knob_names("request", release)} if idx is not None else set()
+    out = []
+    for f in fields:
+        # a field no request class of this release has is not said to be sendable (indexes without
+        # knobs say nothing of requests either way: the Python form is always true)
+        request = t["request"].format(name=f) if f in sent else ""
+        override = t["override"].format(name=f) if f in GENERATION_CONFIG_KEYS else ""
+        out.append(t["line"].format(name=f, cls=cls, request=request, override=override,
+                                    valid=t["valid"].format(expr=ok) if ok else ""))
+    return out
+
+
+# --- registries: parsers and attention backends ----------------------------------------------------
+
+_PARSER_KINDS = (("tool_parser", "tool_call_parser", re.compile(r"tool[ _-]?(?:call[ _-]?)?(?:helper|parser)", re.I)),
+                 ("reasoning_parser", "reasoning_parser", re.compile(r"reasoning[ _-]?parser", re.I)))
+_BACKEND = re.compile(r"attention[ _-]?backend|backend_name|\bbackend\b", re.I)
+_VALUE = re.compile(r"^[\w.+-]{1,64}$")
+
+
+def _value(captures: dict, prefer: str) -> str | None:
+    """The user's value among the message's captures: the one whose expression names `prefer`
+    ("parser", "backend"), else the only short identifier."""
+    values = [(expr, str(v).strip().strip("'\"")) for expr, v in captures.items()]
+    values = [(e, v) for e, v in values if _VALUE.match(v)]
+    named = [v for e, v in values if prefer in e.lower() or e in ("name", "backend")]
+    return named[0] if named else values[0][1] if len(values) == 1 else None
+
+
+def _closest(value: str, names: list[str]) -> list[str]:
+    from rapidfuzz import fuzz, process
+    found = process.extract(value, names, scorer=fuzz.WRatio, limit=3, score_cutoff=75)
+    return [n for n, _, _ in found if n != value]
+
+
+def _shown(names: list[str]) -> str:
+    shown = ", ".join(f"`{n}`" for n in names[:MAX_SHOWN])
+    return shown + (f" … ({len(names) - MAX_SHOWN} more)" if len(names) > MAX_SHOWN else "")
+
+
+def _knob(idx, arg: str, env: str | None, release: str | None) -> str | None:
+    """How the user sets it in that release: the flag (and `LLM()` keyword), else the env var."""
+    info = idx.arg(arg, release)
+    if info is not None:
+        forms = [f"`{info.flag}`"] if info.flag else []
+        if info.keyword:
+            forms.append(f"`LLM({info.name}=…)`")
+        if forms:
+            return " / ".join(forms)
+    if env and idx.env(env, release) is not None:
+        return f"`{env}`"
+    return None
+
+
+def registry_lines(idx, site, w: dict, captures: dict, release: str | None, t: dict) -> list[str]:
+    if idx is None or not release:
+        return []
+    said = " ".join((site.template, w.get("function") or "", w.get("file") or ""))
+    out = []
+    for kind, arg, pattern in _PARSER_KINDS:
+        if not pattern.search(said):
+            continue
+        names, value, knob = idx.knob_names(kind, release), _value(captures, "parser"), _knob(idx, arg, None, release)
+        if not names or not value or not knob:
+            continue
+        line = t["registry"].format(knob=knob, what=t["tool" if kind == "tool_parser" else "reasoning"], value=value,
+                                    state=t["registered" if value in names else "unregistered"], release=release,
+                                    count=len(names), names=_shown(names))
+        close = _closest(value, names) if value not in names else []
+        out.append(line + (t["closest"].format(value=value, close=", ".join(f"`{c}`" for c in close)) if close else ""))
+    if _BACKEND.search(site.template) and "attention" in said.lower():
+        names, value = idx.knob_names("attention_backend", release), _value(captures, "backend")
+        knob = _knob(idx, "attention_backend", "VLLM_ATTENTION_BACKEND", release)
+        if names and value and knob and value.upper() == value:
+            line = t["backends"].format(knob=knob, value=value, state=t["member" if value in names else "not_member"],
+                                        release=release, count=len(names), names=_shown(names))
+            close = _closest(value, names) if value not in names else []
+            out.append(line + (t["closest"].format(value=value, close=", ".join(f"`{c}`" for c in close)) if close else ""))
+    return out
+
+
+# --- a size the check divides by ---------------------------------------------------------------------
+
+_SIZES = ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size")
+
+
+def divisor_lines(idx, condition: str | None, captures: dict, release: str | None, t: dict) -> list[str]:
+    """`heads % tensor_parallel_size != 0` with the message's own numbers: the sizes that divide."""
+    parsed = parse_condition(condition) if condition and idx is not None else None
+    if parsed is None:
+        return []
+    kind, tree = parsed
+    compare = tree.operand if isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.Not) else tree
+    if not (isinstance(compare, ast.Compare) and len(compare.ops) == 1 and isinstance(compare.left, ast.BinOp)
+            and isinstance(compare.left.op, ast.Mod)):
+        return []
+    number, size = ast.unparse(compare.left.left), ast.unparse(compare.left.right).removeprefix("self.")
+    size_name = size.split(".")[-1]
+    if size_name not in _SIZES:
+        return []
+    value = next((str(v) for e, v in captures.items() if e.removeprefix("self.") == number.removeprefix("self.")), None)
+    if value is None or not value.strip().isdigit() or not 0 < int(value) <= 1 << 20:
+        return []
+    n = int(value)
+    sizes = [d for d in range(1, min(n, 64) + 1) if n % d == 0]
+    knob = _knob(idx, size_name, None, release)
+    if not knob:
+        return []
+    return [t["divides"].format(knob=knob, number=n, expr=number.removeprefix("self."),
+                                sizes=", ".join(f"`{d}`" for d in sizes))]
+
+
+# --- variables of the stack that vLLM's checks name ------------------------------------------------
+
+_ENV_NAME = re.compile(r"\b(PYTORCH_[A-Z0-9_]+|CUDA_[A-Z0-9_]+|NCCL_[A-Z0-9_]+|HF_[A-Z0-9_]+|TORCH_[A-Z0-9_]+|"
+                       r"TRITON_[A-Z0-9_]+|OMP_NUM_THREADS|LD_LIBRARY_PATH|TRANSFORMERS_[A-Z0-9_]+)\b")
+_OWNERS = (("PYTORCH_", "PyTorch"), ("TORCH_", "PyTorch"), ("CUDA_", "CUDA"), ("NCCL_", "NCCL"),
+           ("HF_", "Hugging Face"), ("TRANSFORMERS_", "transformers"), ("TRITON_", "Triton"),
+           ("OMP_", "OpenMP"), ("LD_", "the dynamic loader"))
+
+
+def stack_env_lines(site, condition: str | None, t: dict) -> list[str]:
+    """Environment variables of the stack beneath vLLM that the message or its check names."""
+    said = " ".join(v for k, v in site.parts if k == "lit") + " " + (condition or "")
+    out = []
+    for name in dict.fromkeys(_ENV_NAME.findall(said)):
+        owner = next(o for p, o in _OWNERS if name.startswith(p))
+        out.append(t["env"].format(name=name, owner=owner))
+    return out

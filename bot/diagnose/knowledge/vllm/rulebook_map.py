@@ -26,7 +26,7 @@ def load(directory: str) -> dict | None:
         try:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
-            _CACHE[path] = data if data.get("format") == 2 else None
+            _CACHE[path] = data if data.get("format") == 3 else None
         except (OSError, ValueError):
             _CACHE[path] = None
     return _CACHE[path]
@@ -38,9 +38,11 @@ def release_for(data: dict, version: str | None) -> str | None:
     return releases.release_for(data["releases"], version)
 
 
-def site(data: dict, rule_id: str, message: str, version: str | None) -> dict | None:
+def site(data: dict, rule_id: str, message: str, version: str | None, frames=()) -> dict | None:
     """`vllm_source` for a hand-written rule's message: the rule's raise site whose template the
-    message matches (the most specific one), in the log's release when the map knows it."""
+    message matches (the most specific one), in the log's release when the map knows it, else in
+    the newest release whose place is one of the traceback's frames (file and line), else the
+    newest; one place, whole."""
     entries = data["sites"].get(rule_id)
     if not entries:
         return None
@@ -57,11 +59,19 @@ def site(data: dict, rule_id: str, message: str, version: str | None) -> dict | 
             best = e
     if best is None:
         return None
-    have = sorted(best["lines"], key=version_key)
+    have = sorted(best["at"], key=version_key)
+
+    def framed(p) -> bool:
+        return any(line == p[2] and path.endswith(p[0]) for path, line, _ in frames or ())
+    matched = [] if version else [r for r in have if any(framed(p) for p in best["at"][r])]
     rel = release_for(data, version)
-    rel = rel if rel in best["lines"] else have[-1]
-    return {"file": best.get("files", {}).get(rel, best["file"]), "function": best["function"],
-            "line": best["lines"][rel], "releases": have, "release": rel, "exception": best["exc"]}
+    rel = rel if rel in best["at"] else matched[-1] if matched else have[-1]
+    file, function, line = sorted(best["at"][rel], key=lambda p: not framed(p))[0]
+    out = {"file": file, "function": function, "line": line, "releases": have, "release": rel,
+           "exception": best["exc"]}
+    if matched:
+        out["frame_releases"] = matched
+    return out
 
 
 def present(data: dict, kind: str, key: str, version: str | None) -> bool | None:

@@ -1,6 +1,17 @@
-"""A check inside a per-request parameter class reads the user's own request fields."""
+"""The user's knobs behind a check: request fields, parser registries, sizes, the stack's variables."""
 
-from bot.diagnose.knowledge.vllm import knobs
+from bot.diagnose.knowledge.vllm import knobs, load_index
+from bot.diagnose.knowledge.vllm.knobs import _L
+
+EN = _L["en"]
+
+
+class Site:
+    """The two things knobs reads of a raise site: its template and its literal parts."""
+
+    def __init__(self, template: str):
+        self.template = template
+        self.parts = [("lit", template)]
 
 
 def test_the_fields_a_sampling_check_reads():
@@ -22,15 +33,64 @@ def test_the_values_a_single_comparison_accepts():
     assert knobs.accepted("not valid python (") is None
 
 
-def test_lines_name_the_ways_to_set_the_field_in_both_languages():
-    en = knobs.lines("self.temperature < 0.0", "SamplingParams._verify_args", "en")
-    assert len(en) == 1 and "SamplingParams(temperature=…)" in en[0] and "temperature >= 0.0" in en[0]
-    zh = knobs.lines("self.temperature < 0.0", "SamplingParams._verify_args", "zh")
-    assert "字段" in zh[0] and "temperature >= 0.0" in zh[0]
-
-
 def test_an_assert_accepts_its_own_test():
     # `assert 0 < self.top_p <= 1` holds for the values it accepts: nothing to invert
     assert knobs.accepted("assert 0.0 < self.top_p <= 1.0") == "0.0 < top_p <= 1.0"
     assert knobs.accepted("assert self.n >= 1") == "n >= 1"
     assert knobs.request_fields("assert self.n >= 1", "SamplingParams._verify_args") == ["n"]
+
+
+def test_a_request_field_line_names_each_form_the_release_has():
+    idx = load_index()
+    w = {"condition": "self.temperature < 0.0", "function": "SamplingParams._verify_args"}
+    [line] = knobs.lines(idx, Site("temperature must be non-negative, got {self.temperature}."), w, {}, "0.32.0", "en")
+    assert "SamplingParams(temperature=…)" in line and "temperature >= 0.0" in line
+    assert '"temperature"` in an OpenAI-compatible request' in line and "--override-generation-config" in line
+    zh = knobs.lines(idx, Site("temperature must be non-negative"), w, {}, "0.32.0", "zh")
+    assert "字段" in zh[0] and "temperature >= 0.0" in zh[0]
+
+
+def test_only_generation_config_keys_are_said_to_take_the_servers_default():
+    idx = load_index()
+    w = {"condition": "not params.allowed_token_ids", "function": "InputProcessor._validate_sampling_params"}
+    [line] = knobs.lines(idx, Site("allowed_token_ids is not None and empty!"), w, {}, "0.16.0", "en")
+    assert "SamplingParams(allowed_token_ids=…)" in line
+    assert "--override-generation-config" not in line
+
+
+def test_a_field_the_message_names_is_a_knob_even_when_the_check_reads_a_local():
+    idx = load_index()
+    w = {"condition": "invalid_token_ids", "function": "SamplingParams._validate_allowed_token_ids"}
+    lines = knobs.lines(idx, Site("allowed_token_ids contains out-of-vocab token id!"), w, {}, "0.32.0", "en")
+    assert len(lines) == 1 and "SamplingParams(allowed_token_ids=…)" in lines[0]
+    assert "invalid_token_ids" not in lines[0]
+
+
+def test_a_parser_name_is_checked_against_that_releases_registry():
+    idx = load_index()
+    w = {"condition": "", "function": "ToolParserManager.get_tool_parser",
+         "file": "vllm/entrypoints/openai/tool_parsers/abstract_tool_parser.py"}
+    site = Site("tool helper: '{name}' not found in tool_parsers")
+    [line] = knobs.lines(idx, site, w, {"name": "qwen3"}, "0.10.2", "en")
+    assert line.startswith("- `--tool-call-parser`") and "is not registered in vLLM 0.10.2" in line
+    assert "Closest to `qwen3`: `qwen3_coder`" in line
+    # a release before qwen3_coder was registered does not offer it
+    [old] = knobs.lines(idx, site, w, {"name": "qwen3"}, "0.8.5.post1", "en")
+    assert "qwen3_coder" not in old
+    [known] = knobs.lines(idx, site, w, {"name": "hermes"}, "0.10.2", "en")
+    assert "`hermes` is registered" in known and "Closest" not in known
+
+
+def test_a_size_the_check_divides_by_gets_the_sizes_that_divide():
+    idx = load_index()
+    w = {"condition": "total_num_attention_heads % tensor_parallel_size != 0", "function": "ModelConfig.verify_with_parallel_config"}
+    site = Site("Total number of attention heads ({total_num_attention_heads}) must be divisible by tensor parallel size ({tensor_parallel_size}).")
+    lines = knobs.lines(idx, site, w, {"total_num_attention_heads": "28", "tensor_parallel_size": "8"}, "0.32.0", "en")
+    assert any("`--tensor-parallel-size`" in l and "`1`, `2`, `4`, `7`, `14`, `28`" in l for l in lines)
+    assert knobs.lines(idx, site, w, {"tensor_parallel_size": "8"}, "0.32.0", "en") == []
+
+
+def test_a_variable_of_the_stack_is_named_as_the_stacks():
+    [line] = knobs.stack_env_lines(Site("CUDA_VISIBLE_DEVICES is set to empty string, which means GPU support is disabled."), None, EN)
+    assert line.startswith("- `CUDA_VISIBLE_DEVICES` (environment variable of CUDA, not one of vLLM's)")
+    assert knobs.stack_env_lines(Site("VLLM_USE_V1 is not supported"), None, EN) == []

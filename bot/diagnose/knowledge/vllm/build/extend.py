@@ -25,7 +25,7 @@ from bot.diagnose.knowledge.vllm import pack
 from bot.diagnose.knowledge.raise_sites import bits
 
 # What merge reads of a names-only version: a whole release demoted to one keeps only these.
-NAME_KEYS = ("release", "args", "envs", "classes", "deprecations")
+NAME_KEYS = ("release", "args", "envs", "classes", "deprecations", "knobs")
 
 
 def read(core: Path) -> dict:
@@ -45,7 +45,7 @@ def unmerge(data: dict) -> list[dict]:
     `versions`, with `raises`, `imports`, `requires` and `counts` for the entries of `releases`."""
     releases, versions, files = data["releases"], data["versions"], data["files"]
     blocks = data["facts"]
-    out = [{"release": v, "args": {}, "envs": {}, "classes": {}, "deprecations": []} for v in versions]
+    out = [{"release": v, "args": {}, "envs": {}, "classes": {}, "deprecations": [], "knobs": {}} for v in versions]
     whole = {r: out[versions.index(r)] for r in releases}
     for rec in whole.values():
         rec.update(raises=[], imports={}, requires={}, counts=data["counts"].get(rec["release"], {}))
@@ -95,6 +95,10 @@ def unmerge(data: dict) -> list[dict]:
                 file = rec.pop("file")
                 cls = out[vi]["classes"].setdefault(cname, {"file": file, "fields": {}})
                 cls["fields"][field] = rec
+    for kind, per in blocks.get("knobs", {}).items():
+        for name, m in per.items():
+            for vi in bits(m):
+                out[vi]["knobs"].setdefault(kind, []).append(name)
     for m, subjects, replacement, text, where in blocks["deprecations"]:
         for j in range(0, len(where), 3):
             for vi in bits(where[j]):

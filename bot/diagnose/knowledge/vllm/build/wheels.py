@@ -34,7 +34,7 @@ from bot.diagnose.knowledge.scan_raises import MIN_LITERAL_CHARS, MIN_LITERAL_WO
 from bot.diagnose.knowledge.vllm import pack
 from bot.diagnose.knowledge.vllm.index import literal_words
 
-from . import scan_args, scan_deprecations, scan_envs, scan_imports, successors
+from . import scan_args, scan_deprecations, scan_envs, scan_imports, scan_knobs, successors
 
 # The last patch of every minor release PyPI serves from 0.5 on (`pip index versions vllm`): a
 # version of one of these minors is described by its last patch (releases.py).
@@ -75,15 +75,17 @@ def wheel_for(release: str, wheels: Path) -> Path | None:
 
 def _scanner_key() -> str:
     h = hashlib.sha1()
-    for mod in (scan_args, scan_deprecations, scan_envs, scan_imports, scan_raises):
+    for mod in (scan_args, scan_deprecations, scan_envs, scan_imports, scan_knobs, scan_raises):
         h.update(Path(mod.__file__).read_bytes())
     h.update(repr((USER_FACING, VENDORED, MIN_LITERAL_WORDS, MIN_LITERAL_CHARS, PYTHON_TEXTS.pattern)).encode())
     return h.hexdigest()[:16]
 
 
 def names_module(path: str) -> bool:
-    """A module that defines arguments, config fields, env vars or their deprecation notices."""
-    return scan_args.wanted(path) or scan_deprecations.is_notice_module(path) or path == "vllm/envs.py"
+    """A module that defines arguments, config fields, env vars, their deprecation notices or
+    another knob (a parser's registration, a request's fields)."""
+    return (scan_args.wanted(path) or scan_deprecations.is_notice_module(path) or path == "vllm/envs.py"
+            or scan_knobs.wanted(path))
 
 
 def extract(wheel: Path, names_only: bool = False) -> dict:
@@ -93,6 +95,7 @@ def extract(wheel: Path, names_only: bool = False) -> dict:
     counts = {"files": 0, "sites": 0, "asserts": 0, "no_message": 0, "mostly_placeholder": 0, "kept": 0,
               "user_facing": 0, "user_facing_kept": 0, "unparsed": 0, "python_text": 0}
     config_trees: dict[str, ast.Module] = {}
+    knob_trees: dict[str, ast.Module] = {}
     raw_sites: list[tuple[str, dict]] = []
     classes: dict[str, dict] = {}
     with zipfile.ZipFile(wheel) as z:
@@ -119,11 +122,14 @@ def extract(wheel: Path, names_only: bool = False) -> dict:
                 out["imports"].setdefault(pkg, {})[module] = rec
             if scan_args.wanted(name):
                 config_trees[name] = tree
+            if scan_knobs.wanted(name):
+                knob_trees[name] = tree
             if scan_deprecations.is_notice_module(name):
                 out["deprecations"] += [{**n, "file": name} for n in scan_deprecations.scan(tree)]
             if name == "vllm/envs.py":
                 out["envs"] = scan_envs.scan(tree, source)
     out.update(scan_args.scan(config_trees))
+    out["knobs"] = scan_knobs.scan_trees(knob_trees)
     if names_only:
         out.update(raises=[], imports={}, names_only=True, counts=counts)
         return out
@@ -316,6 +322,12 @@ def merge(facts: list[dict], names: list[dict] = ()) -> dict:
         for cname, cls in f.get("classes", {}).items():
             for field, rec in cls["fields"].items():
                 classes.setdefault(cname, {}).setdefault(field, []).append((ri, {**rec, "file": cls["file"]}))
+    knobs: dict[str, dict[str, int]] = {}
+    for ri, f in enumerate(everything):
+        for kind, found in (f.get("knobs") or {}).items():
+            per = knobs.setdefault(kind, {})
+            for name in found:
+                per[name] = per.get(name, 0) | 1 << ri
     # names in order, whatever order the releases listed them in: the successors come out the same
     args, envs = dict(sorted(args.items())), dict(sorted(envs.items()))
     classes = {c: dict(sorted(fields.items())) for c, fields in sorted(classes.items())}
@@ -354,6 +366,8 @@ def merge(facts: list[dict], names: list[dict] = ()) -> dict:
         "successors": successors.find_all(args, envs, classes, class_files, deprecations, n),
         # a config class's fields are read when a lookup names that class: one block each
         "classes": sorted(classes),
+        # the other knobs (scan_knobs.py): {kind: {name: mask of versions}}
+        "knobs": {kind: dict(sorted(per.items())) for kind, per in sorted(knobs.items())},
     }
     for cname, fields in sorted(classes.items()):
         blocks["class:" + cname] = {fld: _variants(v, files) for fld, v in sorted(fields.items())}
