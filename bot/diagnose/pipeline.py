@@ -123,7 +123,8 @@ def _match(book: RuleBook, errors: list, tail: list, text: str, facts: dict) -> 
     only for a paste no hand-written rule answers: a paste a rule answers never loads their indexes,
     nor even the modules that read them. Each gives at most its first known error; ranked by
     position, the FIRST real error wins across sources (an OS error above a vLLM message)."""
-    cands = rulebook.candidates(book, errors, tail, facts)
+    # a warning the log shows resolved (the run went on and finished) is no answer
+    cands = [c for c in rulebook.candidates(book, errors, tail, facts) if not c.rule.cleared(text, c.message.text)]
     strong = rulebook.strong_messages(errors)
     if not rulebook.answers(cands):
         if book.families:

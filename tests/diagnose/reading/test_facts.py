@@ -167,3 +167,14 @@ def test_the_cpu_backend_cast_warning_names_the_platform():
     from bot.diagnose.reading.facts import extract
     log = "WARNING 02-06 00:09:44 cpu_executor.py:327] float16 is not supported on CPU, casting to bfloat16.\n"
     assert extract(log)["platform"] == "cpu"
+
+
+def test_vllm_frames_keep_the_path_from_vllm_the_line_and_the_function():
+    from bot.diagnose.reading.facts import vllm_frames
+    text = ('Traceback (most recent call last):\n'
+            '  File "/app/run.py", line 3, in <module>\n'
+            '  File "/usr/lib/python3.12/site-packages/vllm/entrypoints/llm.py", line 240, in __init__\n'
+            '  File "C:\\py\\Lib\\site-packages\\vllm\\config\\model.py", line 12, in verify\n'
+            '  File "/usr/lib/python3.12/site-packages/vllm/entrypoints/llm.py", line 240, in __init__\n')
+    assert vllm_frames(text) == [["vllm/entrypoints/llm.py", 240, "__init__"], ["vllm/config/model.py", 12, "verify"]]
+    assert vllm_frames("no traceback here") == []

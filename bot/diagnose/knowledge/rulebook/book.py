@@ -37,9 +37,9 @@ VLLM_FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-packa
 # answered from the stack index (bot/diagnose/knowledge/stack/families.py): the layers beneath vLLM
 STACK_FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "stack-site")
 FAMILIES = VLLM_FAMILIES + STACK_FAMILIES
-MATCH_KEYS = {"patterns", "fuzzy", "scope", "when"}
+MATCH_KEYS = {"patterns", "fuzzy", "scope", "when", "cleared_by"}
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_CACHE_FORMAT = 9
+_CACHE_FORMAT = 10
 
 
 class RuleError(ValueError):
@@ -69,6 +69,7 @@ class Rule(Record):
     pack: str = "shipped"              # the rule pack it comes from (packs.py)
     family: str | None = None          # answered from vLLM's source (FAMILIES), not by patterns
     points_above: bool = False         # a hint that, like a wrapper, reports an error printed above it
+    cleared_by: str | None = None      # a line after the message's last time that shows it resolved
     literals: list[str] = Factory(list)
     pattern_when: list[dict] = Factory(list)
     _compiled: dict = Factory(dict)
@@ -103,6 +104,19 @@ class Rule(Record):
             if m:
                 return {k: v for k, v in m.groupdict().items() if v is not None}
         return None
+
+    def cleared(self, text: str, message: str) -> bool:
+        """Whether the log shows the message resolved: a `cleared_by` line after the last time it
+        was printed (a warning that stops once slow start-up work ends is not a failure)."""
+        if not self.cleared_by:
+            return False
+        last = text.rfind(message[:120].strip())
+        if last < 0:
+            return False
+        rx = self._compiled.get("cleared_by")
+        if rx is None:
+            rx = self._compiled["cleared_by"] = re.compile(self.cleared_by, re.M)
+        return rx.search(text, last + len(message[:120].strip())) is not None
 
     def to_json(self) -> dict:
         return self.to_dict()
@@ -294,6 +308,15 @@ def validate(data, path) -> Rule:
     if scope not in SCOPES:
         raise RuleError(f"{where}: match.scope: must be one of {SCOPES}")
     when = _conditions(match.get("when"), f"{where}: match.when")
+    cleared_by = match.get("cleared_by")
+    if cleared_by is not None:
+        if not isinstance(cleared_by, str) or level == "root":
+            raise RuleError(f"{where}: match.cleared_by: a regex, and only for a hint or a wrapper "
+                            "(a root cause does not clear)")
+        try:
+            re.compile(cleared_by)
+        except re.error as e:
+            raise RuleError(f"{where}: match.cleared_by: does not compile: {e}") from None
     versions = data.get("versions")
     if versions is not None:
         versions = str(versions)
@@ -322,6 +345,7 @@ def validate(data, path) -> Rule:
         path=str(path),
         family=family,
         points_above=points_above,
+        cleared_by=cleared_by,
         literals=[required_literal(p) for p in patterns],
     )
 

@@ -35,9 +35,17 @@ GOOD = """
     (("fix: {en: f, zh: f}", "fix: {en: '[vllm >=0.7]', zh: '[vllm >=0.7]'}"), "guards an empty paragraph"),
     (("fix: {en: f, zh: f}", "fix: {en: 'f [vllm >=0.7] g', zh: 'f'}"), "must start its paragraph"),
     (("cause: {en: c, zh: c}", "cause: {en: '[vllm >=0.7] c', zh: 'c'}"), "cause: the en and zh texts guard different releases"),
+    (("match: {patterns: ['abc']}", "match: {patterns: ['abc'], cleared_by: 'done'}"), "only for a hint or a wrapper"),
+    (("level: root\n    title", "level: hint\n    title"), None),
 ])
 def test_errors_name_file_and_field(tmp_path, change, expected):
-    d = write(tmp_path, "ok-rule", GOOD.replace(*change))
+    if expected is None:
+        # a hint's cleared_by must compile too
+        change = ("match: {patterns: ['abc']}", "match: {patterns: ['abc'], cleared_by: 'do(ne'}")
+        expected = "match.cleared_by: does not compile"
+        d = write(tmp_path, "ok-rule", GOOD.replace("level: root", "level: hint").replace(*change))
+    else:
+        d = write(tmp_path, "ok-rule", GOOD.replace(*change))
     book = rulebook.load_rulebook(d, use_cache=False)
     assert not book.rules
     assert len(book.errors) == 1 and expected in book.errors[0], book.errors
@@ -67,3 +75,12 @@ def test_the_real_rule_book_loads_clean():
     book = rulebook.load_rulebook(use_cache=False)
     assert book.errors == []
     assert len(book) >= 60
+
+
+def test_a_warning_is_cleared_only_by_a_line_after_its_last_time(tmp_path):
+    d = write(tmp_path, "ok-rule", GOOD.replace("level: root", "level: hint").replace(
+        "match: {patterns: ['abc']}", "match: {patterns: ['stalled'], scope: any, cleared_by: 'startup complete'}"))
+    [rule] = list(rulebook.load_rulebook(d, use_cache=False))
+    assert rule.cleared("WARN stalled\nWARN stalled\nINFO startup complete\n", "stalled")
+    assert not rule.cleared("WARN stalled\nINFO startup complete\nWARN stalled\n", "stalled")
+    assert not rule.cleared("INFO startup complete\n", "stalled")       # never printed: nothing to clear

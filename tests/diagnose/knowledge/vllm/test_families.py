@@ -4,6 +4,7 @@ quiet, and that a paste a hand-written rule answers never loads the index."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -360,3 +361,78 @@ def test_vllms_validation_error_words_its_own_suffix_and_a_lazy_import_is_still_
     d = diagnose("vLLM API server version 0.32.0\n" + paste, book=shipped).best
     assert d.rule_id == "vllm-optional-package-missing"
     assert "choose another `--load-format`" in d.fix and "vllm[tensorizer]" in d.fix
+
+
+# --- the release from the traceback's frames; one place, whole -----------------------------------------
+
+def _map(shipped):
+    from bot.diagnose.knowledge.vllm import rulebook_map
+    return rulebook_map.load(shipped.directory)
+
+
+def _pick(data, entry, version, frames):
+    """rulebook_map.site for one entry, with a message its regex matches."""
+    from bot.diagnose.knowledge.vllm import rulebook_map
+    message = re.sub(r"\\(.)", r"\1", entry["regex"].replace("(.{0,1000}?)", "x").replace(r"\s*", " "))
+    assert re.fullmatch(entry["regex"], message, re.S), message
+    return rulebook_map.site({**data, "sites": {"r": [entry]}}, "r", message, version, frames)
+
+
+def _split(data):
+    """Entries of the map raised in several files by one release, with that release."""
+    return [(e, rel) for entries in data["sites"].values() for e in entries
+            for rel, places in e["at"].items() if len({p[0] for p in places}) > 1]
+
+
+def test_a_raised_in_line_is_one_places_file_function_and_line(shipped):
+    """A message raised in two files (cuda.py and rocm.py) is never said to be raised by one's file
+    in the other's function."""
+    data = _map(shipped)
+    split = _split(data)
+    assert len(split) > 5
+    for entry, rel in split:
+        found = _pick(data, entry, rel, [])
+        assert [found["file"], found["function"], found["line"]] in entry["at"][rel]
+
+
+def test_without_a_version_the_frames_choose_the_release_and_the_place(shipped):
+    data = _map(shipped)
+    entry, rel = _split(data)[0]
+    for file, function, line in entry["at"][rel]:
+        frames = [[f"/usr/lib/python3.12/site-packages/{file}", line, function.split(".")[-1]]]
+        found = _pick(data, entry, None, frames)
+        assert (found["file"], found["function"], found["line"]) == (file, function, line)
+        assert rel in found["frame_releases"]
+    newest = _pick(data, entry, None, [])
+    assert "frame_releases" not in newest
+    assert [newest["file"], newest["function"], newest["line"]] in entry["at"][newest["release"]]
+
+
+def test_the_frames_choose_the_release_of_a_family_answer(shipped):
+    """A traceback pasted without its version line, raised at 0.10.2's file and line, is described
+    as 0.10.2 (not as the newest release that has the message)."""
+    paste = ("Traceback (most recent call last):\n"
+             '  File "/usr/local/lib/python3.12/dist-packages/vllm/entrypoints/openai/tool_parsers/abstract_tool_parser.py", '
+             "line 96, in get_tool_parser\n"
+             "    raise KeyError(f\"tool helper: '{name}' not found in tool_parsers\")\n"
+             "KeyError: \"tool helper: 'qwen3' not found in tool_parsers\"\n")
+    d = diagnose(paste, book=shipped).best
+    assert d.rule_id == "vllm-check-failed"
+    assert d.vllm_source["release"] == "0.10.2" and "0.10.2" in d.vllm_source["frame_releases"]
+    text = f"{d.cause} {d.fix}"
+    assert "where vLLM" in text and "this describes vLLM 0.10.2" in text
+    assert "Closest to `qwen3`: `qwen3_coder`" in text
+    moved = paste.replace("line 96,", "line 97,")
+    d = diagnose(moved, book=shipped).best
+    assert "frame_releases" not in d.vllm_source and "newest indexed release" in d.cause
+
+
+def test_an_internal_flag_or_a_dispatch_branch_is_not_quoted_as_the_cause():
+    from bot.diagnose.knowledge.vllm.conditions import explains
+    never = lambda name: False      # noqa: E731
+    assert not explains("invalid_token_ids", "allowed_token_ids contains out-of-vocab token id!", never)
+    assert not explains("method != 'custom_class'", "Unable to detect the draft model for {model}", never)
+    assert explains("method != 'ngram'", "prompt_lookup_max is only used by the ngram method", never)
+    assert explains("not allowed_token_ids", "Empty allowed_token_ids provided", never)
+    assert explains("self.max_model_len > limit", "Cannot fit the model", lambda n: n == "max_model_len")
+    assert explains("except KeyError", "anything", never)
