@@ -111,6 +111,10 @@ def _kv_cache_too_small(values: dict, facts: dict) -> dict:
         out["suggest"] = {k: v for k, v in suggest.items() if k != "alternative"} or suggest["alternative"]
         if "alternative" in suggest and "max_model_len" in suggest:
             out["suggest_alternative"] = suggest["alternative"]
+    elif wanted:
+        # the user's own length is known and no fit could be computed: the rule's stock length
+        # (8192) could be longer than theirs (a 512-token run), so no call is offered
+        out["suggest"] = {}
     return out
 
 
@@ -299,7 +303,11 @@ def _tp_heads(values: dict, facts: dict) -> dict:
     # with its multiprocessing executor, from 0.9 (V0's LLMEngine refused it).
     version = facts.get("vllm_version")
     since = "0.9" if facts.get("invocation") == "llm" else "0.5.1"
-    if best < gpus and (not version or in_range(version, f">={since}")):
+    if facts.get("platform") == "cpu":
+        # the CPU backend's ranks are processes, not GPUs: no split "uses them all"
+        out.pop("gpus")
+        out["suggest"] = {"tensor_parallel_size": max(t for t in sizes if t <= tp)}
+    elif best < gpus and (not version or in_range(version, f">={since}")):
         out.update(best_tp=best, best_pp=gpus // best)
         out["suggest"] = {"tensor_parallel_size": best, "pipeline_parallel_size": gpus // best}
     else:
@@ -340,9 +348,14 @@ def _world_size(values: dict, facts: dict) -> dict:
     """The most GPUs the node shows, as a power of two: head counts divide by those far more
     often than by 3, 5 or 6 (tp-heads-not-divisible answers the rest)."""
     gpus = int(num(values.get("gpu_count")) or 0)
-    if gpus < 1 or int(num(_args(facts).get("pipeline_parallel_size")) or 1) > 1:
+    if gpus < 1:
         return {}
-    return {"suggest": {"tensor_parallel_size": 1 << (gpus.bit_length() - 1)}}
+    suggest = {"tensor_parallel_size": 1 << (gpus.bit_length() - 1)}
+    if int(num(_args(facts).get("pipeline_parallel_size")) or 1) > 1:
+        # the pipeline stages count toward the world size too: a call that kept
+        # pipeline_parallel_size=2 on a one-GPU host would fail the same way
+        suggest["pipeline_parallel_size"] = 1
+    return {"suggest": suggest}
 
 
 @deriver("bf16-unsupported-gpu")

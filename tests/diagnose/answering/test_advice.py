@@ -192,3 +192,39 @@ def test_quant_dtype_suggests_a_dtype_the_method_lists_but_not_on_cpu():
     cpu = best("quant-dtype-unsupported/v0.6.3-cpu-gptq-cast-to-bf16.log")
     assert cpu.rule_id == "quant-dtype-unsupported" and not cpu.suggested
     assert "--dtype float16`." not in cpu.fix
+
+
+WORLD = ("INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.26.0\n"
+         "INFO 05-01 10:00:00 [utils.py:253] non-default args: {'model_tag': 'Qwen/Qwen2.5-7B', 'model': "
+         "'Qwen/Qwen2.5-7B', 'pipeline_parallel_size': 2}\n"
+         "ValueError: World size (2) is larger than the number of available GPUs (1) in this node. If this is "
+         "intentional and you are using: - ray, set '--distributed-executor-backend ray'. - multiprocessing, "
+         "set '--nnodes' appropriately.\n")
+
+
+def test_the_culprit_never_stays_in_the_ready_to_paste_call():
+    """pipeline_parallel_size=2 on a one-GPU host is the world size too: the call drops it."""
+    d = diagnose(WORLD, book=BOOK).best
+    assert d.rule_id == "world-size-exceeds-gpus"
+    assert "--pipeline-parallel-size 1" in d.command and "--pipeline-parallel-size 2" not in d.command
+
+
+def test_no_stock_length_is_offered_to_a_run_whose_own_length_is_known():
+    """kv-cache-too-small's stock 8192 would raise a 512-token run's length: no call then."""
+    text = ("INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.26.0\n"
+            "INFO 05-01 10:00:00 [utils.py:253] non-default args: {'model': 'm', 'max_model_len': 512}\n"
+            "ValueError: The model's max seq len (512) is larger than the maximum number of tokens that can be "
+            "stored in KV cache. Try increasing `gpu_memory_utilization` or decreasing `max_model_len` when "
+            "initializing the engine.\n")
+    d = diagnose(text, book=BOOK).best
+    assert d.rule_id == "kv-cache-too-small"
+    assert "8192" not in (d.command or "") and "16384" not in d.fix
+
+
+def test_a_successor_that_was_rejected_too_is_no_rename():
+    text = ("INFO 01-01 00:00:00 api_server.py:1] vLLM API server version 0.10.2\n"
+            "vllm serve: error: unrecognized arguments: --enable-reasoning --reasoning-parser deepseek_r1\n")
+    d = diagnose(text, book=BOOK).best
+    assert d.rule_id == "cli-bad-args" and "`--enable-reasoning` → `--reasoning-parser`" not in d.fix
+    alone = diagnose(text.replace(" --reasoning-parser deepseek_r1", ""), book=BOOK).best
+    assert "`--enable-reasoning` → `--reasoning-parser`" in alone.fix

@@ -24,7 +24,7 @@ import os
 
 # Hand-written rules about names a release lacks: their text says, from the index, which
 # releases had the name and what replaced it (answers.for_rule).
-COMPLETES = ("unexpected-keyword-argument", "cli-bad-args")
+COMPLETES = ("unexpected-keyword-argument", "cli-bad-args", "tool-call-parser-missing")
 # The families this source answers (the rule book's VLLM_FAMILIES).
 VLLM_FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package")
 
@@ -52,6 +52,10 @@ def describe(c, values: dict, facts: dict, lang: str) -> dict:
         return family_values(c, facts, lang)
     if c.rule.id in COMPLETES:
         from .answers import for_rule
+        if not facts.get("vllm_version"):
+            # no version line: the release whose raise site is the traceback's own frame
+            found = (site(c, facts) or {}).get("frame_releases")
+            facts = {**facts, "vllm_version": found[-1]} if found else facts
         return for_rule(c.rule.id, values, facts, lang)
     return {}
 

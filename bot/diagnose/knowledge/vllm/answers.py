@@ -499,11 +499,13 @@ _PL = {
            "try": "tries to import it and carries on without it", "conditional": "imports it only under a condition",
            "placeholder": "imports it lazily: fails only when it is used", "typing": "names it for type checking only",
            "dynamic": "imports it by name at run time", "lazy": "imports it lazily",
-           "choose": "If you do not need {feature}, choose another {setting} (vLLM {release}: {default})."},
+           "choose": "If you do not need {feature}, choose another {setting} (vLLM {release}: {default}).",
+           "chosen": "{label}, which vLLM imported although your `{flag}` is `{value}`"},
     "zh": {"top": "模块加载时导入", "function": "那段代码运行时导入", "try": "尝试导入,失败也继续",
            "conditional": "只在某个条件下导入", "placeholder": "延迟导入:用到时才失败", "typing": "只用于类型检查",
            "dynamic": "运行时按名字导入", "lazy": "延迟导入",
-           "choose": "如果不需要{feature},换一个 {setting}(vLLM {release}:{default})。"},
+           "choose": "如果不需要{feature},换一个 {setting}(vLLM {release}:{default})。",
+           "chosen": "{label}(虽然你的 `{flag}` 是 `{value}`,vLLM 仍导入了它)"},
 }
 _GUARD_ORDER = ("placeholder", "try", "conditional", "dynamic", "lazy", "function", "top", "typing")
 # What a vLLM module is for, from its path, and the engine argument that picks it.
@@ -554,6 +556,14 @@ def _optional_package(idx, hit: Hit, facts: dict, lang: str) -> dict:
         label, setting = feature
         out["feature"] = label
         arg = idx.arg(setting, release) if setting else None
+        given = (facts.get("engine_args") or {}).get(setting) if setting else None
+        module = label.split("`")[1] if "`" in label else None
+        if arg is not None and given not in (None, "", module) and module and str(given).lower() not in module:
+            # the module that imported it is not the one the user chose (auto_awq imported while
+            # vLLM loaded every quantization method; the user set gptq): say both, and do not
+            # suggest choosing another value, which would not avoid the import
+            out["feature"] = t["chosen"].format(label=label, flag=arg.flag or arg.name, value=given)
+            return out
         if arg is not None and not out.get("required"):
             shown = arg.flag or arg.name
             default = f"{_L[lang]['default']} `{_show(arg.default)}`" if arg.default is not None else ""
@@ -584,10 +594,27 @@ _FLAG_TOKEN = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)")
 MAX_NAMES = 3
 
 
+def _parsers(values: dict, facts: dict) -> dict:
+    """The tool-call parsers the log's release registers (the newest release's when it does not
+    say), closest to the name given first."""
+    idx = load_index()
+    version = facts.get("vllm_version")
+    release = (idx.nearest_version(str(version)) if version else None) or (idx.versions[-1] if idx else None)
+    names = idx.knob_names("tool_parser", release) if idx else []
+    if not names:
+        return {}
+    from .knobs import _closest, _shown
+    given = str(values.get("parser") or "")
+    close = _closest(given, names) if given and given not in names else []
+    return {"parsers": _shown(close + [n for n in names if n not in close]), "parsers_release": release}
+
+
 def for_rule(rule_id: str, values: dict, facts: dict, lang: str) -> dict:
     """Index-filled values for the hand-written rules about names a release does not have:
     `unexpected-keyword-argument` ({arg}) and `cli-bad-args` ({args}): which releases had it,
     when it went, what replaced it."""
+    if rule_id == "tool-call-parser-missing":
+        return _parsers(values, facts)
     if rule_id == "unexpected-keyword-argument":
         if values.get("callee") not in _ENGINE_CALLEES or not values.get("arg"):
             return {}
@@ -606,7 +633,9 @@ def for_rule(rule_id: str, values: dict, facts: dict, lang: str) -> dict:
         found = name_history(idx, name, kind, release, lang, version=version)
         if found.get("name_history"):
             texts.append(found["name_history"])
-        if found.get("name_replacement"):
+        # a successor that was rejected too is no rename (the release that parsed these lacks it:
+        # upgrade, or drop the flag)
+        if found.get("name_replacement") and found["name_replacement"] not in {n for n, _ in names}:
             replacements.append(f"`{name}` → `{found['name_replacement']}`")
     out = {}
     if texts:

@@ -436,3 +436,16 @@ def test_an_internal_flag_or_a_dispatch_branch_is_not_quoted_as_the_cause():
     assert explains("not allowed_token_ids", "Empty allowed_token_ids provided", never)
     assert explains("self.max_model_len > limit", "Cannot fit the model", lambda n: n == "max_model_len")
     assert explains("except KeyError", "anything", never)
+
+
+def test_an_optional_package_imported_for_another_method_than_the_users_says_both(shipped):
+    paste = ("INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.10.2\n"
+             "INFO 05-01 10:00:00 [utils.py:253] non-default args: {'model': 'm', 'quantization': 'fp8'}\n"
+             + tb("ModuleNotFoundError: No module named 'deepspeed'",
+                  VLLM_FRAME.format(path="model_executor/layers/quantization/deepspeedfp.py", func="<module>")))
+    d = diagnose(paste, book=shipped).best
+    assert d.rule_id == "vllm-optional-package-missing"
+    assert "your `--quantization` is `fp8`" in d.cause
+    assert "choose another `--quantization`" not in d.fix        # it would not avoid the import
+    mine = diagnose(paste.replace("'fp8'", "'deepspeedfp'"), book=shipped).best
+    assert "your `--quantization`" not in mine.cause and "choose another `--quantization`" in mine.fix
