@@ -10,6 +10,7 @@ the settings a condition reads (attributes of configs and of vLLM's argument cla
 from __future__ import annotations
 
 import ast
+import re
 
 MAX_WORDS = 320
 MAX_CODE = 400
@@ -27,6 +28,7 @@ _T = {
            "isinstance": "`{x}` is a `{t}`", "not_isinstance": "`{x}` is not a `{t}`",
            "hasattr": "`{x}` has `{a}`", "not_hasattr": "`{x}` has no `{a}`",
            "divisible": "`{a}` is divisible by `{b}`", "not_divisible": "`{a}` is not divisible by `{b}`",
+           "contains": "`{b}` contains `{a}`", "not_contains": "`{b}` does not contain `{a}`",
            "not": "not ({x})", "assert": "vLLM asserts that {x}; here it did not hold.",
            "raise": "vLLM raises this when {x}.", "except": "vLLM raises this while handling `{x}`."},
     "zh": {"and": " 且 ", "or": " 或 ", "unset": "`{x}` 未设置(None)", "set": "`{x}` 已设置",
@@ -34,6 +36,7 @@ _T = {
            "isinstance": "`{x}` 是 `{t}`", "not_isinstance": "`{x}` 不是 `{t}`",
            "hasattr": "`{x}` 有 `{a}`", "not_hasattr": "`{x}` 没有 `{a}`",
            "divisible": "`{a}` 能被 `{b}` 整除", "not_divisible": "`{a}` 不能被 `{b}` 整除",
+           "contains": "`{b}` 包含 `{a}`", "not_contains": "`{b}` 不包含 `{a}`",
            "not": "并非({x})", "assert": "vLLM 断言 {x};这里不成立。",
            "raise": "当 {x} 时 vLLM 抛出这个错误。", "except": "vLLM 在处理 `{x}` 时抛出这个错误。"},
 }
@@ -138,6 +141,9 @@ def _compare(node: ast.Compare, lang: str, negated: bool) -> str:
                 and right.value == 0 and op in (ast.Eq, ast.NotEq):
             key = "divisible" if op is ast.Eq else "not_divisible"
             return t[key].format(a=_name(left.left), b=_name(left.right))
+        # 'expandable_segments:True' not in conf: a string looked for inside another
+        if isinstance(left, ast.Constant) and isinstance(left.value, str) and op in (ast.In, ast.NotIn):
+            return t["contains" if op is ast.In else "not_contains"].format(a=left.value, b=_name(right))
         if isinstance(right, ast.Constant) and right.value is None and op in (ast.Is, ast.IsNot, ast.Eq, ast.NotEq):
             return t["unset" if op in (ast.Is, ast.Eq) else "set"].format(x=_name(left))
         return f"{_operand(left, lang)} {ops[op]} {_operand(right, lang)}"
@@ -220,11 +226,23 @@ def explains(condition: str | None, said: str, is_setting) -> bool:
     test, low = parsed[1], said.lower()
     constants = [n.value for n in ast.walk(test) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
     compares = [n for n in ast.walk(test) if isinstance(n, ast.Compare)]
-    if constants and compares and not any(c.lower() in low for c in constants if c.strip()):
+    mentioned = [c for c in constants if c.strip() and _mentioned(c, low)]
+    if constants and compares and not mentioned:
         return False
+    if mentioned:
+        return True
     names = [n.id for n in ast.walk(test) if isinstance(n, ast.Name)]
     names += [n.attr for n in ast.walk(test) if isinstance(n, ast.Attribute)]
     names = [n for n in dict.fromkeys(names) if n not in _BUILTINS]
     if not names:
         return True
     return any(n.lower() in low or is_setting(n) for n in names)
+
+
+def _mentioned(constant: str, said: str) -> bool:
+    """Whether the message speaks of a string the test compares with: most of its words appear
+    (`'expandable_segments:True'` in "Expandable segments are not compatible ...")."""
+    words = [w for w in re.findall(r"[a-z0-9]{3,}", constant.lower())]
+    if not words:
+        return constant.lower() in said
+    return sum(w in said for w in words) * 2 >= len(words)

@@ -39,6 +39,7 @@ _L = {
            "member": "is one of", "not_member": "is not one of",
            "divides": "- {knob}: the check needs `{number}` (`{expr}`) divisible by it: {sizes}.",
            "env": "- `{name}` (environment variable of {owner}, not one of vLLM's): set, change or unset it in the environment of the process that starts vLLM.",
+           "alloc": "; the check reads its {options} option (`PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True` and the like): remove that option, or unset the variable, for this run.",
            "tool": "tool-call parser", "reasoning": "reasoning parser"},
     "zh": {"line": "- `{name}`：`{cls}` 的字段：Python 里是 `{cls}({name}=…)`{request}{override}{valid}。",
            "request": "，OpenAI 兼容请求里是 `\"{name}\"`",
@@ -51,6 +52,7 @@ _L = {
            "member": "属于", "not_member": "不属于",
            "divides": "- {knob}：检查要求 `{number}`（`{expr}`）能被它整除：{sizes}。",
            "env": "- `{name}`（{owner} 的环境变量，不是 vLLM 的）：在启动 vLLM 的进程的环境里设置、修改或取消它。",
+           "alloc": "；检查读取它的 {options} 选项（如 `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`）：这次运行请去掉该选项，或取消这个变量。",
            "tool": "工具调用解析器", "reasoning": "推理解析器"},
 }
 
@@ -257,11 +259,25 @@ _OWNERS = (("PYTORCH_", "PyTorch"), ("TORCH_", "PyTorch"), ("CUDA_", "CUDA"), ("
            ("OMP_", "OpenMP"), ("LD_", "the dynamic loader"))
 
 
+# The options of PyTorch's CUDA caching allocator, which it reads from PYTORCH_CUDA_ALLOC_CONF in
+# C++ (c10/cuda/CUDAAllocatorConfig.cpp; PyTorch's "CUDA memory management" notes): a check that
+# looks for one in a string (`'expandable_segments:True' not in conf`) reads that variable.
+_ALLOC_OPTIONS = ("expandable_segments", "max_split_size_mb", "garbage_collection_threshold",
+                  "roundup_power2_divisions", "pinned_use_cuda_host_register", "release_lock_on_cudamalloc")
+
+
 def stack_env_lines(site, condition: str | None, t: dict) -> list[str]:
     """Environment variables of the stack beneath vLLM that the message or its check names."""
     said = " ".join(v for k, v in site.parts if k == "lit") + " " + (condition or "")
     out = []
-    for name in dict.fromkeys(_ENV_NAME.findall(said)):
+    names = list(dict.fromkeys(_ENV_NAME.findall(said)))
+    options = [o for o in _ALLOC_OPTIONS if o in (condition or "")]
+    if options and "PYTORCH_CUDA_ALLOC_CONF" not in names:
+        names.insert(0, "PYTORCH_CUDA_ALLOC_CONF")
+    for name in names:
         owner = next(o for p, o in _OWNERS if name.startswith(p))
-        out.append(t["env"].format(name=name, owner=owner))
+        line = t["env"].format(name=name, owner=owner)
+        if name == "PYTORCH_CUDA_ALLOC_CONF" and options:
+            line = line.rstrip(".。") + t["alloc"].format(options=", ".join(f"`{o}`" for o in options))
+        out.append(line)
     return out

@@ -449,3 +449,12 @@ def test_an_optional_package_imported_for_another_method_than_the_users_says_bot
     assert "choose another `--quantization`" not in d.fix        # it would not avoid the import
     mine = diagnose(paste.replace("'fp8'", "'deepspeedfp'"), book=shipped).best
     assert "your `--quantization`" not in mine.cause and "choose another `--quantization`" in mine.fix
+
+
+def test_a_string_looked_for_inside_another_reads_as_contains():
+    from bot.diagnose.knowledge.vllm.conditions import explains
+    assert words("assert 'expandable_segments:True' not in conf") == \
+        "vLLM asserts that `conf` does not contain `expandable_segments:True`; here it did not hold."
+    # the message speaks of it in words: a cause, not a dispatch branch
+    assert explains("assert 'expandable_segments:True' not in conf",
+                    "Expandable segments are not compatible with memory pool.", lambda n: False)

@@ -94,3 +94,9 @@ def test_a_variable_of_the_stack_is_named_as_the_stacks():
     [line] = knobs.stack_env_lines(Site("CUDA_VISIBLE_DEVICES is set to empty string, which means GPU support is disabled."), None, EN)
     assert line.startswith("- `CUDA_VISIBLE_DEVICES` (environment variable of CUDA, not one of vLLM's)")
     assert knobs.stack_env_lines(Site("VLLM_USE_V1 is not supported"), None, EN) == []
+
+
+def test_an_allocator_option_the_check_looks_for_is_pytorchs_variable():
+    cond = "assert 'expandable_segments:True' not in conf"
+    [line] = knobs.stack_env_lines(Site("Expandable segments are not compatible with memory pool."), cond, EN)
+    assert line.startswith("- `PYTORCH_CUDA_ALLOC_CONF` (environment variable of PyTorch") and "`expandable_segments`" in line
