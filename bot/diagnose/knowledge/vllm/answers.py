@@ -151,6 +151,15 @@ def setting_line(idx, name: str, owner: str | None, release: str | None, lang: s
     return f"- `{name}` ({'; '.join(how)}; {', '.join(_constraints(field, lang))}): {first_sentence(field.help)}".rstrip(": ")
 
 
+_BOTH_FORMS = re.compile(r"^- (`--[\w.-]+`) / (`LLM\(\w+=…\)`)")
+
+
+def in_form(line: str, invocation: str | None) -> str:
+    """A setting's line with the user's own form first: the `LLM()` keyword for an offline script
+    (the log's `invocation` is "llm"), the flag for a server."""
+    return _BOTH_FORMS.sub(r"- \2 / \1", line, count=1) if invocation == "llm" else line
+
+
 def engine_arg(idx, cls: str, field: str, release: str | None):
     """The engine argument that sets a config class's field in that release (`--kv-cache-dtype`
     sets `CacheConfig.cache_dtype`), or None."""
@@ -219,7 +228,7 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
             out["condition_words"] = said
     settings = settings_of(idx, site, w, described, lang, captures)
     if settings:
-        out["settings"] = "\n".join(settings)
+        out["settings"] = "\n".join(in_form(line, facts.get("invocation")) for line in settings)
         out["settings_release"] = described
     return out
 
@@ -252,7 +261,7 @@ def _config_invalid(idx, hit: Hit, facts: dict, lang: str) -> dict:
     if not version:
         out["version_note"] = _L[lang]["unknown_version"].format(release=field.release)
     lines = [setting_line(idx, e["field"], cls, field.release, lang) for e in info.get("errors") or [info]]
-    out["settings"] = "\n".join(dict.fromkeys(line for line in lines if line))
+    out["settings"] = "\n".join(dict.fromkeys(in_form(line, facts.get("invocation")) for line in lines if line))
     others = [e for e in info.get("errors", []) if e["field"] != info["field"]]
     if others:
         out["other_errors"] = "; ".join(f"`{e['field']}`: {e['problem']}" for e in others)

@@ -100,3 +100,10 @@ def test_an_allocator_option_the_check_looks_for_is_pytorchs_variable():
     cond = "assert 'expandable_segments:True' not in conf"
     [line] = knobs.stack_env_lines(Site("Expandable segments are not compatible with memory pool."), cond, EN)
     assert line.startswith("- `PYTORCH_CUDA_ALLOC_CONF` (environment variable of PyTorch") and "`expandable_segments`" in line
+
+
+def test_the_users_own_form_comes_first():
+    from bot.diagnose.knowledge.vllm.answers import in_form
+    line = "- `--tensor-parallel-size` / `LLM(tensor_parallel_size=…)`: the check needs it to divide."
+    assert in_form(line, "llm").startswith("- `LLM(tensor_parallel_size=…)` / `--tensor-parallel-size`")
+    assert in_form(line, "serve") == line and in_form(line, None) == line
