@@ -130,6 +130,7 @@ def setting_line(idx, name: str, owner: str | None, release: str | None, lang: s
         names = [f"`{info.flag}`"] if info.flag else []
         if info.keyword:
             names.append(t["llm"].format(kw=info.name))
+        names += other_forms(idx, info.name, release)
         head = " / ".join(names) or f"`{info.name}`"
         return f"- {head} ({', '.join(_constraints(info, lang))}): {first_sentence(info.help)}".rstrip(": ")
     cls = _class_of(idx, owner)
@@ -158,6 +159,19 @@ def in_form(line: str, invocation: str | None) -> str:
     """A setting's line with the user's own form first: the `LLM()` keyword for an offline script
     (the log's `invocation` is "llm"), the flag for a server."""
     return _BOTH_FORMS.sub(r"- \2 / \1", line, count=1) if invocation == "llm" else line
+
+
+def other_forms(idx, name: str, release: str | None) -> list[str]:
+    """The other ways the release takes an engine argument's name per call: an `LLM` method's
+    keyword (`llm.chat(chat_template=…)`) and an OpenAI-compatible request's field."""
+    if "_" not in name or release is None:
+        return []
+    methods = [k.split(".")[1] for k in idx.knob_names("llm", release)
+               if k.endswith("." + name) and k.split(".")[1] != "__init__"]
+    out = [f"`llm.{m}({name}=…)`" for m in dict.fromkeys(methods)]
+    if any(k.endswith("." + name) for k in idx.knob_names("request", release)):
+        out.append(f'`"{name}"` in a request')
+    return out
 
 
 def engine_arg(idx, cls: str, field: str, release: str | None):
