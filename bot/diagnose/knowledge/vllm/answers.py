@@ -169,7 +169,7 @@ def other_forms(idx, name: str, release: str | None) -> list[str]:
     methods = [k.split(".")[1] for k in idx.knob_names("llm", release)
                if k.endswith("." + name) and k.split(".")[1] != "__init__"]
     out = [f"`llm.{m}({name}=…)`" for m in dict.fromkeys(methods)]
-    if any(k.endswith("." + name) for k in idx.knob_names("request", release)):
+    if name in knobs.sendable(idx, release):
         out.append(f'`"{name}"` in a request')
     return out
 
@@ -192,9 +192,16 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
     engine argument first (knobs.py: request fields, parsers, sizes the check divides by)."""
     found: dict[str, str | None] = dict(conditions.names(w.get("condition"), w.get("function")))
     literal = " ".join(v for k, v in site.parts if k == "lit")
+    # a name the message speaks of inside a config class is that class's field first
+    # (SpeculativeConfig's num_speculative_tokens, set through --speculative-config in 0.32, not the
+    # flag of that name 0.8.2 dropped)
+    cls = (w.get("function") or "").split(".")[0]
+    cls = cls if cls in idx.config_classes() else None
     for token in _TEMPLATE_NAMES.findall(literal):
         name = token.lstrip("-").replace("-", "_") if token.startswith("--") else token
-        if name.startswith("VLLM_") or idx.arg(name) is not None:
+        if cls and not token.startswith("--") and idx.config_field(cls, name, release) is not None:
+            found.setdefault(name, cls)
+        elif name.startswith("VLLM_") or idx.arg(name) is not None:
             found.setdefault(name, None)
     lines = knobs.lines(idx, site, w, captures, release, lang)
     for name, owner in found.items():

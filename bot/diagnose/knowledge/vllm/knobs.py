@@ -16,8 +16,9 @@ import re
 
 from .conditions import _parse as parse_condition
 
-# vLLM's per-request parameter classes: their fields are set per request or per call.
-REQUEST_CLASSES = ("SamplingParams", "PoolingParams", "BeamSearchParams")
+# vLLM's per-request parameter classes: their fields are set per request or per call (a
+# LoRARequest is the adapter a call names).
+REQUEST_CLASSES = ("SamplingParams", "PoolingParams", "BeamSearchParams", "LoRARequest")
 # The sampling defaults a model's generation_config.json (and --override-generation-config) may
 # set: the keys vLLM's ModelConfig.get_diff_sampling_param reads.
 GENERATION_CONFIG_KEYS = ("repetition_penalty", "temperature", "top_k", "top_p", "min_p", "max_new_tokens")
@@ -123,9 +124,23 @@ def named_fields(idx, cls: str, literal: str, release: str | None) -> list[str]:
     token id!`), engine arguments of the same name aside."""
     if idx is None:
         return []
-    fields = {n.split(".", 1)[1] for n in idx.knob_names("sampling", release) if n.startswith(cls + ".")}
+    kind = "lora" if cls == "LoRARequest" else "sampling"
+    fields = {n.split(".", 1)[1] for n in idx.knob_names(kind, release) if n.startswith(cls + ".")}
     return [w for w in dict.fromkeys(re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", literal))
             if w in fields and idx.arg(w) is None]
+
+
+# The requests that generate or embed: a field of another request class (`UnloadLoRAAdapterRequest`)
+# is not what "in a request" means to a user.
+_GENERATION_REQUESTS = re.compile(r"^(?:Chat)?CompletionRequest$|^Embedding\w*Request$|^ResponsesRequest$")
+
+
+def sendable(idx, release: str | None) -> set[str]:
+    """The fields a client may send in an OpenAI-compatible generation or embedding request."""
+    if idx is None:
+        return set()
+    return {field for cls, _, field in (n.partition(".") for n in idx.knob_names("request", release))
+            if _GENERATION_REQUESTS.match(cls)}
 
 
 def request_lines(idx, condition: str | None, function: str | None, release: str | None, t: dict,
@@ -138,7 +153,7 @@ def request_lines(idx, condition: str | None, function: str | None, release: str
     solved = fields[:]
     fields += [f for f in named_fields(idx, cls, literal, release) if f not in fields]
     ok = accepted(condition) if len(solved) == 1 and len(fields) == 1 and condition else None
-    sent = {n.split(".", 1)[1] for n in idx.knob_names("request", release)} if idx is not None else set()
+    sent = sendable(idx, release)
     out = []
     for f in fields:
         # a field no request class of this release has is not said to be sendable (indexes without

@@ -458,3 +458,16 @@ def test_a_string_looked_for_inside_another_reads_as_contains():
     # the message speaks of it in words: a cause, not a dispatch branch
     assert explains("assert 'expandable_segments:True' not in conf",
                     "Expandable segments are not compatible with memory pool.", lambda n: False)
+
+
+def test_a_name_the_message_speaks_of_inside_a_config_class_is_its_field(shipped):
+    """num_speculative_tokens is SpeculativeConfig's field in 0.32 (the flag of that name went after
+    0.8.2): the answer names the field's own setting, not "not in vLLM 0.32.0"."""
+    paste = ("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.32.0\n"
+             + tb("ValueError: num_speculative_tokens was provided but without speculative model.",
+                  VLLM_FRAME.format(path="config/speculative.py", func="__post_init__")))
+    d = diagnose(paste, book=shipped).best
+    assert d.rule_id == "vllm-check-failed"
+    assert "SpeculativeConfig.num_speculative_tokens" in d.cause
+    assert "not in vLLM 0.32.0" not in d.cause
+    assert "custom_class'`" not in d.cause           # the dispatch branch is no cause

@@ -107,3 +107,12 @@ def test_the_users_own_form_comes_first():
     line = "- `--tensor-parallel-size` / `LLM(tensor_parallel_size=…)`: the check needs it to divide."
     assert in_form(line, "llm").startswith("- `LLM(tensor_parallel_size=…)` / `--tensor-parallel-size`")
     assert in_form(line, "serve") == line and in_form(line, None) == line
+
+
+def test_a_lora_requests_field_is_set_on_the_request_object_not_sent():
+    idx = load_index()
+    w = {"condition": "self.lora_int_id < 1", "function": "LoRARequest.__post_init__"}
+    [line] = knobs.lines(idx, Site("id must be > 0, got {lora_int_id}"), w, {}, "0.34.0", "en")
+    assert "`LoRARequest(lora_int_id=…)`" in line and "lora_int_id >= 1" in line
+    # UnloadLoRAAdapterRequest has the field, but a generation request does not
+    assert "OpenAI-compatible request" not in line
