@@ -191,6 +191,8 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
     """Bullets for the settings the check reads and the message names: the knobs that are no
     engine argument first (knobs.py: request fields, parsers, sizes the check divides by)."""
     found: dict[str, str | None] = dict(conditions.names(w.get("condition"), w.get("function")))
+    for config in conditions.configs_read(w.get("condition")):        # `not self.lora_config`
+        found.setdefault(config, None)
     literal = " ".join(v for k, v in site.parts if k == "lit")
     # a name the message speaks of inside a config class is that class's field first
     # (SpeculativeConfig's num_speculative_tokens, set through --speculative-config in 0.32, not the
@@ -255,9 +257,11 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
 
 
 def _is_setting(idx, name: str, release: str | None) -> bool:
-    """A name a user sets: an engine argument, a vLLM variable, a request's field."""
+    """A name a user sets: an engine argument, a vLLM variable, a request's field, a config object
+    a flag turns on (`lora_config`: --enable-lora)."""
     return (idx.arg(name) is not None or name.startswith("VLLM_")
-            or f"SamplingParams.{name}" in idx.knob_names("sampling", release))
+            or f"SamplingParams.{name}" in idx.knob_names("sampling", release)
+            or (name.endswith("_config") and idx.arg("enable_" + name.removesuffix("_config")) is not None))
 
 
 def _search_words(site) -> str:

@@ -197,6 +197,17 @@ def names(condition: str | None, function: str | None = None) -> list[tuple[str,
     return list(out.items())
 
 
+def configs_read(condition: str | None) -> list[str]:
+    """The whole config objects a test reads off any object (`not self.lora_config`,
+    `vllm_config.lora_config is None`): each exists only when its feature is on."""
+    parsed = _parse(condition) if condition and not condition.startswith("except ") else None
+    if parsed is None:
+        return []
+    found = [n.attr for n in ast.walk(parsed[1]) if isinstance(n, ast.Attribute) and n.attr.endswith("_config")
+             and n.attr != "vllm_config"]
+    return list(dict.fromkeys(found))
+
+
 def _chain(node: ast.Attribute) -> list[str] | None:
     parts = []
     while isinstance(node, ast.Attribute):

@@ -41,6 +41,7 @@ _L = {
            "divides": "- {knob}: the check needs `{number}` (`{expr}`) divisible by it: {sizes}.",
            "env": "- `{name}` (environment variable of {owner}, not one of vLLM's): set, change or unset it in the environment of the process that starts vLLM.",
            "alloc": "; the check reads its {options} option (`PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True` and the like): remove that option, or unset the variable, for this run.",
+           "call": "- `{name}`: what you passed to {calls} (or a request's equivalent).",
            "tool": "tool-call parser", "reasoning": "reasoning parser"},
     "zh": {"line": "- `{name}`：`{cls}` 的字段：Python 里是 `{cls}({name}=…)`{request}{override}{valid}。",
            "request": "，OpenAI 兼容请求里是 `\"{name}\"`",
@@ -54,6 +55,7 @@ _L = {
            "divides": "- {knob}：检查要求 `{number}`（`{expr}`）能被它整除：{sizes}。",
            "env": "- `{name}`（{owner} 的环境变量，不是 vLLM 的）：在启动 vLLM 的进程的环境里设置、修改或取消它。",
            "alloc": "；检查读取它的 {options} 选项（如 `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`）：这次运行请去掉该选项，或取消这个变量。",
+           "call": "- `{name}`：你传给 {calls} 的参数（或请求里对应的字段）。",
            "tool": "工具调用解析器", "reasoning": "推理解析器"},
 }
 
@@ -67,7 +69,27 @@ def lines(idx, site, w: dict, captures: dict | None, release: str | None, lang: 
     out += registry_lines(idx, site, w, captures or {}, release, t)
     out += divisor_lines(idx, condition, captures or {}, release, t)
     out += stack_env_lines(site, condition, t)
+    out += call_lines(idx, literal, release, t)
     return list(dict.fromkeys(out))
+
+
+def call_lines(idx, literal: str, release: str | None, t: dict) -> list[str]:
+    """Arguments of `LLM`'s per-call methods the message names (`lora_request`), that are no engine
+    argument and no sampling field: the user passed them to that call."""
+    if idx is None or release is None:
+        return []
+    per_call: dict[str, list[str]] = {}
+    for key in idx.knob_names("llm", release):
+        _, method, name = key.split(".", 2)
+        if method != "__init__":
+            per_call.setdefault(name, []).append(method)
+    fields = {n.split(".", 1)[1] for n in idx.knob_names("sampling", release)}
+    out = []
+    for name in dict.fromkeys(re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", literal)):
+        if name in per_call and name not in fields and idx.arg(name) is None:
+            calls = ", ".join(f"`llm.{m}({name}=…)`" for m in per_call[name][:3])
+            out.append(t["call"].format(name=name, calls=calls))
+    return out
 
 
 # --- request fields -----------------------------------------------------------------------------

@@ -471,3 +471,14 @@ def test_a_name_the_message_speaks_of_inside_a_config_class_is_its_field(shipped
     assert "SpeculativeConfig.num_speculative_tokens" in d.cause
     assert "not in vLLM 0.32.0" not in d.cause
     assert "custom_class'`" not in d.cause           # the dispatch branch is no cause
+
+
+def test_a_config_object_the_check_reads_off_any_object_is_its_flag(shipped):
+    paste = ("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.26.0\n"
+             + tb("ValueError: Got lora_request LoRARequest(lora_name='a', lora_int_id=1, lora_path='/l') but LoRA is not enabled!",
+                  VLLM_FRAME.format(path="v1/engine/input_processor.py", func="_validate_lora")))
+    d = diagnose(paste, book=shipped).best
+    assert d.rule_id == "vllm-check-failed"
+    assert "`--enable-lora` / `LLM(enable_lora=…)`" in d.cause       # a server log: the flag first
+    assert "`llm.generate(lora_request=…)`" in d.cause
+    assert "None of the names this check reads" not in d.fix
