@@ -193,6 +193,10 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
     found: dict[str, str | None] = dict(conditions.names(w.get("condition"), w.get("function")))
     for config in conditions.configs_read(w.get("condition")):        # `not self.lora_config`
         found.setdefault(config, None)
+    for expr in site.placeholders:              # "The supplied chat template string ({chat_template}) ..."
+        name = expr.split(".")[-1].strip()
+        if name.isidentifier() and "_" in name and idx.arg(name, release) is not None:
+            found.setdefault(name, None)
     literal = " ".join(v for k, v in site.parts if k == "lit")
     # a name the message speaks of inside a config class is that class's field first
     # (SpeculativeConfig's num_speculative_tokens, set through --speculative-config in 0.32, not the
