@@ -102,8 +102,19 @@ def reads_like_error(text: str) -> bool:
 _ERROR_DICT_MSG_END = r"""['"],[ ]['"]input['"]:"""
 # vLLM's executor relays a worker's exception as its own RuntimeError; the inner text is the error.
 RELAY = re.compile(r"Worker failed with error (?P<q>['\"])(?P<inner>.+?)(?P=q),? please check the stack trace")
+# The error body vLLM's OpenAI-compatible server answers with, as a client prints it: JSON
+# (`{"error":{"message":"top_p must be in (0, 1], got 1.5. ...","code":400}}`, curl) or a Python
+# repr (`Error code: 400 - {'object': 'error', 'message': '...'}`, the openai SDK). The message is
+# vLLM's own text.
+_ERROR_BODY = re.compile(r"""['"]message['"]\s*:\s*(?P<q>["'])(?P<inner>(?:\\.|(?!(?P=q))[^\\]){8,4000}?)(?P=q)"""
+                         r"""(?=\s*[,}])""")
+# Only vLLM's own bodies: it names the exception class (`"type":"BadRequestError"`) or, before
+# 0.10, says `'object': 'error'`; OpenAI's hosted API words some messages the same way but types
+# them in snake case (`"invalid_request_error"`), and its errors are not vLLM's.
+_VLLM_BODY = re.compile(r"""['"]object['"]\s*:\s*['"]error['"]|['"]type['"]\s*:\s*['"][A-Z]\w*(?:Error|Exception)['"]""")
 _UNWRAP = [
     RELAY,
+    _ERROR_BODY,
     re.compile(r"Value error, (?P<inner>.+?)(?: \[type=value_error|%s|$)" % _ERROR_DICT_MSG_END),
     re.compile(r"Assertion failed, (?P<inner>.+?)(?: \[type=assertion_error|%s|$)" % _ERROR_DICT_MSG_END),
 ]
@@ -308,8 +319,11 @@ def _unwrapped(msg: Message) -> list[Message]:
         exc_type, text = later
         out.append(Message(msg.line_no, text, msg.level, msg.proc, exc_type, True, True, header=msg.header))
     for rx in _UNWRAP:
+        if rx is _ERROR_BODY and not _VLLM_BODY.search(msg.text):
+            continue
         m = rx.search(msg.text)
-        if m:
+        if m and not (rx is _ERROR_BODY and m.group("inner").lstrip().startswith(("[", "{"))):
+            # (a body whose message is pydantic's error list is unwrapped by the list's own 'msg')
             out.append(Message(msg.line_no, m.group("inner").strip(), msg.level, msg.proc, None, True, True,
                                header=msg.header))
     body = msg.text.split(": ", 1)[-1]

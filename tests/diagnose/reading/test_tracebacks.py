@@ -235,3 +235,15 @@ def test_an_exception_quoted_in_code_that_opened_above_ends_where_the_code_close
                                   "bitsandbytes>=0.42.0 to use bitsandbytes quantizer.")
     assert exc["ModuleNotFoundError"] == "ModuleNotFoundError: No module named 'bitsandbytes'"
     assert exc["ValueError"].endswith("use `--max-model-len` or `a`.")
+
+
+def test_vllms_error_body_as_a_client_prints_it_is_unwrapped():
+    body = ('{"error":{"message":"top_p must be in (0, 1], got 1.5. (parameter=top_p, value=1.5)",'
+            '"type":"BadRequestError","param":"top_p","code":400}}')
+    texts = [m.text for m in tracebacks.messages(body)]
+    assert "top_p must be in (0, 1], got 1.5. (parameter=top_p, value=1.5)" in texts
+    old = "openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': 'max_tokens must be at least 1, got 0.', 'type': 'BadRequestError'}"
+    assert "max_tokens must be at least 1, got 0." in [m.text for m in tracebacks.messages(old)]
+    # OpenAI's hosted API words some messages as vLLM does; its snake-case types are not vLLM's
+    hosted = '{"error": {"message": "This model\'s maximum context length is 8192 tokens.", "type": "invalid_request_error"}}'
+    assert "This model's maximum context length is 8192 tokens." not in [m.text for m in tracebacks.messages(hosted)]

@@ -187,7 +187,8 @@ def engine_arg(idx, cls: str, field: str, release: str | None):
 _TEMPLATE_NAMES = re.compile(r"--[a-z][a-z0-9-]+|\bVLLM_[A-Z0-9_]+|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 
 
-def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: dict | None = None) -> list[str]:
+def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: dict | None = None,
+                given: dict | None = None) -> list[str]:
     """Bullets for the settings the check reads and the message names: the knobs that are no
     engine argument first (knobs.py: request fields, parsers, sizes the check divides by)."""
     found: dict[str, str | None] = dict(conditions.names(w.get("condition"), w.get("function")))
@@ -209,7 +210,7 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
             found.setdefault(name, cls)
         elif name.startswith("VLLM_") or idx.arg(name) is not None:
             found.setdefault(name, None)
-    lines = knobs.lines(idx, site, w, captures, release, lang)
+    lines = knobs.lines(idx, site, w, captures, release, lang, given)
     for name, owner in found.items():
         if name.endswith("_config"):
             # A whole config object: its fields are the settings; one that exists only when a flag
@@ -219,6 +220,8 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
             if idx.arg(switch, release) is None:
                 continue
             name, owner = switch, None
+        if any(known.startswith(f"- `{name}`:") for known in lines):
+            continue                    # a request field knobs.py has said already
         line = setting_line(idx, name, owner, release, lang)
         if line and line not in lines:
             lines.append(line)
@@ -253,7 +256,7 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
         said = conditions.words(cond, lang)
         if said:
             out["condition_words"] = said
-    settings = settings_of(idx, site, w, described, lang, captures)
+    settings = settings_of(idx, site, w, described, lang, captures, facts.get("engine_args"))
     if settings:
         out["settings"] = "\n".join(in_form(line, facts.get("invocation")) for line in settings)
         out["settings_release"] = described

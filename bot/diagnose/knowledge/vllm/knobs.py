@@ -42,6 +42,7 @@ _L = {
            "env": "- `{name}` (environment variable of {owner}, not one of vLLM's): set, change or unset it in the environment of the process that starts vLLM.",
            "alloc": "; the check reads its {options} option (`PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True` and the like): remove that option, or unset the variable, for this run.",
            "call": "- `{name}`: what you passed to {calls} (or a request's equivalent).",
+           "yours": " Your server's `--override-generation-config` sets `{name}` to `{value}`: requests that do not send `{name}` get that value.",
            "tool": "tool-call parser", "reasoning": "reasoning parser"},
     "zh": {"line": "- `{name}`：`{cls}` 的字段：Python 里是 `{cls}({name}=…)`{request}{override}{valid}。",
            "request": "，OpenAI 兼容请求里是 `\"{name}\"`",
@@ -56,16 +57,19 @@ _L = {
            "env": "- `{name}`（{owner} 的环境变量，不是 vLLM 的）：在启动 vLLM 的进程的环境里设置、修改或取消它。",
            "alloc": "；检查读取它的 {options} 选项（如 `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`）：这次运行请去掉该选项，或取消这个变量。",
            "call": "- `{name}`：你传给 {calls} 的参数（或请求里对应的字段）。",
+           "yours": " 你的服务端 `--override-generation-config` 把 `{name}` 设为 `{value}`：没有发送 `{name}` 的请求都会用这个值。",
            "tool": "工具调用解析器", "reasoning": "推理解析器"},
 }
 
 
-def lines(idx, site, w: dict, captures: dict | None, release: str | None, lang: str) -> list[str]:
-    """Bullets for the knobs behind one raise site (`w`, its where row) in `release`."""
+def lines(idx, site, w: dict, captures: dict | None, release: str | None, lang: str,
+          given: dict | None = None) -> list[str]:
+    """Bullets for the knobs behind one raise site (`w`, its where row) in `release`; `given` are
+    the user's settings the log shows."""
     t = _L[lang if lang in _L else "en"]
     condition, function = w.get("condition"), w.get("function")
     literal = " ".join(v for k, v in site.parts if k == "lit")
-    out = request_lines(idx, condition, function, release, t, literal)
+    out = request_lines(idx, condition, function, release, t, literal, given or {})
     out += registry_lines(idx, site, w, captures or {}, release, t)
     out += divisor_lines(idx, condition, captures or {}, release, t)
     out += stack_env_lines(site, condition, t)
@@ -166,7 +170,7 @@ def sendable(idx, release: str | None) -> set[str]:
 
 
 def request_lines(idx, condition: str | None, function: str | None, release: str | None, t: dict,
-                  literal: str = "") -> list[str]:
+                  literal: str = "", given: dict | None = None) -> list[str]:
     cls = (function or "").split(".")[0]
     fields = request_fields(condition, function)
     if not fields:
@@ -182,9 +186,20 @@ def request_lines(idx, condition: str | None, function: str | None, release: str
         # knobs say nothing of requests either way: the Python form is always true)
         request = t["request"].format(name=f) if f in sent else ""
         override = t["override"].format(name=f) if f in GENERATION_CONFIG_KEYS else ""
-        out.append(t["line"].format(name=f, cls=cls, request=request, override=override,
-                                    valid=t["valid"].format(expr=ok) if ok else ""))
+        line = t["line"].format(name=f, cls=cls, request=request, override=override,
+                                valid=t["valid"].format(expr=ok) if ok else "")
+        default = _overridden(given or {}, f)
+        out.append(line + t["yours"].format(name=f, value=default) if default is not None else line)
     return out
+
+
+def _overridden(given: dict, field: str):
+    """The value the user's --override-generation-config gives a sampling field, if the log shows it."""
+    found = given.get("override_generation_config")
+    if isinstance(found, str):
+        m = re.search(r"""['"]%s['"]\s*:\s*([^,}\s]+)""" % re.escape(field), found)
+        return m.group(1) if m else None
+    return found.get(field) if isinstance(found, dict) else None
 
 
 # --- registries: parsers and attention backends ----------------------------------------------------
