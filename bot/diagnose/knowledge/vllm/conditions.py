@@ -235,19 +235,16 @@ def explains(condition: str | None, said: str, is_setting) -> bool:
     if parsed is None:
         return bool(condition)
     test, low = parsed[1], said.lower()
-    constants = [n.value for n in ast.walk(test) if isinstance(n, ast.Constant) and isinstance(n.value, str)]
-    compares = [n for n in ast.walk(test) if isinstance(n, ast.Compare)]
-    mentioned = [c for c in constants if c.strip() and _mentioned(c, low)]
-    if constants and compares and not mentioned:
-        return False
-    if mentioned:
-        return True
     names = [n.id for n in ast.walk(test) if isinstance(n, ast.Name)]
     names += [n.attr for n in ast.walk(test) if isinstance(n, ast.Attribute)]
     names = [n for n in dict.fromkeys(names) if n not in _BUILTINS]
-    if not names:
-        return True
-    return any(n.lower() in low or is_setting(n) for n in names)
+    constants = [n.value for n in ast.walk(test) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                 and n.value.strip()]
+    if any(re.search(r"\b%s\b" % re.escape(n.lower()), low) or is_setting(n) for n in names):
+        return True                 # a test on the message's own names, or on a setting
+    if any(_mentioned(c, low) for c in constants):
+        return True                 # a value the message speaks of
+    return not names and not constants
 
 
 def _mentioned(constant: str, said: str) -> bool:

@@ -482,3 +482,11 @@ def test_a_config_object_the_check_reads_off_any_object_is_its_flag(shipped):
     assert "`--enable-lora` / `LLM(enable_lora=…)`" in d.cause       # a server log: the flag first
     assert "`llm.generate(lora_request=…)`" in d.cause
     assert "None of the names this check reads" not in d.fix
+
+
+def test_a_test_on_the_messages_own_name_explains_even_against_a_constant():
+    from bot.diagnose.knowledge.vllm.conditions import explains
+    never = lambda name: False      # noqa: E731
+    assert explains("assert backend == 'per_row'", "unknown topk backend: {backend}", never)
+    # a one-letter name is a word of the message only as a word
+    assert not explains("x > limit", "the next value is too large", never)
