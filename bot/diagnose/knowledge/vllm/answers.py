@@ -195,9 +195,11 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
     for config in conditions.configs_read(w.get("condition")):        # `not self.lora_config`
         found.setdefault(config, None)
     for expr in site.placeholders:              # "The supplied chat template string ({chat_template}) ..."
-        name = expr.split(".")[-1].strip()
-        if name.isidentifier() and "_" in name and idx.arg(name, release) is not None:
-            found.setdefault(name, None)
+        parts = [p.strip() for p in expr.split(".")]
+        for name in dict.fromkeys((parts[-1], parts[0])):     # {kv_transfer_config.kv_connector}
+            if name.isidentifier() and "_" in name and idx.arg(name, release) is not None:
+                found.setdefault(name, None)
+                break
     literal = " ".join(v for k, v in site.parts if k == "lit")
     # a name the message speaks of inside a config class is that class's field first
     # (SpeculativeConfig's num_speculative_tokens, set through --speculative-config in 0.32, not the
@@ -212,7 +214,7 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
             found.setdefault(name, None)
     lines = knobs.lines(idx, site, w, captures, release, lang, given)
     for name, owner in found.items():
-        if name.endswith("_config"):
+        if name.endswith("_config") and idx.arg(name, release) is None:
             # A whole config object: its fields are the settings; one that exists only when a flag
             # turns it on is that flag (`lora_config` is --enable-lora; vllm#3044 was told the
             # check names no setting of the user's).
