@@ -25,6 +25,7 @@ GENERATION_CONFIG_KEYS = ("repetition_penalty", "temperature", "top_k", "top_p",
 # Names that hold a request's parameters in vLLM's code (`params.allowed_token_ids`).
 _PARAM_OWNERS = ("params", "sampling_params", "request", "req", "pooling_params")
 MAX_SHOWN = 12
+_SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")     # the names a message spells out
 
 _INVERSE = {ast.Lt: ">=", ast.LtE: ">", ast.Gt: "<=", ast.GtE: "<", ast.Eq: "!=", ast.NotEq: "=="}
 
@@ -75,25 +76,6 @@ def lines(idx, site, w: dict, captures: dict | None, release: str | None, lang: 
     out += stack_env_lines(site, condition, t)
     out += call_lines(idx, literal, release, t)
     return list(dict.fromkeys(out))
-
-
-def call_lines(idx, literal: str, release: str | None, t: dict) -> list[str]:
-    """Arguments of `LLM`'s per-call methods the message names (`lora_request`), that are no engine
-    argument and no sampling field: the user passed them to that call."""
-    if idx is None or release is None:
-        return []
-    per_call: dict[str, list[str]] = {}
-    for key in idx.knob_names("llm", release):
-        _, method, name = key.split(".", 2)
-        if method != "__init__":
-            per_call.setdefault(name, []).append(method)
-    fields = {n.split(".", 1)[1] for n in idx.knob_names("sampling", release)}
-    out = []
-    for name in dict.fromkeys(re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", literal)):
-        if name in per_call and name not in fields and idx.arg(name) is None:
-            calls = ", ".join(f"`llm.{m}({name}=…)`" for m in per_call[name][:3])
-            out.append(t["call"].format(name=name, calls=calls))
-    return out
 
 
 # --- request fields -----------------------------------------------------------------------------
@@ -152,7 +134,7 @@ def named_fields(idx, cls: str, literal: str, release: str | None) -> list[str]:
         return []
     kind = "lora" if cls == "LoRARequest" else "sampling"
     fields = {n.split(".", 1)[1] for n in idx.knob_names(kind, release) if n.startswith(cls + ".")}
-    return [w for w in dict.fromkeys(re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", literal))
+    return [w for w in dict.fromkeys(_SNAKE.findall(literal))
             if w in fields and idx.arg(w) is None]
 
 
@@ -332,4 +314,25 @@ def stack_env_lines(site, condition: str | None, t: dict) -> list[str]:
         if name == "PYTORCH_CUDA_ALLOC_CONF" and options:
             line = line.rstrip(".。") + t["alloc"].format(options=", ".join(f"`{o}`" for o in options))
         out.append(line)
+    return out
+
+
+# --- arguments of LLM's calls ------------------------------------------------------------------------
+
+def call_lines(idx, literal: str, release: str | None, t: dict) -> list[str]:
+    """Arguments of `LLM`'s per-call methods the message names (`lora_request`), that are no engine
+    argument and no sampling field: the user passed them to that call."""
+    if idx is None or release is None:
+        return []
+    per_call: dict[str, list[str]] = {}
+    for key in idx.knob_names("llm", release):
+        _, method, name = key.split(".", 2)
+        if method != "__init__":
+            per_call.setdefault(name, []).append(method)
+    fields = {n.split(".", 1)[1] for n in idx.knob_names("sampling", release)}
+    out = []
+    for name in dict.fromkeys(_SNAKE.findall(literal)):
+        if name in per_call and name not in fields and idx.arg(name) is None:
+            calls = ", ".join(f"`llm.{m}({name}=…)`" for m in per_call[name][:3])
+            out.append(t["call"].format(name=name, calls=calls))
     return out
