@@ -225,6 +225,8 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
         if any(known.startswith(f"- `{name}`:") for known in lines):
             continue                    # a request field knobs.py has said already
         line = setting_line(idx, name, owner, release, lang)
+        if line and any(known.split(":", 1)[0] == line.split(" (", 1)[0] for known in lines):
+            continue                    # the knob's own line (a parser's registry) said it already
         if line and line not in lines:
             lines.append(line)
         if len(lines) >= MAX_SETTINGS:
