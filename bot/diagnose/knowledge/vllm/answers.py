@@ -222,10 +222,10 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
             if idx.arg(switch, release) is None:
                 continue
             name, owner = switch, None
-        if any(known.startswith(f"- `{name}`:") for known in lines):
+        if any(_head(known) == f"- `{name}`" for known in lines):
             continue                    # a request field knobs.py has said already
         line = setting_line(idx, name, owner, release, lang)
-        if line and any(known.split(":", 1)[0] == line.split(" (", 1)[0] for known in lines):
+        if line and any(_head(known) == re.split(r" \(|（", line, maxsplit=1)[0] for known in lines):
             continue                    # the knob's own line (a parser's registry) said it already
         if line and line not in lines:
             lines.append(line)
@@ -265,6 +265,11 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
         out["settings"] = "\n".join(in_form(line, facts.get("invocation")) for line in settings)
         out["settings_release"] = described
     return out
+
+
+def _head(line: str) -> str:
+    """A bullet's knob, before its colon (either language's)."""
+    return re.split(r"[:：]", line, maxsplit=1)[0]
 
 
 def _is_setting(idx, name: str, release: str | None) -> bool:

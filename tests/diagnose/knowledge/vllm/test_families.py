@@ -490,3 +490,14 @@ def test_a_test_on_the_messages_own_name_explains_even_against_a_constant():
     assert explains("assert backend == 'per_row'", "unknown topk backend: {backend}", never)
     # a one-letter name is a word of the message only as a word
     assert not explains("x > limit", "the next value is too large", never)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_knob_is_said_once_in_either_language(shipped, lang):
+    from bot.learn import fixtures
+    fx = fixtures.read(ROOT / "tests/fixtures/logs/vllm-check-failed/vllm-0.26-h200-override-generation-config-top-p.log")
+    d = diagnose(fx.data, lang=lang, book=shipped).best
+    assert sum(line.startswith("- `top_p`") for line in d.cause.splitlines()) == 1
+    fx = fixtures.read(ROOT / "tests/fixtures/logs/vllm-check-failed/vllm-0.26-h200-tool-parser-unknown.log")
+    d = diagnose(fx.data, lang=lang, book=shipped).best
+    assert sum(line.startswith("- `--tool-call-parser`") for line in d.cause.splitlines()) == 1
