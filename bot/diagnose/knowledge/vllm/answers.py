@@ -166,9 +166,7 @@ def other_forms(idx, name: str, release: str | None) -> list[str]:
     keyword (`llm.chat(chat_template=…)`) and an OpenAI-compatible request's field."""
     if "_" not in name or release is None:
         return []
-    methods = [k.split(".")[1] for k in idx.knob_names("llm", release)
-               if k.endswith("." + name) and k.split(".")[1] != "__init__"]
-    out = [f"`llm.{m}({name}=…)`" for m in dict.fromkeys(methods)]
+    out = [f"`llm.{m}({name}=…)`" for m in knobs.call_methods(idx, name, release)]
     if name in knobs.sendable(idx, release):
         out.append(f'`"{name}"` in a request')
     return out
@@ -276,7 +274,7 @@ def _is_setting(idx, name: str, release: str | None) -> bool:
     """A name a user sets: an engine argument, a vLLM variable, a request's field, a config object
     a flag turns on (`lora_config`: --enable-lora)."""
     return (idx.arg(name) is not None or name.startswith("VLLM_")
-            or f"SamplingParams.{name}" in idx.knob_names("sampling", release)
+            or name in idx.knob_fields("sampling", "SamplingParams", release)
             or (name.endswith("_config") and idx.arg("enable_" + name.removesuffix("_config")) is not None))
 
 
@@ -653,10 +651,9 @@ def _parsers(values: dict, facts: dict) -> dict:
     names = idx.knob_names("tool_parser", release) if idx else []
     if not names:
         return {}
-    from .knobs import _closest, _shown
     given = str(values.get("parser") or "")
-    close = _closest(given, names) if given and given not in names else []
-    return {"parsers": _shown(close + [n for n in names if n not in close]), "parsers_release": release}
+    close = knobs.closest(given, names) if given and given not in names else []
+    return {"parsers": knobs.shown(close + [n for n in names if n not in close]), "parsers_release": release}
 
 
 def for_rule(rule_id: str, values: dict, facts: dict, lang: str) -> dict:

@@ -26,6 +26,7 @@ from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.tracebacks import EXCEPTION_LINE, RELAY, Message, strip_prefixes
 
 from . import load_index
+from .releases import raised_at
 
 MAX_TRIED = 20                  # real errors looked up per paste (a hostile paste has thousands)
 # Confidence of a family answer: always below a hand-written rule's (0.95 for a root cause).
@@ -357,14 +358,8 @@ def _release(idx, facts: dict) -> str | None:
 
 
 def frame_releases(rows, frames) -> list[str]:
-    """The releases whose raise site is where the traceback raised: a row's file and line equal
-    one of the log's vLLM frames (facts' `vllm_frames`). Line numbers move with nearly every release,
-    so without a version line they say which release's code it was."""
-    out: dict[str, None] = {}
-    for w in rows:
-        if any(line == w["line"] and path.endswith(w["file"]) for path, line, _ in frames or ()):
-            out.setdefault(w["release"], None)
-    return list(out)
+    """The releases whose raise site is where the traceback raised (releases.raised_at)."""
+    return list(dict.fromkeys(w["release"] for w in rows if raised_at(w["file"], w["line"], frames)))
 
 
 def place(site, version: str | None, frames=()) -> tuple[dict, list[str]]:
@@ -372,12 +367,13 @@ def place(site, version: str | None, frames=()) -> tuple[dict, list[str]]:
     row, else the newest release whose row is the traceback's own frame, else the newest row. One
     row, so its file, function and line are one entry's."""
     rows = site.where_for(version) if version else []
-    matched = [] if version else frame_releases(site.where, frames)
+    every = site.where
+    matched = [] if version else frame_releases(every, frames)
     if matched:
-        rows = [w for w in site.where if w["release"] == matched[-1]]
+        rows = [w for w in every if w["release"] == matched[-1]]
     if frames and len(rows) > 1:        # one release raising it in several places: the frame's own
-        rows = sorted(rows, key=lambda w: not frame_releases([w], frames))
-    return (rows[0] if rows else site.latest_where()), matched
+        rows = sorted(rows, key=lambda w: not raised_at(w["file"], w["line"], frames))
+    return (rows[0] if rows else every[-1]), matched
 
 
 def where(site, version: str | None, frames=()) -> dict:

@@ -652,9 +652,9 @@ class Index:
         bit = 1 << self.versions.index(release)
         return [name for name, mask in per.items() if mask & bit]
 
-    def knob_versions(self, kind: str, name: str) -> list[str]:
-        mask = (self._fact("knobs") or {}).get(kind, {}).get(name, 0)
-        return [v for i, v in enumerate(self.versions) if mask >> i & 1]
+    def knob_fields(self, kind: str, cls: str, release: str | None = None) -> set[str]:
+        """The fields of one class among a kind's `Class.field` names ("sampling", "SamplingParams")."""
+        return {name.split(".", 1)[1] for name in self.knob_names(kind, release) if name.startswith(cls + ".")}
 
     # what there is (for "did you mean", and to tell vLLM's config classes from other programs')
 

@@ -98,7 +98,7 @@ def read_fields(idx, condition: str | None, release: str | None) -> list[str]:
     parsed = parse_condition(condition) if condition else None
     if parsed is None or idx is None:
         return []
-    fields = {n.split(".", 1)[1] for n in idx.knob_names("sampling", release) if n.startswith("SamplingParams.")}
+    fields = idx.knob_fields("sampling", "SamplingParams", release)
     found = []
     for n in ast.walk(parsed[1]):
         if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in _PARAM_OWNERS:
@@ -132,8 +132,7 @@ def named_fields(idx, cls: str, literal: str, release: str | None) -> list[str]:
     token id!`), engine arguments of the same name aside."""
     if idx is None:
         return []
-    kind = "lora" if cls == "LoRARequest" else "sampling"
-    fields = {n.split(".", 1)[1] for n in idx.knob_names(kind, release) if n.startswith(cls + ".")}
+    fields = idx.knob_fields("lora" if cls == "LoRARequest" else "sampling", cls, release)
     return [w for w in dict.fromkeys(_SNAKE.findall(literal))
             if w in fields and idx.arg(w) is None]
 
@@ -201,13 +200,19 @@ def _value(captures: dict, prefer: str) -> str | None:
     return named[0] if named else values[0][1] if len(values) == 1 else None
 
 
-def _closest(value: str, names: list[str]) -> list[str]:
+def _with_closest(line: str, value: str, names: list[str], t: dict) -> str:
+    """A registry's line, with the names closest to a value it lacks."""
+    close = closest(value, names) if value not in names else []
+    return line + t["closest"].format(value=value, close=", ".join(f"`{c}`" for c in close)) if close else line
+
+
+def closest(value: str, names: list[str]) -> list[str]:
     from rapidfuzz import fuzz, process
     found = process.extract(value, names, scorer=fuzz.WRatio, limit=3, score_cutoff=75)
     return [n for n, _, _ in found if n != value]
 
 
-def _shown(names: list[str]) -> str:
+def shown(names: list[str]) -> str:
     shown = ", ".join(f"`{n}`" for n in names[:MAX_SHOWN])
     return shown + (f" … ({len(names) - MAX_SHOWN} more)" if len(names) > MAX_SHOWN else "")
 
@@ -239,17 +244,15 @@ def registry_lines(idx, site, w: dict, captures: dict, release: str | None, t: d
             continue
         line = t["registry"].format(knob=knob, what=t["tool" if kind == "tool_parser" else "reasoning"], value=value,
                                     state=t["registered" if value in names else "unregistered"], release=release,
-                                    count=len(names), names=_shown(names))
-        close = _closest(value, names) if value not in names else []
-        out.append(line + (t["closest"].format(value=value, close=", ".join(f"`{c}`" for c in close)) if close else ""))
+                                    count=len(names), names=shown(names))
+        out.append(_with_closest(line, value, names, t))
     if _BACKEND.search(site.template) and "attention" in said.lower():
         names, value = idx.knob_names("attention_backend", release), _value(captures, "backend")
         knob = _knob(idx, "attention_backend", "VLLM_ATTENTION_BACKEND", release)
         if names and value and knob and value.upper() == value:
             line = t["backends"].format(knob=knob, value=value, state=t["member" if value in names else "not_member"],
-                                        release=release, count=len(names), names=_shown(names))
-            close = _closest(value, names) if value not in names else []
-            out.append(line + (t["closest"].format(value=value, close=", ".join(f"`{c}`" for c in close)) if close else ""))
+                                        release=release, count=len(names), names=shown(names))
+            out.append(_with_closest(line, value, names, t))
     return out
 
 
@@ -319,20 +322,22 @@ def stack_env_lines(site, condition: str | None, t: dict) -> list[str]:
 
 # --- arguments of LLM's calls ------------------------------------------------------------------------
 
+def call_methods(idx, name: str, release: str | None) -> list[str]:
+    """The `LLM` methods (`chat`, `generate`, ...) of that release that take `name` per call."""
+    methods = (key.split(".")[1] for key in idx.knob_names("llm", release) if key.endswith("." + name))
+    return [m for m in dict.fromkeys(methods) if m != "__init__"]
+
+
 def call_lines(idx, literal: str, release: str | None, t: dict) -> list[str]:
     """Arguments of `LLM`'s per-call methods the message names (`lora_request`), that are no engine
     argument and no sampling field: the user passed them to that call."""
     if idx is None or release is None:
         return []
-    per_call: dict[str, list[str]] = {}
-    for key in idx.knob_names("llm", release):
-        _, method, name = key.split(".", 2)
-        if method != "__init__":
-            per_call.setdefault(name, []).append(method)
     fields = {n.split(".", 1)[1] for n in idx.knob_names("sampling", release)}
     out = []
     for name in dict.fromkeys(_SNAKE.findall(literal)):
-        if name in per_call and name not in fields and idx.arg(name) is None:
-            calls = ", ".join(f"`llm.{m}({name}=…)`" for m in per_call[name][:3])
+        methods = call_methods(idx, name, release) if name not in fields and idx.arg(name) is None else []
+        if methods:
+            calls = ", ".join(f"`llm.{m}({name}=…)`" for m in methods[:3])
             out.append(t["call"].format(name=name, calls=calls))
     return out

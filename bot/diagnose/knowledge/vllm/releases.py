@@ -93,3 +93,10 @@ def runs(releases: list[str], all_releases: list[str]) -> str:
             out.append(all_releases[start] if start == p else f"{all_releases[start]} – {all_releases[p]}")
             start = None
     return ", ".join(out)
+
+
+def raised_at(file: str, line: int, frames) -> bool:
+    """Whether a raise site (its file from `vllm/`, its line) is one of the log's vLLM frames
+    (facts' `vllm_frames`: [path, line, function]); line numbers move with nearly every release, so
+    without a version line they tell which release's code raised."""
+    return any(at == line and path.endswith(file) for path, at, _ in frames or ())

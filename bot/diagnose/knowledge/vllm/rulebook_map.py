@@ -11,7 +11,7 @@ import os
 import re
 
 from . import releases
-from .releases import version_key
+from .releases import raised_at, version_key
 
 FILE = "_vllm_source.json"
 _CACHE: dict[str, dict | None] = {}
@@ -62,7 +62,7 @@ def site(data: dict, rule_id: str, message: str, version: str | None, frames=())
     have = sorted(best["at"], key=version_key)
 
     def framed(p) -> bool:
-        return any(line == p[2] and path.endswith(p[0]) for path, line, _ in frames or ())
+        return raised_at(p[0], p[2], frames)
     matched = [] if version else [r for r in have if any(framed(p) for p in best["at"][r])]
     rel = release_for(data, version)
     rel = rel if rel in best["at"] else matched[-1] if matched else have[-1]
