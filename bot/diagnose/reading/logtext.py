@@ -108,12 +108,12 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
         text = _ANSI.sub("", text)
     # A JSON log formatter's records, their tracebacks in escaped strings (jsonlog.py); before the
     # carriage returns, which an escaped "\r\n" turns into.
-    if '{"' in text and "\\n" in text:
+    if "\\" in text and "\\n" in text and '{"' in text:     # a backslash first: one memchr
         from .jsonlog import unpack
         text = unpack(text)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if "\n\n" in text and _double_spaced(text):
+    if _double_spaced(text):
         text = text.replace("\n\n", "\n")
     if "\x00" in text:                  # PostgreSQL refuses NUL in text; other controls are harmless
         text = text.replace("\x00", "")
