@@ -119,6 +119,7 @@ _SHAPE_ZH = {
     "invalid_elf_header": "文件不是有效的共享库（损坏、被截断，或是别的文件）",
     "file_too_short": "库文件被截断了（下载或复制不完整）",
     "static_tls": "库需要的静态 TLS 空间不足（常见于 aarch64 上的 libgomp，需要预加载）",
+    "failed_to_map": "链接器无法把库映射进地址空间（地址空间上限 `ulimit -v`、内存耗尽，或文件系统以 noexec 挂载）",
     "executable_stack": "库要求可执行栈，而系统不允许",
     "error_while_loading": "程序启动时无法加载它需要的共享库",
     "no_version_information": "库没有符号版本信息（通常只是警告）",
@@ -169,6 +170,12 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
                     out["cuda_major_mismatch"] = True
                     out["lib_cuda_major"] = cu.group(1)
                     out["torch_cuda"] = torch_cuda
+    if m.shape == "failed_to_map":
+        limit = (facts.get("rlimits") or {}).get("v")
+        if limit and limit != "unlimited":
+            out["as_limit"] = limit
+        if "not permitted" in (g.get("reason") or ""):
+            out["loader_noexec"] = True
     if m.shape in ("undefined_symbol", "symbol_lookup_error"):
         sym = g.get("symbol") or ""
         if re.match(r"_ZN(?:K)?(?:\d+c10|2at|5torch|\d+caffe2)", sym) or re.match(r"_ZN3c10|_ZN2at|_ZN5torch", sym):
@@ -212,7 +219,8 @@ def _errno(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     err = hit.info["errno"]
     path = hit.info.get("path")
     out = {"errno_name": err.name, "errno_number": str(err.number), "strerror": err.strerror,
-           "errno_exception": err.exception or "OSError", "errno_source": err.source, "path": path}
+           "errno_exception": (err.exception or "OSError") if hit.info.get("raised") else None,
+           "errno_source": err.source, "path": path}
     if err.name in ERRNO_ADVISED:
         out[f"errno_{err.name.lower()}"] = True
     if err.name in ("EDQUOT",):

@@ -137,7 +137,9 @@ def _loader(ix, m: Message, text: str, facts: dict) -> Hit | None:
 
 # --- errno -----------------------------------------------------------------------------------------------
 
-_STRUCTURED_ERRNO = re.compile(r"\[Errno -?\d+\]|\berrno[ =:]+\d+\b|\((?:os )?error \d+\)", re.I)
+# ("Error code 12 (Cannot allocate memory)": c10's allocator, torch's str_error.)
+_STRUCTURED_ERRNO = re.compile(r"\[Errno -?\d+\]|\berrno[ =:]+\d+\b|\((?:os )?error \d+\)"
+                               r"|\bError code \d+ \((?=[A-Z][a-z])", re.I)
 # A strerror text a native library printed at the end of its line: libzmq's "Too many open files
 # (src/epoll.cpp:38)", gloo's "socket: Too many open files", mmap's "Cannot allocate memory (12)".
 _STRERROR_END = re.compile(r"(?:^|:\s|\s)(?P<text>[A-Z][a-z][a-z ]{3,60}?)\s*(?:\(src/[^)]*\)|\(\d+\))?\s*$")
@@ -161,7 +163,9 @@ def _errno(ix, m: Message, text: str, facts: dict) -> Hit | None:
     found = _PATH.search(body, body.find(err.strerror) if err.strerror in body else 0)
     if found:
         path = found.group("path")
-    return Hit("errno", {"errno": err, "path": path})
+    # Python raised it (an OSError); a native library or torch's allocator only printed the errno
+    raised = bool(m.exc_type) and m.exc_type.rsplit(".", 1)[-1] in _OSERROR_CLASSES
+    return Hit("errno", {"errno": err, "path": path, "raised": raised})
 
 
 _OSERROR_CLASSES = {"OSError", "IOError", "PermissionError", "FileNotFoundError", "FileExistsError",

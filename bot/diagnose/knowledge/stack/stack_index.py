@@ -460,7 +460,8 @@ class StackIndex:
         return t.get(str(key).strip().lower()) or t.get(_fold(str(key)))
 
     def errno_in(self, text: str) -> Errno | None:
-        m = re.search(r"\[Errno (-?\d+)\]|\berrno[ =:]+(\d+)\b|\((?:os )?error (\d+)\)", text, re.I)
+        m = re.search(r"\[Errno (-?\d+)\]|\berrno[ =:]+(\d+)\b|\((?:os )?error (\d+)\)"
+                      r"|\bError code (\d+) \((?=[A-Z][a-z])", text, re.I)
         if m:
             return self.errno(int(next(g for g in m.groups() if g)))
         found = next((t for t in self._errno()["texts"] if t in text), None)

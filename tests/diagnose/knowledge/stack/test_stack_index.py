@@ -63,6 +63,10 @@ def test_errno(ix):
     assert ix.errno_in("OSError: [Errno 28] No space left on device: '/tmp/x'").number == 28
     assert ix.errno_in("zmq.error.ZMQError: Too many open files (src/epoll.cpp:38)").name == "EMFILE"
     assert ix.errno(2).exception == "FileNotFoundError"
+    # c10's allocator words it "Error code N (strerror)"; an HTTP client's "Error code: 400" is not an errno
+    assert ix.errno_in("DefaultCPUAllocator: can't allocate memory: you tried to allocate 42 bytes. "
+                       "Error code 12 (Cannot allocate memory)").name == "ENOMEM"
+    assert ix.errno_in("openai.BadRequestError: Error code: 400 - {'object': 'error'}") is None
 
 
 def test_signals_and_exit_codes(ix):
@@ -91,6 +95,11 @@ def test_loader_shapes(ix):
     assert (m.shape, m.groups["symbol"]) == ("undefined_symbol", "_ZN3c104cuda9SetDeviceEi")
     [m] = ix.loader_match("python3: symbol lookup error: /x/_C.so: undefined symbol: _ZN3c10")
     assert m.shape == "symbol_lookup_error"          # the longer reading of the same span
+    [m] = ix.loader_match("ImportError: /x/cbor2/_cbor2.cpython-311-x86_64-linux-gnu.so: failed to map segment from "
+                          "shared object")
+    assert (m.shape, m.groups["library"]) == ("failed_to_map", "/x/cbor2/_cbor2.cpython-311-x86_64-linux-gnu.so")
+    [m] = ix.loader_match("OSError: /tmp/env/lib/libtorch.so: failed to map segment from shared object: Operation not permitted")
+    assert m.groups["reason"] == "Operation not permitted"
 
 
 def test_vllm_pins_and_torchs_cuda(ix):

@@ -52,6 +52,9 @@ LOADER_SHAPES = [
      "the file is not a shared library (a text stub, a Git LFS pointer, another platform's file)"),
     ("file_too_short", r"(?P<library>[^\s:'\"]+): file too short", "file too short",
      "the library file is truncated or empty"),
+    ("failed_to_map", r"(?P<library>[^\s:'\"]+): failed to map segment from shared object(?:: (?P<reason>[^\n'\"]+?))?"
+     r"(?=['\"]|$|\n)", "failed to map segment from shared object", "the loader could not map the library into memory "
+     "(an address-space limit, memory exhausted, or a filesystem mounted noexec)"),
     ("static_tls", r"(?P<library>[^\s:'\"]+): cannot allocate memory in static TLS block", "static TLS block",
      "a library loaded late needs static thread-local storage that is already used up"),
     ("executable_stack", r"(?P<library>[^\s:'\"]+): cannot enable executable stack as shared object requires: "
