@@ -730,6 +730,10 @@ TAIL_WINDOW = 32 * 1024
 _VLLM_INSTALL_MARKS = ("building wheel for vllm", "building editable for vllm", "running setup.py develop for vllm",
                        "running setup.py install for vllm", "collected packages: vllm", "/vllm/csrc/",
                        "vllm/setup.py", "--target=_c", "--target=_moe_c")
+# pip's own words naming vLLM as what it cannot find, or as the package whose pin it is fetching ("Collecting
+# vllm" alone is not: another package's install pulls vLLM in, and fails on its own)
+_PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for vllm", "(from vllm",
+                      "/simple/vllm/")
 _VLLM_PIN_LINE = _P(r"^\s*vllm(?:-cpu)? \d[\w.+!-]* (?:requires|depends on) ", re.M,
                     literals=(" requires ", " depends on "))
 
@@ -738,6 +742,8 @@ def vllm_install(text: str, low: str) -> bool:
     """Whether the paste is pip building vLLM, or resolving vLLM's own pins."""
     if any(k in low for k in ("building", "setup.py", "csrc", "collected packages", "--target=")) and \
             any(m in low for m in _VLLM_INSTALL_MARKS):
+        return True
+    if any(m in low for m in _PIP_INSTALLS_VLLM):
         return True
     return "pip" in low and bool(_VLLM_PIN_LINE.search(text))       # pip's resolver says "pip"
 

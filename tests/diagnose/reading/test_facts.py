@@ -178,3 +178,13 @@ def test_vllm_frames_keep_the_path_from_vllm_the_line_and_the_function():
             '  File "/usr/lib/python3.12/site-packages/vllm/entrypoints/llm.py", line 240, in __init__\n')
     assert vllm_frames(text) == [["vllm/entrypoints/llm.py", 240, "__init__"], ["vllm/config/model.py", 12, "verify"]]
     assert vllm_frames("no traceback here") == []
+
+
+def test_pip_naming_vllm_is_an_install_of_vllm_but_collecting_it_alone_is_not():
+    def install(text):
+        return facts.vllm_install(text, text.lower())
+    assert install("ERROR: No matching distribution found for vllm==0.9.2")
+    assert install("Could not find a version that satisfies the requirement vllm-flash-attn==2.5.9.post1 (from vllm)")
+    assert install("ERROR: No matching distribution found for torch==2.3.1\nGetting page https://pypi.org/simple/vllm/")
+    # another package's install that pulls vLLM in, failing on its own
+    assert not install("Collecting vllm==0.5.5 (from sglang[all])\nERROR: No matching distribution found for flashinfer")
