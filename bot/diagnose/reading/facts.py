@@ -738,6 +738,11 @@ _VLLM_PIN_LINE = _P(r"^\s*vllm(?:-cpu)? \d[\w.+!-]* (?:requires|depends on) ", r
                     literals=(" requires ", " depends on "))
 
 
+# The file a failed write was for, where the writer names it (vLLM's atomic writer; Python's OSError
+# names only the files it opens): a full disk's answer says which cache it was.
+_FAILED_WRITE = [_P(r"Error during atomic write\. Original file '([^'\n]+)' not modified")]
+
+
 def vllm_install(text: str, low: str) -> bool:
     """Whether the paste is pip building vLLM, or resolving vLLM's own pins."""
     if any(k in low for k in ("building", "setup.py", "csrc", "collected packages", "--target=")) and \
@@ -822,6 +827,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "foreign_strict": strict,
         "gpu_total_gib": float(total) if total else None,
         "invocation": invocation,
+        "write_path": _first(_FAILED_WRITE, text),
         "frames": frames(text),
         "vllm_frames": vllm_frames(text),
         **model_sizes(text),

@@ -188,3 +188,10 @@ def test_pip_naming_vllm_is_an_install_of_vllm_but_collecting_it_alone_is_not():
     assert install("ERROR: No matching distribution found for torch==2.3.1\nGetting page https://pypi.org/simple/vllm/")
     # another package's install that pulls vLLM in, failing on its own
     assert not install("Collecting vllm==0.5.5 (from sglang[all])\nERROR: No matching distribution found for flashinfer")
+
+
+def test_the_file_a_failed_atomic_write_was_for():
+    text = ("ERROR 12-02 15:11:47 [weight_utils.py:135] Error during atomic write. Original file "
+            "'/data/home/.cache/vllm/modelinfos/m.json' not modified\nOSError: [Errno 28] No space left on device\n")
+    assert facts.extract(text)["write_path"] == "/data/home/.cache/vllm/modelinfos/m.json"
+    assert facts.extract("OSError: [Errno 28] No space left on device\n")["write_path"] is None
