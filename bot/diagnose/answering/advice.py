@@ -177,6 +177,15 @@ def _cuda_oom(values: dict, facts: dict) -> dict:
     requested, total = gib(values.get("requested")), gib(values.get("total"))
     if requested and total and requested > total:
         out["larger_than_gpu"] = "yes"
+    # cudaMemGetInfo's free memory far above the request: the GPU had room, the process was refused
+    # (an address-space limit, an MPS or vGPU cap); vLLM's memory settings are no fix then
+    free = gib(values.get("free"))
+    if requested and free is not None and free >= max(2 * requested, requested + 1.0):
+        out["gpu_had_room"] = "yes"
+        out["suggest"] = {}
+        limit = (facts.get("rlimits") or {}).get("v")
+        if limit and limit != "unlimited":
+            out["as_limit"] = limit
     procs = [(pid, float(n) * _UNIT_GIB[unit]) for pid, n, unit in _OTHER_PROCESS.findall(text)]
     held = _size(_BY_TORCH, text) + _size(_PRIVATE_POOLS, text) + _size(_RESERVED_FREE, text)
     if not _BY_TORCH.search(text):

@@ -97,6 +97,10 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         limit = (facts.get("rlimits") or {}).get("v")
         if limit and limit != "unlimited":
             out["as_limit"] = limit
+    if kind == "cuda" and number == 46:
+        limit = (facts.get("rlimits") or {}).get("n")
+        if limit and limit != "unlimited":
+            out["nofile_limit"] = limit
     if kind == "cuda" and number == 999 and facts.get("os_hint") == "wsl":
         out["on_wsl"] = True
     if kind == "nvml" and getattr(rec, "exception", None):

@@ -107,7 +107,7 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
 
 
 # Codes with hand-written advice in the rule's text (a `{?code_<kind>_<n>}` paragraph each).
-ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 100), ("cuda", 209), ("cuda", 222),
+ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("cuda", 100), ("cuda", 209), ("cuda", 222),
            ("cuda", 700), ("cuda", 802), ("cuda", 803), ("cuda", 804), ("cuda", 999),
            ("nccl", 2), ("nccl", 3), ("nccl", 5), ("nccl", 6), ("nvml", 9), ("nvml", 12), ("nvml", 18)}
 
