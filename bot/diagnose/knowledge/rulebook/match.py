@@ -138,8 +138,9 @@ def holds_for(facts: dict):
 
 def answers(cands: list[Candidate]) -> bool:
     """Whether a real answer is among the candidates: an active rule that does not merely point at
-    an error above it (a wrapper, a worker's death)."""
-    return any(not c.points_above and c.rule.status == "active" for c in cands)
+    an error above it (a wrapper, a worker's death), nor only says where it failed (a hint:
+    "torch.compile failed", whose inner OS or CUDA error the indexes may still explain)."""
+    return any(not c.points_above and c.rule.status == "active" and c.rule.level != "hint" for c in cands)
 
 
 def candidates(book: RuleBook, errors: list[Message], tail: list[Message], facts: dict) -> list[Candidate]:

@@ -62,10 +62,13 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
     # something else there, so only a log that shows vLLM is answered.
     if not facts.get("vllm_context"):
         return []
-    if not families or any(not c.points_above and c.rule.status == "active" and not c.rule.family for c in cands):
+    # A hint ("torch.compile failed") says where, not why: the OS or CUDA error it carries is still the
+    # stack's to answer, in the hint's own message too ("InductorError: PermissionError: [Errno 13] ...").
+    answers = [c for c in cands if c.rule.level != "hint"]
+    if not families or any(not c.points_above and c.rule.status == "active" and not c.rule.family for c in answers):
         return []
-    before = min((c.position for c in cands if c.rule.family and not c.points_above), default=len(strong))
-    explained = {id(c.message) for c in cands}
+    before = min((c.position for c in answers if c.rule.family and not c.points_above), default=len(strong))
+    explained = {id(c.message) for c in answers}
     wrappers = [r for r in book if r.pointer and not r.family]
     ix = None
     tried = 0
