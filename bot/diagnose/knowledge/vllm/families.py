@@ -244,6 +244,8 @@ def _optional_package(idx, m: Message, lines, facts) -> Hit | None:
     package = module.split(".")[0]
     if package in ("vllm", "torch"):
         return None                     # vLLM's own module or torch missing: a broken install, not an extra
+    if package == "transformers_modules":
+        return None                     # transformers' namespace for a model's remote code: no package to install
     frames = frames_before(lines, m.line_no)
     importer = _importing_vllm_module(frames)
     if frames and importer is None:
