@@ -15,6 +15,7 @@ import re
 
 from bot.base.lazyre import LazyRe
 from bot.base.versions import in_range
+from bot.diagnose.reading.facts import set_limit
 
 _DERIVERS: dict = {}        # rule id -> fn(values, facts) -> dict
 # Every engine argument a deriver below may put in `suggest`: the rule book's map of vLLM's source
@@ -183,9 +184,7 @@ def _cuda_oom(values: dict, facts: dict) -> dict:
     if requested and free is not None and free >= max(2 * requested, requested + 1.0):
         out["gpu_had_room"] = "yes"
         out["suggest"] = {}
-        limit = (facts.get("rlimits") or {}).get("v")
-        if limit and limit != "unlimited":
-            out["as_limit"] = limit
+        out["as_limit"] = set_limit(facts, "v")
     procs = [(pid, float(n) * _UNIT_GIB[unit]) for pid, n, unit in _OTHER_PROCESS.findall(text)]
     held = _size(_BY_TORCH, text) + _size(_PRIVATE_POOLS, text) + _size(_RESERVED_FREE, text)
     if not _BY_TORCH.search(text):

@@ -588,6 +588,12 @@ def loader_libraries(text: str) -> list[str]:
     return list(seen)[:20]
 
 
+def set_limit(facts: dict, flag: str) -> str | None:
+    """The limit of `ulimit -<flag>` the paste shows, when it shows one that is set (not unlimited)."""
+    limit = (facts.get("rlimits") or {}).get(flag)
+    return limit if limit and limit != "unlimited" else None
+
+
 def rlimits(text: str) -> dict[str, str]:
     """Resource limits the paste shows, keyed by `ulimit`'s flag: {"n": "40", "v": "8000000"}."""
     out: dict[str, str] = {}

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from bot.diagnose.reading.facts import set_limit
+
 from .stack_families import ADVISED, Hit, _runtime_number, load_index
 
 _L = {
@@ -94,13 +96,9 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out[f"code_{kind}_{number}"] = True
     if kind == "cuda" and number == 2 and _CUDA_INIT.search(c.message.text):
         out["cuda_2_at_init"] = True
-        limit = (facts.get("rlimits") or {}).get("v")
-        if limit and limit != "unlimited":
-            out["as_limit"] = limit
+        out["as_limit"] = set_limit(facts, "v")
     if kind == "cuda" and number == 46:
-        limit = (facts.get("rlimits") or {}).get("n")
-        if limit and limit != "unlimited":
-            out["nofile_limit"] = limit
+        out["nofile_limit"] = set_limit(facts, "n")
     if kind == "cuda" and number == 999 and facts.get("os_hint") == "wsl":
         out["on_wsl"] = True
     if kind == "nvml" and getattr(rec, "exception", None):
@@ -175,9 +173,7 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
                     out["lib_cuda_major"] = cu.group(1)
                     out["torch_cuda"] = torch_cuda
     if m.shape == "failed_to_map":
-        limit = (facts.get("rlimits") or {}).get("v")
-        if limit and limit != "unlimited":
-            out["as_limit"] = limit
+        out["as_limit"] = set_limit(facts, "v")
         if "not permitted" in (g.get("reason") or ""):
             out["loader_noexec"] = True
     if m.shape in ("undefined_symbol", "symbol_lookup_error"):
@@ -249,9 +245,7 @@ def _errno(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         limit = (facts.get("rlimits") or {}).get("n")
         out["nofile_limit"] = limit
     if err.name == "ENOMEM":
-        limit = (facts.get("rlimits") or {}).get("v")
-        if limit and limit != "unlimited":
-            out["as_limit"] = limit
+        out["as_limit"] = set_limit(facts, "v")
     if facts.get("container"):
         out["container"] = facts["container"]
     return out

@@ -21,6 +21,8 @@ from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.tracebacks import Message
 
+from .stack_index import ERRNO_FORMS
+
 MAX_TRIED = 20                  # messages looked up per paste (a hostile paste has thousands)
 PARSED_CONFIDENCE = 0.8         # a code, errno or loader message read from its fixed form
 UNADVISED_CONFIDENCE = 0.65     # a code named, with no hand-written advice for it: its meaning only
@@ -140,9 +142,6 @@ def _loader(ix, m: Message, text: str, facts: dict) -> Hit | None:
 
 # --- errno -----------------------------------------------------------------------------------------------
 
-# ("Error code 12 (Cannot allocate memory)": c10's allocator, torch's str_error.)
-_STRUCTURED_ERRNO = re.compile(r"\[Errno -?\d+\]|\berrno[ =:]+\d+\b|\((?:os )?error \d+\)"
-                               r"|\bError code \d+ \((?=[A-Z][a-z])", re.I)
 # A strerror text a native library printed at the end of its line: libzmq's "Too many open files
 # (src/epoll.cpp:38)", gloo's "socket: Too many open files", mmap's "Cannot allocate memory (12)".
 _STRERROR_END = re.compile(r"(?:^|:\s|\s)(?P<text>[A-Z][a-z][a-z ]{3,60}?)\s*(?:\(src/[^)]*\)|\(\d+\))?\s*$")
@@ -152,7 +151,7 @@ _PATH = re.compile(r"""(?:: |\s)['"](?P<path>(?:[A-Za-z]:)?[/\\~.][^'"\n]{0,400}
 def _errno(ix, m: Message, text: str, facts: dict) -> Hit | None:
     body = m.text
     err = None
-    if _STRUCTURED_ERRNO.search(body):
+    if ERRNO_FORMS.search(body):
         err = ix.errno_in(body)
     else:
         tail = _STRERROR_END.search(body)

@@ -97,6 +97,11 @@ from pathlib import Path
 from ..data_copies import DataCopies
 from ..raise_sites import bits
 
+# The forms an errno number is printed in: Python's "[Errno 28]", "errno=28", Rust's "(os error 28)",
+# c10's "Error code 12 (Cannot allocate memory)".
+ERRNO_FORMS = re.compile(r"\[Errno (-?\d+)\]|\berrno[ =:]+(\d+)\b|\((?:os )?error (\d+)\)"
+                         r"|\bError code (\d+) \((?=[A-Z][a-z])", re.I)
+
 DATA_DIR = Path(__file__).parent / "data"
 FORMAT = 1                 # the layout this loader reads (build/tables.py FORMAT)
 SITE_PACKAGES = ("torch", "transformers", "tokenizers", "huggingface_hub", "triton")
@@ -460,8 +465,7 @@ class StackIndex:
         return t.get(str(key).strip().lower()) or t.get(_fold(str(key)))
 
     def errno_in(self, text: str) -> Errno | None:
-        m = re.search(r"\[Errno (-?\d+)\]|\berrno[ =:]+(\d+)\b|\((?:os )?error (\d+)\)"
-                      r"|\bError code (\d+) \((?=[A-Z][a-z])", text, re.I)
+        m = ERRNO_FORMS.search(text)
         if m:
             return self.errno(int(next(g for g in m.groups() if g)))
         found = next((t for t in self._errno()["texts"] if t in text), None)
