@@ -1,34 +1,67 @@
 #!/usr/bin/env bash
 # On the H200 (vLLM 0.26.0 installed from .gpu/p6): the user script under one broken environment each.
+# usage: h200.sh [base|variants|variants2]
+#   base       the nine environments of issue 21 (and two healthy-looking offline/Hub runs)
+#   variants   other limits, caches and proxy answers: the same failures as other values word them
+#   variants2  other users, homes, unwritable caches, the Hub failing in other ways
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
-P6=.gpu/p6; P6ABS=$PWD/.gpu/p6; A=/tmp/h200; mkdir -p $A; PY=python3
+SET=${1:-base}; P6=.gpu/p6; P6ABS=$PWD/.gpu/p6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
 export VLLM_NO_USAGE_STATS=1 PYTHONUNBUFFERED=1 VLLM_USE_FLASHINFER_SAMPLER=0
 T=${LIMIT:-110}; START=$(date +%s)
 run() { local n=$1; shift; if [ $(( $(date +%s)-START )) -gt 480 ]; then echo "$n skipped" >> $A/rc.txt; return; fi; local t0=$(date +%s); ( timeout $T "$@" ) > $A/$n.log 2>&1; echo "$n rc=$? s=$(( $(date +%s)-t0 ))" >> $A/rc.txt; pack; }
+full_disk() { mkdir -p /tmp/vd-full && mount -t tmpfs -o size=4m tmpfs /tmp/vd-full && mkdir -p /tmp/vd-full/home/.cache && { dd if=/dev/zero of=/tmp/vd-full/fill bs=64k 2>/dev/null; df -h /tmp/vd-full > $A/fulldisk-df.txt; }; }
 nvidia-smi > $A/nvidia-smi.txt 2>&1
 ( bash $P6/install.sh $P6 > $A/install.log 2>&1; echo "install rc=$?" >> $A/rc.txt ) || exit 1
 pack
 mkdir -p /models /tmp/vd-work && chmod 1777 /tmp/vd-work
 HF_HUB_OFFLINE=1 $PY scripts/make_tiny_model.py /models/tiny --max-position-embeddings 2048 > $A/make-model.log 2>&1
-chmod -R a+rX /models; cp $P6/user_script.py /tmp/vd-work/; chmod 644 /tmp/vd-work/user_script.py
-M=/models/tiny; S=user_script.py; cd /tmp/vd-work
-# group A: each fails before the GPU is used; run side by side
-$PY -m pip install -q --no-index --no-deps --target /tmp/tf-old $P6ABS/transformers-4.57.1-py3-none-any.whl > $A/tf-old-install.log 2>&1
-rm -rf /tmp/vd-trunc && cp -r $M /tmp/vd-trunc && $PY -c "import os; p='/tmp/vd-trunc/tokenizer.json'; os.truncate(p, os.path.getsize(p)//2)"
-$PY $P6ABS/deny_proxy.py 18931 & PROXY=$!
-run tokenizer $PY $S /tmp/vd-trunc &
-run oldtf env PYTHONPATH=/tmp/tf-old $PY $S $M &
-run hub env HF_ENDPOINT=http://127.0.0.1:9 HF_HOME=/tmp/vd-hf $PY $S Qwen/Qwen2.5-0.5B-Instruct &
-run offline env HF_HUB_OFFLINE=1 HF_HOME=/tmp/vd-hf $PY $S Qwen/Qwen2.5-0.5B-Instruct &
-run proxy env HTTPS_PROXY=http://127.0.0.1:18931 https_proxy=http://127.0.0.1:18931 HF_HOME=/tmp/vd-hf $PY $S Qwen/Qwen2.5-0.5B-Instruct &
-( $PY -m vllm.collect_env > $A/collect-env-vllm.txt 2>&1; $PY -m torch.utils.collect_env > $A/collect-env-torch.txt 2>&1 ) &
-# group B: these reach the engine; one at a time on the one GPU
-export HF_HUB_OFFLINE=1
-run vmem bash -c "ulimit -v 16000000; exec $PY $S $M"
-run nofile bash -c "ulimit -n 40; exec $PY $S $M"
-run nouser $PY $P6ABS/asuser.py 12345 12345 -u HOME -u USER -u LOGNAME -- $PY $S $M
-run nohome $PY $P6ABS/asuser.py 65534 65534 HOME=/nonexistent USER=nobody -- $PY $S $M
-mkdir -p /tmp/vd-full && mount -t tmpfs -o size=4m tmpfs /tmp/vd-full && mkdir -p /tmp/vd-full/home/.cache && { dd if=/dev/zero of=/tmp/vd-full/fill bs=64k 2>/dev/null; df -h /tmp/vd-full > $A/fulldisk-df.txt; }
-run fulldisk env HOME=/tmp/vd-full/home $PY $S $M
-wait; kill $PROXY 2>/dev/null; pack; cat $A/rc.txt
+chmod -R a+rX /models; cp $S/user_script.py $S/asuser.py /tmp/vd-work/; chmod 644 /tmp/vd-work/*.py
+M=/models/tiny; U=user_script.py; AS="$PY /tmp/vd-work/asuser.py"; Q=Qwen/Qwen2.5-0.5B-Instruct; cd /tmp/vd-work
+case $SET in
+base)
+  # group A: each fails before the GPU is used; run side by side
+  $PY -m pip install -q --no-index --no-deps --target /tmp/tf-old $P6ABS/transformers-4.57.1-py3-none-any.whl > $A/tf-old-install.log 2>&1
+  rm -rf /tmp/vd-trunc && cp -r $M /tmp/vd-trunc && $PY -c "import os; p='/tmp/vd-trunc/tokenizer.json'; os.truncate(p, os.path.getsize(p)//2)"
+  $PY $S/deny_proxy.py 18931 & PROXY=$!
+  run tokenizer $PY $U /tmp/vd-trunc &
+  run oldtf env PYTHONPATH=/tmp/tf-old $PY $U $M &
+  run hub env HF_ENDPOINT=http://127.0.0.1:9 HF_HOME=/tmp/vd-hf $PY $U $Q &
+  run offline env HF_HUB_OFFLINE=1 HF_HOME=/tmp/vd-hf $PY $U $Q &
+  run proxy env HTTPS_PROXY=http://127.0.0.1:18931 https_proxy=http://127.0.0.1:18931 HF_HOME=/tmp/vd-hf $PY $U $Q &
+  ( $PY -m vllm.collect_env > $A/collect-env-vllm.txt 2>&1; $PY -m torch.utils.collect_env > $A/collect-env-torch.txt 2>&1 ) &
+  # group B: these reach the engine; one at a time on the one GPU
+  export HF_HUB_OFFLINE=1
+  run vmem bash -c "ulimit -v 16000000; exec $PY $U $M"
+  run nofile bash -c "ulimit -n 40; exec $PY $U $M"
+  run nouser $AS 12345 12345 -u HOME -u USER -u LOGNAME -- $PY $U $M
+  run nohome $AS 65534 65534 HOME=/nonexistent USER=nobody -- $PY $U $M
+  full_disk; run fulldisk env HOME=/tmp/vd-full/home $PY $U $M
+  kill $PROXY 2>/dev/null; wait ;;
+variants)
+  rm -rf /tmp/vd-cfg && cp -r $M /tmp/vd-cfg && $PY -c "import os; p='/tmp/vd-cfg/config.json'; os.truncate(p, os.path.getsize(p)//2)"
+  rm -rf /tmp/vd-tok0 && cp -r $M /tmp/vd-tok0 && : > /tmp/vd-tok0/tokenizer.json
+  $PY $S/deny_proxy.py 18932 407 & PROXY=$!
+  run config-trunc $PY $U /tmp/vd-cfg & P1=$!
+  run tokenizer-empty $PY $U /tmp/vd-tok0 & P2=$!
+  run proxy-407 env HTTPS_PROXY=http://127.0.0.1:18932 https_proxy=http://127.0.0.1:18932 HF_HOME=/tmp/vd-hf7 $PY $U $Q & P3=$!
+  wait $P1 $P2 $P3; kill $PROXY 2>/dev/null
+  export HF_HUB_OFFLINE=1
+  for v in 8000000 32000000 64000000; do run vmem-$v bash -c "ulimit -v $v; exec $PY $U $M"; done
+  for n in 20 100 256; do run nofile-$n bash -c "ulimit -n $n; exec $PY $U $M"; done
+  full_disk; run vllm-cache-full env VLLM_CACHE_ROOT=/tmp/vd-full/vllm $PY $U $M ;;
+variants2)
+  mkdir -p /tmp/h12345 && chown 12345:12345 /tmp/h12345; mkdir -p /ro && chmod 555 /ro
+  run dns env HF_ENDPOINT=http://hub.invalid HF_HUB_ETAG_TIMEOUT=5 HF_HOME=/tmp/vd-hf8 $PY $U $Q & P1=$!
+  run proxy-closed env HTTPS_PROXY=http://127.0.0.1:9 https_proxy=http://127.0.0.1:9 HF_HOME=/tmp/vd-hf9 $PY $U $Q & P2=$!
+  wait $P1 $P2
+  export HF_HUB_OFFLINE=1
+  run nouser-user-set $AS 12345 12345 -u HOME -u LOGNAME USER=u12345 -- $PY $U $M
+  run nouser-home-set $AS 12345 12345 -u USER -u LOGNAME HOME=/tmp/h12345 -- $PY $U $M
+  run home-read-only $AS 65534 65534 HOME=/ro USER=nobody -- $PY $U $M
+  run home-slash $AS 65534 65534 HOME=/ USER=nobody -- $PY $U $M
+  run inductor-cache-unwritable $AS 12345 12345 HOME=/tmp/h12345 USER=u12345 TORCHINDUCTOR_CACHE_DIR=/ro/inductor -- $PY $U $M
+  run triton-cache-unwritable $AS 12345 12345 HOME=/tmp/h12345 USER=u12345 TRITON_CACHE_DIR=/ro/triton -- $PY $U $M ;;
+*) echo "unknown set: $SET" >&2; exit 2 ;;
+esac
+pack; cat $A/rc.txt
