@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from bot.base.record import Factory, Record
-from bot.diagnose.knowledge import Candidate, rulebook
+from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.tracebacks import Message
 
 from .stack_index import ERRNO_FORMS
@@ -64,11 +64,11 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
     # something else there, so only a log that shows vLLM is answered.
     if not facts.get("vllm_context"):
         return []
-    if not families or rulebook.answers([c for c in cands if not c.rule.family]):
-        return []
     # A hint ("torch.compile failed") says where, not why: the OS or CUDA error it carries is still the
     # stack's to answer, in the hint's own message too ("InductorError: PermissionError: [Errno 13] ...").
     answers = [c for c in cands if c.rule.level != "hint"]
+    if not families or any(not c.points_above and c.rule.status == "active" and not c.rule.family for c in answers):
+        return []
     before = min((c.position for c in answers if c.rule.family and not c.points_above), default=len(strong))
     explained = {id(c.message) for c in answers}
     wrappers = [r for r in book if r.pointer and not r.family]
