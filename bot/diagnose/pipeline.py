@@ -78,6 +78,10 @@ def _to_diagnosis(c: Candidate, facts: dict, lang: str) -> Diagnosis:
     confidence = c.confidence * (0.9 if caveats else 1.0)
     fix, suggest, command, notes = _fix(rule, values, facts, lang)
     caveats += notes
+    if rule.everyones and not facts.get("vllm_context"):
+        # Not a doubt about the error, which means the same in any program (so no lower confidence):
+        # a word on what the paste shows, so the vLLM settings in the fix are read for what they are.
+        caveats.append(text("no_vllm_shown", lang))
     return Diagnosis(
         rule_id=rule.id, confidence=round(confidence, 3), level=rule.level, status=rule.status,
         title=fill(rule.title[lang], values, lang), cause=fill(rule.cause[lang], values, lang),

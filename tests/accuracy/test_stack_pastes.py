@@ -28,11 +28,13 @@ def test_every_case_is_a_real_paste_with_its_source():
         assert fx.source.startswith(c["url"]), c["file"]
         assert (fx.expect or "none") == c["expect"], c["file"]
         assert c["expect"] in rules or c.get("no_rule"), c["file"]
-        assert c["split"] in ("rule", "measure", "negative", "cited") and c["cause"]
+        assert c["split"] in ("rule", "measure", "negative", "bare", "cited") and c["cause"]
         if c["split"] == "rule":            # a paste a rule was written from is that rule's fixture
             assert c["file"].startswith(f"tests/fixtures/logs/{c['expect']}/"), c["file"]
         if c["split"] == "negative":
             assert c["expect"] == "none"
+        if c["split"] == "bare":            # answered like the same line from a vLLM user: a fixture of its answer
+            assert c["expect"] != "none" and c["file"].startswith(f"tests/fixtures/logs/{c['expect']}/bare-"), c["file"]
 
 
 def test_no_rule_cites_a_held_out_thread():
@@ -49,6 +51,15 @@ def test_no_false_diagnosis_on_another_programs_log(results):
     assert false == []
 
 
+def test_a_bare_line_gets_the_stacks_answer_and_says_it_shows_no_vllm():
+    from bot.diagnose import diagnose
+    for c in CASES:
+        if c["split"] == "bare":
+            report = diagnose(read(ROOT / c["file"]).data)
+            assert report.verdict == "diagnosed" and report.diagnoses[0].rule_id == c["expect"], c["file"]
+            assert any("shows no line of vLLM's own" in cv for cv in report.diagnoses[0].caveats), c["file"]
+
+
 def test_no_held_out_answer_is_wrong(results):
     wrong = [f"{Path(r['file']).name}: {r['got']} (thread: {r['expect']})" for r in results if r["outcome"] == "wrong"]
     assert wrong == []
@@ -58,4 +69,4 @@ def test_the_figures_add_up(results):
     figs = figures(results)
     assert figs["right"] + figs["wrong"] + figs["missed"] == figs["measured"]
     assert figs["answerable_right"] <= figs["answerable"] <= figs["measured"]
-    assert figs["written_from"] + figs["measured"] + figs["negatives"] + figs["cited"] == len(CASES)
+    assert figs["written_from"] + figs["measured"] + figs["negatives"] + figs["bare"] + figs["cited"] == len(CASES)

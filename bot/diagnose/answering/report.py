@@ -151,6 +151,11 @@ TEXTS = {
                "请把它上面的内容贴出来，从第一条 `Traceback (most recent call last)` 或第一条 `ERROR` 开始，"
                "例如 `grep -n -B5 -A30 'Traceback\\|ERROR' vllm.log | head -120`。"),
     },
+    "no_vllm_shown": {
+        "en": ("Your paste shows no line of vLLM's own, so this explains the error itself, whichever program "
+               "printed it; the vLLM settings named here apply only if it was vLLM."),
+        "zh": "这段粘贴里没有 vLLM 自己的输出，所以这里解释的是报错本身（无论来自哪个程序）；其中提到的 vLLM 设置只在报错来自 vLLM 时适用。",
+    },
     "not_vllm": {
         "en": ("This log looks like it comes from {program}, not from vLLM, so the vLLM rule book does "
                "not apply. If vLLM is involved, paste the vLLM part of the log (its own lines and first "

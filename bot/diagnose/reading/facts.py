@@ -147,7 +147,9 @@ _ENGINE_CONFIG = _P(r"(Initializing an? (?:V[01] )?LLM engine \(v[^)]*\) with co
 # Lines only vLLM itself prints: its paths, modules, processes, log header, config classes.
 # Plain markers first (a str.find each), then the patterns, each tried only where its literal is.
 _VLLM_PRINTED_MARKS = ("/vllm/", "\\vllm\\", "vllm/vllm-openai", "EngineCore", "LLMEngine", "AsyncLLM",
-                       "RayWorkerWrapper", "Writing input of failed execution")
+                       "RayWorkerWrapper", "Writing input of failed execution",
+                       # the process tags of vLLM's API server (0.10+) and of its Ray actor before 0.2
+                       "(APIServer pid=", "(RayWorker pid=")
 _VLLM_PRINTED = (
     _P(r"\bvllm\.[a-z_]|\b(?:from|import) vllm\b|\bvllm serve\b|vllm_\w+\.py", literals=("vllm",)),
     _P(r"\bVLLM_[A-Z_]{3,}", literals=("VLLM_",)),
@@ -808,6 +810,7 @@ def extract(text: str, error_lines: str = "") -> dict:
     install = vllm_install(text, low)
     foreign, strict = foreign_context(text, low, install)
     server_error = foreign is None and bool(_VLLM_SERVER_ERROR.search(text))
+    vllm_context = printed or server_error or _mentions_vllm(low)
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
     return {
         "vllm_version": _first(_VLLM, text),
@@ -825,7 +828,11 @@ def extract(text: str, error_lines: str = "") -> dict:
         "engine_starts": starts,
         "model": model if isinstance(model, str) else None,
         "has_traceback": "Traceback (most recent call last)" in text,
-        "vllm_context": printed or server_error or _mentions_vllm(low),
+        "vllm_context": vllm_context,
+        # The stack's errors (a CUDA code, the loader, an errno, the Hub) mean the same whatever printed
+        # them: answered where the paste shows vLLM, or shows no program at all (a bare line pasted
+        # into a vLLM help channel); never in a log that shows another program.
+        "stack_context": vllm_context or foreign is None,
         "vllm_printed": printed,
         "vllm_install": install,
         "vllm_server_error": server_error,

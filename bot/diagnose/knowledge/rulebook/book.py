@@ -23,7 +23,7 @@ STATUSES = ("active", "shadow")
 SCOPES = ("errors", "any", "tail")
 LANGS = ("en", "zh")
 WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "compute_capability",
-             "platform", "has_traceback", "vllm_context", "vllm_printed", "frames",
+             "platform", "has_traceback", "vllm_context", "stack_context", "vllm_printed", "frames",
              # the stack beneath vLLM (reading/facts.py environment())
              "torch_cuda", "cuda_runtime", "driver_cuda", "driver_version", "python_version", "glibc_version",
              "os_hint", "container", "vllm_install")
@@ -79,6 +79,13 @@ class Rule(Record):
         """Whether its message points at an error printed above it (a wrapper; a hint with
         `points_above`, such as a worker's death): when the paste shows that error, it is the answer."""
         return self.level == "wrapper" or self.points_above
+
+    @property
+    def everyones(self) -> bool:
+        """Whether it answers a message any program prints the same (the stack's), so a paste that
+        shows no program at all may get it: a stack family, or `stack_context` among its conditions."""
+        return self.family in STACK_FAMILIES or "stack_context" in self.when \
+            or any("stack_context" in w for w in self.pattern_when if w)
 
     @property
     def patterns(self) -> list[re.Pattern[str]]:

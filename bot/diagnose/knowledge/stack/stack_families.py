@@ -60,9 +60,9 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
     """A stack family candidate for the first real error the stack index knows (at most one), when
     no hand-written rule answers; only messages before another source's answer are tried."""
     families = {r.family: r for r in book if r.family in FINDERS and r.status == "active"}
-    # The stack's messages are everyone's: a loader or CUDA error another program printed means
-    # something else there, so only a log that shows vLLM is answered.
-    if not facts.get("vllm_context"):
+    # The stack's messages are everyone's: answered in a log that shows vLLM, or in a bare paste that
+    # shows no program at all; never in a log that shows another program.
+    if not facts.get("stack_context"):
         return []
     # A hint ("torch.compile failed") says where, not why: the OS or CUDA error it carries is still the
     # stack's to answer, in the hint's own message too ("InductorError: PermissionError: [Errno 13] ...").
@@ -108,8 +108,14 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
     if not hits:
         return None
     h = hits[0]
+    if (h.kind, h.record.number) in PROGRAMS_OWN and not facts.get("vllm_context"):
+        return None
     return Hit("error-code", {"kind": h.kind, "record": h.record, "by": h.by, "advised": advised(ix, h.kind, h.record)})
 
+
+# Codes whose cause is what the program itself asked for (memory): without vLLM in the paste there is no
+# telling what to lower, so a bare line with one gets no answer.
+PROGRAMS_OWN = {("cuda", 2)}
 
 # Codes with hand-written advice in the rule's text (a `{?code_<kind>_<n>}` paragraph each).
 ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("cuda", 100), ("cuda", 209), ("cuda", 222),
@@ -159,7 +165,7 @@ def _errno(ix, m: Message, text: str, facts: dict) -> Hit | None:
             err = ix.errno(tail.group("text"))
         if err is None and m.exc_type and m.exc_type.rsplit(".", 1)[-1] in _OSERROR_CLASSES:
             err = ix.errno_in(body)
-    if err is None or err.number == 0:
+    if err is None or err.number == 0 or (err.name == "ENOMEM" and not facts.get("vllm_context")):
         return None
     path = None
     found = _PATH.search(body, body.find(err.strerror) if err.strerror in body else 0)

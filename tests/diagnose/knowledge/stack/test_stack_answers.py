@@ -107,6 +107,19 @@ def test_a_paste_a_rule_answers_never_loads_the_stack_index():
 
 
 def test_another_programs_loader_error_gets_no_stack_answer():
-    # chipStar's GLIBCXX error (no vLLM anywhere): the loader family is not asked
-    report = diagnose(read(LOGS / "_negative/stack-chipstar403-glibcxx3430-spack-gcc10.log").data)
-    assert report.diagnoses == []
+    # fastllm's GLIBCXX error, raised through its own script's frames: the log shows another program
+    report = diagnose(read(LOGS / "_negative/stack-fastllm339-ctypes-glibcxx3430-miniconda.log").data)
+    assert report.diagnoses == [] and report.facts["stack_context"] is False
+
+
+def test_a_bare_loader_line_is_answered_and_says_the_paste_shows_no_vllm():
+    # chipStar's GLIBCXX line alone: no program shown, so the loader's meaning is given, with that caveat
+    report = diagnose(read(LOGS / "stack-loader/bare-chipstar403-glibcxx3430-spack-gcc10.log").data)
+    best = report.diagnoses[0]
+    assert report.verdict == "diagnosed" and best.rule_id == "stack-loader" and "GCC 12.1" in best.cause
+    assert any("shows no line of vLLM's own" in c for c in best.caveats)
+    # the same line with vLLM around it carries no such caveat
+    vllm = diagnose("INFO 01-01 00:00:00 [__init__.py:1] vLLM API server version 0.26.0\n" + read(
+        LOGS / "stack-loader/bare-chipstar403-glibcxx3430-spack-gcc10.log").data.decode())
+    assert vllm.diagnoses[0].rule_id == "stack-loader"
+    assert not any("shows no line of vLLM's own" in c for c in vllm.diagnoses[0].caveats)
