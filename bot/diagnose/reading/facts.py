@@ -774,9 +774,16 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     if _CLIENT_HTTP_ERROR.search(text) or _VLLM_SERVER_ERROR.search(text):
         return None, False
     frames = _FRAME_PATH.findall(text) if 'File "' in text else []
+    # A package build's traceback (pip's isolated build environment, setuptools, torch's extension
+    # builder) names no program: which package was built is not in its frames.
+    frames = [f for f in frames if not _BUILD_FRAME.search(f)]
     if len(frames) >= 2 and not any("vllm" in f.lower() for f in frames) and not vllm_printed(text):
         return "a Python program that is not vLLM (no vLLM frame in its traceback)", False
     return None, False
+
+
+_BUILD_FRAME = re.compile(r"[/\\](?:pip-build-env-[^/\\]+|setuptools|_distutils|pip[/\\]_internal)[/\\]|"
+                          r"torch[/\\]utils[/\\]cpp_extension\.py$")
 
 
 def _mentions_vllm(low: str) -> bool:
