@@ -335,6 +335,75 @@ def _arch(values: dict, facts: dict) -> dict:
     return {"suggest": {"model_impl": "transformers"}}
 
 
+# transformers renames some of llama.cpp's names before its check (load_gguf_checkpoint's
+# `updated_architecture`), and a release passes a file when it knows either name: `qwen3moe` was a
+# key of 4.55 itself, `qwen3_moe` with the rename from 4.56. Read from the wheels 4.41.2 - 5.25.0;
+# each rename came in the release that added its key.
+_GGUF_RENAMED = {"qwen2moe": "qwen2_moe", "qwen3moe": "qwen3_moe", "minimax-m2": "minimax_m2",
+                 "gpt-oss": "gpt_oss", "t5encoder": "t5"}
+# From 5.17 transformers builds some configs on a second path, GGUF_CONFIG_ARCHS
+# (integrations/gguf/gguf_config_mapping.py), which the stack index's table (GGUF_CONFIG_MAPPING
+# only) does not hold: without these, `qwen35` (vllm#36456) would read as converted by no release.
+# The first release of each, read from the wheels 5.16.1 - 5.25.0; past that a "no release" answer
+# stops at 5.25.0, as later releases may have added more.
+_GGUF_CONFIG_ARCHS = {"qwen35": "5.17.0", "qwen35moe": "5.18.0", "lfm2": "5.20.0"}
+_GGUF_CONFIG_ARCHS_READ = "5.25.0"
+_GGUF_PLUGIN_FROM = "0.24.0"    # the first vLLM without in-tree GGUF (vllm#39583; the plugin since)
+
+
+@deriver("gguf-arch-unsupported")
+def _gguf_arch(values: dict, facts: dict) -> dict:
+    """Which transformers releases build a config for the file's architecture, by the stack index;
+    against the transformers the log shows and the one the log's vLLM pins."""
+    arch = str(values.get("gguf_arch") or "").strip("'\"` .").lower()
+    if not arch:
+        return {}
+    # Loaded here, so only a paste this rule answers pays for the index.
+    from bot.diagnose.knowledge.stack import stack_index
+    ix = stack_index.load()
+    rels = ix.transformers_releases() if ix else []
+    if not rels:
+        return {}
+    vkey = stack_index.vkey
+    renamed = _GGUF_RENAMED.get(arch)
+    converting: set[str] = set()
+    for name in filter(None, (arch, renamed)):
+        rec = ix.gguf_arch(name)
+        converting.update(rec.releases if rec else ())
+    second_path = _GGUF_CONFIG_ARCHS.get(arch)
+    if second_path:
+        converting.update(r for r in rels if vkey(r) >= vkey(second_path))
+    out: dict = {}
+    if any(f.endswith(":maybe_override_with_speculators") for f in facts.get("frames") or ()):
+        out["speculator_probe"] = "yes"
+    if not converting:
+        if re.search(r"\d+b$", arch):
+            return out      # 4.46 - 4.47 append falcon's size to the name: not a table key, no claim
+        newest = rels[-1]
+        if vkey(newest) > vkey(_GGUF_CONFIG_ARCHS_READ):
+            newest = _GGUF_CONFIG_ARCHS_READ
+        return {**out, "gguf_none": "yes", "gguf_oldest": rels[0], "gguf_newest": newest}
+    first = min(converting, key=vkey)
+    out["gguf_first"] = first
+    if renamed and not ix.gguf_arch(arch):
+        out["gguf_key"] = renamed
+    installed = (facts.get("packages") or {}).get("transformers")
+    if installed and vkey(installed) and vkey(installed) < vkey(first):
+        out.update(transformers_version=installed, transformers_older="yes")
+    version = facts.get("vllm_version")
+    pin = ix.pin(str(version), "transformers") if version else None
+    if pin and not any(in_range(r, pin) for r in converting):
+        out["vllm_transformers_pin"] = pin
+        later = [v for v in ix.vllm_releases() if vkey(v) > vkey(version)]
+        allowing = next((v for v in later if (p := ix.pin(v, "transformers"))
+                         and any(in_range(r, p) for r in converting)), None)
+        if allowing:
+            out["vllm_allowing"] = allowing
+            if vkey(allowing) >= vkey(_GGUF_PLUGIN_FROM):
+                out["vllm_allowing_plugin"] = "yes"
+    return out
+
+
 @deriver("no-kernel-image")
 def _no_kernel(values: dict, facts: dict) -> dict:
     """When the traceback shows the failing call is vLLM's first use of the GPU (and no attention
@@ -505,6 +574,33 @@ def _port(values: dict, facts: dict) -> dict:
 @deriver("cuda-graph-capture-slow")
 def _eager(values: dict, facts: dict) -> dict:
     return {"suggest": {"enforce_eager": True}}
+
+
+# NCCL's source file, as its WARN lines print it (relative to NCCL's src/), and the part of NCCL
+# it belongs to: each part has its own knob, so its own paragraph ({?nccl_nvls}, ...). A file
+# under a folder counts for the folder (NCCL split net_ib.cc into transport/net_ib/*.cc).
+_NCCL_AREAS = {
+    "transport/nvls": "nvls",
+    "transport/p2p": "p2p",
+    "transport/shm": "shm", "misc/shmutils": "shm",
+    "transport/net_ib": "ib", "misc/ibvwrap": "ib",
+    "transport/net_socket": "socket", "misc/socket": "socket", "bootstrap": "socket",
+    "misc/strongstream": "graph",
+}
+
+
+@deriver("nccl-error")
+def _nccl_area(values: dict, facts: dict) -> dict:
+    """The part of NCCL its WARN line names. Only CUDA graph capture has a vLLM setting that avoids
+    it (eager mode); the other parts are NCCL's environment variables, which a call cannot carry."""
+    src = str(values.get("nccl_src") or "")
+    area = next((a for f, a in _NCCL_AREAS.items() if src == f or src.startswith(f + "/")), None)
+    if area is None:
+        return {}
+    out: dict = {"nccl_area": area, f"nccl_{area}": "yes"}
+    if area == "graph":
+        out["suggest"] = {"enforce_eager": True}
+    return out
 
 
 # Linux signal numbers: vLLM's workers run on Linux, while the bot may not, so not `signal`'s own.

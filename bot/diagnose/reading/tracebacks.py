@@ -30,6 +30,7 @@ _PREFIX = re.compile(
       | [ \t]*\[rank\d+\]:[ \t]?                                          # torch elastic
       | [ \t]*[│|┃][ \t]?                                                   # kubectl / Lens box
       | \[(?P<glevel>[IWEF])\d{3,4}[ ]\d\d:\d\d:\d\d\.\d+[ ]+(?:\d+[ ])?[\w.-]+:\d+\][ ]?  # glog (torch c10d, NCCL)
+      | [ \t]*[\w.-]{1,80}:\d+:\d+[ ]\[\d+\][ ]NCCL[ ](?P<nlevel>INFO|TRACE)[ ]   # NCCL_DEBUG output: debugging, its failures are WARN
       | [ \t]*>[ ](?=\S)                                                      # a markdown quote
       | [\w.]+[ ]\d+[ ]+(?P<xlevel>DEBUG|INFO|WARNING|ERROR|CRITICAL)[ ]+       # after a date: "xinference.core.model 822191 ERROR"
       | -[ ][\w.]+[ ]-[ ](?P<llevel>DEBUG|INFO|WARNING|ERROR|CRITICAL)[ ]-[ ]  # after a date: logging "- name - LEVEL - "
@@ -223,7 +224,8 @@ def _peel_headers(line: str) -> tuple[str | None, str | None, str]:
             break
         proc = m.group("proc") or proc
         level = (m.group("level") or m.group("ulevel") or m.group("plevel") or m.group("llevel")
-                 or m.group("dlevel") or m.group("xlevel") or _GLOG.get(m.group("glevel")) or level)
+                 or m.group("dlevel") or m.group("xlevel") or _GLOG.get(m.group("glevel"))
+                 or ("DEBUG" if m.group("nlevel") else None) or level)
         line = line[m.end():]
     return proc, level, line
 

@@ -50,8 +50,10 @@ def _candidate_message(m: Message, family: str) -> bool:
     if m.level == "WARNING" or (m.exc_type or "").endswith("Warning"):
         return False
     # an INFO line that mentions "out of memory" reports nothing; but some vLLM releases log the
-    # loader's refusal itself at INFO ("Failed to import NCCL library: libnccl.so.2: cannot open ...")
-    if m.level in ("INFO", "DEBUG") and family != "loader":
+    # loader's refusal itself at INFO ("Failed to import NCCL library: libnccl.so.2: cannot open ...").
+    # Debug output never is one (NCCL_DEBUG=INFO's "NET/Plugin : dlerror=libnccl-net.so: cannot open
+    # ..." only says NCCL falls back to its own transport).
+    if m.level == "DEBUG" or (m.level == "INFO" and family != "loader"):
         return False
     return bool(m.exc_type or m.inner or m.native or m.is_error)
 

@@ -192,6 +192,16 @@ def _in_order(text: str, pieces: list[str]) -> bool:
     return all(text.count(p) <= MAX_REPEATS for p in pieces if len(p) > 3)
 
 
+def _prose_subject(site, captures: dict, text: str) -> bool:
+    """Whether a template that opens with a placeholder matched only because the placeholder took a
+    whole phrase of another program's sentence: the name a vLLM message opens with is one token or a
+    quoted list, not three plain words, and its own words must then be most of the message."""
+    if not captures or not site.regex.pattern.startswith("(") or site.literal_chars * 2 >= len(text):
+        return False
+    first = next(iter(captures.values()))
+    return len(first.split()) >= 3 and not any(c in first for c in "[]{}()'\",=:/")
+
+
 def _masked(text: str) -> str:
     return " ".join(_MASK.sub("\x01", text).split())
 
@@ -497,6 +507,8 @@ class Index:
                 captures = site.fullmatch(text)
                 if captures is None and trimmed != text:
                     captures = site.fullmatch(trimmed)
+            if captures is not None and _prose_subject(site, captures, text):
+                captures = None     # "{method} is not supported yet." is not "GGUF model with ... is not supported yet."
             if captures is not None:
                 score, by = 90 + 10 * specific, "template"
                 exact = True

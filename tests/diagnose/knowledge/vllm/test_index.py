@@ -98,9 +98,18 @@ def test_cut_and_hard_wrapped_messages(idx):
      "openai.error.InvalidRequestError"),                            # the OpenAI API's, not vLLM's
     ("", None),
     ("a", None),
+    # transformers' GGUF check: "{speculative_config.method} is not supported yet." would take the
+    # whole phrase before "is not supported yet" as the method's name
+    ("GGUF model with architecture qwen3 is not supported yet.", "ValueError"),
 ])
 def test_abstains_on_text_vllm_does_not_raise(idx, text, exc):
     assert idx.match(text, exc) == []
+
+
+def test_a_name_opening_a_template_is_still_matched_when_it_is_one(idx):
+    got = idx.match("bitsandbytes is not supported yet.", "NotImplementedError")
+    assert got and got[0].site.template == "{speculative_config.method} is not supported yet."
+    assert got[0].captures == {"speculative_config.method": "bitsandbytes"}
 
 
 def test_negative_fixtures_get_no_site_their_frames_do_not_confirm(idx):

@@ -1,0 +1,94 @@
+"""NCCL's own WARN line: the source file it names is the part of NCCL that failed, and the answer
+gives that part's paragraphs and knob only. The lines are real, from public threads."""
+
+import pytest
+
+from bot.diagnose import diagnose, load_rulebook
+from bot.diagnose.answering import advice
+
+BOOK = load_rulebook(use_cache=False)
+
+# part -> (a real WARN line of it, words its cause says, its knob in the fix)
+LINES = {
+    # vllm#9369
+    "nvls": ("kmaker-54-033138205093:44712:44746 [2] transport/nvls.cc:246 NCCL WARN Cuda failure 3 "
+             "'initialization error'", "NVLink SHARP", "NCCL_NVLS_ENABLE=0"),
+    # ray-project/ray_lightning#24
+    "p2p": ("z-pc:909608:910337 [0] transport/p2p.cc:238 NCCL WARN failed to open CUDA IPC handle : 217 peer "
+            "access is not supported between these two devices", "peer-to-peer", "NCCL_P2P_DISABLE=1"),
+    # NVIDIA/nccl#2190
+    "shm": ("[2026-05-22 10:26:17] d4fde3314201:13740:13740 [7] misc/shmutils.cc:132 NCCL WARN Error while "
+            "attaching to shared memory segment /dev/shm/nccl- (size 0), error: No such file or directory (2)",
+            "shared-memory", "NCCL_SHM_DISABLE=1"),
+    # NVIDIA/nccl#1657
+    "ib": ("aigc-maas-instance-leader-0:1639:1915 [0] misc/ibvwrap.cc:206 NCCL WARN Call to ibv_modify_qp "
+           "failed with error No such device errno 19", "InfiniBand", "NCCL_IB_HCA"),
+    # NVIDIA/nccl-tests#166
+    "socket": ("ubuntu:39964:40075 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to "
+               "10.0.0.2<45763> failed : Software caused connection abort", "TCP", "NCCL_SOCKET_IFNAME"),
+    # vllm#7201
+    "graph": ("iZ1pp06qu51oiorg7t0nrwZ:3615176:3615176 [0] misc/strongstream.cc:53 NCCL WARN NCCL cannot be "
+              "captured in a graph if either it wasn't built with CUDA runtime >= 11.3 or if the installed CUDA "
+              "driver < R465.", "CUDA graph", "--enforce-eager"),
+}
+
+
+@pytest.mark.parametrize("src,area", [
+    ("transport/nvls", "nvls"), ("transport/p2p", "p2p"), ("transport/shm", "shm"), ("misc/shmutils", "shm"),
+    ("transport/net_ib", "ib"), ("transport/net_ib/connect", "ib"), ("misc/ibvwrap", "ib"),
+    ("transport/net_socket", "socket"), ("misc/socket", "socket"), ("bootstrap", "socket"),
+    ("misc/strongstream", "graph"),
+])
+def test_the_source_file_names_its_part(src, area):
+    out = advice.derive("nccl-error", {"nccl_src": src}, {})
+    assert out["nccl_area"] == area and out[f"nccl_{area}"] == "yes"
+    assert ("suggest" in out) == (area == "graph")
+
+
+def test_no_part_without_a_known_file():
+    """The generic "NCCL error: unhandled system error" names no file: no part, no suggestion."""
+    assert advice.derive("nccl-error", {"nccl_error": "unhandled system error"}, {}) == {}
+    assert advice.derive("nccl-error", {"nccl_src": "transport/p2pfoo"}, {}) == {}
+
+
+@pytest.mark.parametrize("area", list(LINES))
+def test_each_part_says_its_own_paragraph_and_knob(area):
+    line, words, knob = LINES[area]
+    d = diagnose(line, book=BOOK).best
+    assert d is not None and d.rule_id == "nccl-error"
+    assert words in d.cause and knob in d.fix + d.command
+    others = [LINES[a][2] for a in LINES if a != area and LINES[a][2] not in LINES[area][2]]
+    assert not any(k in d.fix for k in others), "only the paragraphs of this part"
+    assert "NCCL_DEBUG=INFO" not in d.fix, "NCCL already said why: no generic steps"
+
+
+@pytest.mark.parametrize("area", list(LINES))
+def test_chinese_answers_name_the_same_knob(area):
+    line, _, knob = LINES[area]
+    d = diagnose(line, lang="zh", book=BOOK).best
+    assert d.rule_id == "nccl-error" and knob in d.fix + d.command
+
+
+def test_graph_capture_offers_eager_mode_in_the_users_call():
+    d = diagnose(LINES["graph"][0], book=BOOK).best
+    assert d.suggested == {"enforce_eager": True} and "--enforce-eager" in d.command
+
+
+@pytest.mark.parametrize("line", [
+    # NVIDIA/nccl#1297: NCCL goes on and uses the device
+    "master:608:608 [0] transport/net_ib.cc:115 NCCL WARN Could not find real path of rxe0 "
+    "(/sys/class/infiniband/rxe0/device)",
+    # NVIDIA/nccl-tests#166: NCCL falls back to the runtime's driver entry points
+    "ubuntu:9621:9621 [0] misc/cudawrap.cc:179 NCCL WARN Failed to find CUDA library libcuda.so "
+    "(NCCL_CUDA_PATH='') : ",
+    # NVIDIA/nccl#1528: enqueue.cc relays a CUDA error of the launch, no part of NCCL with a knob
+    "c76d92cccb6e:72:456 [0] enqueue.cc:58 NCCL WARN Cuda failure 'named symbol not found'",
+])
+def test_lines_of_no_failing_part_are_not_answered_as_nccl(line):
+    assert all(d.rule_id != "nccl-error" for d in diagnose(line, book=BOOK).diagnoses)
+
+
+def test_the_generic_line_alone_still_needs_vllm():
+    """SGLang's copy of pynccl prints the same line: the WARN line answers a bare paste, this one not."""
+    line = "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)"
+    assert all(d.rule_id != "nccl-error" for d in diagnose(line, book=BOOK).diagnoses)
