@@ -541,12 +541,12 @@ _CONTAINERS = (("openshift", ("openshift", "restricted-v2")),
                ("apptainer", ("apptainer", "singularity")))
 # pip's resolver: "vllm 0.5.4 requires torch==2.4.0, but you have torch 2.1.1 which is incompatible."
 # and "The conflict is caused by: The user requested torch==2.1.1 / vllm 0.5.4 depends on torch==2.4.0".
-_PIP_REQUIRES = _P(r"^\s*(?P<by>[A-Za-z0-9][\w.-]*) (?P<by_version>\d[\w.+!-]*) requires (?P<package>[A-Za-z0-9][\w.-]*)"
+_PIP_REQUIRES = _P(r"^(?:>\s?)?\s*(?P<by>[A-Za-z0-9][\w.-]*) (?P<by_version>\d[\w.+!-]*) requires (?P<package>[A-Za-z0-9][\w.-]*)"
                    r"(?P<required>(?:\[[^\]]*\])?[<>=!~][^,\n]*(?:,[<>=!~][^,\n]*)*)?, but you have (?P=package) (?P<have>\S+) which is incompatible",
                    re.M, literals=(", but you have",))
-_PIP_DEPENDS = _P(r"^\s*(?P<by>[A-Za-z0-9][\w.-]*) (?P<by_version>\d[\w.+!-]*) depends on (?P<package>[A-Za-z0-9][\w.-]*)(?P<required>[<>=!~][^\s;]*)?",
+_PIP_DEPENDS = _P(r"^(?:>\s?)?\s*(?P<by>[A-Za-z0-9][\w.-]*) (?P<by_version>\d[\w.+!-]*) depends on (?P<package>[A-Za-z0-9][\w.-]*)(?P<required>[<>=!~][^\s;]*)?",
                   re.M, literals=(" depends on ",))
-_PIP_REQUESTED = _P(r"^\s*The user requested (?P<package>[A-Za-z0-9][\w.-]*)(?P<required>[<>=!~][^\s;]*)?", re.M,
+_PIP_REQUESTED = _P(r"^(?:>\s?)?\s*The user requested (?P<package>[A-Za-z0-9][\w.-]*)(?P<required>[<>=!~][^\s;]*)?", re.M,
                     literals=("The user requested",))
 MAX_CONFLICTS = 40
 
@@ -742,7 +742,7 @@ _VLLM_INSTALL_MARKS = ("building wheel for vllm", "building editable for vllm", 
 # vllm" alone is not: another package's install pulls vLLM in, and fails on its own)
 _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for vllm", "(from vllm",
                       "/simple/vllm/")
-_VLLM_PIN_LINE = _P(r"^\s*vllm(?:-cpu)? \d[\w.+!-]* (?:requires|depends on) ", re.M,
+_VLLM_PIN_LINE = _P(r"^(?:>\s?)?\s*vllm(?:-cpu)? \d[\w.+!-]* (?:requires|depends on) ", re.M,   # a quoted paste too
                     literals=(" requires ", " depends on "))
 
 

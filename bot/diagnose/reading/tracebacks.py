@@ -58,7 +58,7 @@ _CHAIN = re.compile(r"^(?:Traceback \(most recent call last\)|During handling of
 # match WARNING records; their messages must hold one of these words (the fixtures check it).
 KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "killed", "abort",
             "segmentation fault", "timed out", "no available", "exceed", "too old", "died", "is restricted",
-            "unauthorized", "permission denied", "(src/")
+            "unauthorized", "permission denied", "(src/", "conflict is caused by")
 
 _KEYWORDS_BYTES = tuple(k.encode() for k in KEYWORDS)
 
@@ -70,7 +70,8 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
                "no module", "not found", "is not valid", "insufficient", "too old", "must be",
                "at most ", "no available", "died", "not allowed", "larger than", "greater than",
                "longer than", "smaller than", "is restricted", "unauthorized", "permission denied",
-               "too many open files", "no space left", "cannot allocate memory", "bad file descriptor")
+               "too many open files", "no space left", "cannot allocate memory", "bad file descriptor",
+               "conflict is caused by")
 
 # What native code prints to stderr as it dies, with no Python exception: libzmq's check
 # ("Too many open files (src/epoll.cpp:38)", "Assertion failed: ok (src/mailbox.cpp:99)"), the
@@ -149,6 +150,10 @@ _VLLM_LINE = re.compile(
     r"(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[?[^\]\s]+:\d+\] ?"
 )
 
+
+# A vLLM record header inside a line: a paste that lost its line breaks runs its records together
+# ("ERROR ... [core.py:515]   ^^^^^ ERROR ... [core.py:515] OSError: ..."); the last record is the message.
+_INNER_RECORD = re.compile(r"(?<=\s)(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[^\]\s]+:\d+\] ")
 
 MAX_LINE_CHARS = 8192
 
@@ -420,6 +425,14 @@ def messages(text: str) -> list[Message]:
             continue
         raw = _unformat(lines[i][:MAX_LINE_CHARS])
         proc, level, rest = _peel_headers(raw)
+        if " [" in rest and "] " in rest:
+            inner = None
+            for inner in _INNER_RECORD.finditer(rest):
+                pass
+            if inner is not None:
+                raw = raw[len(raw) - len(rest) + inner.start():]
+                proc2, level, rest = _peel_headers(raw)
+                proc = proc2 or proc
         body = rest.strip()
         if not body or _FRAME.match(body) or body.startswith("Traceback (most recent call last)"):
             continue

