@@ -404,6 +404,37 @@ def _gguf_arch(values: dict, facts: dict) -> dict:
     return out
 
 
+@deriver("transformers-unknown-model-type")
+def _model_type(values: dict, facts: dict) -> dict:
+    """The first transformers release that registers the checkpoint's model type, by the stack index;
+    whether the log's vLLM pins a transformers that can have it, and else the first vLLM that does."""
+    model_type = str(values.get("model_type") or "").strip()
+    if not model_type:
+        return {}
+    # Loaded here, so only a paste this rule answers pays for the index.
+    from bot.diagnose.knowledge.stack import stack_index
+    ix = stack_index.load()
+    rels = ix.transformers_releases() if ix else []
+    if not rels:
+        return {}
+    vkey = stack_index.vkey
+    first = ix.model_type_first(model_type)
+    if first is None:
+        return {"mt_none": "yes", "mt_newest": rels[-1]}
+    out: dict = {"mt_first": first} if vkey(first) > vkey(rels[0]) else {"mt_by": first}
+    knowing = ix.model_type_releases(model_type)
+    version = facts.get("vllm_version")
+    pin = ix.pin(str(version), "transformers") if version else None
+    if pin and not any(in_range(r, pin) for r in knowing):
+        out["mt_vllm_pin"] = pin
+        later = [v for v in ix.vllm_releases() if vkey(v) > vkey(version)]
+        allowing = next((v for v in later if (p := ix.pin(v, "transformers"))
+                         and any(in_range(r, p) for r in knowing)), None)
+        if allowing:
+            out["mt_vllm_allowing"] = allowing
+    return out
+
+
 @deriver("no-kernel-image")
 def _no_kernel(values: dict, facts: dict) -> dict:
     """When the traceback shows the failing call is vLLM's first use of the GPU (and no attention

@@ -22,7 +22,7 @@ _SLACK_LINK = re.compile(r"<((?:https?|mailto|file|ftp)://[^|>\s]+|[#@!][^|>\s]+
 # Real escape sequences (colours, cursor moves from tqdm) and colour codes whose ESC byte was lost
 # in a copy-paste, e.g. "[1;36m(EngineCore_DP0 pid=87)" (but not "[5ms]" or "[2m]").
 # A pager or a web page may also show the ESC byte as the text "ESC" or "^[".
-ANSI = _ANSI = re.compile(r"(?:\x1b|ESC|\^\[)\[[0-9;?]*[A-Za-z]|\x1b[()][AB012]|\[(?:\d{1,3};)*\d{1,3}m(?![\w]*\])")
+ANSI = _ANSI = re.compile(r"(?:\x1b|ESC|\^\[|#033)\[[0-9;?]*[A-Za-z]|\x1b[()][AB012]|\[(?:\d{1,3};)*\d{1,3}m(?![\w]*\])")
 
 
 # Notes the reading leaves for the reader, in the answer's language.

@@ -182,7 +182,8 @@ def test_formatting_marks_that_are_part_of_the_text_stay():
 
 def test_colour_codes_whose_esc_byte_was_lost_or_printed_as_text_leave_the_lines_read():
     from bot.diagnose.reading import logtext
-    for start, reset in (("[1;36m", "[0;0m"), ("ESC[1;36m", "ESC[0;0m"), ("^[[1;36m", "^[[0m")):
+    # ... and syslog's octal escape of it (a container logging through journald or rsyslog: "#033[2m")
+    for start, reset in (("[1;36m", "[0;0m"), ("ESC[1;36m", "ESC[0;0m"), ("^[[1;36m", "^[[0m"), ("#033[2m", "#033[0m")):
         pasted = f"{start}(VllmWorkerProcess pid=62){reset} ERROR 12-26 16:20:28 x.py:1] RuntimeError: boom\n"
         m = tracebacks.messages(logtext.clean(pasted).text)[0]
         assert (m.text, m.proc, m.level) == ("RuntimeError: boom", "VllmWorkerProcess pid=62", "ERROR"), start
@@ -247,3 +248,19 @@ def test_vllms_error_body_as_a_client_prints_it_is_unwrapped():
     # OpenAI's hosted API words some messages as vLLM does; its snake-case types are not vLLM's
     hosted = '{"error": {"message": "This model\'s maximum context length is 8192 tokens.", "type": "invalid_request_error"}}'
     assert "This model's maximum context length is 8192 tokens." not in [m.text for m in tracebacks.messages(hosted)]
+
+
+def test_a_line_that_runs_several_records_together_is_read_from_its_last():
+    # a paste that lost its line breaks: the caret line of a frame, then the exception's own record
+    line = ("ERROR 08-04 07:35:11 [core.py:515]                    ^^^^^^^^^^^^^^^^^^^ ERROR 08-04 07:35:11 "
+            "[core.py:515] OSError: /lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.32' not found\n")
+    m = tracebacks.messages(line)[0]
+    assert (m.exc_type, m.level) == ("OSError", "ERROR") and m.text.startswith("OSError: /lib/x86_64")
+
+
+def test_nccl_debug_info_lines_are_debug_output_of_their_own():
+    log = ("host:1:1 [0] NCCL INFO NET/Plugin : dlerror=libnccl-net.so: cannot open shared object file: "
+           "No such file or directory No plugin found (libnccl-net.so), using internal implementation\n"
+           "host:1:2 [0] NCCL INFO NET/IB : No device found.\n")
+    msgs = tracebacks.messages(log)
+    assert {m.level for m in msgs} == {"DEBUG"} and "NET/IB" not in msgs[0].text      # one record a line

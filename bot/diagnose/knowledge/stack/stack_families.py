@@ -110,17 +110,25 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
     if not hits:
         return None
     h = hits[0]
+    # NCCL's "unhandled cuda error" says only that a CUDA call failed; its "Last error: Cuda failure N"
+    # is that call's own code
+    if h.kind == "nccl" and h.record.number == 1:
+        last = _CUDA_FAILURE.search(text) if "Cuda failure" in text else None
+        h = next((x for x in hits + (ix.codes_in(last.group(0)) if last else []) if x.kind == "cuda"), h)
     if (h.kind, h.record.number) in PROGRAMS_OWN and not facts.get("vllm_context"):
         return None
     return Hit("error-code", {"kind": h.kind, "record": h.record, "by": h.by, "advised": advised(ix, h.kind, h.record)})
 
+
+_CUDA_FAILURE = re.compile(r"Cuda failure (?:\d+ )?'[^'\n]{1,120}'")     # NCCL's "Last error:" line
 
 # Codes whose cause is what the program itself asked for (memory): without vLLM in the paste there is no
 # telling what to lower, so a bare line with one gets no answer.
 PROGRAMS_OWN = {("cuda", 2)}
 
 # Codes with hand-written advice in the rule's text (a `{?code_<kind>_<n>}` paragraph each).
-ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("cuda", 100), ("cuda", 209), ("cuda", 222),
+ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("cuda", 100), ("cuda", 209), ("cuda", 217),
+           ("cuda", 222),
            ("cuda", 700), ("cuda", 802), ("cuda", 803), ("cuda", 804), ("cuda", 999),
            ("nccl", 2), ("nccl", 3), ("nccl", 5), ("nccl", 6), ("nvml", 9), ("nvml", 12), ("nvml", 18)}
 
