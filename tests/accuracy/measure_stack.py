@@ -53,7 +53,7 @@ def run(cases: list[dict], root: Path = ROOT) -> list[dict]:
         elif not answered:
             outcome = "missed"
         else:
-            outcome = "right" if got == c["expect"] else "wrong"
+            outcome = "right" if got == c["expect"] else "weaker" if got in (c.get("accept") or ()) else "wrong"
         f = report.facts
         # Whether anything can be answered without guessing: the paste shows no other program (vLLM,
         # or nothing at all), and an error line (an exception, a native line, an ERROR record).
@@ -64,23 +64,30 @@ def run(cases: list[dict], root: Path = ROOT) -> list[dict]:
     return out
 
 
-def figures(results: list[dict]) -> dict:
-    held = [r for r in results if r["split"] == "measure"]
+def figures(results: list[dict], split: str = "measure") -> dict:
+    held = [r for r in results if r["split"] == split]
     neg = [r for r in results if r["split"] == "negative"]
     bare = [r for r in results if r["split"] == "bare"]
     n = Counter(r["outcome"] for r in held)
     able = [r for r in held if r["answerable"]]
+    fine = n["right"] + n["weaker"]
     return {
-        "measured": len(held), "right": n["right"], "wrong": n["wrong"], "missed": n["missed"],
+        "measured": len(held), "right": n["right"], "weaker": n["weaker"], "wrong": n["wrong"], "missed": n["missed"],
         "answerable": len(able), "answerable_right": sum(r["outcome"] == "right" for r in able),
         "top1_answerable": round(sum(r["outcome"] == "right" for r in able) / len(able), 3) if able else 0.0,
         "top1": round(n["right"] / len(held), 3) if held else 0.0,
-        "precision": round(n["right"] / (n["right"] + n["wrong"]), 3) if n["right"] + n["wrong"] else 1.0,
+        "precision": round(fine / (fine + n["wrong"]), 3) if fine + n["wrong"] else 1.0,
         "negatives": len(neg), "false_diagnoses": sum(r["outcome"] == "false" for r in neg),
+        # what each negative shows of its program, where the manifest says (stack2): a named program or
+        # its frames, or nothing at all (a bare line)
+        "false_by_shows": {shows: f"{sum(r['outcome'] == 'false' for r in neg if r.get('shows') == shows)}/"
+                                  f"{sum(1 for r in neg if r.get('shows') == shows)}"
+                           for shows in sorted({r["shows"] for r in neg if r.get("shows")})},
         "bare": len(bare), "bare_answered": sum(r["outcome"] == "answered" for r in bare),
         "bare_wrong": sum(r["outcome"] == "wrong" for r in bare),
         "written_from": sum(r["split"] == "rule" for r in results),
         "cited": sum(r["split"] == "cited" for r in results),
+        "used": sum(r["split"] == "used" for r in results),
         "by_class": {cls: f"{sum(r['outcome'] == 'right' for r in held if r['class'] == cls)}/"
                            f"{sum(1 for r in held if r['class'] == cls)}"
                      for cls in sorted({r["class"] for r in held})},
@@ -104,13 +111,19 @@ def main(argv: list[str] | None = None) -> int:
         able = "yes" if r["answerable"] else "no"
         print(f"{Path(r['file']).name[:58]:58} {r['split']:8} {r['outcome']:9} {able:10} {r['got'][:28]:28} {r['expect'][:28]:28}")
     print()
-    print(f"held out {figs['measured']} (never used to write a rule; {figs['written_from']} others were): "
-          f"right {figs['right']}, wrong {figs['wrong']}, no answer {figs['missed']}")
-    print(f"top-1 {figs['top1']:.1%}, precision {figs['precision']:.1%}")
+    print(f"held out {figs['measured']} (never used to write a rule; {figs['written_from'] + figs['used']} others were): "
+          f"right {figs['right']}, weaker {figs['weaker']}, wrong {figs['wrong']}, no answer {figs['missed']}")
+    print(f"top-1 {figs['top1']:.1%}, precision {figs['precision']:.1%} (right or not wrong, of those answered)")
+    if figs["used"]:
+        u = figures(results, "used")
+        print(f"read while changing the bot ({u['measured']}, counted apart): right {u['right']}, weaker {u['weaker']}, "
+              f"wrong {u['wrong']}, no answer {u['missed']}")
     print(f"of those, {figs['answerable']} show an error line and no other program (the others show another "
           f"program's frames, or are cut before the error): top-1 there "
           f"{figs['answerable_right']}/{figs['answerable']} = {figs['top1_answerable']:.1%}")
-    print(f"negatives {figs['negatives']} (another program's log that shows it): false diagnoses {figs['false_diagnoses']}")
+    print(f"negatives {figs['negatives']} (another program's log): false diagnoses {figs['false_diagnoses']}"
+          + (" (by what the paste shows: " + ", ".join(f"{k} {v}" for k, v in figs["false_by_shows"].items()) + ")"
+             if figs["false_by_shows"] else ""))
     print(f"bare lines from other projects' threads {figs['bare']}: answered on the stack's terms "
           f"{figs['bare_answered']}, another answer {figs['bare_wrong']} (false diagnoses by the set's first "
           f"definition: {figs['false_diagnoses'] + figs['bare_answered'] + figs['bare_wrong']} of "
