@@ -124,10 +124,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"negatives {figs['negatives']} (another program's log): false diagnoses {figs['false_diagnoses']}"
           + (" (by what the paste shows: " + ", ".join(f"{k} {v}" for k, v in figs["false_by_shows"].items()) + ")"
              if figs["false_by_shows"] else ""))
-    print(f"bare lines from other projects' threads {figs['bare']}: answered on the stack's terms "
-          f"{figs['bare_answered']}, another answer {figs['bare_wrong']} (false diagnoses by the set's first "
-          f"definition: {figs['false_diagnoses'] + figs['bare_answered'] + figs['bare_wrong']} of "
-          f"{figs['negatives'] + figs['bare']})")
+    if figs["bare"]:
+        print(f"bare lines from other projects' threads {figs['bare']}: answered on the stack's terms "
+              f"{figs['bare_answered']}, another answer {figs['bare_wrong']} (false diagnoses by the set's first "
+              f"definition: {figs['false_diagnoses'] + figs['bare_answered'] + figs['bare_wrong']} of "
+              f"{figs['negatives'] + figs['bare']})")
     print("by class (right/held out): " + ", ".join(f"{k} {v}" for k, v in figs["by_class"].items()))
     return 0
 

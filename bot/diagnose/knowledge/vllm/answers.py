@@ -22,11 +22,13 @@ _L = {
     "en": {"default": "default", "type": "type", "range": "range", "choices": "one of", "env": "environment variable",
            "field_of": "a field of `{cls}`", "set_with": "set it with `{flag} '{{\"{field}\": …}}'`",
            "not_in": "not in vLLM {release} (in {runs})", "llm": "`LLM({kw}=…)`", "no_flag": "no command-line flag",
+           "yours_named": " **You set it to `{value}`, which the message names.**",
            "of_indexed": "indexed releases", "unknown_version": "The log does not show its vLLM version: this describes vLLM {release}, the newest indexed release that has it.",
            "frames_version": "The log does not show its vLLM version, but its traceback raised at the file and line where vLLM {releases} raises it: this describes vLLM {release}."},
     "zh": {"default": "默认", "type": "类型", "range": "范围", "choices": "可选", "env": "环境变量",
            "field_of": "`{cls}` 的字段", "set_with": "用 `{flag} '{{\"{field}\": …}}'` 设置",
            "not_in": "vLLM {release} 中没有(存在于 {runs})", "llm": "`LLM({kw}=…)`", "no_flag": "没有命令行参数",
+           "yours_named": " **你把它设成了 `{value}`，报错里提到的正是这个值。**",
            "of_indexed": "已索引的版本", "unknown_version": "日志里没有 vLLM 版本号:以下按 vLLM {release}(有这条报错的最新已索引版本)说明。",
            "frames_version": "日志里没有 vLLM 版本号,但它的 traceback 抛错的文件和行号与 vLLM {releases} 抛出这条报错的位置一致:以下按 vLLM {release} 说明。"},
 }
@@ -210,6 +212,15 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
             found.setdefault(name, cls)
         elif name.startswith("VLLM_") or idx.arg(name) is not None:
             found.setdefault(name, None)
+    # a value the user set that the message names ("current platform cpu does not support ray." for
+    # distributed_executor_backend='ray'): that setting is in play, whatever the check reads
+    said = f"{literal} {' '.join(str(v) for v in (captures or {}).values())}".lower()
+    yours: dict[str, str] = {}
+    for name, value in (given or {}).items():
+        if isinstance(value, str) and 2 <= len(value) <= 40 and "/" not in value and idx.arg(name, release) is not None \
+                and re.search(rf"(?<![\w.-]){re.escape(value.lower())}(?![\w-])", said):
+            found.setdefault(name, None)
+            yours[name] = value
     lines = knobs.lines(idx, site, w, captures, release, lang, given)
     for name, owner in found.items():
         if name.endswith("_config") and idx.arg(name, release) is None:
@@ -225,6 +236,8 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
         line = setting_line(idx, name, owner, release, lang)
         if line and any(_head(known) == re.split(r" \(|（", line, maxsplit=1)[0] for known in lines):
             continue                    # the knob's own line (a parser's registry) said it already
+        if line and name in yours:
+            line += _L[lang]["yours_named"].format(value=yours[name])
         if line and line not in lines:
             lines.append(line)
         if len(lines) >= MAX_SETTINGS:
