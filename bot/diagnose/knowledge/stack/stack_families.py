@@ -161,6 +161,9 @@ def _loader(ix, m: Message, text: str, facts: dict) -> Hit | None:
 # A strerror text a native library printed at the end of its line: libzmq's "Too many open files
 # (src/epoll.cpp:38)", gloo's "socket: Too many open files", mmap's "Cannot allocate memory (12)".
 _STRERROR_END = re.compile(r"(?:^|:\s|\s)(?P<text>[A-Z][a-z][a-z ]{3,60}?)\s*(?:\(src/[^)]*\)|\(\d+\))?\s*$")
+# Python's OSError without a readable errno ("permissionError: [error 13] Permission denied: '/.cache'",
+# retyped): the strerror and the quoted path it ends with
+_STRERROR_PATH_END = re.compile(r"(?:^|:\s|\]\s)(?P<text>[A-Z][a-z][a-z ]{3,60}?): ['\"][^'\"\n]{1,400}['\"]\s*$")
 _PATH = re.compile(r"""(?:: |\s)['"](?P<path>(?:[A-Za-z]:)?[/\\~.][^'"\n]{0,400})['"]""")
 
 
@@ -170,7 +173,7 @@ def _errno(ix, m: Message, text: str, facts: dict) -> Hit | None:
     if ERRNO_FORMS.search(body):
         err = ix.errno_in(body)
     else:
-        tail = _STRERROR_END.search(body)
+        tail = _STRERROR_END.search(body) or _STRERROR_PATH_END.search(body)
         if tail is not None:
             err = ix.errno(tail.group("text"))
         if err is None and m.exc_type and m.exc_type.rsplit(".", 1)[-1] in _OSERROR_CLASSES:

@@ -123,3 +123,21 @@ def test_a_bare_loader_line_is_answered_and_says_the_paste_shows_no_vllm():
         LOGS / "stack-loader/bare-chipstar403-glibcxx3430-spack-gcc10.log").data.decode())
     assert vllm.diagnoses[0].rule_id == "stack-loader"
     assert not any("shows no line of vLLM's own" in c for c in vllm.diagnoses[0].caveats)
+
+
+def test_an_oserror_retyped_without_its_errno_is_read_by_its_strerror_and_path():
+    # "[Errno 13]" typed as "[error 13]": the exact strerror before the quoted path still says EACCES
+    best = diagnose("I am getting this error from core.py:\npermissionError: [error 13] Permission denied: '/.cache'\n").best
+    assert best.rule_id == "stack-errno" and "EACCES" in best.title and "`/.cache`" in best.cause
+    # a sentence that only ends in a quoted name is no errno
+    assert diagnose("ValueError: Unknown model: 'foo'\n").best is None or \
+        diagnose("ValueError: Unknown model: 'foo'\n").best.rule_id != "stack-errno"
+
+
+def test_nccls_unhandled_cuda_error_is_answered_by_the_cuda_failure_it_wraps():
+    log = ("torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3353, "
+           "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.2\n"
+           "ncclUnhandledCudaError: Call to CUDA function failed.\nLast error:\n"
+           "Cuda failure 217 'peer access is not supported between these two devices'\n")
+    best = diagnose(log).best
+    assert best.rule_id == "stack-error-code" and "217" in best.title and "NCCL_P2P_DISABLE=1" in best.fix
