@@ -351,20 +351,36 @@ _GGUF_CONFIG_ARCHS_READ = "5.25.0"
 _GGUF_PLUGIN_FROM = "0.24.0"    # the first vLLM without in-tree GGUF (vllm#39583; the plugin since)
 
 
+def _transformers_table():
+    """(the stack index, the transformers releases its tables hold, its version key), or None. Loaded
+    here, so only a paste that a rule reading transformers' tables answers pays for the index."""
+    from bot.diagnose.knowledge.stack import stack_index
+    ix = stack_index.load()
+    rels = ix.transformers_releases() if ix else []
+    return (ix, rels, stack_index.vkey) if rels else None
+
+
+def _pin_rules_out(ix, version, releases, vkey) -> tuple[str | None, str | None]:
+    """(the transformers pin of the log's vLLM when it rules out every one of `releases`, the first
+    later vLLM whose pin allows one of them): "this vLLM cannot have it; that one can"."""
+    pin = ix.pin(str(version), "transformers") if version else None
+    if not pin or any(in_range(r, pin) for r in releases):
+        return None, None
+    later = [v for v in ix.vllm_releases() if vkey(v) > vkey(version)]
+    allowing = next((v for v in later if (p := ix.pin(v, "transformers"))
+                     and any(in_range(r, p) for r in releases)), None)
+    return pin, allowing
+
+
 @deriver("gguf-arch-unsupported")
 def _gguf_arch(values: dict, facts: dict) -> dict:
     """Which transformers releases build a config for the file's architecture, by the stack index;
     against the transformers the log shows and the one the log's vLLM pins."""
     arch = str(values.get("gguf_arch") or "").strip("'\"` .").lower()
-    if not arch:
+    table = _transformers_table() if arch else None
+    if table is None:
         return {}
-    # Loaded here, so only a paste this rule answers pays for the index.
-    from bot.diagnose.knowledge.stack import stack_index
-    ix = stack_index.load()
-    rels = ix.transformers_releases() if ix else []
-    if not rels:
-        return {}
-    vkey = stack_index.vkey
+    ix, rels, vkey = table
     renamed = _GGUF_RENAMED.get(arch)
     converting: set[str] = set()
     for name in filter(None, (arch, renamed)):
@@ -390,17 +406,13 @@ def _gguf_arch(values: dict, facts: dict) -> dict:
     installed = (facts.get("packages") or {}).get("transformers")
     if installed and vkey(installed) and vkey(installed) < vkey(first):
         out.update(transformers_version=installed, transformers_older="yes")
-    version = facts.get("vllm_version")
-    pin = ix.pin(str(version), "transformers") if version else None
-    if pin and not any(in_range(r, pin) for r in converting):
+    pin, allowing = _pin_rules_out(ix, facts.get("vllm_version"), converting, vkey)
+    if pin:
         out["vllm_transformers_pin"] = pin
-        later = [v for v in ix.vllm_releases() if vkey(v) > vkey(version)]
-        allowing = next((v for v in later if (p := ix.pin(v, "transformers"))
-                         and any(in_range(r, p) for r in converting)), None)
-        if allowing:
-            out["vllm_allowing"] = allowing
-            if vkey(allowing) >= vkey(_GGUF_PLUGIN_FROM):
-                out["vllm_allowing_plugin"] = "yes"
+    if allowing:
+        out["vllm_allowing"] = allowing
+        if vkey(allowing) >= vkey(_GGUF_PLUGIN_FROM):
+            out["vllm_allowing_plugin"] = "yes"
     return out
 
 
@@ -409,29 +421,16 @@ def _model_type(values: dict, facts: dict) -> dict:
     """The first transformers release that registers the checkpoint's model type, by the stack index;
     whether the log's vLLM pins a transformers that can have it, and else the first vLLM that does."""
     model_type = str(values.get("model_type") or "").strip()
-    if not model_type:
+    table = _transformers_table() if model_type else None
+    if table is None:
         return {}
-    # Loaded here, so only a paste this rule answers pays for the index.
-    from bot.diagnose.knowledge.stack import stack_index
-    ix = stack_index.load()
-    rels = ix.transformers_releases() if ix else []
-    if not rels:
-        return {}
-    vkey = stack_index.vkey
+    ix, rels, vkey = table
     first = ix.model_type_first(model_type)
     if first is None:
         return {"mt_none": "yes", "mt_newest": rels[-1]}
     out: dict = {"mt_first": first} if vkey(first) > vkey(rels[0]) else {"mt_by": first}
-    knowing = ix.model_type_releases(model_type)
-    version = facts.get("vllm_version")
-    pin = ix.pin(str(version), "transformers") if version else None
-    if pin and not any(in_range(r, pin) for r in knowing):
-        out["mt_vllm_pin"] = pin
-        later = [v for v in ix.vllm_releases() if vkey(v) > vkey(version)]
-        allowing = next((v for v in later if (p := ix.pin(v, "transformers"))
-                         and any(in_range(r, p) for r in knowing)), None)
-        if allowing:
-            out["mt_vllm_allowing"] = allowing
+    pin, allowing = _pin_rules_out(ix, facts.get("vllm_version"), ix.model_type_releases(model_type), vkey)
+    out.update({k: v for k, v in (("mt_vllm_pin", pin), ("mt_vllm_allowing", allowing)) if v})
     return out
 
 
