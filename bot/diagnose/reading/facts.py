@@ -89,7 +89,8 @@ _VLLM = [
 ]
 _TORCH = [
     _P(r"PyTorch version\s*:\s*" + _VERSION),
-    _P(r"torch==" + _VERSION),
+    # pip freeze's line, not a requirement pip quotes ("vllm 0.19.1 depends on torch==2.10.0")
+    _P(r"(?<!depends on )(?<!requires )(?<!requested )torch==" + _VERSION, literals=("torch==",)),
     _P(r"torch[ :]+(\d+\.\d+\.\d+\+cu\d+)"),
 ]
 _CUDA = [

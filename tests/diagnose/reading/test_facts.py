@@ -195,3 +195,10 @@ def test_the_file_a_failed_atomic_write_was_for():
             "'/data/home/.cache/vllm/modelinfos/m.json' not modified\nOSError: [Errno 28] No space left on device\n")
     assert facts.extract(text)["write_path"] == "/data/home/.cache/vllm/modelinfos/m.json"
     assert facts.extract("OSError: [Errno 28] No space left on device\n")["write_path"] is None
+
+
+def test_a_torch_pin_pip_quotes_is_not_the_installed_torch():
+    assert facts.extract("torch==2.1.2\nvllm==0.4.0\n")["torch_version"] == "2.1.2"          # pip freeze
+    conflict = ("The conflict is caused by:\n    vllm 0.19.1 depends on torch==2.10.0\n"
+                "    vllm-ascend 0.19.1rc1 depends on torch==2.9.0\n")
+    assert facts.extract(conflict)["torch_version"] is None
