@@ -122,9 +122,9 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
 
 _CUDA_FAILURE = re.compile(r"Cuda failure (?:\d+ )?'[^'\n]{1,120}'")     # NCCL's "Last error:" line
 
-# Codes whose cause is what the program itself asked for (memory): without vLLM in the paste there is no
-# telling what to lower, so a bare line with one gets no answer.
-PROGRAMS_OWN = {("cuda", 2)}
+# Codes whose cause is what the program itself asked for (memory: CUDA's out of memory, ENOMEM): without
+# vLLM in the paste there is no telling what to lower, so a bare line with one gets no answer.
+PROGRAMS_OWN = {("cuda", 2), ("errno", 12)}
 
 # Codes with hand-written advice in the rule's text (a `{?code_<kind>_<n>}` paragraph each).
 ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("cuda", 100), ("cuda", 209), ("cuda", 217),
@@ -178,7 +178,7 @@ def _errno(ix, m: Message, text: str, facts: dict) -> Hit | None:
             err = ix.errno(tail.group("text"))
         if err is None and m.exc_type and m.exc_type.rsplit(".", 1)[-1] in _OSERROR_CLASSES:
             err = ix.errno_in(body)
-    if err is None or err.number == 0 or (err.name == "ENOMEM" and not facts.get("vllm_context")):
+    if err is None or err.number == 0 or (("errno", err.number) in PROGRAMS_OWN and not facts.get("vllm_context")):
         return None
     path = None
     found = _PATH.search(body, body.find(err.strerror) if err.strerror in body else 0)

@@ -141,3 +141,13 @@ def test_nccls_unhandled_cuda_error_is_answered_by_the_cuda_failure_it_wraps():
            "Cuda failure 217 'peer access is not supported between these two devices'\n")
     best = diagnose(log).best
     assert best.rule_id == "stack-error-code" and "217" in best.title and "NCCL_P2P_DISABLE=1" in best.fix
+
+
+def test_what_the_program_itself_asked_for_needs_vllm_in_the_paste():
+    # out of memory means "ask for less", and a bare line does not say what asked
+    for line in ("OSError: [Errno 12] Cannot allocate memory\n",
+                 "RuntimeError: CUDA error: out of memory\n"):
+        assert diagnose(line).diagnoses == [], line
+    with_vllm = diagnose("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.26.0\n"
+                         "OSError: [Errno 12] Cannot allocate memory\n")
+    assert with_vllm.best.rule_id == "stack-errno" and "ENOMEM" in with_vllm.best.title
