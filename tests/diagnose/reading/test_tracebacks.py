@@ -264,3 +264,35 @@ def test_nccl_debug_info_lines_are_debug_output_of_their_own():
            "host:1:2 [0] NCCL INFO NET/IB : No device found.\n")
     msgs = tracebacks.messages(log)
     assert {m.level for m in msgs} == {"DEBUG"} and "NET/IB" not in msgs[0].text      # one record a line
+
+
+def _hit_lines_by_hand(text: str, first: int, last: int) -> list[int]:
+    """What the keyword scan must find: the lines holding a keyword in any case, first and last."""
+    hits, offset = [], 0
+    for i, line in enumerate(text.split("\n")):
+        if any(k in line.lower() for k in tracebacks.KEYWORDS):
+            hits.append((i, offset))
+        offset += len(line) + 1
+    return hits if len(hits) <= first + last else hits[:first] + hits[-last:]
+
+
+def test_the_chunked_keyword_scan_finds_the_lines_a_line_by_line_reading_finds(monkeypatch):
+    import random
+    rng = random.Random(7)
+    pieces = ["Error: x", "KILLED", "(src/epoll.cpp:38)", "timed out", "ERR", "ror", "\n", "\n\n",
+              "Permission Denied", "INFO loading weights ", "a" * 40, "é"]
+    for chunk in (5, 23, 200):            # chunks far smaller than a line: keywords cut at every edge
+        monkeypatch.setattr(tracebacks, "_SCAN_CHUNK", chunk)
+        for _ in range(300):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 300)))
+            first, last = rng.randint(1, 12), rng.randint(1, 6)
+            got, count = tracebacks._line_starts_of_hits(text.encode(), first, last)
+            want = _hit_lines_by_hand(text, first, last)
+            assert [i for i, _ in got] == [i for i, _ in want], (chunk, text)
+            assert count == text.count("\n") + 1
+
+
+def test_one_huge_line_of_keywords_is_one_hit():
+    text = "INFO start\n" + "Error: " * 1_000_000 + "\nINFO end"
+    got, count = tracebacks._line_starts_of_hits(text)
+    assert got == [(1, len("INFO start\n"))] and count == 3

@@ -38,6 +38,16 @@ def release_for(data: dict, version: str | None) -> str | None:
     return releases.release_for(data["releases"], version)
 
 
+def _may_match(regex: str, text: str) -> bool:
+    """Whether the message holds the longest word the site's template spells out: a template is
+    words joined by `\\s*` and placeholders, so a message without that word cannot match, and the
+    regex (a millisecond to compile, several per rule) is never built for it."""
+    if "|" in regex:
+        return True
+    word = max((p for p in regex.split(r"\s*") if p.isalnum()), key=len, default="")
+    return word in text
+
+
 def site(data: dict, rule_id: str, message: str, version: str | None, frames=()) -> dict | None:
     """`vllm_source` for a hand-written rule's message: the rule's raise site whose template the
     message matches (the most specific one), in the log's release when the map knows it, else in
@@ -50,6 +60,8 @@ def site(data: dict, rule_id: str, message: str, version: str | None, frames=())
     text = _EXC_PREFIX.sub("", text, count=1)
     best = None
     for e in entries:
+        if not _may_match(e["regex"], text):
+            continue
         rx = _COMPILED.get(e["regex"])
         if rx is None:
             rx = _COMPILED[e["regex"]] = re.compile(e["regex"], re.S)
