@@ -194,6 +194,17 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("LMDeploy", False, ("lmdeploy",)),
     ("Triton Inference Server", False, ("tritonserver",)),
     ("OpenUI", False, ("(openui)",)),
+    # image and chat front ends whose users paste the same torch and CUDA errors; ComfyUI closes
+    # every run with "Prompt executed in N seconds"
+    ("ComfyUI", False, ("comfyui", "prompt executed in ")),
+    ("text-generation-webui", False, ("text-generation-webui", "oobabooga")),
+    ("stable-diffusion-webui", False, ("stable-diffusion-webui", "automatic1111")),
+    ("KoboldCpp", False, ("koboldcpp",)),
+    ("ExLlama", False, ("exllamav2", "exllamav3")),
+    ("MLC LLM", False, ("mlc_llm", "mlc-llm")),
+    # NVIDIA's NCCL benchmarks, run to test the fabric: their failures read like vLLM's NCCL errors
+    ("nccl-tests", False, ("test nccl failure", "all_reduce_perf", "all_gather_perf", "reduce_scatter_perf",
+                           "alltoall_perf", "sendrecv_perf", "broadcast_perf", "# collective test starting")),
     ("the OpenAI API", False, ("context_length_exceeded", "'code': 'model_not_found'",
                                '"code": "model_not_found"', "or you do not have access to it")),
     ("pip", True, ("could not install packages due to an oserror", "failed building wheel",
