@@ -341,13 +341,6 @@ def _arch(values: dict, facts: dict) -> dict:
 # each rename came in the release that added its key.
 _GGUF_RENAMED = {"qwen2moe": "qwen2_moe", "qwen3moe": "qwen3_moe", "minimax-m2": "minimax_m2",
                  "gpt-oss": "gpt_oss", "t5encoder": "t5"}
-# From 5.17 transformers builds some configs on a second path, GGUF_CONFIG_ARCHS
-# (integrations/gguf/gguf_config_mapping.py), which the stack index's table (GGUF_CONFIG_MAPPING
-# only) does not hold: without these, `qwen35` (vllm#36456) would read as converted by no release.
-# The first release of each, read from the wheels 5.16.1 - 5.25.0; past that a "no release" answer
-# stops at 5.25.0, as later releases may have added more.
-_GGUF_CONFIG_ARCHS = {"qwen35": "5.17.0", "qwen35moe": "5.18.0", "lfm2": "5.20.0"}
-_GGUF_CONFIG_ARCHS_READ = "5.25.0"
 _GGUF_PLUGIN_FROM = "0.24.0"    # the first vLLM without in-tree GGUF (vllm#39583; the plugin since)
 
 
@@ -386,19 +379,13 @@ def _gguf_arch(values: dict, facts: dict) -> dict:
     for name in filter(None, (arch, renamed)):
         rec = ix.gguf_arch(name)
         converting.update(rec.releases if rec else ())
-    second_path = _GGUF_CONFIG_ARCHS.get(arch)
-    if second_path:
-        converting.update(r for r in rels if vkey(r) >= vkey(second_path))
     out: dict = {}
     if any(f.endswith(":maybe_override_with_speculators") for f in facts.get("frames") or ()):
         out["speculator_probe"] = "yes"
     if not converting:
         if re.search(r"\d+b$", arch):
             return out      # 4.46 - 4.47 append falcon's size to the name: not a table key, no claim
-        newest = rels[-1]
-        if vkey(newest) > vkey(_GGUF_CONFIG_ARCHS_READ):
-            newest = _GGUF_CONFIG_ARCHS_READ
-        return {**out, "gguf_none": "yes", "gguf_oldest": rels[0], "gguf_newest": newest}
+        return {**out, "gguf_none": "yes", "gguf_oldest": rels[0], "gguf_newest": rels[-1]}
     first = min(converting, key=vkey)
     out["gguf_first"] = first
     if renamed and not ix.gguf_arch(arch):

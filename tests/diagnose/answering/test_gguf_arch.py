@@ -34,7 +34,7 @@ def derive(arch: str, **facts) -> dict:
     ("qwen3moe", "4.55.0"),       # its own key in 4.55, renamed to qwen3_moe from 4.56
     ("minimax-m2", "5.4.0"),      # only ever renamed: the table holds minimax_m2
     ("gpt-oss", "5.6.0"),
-    ("qwen35", "5.17.0"),         # GGUF_CONFIG_ARCHS, the path the index's table does not read
+    ("qwen35", "5.17.0"),         # GGUF_CONFIG_ARCHS, the second table the index reads beside the mapping
     ("qwen35moe", "5.18.0"),
 ])
 def test_the_first_release_that_builds_the_config(arch, first):
@@ -51,9 +51,7 @@ def test_an_architecture_no_release_converts():
     out = derive("olmo2")
     assert out["gguf_none"] == "yes" and "gguf_first" not in out
     assert out["gguf_oldest"] == IX.transformers_releases()[0]
-    # no claim past the last release whose second path (GGUF_CONFIG_ARCHS) was read
-    read_up_to = advice._GGUF_CONFIG_ARCHS_READ
-    assert out["gguf_newest"] == min(NEWEST, read_up_to, key=stack_index.vkey)
+    assert out["gguf_newest"] == NEWEST
 
 
 def test_a_name_with_falcons_size_makes_no_claim():

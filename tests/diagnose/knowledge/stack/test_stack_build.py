@@ -87,6 +87,29 @@ ARCHS = {"general": {}, "llama": {}}
     assert scan_env_reads.literal_keys(tree, "MISSING") is None
 
 
+class _Wheel:
+    """A wheel's members as stack_sites reads them (namelist, texts)."""
+
+    def __init__(self, files: dict[str, str]):
+        self.files = files
+
+    def namelist(self):
+        return list(self.files)
+
+    def texts(self, names):
+        return {n: self.files[n] for n in names}
+
+
+def test_gguf_architectures_are_read_from_both_tables_wherever_they_are():
+    # transformers 5.17+: the mapping in ggml.py, the configs built by a function in gguf/
+    wheel = _Wheel({"transformers/integrations/ggml.py": 'GGUF_CONFIG_MAPPING = {"general": {}, "llama": {}}',
+                    "transformers/integrations/gguf/gguf_config_mapping.py": "GGUF_CONFIG_ARCHS = {'qwen35': f}"})
+    assert stack_sites._table(wheel, *stack_sites.GGUF_ARCHS) == ["general", "llama", "qwen35"]
+    older = _Wheel({"transformers/integrations/ggml.py": 'GGUF_CONFIG_MAPPING = {"llama": {}}'})
+    assert stack_sites._table(older, *stack_sites.GGUF_ARCHS) == ["llama"]
+    assert stack_sites._table(_Wheel({"transformers/integrations/ggml.py": "X = 1"}), *stack_sites.GGUF_ARCHS) is None
+
+
 def test_pins_and_metadata():
     metadata = ("Name: torch\nVersion: 2.8.0\nRequires-Dist: nvidia-cuda-runtime-cu12==12.8.90; platform_system == "
                 "\"Linux\"\nRequires-Dist: triton==3.4.0; platform_system == \"Linux\"\n"

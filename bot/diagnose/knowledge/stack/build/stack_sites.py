@@ -47,10 +47,12 @@ PACKAGES = {
         "triton/knobs.py", "triton/common/build.py", "triton/common/backend.py", "triton/backends/compiler.py")},
 }
 TABLE_SINCE = "4.40.0"           # transformers' model types and GGUF architectures, every release from here
-MODEL_TYPES = ("CONFIG_MAPPING_NAMES", ("transformers/models/auto/configuration_auto.py",
-                                        "transformers/models/auto/auto_mappings.py"))
-GGUF_ARCHS = ("GGUF_CONFIG_MAPPING", ("transformers/integrations/ggml.py",
-                                      "transformers/integrations/gguf/gguf_config_mapping.py"))
+MODEL_TYPES = (("CONFIG_MAPPING_NAMES",), ("transformers/models/auto/configuration_auto.py",
+                                           "transformers/models/auto/auto_mappings.py"))
+# From 5.17 some GGUF configs are built by a function of their own, listed in GGUF_CONFIG_ARCHS
+# beside GGUF_CONFIG_MAPPING (qwen35 first): an architecture in either is converted.
+GGUF_ARCHS = (("GGUF_CONFIG_MAPPING", "GGUF_CONFIG_ARCHS"), ("transformers/integrations/ggml.py",
+                                                            "transformers/integrations/gguf/gguf_config_mapping.py"))
 NOT_ARCHITECTURES = {"general", "tokenizer"}  # GGUF_CONFIG_MAPPING's metadata blocks, not architectures
 
 
@@ -196,14 +198,21 @@ def build_package(pypi: Packages, package: str, log=print) -> dict:
 
 # --- transformers' tables ---------------------------------------------------------------------------
 
-def _table(z, variable: str, candidates: tuple[str, ...]) -> list[str] | None:
+def _table(z, variables: tuple[str, ...], candidates: tuple[str, ...]) -> list[str] | None:
+    """The keys of the tables named `variables`, together, wherever among the candidate files they
+    are defined (5.17+ keeps GGUF_CONFIG_MAPPING in ggml.py and GGUF_CONFIG_ARCHS beside it in
+    gguf/); None when no candidate defines any of them."""
     names = set(z.namelist())
     present = [c for c in candidates if c in names]
+    keys, found = {}, False
     for path, text in z.texts(present).items():
-        keys = scan_env_reads.literal_keys(ast.parse(text), variable)
-        if keys is not None:
-            return keys
-    return None
+        tree = ast.parse(text)
+        for variable in variables:
+            table = scan_env_reads.literal_keys(tree, variable)
+            if table is not None:
+                found = True
+                keys.update(dict.fromkeys(table))
+    return list(keys) if found else None
 
 
 def transformers_tables(pypi: Packages, log=print) -> dict:
@@ -232,8 +241,8 @@ def transformers_tables(pypi: Packages, log=print) -> dict:
             if a not in NOT_ARCHITECTURES:
                 gguf[a] = gguf.get(a, 0) | 1 << ri
     return {"releases": releases, "model_types": dict(sorted(model_types.items())), "gguf": dict(sorted(gguf.items())),
-            "source": f"transformers wheels on PyPI, every release from {TABLE_SINCE}: {MODEL_TYPES[0]} "
-                      f"({' or '.join(MODEL_TYPES[1])}), {GGUF_ARCHS[0]} ({' or '.join(GGUF_ARCHS[1])})"}
+            "source": f"transformers wheels on PyPI, every release from {TABLE_SINCE}: {' and '.join(MODEL_TYPES[0])} "
+                      f"({' or '.join(MODEL_TYPES[1])}), {' and '.join(GGUF_ARCHS[0])} ({' or '.join(GGUF_ARCHS[1])})"}
 
 
 # --- pip's reference codes ---------------------------------------------------------------------------
