@@ -432,6 +432,23 @@ def _no_kernel(values: dict, facts: dict) -> dict:
     return {}
 
 
+# The first CUDA toolkit whose ptxas knows each architecture (NVIDIA's CUDA release notes: 11.8 added
+# sm_89/sm_90, 12.0 sm_90a, 12.8 the Blackwell sm_100/101/120, 12.9 sm_103/121, and 13.0 renamed
+# sm_101 to sm_110). An `a` variant came with its base (sm_90a aside); the family `f` variants
+# all came in 12.9.
+_PTXAS_FIRST_CUDA = {"sm_89": "11.8", "sm_90": "11.8", "sm_90a": "12.0", "sm_100": "12.8", "sm_101": "12.8",
+                     "sm_120": "12.8", "sm_103": "12.9", "sm_121": "12.9", "sm_110": "13.0"}
+
+
+@deriver("triton-ptxas-arch-unknown")
+def _ptxas_arch(values: dict, facts: dict) -> dict:
+    arch = str(values.get("arch") or "")
+    first = _PTXAS_FIRST_CUDA.get(arch) or _PTXAS_FIRST_CUDA.get(arch.rstrip("af"))
+    if first and arch.endswith("f"):
+        first = max(first, "12.9", key=lambda v: tuple(map(int, v.split("."))))
+    return {"min_cuda": first} if first else {}
+
+
 @deriver("attn-backend-invalid")
 def _attn_backend(values: dict, facts: dict) -> dict:
     return {"import_error": "yes"} if "ImportError" in str(values.get("reasons") or "") else {}

@@ -228,3 +228,14 @@ def test_a_successor_that_was_rejected_too_is_no_rename():
     assert d.rule_id == "cli-bad-args" and "`--enable-reasoning` → `--reasoning-parser`" not in d.fix
     alone = diagnose(text.replace(" --reasoning-parser deepseek_r1", ""), book=BOOK).best
     assert "`--enable-reasoning` → `--reasoning-parser`" in alone.fix
+
+
+def test_ptxas_names_the_first_cuda_that_knows_the_architecture():
+    derive = lambda arch: advice.derive("triton-ptxas-arch-unknown", {"arch": arch}, {})  # noqa: E731
+    assert derive("sm_121a") == {"min_cuda": "12.9"}
+    assert derive("sm_120") == {"min_cuda": "12.8"}
+    assert derive("sm_110a") == {"min_cuda": "13.0"}
+    assert derive("sm_90a") == {"min_cuda": "12.0"}          # not its base's 11.8
+    assert derive("sm_100f") == {"min_cuda": "12.9"}          # the family variants came in 12.9
+    assert derive("sm_110f") == {"min_cuda": "13.0"}
+    assert derive("sm_75") == {}                               # no claim for an arch the table lacks
