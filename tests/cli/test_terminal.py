@@ -44,6 +44,11 @@ def test_the_verified_footer_reads_as_a_person_says_it():
     assert zh == "已验证：vLLM 0.30.0，torch 2.13.0+cu130，RTX 5070 Ti 16GB（依据种子速查表和 issue 讨论）。H200 实测：vLLM 0.26.0。"
     assert not re.search(r"[(),:;]", zh.replace("2.13.0+cu130", ""))      # full-width punctuation only
     assert verified_line({}, "en") == ""
+    # a stack answer's knowledge is the packages beneath vLLM, never "vLLM's released wheels"
+    stack = {"source": "the raise sites of huggingface_hub's and transformers' released wheels (the stack index)"}
+    assert verified_line(stack, "en") == "Checked against the index of the packages beneath vLLM."
+    index = {"source": "vLLM's released wheels (the index, bot/vllm_source)"}
+    assert verified_line(index, "en") == "Checked against vLLM's released wheels."
 
 
 def test_markdown_reads_as_terminal_text():

@@ -179,7 +179,9 @@ _SOURCE_KINDS = (
     ("vllm source", {"en": "vLLM's source", "zh": "vLLM 源码"}),
     ("vllm pr", {"en": "a vLLM pull request", "zh": "vLLM 的 PR"}),
     ("real run", {"en": "real runs", "zh": "实际运行"}),
-    ("released wheels", {"en": "vLLM's released wheels", "zh": "vLLM 发布的 wheel"}),
+    ("vllm's released wheels", {"en": "vLLM's released wheels", "zh": "vLLM 发布的 wheel"}),
+    # the stack's families and rules: tables and raise sites of the packages beneath vLLM, not vLLM's
+    ("stack index", {"en": "the index of the packages beneath vLLM", "zh": "vLLM 下层软件包的索引"}),
 )
 _VERIFIED = {
     "en": {"on": "Verified on vLLM {vllm}", "torch": " with torch {torch}", "gpu": " on {gpu}",
