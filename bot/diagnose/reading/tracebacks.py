@@ -289,6 +289,9 @@ WRAP_WIDTHS = frozenset((80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 2
 _DATED = re.compile(r"^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d")     # a timestamped line is a new record
 _PROGRESS = re.compile(r"\d{1,3}%(?: ?\||\s+Completed)|it/s\]|s/it\]")      # a tqdm bar is never part of a message
 _MP_PROCESS = re.compile(r"^Process [\w-]+:$")          # multiprocessing's header before a child's traceback
+# Python's warnings module ("/x/torch/cuda/__init__.py:129: UserWarning: CUDA initialization: ..."), printed
+# to stderr between another program's records: its own message, never the tail of the INFO line above it.
+_PY_WARNING = re.compile(r"^\S[^\n]{0,400}?\.py:\d+: (?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*Warning: ")
 # A compiler's diagnostic ("csrc/x.cu:12:10: fatal error: Python.h: No such file or directory"), which a
 # build log prints indented under pip's "[N lines of output]": an error, not a traceback's code.
 _COMPILER_ERROR = LazyRe(r"^[^\s:]{1,400}:\d+(?::\d+)?: (?:fatal )?error: ")
@@ -315,7 +318,7 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         if _stops(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ", "Exception in ", "Error in ")) \
                 or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) \
-                or (p is not None and p != proc):
+                or _PY_WARNING.match(body) or (p is not None and p != proc):
             break               # a new exception, a markdown image or heading, another process
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
         # the header of an exception's continuation: then the header is the very same text

@@ -27,6 +27,17 @@ def candidates(book, found: list, strong: list, text: str, facts: dict) -> list:
     return find(book, found, strong, text, facts)
 
 
+def yielded(book, found: list) -> set[str]:
+    """The hand-written answers among `found` that a stack family rule `supersedes`, when they are
+    all there is: a consequence ("No CUDA GPUs are available", "Failed to infer device type") of
+    CUDA or NVML failing to start, whose code printed above it (torch's warning "CUDA
+    initialization: ... Error 803: ...") is the root. Empty when another answer stands."""
+    over = {i for r in book if r.family in FAMILIES and r.status == "active" for i in r.supersedes}
+    answers = {c.rule.id for c in found if not c.points_above and c.rule.status == "active"
+               and c.rule.level != "hint" and not c.rule.family}
+    return answers if answers and answers <= over else set()
+
+
 def describe(c, values: dict, facts: dict, lang: str) -> dict:
     """The values of a stack family answer's text: what failed, why here, what to change."""
     if c.source is None or getattr(c.source, "family", None) not in FAMILIES:

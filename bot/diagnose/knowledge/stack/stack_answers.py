@@ -13,7 +13,7 @@ import re
 
 from bot.diagnose.reading.facts import set_limit
 
-from .stack_families import ADVISED, Hit, _runtime_number, load_index
+from .stack_families import ADVISED, Hit, _runtime_number, load_index, stack_init
 
 _L = {
     "en": {"runtime": "CUDA runtime", "driver": "CUDA driver API", "nccl": "NCCL", "nvml": "NVML",
@@ -73,7 +73,9 @@ def stack_line(ix, facts: dict, lang: str) -> str | None:
 
 # --- error-code ---------------------------------------------------------------------------------------------
 
-_CUDA_INIT = re.compile(r"cudaGetDeviceCount|cuInit|CUDA driver initialization|_cuda_init|cudaSetDevice|set_device")
+
+
+_NVML_LIBRARY_VERSION = re.compile(r"NVML library version: (\d+\.\d+(?:\.\d+)?)")     # nvidia-smi's line under it
 
 
 def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
@@ -94,13 +96,20 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     }
     if (kind, number) in ADVISED:
         out[f"code_{kind}_{number}"] = True
-    if kind == "cuda" and number == 2 and _CUDA_INIT.search(c.message.text):
+    if kind == "cuda" and number == 2 and stack_init(c.message.text):
         out["cuda_2_at_init"] = True
         out["as_limit"] = set_limit(facts, "v")
+    # at start-up, 500 and 999 name no kernel: the driver library or its device files are what failed
+    if kind == "cuda" and number in (500, 999) and stack_init(c.message.text):
+        out[f"cuda_{number}_at_init"] = True
+        out.pop("code_cuda_999", None)          # "often after an earlier failure": not where nothing ran yet
     if kind == "cuda" and number == 46:
         out["nofile_limit"] = set_limit(facts, "n")
-    if kind == "cuda" and number == 999 and facts.get("os_hint") == "wsl":
+    if kind == "cuda" and number == 999 and facts.get("os_hint") == "wsl" and not out.get("cuda_999_at_init"):
         out["on_wsl"] = True
+    if kind == "nvml" and rec.number == 18:
+        lib = _NVML_LIBRARY_VERSION.search(c.message.text)
+        out["nvml_library_version"] = lib.group(1) if lib else None
     if kind == "nvml" and getattr(rec, "exception", None):
         out["nvml_exception"] = rec.exception
     return out

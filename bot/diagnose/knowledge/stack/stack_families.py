@@ -21,7 +21,7 @@ from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.tracebacks import Message
 
-from .stack_index import ERRNO_FORMS
+from .stack_index import ERRNO_FORMS, NVML_LIBRARY_TEXTS
 
 MAX_TRIED = 20                  # messages looked up per paste (a hostile paste has thousands)
 PARSED_CONFIDENCE = 0.8         # a code, errno or loader message read from its fixed form
@@ -69,15 +69,24 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
     # A hint ("torch.compile failed") says where, not why: the OS or CUDA error it carries is still the
     # stack's to answer, in the hint's own message too ("InductorError: PermissionError: [Errno 13] ...").
     answers = [c for c in cands if c.rule.level != "hint"]
-    if not families or any(not c.points_above and c.rule.status == "active" and not c.rule.family for c in answers):
+    # A consequence a family supersedes ("No CUDA GPUs are available") leaves the messages above it to
+    # that family alone, and only those that name CUDA or NVML: the code torch or NVML printed there.
+    yielded = _yielded(families, answers)
+    if yielded:
+        families = {f: r for f, r in families.items() if yielded & set(r.supersedes)}
+    if not families or any(not c.points_above and c.rule.status == "active" and not c.rule.family
+                           and c.rule.id not in yielded for c in answers):
         return []
-    before = min((c.position for c in answers if c.rule.family and not c.points_above), default=len(strong))
+    before = min((c.position for c in answers if (c.rule.family or c.rule.id in yielded) and not c.points_above),
+                 default=len(strong))
     explained = {id(c.message) for c in answers}
     wrappers = [r for r in book if r.pointer and not r.family]
     ix = None
     tried = 0
     for pos, m in enumerate(strong[:before]):
         if id(m) in explained or m.level == "WARNING" or any(r.search(m.text) is not None for r in wrappers):
+            continue
+        if yielded and not _NAMES_CUDA.search(m.text):
             continue
         if ix is None:
             ix = load_index()
@@ -95,6 +104,16 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
         if tried >= MAX_TRIED:
             break
     return []
+
+
+_NAMES_CUDA = re.compile(r"cuda|nvml", re.I)
+
+
+def _yielded(families: dict, answers: list) -> set[str]:
+    """The hand-written answers, when every one is a consequence some family supersedes."""
+    over = {i for r in families.values() for i in r.supersedes}
+    ids = {c.rule.id for c in answers if not c.points_above and c.rule.status == "active" and not c.rule.family}
+    return ids if ids and ids <= over else set()
 
 
 def _site_confidence(score: float) -> float:
@@ -117,7 +136,14 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
         h = next((x for x in hits + (ix.codes_in(last.group(0)) if last else []) if x.kind == "cuda"), h)
     if (h.kind, h.record.number) in PROGRAMS_OWN and not facts.get("vllm_context"):
         return None
-    return Hit("error-code", {"kind": h.kind, "record": h.record, "by": h.by, "advised": advised(ix, h.kind, h.record)})
+    # nvidia-smi's wording: printed by whatever ran nvidia-smi (a CI task, a training harness), so only
+    # beside vLLM's own output is it the run the user asks about
+    if h.kind == "nvml" and h.by == "text" and m.text[h.start:h.end] in NVML_LIBRARY_TEXTS.get(h.record.number, ()) \
+            and not facts.get("vllm_context"):
+        return None
+    advice = advised(ix, h.kind, h.record) or (h.kind == "cuda" and h.record.number in AT_INIT_ONLY
+                                               and stack_init(m.text))
+    return Hit("error-code", {"kind": h.kind, "record": h.record, "by": h.by, "advised": advice})
 
 
 _CUDA_FAILURE = re.compile(r"Cuda failure (?:\d+ )?'[^'\n]{1,120}'")     # NCCL's "Last error:" line
@@ -129,8 +155,21 @@ PROGRAMS_OWN = {("cuda", 2), ("errno", 12)}
 # Codes with hand-written advice in the rule's text (a `{?code_<kind>_<n>}` paragraph each).
 ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("cuda", 100), ("cuda", 209), ("cuda", 217),
            ("cuda", 222),
-           ("cuda", 700), ("cuda", 802), ("cuda", 803), ("cuda", 804), ("cuda", 999),
-           ("nccl", 2), ("nccl", 3), ("nccl", 5), ("nccl", 6), ("nvml", 9), ("nvml", 12), ("nvml", 18)}
+           ("cuda", 34), ("cuda", 700), ("cuda", 802), ("cuda", 803), ("cuda", 804), ("cuda", 999),
+           ("nccl", 2), ("nccl", 3), ("nccl", 5), ("nccl", 6), ("nvml", 3), ("nvml", 9), ("nvml", 12), ("nvml", 18),
+           ("nvml", 999)}
+
+# Codes whose advice holds only where CUDA was starting (torch counting the devices): elsewhere a
+# "named symbol not found" is a kernel's, not the driver library's.
+AT_INIT_ONLY = {500}
+_CUDA_INIT = re.compile(r"cudaGetDeviceCount|cuInit|CUDA driver initialization|CUDA initialization|_cuda_init"
+                        r"|_cuda_getDeviceCount|cudaSetDevice|set_device")
+
+
+def stack_init(text: str) -> bool:
+    """Whether the message says CUDA was starting (torch counting the devices, setting one)."""
+    return _CUDA_INIT.search(text) is not None
+
 
 def advised(ix, kind: str, rec) -> bool:
     """Whether the rule's text holds hand-written advice for this code."""

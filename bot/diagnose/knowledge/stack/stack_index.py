@@ -268,6 +268,11 @@ def _fold(text: str) -> str:
     return " ".join(text.lower().strip().strip(".:'\"`").split())
 
 
+# The driver's own library words some codes otherwise than pynvml (whose texts the table holds):
+# nvidia-smi prints nvmlErrorString's text, "Failed to initialize NVML: Driver/library version mismatch"
+# (followed by "NVML library version: 550.144"), where pynvml raises NVMLError_LibRmVersionMismatch.
+NVML_LIBRARY_TEXTS = {18: ("Driver/library version mismatch",)}
+
 _CODE_NAME = r"\b(?:cudaError\w+|cudaSuccess|CUDA_ERROR_\w+|CUDA_SUCCESS|nccl[A-Z]\w+|NVML_ERROR_\w+|NVMLError_\w+)\b"
 _EXC_PREFIX = r"^(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Failure)|Exception):\s*"
 _STACK_FOLDER = r"[/\\](torch|transformers|tokenizers|huggingface_hub|triton)[/\\](?=[\w/\\]+\.py)"
@@ -388,7 +393,8 @@ class StackIndex:
             keys: dict = {}
             for n, name, text, exc in block["codes"]:
                 rec = NvmlError(n, name, text, exc, source)
-                for k in (n, name.lower(), exc.lower(), _fold(text) if text else None):
+                for k in (n, name.lower(), exc.lower(), _fold(text) if text else None,
+                          *(_fold(t) for t in NVML_LIBRARY_TEXTS.get(n, ()))):
                     if k is not None:
                         keys.setdefault(k, rec)
             return keys
@@ -406,7 +412,8 @@ class StackIndex:
         def make():
             texts = {"cuda": [r.text for r in self._cuda()["runtime"] if r.text],
                      "nccl": [r.text for r in set(self._nccl().values())],
-                     "nvml": [r.text for r in set(self._nvml().values()) if r.text]}
+                     "nvml": [r.text for r in set(self._nvml().values()) if r.text]
+                     + [t for texts in NVML_LIBRARY_TEXTS.values() for t in texts]}
             # texts of a few characters ("no error", "timeout") name nothing in a free-form line
             return {k: sorted({t for t in v if len(t) > 8}, key=len, reverse=True) for k, v in texts.items()}
         return self._table("code_texts", make)

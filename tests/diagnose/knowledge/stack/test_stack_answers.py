@@ -151,3 +151,51 @@ def test_what_the_program_itself_asked_for_needs_vllm_in_the_paste():
     with_vllm = diagnose("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.26.0\n"
                          "OSError: [Errno 12] Cannot allocate memory\n")
     assert with_vllm.best.rule_id == "stack-errno" and "ENOMEM" in with_vllm.best.title
+
+
+def _body(path: str) -> list[str]:
+    data = read(LOGS / path).data
+    return (data.decode() if isinstance(data, bytes) else data).splitlines()
+
+
+def test_torchs_cuda_init_warning_above_a_missing_gpu_is_the_root():
+    # Composed from real lines, in the order a run prints them: a vLLM INFO record, torch's warning
+    # that CUDA failed to start (docker-faster-whisper#20, Error 500 under WSL2), then the error vLLM
+    # raised for want of a GPU (vllm#13230). The warning starts its own message (not the INFO
+    # record's tail), and its code, not "No CUDA GPUs are available", is the answer.
+    info = _body("cuda-system-not-ready/stack-gpustack1254-802-fabricmanager-v06.log")[0]
+    warning = _body("stack-error-code/bare-faster-whisper20-500-wsl2-docker-warning.log")[1:]
+    later = _body("no-cuda-gpus/rlhf-example-vllm072.log")
+    report = diagnose("\n".join([info, *warning, *later]))
+    d = report.diagnoses[0]
+    assert d.rule_id == "stack-error-code" and "cudaErrorSymbolNotFound" in d.title
+    assert "WSL2" in d.cause and "Docker Desktop" in d.fix
+    assert "no-cuda-gpus" in [x.rule_id for x in report.diagnoses[1:]]
+    assert report.root.line_no == 2
+
+
+def test_a_missing_gpu_with_no_code_above_it_stays_the_rules_answer():
+    report, d = _best("no-cuda-gpus/lx-v073-raydata-pipe-timestamp-prefix.log")
+    assert d.rule_id == "no-cuda-gpus"
+
+
+def test_unknown_error_at_init_is_the_uvm_module_not_a_gpu_fault():
+    report, d = _best("stack-error-code/bare-pytorch159954-cuda-unknown-error-warning.log")
+    assert d.rule_id == "stack-error-code" and "cudaErrorUnknown" in d.title
+    assert "nvidia_uvm" in d.cause and "modprobe" in d.fix
+    assert "earlier failure" not in d.cause and "gpu_memory_utilization" not in d.fix
+
+
+def test_nvidia_smis_wording_of_the_nvml_mismatch_is_answered_beside_vllms_output():
+    # nvidia-smi's lines (intel/llvm#17614: a CI job's, a negative alone) under a vLLM engine's start
+    smi = _body("_negative/stack-intel-llvm17614-nvidia-smi-nvml-mismatch-ci.log")[1:]
+    start = _body("cuda-system-not-ready/stack-gpustack1254-802-fabricmanager-v06.log")[0]
+    report = diagnose("\n".join([start, "$ nvidia-smi", *smi]))
+    d = report.diagnoses[0]
+    assert d.rule_id == "stack-error-code" and "NVML_ERROR_LIB_RM_VERSION_MISMATCH" in d.title
+    assert "550.144" in d.cause and "/proc/driver/nvidia/version" in d.fix
+
+
+def test_named_symbol_not_found_away_from_start_up_gets_no_wsl_advice():
+    d = diagnose("RuntimeError: CUDA error: named symbol not found").diagnoses
+    assert not d or ("WSL2" not in d[0].cause and d[0].confidence < 0.8)
