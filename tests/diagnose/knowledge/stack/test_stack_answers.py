@@ -199,3 +199,20 @@ def test_nvidia_smis_wording_of_the_nvml_mismatch_is_answered_beside_vllms_outpu
 def test_named_symbol_not_found_away_from_start_up_gets_no_wsl_advice():
     d = diagnose("RuntimeError: CUDA error: named symbol not found").diagnoses
     assert not d or ("WSL2" not in d[0].cause and d[0].confidence < 0.8)
+
+
+def test_a_stub_libcuda_is_named_and_another_programs_run_of_it_is_not_answered():
+    whole = "stack-sd-docker22-34-stub-warning-diffusers.log"
+    assert not diagnose(read(LOGS / "_negative" / whole).data).diagnoses     # its own traceback: another program
+    warning = _body("_negative/" + whole)[3:5]                              # the warning alone, as a bare paste
+    d = diagnose("\n".join(warning)).diagnoses[0]
+    assert d.rule_id == "stack-error-code" and "cudaErrorStubLibrary" in d.title
+    assert "stubs" in d.cause and "LD_LIBRARY_PATH" in d.fix
+
+
+def test_nvmls_unknown_error_points_at_the_container_losing_its_gpus():
+    line = _body("_negative/stack-dmlcloud58-nvml-unknown-torch-training.log")[-1]     # bare, as pasted alone
+    assert line == "pynvml.NVMLError_Unknown: Unknown Error"
+    d = diagnose(line).diagnoses[0]
+    assert d.rule_id == "stack-error-code" and "NVML_ERROR_UNKNOWN" in d.title and d.confidence == 0.8
+    assert "daemon-reload" in d.cause and "Restart the container" in d.fix
