@@ -46,7 +46,18 @@ def load_index():
 
 # --- which messages ----------------------------------------------------------------------------------
 
-def _candidate_message(m: Message, family: str) -> bool:
+# vLLM's own DEBUG record of why its CUDA platform check failed ("Exception happens when checking CUDA
+# platform: NVML Shared Library Not Found"): the root, when the run then found no platform at all.
+_PLATFORM_CHECK = re.compile(r"^(?:Exception happens when checking CUDA platform|CUDA platform is not available because):")
+# A CPU build, a platform plugin (vllm-ascend) or another platform confirmed: CUDA's absence is expected.
+_NO_PLATFORM = ("No platform detected", "Failed to infer device type")
+_OTHER_PLATFORM = re.compile(r"Automatically detected platform|Confirmed \w+ platform is available"
+                             r"|Available plugins for group vllm\.platform_plugins")
+
+
+def _candidate_message(m: Message, family: str, text: str = "") -> bool:
+    if family == "error-code" and m.level == "DEBUG" and _PLATFORM_CHECK.match(m.text):
+        return any(s in text for s in _NO_PLATFORM) and not _OTHER_PLATFORM.search(text)
     if m.level == "WARNING" or (m.exc_type or "").endswith("Warning"):
         return False
     # an INFO line that mentions "out of memory" reports nothing; but some vLLM releases log the
@@ -93,7 +104,7 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
             if ix is None:
                 return []
         for family, finder in FINDERS.items():
-            if family not in families or not _candidate_message(m, family):
+            if family not in families or not _candidate_message(m, family, text):
                 continue
             hit = finder(ix, m, text, facts)
             if hit is not None:
