@@ -318,7 +318,7 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         if _stops(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ", "Exception in ", "Error in ")) \
                 or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) \
-                or _PY_WARNING.match(body) or (p is not None and p != proc):
+                or ("Warning: " in body and _PY_WARNING.match(body)) or (p is not None and p != proc):
             break               # a new exception, a markdown image or heading, another process
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
         # the header of an exception's continuation: then the header is the very same text
