@@ -38,6 +38,16 @@ def yielded(book, found: list) -> set[str]:
     return answers if answers and answers <= over else set()
 
 
+def root_above(book, found: list, strong: list) -> bool:
+    """Whether a consequence `yielded` answers, with a message above it that names CUDA or NVML (only
+    then are the stack's modules loaded: a paste a rule answers otherwise never loads them)."""
+    ids = yielded(book, found)
+    if not ids:
+        return False
+    first = min(c.position for c in found if c.rule.id in ids)
+    return any("cuda" in m.text.lower() or "nvml" in m.text.lower() for m in strong[:first])
+
+
 def describe(c, values: dict, facts: dict, lang: str) -> dict:
     """The values of a stack family answer's text: what failed, why here, what to change."""
     if c.source is None or getattr(c.source, "family", None) not in FAMILIES:

@@ -73,8 +73,6 @@ def stack_line(ix, facts: dict, lang: str) -> str | None:
 
 # --- error-code ---------------------------------------------------------------------------------------------
 
-
-
 _NVML_LIBRARY_VERSION = re.compile(r"NVML library version: (\d+\.\d+(?:\.\d+)?)")     # nvidia-smi's line under it
 
 

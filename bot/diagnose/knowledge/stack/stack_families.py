@@ -21,6 +21,7 @@ from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.tracebacks import Message
 
+from . import yielded as consequences
 from .stack_index import ERRNO_FORMS, NVML_LIBRARY_TEXTS
 
 MAX_TRIED = 20                  # messages looked up per paste (a hostile paste has thousands)
@@ -82,7 +83,7 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
     answers = [c for c in cands if c.rule.level != "hint"]
     # A consequence a family supersedes ("No CUDA GPUs are available") leaves the messages above it to
     # that family alone, and only those that name CUDA or NVML: the code torch or NVML printed there.
-    yielded = _yielded(families, answers)
+    yielded = consequences(book, answers)
     if yielded:
         families = {f: r for f, r in families.items() if yielded & set(r.supersedes)}
     if not families or any(not c.points_above and c.rule.status == "active" and not c.rule.family
@@ -118,13 +119,6 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
 
 
 _NAMES_CUDA = re.compile(r"cuda|nvml", re.I)
-
-
-def _yielded(families: dict, answers: list) -> set[str]:
-    """The hand-written answers, when every one is a consequence some family supersedes."""
-    over = {i for r in families.values() for i in r.supersedes}
-    ids = {c.rule.id for c in answers if not c.points_above and c.rule.status == "active" and not c.rule.family}
-    return ids if ids and ids <= over else set()
 
 
 def _site_confidence(score: float) -> float:

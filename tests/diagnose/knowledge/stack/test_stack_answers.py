@@ -216,3 +216,12 @@ def test_nvmls_unknown_error_points_at_the_container_losing_its_gpus():
     d = diagnose(line).diagnoses[0]
     assert d.rule_id == "stack-error-code" and "NVML_ERROR_UNKNOWN" in d.title and d.confidence == 0.8
     assert "daemon-reload" in d.cause and "Restart the container" in d.fix
+
+
+def test_a_missing_gpu_with_nothing_above_it_never_loads_the_stack():
+    code = ("import sys\nfrom bot.diagnose import diagnose\nfrom bot.learn.fixtures import read\nfrom pathlib import Path\n"
+            f"r = diagnose(read(Path({str(LOGS / 'no-cuda-gpus/rlhf-example-vllm072.log')!r})).data)\n"
+            "assert r.diagnoses[0].rule_id == 'no-cuda-gpus'\n"
+            "print(any(m.startswith('bot.diagnose.knowledge.stack.') for m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "False"
