@@ -265,6 +265,8 @@ def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
     indented = rest[:2] in ("  ", "\t") or rest[:1] == "\t"
     after_frame = i > 0 and strip_prefixes(lines[i - 1])[2].startswith('File "')
     deep = rest[:4] == "    " or rest[:1] == "\t"       # 4 spaces: a frame's code, not a message
+    if deep and "Warning: " in body and _PY_WARNING.match(body):
+        deep = False            # a warning a build printed under pip's indented "[N lines of output]"
     return (after_frame and (indented or not rest.strip())) or (body.startswith("raise ") and indented) or deep
 
 

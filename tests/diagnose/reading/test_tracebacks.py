@@ -296,3 +296,17 @@ def test_one_huge_line_of_keywords_is_one_hit():
     text = "INFO start\n" + "Error: " * 1_000_000 + "\nINFO end"
     got, count = tracebacks._line_starts_of_hits(text)
     assert got == [(1, len("INFO start\n"))] and count == 3
+
+
+def test_a_warning_a_build_printed_under_pips_indented_output_is_read():
+    log = "\n".join([
+        "  × Building wheel for vllm (pyproject.toml) did not run successfully.",
+        "  ╰─> [1200 lines of output]",
+        "      /tmp/pip-build-env-x/overlay/lib/site-packages/torch/_subclasses/functional_tensor.py:295: "
+        "UserWarning: Failed to initialize NumPy: No module named 'numpy'",
+        "      running bdist_wheel",
+    ])
+    assert any("UserWarning: Failed to initialize NumPy" in m.text for m in tracebacks.messages(log))
+    # four spaces under a frame stay the frame's code
+    frame = 'Traceback (most recent call last):\n  File "/x.py", line 1, in f\n    warn_user()\nValueError: bad'
+    assert texts(frame) == ["ValueError: bad"]
