@@ -763,6 +763,24 @@ _VLLM_PIN_LINE = _P(r"^(?:>\s?)?\s*vllm(?:-cpu)? \d[\w.+!-]* (?:requires|depends
 _FAILED_WRITE = [_P(r"Error during atomic write\. Original file '([^'\n]+)' not modified")]
 
 
+# How much /dev/shm had when Ray started (its object store falls back to /tmp and warns) or when the raylet
+# asked for its store: a container's default 64 MB is what kills workers with a bus error, so an answer
+# about a dead worker can say the paste shows it. Only a small one is kept (under 1 GiB): Ray warns
+# about larger ones too (below 30 % of RAM), and those are no cause of a death.
+_DEV_SHM_BYTES = [_P(r"because /dev/shm has only (\d+) bytes available", literals=("/dev/shm has only",)),
+                  _P(r"exceeds memory available in /dev/shm\. The request is for \d+ bytes, and the amount "
+                     r"available is (\d+) bytes", literals=("memory available in /dev/shm",))]
+
+
+def dev_shm_mb(text: str) -> int | None:
+    """The free space of /dev/shm Ray reported, in MB, when it is under 1 GiB."""
+    if "/dev/shm" not in text:
+        return None
+    value = _first(_DEV_SHM_BYTES, text)
+    mb = int(value) // 2**20 if value else None
+    return mb if mb is not None and mb < 1024 else None
+
+
 def vllm_install(text: str, low: str) -> bool:
     """Whether the paste is pip building vLLM, or resolving vLLM's own pins."""
     if any(k in low for k in ("building", "setup.py", "csrc", "collected packages", "--target=")) and \
@@ -860,6 +878,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "gpu_total_gib": float(total) if total else None,
         "invocation": invocation,
         "write_path": _first(_FAILED_WRITE, text),
+        "dev_shm_mb": dev_shm_mb(text),
         "frames": frames(text),
         "vllm_frames": vllm_frames(text),
         **model_sizes(text),
