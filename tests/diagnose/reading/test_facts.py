@@ -202,3 +202,17 @@ def test_a_torch_pin_pip_quotes_is_not_the_installed_torch():
     conflict = ("The conflict is caused by:\n    vllm 0.19.1 depends on torch==2.10.0\n"
                 "    vllm-ascend 0.19.1rc1 depends on torch==2.9.0\n")
     assert facts.extract(conflict)["torch_version"] is None
+
+
+def test_a_small_dev_shm_that_ray_reported():
+    # vllm#1111: Ray's object store fell back to /tmp in a container's /dev/shm
+    warning = ("WARNING services.py:1889 -- WARNING: The object store is using /tmp instead of /dev/shm because "
+               "/dev/shm has only 46972928 bytes available. This will harm performance!\n")
+    assert facts.extract(warning)["dev_shm_mb"] == 44
+    # gpustack#5014: the raylet's store request, larger than /dev/shm
+    raylet = ("(raylet) store_runner.cc:83: System memory request exceeds memory available in /dev/shm. "
+              "The request is for 10200547328 bytes, and the amount available is 9663676416 bytes.\n")
+    assert facts.extract(raylet)["dev_shm_mb"] is None           # 9 GB: no container default
+    # open-instruct#1067: Ray warns below 30 % of RAM too; 5 GB kills no worker
+    assert facts.extract(warning.replace("46972928", "5368709120"))["dev_shm_mb"] is None
+    assert facts.extract("OSError: [Errno 28] No space left on device\n")["dev_shm_mb"] is None
