@@ -712,3 +712,35 @@ def ready_to_paste(suggest: dict, env: dict, facts: dict, form: str | None) -> s
     if form == "llm":
         return llm
     return f"{llm}\n# or\n{serve}"
+
+
+# Whose cache a full disk's path is in, by the folders each writer names: (folder pattern, what, the
+# variable that moves it). vLLM's own folder first: it holds torch.compile's and Triton's caches
+# since vLLM points them there. The stack index has the full table (defaults, every variable that
+# moves each); a hand-written answer does not load it, so only the writers of a vLLM run are here.
+_CACHE_FOLDERS = (
+    (LazyRe(r"[/\\]\.cache[/\\]vllm(?:[/\\]|$)|[/\\](?:torch_compile_cache|modelinfos)(?:[/\\]|$)"),
+     "vLLM's own cache (torch.compile artifacts, model info)", "VLLM_CACHE_ROOT"),
+    (LazyRe(r"[/\\]models--[^/\\]+|[/\\]huggingface[/\\]hub(?:[/\\]|$)"),
+     "the Hugging Face Hub's download cache (the model's weights)", "HF_HUB_CACHE"),
+    (LazyRe(r"[/\\]huggingface[/\\]xet(?:[/\\]|$)"), "the Hugging Face Hub's Xet chunk cache", "HF_XET_CACHE"),
+    (LazyRe(r"[/\\]torchinductor_[^/\\]+"), "torch.compile's (Inductor's) cache", "TORCHINDUCTOR_CACHE_DIR"),
+    (LazyRe(r"[/\\]\.triton(?:[/\\]|$)"), "Triton's compiled-kernel cache", "TRITON_CACHE_DIR"),
+)
+
+
+@deriver("disk-full")
+def _disk_full(values: dict, facts: dict) -> dict:
+    """The cache the file being written belongs to, and the variable that moves it."""
+    path = str(values.get("write_path") or "")
+    if not path:
+        return {}
+    if re.match(r"/dev/shm(?:/|$)", path):
+        return {"shm_path": "yes"}
+    for rx, what, var in _CACHE_FOLDERS:
+        if rx.search(path):
+            out = {"cache_what": what, "cache_var": var}
+            if var.startswith("HF_"):
+                out["cache_hf_home"] = "yes"
+            return out
+    return {}

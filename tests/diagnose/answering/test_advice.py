@@ -239,3 +239,20 @@ def test_ptxas_names_the_first_cuda_that_knows_the_architecture():
     assert derive("sm_100f") == {"min_cuda": "12.9"}          # the family variants came in 12.9
     assert derive("sm_110f") == {"min_cuda": "13.0"}
     assert derive("sm_75") == {}                               # no claim for an arch the table lacks
+
+
+def test_a_full_disk_names_the_cache_its_path_is_in():
+    from bot.diagnose.answering.advice import derive
+    cases = {
+        "/tmp/vd-full/home/.cache/vllm/modelinfos/m.json": "VLLM_CACHE_ROOT",
+        "/data/vllm/torch_compile_cache/ab12/rank_0_0/inductor_cache/x.py": "VLLM_CACHE_ROOT",
+        "~/.cache/huggingface/hub/models--lemonaddie--geowizard": "HF_HUB_CACHE",
+        "/models/hf/models--Qwen--Qwen2.5-7B-Instruct/blobs/abc.incomplete": "HF_HUB_CACHE",
+        "/tmp/torchinductor_root/fx/abc.py": "TORCHINDUCTOR_CACHE_DIR",
+        "/root/.triton/cache/XU5D/cuda_utils.so": "TRITON_CACHE_DIR",
+    }
+    for path, var in cases.items():
+        assert derive("disk-full", {"write_path": path}, {}).get("cache_var") == var, path
+    assert derive("disk-full", {"write_path": "/dev/shm/psm_1234"}, {}) == {"shm_path": "yes"}
+    assert derive("disk-full", {"write_path": "/home/me/out.txt"}, {}) == {}
+    assert derive("disk-full", {}, {}) == {}
