@@ -744,3 +744,12 @@ def _disk_full(values: dict, facts: dict) -> dict:
                 out["cache_hf_home"] = "yes"
             return out
     return {}
+
+
+@deriver("shm-too-small")
+def _shm_too_small(values: dict, facts: dict) -> dict:
+    """Ray's raylet states its object store's request and /dev/shm's room in bytes: say them in GB."""
+    store, room = num(values.get("ray_store_bytes")), num(values.get("ray_shm_bytes"))
+    if store is None or room is None:
+        return {}
+    return {"ray_store_gb": f"{store / 1e9:.1f}", "ray_shm_gb": f"{room / 1e9:.1f}"}
