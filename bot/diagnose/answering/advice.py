@@ -739,6 +739,10 @@ def _disk_full(values: dict, facts: dict) -> dict:
         return {"shm_path": "yes"}
     for rx, what, var in _CACHE_FOLDERS:
         if rx.search(path):
+            given = str(_args(facts).get("download_dir") or "")
+            if var == "HF_HUB_CACHE" and given not in ("", "None") and path.startswith(given):
+                # vLLM's --download-dir is the Hub's cache_dir for this run: the variables do not move it
+                return {"download_dir": given}
             out = {"cache_what": what, "cache_var": var}
             if var.startswith("HF_"):
                 out["cache_hf_home"] = "yes"

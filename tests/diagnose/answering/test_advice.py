@@ -256,3 +256,11 @@ def test_a_full_disk_names_the_cache_its_path_is_in():
     assert derive("disk-full", {"write_path": "/dev/shm/psm_1234"}, {}) == {"shm_path": "yes"}
     assert derive("disk-full", {"write_path": "/home/me/out.txt"}, {}) == {}
     assert derive("disk-full", {}, {}) == {}
+
+
+def test_a_full_download_dir_is_not_moved_by_the_hubs_variables():
+    from bot.diagnose.answering.advice import derive
+    facts = {"engine_args": {"download_dir": "/data/dl"}}
+    path = "/data/dl/models--Qwen--Qwen2.5-7B-Instruct/blobs/abc.incomplete"
+    assert derive("disk-full", {"write_path": path}, facts) == {"download_dir": "/data/dl"}
+    assert derive("disk-full", {"write_path": path}, {"engine_args": {"download_dir": "None"}})["cache_var"] == "HF_HUB_CACHE"
