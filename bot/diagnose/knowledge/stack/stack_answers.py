@@ -116,6 +116,8 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
 # --- loader ---------------------------------------------------------------------------------------------------
 
 _CONDA = re.compile(r"(?:conda|miniconda\d?|anaconda\d?|mamba|miniforge\d?)[/\\]", re.I)
+# The operating system's library folders (Debian's multiarch, RHEL's lib64, the merged /usr).
+_SYSTEM_LIB = re.compile(r"/(?:usr/)?lib(?:64|32)?/(?:[\w-]+-linux-gnu/)?libstdc\+\+\.so")
 
 
 # The loader's shapes in Chinese (the index words their meaning in English).
@@ -151,6 +153,10 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["libstdcxx"] = True
         if _CONDA.search(lib):
             out["conda_lib"] = True
+        elif _SYSTEM_LIB.match(lib):
+            # the operating system's own copy is the old one: putting the system's folder first (the
+            # usual advice against a conda copy) changes nothing; a newer copy has to come first
+            out["system_lib"] = True
     elif m.shape == "version_not_found" and version.startswith("GLIBC_"):
         out["glibc"] = True
         out["glibc_needed"] = version.split("_", 1)[1]
@@ -164,6 +170,12 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
             wheels = ix.wheel_for_soname(base, cuda=cuda)
             if wheels and not cuda:             # no CUDA in the log: the newest CUDA's package first
                 wheels = sorted(wheels, key=lambda w: _cuda_suffix(w.package), reverse=True)
+            majors = {_cuda_suffix(w.package) for w in wheels}
+            if wheels and not cuda and len(majors) > 1 and 0 not in majors:
+                # one package per CUDA major (libnccl.so.2 is in nvidia-nccl-cu11, -cu12 and -cu13):
+                # without torch's CUDA in the log, naming the newest would be a guess
+                out["wheel_choice"] = ", ".join(f"`{p}`" for p in sorted({w.package for w in wheels}))
+                wheels = []
             if wheels:
                 out["wheel"] = wheels[0].package
                 out["wheel_version"] = wheels[0].version
@@ -179,6 +191,8 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
                     out["cuda_major_mismatch"] = True
                     out["lib_cuda_major"] = cu.group(1)
                     out["torch_cuda"] = torch_cuda
+    if hit.info.get("pynccl"):
+        out["pynccl"] = True
     if m.shape == "failed_to_map":
         out["as_limit"] = set_limit(facts, "v")
         if "not permitted" in (g.get("reason") or ""):

@@ -197,7 +197,16 @@ def _loader(ix, m: Message, text: str, facts: dict) -> Hit | None:
     found = ix.loader_match(m.text)
     if not found:
         return None
-    return Hit("loader", {"match": found[0]})
+    info = {"match": found[0]}
+    # vLLM's own NCCL wrapper (pynccl) loads libnccl with ctypes and logs "Failed to load NCCL library
+    # from <file>" before it re-raises the loader's error: the file it tried is vLLM's setting to change.
+    lib = re.split(r"[/\\]", found[0].groups.get("library") or "")[-1]
+    if lib.startswith(("libnccl", "librccl")) and _PYNCCL.search(text):
+        info["pynccl"] = True
+    return Hit("loader", info)
+
+
+_PYNCCL = re.compile(r"Failed to (?:load|import) NCCL library")
 
 
 # --- errno -----------------------------------------------------------------------------------------------

@@ -86,6 +86,31 @@ def test_pip_conflict_names_the_pin_and_the_releases_for_your_torch(ix):
 def test_the_loader_names_the_wheel_that_ships_the_library():
     _, d = _best("stack-loader/stack-llm-on-openshift57-vllm040-image-libnccl.log")
     assert "libnccl.so.2" in d.cause and "nvidia-nccl-cu" in d.fix
+    # no CUDA in the log and one package per CUDA major: all are named, none is picked as the one
+    assert "`nvidia-nccl-cu12`" in d.cause and "`nvidia-nccl-cu13`" in d.cause
+    assert "pip install nvidia-nccl" not in d.fix and "torch.version.cuda" in d.fix
+    # vLLM's own wrapper tried the file: its variable is part of the fix
+    assert "pynccl" in d.cause and "VLLM_NCCL_SO_PATH" in d.fix
+    # with torch's CUDA in the log, that CUDA's package is the one to install
+    text = "torch 2.1.2+cu121\n" + read(LOGS / "stack-loader/stack-llm-on-openshift57-vllm040-image-libnccl.log").data.decode()
+    d = diagnose(text).diagnoses[0]
+    assert "pip install nvidia-nccl-cu12" in d.fix
+
+
+def test_a_loader_error_without_vllms_nccl_wrapper_names_no_vllm_variable():
+    d = diagnose("ImportError: libnccl.so.2: cannot open shared object file: No such file or directory\n").best
+    assert d.rule_id == "stack-loader" and "VLLM_NCCL_SO_PATH" not in d.fix and "pynccl" not in d.cause
+
+
+def test_an_old_system_libstdcxx_is_not_fixed_by_putting_the_system_first():
+    # the OS's own libstdc++ lacks the version: the conda-style advice (system folder first) would change nothing
+    _, d = _best("stack-loader/bare-saturncloud483-cxxabi1315-system-libstdcxx.log")
+    assert "operating system's own" in d.cause and "$CONDA_PREFIX/lib" in d.fix
+    assert "/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH" not in d.fix
+    # a conda environment's old copy keeps that advice
+    _, d = _best("stack-loader/bare-fastllm301-conda-glibcxx3430.log")
+    assert "conda environment's own" in d.cause and "operating system's own" not in d.cause
+    assert "/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH" in d.fix
 
 
 def test_an_os_error_above_a_vllm_message_wins():
