@@ -754,6 +754,12 @@ _VLLM_INSTALL_MARKS = ("building wheel for vllm", "building editable for vllm", 
 # vllm" alone is not: another package's install pulls vLLM in, and fails on its own)
 _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for vllm", "(from vllm",
                       "/simple/vllm/")
+# pip's resolver naming vLLM among what was asked for: "Cannot install vllm because these package versions
+# have conflicting dependencies", "Cannot install torch==2.1.1 and vllm==0.5.4 because ..."; the conflict
+# lies somewhere in vLLM's dependency tree (outlines -> pyairports), not in vLLM's own pins alone
+_PIP_CANNOT_INSTALL_VLLM = _P(r"Cannot install (?:[^\n]{0,300}?(?:, | and ))?vllm(?:-cpu)?(?:\[[\w,-]*\])?(?:[=<>!~][^\s,]*)? "
+                              r"because these package versions have conflicting dependencies", re.I,
+                              literals=("Cannot install ", "cannot install "))
 _VLLM_PIN_LINE = _P(r"^(?:>\s?)?\s*vllm(?:-cpu)? \d[\w.+!-]* (?:requires|depends on) ", re.M,   # a quoted paste too
                     literals=(" requires ", " depends on "))
 
@@ -787,6 +793,8 @@ def vllm_install(text: str, low: str) -> bool:
             any(m in low for m in _VLLM_INSTALL_MARKS):
         return True
     if any(m in low for m in _PIP_INSTALLS_VLLM):
+        return True
+    if "cannot install " in low and _PIP_CANNOT_INSTALL_VLLM.search(text):
         return True
     return "pip" in low and bool(_VLLM_PIN_LINE.search(text))       # pip's resolver says "pip"
 
