@@ -188,6 +188,12 @@ def test_pip_naming_vllm_is_an_install_of_vllm_but_collecting_it_alone_is_not():
     assert install("ERROR: No matching distribution found for torch==2.3.1\nGetting page https://pypi.org/simple/vllm/")
     # another package's install that pulls vLLM in, failing on its own
     assert not install("Collecting vllm==0.5.5 (from sglang[all])\nERROR: No matching distribution found for flashinfer")
+    # the resolver naming vLLM among what was asked for: the conflict lies in vLLM's dependency tree
+    assert install("ERROR: Cannot install vllm because these package versions have conflicting dependencies.")
+    assert install("ERROR: Cannot install torch==2.1.1 and vllm==0.5.4 because these package versions have conflicting dependencies.")
+    assert not install("ERROR: Cannot install glue-vispy-viewers==1.0.6 and glue-vispy-viewers==1.0.7 because these "
+                       "package versions have conflicting dependencies.")
+    assert not install("ERROR: Cannot install myvllm because these package versions have conflicting dependencies.")
 
 
 def test_the_file_a_failed_atomic_write_was_for():
