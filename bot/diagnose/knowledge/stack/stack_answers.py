@@ -199,6 +199,9 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
             out["loader_noexec"] = True
     if m.shape in ("undefined_symbol", "symbol_lookup_error"):
         sym = g.get("symbol") or ""
+        if re.fullmatch(r"nccl[A-Z]\w{1,60}", sym):
+            # NCCL's C API: the libnccl this process loaded is older than the code calling it was built for
+            out["nccl_symbol"] = True
         if re.match(r"_ZN(?:K)?(?:\d+c10|2at|5torch|\d+caffe2)", sym) or re.match(r"_ZN3c10|_ZN2at|_ZN5torch", sym):
             out["torch_symbol"] = True
             version = facts.get("vllm_version")

@@ -102,6 +102,14 @@ def test_a_loader_error_without_vllms_nccl_wrapper_names_no_vllm_variable():
     assert d.rule_id == "stack-loader" and "VLLM_NCCL_SO_PATH" not in d.fix and "pynccl" not in d.cause
 
 
+def test_an_nccl_symbol_missing_is_an_older_nccl_found_first():
+    _, d = _best("stack-loader/bare-yolov10-306-torch-undefined-ncclcommregister.log")
+    assert "one of NCCL's (`ncclCommRegister`)" in d.cause and "nvidia-nccl-cu*" in d.fix
+    # torch's own C++ symbols keep their own advice
+    d = diagnose("ImportError: /x/site-packages/vllm/_C.abi3.so: undefined symbol: _ZN3c104cuda9SetDeviceEi\n").best
+    assert "NCCL's" not in d.cause
+
+
 def test_an_old_system_libstdcxx_is_not_fixed_by_putting_the_system_first():
     # the OS's own libstdc++ lacks the version: the conda-style advice (system folder first) would change nothing
     _, d = _best("stack-loader/bare-saturncloud483-cxxabi1315-system-libstdcxx.log")
