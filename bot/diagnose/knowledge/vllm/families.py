@@ -305,7 +305,13 @@ def _importing_vllm_module(frames: list[tuple[str, str]]) -> str | None:
 def vllm_module(path: str) -> str | None:
     """`.../site-packages/vllm/v1/worker/gpu_worker.py` → `vllm.v1.worker.gpu_worker`; None outside vLLM."""
     found = _VLLM_FILE.search(path)
-    return found.group(1).replace("/", ".").replace("\\", ".").removesuffix(".__init__") if found else None
+    if not found:
+        return None
+    module = found.group(1).replace("/", ".").replace("\\", ".").removesuffix(".__init__")
+    # a source checkout in a folder itself named vllm (`.../vllm/vllm/engine/...`): the package is the inner one
+    while module.startswith("vllm.vllm."):
+        module = module[len("vllm."):]
+    return module
 
 
 # --- raise-site: any message vLLM raises -----------------------------------------------------------

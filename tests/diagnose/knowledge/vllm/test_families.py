@@ -501,3 +501,11 @@ def test_a_knob_is_said_once_in_either_language(shipped, lang):
     fx = fixtures.read(ROOT / "tests/fixtures/logs/vllm-check-failed/vllm-0.26-h200-tool-parser-unknown.log")
     d = diagnose(fx.data, lang=lang, book=shipped).best
     assert sum(line.startswith("- `--tool-call-parser`") for line in d.cause.splitlines()) == 1
+
+
+def test_a_source_checkout_in_a_folder_named_vllm_names_the_inner_package():
+    from bot.diagnose.knowledge.vllm.families import vllm_module
+    assert vllm_module("/DATA4T/webui/vllm/vllm/model_executor/guided_logits_processors.py") == \
+        "vllm.model_executor.guided_logits_processors"
+    assert vllm_module("/usr/lib/python3/site-packages/vllm/v1/worker/gpu_worker.py") == "vllm.v1.worker.gpu_worker"
+    assert vllm_module("/x/site-packages/vllm/vllm_flash_attn/__init__.py") == "vllm.vllm_flash_attn"
