@@ -421,6 +421,79 @@ def _model_type(values: dict, facts: dict) -> dict:
     return out
 
 
+def _against_pin(installed: str, pin: str) -> str | None:
+    """"older" when the installed release fails a lower bound of the pin, "newer" when it fails an
+    upper bound, "excluded" when only an exclusion (`!=5.3.*`), "inside" when it meets the pin;
+    None when it cannot tell."""
+    clauses = [c.strip() for c in pin.split(",") if c.strip()]
+    if not clauses or not re.fullmatch(r"\d+(?:\.\d+)*", installed.split("+")[0]):
+        return None
+    failed = [c for c in clauses if not in_range(installed, c)]
+    if not failed:
+        return "inside"
+    if all(c.startswith((">", "~=", "==")) and not c.startswith("==") for c in failed):
+        return "older"
+    if all(c.startswith("!=") for c in failed):
+        return "excluded"
+    if all(c.startswith(("<", "!=")) for c in failed):
+        return "newer"
+    return None
+
+
+def _transformers_pin(facts: dict, prefix: str) -> dict:
+    """The transformers the log's vLLM pins (stack index) and where the installed one the paste
+    shows stands against it. Without the vLLM release or the installed transformers, no direction."""
+    version = facts.get("vllm_version")
+    table = _transformers_table() if version else None
+    if table is None:
+        return {}
+    ix = table[0]
+    pin = ix.pin(str(version), "transformers")
+    if not pin:
+        return {}
+    out = {f"{prefix}_pin": pin}
+    installed = facts.get("transformers_installed")
+    side = _against_pin(str(installed), pin) if installed else None
+    if side:
+        out.update({f"{prefix}_installed": installed, f"{prefix}_{side}": "yes"})
+    return out
+
+
+@deriver("transformers-version-mismatch")
+def _transformers_mismatch(values: dict, facts: dict) -> dict:
+    """The log's vLLM's transformers pin, and whether the transformers the paste shows is older,
+    newer or inside it; the shadowing and dependency-check paragraphs carry their own story."""
+    if values.get("dep") or facts.get("shadowed_root"):
+        return {}
+    return _transformers_pin(facts, "tf")
+
+
+# Tokenizer classes of tokenizer_config.json that arrived in a transformers release: the generic
+# fast tokenizer a transformers 5 save writes (read in the 5.0.0 wheel: tokenization_utils_tokenizers.py).
+_TOKENIZER_CLASS_FROM = {"TokenizersBackend": "5.0.0"}
+
+
+@deriver("tokenizer-load-failed")
+def _tokenizer_class(values: dict, facts: dict) -> dict:
+    """A tokenizer class that only a newer transformers has: whether the log's vLLM pins a
+    transformers that can have it, and else the first vLLM whose pin does."""
+    first = _TOKENIZER_CLASS_FROM.get(str(values.get("tokenizer_class") or ""))
+    if not first:
+        return {}
+    out: dict = {"tc_first": first}
+    installed = facts.get("transformers_installed")
+    table = _transformers_table()
+    if table is None:
+        return out
+    ix, rels, vkey = table
+    if installed and vkey(installed) and vkey(installed) < vkey(first):
+        out["tc_installed"] = installed
+    having = [r for r in rels if vkey(r) >= vkey(first)]
+    pin, allowing = _pin_rules_out(ix, facts.get("vllm_version"), having, vkey)
+    out.update({k: v for k, v in (("tc_vllm_pin", pin), ("tc_vllm_allowing", allowing)) if v})
+    return out
+
+
 @deriver("no-kernel-image")
 def _no_kernel(values: dict, facts: dict) -> dict:
     """When the traceback shows the failing call is vLLM's first use of the GPU (and no attention

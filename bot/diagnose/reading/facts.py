@@ -658,6 +658,26 @@ def pip_conflicts(text: str) -> list[dict]:
     return out
 
 
+# The transformers the paste says is installed: a version listing (`pip list`, `conda list`,
+# `pip freeze`, a framework's "library versions" block, transformers' own `env` report, an issue
+# template's "Transformers version: X") or pip's conflict note. A line starts with the name, so a
+# command (`pip install transformers==4.57.6`, often the fix tried afterwards) is not read as one.
+_TRANSFORMERS_LISTED = [
+    _P(r"^\s*(?:[-*]\s*)?(?:\[pip3?\]\s*|\[conda\]\s*)?`?transformers`?(?:\s+version)?\s*(?:==|:|\s)\s*v?"
+       r"(\d+\.\d+(?:\.\d+)?(?:\.?(?:dev|rc|post)\d+)?)"
+       r"(?:\s+\S+\s+(?:pypi|conda-forge|defaults)\S*)?\s*$",
+       re.M | re.I, literals=("ransformers",)),
+    _P(r"^Name: transformers\s*\nVersion: (\d+\.\d+(?:\.\d+)?\S*)", re.M, literals=("Name: transformers",), span=80),
+]
+
+
+def transformers_installed(text: str, packages: dict, conflicts: list[dict]) -> str | None:
+    found = packages.get("transformers")
+    if not found:
+        found = next((c["have"] for c in conflicts if c["package"] == "transformers" and c.get("have")), None)
+    return found or _first(_TRANSFORMERS_LISTED, text)
+
+
 # Packages a copy elsewhere on sys.path can shadow (PYTHONPATH, the user site, the working directory).
 _SHADOWABLE = ("transformers", "tokenizers", "huggingface_hub", "torch", "triton", "numpy", "vllm")
 _PACKAGE_IN_PATH = LazyRe(r"^(?P<root>.*)[/\\](?P<pkg>%s)[/\\][^\"]*\.py$" % "|".join(_SHADOWABLE))
@@ -708,6 +728,8 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         near, low_near = text, low
     os_hint, container = host(near, low_near)
     libs = loader_libraries(text)
+    conflicts = pip_conflicts(near)
+    packages = report["packages"] if report else {}
     return {
         "torch_cuda": _cuda_number(env.get("torch_cuda") or _first(_TORCH_CUDA, near)),
         "cuda_runtime": env.get("cuda_runtime") or _first(_CUDA_RUNTIME, near),
@@ -724,8 +746,9 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "rlimits": rlimits(near),
         "os_hint": os_hint,
         "container": container,
-        "pip_conflicts": pip_conflicts(near),
-        "packages": report["packages"] if report else {},
+        "pip_conflicts": conflicts,
+        "packages": packages,
+        "transformers_installed": transformers_installed(near, packages, conflicts),
         "collect_env": report["fields"] if report else None,
         "env_vars": report["env"] if report else {},
         **shadowing(text),
