@@ -223,3 +223,24 @@ def test_gpu_reports_from_real_runs_on_an_h200(name):
     facts_ = _facts(text)
     assert facts_["torch_cuda"] == "13.0" and facts_["driver_version"] == "580.159.04"
     assert facts_["python_version"] == "3.12.3"
+
+
+@pytest.mark.parametrize("text, version", [
+    # the listings the threads paste: pip list, pip freeze, conda list, a framework's version block,
+    # transformers' env report, an issue template, pip show, pip's conflict note
+    ("transformers                             4.57.6\n", "4.57.6"),
+    ("transformers==5.3.0\n", "5.3.0"),
+    ("transformers              4.57.1                   pypi_0    pypi\n", "4.57.1"),
+    ("2025-12-04 12:22:44,559 - INFO - transformers    : 4.57.3\n", None),
+    ("transformers    : 4.57.3\n", "4.57.3"),
+    ("- `transformers` version: 4.48.2\n", "4.48.2"),
+    ("- **transformers version**: 5.1.0\n", None),
+    ("Transformers version 4.48.2\n", "4.48.2"),
+    ("Name: transformers\nVersion: 4.51.3\nSummary: State-of-the-art Machine Learning\n", "4.51.3"),
+    ("vllm 0.11.0 requires transformers>=4.55.2, but you have transformers 4.51.3 which is incompatible.\n", "4.51.3"),
+    # a command is what was tried, not what was installed when it failed
+    ("pip install transformers==4.57.6\n", None),
+    ("transformers 5.0 is required for this model\n", None),
+])
+def test_installed_transformers(text, version):
+    assert _facts(text)["transformers_installed"] == version
