@@ -452,10 +452,20 @@ def _transformers_pin(facts: dict, prefix: str) -> dict:
     if not pin:
         return {}
     out = {f"{prefix}_pin": pin}
+    # A pin without an upper bound (vLLM up to 0.11.0) lets pip install transformers releases newer
+    # than the vLLM, which may have dropped what it imports: meeting it proves nothing, and installing
+    # "inside" it changes nothing for a transformers that is too new.
+    bounded = any(c.strip().startswith(("<", "!=", "==", "~=")) for c in pin.split(","))
     installed = facts.get("transformers_installed")
     side = _against_pin(str(installed), pin) if installed else None
+    if side == "inside" and not bounded:
+        side = None
     if side:
         out.update({f"{prefix}_installed": installed, f"{prefix}_{side}": "yes"})
+    if not bounded:
+        out[f"{prefix}_unbounded"] = "yes"
+    if (bounded and side != "inside") or side == "older":
+        out[f"{prefix}_pin_fix"] = pin
     return out
 
 
@@ -465,7 +475,21 @@ def _transformers_mismatch(values: dict, facts: dict) -> dict:
     newer or inside it; the shadowing and dependency-check paragraphs carry their own story."""
     if values.get("dep") or facts.get("shadowed_root"):
         return {}
-    return _transformers_pin(facts, "tf")
+    out = _transformers_pin(facts, "tf")
+    floor = _TOKENIZER_CLASS_FROM.get(str(values.get("cls") or ""))
+    if out.get("tf_pin") and floor and "tf_installed" not in out:
+        # the class that lacks the attribute exists only from `floor` on: a transformers at least
+        # that new ran, which is past the pin when the pin's upper bound lies at or below `floor`
+        uppers = [c.strip()[1:] for c in out["tf_pin"].split(",") if c.strip().startswith("<") and
+                  not c.strip().startswith("<=")]
+        if any(vkey_plain(u) <= vkey_plain(floor) for u in uppers):
+            out.update(tf_class=values["cls"], tf_floor=floor)
+    return out
+
+
+def vkey_plain(version: str) -> tuple[int, ...]:
+    parts = [int(p) for p in re.findall(r"\d+", version)[:3]]
+    return tuple(parts + [0] * (3 - len(parts)))
 
 
 # Tokenizer classes of tokenizer_config.json that arrived in a transformers release: the generic

@@ -27,13 +27,22 @@ def test_where_the_installed_release_stands(installed, pin, side):
 
 def test_the_pin_and_the_direction():
     assert mismatch(vllm_version="0.12.0", transformers_installed="5.3.0") == {
-        "tf_pin": "<5,>=4.56.0", "tf_installed": "5.3.0", "tf_newer": "yes"}
+        "tf_pin": "<5,>=4.56.0", "tf_installed": "5.3.0", "tf_newer": "yes", "tf_pin_fix": "<5,>=4.56.0"}
     assert mismatch(vllm_version="0.10.2", transformers_installed="4.51.3") == {
-        "tf_pin": ">=4.55.2", "tf_installed": "4.51.3", "tf_older": "yes"}
+        "tf_pin": ">=4.55.2", "tf_installed": "4.51.3", "tf_older": "yes", "tf_unbounded": "yes",
+        "tf_pin_fix": ">=4.55.2"}
 
 
 def test_no_direction_without_the_installed_release_and_nothing_without_the_vllm_release():
-    assert mismatch(vllm_version="0.12.0") == {"tf_pin": "<5,>=4.56.0"}
+    assert mismatch(vllm_version="0.12.0") == {"tf_pin": "<5,>=4.56.0", "tf_pin_fix": "<5,>=4.56.0"}
+    assert mismatch(vllm_version="0.12.0", transformers_installed="4.57.1") == {
+        "tf_pin": "<5,>=4.56.0", "tf_installed": "4.57.1", "tf_inside": "yes"}
+
+
+def test_a_pin_without_an_upper_bound_says_nothing_of_a_newer_transformers():
+    # vLLM 0.11.0 with transformers 5.1.0 (es-at-scale#41): it meets ">=4.55.2" and still lacks what 0.11 reads
+    assert mismatch(vllm_version="0.11.0", transformers_installed="5.1.0") == {
+        "tf_pin": ">=4.55.2", "tf_unbounded": "yes"}
     assert mismatch(transformers_installed="5.3.0") == {}
 
 
@@ -57,3 +66,16 @@ def test_tokenizers_backend_against_the_pin():
 
 def test_other_classes_get_no_release_claim():
     assert tokenizer("QWenTokenizer", vllm_version="0.19.0") == {}
+
+
+def test_a_transformers_5_class_in_the_message_is_a_transformers_5_install():
+    got = advice.derive("transformers-version-mismatch", {"symbol": "all_special_tokens_extended",
+                                                          "cls": "TokenizersBackend"}, {"vllm_version": "0.11.0"})
+    assert got == {"tf_pin": ">=4.55.2", "tf_unbounded": "yes"}   # no upper bound: nothing to say
+    got = advice.derive("transformers-version-mismatch", {"symbol": "all_special_tokens_extended",
+                                                          "cls": "TokenizersBackend"}, {"vllm_version": "0.12.0"})
+    assert got == {"tf_pin": "<5,>=4.56.0", "tf_pin_fix": "<5,>=4.56.0", "tf_class": "TokenizersBackend",
+                   "tf_floor": "5.0.0"}
+    got = advice.derive("transformers-version-mismatch", {"symbol": "all_special_tokens_extended",
+                                                          "cls": "Qwen2Tokenizer"}, {"vllm_version": "0.12.0"})
+    assert got == {"tf_pin": "<5,>=4.56.0", "tf_pin_fix": "<5,>=4.56.0"}
