@@ -482,12 +482,12 @@ def _transformers_mismatch(values: dict, facts: dict) -> dict:
         # that new ran, which is past the pin when the pin's upper bound lies at or below `floor`
         uppers = [c.strip()[1:] for c in out["tf_pin"].split(",") if c.strip().startswith("<") and
                   not c.strip().startswith("<=")]
-        if any(vkey_plain(u) <= vkey_plain(floor) for u in uppers):
+        if any(_vkey_plain(u) <= _vkey_plain(floor) for u in uppers):
             out.update(tf_class=values["cls"], tf_floor=floor)
     return out
 
 
-def vkey_plain(version: str) -> tuple[int, ...]:
+def _vkey_plain(version: str) -> tuple[int, ...]:
     parts = [int(p) for p in re.findall(r"\d+", version)[:3]]
     return tuple(parts + [0] * (3 - len(parts)))
 
