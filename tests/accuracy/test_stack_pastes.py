@@ -17,6 +17,7 @@ from tests.accuracy.measure_stack import MANIFEST, ROOT, figures, load, run
 
 CASES = load(MANIFEST)
 SECOND = load(MANIFEST.with_name("stack2_pastes.yaml"))
+THIRD = load(MANIFEST.with_name("stack3_pastes.yaml"))
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +25,7 @@ def results():
     return run(CASES)
 
 
-@pytest.mark.parametrize("cases", [CASES, SECOND], ids=["stack", "stack2"])
+@pytest.mark.parametrize("cases", [CASES, SECOND, THIRD], ids=["stack", "stack2", "stack3"])
 def test_every_case_is_a_real_paste_with_its_source(cases):
     rules = set(load_rulebook().rules) | {"none"}
     for c in cases:
@@ -52,13 +53,14 @@ def test_no_rule_cites_a_held_out_thread():
     for fixture in (ROOT / "tests" / "fixtures" / "logs").rglob("*.log"):
         with open(fixture, encoding="utf-8", errors="replace") as f:
             cited |= set(re.findall(thread, f.readline()))          # its #=SOURCE=# line
-    held = {c["url"] for c in CASES + SECOND if c["split"] == "measure"}
+    held = {c["url"] for c in CASES + SECOND + THIRD if c["split"] == "measure"}
     assert held & cited == set()
 
 
-def test_no_held_out_answer_of_the_second_set_is_wrong():
+@pytest.mark.parametrize("cases", [SECOND, THIRD], ids=["stack2", "stack3"])
+def test_no_held_out_answer_of_the_later_sets_is_wrong(cases):
     wrong = [f"{Path(r['file']).name}: {r['got']} (thread: {r['expect']})"
-             for r in run(SECOND) if r["split"] == "measure" and r["outcome"] == "wrong"]
+             for r in run(cases) if r["split"] == "measure" and r["outcome"] == "wrong"]
     assert wrong == []
 
 

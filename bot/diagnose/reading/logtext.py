@@ -99,6 +99,10 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
     # (a memchr): a plain log pays for a few of those, not for a rewrite of the text per step. A
     # carriage return printed as "^M" is dropped line by line, where lines are read (tracebacks).
     text = unescape_slack(text)
+    # A paste copied from a rendered page (or a chat that links what looks like an address) carries
+    # Markdown links inside the log's own words: "segment [/dev/shm/nccl-x](https://host/dev/shm/nccl-x)"
+    if "](http" in text:
+        text = _MARKDOWN_LINK.sub(r"\1", text)
     if "`" in text:
         text = _FENCE.sub("\n", text) if "```" in text else text
     # Colour codes with their ESC byte; those whose ESC a copy-paste lost ("[1;36m", or "ESC[" and
@@ -147,6 +151,8 @@ def _dedent_pip_output(text: str) -> str:
             lines[i] = lines[i][cut:] if lines[i][:cut].isspace() else lines[i].lstrip()
     return "\n".join(lines)
 
+
+_MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]{1,400})\]\(https?://[^()\s]{1,800}\)")
 
 # A code fence, with the language an opening fence names ("```python", "```log"): left on a line of
 # its own, the word was read as the start of the message below it (LLM_Foreign_Block#1). Only a

@@ -94,3 +94,12 @@ def test_an_opening_fence_drops_the_language_it_names():
     # A fence whose line goes on is the message itself, class names included.
     assert "ValueError: x" in logtext.clean("```ValueError: x```").text
     assert "Traceback (most recent call last):" in logtext.clean("```Traceback (most recent call last):\n").text
+
+
+def test_markdown_links_a_rendered_page_put_in_the_log_are_read_as_their_text():
+    from bot.diagnose.reading.logtext import clean
+    text = ("Error while creating shared memory segment [/dev/shm/nccl-EoOvZr](https://runai.example.net/dev/shm/nccl-EoOvZr)"
+            " (size 7340384)\nsee [the docs](https://docs.vllm.ai/x) and [1, 2](3)")
+    got = clean(text).text
+    assert "segment /dev/shm/nccl-EoOvZr (size 7340384)" in got
+    assert "see the docs and [1, 2](3)" in got           # only links to an address are unwrapped
