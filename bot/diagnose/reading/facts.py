@@ -188,7 +188,9 @@ _VLLM_MENTIONED = ("vllm", "gpu_memory_utilization", "max_model_len", "tensor_pa
 _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a regex with re.I is 30x slower
     ("SGLang", False, ("sglang",)),
     ("Ollama", False, ("ollama",)),
-    ("llama.cpp", False, ("llama.cpp", "llama-server", "llama_model_load", "ggml_")),
+    # GGML's CUDA backend (ggml-cuda.cu) is llama.cpp's, and that of the programs built on it
+    # (ctransformers, whisper.cpp, koboldcpp): a CUDA error raised in it is theirs
+    ("llama.cpp or another GGML program", False, ("llama.cpp", "llama-server", "llama_model_load", "ggml_", "ggml-cuda")),
     ("TGI", False, ("text-generation-launcher", "text_generation_server")),
     ("TensorRT-LLM", False, ("tensorrt_llm", "trtllm")),
     ("LMDeploy", False, ("lmdeploy",)),
@@ -199,6 +201,7 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("ComfyUI", False, ("comfyui", "prompt executed in ")),
     ("text-generation-webui", False, ("text-generation-webui", "oobabooga")),
     ("stable-diffusion-webui", False, ("stable-diffusion-webui", "automatic1111")),
+    ("Easy Diffusion", False, ("stable-diffusion-ui", "easydiffusion", "easy diffusion")),
     ("KoboldCpp", False, ("koboldcpp",)),
     ("ExLlama", False, ("exllamav2", "exllamav3")),
     ("MLC LLM", False, ("mlc_llm", "mlc-llm")),
