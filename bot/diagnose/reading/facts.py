@@ -779,7 +779,9 @@ _VLLM_INSTALL_MARKS = ("building wheel for vllm", "building editable for vllm", 
 # pip's own words naming vLLM as what it cannot find, or as the package whose pin it is fetching ("Collecting
 # vllm" alone is not: another package's install pulls vLLM in, and fails on its own)
 _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for vllm", "(from vllm",
-                      "/simple/vllm/")
+                      "/simple/vllm/", "building wheel for vllm (")
+# pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's
+_PIP_VLLM_SDIST = _P(r"(?:Using cached|Downloading) vllm-\d[\w.+]*\.tar\.gz", literals=("vllm-",))
 # pip's resolver naming vLLM among what was asked for: "Cannot install vllm because these package versions
 # have conflicting dependencies", "Cannot install torch==2.1.1 and vllm==0.5.4 because ..."; the conflict
 # lies somewhere in vLLM's dependency tree (outlines -> pyairports), not in vLLM's own pins alone
@@ -821,6 +823,8 @@ def vllm_install(text: str, low: str) -> bool:
     if any(m in low for m in _PIP_INSTALLS_VLLM):
         return True
     if "cannot install " in low and _PIP_CANNOT_INSTALL_VLLM.search(text):
+        return True
+    if ".tar.gz" in low and _PIP_VLLM_SDIST.search(text):
         return True
     return "pip" in low and bool(_VLLM_PIN_LINE.search(text))       # pip's resolver says "pip"
 

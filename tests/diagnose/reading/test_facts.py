@@ -194,6 +194,11 @@ def test_pip_naming_vllm_is_an_install_of_vllm_but_collecting_it_alone_is_not():
     assert not install("ERROR: Cannot install glue-vispy-viewers==1.0.6 and glue-vispy-viewers==1.0.7 because these "
                        "package versions have conflicting dependencies.")
     assert not install("ERROR: Cannot install myvllm because these package versions have conflicting dependencies.")
+    # pip fetching or building vLLM's own source: its build dependencies are vLLM's
+    assert install("Collecting vllm\n  Using cached vllm-0.3.0.tar.gz (264 kB)\n  Installing build dependencies ... error")
+    assert install("  Downloading vllm-0.8.5.post1.tar.gz (8.1 MB)")
+    assert install("  Building wheel for vllm (pyproject.toml) ... error")
+    assert not install("  Using cached vllm_flash_attn-2.5.9.tar.gz")
 
 
 def test_the_file_a_failed_atomic_write_was_for():
