@@ -68,10 +68,21 @@ def unwrap(text: str) -> str:
     out: list[str] = []
     for line in lines:
         if out and out[-1].strip() and line.strip() and not _OWN_LINE.match(line):
-            out[-1] = out[-1].rstrip() + " " + line.strip()
+            prev, nxt = out[-1].rstrip(), line.strip()
+            out[-1] = prev + ("" if _joins_tight(prev[-1], nxt[0]) else " ") + nxt
         else:
             out.append(line)
     return "\n".join(out)
+
+
+def _cjk(ch: str) -> bool:
+    return "\u3000" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef"
+
+
+def _joins_tight(before: str, after: str) -> bool:
+    """Chinese wraps with no space: a line break between two CJK characters, or after CJK
+    punctuation, is no space at all (Latin beside CJK keeps its space)."""
+    return (_cjk(before) and _cjk(after)) or ("\u3000" <= before <= "\u303f" or "\uff00" <= before <= "\uffef")
 
 
 def _prose(text: str) -> str:

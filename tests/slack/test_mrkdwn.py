@@ -50,3 +50,10 @@ def test_clip_says_whether_it_cut():
 
 def test_code_block_cannot_be_broken_out_of():
     assert code_block("a ``` b <x>") == "```\na ''' b &lt;x&gt;\n```"
+
+
+def test_chinese_lines_of_a_paragraph_join_without_a_space():
+    assert unwrap("连接中途断开、\n超时或被拒绝") == "连接中途断开、超时或被拒绝"
+    assert unwrap("中文\n中文") == "中文中文"
+    assert unwrap("用 vLLM\n运行") == "用 vLLM 运行"          # Latin beside CJK keeps its space
+    assert unwrap("a wrapped\nline") == "a wrapped line"
