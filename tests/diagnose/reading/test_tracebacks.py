@@ -310,3 +310,10 @@ def test_a_warning_a_build_printed_under_pips_indented_output_is_read():
     # four spaces under a frame stay the frame's code
     frame = 'Traceback (most recent call last):\n  File "/x.py", line 1, in f\n    warn_user()\nValueError: bad'
     assert texts(frame) == ["ValueError: bad"]
+
+
+def test_a_loader_line_with_no_exception_name_is_an_error():
+    line = "cache_ops.cpython-38-x86_64-linux-gnu.so: undefined symbol: _ZN2at4_ops15to_dtype_layout4callE"
+    assert texts(line) == [line]
+    long = "INFO loading weights 1/64\n" * 40_000 + line + "\n"          # read through the keyword scan
+    assert texts(long) == [line]
