@@ -779,7 +779,9 @@ _VLLM_INSTALL_MARKS = ("building wheel for vllm", "building editable for vllm", 
 # pip's own words naming vLLM as what it cannot find, or as the package whose pin it is fetching ("Collecting
 # vllm" alone is not: another package's install pulls vLLM in, and fails on its own)
 _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for vllm", "(from vllm",
-                      "/simple/vllm/", "building wheel for vllm (")
+                      "/simple/vllm/", "building wheel for vllm (",
+                      # uv's resolver: "... and you require vllm", "your project requires vllm[audio]"
+                      "you require vllm", "your project requires vllm")
 # pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's
 _PIP_VLLM_SDIST = _P(r"(?:Using cached|Downloading) vllm-\d[\w.+]*\.tar\.gz", literals=("vllm-",))
 # pip's resolver naming vLLM among what was asked for: "Cannot install vllm because these package versions
@@ -790,6 +792,8 @@ _PIP_CANNOT_INSTALL_VLLM = _P(r"Cannot install (?:[^\n]{0,300}?(?:, | and ))?vll
                               literals=("Cannot install ", "cannot install "))
 _VLLM_PIN_LINE = _P(r"^(?:>\s?)?\s*vllm(?:-cpu)? \d[\w.+!-]* (?:requires|depends on) ", re.M,   # a quoted paste too
                     literals=(" requires ", " depends on "))
+# uv's resolver on vLLM's own pins: "and vllm==0.11.1rc6.dev158+gc3ee80a01.cu129 depends on xformers..."
+_UV_VLLM_DEPENDS = _P(r"\bvllm(?:-cpu)?(?:\[[\w,-]*\])?(?:\{[^}]{0,200}\})?[=<>!~][^\s,]* depends on ", literals=(" depends on ",))
 
 
 # The file a failed write was for, where the writer names it (vLLM's atomic writer; Python's OSError
@@ -825,6 +829,8 @@ def vllm_install(text: str, low: str) -> bool:
     if "cannot install " in low and _PIP_CANNOT_INSTALL_VLLM.search(text):
         return True
     if ".tar.gz" in low and _PIP_VLLM_SDIST.search(text):
+        return True
+    if "no solution found when resolving" in low and _UV_VLLM_DEPENDS.search(text):
         return True
     return "pip" in low and bool(_VLLM_PIN_LINE.search(text))       # pip's resolver says "pip"
 

@@ -60,7 +60,7 @@ _CHAIN = re.compile(r"^(?:Traceback \(most recent call last\)|During handling of
 KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "killed", "abort",
             "segmentation fault", "timed out", "no available", "exceed", "too old", "died", "is restricted",
             "unauthorized", "permission denied", "(src/", "conflict is caused by", "not recognize",
-            "undefined symbol")
+            "undefined symbol", "no solution found when resolving")
 
 
 
@@ -84,7 +84,7 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
                "at most ", "no available", "died", "not allowed", "larger than", "greater than",
                "longer than", "smaller than", "is restricted", "unauthorized", "permission denied",
                "too many open files", "no space left", "cannot allocate memory", "bad file descriptor",
-               "conflict is caused by", "not recognize", "undefined symbol")
+               "conflict is caused by", "not recognize", "undefined symbol", "no solution found when resolving")
 
 # What native code prints to stderr as it dies, with no Python exception: libzmq's check
 # ("Too many open files (src/epoll.cpp:38)", "Assertion failed: ok (src/mailbox.cpp:99)"), the

@@ -199,6 +199,12 @@ def test_pip_naming_vllm_is_an_install_of_vllm_but_collecting_it_alone_is_not():
     assert install("  Downloading vllm-0.8.5.post1.tar.gz (8.1 MB)")
     assert install("  Building wheel for vllm (pyproject.toml) ... error")
     assert not install("  Using cached vllm_flash_attn-2.5.9.tar.gz")
+    # uv's resolver: vLLM's own pin, or vLLM among what was asked for
+    assert install("  × No solution found when resolving dependencies:\n  ╰─▶ Because there is no version of xformers==0.0.33 "
+                   "and vllm==0.11.1rc6 depends on xformers==0.0.33, we can conclude that vllm==0.11.1rc6 cannot be used.")
+    assert install("      And because your project requires vllm[audio], we can conclude that your project's requirements are unsatisfiable.")
+    assert not install("  × No solution found when resolving dependencies:\n  ╰─▶ Because there is no version of nvidia-cudnn-cu12==9.1.0.70 "
+                       "and torch==2.4.1 depends on nvidia-cudnn-cu12==9.1.0.70, we can conclude that torch==2.4.1 cannot be used.")
 
 
 def test_the_file_a_failed_atomic_write_was_for():
