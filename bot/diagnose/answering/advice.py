@@ -15,6 +15,7 @@ import re
 
 from bot.base.lazyre import LazyRe
 from bot.base.versions import in_range
+from bot.diagnose.knowledge.vllm.releases import version_key
 from bot.diagnose.reading.facts import set_limit
 
 _DERIVERS: dict = {}        # rule id -> fn(values, facts) -> dict
@@ -482,14 +483,9 @@ def _transformers_mismatch(values: dict, facts: dict) -> dict:
         # that new ran, which is past the pin when the pin's upper bound lies at or below `floor`
         uppers = [c.strip()[1:] for c in out["tf_pin"].split(",") if c.strip().startswith("<") and
                   not c.strip().startswith("<=")]
-        if any(_vkey_plain(u) <= _vkey_plain(floor) for u in uppers):
+        if any(version_key(u) <= version_key(floor) for u in uppers):
             out.update(tf_class=values["cls"], tf_floor=floor)
     return out
-
-
-def _vkey_plain(version: str) -> tuple[int, ...]:
-    parts = [int(p) for p in re.findall(r"\d+", version)[:3]]
-    return tuple(parts + [0] * (3 - len(parts)))
 
 
 # Tokenizer classes of tokenizer_config.json that arrived in a transformers release: the generic
@@ -542,7 +538,7 @@ def _ptxas_arch(values: dict, facts: dict) -> dict:
     arch = str(values.get("arch") or "")
     first = _PTXAS_FIRST_CUDA.get(arch) or _PTXAS_FIRST_CUDA.get(arch.rstrip("af"))
     if first and arch.endswith("f"):
-        first = max(first, "12.9", key=lambda v: tuple(map(int, v.split("."))))
+        first = max(first, "12.9", key=version_key)
     return {"min_cuda": first} if first else {}
 
 

@@ -779,7 +779,7 @@ _VLLM_INSTALL_MARKS = ("building wheel for vllm", "building editable for vllm", 
 # pip's own words naming vLLM as what it cannot find, or as the package whose pin it is fetching ("Collecting
 # vllm" alone is not: another package's install pulls vLLM in, and fails on its own)
 _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for vllm", "(from vllm",
-                      "/simple/vllm/", "building wheel for vllm (",
+                      "/simple/vllm/",
                       # uv's resolver: "... and you require vllm", "your project requires vllm[audio]"
                       "you require vllm", "your project requires vllm")
 # pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's

@@ -57,11 +57,12 @@ _CHAIN = re.compile(r"^(?:Traceback \(most recent call last\)|During handling of
 # Words that mark a line worth a closer look, searched in the lower-cased text with str.find, which
 # is several times faster than one regex alternation over a large paste. Rules with `scope: any`
 # match WARNING records; their messages must hold one of these words (the fixtures check it).
+# Phrases that are both: an error line with no other keyword (pip's and uv's resolvers, the loader's
+# "x.so: undefined symbol: ...", argparse's "not recognized").
+_BOTH = ("conflict is caused by", "not recognize", "undefined symbol", "no solution found when resolving")
 KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "killed", "abort",
             "segmentation fault", "timed out", "no available", "exceed", "too old", "died", "is restricted",
-            "unauthorized", "permission denied", "(src/", "conflict is caused by", "not recognize",
-            "undefined symbol", "no solution found when resolving")
-
+            "unauthorized", "permission denied", "(src/", *_BOTH)
 
 
 @functools.cache
@@ -83,8 +84,7 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
                "no module", "not found", "is not valid", "insufficient", "too old", "must be",
                "at most ", "no available", "died", "not allowed", "larger than", "greater than",
                "longer than", "smaller than", "is restricted", "unauthorized", "permission denied",
-               "too many open files", "no space left", "cannot allocate memory", "bad file descriptor",
-               "conflict is caused by", "not recognize", "undefined symbol", "no solution found when resolving")
+               "too many open files", "no space left", "cannot allocate memory", "bad file descriptor", *_BOTH)
 
 # What native code prints to stderr as it dies, with no Python exception: libzmq's check
 # ("Too many open files (src/epoll.cpp:38)", "Assertion failed: ok (src/mailbox.cpp:99)"), the
@@ -266,7 +266,7 @@ def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
     indented = rest[:2] in ("  ", "\t") or rest[:1] == "\t"
     after_frame = i > 0 and strip_prefixes(lines[i - 1])[2].startswith('File "')
     deep = rest[:4] == "    " or rest[:1] == "\t"       # 4 spaces: a frame's code, not a message
-    if deep and "Warning: " in body and _PY_WARNING.match(body):
+    if deep and _py_warning(body):
         deep = False            # a warning a build printed under pip's indented "[N lines of output]"
     return (after_frame and (indented or not rest.strip())) or (body.startswith("raise ") and indented) or deep
 
@@ -295,6 +295,11 @@ _MP_PROCESS = re.compile(r"^Process [\w-]+:$")          # multiprocessing's head
 # Python's warnings module ("/x/torch/cuda/__init__.py:129: UserWarning: CUDA initialization: ..."), printed
 # to stderr between another program's records: its own message, never the tail of the INFO line above it.
 _PY_WARNING = re.compile(r"^\S[^\n]{0,400}?\.py:\d+: (?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*Warning: ")
+
+
+def _py_warning(body: str) -> bool:
+    return "Warning: " in body and _PY_WARNING.match(body) is not None       # the literal first: most lines lack it
+
 # A compiler's diagnostic ("csrc/x.cu:12:10: fatal error: Python.h: No such file or directory"), which a
 # build log prints indented under pip's "[N lines of output]": an error, not a traceback's code.
 _COMPILER_ERROR = LazyRe(r"^[^\s:]{1,400}:\d+(?::\d+)?: (?:fatal )?error: ")
@@ -321,7 +326,7 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         if _stops(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ", "Exception in ", "Error in ")) \
                 or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) \
-                or ("Warning: " in body and _PY_WARNING.match(body)) or (p is not None and p != proc):
+                or _py_warning(body) or (p is not None and p != proc):
             break               # a new exception, a markdown image or heading, another process
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
         # the header of an exception's continuation: then the header is the very same text

@@ -45,7 +45,13 @@ def root_above(book, found: list, strong: list) -> bool:
     if not ids:
         return False
     first = min(c.position for c in found if c.rule.id in ids)
-    return any("cuda" in m.text.lower() or "nvml" in m.text.lower() for m in strong[:first])
+    return any(names_cuda(m.text) for m in strong[:first])
+
+
+def names_cuda(text: str) -> bool:
+    """Whether a message names CUDA or NVML (where a consequence's root may be)."""
+    low = text.lower()
+    return "cuda" in low or "nvml" in low
 
 
 def describe(c, values: dict, facts: dict, lang: str) -> dict:

@@ -13,7 +13,7 @@ import re
 
 from bot.diagnose.reading.facts import set_limit
 
-from .stack_families import ADVISED, Hit, _runtime_number, load_index, stack_init
+from .stack_families import ADVISED, Hit, _runtime_number, load_index, cuda_starting
 
 _L = {
     "en": {"runtime": "CUDA runtime", "driver": "CUDA driver API", "nccl": "NCCL", "nvml": "NVML",
@@ -94,11 +94,11 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     }
     if (kind, number) in ADVISED:
         out[f"code_{kind}_{number}"] = True
-    if kind == "cuda" and number == 2 and stack_init(c.message.text):
+    if kind == "cuda" and number == 2 and cuda_starting(c.message.text):
         out["cuda_2_at_init"] = True
         out["as_limit"] = set_limit(facts, "v")
     # at start-up, 500 and 999 name no kernel: the driver library or its device files are what failed
-    if kind == "cuda" and number in (500, 999) and stack_init(c.message.text):
+    if kind == "cuda" and number in (500, 999) and cuda_starting(c.message.text):
         out[f"cuda_{number}_at_init"] = True
         out.pop("code_cuda_999", None)          # "often after an earlier failure": not where nothing ran yet
     if kind == "cuda" and number == 46:

@@ -21,7 +21,7 @@ from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.tracebacks import Message
 
-from . import yielded as consequences
+from . import names_cuda, yielded as consequences
 from .stack_index import ERRNO_FORMS, NVML_LIBRARY_TEXTS
 
 MAX_TRIED = 20                  # messages looked up per paste (a hostile paste has thousands)
@@ -98,7 +98,7 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
     for pos, m in enumerate(strong[:before]):
         if id(m) in explained or m.level == "WARNING" or any(r.search(m.text) is not None for r in wrappers):
             continue
-        if yielded and not _NAMES_CUDA.search(m.text):
+        if yielded and not names_cuda(m.text):
             continue
         if ix is None:
             ix = load_index()
@@ -116,9 +116,6 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
         if tried >= MAX_TRIED:
             break
     return []
-
-
-_NAMES_CUDA = re.compile(r"cuda|nvml", re.I)
 
 
 def _site_confidence(score: float) -> float:
@@ -147,7 +144,7 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
             and not facts.get("vllm_context"):
         return None
     advice = advised(ix, h.kind, h.record) or (h.kind == "cuda" and h.record.number in AT_INIT_ONLY
-                                               and stack_init(m.text))
+                                               and cuda_starting(m.text))
     return Hit("error-code", {"kind": h.kind, "record": h.record, "by": h.by, "advised": advice})
 
 
@@ -171,7 +168,7 @@ _CUDA_INIT = re.compile(r"cudaGetDeviceCount|cuInit|CUDA driver initialization|C
                         r"|_cuda_getDeviceCount|cudaSetDevice|set_device")
 
 
-def stack_init(text: str) -> bool:
+def cuda_starting(text: str) -> bool:
     """Whether the message says CUDA was starting (torch counting the devices, setting one)."""
     return _CUDA_INIT.search(text) is not None
 
