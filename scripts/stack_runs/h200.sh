@@ -5,7 +5,7 @@
 #   variants   other limits, caches and proxy answers: the same failures as other values word them
 #   variants2  other users, homes, unwritable caches, the Hub failing in other ways
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
-SET=${1:-base}; P6=.gpu/p6; P6ABS=$PWD/.gpu/p6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
+SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
 export VLLM_NO_USAGE_STATS=1 PYTHONUNBUFFERED=1 VLLM_USE_FLASHINFER_SAMPLER=0
 T=${LIMIT:-110}; START=$(date +%s)
@@ -16,8 +16,8 @@ nvidia-smi > $A/nvidia-smi.txt 2>&1
 pack
 mkdir -p /models /tmp/vd-work && chmod 1777 /tmp/vd-work
 HF_HUB_OFFLINE=1 $PY scripts/make_tiny_model.py /models/tiny --max-position-embeddings 2048 > $A/make-model.log 2>&1
-chmod -R a+rX /models; cp $S/user_script.py $S/asuser.py /tmp/vd-work/; chmod 644 /tmp/vd-work/*.py
-M=/models/tiny; U=user_script.py; AS="$PY /tmp/vd-work/asuser.py"; Q=Qwen/Qwen2.5-0.5B-Instruct; cd /tmp/vd-work
+chmod -R a+rX /models; cp $S/user_script*.py $S/asuser.py /tmp/vd-work/; chmod 644 /tmp/vd-work/*.py
+M=/models/tiny; U=${USER_SCRIPT:-user_script.py}; AS="$PY /tmp/vd-work/asuser.py"; Q=Qwen/Qwen2.5-0.5B-Instruct; cd /tmp/vd-work
 case $SET in
 base)
   # group A: each fails before the GPU is used; run side by side

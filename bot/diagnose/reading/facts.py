@@ -214,6 +214,27 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
                    "building wheels for collected packages", "building wheel for collected packages",
                    "error: could not find a version")),
 ]
+# The dynamic loader names the executable it could not start ("/server: error while loading shared
+# libraries: libcuda.so.1: ..."). Python, vLLM and the tools around them (the compiler a build runs,
+# Triton's ptxas, Ray's daemons, nvidia-smi and the container toolkit) are a vLLM user's; any other
+# executable is another program, and its log is not answered.
+_LOADER_PROGRAM = _P(r"^[>\s]*(\S{1,200}?): error while loading shared libraries:", re.M,
+                     literals=("error while loading shared libraries",))
+_OWN_EXECUTABLES = re.compile(r"(?:python[\d.]*m?|vllm|ray|raylet|gcs_server|plasma_store_server|nvidia-[\w-]+|"
+                              r"nvcc|ptxas|cicc|fatbinary|nvlink|cc1(?:plus)?|c\+\+|[gc]\+\+(?:-\d+)?|gcc(?:-\d+)?|"
+                              r"ld(?:\.\w+)?|as|cmake|ninja|make|pip\d?|uv|conda|mamba|torchrun|bash|sh|docker|"
+                              r"podman|uvicorn|jupyter[\w-]*|ipython\d?)", re.I)
+
+
+def loader_program(text: str) -> str | None:
+    """The executable the loader could not start, when it is not Python or a tool around vLLM."""
+    m = _LOADER_PROGRAM.search(text)
+    if m is None:
+        return None
+    name = re.split(r"[/\\]", m.group(1))[-1]
+    return None if not name or _OWN_EXECUTABLES.fullmatch(name) else name
+
+
 _FRAME_PATH = re.compile(r'File "([^"]+)", line \d+')
 _FRAME = re.compile(r'File "([^"\n]{1,400})", line \d+, in ([\w<>.]{1,80})')
 _PACKAGE_ROOT = re.compile(r"^.*[/\\](?:site-packages|dist-packages)[/\\]")
@@ -847,6 +868,9 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
             return name, strict
     if _CLIENT_HTTP_ERROR.search(text) or _VLLM_SERVER_ERROR.search(text):
         return None, False
+    program = loader_program(text) if "error while loading shared" in low else None
+    if program:
+        return f"`{program}` (the program the dynamic loader could not start)", False
     frames = _FRAME_PATH.findall(text) if 'File "' in text else []
     # A package build's traceback (pip's isolated build environment, setuptools, torch's extension
     # builder) names no program: which package was built is not in its frames.

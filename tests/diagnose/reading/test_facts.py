@@ -120,6 +120,18 @@ def test_a_client_traceback_that_carries_vllms_error_is_vllms():
     assert f["foreign_context"] == "SGLang" and not f["vllm_server_error"]
 
 
+def test_an_executable_the_loader_could_not_start_names_its_program():
+    line = "{}: error while loading shared libraries: libcuda.so.1: cannot open shared object file: No such file or directory"
+    # another program's binary (a llama.cpp image's /server) is that program's log
+    assert "`server`" in facts.extract(line.format("/server"))["foreign_context"]
+    # Python, and the tools a vLLM user runs or vLLM runs (nvidia-smi, Triton's ptxas, a build's compiler), are not
+    for own in ("/usr/bin/python3.10", "python3", "nvidia-smi", "/opt/triton/backends/nvidia/bin/ptxas", "cc1plus"):
+        f = facts.extract(line.format(own))
+        assert f["foreign_context"] is None and f["stack_context"], own
+    # vLLM's own lines beside it keep the paste vLLM's
+    assert facts.extract("INFO 05-01 vLLM API server version 0.8.5\n" + line.format("/server"))["vllm_context"]
+
+
 def test_model_sizes_from_a_pasted_config():
     from bot.diagnose.reading.facts import model_sizes
     assert model_sizes('{"num_attention_heads": 28, "num_key_value_heads": 4, "intermediate_size": 18944}') == \
