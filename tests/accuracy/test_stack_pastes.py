@@ -18,6 +18,7 @@ from tests.accuracy.measure_stack import MANIFEST, ROOT, figures, load, run
 CASES = load(MANIFEST)
 SECOND = load(MANIFEST.with_name("stack2_pastes.yaml"))
 THIRD = load(MANIFEST.with_name("stack3_pastes.yaml"))
+FOURTH = load(MANIFEST.with_name("stack4_pastes.yaml"))     # blind set, session 4 (2026-12-04)
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +26,7 @@ def results():
     return run(CASES)
 
 
-@pytest.mark.parametrize("cases", [CASES, SECOND, THIRD], ids=["stack", "stack2", "stack3"])
+@pytest.mark.parametrize("cases", [CASES, SECOND, THIRD, FOURTH], ids=["stack", "stack2", "stack3", "stack4"])
 def test_every_case_is_a_real_paste_with_its_source(cases):
     rules = set(load_rulebook().rules) | {"none"}
     for c in cases:
@@ -53,11 +54,12 @@ def test_no_rule_cites_a_held_out_thread():
     for fixture in (ROOT / "tests" / "fixtures" / "logs").rglob("*.log"):
         with open(fixture, encoding="utf-8", errors="replace") as f:
             cited |= set(re.findall(thread, f.readline()))          # its #=SOURCE=# line
-    held = {c["url"] for c in CASES + SECOND + THIRD if c["split"] == "measure"}
+    held = {c["url"] for c in CASES + SECOND + THIRD + FOURTH if c["split"] == "measure"}
     assert held & cited == set()
 
 
-@pytest.mark.parametrize("cases", [SECOND, THIRD], ids=["stack2", "stack3"])
+# stack4's blind measure gave no wrong answer (10 right, 8 unanswered of 18), so it is held to this too.
+@pytest.mark.parametrize("cases", [SECOND, THIRD, FOURTH], ids=["stack2", "stack3", "stack4"])
 def test_no_held_out_answer_of_the_later_sets_is_wrong(cases):
     wrong = [f"{Path(r['file']).name}: {r['got']} (thread: {r['expect']})"
              for r in run(cases) if r["split"] == "measure" and r["outcome"] == "wrong"]
@@ -65,6 +67,8 @@ def test_no_held_out_answer_of_the_later_sets_is_wrong(cases):
 
 
 def test_no_false_diagnosis_on_another_programs_log(results):
+    # The first set only. stack4 is left out on purpose: its blind measure answered 9 of its 20
+    # negatives (stack4_blind_measure.txt), and a blind set must not fail the suite for what it measures.
     false = [Path(r["file"]).name for r in results if r["outcome"] == "false"]
     assert false == []
 
