@@ -21,8 +21,11 @@ LEVEL_RANK = {"root": 0, "hint": 1, "wrapper": 2}
 def rank(cands: list[Candidate]) -> list[Candidate]:
     """Best first: roots before hints before wrappers, then the FIRST error of the log, then the
     surer; a rule that `supersedes` another explaining the same log goes before it."""
-    # A WARNING record is never the root while an error explains the same log.
-    cands.sort(key=lambda c: (LEVEL_RANK[c.rule.level], c.message.level == "WARNING", c.position, -c.confidence))
+    # A warning (a WARNING record, or a line of Python's warnings module: joblib's "UserWarning: [Errno 28]
+    # ... will operate in serial mode") is never the root while an error explains the same log; a
+    # rule that explains a consequence by the warning above it (torch's failed CUDA start) `supersedes` it.
+    cands.sort(key=lambda c: (LEVEL_RANK[c.rule.level], c.message.level == "WARNING" or c.message.py_warning,
+                              c.position, -c.confidence))
     by_id = {c.rule.id: c for c in cands}
     for winner in list(cands):
         for loser_id in winner.rule.supersedes:

@@ -653,7 +653,8 @@ def host(text: str, low: str) -> tuple[str | None, str | None]:
     # each group first asks for a few letters all its markers share, one find each
     if ("wsl" in low or "microsoft" in low) and any(m in low for m in _WSL) or _WSL_DRIVE.search(text):
         os_hint = "wsl"
-    elif _WINDOWS_PATH.search(text) or "microsoft windows" in low or "win32" in low or "win_amd64" in low:
+    elif _WINDOWS_PATH.search(text) or "microsoft windows" in low or "win32" in low or "win_amd64" in low \
+            or "windows-10-" in low or "windows-11-" in low:         # Python's platform.platform()
         os_hint = "windows"
     elif ("mac" in low or "darwin" in low or "apple" in low or "dylib" in low or "homebrew" in low) \
             and any(m in low for m in _MACOS) or _MAC_HOME.search(text):
@@ -917,6 +918,10 @@ def extract(text: str, error_lines: str = "") -> dict:
     server_error = foreign is None and bool(_VLLM_SERVER_ERROR.search(text))
     vllm_context = printed or server_error or _mentions_vllm(low)
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
+    env = environment(text, low, error_lines)
+    if foreign is None and not vllm_context and env["os_hint"] == "windows":
+        # vLLM does not run on native Windows: a CUDA kernel, a download, a loader there is another program's
+        foreign = "a program on native Windows, where vLLM does not run"
     return {
         "vllm_version": _first(_VLLM, text),
         "torch_version": _first(_TORCH, text),
@@ -950,5 +955,5 @@ def extract(text: str, error_lines: str = "") -> dict:
         "frames": frames(text),
         "vllm_frames": vllm_frames(text),
         **model_sizes(text),
-        **environment(text, low, error_lines),
+        **env,
     }

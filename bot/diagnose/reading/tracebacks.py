@@ -155,6 +155,7 @@ class Message(Record):
     header: str = ""        # the raw line's prefixes (tag, level, time, source): one log record repeats them
     native: bool = False    # a line native code printed as it died (_NATIVE): no exception, still a cause
     cut: bool = False       # the last frame of a traceback the paste ends in, cut before its exception
+    py_warning: bool = False  # Python's warnings module printed it ("x.py:46: UserWarning: ..."): the run went on
 
 
 # The usual vLLM line in one match: "(EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] msg".
@@ -480,7 +481,8 @@ def messages(text: str) -> list[Message]:
         native = exc_type is None and is_native(full)
         is_error = bool(exc_type) or native or level in ("ERROR", "CRITICAL") or reads_like_error(full)
         msg = Message(i + 1, full, level, proc, exc_type, is_error,
-                      plain=short and not is_error and level is None, header=header.strip(), native=native)
+                      plain=short and not is_error and level is None, header=header.strip(), native=native,
+                      py_warning=level is None and _py_warning(body))
         # a repeat is dropped within one kind of process (the ranks of a tensor-parallel group print
         # the same error); the engine's or a worker's copy of an error the front end also logged is
         # kept: it may belong to a later attempt, which a wrapper there points to

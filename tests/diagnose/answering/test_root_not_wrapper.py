@@ -61,3 +61,20 @@ def test_a_pointer_hint_is_still_the_answer_when_nothing_is_above_it():
     # worker-died alone (its exit code is the clue): points_above changes nothing then
     for path in sorted((LOGS / "worker-died").glob("*.log")):
         assert diagnose(read(path).data).diagnoses[0].rule_id == "worker-died", path.name
+
+
+def test_a_python_warning_above_the_error_is_not_the_root():
+    # joblib's warning (a full /dev/shm: it runs in serial mode) printed before vLLM's own refusal
+    warning = ("/usr/lib/python3.10/site-packages/joblib/_multiprocessing_helpers.py:46: UserWarning: "
+               "[Errno 28] No space left on device.  joblib will operate in serial mode\n"
+               "  warnings.warn('%s.  joblib will operate in serial mode' % (e,))\n")
+    error = ("ERROR 05-01 10:00:05 [core.py:400] ValueError: To serve at least one request with the models's max "
+             "seq len (32768), (4.00 GiB KV cache is needed, which is larger than the available KV cache memory "
+             "(2.00 GiB). Based on the available memory, the estimated maximum model length is 16384. Try "
+             "increasing `gpu_memory_utilization` or decreasing `max_model_len` when initializing the engine.\n")
+    msgs = tracebacks.messages(logtext.clean(warning + error).text)
+    assert [m.py_warning for m in msgs][:2] == [True, False]
+    report = diagnose("INFO 05-01 10:00:00 [api_server.py:100] vLLM API server version 0.8.5\n" + warning + error)
+    assert report.diagnoses[0].rule_id == "kv-cache-too-small"
+    # alone, the warning is still what the paste shows
+    assert diagnose(warning).diagnoses[0].rule_id == "disk-full"

@@ -245,3 +245,15 @@ def test_a_small_dev_shm_that_ray_reported():
     # open-instruct#1067: Ray warns below 30 % of RAM too; 5 GB kills no worker
     assert facts.extract(warning.replace("46972928", "5368709120"))["dev_shm_mb"] is None
     assert facts.extract("OSError: [Errno 28] No space left on device\n")["dev_shm_mb"] is None
+
+
+def test_native_windows_with_no_vllm_is_another_program():
+    # vLLM does not run on native Windows: a CUDA error there, with no vLLM line, is another program's
+    paste = ("Worker error: CUDA error: no kernel image is available for execution on the device\n"
+             "- **OS:** Windows-11-10.0.26200-SP0\n- **PyTorch:** 2.9.1+cu130\n")
+    f = facts.extract(paste)
+    assert f["os_hint"] == "windows" and "native Windows" in f["foreign_context"] and not f["stack_context"]
+    # the same on Linux is a bare line, answered on the stack's terms
+    assert facts.extract(paste.replace("Windows-11-10.0.26200-SP0", "Linux-6.8"))["stack_context"]
+    # vLLM imported on Windows is vLLM's (windows-native answers it)
+    assert facts.extract("C:\\Users\\me\\venv\\Lib\\site-packages\\vllm\\__init__.py\n" + paste)["foreign_context"] is None
