@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # On the H200 (vLLM 0.26.0 installed from .gpu/p6): the user script under one broken environment each.
-# usage: h200.sh [base|variants|variants2]
+# usage: h200.sh [base|variants|variants2|variants3]
 #   base       the nine environments of issue 21 (and two healthy-looking offline/Hub runs)
 #   variants   other limits, caches and proxy answers: the same failures as other values word them
 #   variants2  other users, homes, unwritable caches, the Hub failing in other ways
+#   variants3  model files broken, a fake libcuda, Triton's ptxas missing, process limits, Triton's cache full
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -62,6 +63,24 @@ variants2)
   run home-slash $AS 65534 65534 HOME=/ USER=nobody -- $PY $U $M
   run inductor-cache-unwritable $AS 12345 12345 HOME=/tmp/h12345 USER=u12345 TORCHINDUCTOR_CACHE_DIR=/ro/inductor -- $PY $U $M
   run triton-cache-unwritable $AS 12345 12345 HOME=/tmp/h12345 USER=u12345 TRITON_CACHE_DIR=/ro/triton -- $PY $U $M ;;
+variants3)
+  # files of the model broken, a fake driver library, Triton's ptxas missing, thread and process limits
+  rm -rf /tmp/vd-st && cp -r $M /tmp/vd-st && $PY -c "import os; p='/tmp/vd-st/model.safetensors'; os.truncate(p, os.path.getsize(p)//2)"
+  rm -rf /tmp/vd-mt && cp -r $M /tmp/vd-mt && $PY -c "import json; p='/tmp/vd-mt/config.json'; c=json.load(open(p)); c['model_type']='llama_next'; json.dump(c, open(p,'w'))"
+  rm -rf /tmp/vd-tc && cp -r $M /tmp/vd-tc && $PY -c "import os; p='/tmp/vd-tc/tokenizer_config.json'; os.truncate(p, os.path.getsize(p)//2)"
+  mkdir -p /tmp/vd-fakecuda && : > /tmp/vd-fakecuda/libcuda.so.1
+  mkdir -p /tmp/h12345 && chown 12345:12345 /tmp/h12345; chmod -R a+rX /tmp/vd-st /tmp/vd-mt /tmp/vd-tc
+  run safetensors-trunc $PY $U /tmp/vd-st & P1=$!
+  run model-type-unknown $PY $U /tmp/vd-mt & P2=$!
+  run tokenizer-config-trunc $PY $U /tmp/vd-tc & P3=$!
+  wait $P1 $P2 $P3
+  export HF_HUB_OFFLINE=1
+  run fake-libcuda env LD_LIBRARY_PATH=/tmp/vd-fakecuda $PY $U $M
+  run ptxas-missing env TRITON_PTXAS_PATH=/nonexistent/ptxas TRITON_CACHE_DIR=/tmp/vd-tc-cache $PY $U $M
+  for n in 64 256 1024; do
+    run nproc-$n $AS 12345 12345 HOME=/tmp/h12345 USER=u12345 -- bash -c "ulimit -u $n; exec $PY $U $M"
+  done
+  full_disk; run triton-cache-full env TRITON_CACHE_DIR=/tmp/vd-full/triton $PY $U $M ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt

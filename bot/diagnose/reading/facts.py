@@ -562,6 +562,9 @@ _ULIMIT_SET = _P(r"\bulimit((?: -[HS])?) -([a-zA-Z]) (\d+|unlimited)\b", literal
 _NOFILE_NOTE = _P(r"Found ulimit of (\d+) and failed to automatically increase", literals=("Found ulimit of",))
 _RLIMIT_CALL = _P(r"RLIMIT_(NOFILE|AS|MEMLOCK|NPROC|STACK|DATA|FSIZE)\)?\s*(?:=|:|->|is)\s*\(?(\d+)",
                   literals=("RLIMIT_",))
+# OpenBLAS, as its thread pool fails to start: "OpenBLAS blas_thread_init: RLIMIT_NPROC 4096 current, 513046 max"
+# (the soft limit first; -1 is unlimited)
+_OPENBLAS_NPROC = _P(r"RLIMIT_NPROC (-?\d+) current", literals=("RLIMIT_NPROC ",))
 _ULIMIT_FLAGS = {"NOFILE": "n", "AS": "v", "MEMLOCK": "l", "NPROC": "u", "STACK": "s", "DATA": "d", "FSIZE": "f"}
 # Hints of the host: native Windows, WSL, macOS, a container.
 _WINDOWS_PATH = _P(r"\b[A-Za-z]:\\(?:[^\\\n\"']{1,80}\\){0,8}?(?:Users|site-packages|Scripts|Program Files|ProgramData|AppData)\\"
@@ -637,6 +640,8 @@ def rlimits(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     for m in _all(_NOFILE_NOTE, text, 1):
         out["n"] = m.group(1)
+    for m in _all(_OPENBLAS_NPROC, text, 1):
+        out["u"] = "unlimited" if m.group(1) == "-1" else m.group(1)
     for m in _all(_RLIMIT_CALL, text, 8):
         out.setdefault(_ULIMIT_FLAGS[m.group(1)], m.group(2))
     for m in _all(_ULIMIT_SET, text, 8):
@@ -752,6 +757,7 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
     else:
         near, low_near = text, low
     os_hint, container = host(near, low_near)
+    limits = rlimits(near)
     libs = loader_libraries(text)
     conflicts = pip_conflicts(near)
     packages = report["packages"] if report else {}
@@ -768,7 +774,10 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "uid": _first(_UID, near),
         "user": _first(_USER, near),
         "home": _first(_HOME, near),
-        "rlimits": rlimits(near),
+        "rlimits": limits,
+        # the processes and threads one user may run (`ulimit -u`): a number, or that the paste shows none
+        "nproc_limit": limits.get("u") if limits.get("u", "unlimited") != "unlimited" else None,
+        "nproc_unlimited": limits.get("u") == "unlimited" or None,
         "os_hint": os_hint,
         "container": container,
         "pip_conflicts": conflicts,

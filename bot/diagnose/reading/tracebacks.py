@@ -30,7 +30,7 @@ _PREFIX = re.compile(
       | [ \t]*\((?P<proc>[A-Za-z_][\w-]*(?:[ ]rank=\d+)?[ ]pid=\d+)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
       | [ \t]*\[rank\d+\]:[ \t]?                                          # torch elastic
       | [ \t]*[│|┃][ \t]?                                                   # kubectl / Lens box
-      | \[(?P<glevel>[IWEF])\d{3,4}[ ]\d\d:\d\d:\d\d\.\d+[ ]+(?:\d+[ ])?[\w.-]+:\d+\][ ]?  # glog (torch c10d, NCCL)
+      | \[?(?P<glevel>[IWEF])\d{3,4}[ ]\d\d:\d\d:\d\d\.\d+[ ]+(?:\d+[ ])?[\w.-]+:\d+\][ ]*  # glog (torch c10d, NCCL; gRPC's bare)
       | [ \t]*[\w.-]{1,80}:\d+:\d+[ ]\[\d+\][ ]NCCL[ ](?P<nlevel>INFO|TRACE)[ ]   # NCCL_DEBUG output: debugging, its failures are WARN
       | [ \t]*>[ ](?=\S)                                                      # a markdown quote
       | [\w.]+[ ]\d+[ ]+(?P<xlevel>DEBUG|INFO|WARNING|ERROR|CRITICAL)[ ]+       # after a date: "xinference.core.model 822191 ERROR"

@@ -244,3 +244,12 @@ def test_gpu_reports_from_real_runs_on_an_h200(name):
 ])
 def test_installed_transformers(text, version):
     assert _facts(text)["transformers_installed"] == version
+
+
+def test_openblas_names_the_users_process_limit():
+    from bot.diagnose.reading.facts import extract
+    line = "OpenBLAS blas_thread_init: pthread_create failed for thread 1 of 16: Resource temporarily unavailable\n"
+    f = extract(line + "OpenBLAS blas_thread_init: RLIMIT_NPROC 64 current, 64 max\n")
+    assert f["rlimits"]["u"] == "64" and f["nproc_limit"] == "64" and f["nproc_unlimited"] is None
+    f = extract(line + "OpenBLAS blas_thread_init: RLIMIT_NPROC -1 current, -1 max\n")
+    assert f["nproc_limit"] is None and f["nproc_unlimited"] is True

@@ -317,3 +317,13 @@ def test_a_loader_line_with_no_exception_name_is_an_error():
     assert texts(line) == [line]
     long = "INFO loading weights 1/64\n" * 40_000 + line + "\n"          # read through the keyword scan
     assert texts(long) == [line]
+
+
+def test_a_bare_glog_header_starts_a_new_record():
+    # gRPC (Ray's core worker) prints glog's header without the bracket torch's c10d puts before it
+    text = ("2024-07-10 15:24:06,387\tINFO worker.py:1771 -- Started a local Ray instance.\n"
+            "E0710 15:24:06.605366961 2474524 thd.cc:157]                           pthread_create failed: "
+            "Resource temporarily unavailable\n")
+    msgs = tracebacks.messages(text)
+    assert [m.text for m in msgs if m.is_error] == ["pthread_create failed: Resource temporarily unavailable"]
+    assert msgs[-1].level == "ERROR"
