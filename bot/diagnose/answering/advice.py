@@ -520,9 +520,25 @@ def _no_kernel(values: dict, facts: dict) -> dict:
     code), torch itself lacks the architecture: switching the attention backend cannot help."""
     frames = facts.get("frames") or []
     attention = any(re.search(r"attention|flash_attn|flashinfer|xformers", f) for f in frames)
+    out: dict = {}
     if not attention and any(f.endswith(":init_device") for f in frames):
-        return {"torch_kernel": "yes"}
-    return {}
+        out["torch_kernel"] = "yes"
+    # the GPU's architecture, and torch's own list of what it was built for (its warning above the error)
+    cc = re.fullmatch(r"(\d+)\.(\d)", str(facts.get("compute_capability") or ""))
+    if not cc:
+        return out
+    sm = f"{cc.group(1)}{cc.group(2)}"
+    out["gpu_sm"] = sm
+    # a cubin runs on its own major architecture at the same or a higher minor (sm_120 on sm_121)
+    built = [re.fullmatch(r"sm_(\d+)(\d)a?", a) for a in str(facts.get("torch_archs") or "").split()]
+    built = [(int(b.group(1)), int(b.group(2))) for b in built if b]
+    if built and not any(major == int(cc.group(1)) and minor <= int(cc.group(2)) for major, minor in built):
+        out["torch_lacks"] = "yes"
+        out["torch_kernel"] = "yes"
+    cuda = str(facts.get("torch_cuda") or "")
+    if int(cc.group(1)) >= 10 and cuda and version_key(cuda) < version_key("12.8"):
+        out["blackwell_old_cuda"] = "yes"          # no build for CUDA below 12.8 has sm_100/sm_120
+    return out
 
 
 # The first CUDA toolkit whose ptxas knows each architecture (NVIDIA's CUDA release notes: 11.8 added

@@ -113,13 +113,20 @@ _GPU = [
     _P(r"\|\s+\d+\s+((?:NVIDIA|Tesla|Quadro)(?:[\w.-]| (?! ))+)\s+(?:On|Off)\s+\|",   # no double space in a name
        literals=("NVIDIA", "Tesla", "Quadro")),
     _P(r"GPU models and configuration:\s*((?:NVIDIA|Tesla|Quadro)[^\n]{2,60})"),
+    # torch's warning for a GPU its build has no kernels for
+    _P(r"((?:NVIDIA|Tesla|Quadro|GeForce)[\w .-]{1,60}?) with CUDA capability sm_\d+ is not compatible",
+       literals=("with CUDA capability sm_",)),
 ]
 _CAPABILITY = [
     _P(r"compute capability (?:of )?(\d+\.\d+)"),
     _P(r"your device is of CUDA capability (\d+\.\d+)"),
     _P(r"Current capability: (\d)(\d)\b"),
     _P(r"compute_capability=\(?(\d+), ?(\d+)"),
+    _P(r"with CUDA capability sm_(\d+)(\d)a? is not compatible", literals=("with CUDA capability sm_",)),
 ]
+# The architectures the torch in use was built for, from its warning about a GPU it has no kernels for:
+# "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90."
+_TORCH_ARCHS = [_P(r"The current PyTorch install supports CUDA capabilities ((?:sm|compute)_\d+a?(?: (?:sm|compute)_\d+a?)*)")]
 _PLATFORM = [
     _P(r"Automatically detected platform (\w+)"),
     _P(r"device_config=(\w+)"),
@@ -900,6 +907,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "driver_version": _first(_DRIVER, text),
         "gpu_name": (_first(_GPU, text) or "").strip() or None,
         "compute_capability": _first(_CAPABILITY, text),
+        "torch_archs": _first(_TORCH_ARCHS, text),
         "platform": platform.lower() if platform else None,
         "engine_args": args,
         "user_args": given,
