@@ -541,6 +541,33 @@ def _no_kernel(values: dict, facts: dict) -> dict:
     return out
 
 
+# Triton's "Hardware limit" is the GPU's opt-in shared memory per block (cudaDevAttrMaxSharedMemoryPerBlockOptin,
+# AMD's LDS): the GPUs each value belongs to (NVIDIA's CUDA C programming guide, compute capabilities table).
+_SMEM_LIMIT_GPUS = {
+    65536: "Turing (T4, RTX 20xx, Quadro RTX, sm_75) and AMD Instinct MI200/MI300 GPUs",
+    98304: "Volta (V100, sm_70) GPUs",
+    101376: "GPUs of compute capability 8.6, 8.9 and 12.x (RTX 30xx/40xx/50xx, A10, A40, L4, L40, RTX PRO 6000)",
+    166912: "A100 and A30 (sm_80) GPUs",
+    232448: "H100, H200 and B200 GPUs",
+}
+
+
+@deriver("triton-out-of-resources")
+def _triton_smem(values: dict, facts: dict) -> dict:
+    """The GPUs whose per-block limit the log names, and the kernel: the last vLLM frame above Triton's."""
+    out: dict = {}
+    gpus = _SMEM_LIMIT_GPUS.get(int(num(values.get("limit")) or 0))
+    if gpus:
+        out["limit_gpus"] = gpus
+    frames = facts.get("frames") or []
+    first_triton = next((i for i, f in enumerate(frames) if f.startswith("triton/")), None)
+    if first_triton:
+        kernel = next((f for f in reversed(frames[:first_triton]) if f.startswith("vllm/")), None)
+        if kernel:
+            out["triton_kernel"] = kernel
+    return out
+
+
 # The first CUDA toolkit whose ptxas knows each architecture (NVIDIA's CUDA release notes: 11.8 added
 # sm_89/sm_90, 12.0 sm_90a, 12.8 the Blackwell sm_100/101/120, 12.9 sm_103/121, and 13.0 renamed
 # sm_101 to sm_110). An `a` variant came with its base (sm_90a aside); the family `f` variants
@@ -840,8 +867,12 @@ _CACHE_FOLDERS = (
 
 @deriver("disk-full")
 def _disk_full(values: dict, facts: dict) -> dict:
-    """The cache the file being written belongs to, and the variable that moves it."""
+    """The cache the file being written belongs to, and the variable that moves it; the room Ray's
+    raylet found left, in GB when it printed bytes."""
     path = str(values.get("write_path") or "")
+    free = num(values.get("ray_free_bytes"))
+    if free is not None and not values.get("ray_free_gb"):
+        return {"ray_free_gb": f"{free / 1e9:.2f}"}
     if not path:
         return {}
     if re.match(r"/dev/shm(?:/|$)", path):
