@@ -105,6 +105,10 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["nofile_limit"] = set_limit(facts, "n")
     if kind == "cuda" and number == 999 and facts.get("os_hint") == "wsl" and not out.get("cuda_999_at_init"):
         out["on_wsl"] = True
+    # NVML's Invalid Argument where a GPU is looked up by its index: the index is past the GPUs NVML sees here
+    if kind == "nvml" and rec.number == 2 and any(f.endswith(":nvmlDeviceGetHandleByIndex")
+                                                  for f in facts.get("frames") or ()):
+        out["nvml_2_by_index"] = True
     if kind == "nvml" and rec.number == 18:
         lib = _NVML_LIBRARY_VERSION.search(c.message.text)
         out["nvml_library_version"] = lib.group(1) if lib else None
