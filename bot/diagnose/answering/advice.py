@@ -535,6 +535,10 @@ def _no_kernel(values: dict, facts: dict) -> dict:
     if built and not any(major == int(cc.group(1)) and minor <= int(cc.group(2)) for major, minor in built):
         out["torch_lacks"] = "yes"
         out["torch_kernel"] = "yes"
+    floor = re.fullmatch(r"(\d+)\.(\d)", str(facts.get("torch_min_cc") or ""))
+    if floor and (int(cc.group(1)), int(cc.group(2))) < (int(floor.group(1)), int(floor.group(2))):
+        out["torch_below_floor"] = "yes"
+        out["torch_kernel"] = "yes"
     cuda = str(facts.get("torch_cuda") or "")
     if int(cc.group(1)) >= 10 and cuda and version_key(cuda) < version_key("12.8"):
         out["blackwell_old_cuda"] = "yes"          # no build for CUDA below 12.8 has sm_100/sm_120
