@@ -165,7 +165,10 @@ ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("
 # "named symbol not found" is a kernel's, not the driver library's.
 AT_INIT_ONLY = {500}
 _CUDA_INIT = re.compile(r"cudaGetDeviceCount|cuInit|CUDA driver initialization|CUDA initialization|_cuda_init"
-                        r"|_cuda_getDeviceCount|cudaSetDevice|set_device")
+                        r"|_cuda_getDeviceCount|cudaSetDevice|set_device"
+                        # c10's device count, raised as well as warned: "CUDA unknown error - this may be due to an
+                        # incorrectly set up environment, ... Setting the available devices to be zero."
+                        r"|Setting the available devices to be zero")
 
 
 def cuda_starting(text: str) -> bool:
