@@ -520,9 +520,56 @@ def _no_kernel(values: dict, facts: dict) -> dict:
     code), torch itself lacks the architecture: switching the attention backend cannot help."""
     frames = facts.get("frames") or []
     attention = any(re.search(r"attention|flash_attn|flashinfer|xformers", f) for f in frames)
+    out: dict = {}
     if not attention and any(f.endswith(":init_device") for f in frames):
-        return {"torch_kernel": "yes"}
-    return {}
+        out["torch_kernel"] = "yes"
+    # the GPU's architecture, and torch's own list of what it was built for (its warning above the error)
+    cc = re.fullmatch(r"(\d+)\.(\d)", str(facts.get("compute_capability") or ""))
+    if not cc:
+        return out
+    sm = f"{cc.group(1)}{cc.group(2)}"
+    out["gpu_sm"] = sm
+    # a cubin runs on its own major architecture at the same or a higher minor (sm_120 on sm_121)
+    built = [re.fullmatch(r"sm_(\d+)(\d)a?", a) for a in str(facts.get("torch_archs") or "").split()]
+    built = [(int(b.group(1)), int(b.group(2))) for b in built if b]
+    if built and not any(major == int(cc.group(1)) and minor <= int(cc.group(2)) for major, minor in built):
+        out["torch_lacks"] = "yes"
+        out["torch_kernel"] = "yes"
+    floor = re.fullmatch(r"(\d+)\.(\d)", str(facts.get("torch_min_cc") or ""))
+    if floor and (int(cc.group(1)), int(cc.group(2))) < (int(floor.group(1)), int(floor.group(2))):
+        out["torch_below_floor"] = "yes"
+        out["torch_kernel"] = "yes"
+    cuda = str(facts.get("torch_cuda") or "")
+    if int(cc.group(1)) >= 10 and cuda and version_key(cuda) < version_key("12.8"):
+        out["blackwell_old_cuda"] = "yes"          # no build for CUDA below 12.8 has sm_100/sm_120
+    return out
+
+
+# Triton's "Hardware limit" is the GPU's opt-in shared memory per block (cudaDevAttrMaxSharedMemoryPerBlockOptin,
+# AMD's LDS): the GPUs each value belongs to (NVIDIA's CUDA C programming guide, compute capabilities table).
+_SMEM_LIMIT_GPUS = {
+    65536: "Turing (T4, RTX 20xx, Quadro RTX, sm_75) and AMD Instinct MI200/MI300 GPUs",
+    98304: "Volta (V100, sm_70) GPUs",
+    101376: "GPUs of compute capability 8.6, 8.9 and 12.x (RTX 30xx/40xx/50xx, A10, A40, L4, L40, RTX PRO 6000)",
+    166912: "A100 and A30 (sm_80) GPUs",
+    232448: "H100, H200 and B200 GPUs",
+}
+
+
+@deriver("triton-out-of-resources")
+def _triton_smem(values: dict, facts: dict) -> dict:
+    """The GPUs whose per-block limit the log names, and the kernel: the last vLLM frame above Triton's."""
+    out: dict = {}
+    gpus = _SMEM_LIMIT_GPUS.get(int(num(values.get("limit")) or 0))
+    if gpus:
+        out["limit_gpus"] = gpus
+    frames = facts.get("frames") or []
+    first_triton = next((i for i, f in enumerate(frames) if f.startswith("triton/")), None)
+    if first_triton:
+        kernel = next((f for f in reversed(frames[:first_triton]) if f.startswith("vllm/")), None)
+        if kernel:
+            out["triton_kernel"] = kernel
+    return out
 
 
 # The first CUDA toolkit whose ptxas knows each architecture (NVIDIA's CUDA release notes: 11.8 added
@@ -824,8 +871,12 @@ _CACHE_FOLDERS = (
 
 @deriver("disk-full")
 def _disk_full(values: dict, facts: dict) -> dict:
-    """The cache the file being written belongs to, and the variable that moves it."""
+    """The cache the file being written belongs to, and the variable that moves it; the room Ray's
+    raylet found left, in GB when it printed bytes."""
     path = str(values.get("write_path") or "")
+    free = num(values.get("ray_free_bytes"))
+    if free is not None and not values.get("ray_free_gb"):
+        return {"ray_free_gb": f"{free / 1e9:.2f}"}
     if not path:
         return {}
     if re.match(r"/dev/shm(?:/|$)", path):

@@ -113,13 +113,40 @@ _GPU = [
     _P(r"\|\s+\d+\s+((?:NVIDIA|Tesla|Quadro)(?:[\w.-]| (?! ))+)\s+(?:On|Off)\s+\|",   # no double space in a name
        literals=("NVIDIA", "Tesla", "Quadro")),
     _P(r"GPU models and configuration:\s*((?:NVIDIA|Tesla|Quadro)[^\n]{2,60})"),
+    # torch's warning for a GPU its build has no kernels for
+    _P(r"((?:NVIDIA|Tesla|Quadro|GeForce)[\w .-]{1,60}?) with CUDA capability sm_\d+ is not compatible",
+       literals=("with CUDA capability sm_",)),
+    # torch 2.7+: "Found GPU1 Tesla V100-PCIE-16GB which is of cuda capability 7.0." (too old), and 2.9+:
+    # "Found GPU1 Tesla V100-SXM2-32GB which is of compute capability (CC) 7.0."
+    _P(r"Found GPU\d+ (\S.{2,60}?) which is of (?:cuda|compute) capability", literals=("which is of ",)),
 ]
 _CAPABILITY = [
     _P(r"compute capability (?:of )?(\d+\.\d+)"),
     _P(r"your device is of CUDA capability (\d+\.\d+)"),
     _P(r"Current capability: (\d)(\d)\b"),
     _P(r"compute_capability=\(?(\d+), ?(\d+)"),
+    _P(r"with CUDA capability sm_(\d+)(\d)a? is not compatible", literals=("with CUDA capability sm_",)),
+    _P(r"which is of (?:cuda|compute) capability (?:\(CC\) )?(\d+)\.(\d)", literals=("which is of ",)),
 ]
+# The architectures the torch in use was built for, from its warning about a GPU it has no kernels for:
+# "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90."
+_TORCH_ARCHS = [_P(r"The current PyTorch install supports CUDA capabilities ((?:sm|compute)_\d+a?(?: (?:sm|compute)_\d+a?)*)")]
+# torch 2.9+ lists them one a line: "- 7.5 which supports hardware CC >=7.5,<8.0"
+# torch 2.7+ for a GPU below its floor: "The minimum cuda capability supported by this library is 7.5."
+_TORCH_MIN_CC = [_P(r"The minimum cuda capability supported by this library is (\d+\.\d)")]
+
+
+def torch_archs(text: str) -> str | None:
+    """The architectures the torch in use was built for, as its warning about the GPU lists them."""
+    listed = _first(_TORCH_ARCHS, text)
+    if listed or " which supports hardware CC" not in text:
+        return listed
+    archs: list[str] = []
+    for m in re.finditer(r"- (\d+)\.(\d) which supports hardware CC", text):
+        arch = f"sm_{m.group(1)}{m.group(2)}"
+        if arch not in archs:
+            archs.append(arch)
+    return " ".join(archs) or None
 _PLATFORM = [
     _P(r"Automatically detected platform (\w+)"),
     _P(r"device_config=(\w+)"),
@@ -938,6 +965,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         "driver_version": _first(_DRIVER, text),
         "gpu_name": (_first(_GPU, text) or "").strip() or None,
         "compute_capability": _first(_CAPABILITY, text),
+        "torch_archs": torch_archs(text),
+        "torch_min_cc": _first(_TORCH_MIN_CC, text),
         "platform": platform.lower() if platform else None,
         "engine_args": args,
         "user_args": given,

@@ -62,7 +62,9 @@ _CHAIN = re.compile(r"^(?:Traceback \(most recent call last\)|During handling of
 _BOTH = ("conflict is caused by", "not recognize", "undefined symbol", "no solution found when resolving")
 KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "killed", "abort",
             "segmentation fault", "timed out", "no available", "exceed", "too old", "died", "is restricted",
-            "unauthorized", "permission denied", "(src/", *_BOTH)
+            "unauthorized", "permission denied", "(src/",
+            # Triton's OutOfResources (its class name ends in no Error; "triton.runtime.autotuner." has no keyword)
+            "out of resource", *_BOTH)
 
 
 @functools.cache
@@ -84,7 +86,8 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
                "no module", "not found", "is not valid", "insufficient", "too old", "must be",
                "at most ", "no available", "died", "not allowed", "larger than", "greater than",
                "longer than", "smaller than", "is restricted", "unauthorized", "permission denied",
-               "too many open files", "no space left", "cannot allocate memory", "bad file descriptor", *_BOTH)
+               "too many open files", "no space left", "cannot allocate memory", "bad file descriptor",
+               "out of resource", *_BOTH)
 
 # What native code prints to stderr as it dies, with no Python exception: libzmq's check
 # ("Too many open files (src/epoll.cpp:38)", "Assertion failed: ok (src/mailbox.cpp:99)"), the

@@ -257,3 +257,29 @@ def test_native_windows_with_no_vllm_is_another_program():
     assert facts.extract(paste.replace("Windows-11-10.0.26200-SP0", "Linux-6.8"))["stack_context"]
     # vLLM imported on Windows is vLLM's (windows-native answers it)
     assert facts.extract("C:\\Users\\me\\venv\\Lib\\site-packages\\vllm\\__init__.py\n" + paste)["foreign_context"] is None
+
+
+def test_the_gpu_and_torchs_architectures_from_torchs_unsupported_gpu_warnings():
+    # torch's three wordings: the arch list (vllm#13306), its floor (torch/cuda/__init__.py's old_gpu_warn template,
+    # filled in) and 2.9's list one a line (vllm PR#39878), as printed
+    old = facts.extract(
+        "NVIDIA GeForce RTX 5090 with CUDA capability sm_120 is not compatible with the current PyTorch installation.\n"
+        "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90.\n")
+    assert (old["gpu_name"], old["compute_capability"]) == ("NVIDIA GeForce RTX 5090", "12.0")
+    assert old["torch_archs"] == "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90"
+    floor = facts.extract(
+        "/usr/local/lib/python3.12/dist-packages/torch/cuda/__init__.py:262: UserWarning: \n"
+        "    Found GPU0 NVIDIA GeForce GTX 1080 Ti which is of cuda capability 6.1.\n"
+        "    PyTorch no longer supports this GPU because it is too old.\n"
+        "    The minimum cuda capability supported by this library is 7.5.\n")
+    assert (floor["gpu_name"], floor["compute_capability"], floor["torch_min_cc"]) == ("NVIDIA GeForce GTX 1080 Ti", "6.1", "7.5")
+    listed = facts.extract(
+        "(Worker pid=369) /usr/local/lib/python3.12/dist-packages/torch/cuda/__init__.py:371: UserWarning: Found GPU1 "
+        "Tesla V100-SXM2-32GB which is of compute capability (CC) 7.0.\n"
+        "(Worker pid=369) The following list shows the CCs this version of PyTorch was built for and the hardware CCs it supports:\n"
+        "(Worker pid=369) - 7.5 which supports hardware CC >=7.5,<8.0\n"
+        "(Worker pid=369) - 8.0 which supports hardware CC >=8.0,<9.0 except {8.7}\n"
+        "(Worker pid=369) - 12.0 which supports hardware CC >=12.0,<13.0\n"
+        "(Worker pid=369) - 12.0 which supports hardware CC >=12.0,<13.0\n")
+    assert (listed["gpu_name"], listed["compute_capability"]) == ("Tesla V100-SXM2-32GB", "7.0")
+    assert listed["torch_archs"] == "sm_75 sm_80 sm_120"

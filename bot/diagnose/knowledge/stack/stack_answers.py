@@ -105,6 +105,16 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["nofile_limit"] = set_limit(facts, "n")
     if kind == "cuda" and number == 999 and facts.get("os_hint") == "wsl" and not out.get("cuda_999_at_init"):
         out["on_wsl"] = True
+    # CUDA failing to start under WSL2: no kernel module to reload, no container to give the GPU; the GPU and
+    # its libcuda come from the Windows driver (/usr/lib/wsl/lib), which a Linux driver inside WSL shadows
+    if kind == "cuda" and number in (100, 999) and facts.get("os_hint") == "wsl" and cuda_starting(c.message.text):
+        out["wsl_at_init"] = True
+        for key in ("cuda_999_at_init", "code_cuda_100"):
+            out.pop(key, None)
+    # NVML's Invalid Argument where a GPU is looked up by its index: the index is past the GPUs NVML sees here
+    if kind == "nvml" and rec.number == 2 and any(f.endswith(":nvmlDeviceGetHandleByIndex")
+                                                  for f in facts.get("frames") or ()):
+        out["nvml_2_by_index"] = True
     if kind == "nvml" and rec.number == 18:
         lib = _NVML_LIBRARY_VERSION.search(c.message.text)
         out["nvml_library_version"] = lib.group(1) if lib else None

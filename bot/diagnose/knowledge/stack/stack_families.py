@@ -158,14 +158,17 @@ PROGRAMS_OWN = {("cuda", 2), ("errno", 12)}
 ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("cuda", 100), ("cuda", 209), ("cuda", 217),
            ("cuda", 222),
            ("cuda", 34), ("cuda", 700), ("cuda", 802), ("cuda", 803), ("cuda", 804), ("cuda", 999),
-           ("nccl", 2), ("nccl", 3), ("nccl", 5), ("nccl", 6), ("nvml", 3), ("nvml", 9), ("nvml", 12), ("nvml", 18),
+           ("nccl", 2), ("nccl", 3), ("nccl", 5), ("nccl", 6), ("nvml", 2), ("nvml", 3), ("nvml", 9), ("nvml", 12), ("nvml", 18),
            ("nvml", 999)}
 
 # Codes whose advice holds only where CUDA was starting (torch counting the devices): elsewhere a
 # "named symbol not found" is a kernel's, not the driver library's.
 AT_INIT_ONLY = {500}
 _CUDA_INIT = re.compile(r"cudaGetDeviceCount|cuInit|CUDA driver initialization|CUDA initialization|_cuda_init"
-                        r"|_cuda_getDeviceCount|cudaSetDevice|set_device")
+                        r"|_cuda_getDeviceCount|cudaSetDevice|set_device"
+                        # c10's device count, raised as well as warned: "CUDA unknown error - this may be due to an
+                        # incorrectly set up environment, ... Setting the available devices to be zero."
+                        r"|Setting the available devices to be zero")
 
 
 def cuda_starting(text: str) -> bool:
