@@ -20,7 +20,7 @@ PACK = Path(__file__).resolve().parents[2] / "deploy" / "rule-pack-example"
 def test_a_team_rule_answers_and_a_replaced_rule_speaks_with_the_teams_words(start, pg_url, fake, botlog):
     bot = start(pg_url, rule_packs=(str(PACK / "rules"),))
     slurm = (PACK / "tests/fixtures/logs/slurm-time-limit/zetta-utils-job-step.log").read_text()
-    missing = (PACK / "tests/fixtures/logs/model-path-not-found/v0.8-v1-invalid-repo.log").read_text()
+    missing = (PACK / "tests/fixtures/logs/model-path-not-found/v0.6-docker-cpu-raw-hfvalidation.log").read_text()
     for paste, rule in ((slurm, "slurm-time-limit"), (missing, "model-path-not-found")):
         event = bot.driver.message_event(paste)
         bot.driver.send_event(event)

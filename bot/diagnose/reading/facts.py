@@ -842,6 +842,13 @@ _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for 
                       "you require vllm", "your project requires vllm")
 # pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's
 _PIP_VLLM_SDIST = _P(r"(?:Using cached|Downloading) vllm-\d[\w.+]*\.tar\.gz", literals=("vllm-",))
+# pip's folder for an unpacked sdist it builds (pip-install-<random>/<name>_<32 hex>/): vLLM's, when the
+# name is vllm; a build's compiler lines name its sources there ("/tmp/pip-install-84soz_ys/vllm_d89.../csrc/")
+_PIP_VLLM_UNPACKED = _P(r"pip-install-\w+[/\\]vllm_[0-9a-f]{32}[/\\]", literals=("pip-install-",))
+# pip given one of vLLM's own requirement files (requirements/cpu.txt since 0.8, requirements-cpu.txt before), the
+# documented first step of building vLLM from a checkout; the names are common, so the paste must name vLLM too
+_PIP_VLLM_REQUIREMENTS = _P(r"-r\s+(?:\S*/)?requirements[/-](?:common|cuda|cpu|rocm|tpu|xpu|neuron|hpu|build)\.txt",
+                            literals=("requirements",))
 # pip's resolver naming vLLM among what was asked for: "Cannot install vllm because these package versions
 # have conflicting dependencies", "Cannot install torch==2.1.1 and vllm==0.5.4 because ..."; the conflict
 # lies somewhere in vLLM's dependency tree (outlines -> pyairports), not in vLLM's own pins alone
@@ -887,6 +894,10 @@ def vllm_install(text: str, low: str) -> bool:
     if "cannot install " in low and _PIP_CANNOT_INSTALL_VLLM.search(text):
         return True
     if ".tar.gz" in low and _PIP_VLLM_SDIST.search(text):
+        return True
+    if "pip-install-" in low and _PIP_VLLM_UNPACKED.search(text):
+        return True
+    if "vllm" in low and "requirements" in low and _PIP_VLLM_REQUIREMENTS.search(text):
         return True
     if "no solution found when resolving" in low and _UV_VLLM_DEPENDS.search(text):
         return True
