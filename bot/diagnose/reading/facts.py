@@ -679,6 +679,11 @@ def rlimits(text: str) -> dict[str, str]:
     return out
 
 
+# What any program, vLLM among them, meets first on native Windows: a module only POSIX systems have
+_POSIX_ONLY = _P(r"No module named '(?:resource|fcntl|termios|pwd|grp|posix)'|uvloop does not support Windows",
+                 literals=("No module named '", "uvloop does not support"))
+
+
 def host(text: str, low: str) -> tuple[str | None, str | None]:
     """(the OS the paste's process ran on when it says: windows | wsl | macos, the container it ran in)."""
     os_hint = None
@@ -966,8 +971,9 @@ def extract(text: str, error_lines: str = "") -> dict:
     vllm_context = printed or server_error or _mentions_vllm(low)
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
     env = environment(text, low, error_lines)
-    if foreign is None and not vllm_context and env["os_hint"] == "windows":
-        # vLLM does not run on native Windows: a CUDA kernel, a download, a loader there is another program's
+    if foreign is None and not vllm_context and env["os_hint"] == "windows" and not _POSIX_ONLY.search(text):
+        # vLLM does not run on native Windows: a CUDA kernel, a download, a loader there is another program's.
+        # Not a POSIX-only module missing: that is what starting vLLM there looks like (windows-native).
         foreign = "a program on native Windows, where vLLM does not run"
     return {
         "vllm_version": _first(_VLLM, text),

@@ -257,6 +257,9 @@ def test_native_windows_with_no_vllm_is_another_program():
     assert facts.extract(paste.replace("Windows-11-10.0.26200-SP0", "Linux-6.8"))["stack_context"]
     # vLLM imported on Windows is vLLM's (windows-native answers it)
     assert facts.extract("C:\\Users\\me\\venv\\Lib\\site-packages\\vllm\\__init__.py\n" + paste)["foreign_context"] is None
+    # a POSIX-only module missing is what starting vLLM on Windows looks like: not another program's sign
+    posix = "C:\\Users\\me\\venv\\Scripts\\python.exe app.py\nModuleNotFoundError: No module named 'resource'\n"
+    assert facts.extract(posix)["os_hint"] == "windows" and facts.extract(posix)["foreign_context"] is None
 
 
 def test_the_gpu_and_torchs_architectures_from_torchs_unsupported_gpu_warnings():
