@@ -780,6 +780,9 @@ def _flag(key: str, value, version: str | None = None) -> str:
     return f"{flag} {text}" if re.fullmatch(r"[\w./:@+-]+", text) else f"{flag} '{text}'"
 
 
+_SERVE_CLI_FROM = "0.5.0"
+
+
 def ready_to_paste(suggest: dict, env: dict, facts: dict, form: str | None) -> str:
     """The user's own call with the fix applied, e.g. `vllm serve M --max-model-len 16384`."""
     if not suggest and not env:
@@ -794,7 +797,10 @@ def ready_to_paste(suggest: dict, env: dict, facts: dict, form: str | None) -> s
             args[key] = value
     env_prefix = " ".join(f"{k}={v}" for k, v in env.items())
     version = facts.get("vllm_version")
-    serve = " ".join([f"vllm serve {model}", *(_flag(k, v, version) for k, v in args.items() if k != "port" or v)])
+    # `vllm serve` arrived in 0.5.0 (vllm#5090); an older release starts its server as a module
+    command = f"vllm serve {model}" if not version or in_range(version, f">={_SERVE_CLI_FROM}") else \
+        f"python -m vllm.entrypoints.openai.api_server --model {model}"
+    serve = " ".join([command, *(_flag(k, v, version) for k, v in args.items() if k != "port" or v)])
     kwargs = ", ".join([f"model={model!r}", *(f"{k}={v!r}" for k, v in args.items() if k not in ("port", "host"))])
     llm = f"LLM({kwargs})"
     if env:

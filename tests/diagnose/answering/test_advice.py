@@ -150,6 +150,22 @@ def test_a_setting_the_fix_unsets_is_left_out():
     assert advice.ready_to_paste({"quantization": None}, {}, facts, "serve") == "vllm serve /m --max-model-len 512"
 
 
+def test_a_release_before_vllm_serve_starts_its_server_as_a_module():
+    # `vllm serve` arrived in 0.5.0 (vllm#5090): a 0.2.7 log (product-catalog-generator#10) gets the module form
+    facts = {"user_args": {"model": "/m"}, "vllm_version": "0.2.7"}
+    assert advice.ready_to_paste({"max_model_len": 3072}, {}, facts, "serve") == \
+        "python -m vllm.entrypoints.openai.api_server --model /m --max-model-len 3072"
+    facts["vllm_version"] = "0.5.0"
+    assert advice.ready_to_paste({"max_model_len": 3072}, {}, facts, "serve") == "vllm serve /m --max-model-len 3072"
+    # the whole answer on a 0.2.7 log: the call to paste and the fix text name no `vllm serve`
+    log = ("ValueError: The model's max seq len (4096) is larger than the maximum number of tokens that can be "
+           "stored in KV cache (3664). Try increasing gpu_memory_utilization or decreasing max_model_len when "
+           "initializing the engine.\nvllm==0.2.7\n")
+    d = diagnose(log, book=BOOK).best
+    assert d.rule_id == "kv-cache-too-small" and "vllm serve" not in d.command
+    assert "python -m vllm.entrypoints.openai.api_server --model MODEL --max-model-len 3072" in d.command
+
+
 _DIED = "(EngineCore pid=1) ERROR 12-01 14:50:33 [multiproc_executor.py:315] Worker proc VllmWorker-0 died unexpectedly (exit code: {code}), shutting down executor.\n"
 _SIGNAL_WORDS = {"SIGILL": ("illegal instruction", "非法指令"), "SIGBUS": ("/dev/shm", "/dev/shm"),
                  "SIGKILL": ("OOM killer", "OOM killer"), "SIGSEGV": ("segmentation fault", "段错误"),
