@@ -569,12 +569,24 @@ def _bf16(values: dict, facts: dict) -> dict:
 
 @deriver("prompt-too-long")
 def _prompt(values: dict, facts: dict) -> dict:
-    prompt, limit = num(values.get("prompt_len")), num(values.get("max_len"))
+    limit = num(values.get("max_len"))
+    # "you requested N tokens (P in the messages, C in the completion)": N counts the answer too
+    messages, completion, requested = (num(values.get(k)) for k in ("messages", "completion", "requested"))
+    if messages is not None and completion is not None and requested and limit:
+        out = {"prompt_len": int(messages), "over_by": max(1, int(requested - limit))}
+        if messages < limit:
+            out["room"] = int(limit - messages)
+        return out
+    out = {}
+    prompt = num(values.get("prompt_len"))
+    if prompt is None and requested:
+        prompt = requested                  # "you requested N tokens in the messages": the prompt alone
+        out["prompt_len"] = int(requested)
     if prompt and limit and prompt > limit:
-        return {"over_by": int(prompt - limit)}
-    if prompt and limit:
-        return {"over_by": 1}      # prompt + at least one output token
-    return {}
+        out["over_by"] = int(prompt - limit)
+    elif prompt and limit:
+        out["over_by"] = 1      # prompt + at least one output token
+    return out
 
 
 @deriver("max-model-len-too-large")
