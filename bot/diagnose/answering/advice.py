@@ -616,12 +616,24 @@ def _bf16(values: dict, facts: dict) -> dict:
 
 @deriver("prompt-too-long")
 def _prompt(values: dict, facts: dict) -> dict:
-    prompt, limit = num(values.get("prompt_len")), num(values.get("max_len"))
+    limit = num(values.get("max_len"))
+    # "you requested N tokens (P in the messages, C in the completion)": N counts the answer too
+    messages, completion, requested = (num(values.get(k)) for k in ("messages", "completion", "requested"))
+    if messages is not None and completion is not None and requested and limit:
+        out = {"prompt_len": int(messages), "over_by": max(1, int(requested - limit))}
+        if messages < limit:
+            out["room"] = int(limit - messages)
+        return out
+    out = {}
+    prompt = num(values.get("prompt_len"))
+    if prompt is None and requested:
+        prompt = requested                  # "you requested N tokens in the messages": the prompt alone
+        out["prompt_len"] = int(requested)
     if prompt and limit and prompt > limit:
-        return {"over_by": int(prompt - limit)}
-    if prompt and limit:
-        return {"over_by": 1}      # prompt + at least one output token
-    return {}
+        out["over_by"] = int(prompt - limit)
+    elif prompt and limit:
+        out["over_by"] = 1      # prompt + at least one output token
+    return out
 
 
 @deriver("max-model-len-too-large")
@@ -827,6 +839,9 @@ def _flag(key: str, value, version: str | None = None) -> str:
     return f"{flag} {text}" if re.fullmatch(r"[\w./:@+-]+", text) else f"{flag} '{text}'"
 
 
+_SERVE_CLI_FROM = "0.5.0"
+
+
 def ready_to_paste(suggest: dict, env: dict, facts: dict, form: str | None) -> str:
     """The user's own call with the fix applied, e.g. `vllm serve M --max-model-len 16384`."""
     if not suggest and not env:
@@ -841,7 +856,10 @@ def ready_to_paste(suggest: dict, env: dict, facts: dict, form: str | None) -> s
             args[key] = value
     env_prefix = " ".join(f"{k}={v}" for k, v in env.items())
     version = facts.get("vllm_version")
-    serve = " ".join([f"vllm serve {model}", *(_flag(k, v, version) for k, v in args.items() if k != "port" or v)])
+    # `vllm serve` arrived in 0.5.0 (vllm#5090); an older release starts its server as a module
+    command = f"vllm serve {model}" if not version or in_range(version, f">={_SERVE_CLI_FROM}") else \
+        f"python -m vllm.entrypoints.openai.api_server --model {model}"
+    serve = " ".join([command, *(_flag(k, v, version) for k, v in args.items() if k != "port" or v)])
     kwargs = ", ".join([f"model={model!r}", *(f"{k}={v!r}" for k, v in args.items() if k not in ("port", "host"))])
     llm = f"LLM({kwargs})"
     if env:

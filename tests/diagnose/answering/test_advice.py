@@ -150,6 +150,22 @@ def test_a_setting_the_fix_unsets_is_left_out():
     assert advice.ready_to_paste({"quantization": None}, {}, facts, "serve") == "vllm serve /m --max-model-len 512"
 
 
+def test_a_release_before_vllm_serve_starts_its_server_as_a_module():
+    # `vllm serve` arrived in 0.5.0 (vllm#5090): a 0.2.7 log (product-catalog-generator#10) gets the module form
+    facts = {"user_args": {"model": "/m"}, "vllm_version": "0.2.7"}
+    assert advice.ready_to_paste({"max_model_len": 3072}, {}, facts, "serve") == \
+        "python -m vllm.entrypoints.openai.api_server --model /m --max-model-len 3072"
+    facts["vllm_version"] = "0.5.0"
+    assert advice.ready_to_paste({"max_model_len": 3072}, {}, facts, "serve") == "vllm serve /m --max-model-len 3072"
+    # the whole answer on a 0.2.7 log: the call to paste and the fix text name no `vllm serve`
+    log = ("ValueError: The model's max seq len (4096) is larger than the maximum number of tokens that can be "
+           "stored in KV cache (3664). Try increasing gpu_memory_utilization or decreasing max_model_len when "
+           "initializing the engine.\nvllm==0.2.7\n")
+    d = diagnose(log, book=BOOK).best
+    assert d.rule_id == "kv-cache-too-small" and "vllm serve" not in d.command
+    assert "python -m vllm.entrypoints.openai.api_server --model MODEL --max-model-len 3072" in d.command
+
+
 _DIED = "(EngineCore pid=1) ERROR 12-01 14:50:33 [multiproc_executor.py:315] Worker proc VllmWorker-0 died unexpectedly (exit code: {code}), shutting down executor.\n"
 _SIGNAL_WORDS = {"SIGILL": ("illegal instruction", "非法指令"), "SIGBUS": ("/dev/shm", "/dev/shm"),
                  "SIGKILL": ("OOM killer", "OOM killer"), "SIGSEGV": ("segmentation fault", "段错误"),
@@ -264,3 +280,26 @@ def test_a_full_download_dir_is_not_moved_by_the_hubs_variables():
     path = "/data/dl/models--Qwen--Qwen2.5-7B-Instruct/blobs/abc.incomplete"
     assert derive("disk-full", {"write_path": path}, facts) == {"download_dir": "/data/dl"}
     assert derive("disk-full", {"write_path": path}, {"engine_args": {"download_dir": "None"}})["cache_var"] == "HF_HUB_CACHE"
+
+
+def test_a_request_over_the_context_counts_the_answer_it_asked_for():
+    # "you requested 8203 tokens (7691 in the messages, 512 in the completion)": 8203 is prompt + max_tokens
+    # (specreason#4); the prompt is 7691 and max_tokens 501 fits
+    log = ("ERROR 05-08 21:27:27 [serving_chat.py:198] ValueError: This model's maximum context length is 8192 "
+           "tokens. However, you requested 8203 tokens (7691 in the messages, 512 in the completion). Please "
+           "reduce the length of the messages or completion.\n")
+    d = diagnose(log, book=BOOK).best
+    assert d.rule_id == "prompt-too-long"
+    assert "7691 in the prompt and 512 for the answer" in d.cause and "The prompt has 8203" not in d.cause
+    assert "`max_tokens` 501 or less" in d.fix and "plus room for the output" not in d.fix
+    # the prompt alone over the limit: a smaller max_tokens cannot help
+    over = log.replace("8203 tokens (7691", "9203 tokens (8691")
+    d = diagnose(over, book=BOOK).best
+    assert "the prompt alone (8691 tokens)" in d.fix and "max_tokens` " not in d.fix.split("the prompt alone")[0][-40:]
+    # "you requested N tokens in the messages" (no output asked for): N is the prompt
+    bare = ("ERROR 05-08 21:27:27 [serving_chat.py:198] ValueError: This model's maximum context length is 8192 "
+            "tokens. However, you requested 9000 tokens in the messages, Please reduce the length of the messages.\n")
+    d = diagnose(bare, book=BOOK).best
+    assert "The prompt has 9000 tokens" in d.cause and "cut at least 808 tokens" in d.fix
+    zh = diagnose(log, lang="zh", book=BOOK).best
+    assert "prompt 占 7691 个" in zh.cause and "501" in zh.fix

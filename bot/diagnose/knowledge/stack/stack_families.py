@@ -127,7 +127,8 @@ def _site_confidence(score: float) -> float:
 
 def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
     hits = ix.codes_in(m.text)
-    hits = [h for h in hits if not (h.kind == "cuda" and h.record.number == 0)]     # "no error"
+    hits = [h for h in hits if not (h.kind == "cuda" and h.record.number == 0)     # "no error"
+            and not quoted_as_possible(m.text, h.start)]
     if not hits:
         return None
     h = hits[0]
@@ -146,6 +147,18 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
     advice = advised(ix, h.kind, h.record) or (h.kind == "cuda" and h.record.number in AT_INIT_ONLY
                                                and cuda_starting(m.text))
     return Hit("error-code", {"kind": h.kind, "record": h.record, "by": h.by, "advised": advice})
+
+
+# A code a message names as one the reader *might* get ("If you get `CUDA error: invalid device function`
+# errors, the above might be the cause": bitsandbytes' warning about duplicate libcudart): advice about
+# an error, not the error. The clause runs up to the code without ending a sentence.
+_CONDITIONAL = re.compile(r"\b(?:if|when|whenever|in case) (?:you|users?|one) (?:get|see|encounter|hit|run into|receive|"
+                          r"observe|experience)s?\b[^.!?\n]{0,24}$", re.I)
+
+
+def quoted_as_possible(text: str, start: int) -> bool:
+    """Whether the code at `start` is named in an "if you get ..." clause, not reported."""
+    return _CONDITIONAL.search(text[max(0, start - 100):start]) is not None
 
 
 _CUDA_FAILURE = re.compile(r"Cuda failure (?:\d+ )?'[^'\n]{1,120}'")     # NCCL's "Last error:" line
@@ -274,12 +287,46 @@ def _stack_site(ix, m: Message, text: str, facts: dict) -> Hit | None:
     prefix = _PACKAGE_PREFIX.match(m.exc_type)
     packages = [prefix.group("pkg")] if prefix else \
         [p for p in _frame_packages(facts) if p in SITE_PACKAGES][:1]
+    raised_in = raising_frame(text, m.line_no)
+    builtin = _BUILTIN_MESSAGE.match(" ".join(m.text.split())) is not None
     for pkg in packages:
-        found = ix.match(pkg, m.text, m.exc_type)
-        if found:
-            best = found[0]
-            return Hit("stack-site", {"package": pkg, "match": best}, best.score)
+        for best in ix.match(pkg, m.text, m.exc_type):
+            if raised_in is None and not builtin or raised_in is not None and _raised_at(best, raised_in):
+                return Hit("stack-site", {"package": pkg, "match": best}, best.score)
     return None
+
+
+# The frame a traceback prints last above its exception is the code that raised it: a site of the
+# package answers only where that frame is in one of the site's files ("'LlavaConfig' object has no
+# attribute 'vision_config'" raised by Python in configuration_utils.py is not the tokenizer's
+# `__getattr__` message that words it alike).
+_FRAME_LINE = re.compile(r'File "([^"\n]{1,400})", line \d+, in ')
+FRAME_REACH = 8         # lines between a frame and its exception: the source line, carets, a chained note
+
+
+def raising_frame(text: str, line_no: int) -> str | None:
+    """The path (with "/") of the innermost frame printed right above the message at `line_no`."""
+    lines = text.split("\n", line_no)[:line_no - 1]
+    for line in reversed(lines[-FRAME_REACH:]):
+        found = _FRAME_LINE.search(line)
+        if found:
+            return found.group(1).replace("\\", "/")
+    return None
+
+
+def _raised_at(match, path: str) -> bool:
+    return any(path.endswith("/" + w["file"]) or path == w["file"] for w in match.site.where)
+
+
+# Messages the interpreter itself words ("'X' object has no attribute 'y'", "No module named 'x'",
+# "f() got an unexpected keyword argument 'y'"): a package's site that words one alike is the answer
+# only where the traceback shows the raise in that site's own file.
+_BUILTIN_MESSAGE = re.compile(
+    r"^(?:'[\w.]+' object has no attribute '\w+'|module '[\w.]+' has no attribute '\w+'|"
+    r"No module named '[\w.]+'|[\w.<>]+\(\) (?:got an unexpected keyword argument '\w+'|"
+    r"missing \d+ required (?:positional|keyword-only) arguments?: .+|"
+    r"takes (?:from )?\d+ (?:to \d+ )?positional arguments? but \d+ (?:was|were) given)|"
+    r"'[\w.]+' object is not (?:callable|subscriptable|iterable))\.?$")
 
 
 def _frame_packages(facts: dict) -> list[str]:

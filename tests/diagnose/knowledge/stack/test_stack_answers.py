@@ -259,3 +259,36 @@ def test_nvmls_unknown_error_points_at_the_container_losing_its_gpus():
 
 def test_a_missing_gpu_with_nothing_above_it_never_loads_the_stack():
     assert not _loads_the_stack("no-cuda-gpus/rlhf-example-vllm072.log", "no-cuda-gpus")
+
+
+def test_a_code_named_as_one_you_might_get_is_advice_not_the_error():
+    # bitsandbytes' warning names an error the reader *might* get: "If you get `CUDA error: invalid device
+    # function` errors, the above might be the cause" (text-generation-inference#814)
+    from bot.diagnose.knowledge.stack.stack_families import quoted_as_possible
+    line = "this might cause trouble in the future: If you get `CUDA error: invalid device function` errors"
+    assert quoted_as_possible(line, line.index("invalid device function"))
+    assert quoted_as_possible(line, line.index("CUDA error"))
+    real = "RuntimeError: CUDA error: invalid device function"
+    assert not quoted_as_possible(real, real.index("invalid device function"))
+    # a sentence that ended before the code does not make it hypothetical
+    ended = "If you get errors, update the driver. RuntimeError: CUDA error: invalid device function"
+    assert not quoted_as_possible(ended, ended.index("invalid device function"))
+    report = diagnose(read(LOGS / "_negative/fp-bnb-duplicate-cudart-if-you-get.log").data)
+    assert not report.diagnoses
+
+
+def test_a_site_answers_only_where_the_traceback_shows_it_raised(ix):
+    # Python's "'X' object has no attribute 'y'" raised in configuration_utils.py is not the tokenizer's
+    # `__getattr__` site that words it alike (ml-fastvlm#28)
+    from bot.diagnose.knowledge.stack.stack_families import raising_frame
+    text = ('  File "/x/site-packages/transformers/configuration_utils.py", line 207, in __getattribute__\n'
+            '    return super().__getattribute__(key)\n'
+            '           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n'
+            "AttributeError: 'LlavaConfig' object has no attribute 'vision_config'\n")
+    assert raising_frame(text, 4) == "/x/site-packages/transformers/configuration_utils.py"
+    assert raising_frame("AttributeError: x\n", 1) is None
+    assert not diagnose(text).diagnoses
+    # the same message with no frame at all: the interpreter's wording, no site is the answer
+    assert not diagnose("AttributeError: 'LlavaConfig' object has no attribute 'vision_config'\n").diagnoses
+    report = diagnose(read(LOGS / "_negative/fp-fastvlm28-builtin-attributeerror-not-tokenizer-site.log").data)
+    assert not report.diagnoses
