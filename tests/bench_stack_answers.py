@@ -46,7 +46,7 @@ NCCL_FRAMES = [("vllm/distributed/device_communicators/pynccl.py", 120, "__init_
 NVML_FRAMES = [("vllm/platforms/cuda.py", 520, "get_device_name"), ("pynvml.py", 2468, "_nvmlCheckReturn")]
 OS_FRAMES = [("vllm/model_executor/models/registry.py", 941, "_save_modelinfo_to_cache"), ("vllm/utils/__init__.py", 20, "atomic_writer")]
 LOADER_FRAMES = [("vllm/platforms/__init__.py", 40, "cuda_platform_plugin"), ("vllm/_custom_ops.py", 14, "<module>")]
-HUB_FRAMES = [("vllm/transformers_utils/config.py", 600, "get_config"), ("huggingface_hub/file_download.py", 1010, "hf_hub_download")]
+HUB_FRAMES = [("vllm/transformers_utils/config.py", 600, "get_config")]     # then the site's own frame
 
 # One message of each of the loader's shapes, as glibc's loader words them.
 LOADER_SAMPLES = {
@@ -106,7 +106,10 @@ def cases(ix) -> list[tuple[str, str, str, list[str]]]:
             continue
         seen.add((site.exc, site.template))
         text = "".join(v if k == "lit" else "Qwen/Qwen2.5-7B" for k, v in site.parts)
-        out.append(("hub", site.exc, paste(f"huggingface_hub.errors.{site.exc}: {text}", HUB_FRAMES),
+        # the frame printed last above an exception is where it was raised: the site's own file
+        where = site.where[-1]
+        frames = HUB_FRAMES + [(where["file"], where["line"], where["function"] or "<module>")]
+        out.append(("hub", site.exc, paste(f"huggingface_hub.errors.{site.exc}: {text}", frames),
                     [site.exc, "Hugging Face"]))
     return out
 
