@@ -912,6 +912,15 @@ def _disk_full(values: dict, facts: dict) -> dict:
     return {}
 
 
+@deriver("nccl-collective-timeout")
+def _nccl_collective_timeout(values: dict, facts: dict) -> dict:
+    """The group's first collective (its GPUs have not exchanged anything yet) or a later one."""
+    seq = num(values.get("seq"))
+    if seq is None:
+        return {}
+    return {"nccl_first_ops": "yes"} if seq <= 1 else {"nccl_mid_run": "yes"}
+
+
 @deriver("shm-too-small")
 def _shm_too_small(values: dict, facts: dict) -> dict:
     """Ray's raylet states its object store's request and /dev/shm's room in bytes: say them in GB."""

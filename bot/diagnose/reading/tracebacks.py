@@ -30,7 +30,7 @@ _PREFIX = re.compile(
       | [ \t]*\((?P<proc>[A-Za-z_][\w-]*(?:[ ]rank=\d+)?[ ]pid=\d+)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
       | [ \t]*\[rank\d+\]:[ \t]?                                          # torch elastic
       | [ \t]*[│|┃][ \t]?                                                   # kubectl / Lens box
-      | \[?(?P<glevel>[IWEF])\d{3,4}[ ]\d\d:\d\d:\d\d\.\d+[ ]+(?:\d+[ ])?[\w.-]+:\d+\][ ]*  # glog (torch c10d, NCCL; gRPC's bare)
+      | (?:\[?(?P<glevel>[IWEF])\d{3,4}[ ]\d\d:\d\d:\d\d\.\d+[ ]+(?:\d+[ ])?|\[(?P<g2level>[IWEF])[ ])[\w.-]+:\d+\][ ]*  # glog (torch c10d, NCCL; gRPC's bare; torch 2.3's undated)
       | [ \t]*[\w.-]{1,80}:\d+:\d+[ ]\[\d+\][ ]NCCL[ ](?P<nlevel>INFO|TRACE)[ ]   # NCCL_DEBUG output: debugging, its failures are WARN
       | [ \t]*>[ ](?=\S)                                                      # a markdown quote
       | [\w.]+[ ]\d+[ ]+(?P<xlevel>DEBUG|INFO|WARNING|ERROR|CRITICAL)[ ]+       # after a date: "xinference.core.model 822191 ERROR"
@@ -246,7 +246,7 @@ def _peel_headers(line: str) -> tuple[str | None, str | None, str]:
             break
         proc = m.group("proc") or proc
         level = (m.group("level") or m.group("ulevel") or m.group("plevel") or m.group("llevel")
-                 or m.group("dlevel") or m.group("xlevel") or _GLOG.get(m.group("glevel"))
+                 or m.group("dlevel") or m.group("xlevel") or _GLOG.get(m.group("glevel") or m.group("g2level"))
                  or ("DEBUG" if m.group("nlevel") else None) or level)
         line = line[m.end():]
     return proc, level, line
