@@ -912,6 +912,16 @@ def _disk_full(values: dict, facts: dict) -> dict:
     return {}
 
 
+@deriver("thread-limit-reached")
+def _thread_limit(values: dict, facts: dict) -> dict:
+    """The processes and threads one user may run (`ulimit -u`) where the paste shows it: a number, or
+    unlimited (then the limit that was hit is the container's or the kernel's)."""
+    limit = set_limit(facts, "u")
+    if limit:
+        return {"nproc_limit": limit}
+    return {"nproc_unlimited": "yes"} if (facts.get("rlimits") or {}).get("u") == "unlimited" else {}
+
+
 @deriver("nccl-collective-timeout")
 def _nccl_collective_timeout(values: dict, facts: dict) -> dict:
     """The group's first collective (its GPUs have not exchanged anything yet) or a later one."""

@@ -789,7 +789,6 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
     else:
         near, low_near = text, low
     os_hint, container = host(near, low_near)
-    limits = rlimits(near)
     libs = loader_libraries(text)
     conflicts = pip_conflicts(near)
     packages = report["packages"] if report else {}
@@ -806,10 +805,7 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "uid": _first(_UID, near),
         "user": _first(_USER, near),
         "home": _first(_HOME, near),
-        "rlimits": limits,
-        # the processes and threads one user may run (`ulimit -u`): a number, or that the paste shows none
-        "nproc_limit": limits.get("u") if limits.get("u", "unlimited") != "unlimited" else None,
-        "nproc_unlimited": limits.get("u") == "unlimited" or None,
+        "rlimits": rlimits(near),
         "os_hint": os_hint,
         "container": container,
         "pip_conflicts": conflicts,
