@@ -905,10 +905,12 @@ def vllm_install(text: str, low: str) -> bool:
     return "pip" in low and bool(_VLLM_PIN_LINE.search(text))       # pip's resolver says "pip"
 
 
-def foreign_context(text: str, low: str | None = None, install: bool | None = None) -> tuple[str | None, bool]:
+def foreign_context(text: str, low: str | None = None, install: bool | None = None,
+                    os_hint: str | None = None) -> tuple[str | None, bool]:
     """(the program that printed this log when it is evidently not vLLM, whether that holds even
-    when vLLM is mentioned): a named stack, or Python tracebacks none of whose frames are in vLLM,
-    unless they are a client's that relays a server's error. `low` is the text in lower case."""
+    when vLLM is mentioned): a named stack, an executable the loader could not start, Python
+    tracebacks none of whose frames are in vLLM (unless they are a client's that relays a server's
+    error), or native Windows (`os_hint`) with no word of vLLM. `low` is the text in lower case."""
     low = text.lower() if low is None else low
     if vllm_install(text, low) if install is None else install:
         return None, False
@@ -926,6 +928,10 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     frames = [f for f in frames if not _BUILD_FRAME.search(f)]
     if len(frames) >= 2 and not any("vllm" in f.lower() for f in frames) and not vllm_printed(text):
         return "a Python program that is not vLLM (no vLLM frame in its traceback)", False
+    # vLLM does not run on native Windows: a CUDA kernel, a download, a loader there is another program's.
+    # Not a POSIX-only module missing: that is what starting vLLM there looks like (windows-native).
+    if os_hint == "windows" and not _mentions_vllm(low) and not vllm_printed(text) and not _POSIX_ONLY.search(text):
+        return "a program on native Windows, where vLLM does not run", False
     return None, False
 
 
@@ -962,15 +968,11 @@ def extract(text: str, error_lines: str = "") -> dict:
         total = f"{float(total) / 1024:.2f}"
     printed = vllm_printed(text)
     install = vllm_install(text, low)
-    foreign, strict = foreign_context(text, low, install)
+    env = environment(text, low, error_lines)
+    foreign, strict = foreign_context(text, low, install, env["os_hint"])
     server_error = foreign is None and bool(_VLLM_SERVER_ERROR.search(text))
     vllm_context = printed or server_error or _mentions_vllm(low)
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
-    env = environment(text, low, error_lines)
-    if foreign is None and not vllm_context and env["os_hint"] == "windows" and not _POSIX_ONLY.search(text):
-        # vLLM does not run on native Windows: a CUDA kernel, a download, a loader there is another program's.
-        # Not a POSIX-only module missing: that is what starting vLLM there looks like (windows-native).
-        foreign = "a program on native Windows, where vLLM does not run"
     return {
         "vllm_version": _first(_VLLM, text),
         "torch_version": _first(_TORCH, text),
