@@ -15,6 +15,7 @@ pipeline ranks it against vLLM's family by position, so an OS error above a vLLM
 
 from __future__ import annotations
 
+import functools
 import re
 
 from bot.base.record import Factory, Record
@@ -306,12 +307,21 @@ FRAME_REACH = 8         # lines between a frame and its exception: the source li
 
 def raising_frame(text: str, line_no: int) -> str | None:
     """The path (with "/") of the innermost frame printed right above the message at `line_no`."""
-    lines = text.split("\n", line_no)[:line_no - 1]
-    for line in reversed(lines[-FRAME_REACH:]):
+    starts = _line_starts(text)
+    end = starts[min(line_no, len(starts)) - 1]
+    above = text[starts[max(0, line_no - 1 - FRAME_REACH)]:end].split("\n")
+    for line in reversed(above):
         found = _FRAME_LINE.search(line)
         if found:
             return found.group(1).replace("\\", "/")
     return None
+
+
+@functools.lru_cache(maxsize=1)
+def _line_starts(text: str) -> list[int]:
+    """Where each line of the paste starts: one pass, shared by every message tried (splitting a long
+    paste up to each message's line cost a pass per message)."""
+    return [0, *(m.end() for m in re.finditer("\n", text))]
 
 
 def _raised_at(match, path: str) -> bool:
