@@ -290,3 +290,27 @@ def test_world_size_call_uses_the_gpus_the_node_shows():
     assert d.suggested == {"tensor_parallel_size": 1}
     from bot.diagnose.answering import advice
     assert advice.derive("world-size-exceeds-gpus", {"gpu_count": "6"}, {})["suggest"] == {"tensor_parallel_size": 4}
+
+
+# --- triton-out-of-resources --------------------------------------------------------------------
+
+def test_a_paste_cut_after_shared_memory_still_names_the_resource():
+    """Pastes are often cut at the first comma of Triton's message: the resource is named, the
+    numbers are not, and the answer must not invent them."""
+    rel = "triton-out-of-resources/vllm36802-tesla-t4-serve-first-request.log"
+    text = fixtures.read(LOGS / rel).data
+    cut = text[:text.index("out of resource: shared memory") + len("out of resource: shared memory")]
+    d = diagnose(cut, book=BOOK).best
+    assert d is not None and d.rule_id == "triton-out-of-resources"
+    assert "The kernel asked for" not in d.cause and "65536" not in d.cause
+    assert answer(rel).cause.count("65536") >= 1          # the whole paste still gives the numbers
+
+
+# --- stack-pip-conflict --------------------------------------------------------------------------
+
+def test_uv_on_a_nightly_names_the_contested_pin_and_not_the_releases_pins():
+    d = answer("stack-pip-conflict/vllm20358-uv-sync-nightly-outlines-core-marker.log")
+    assert "pins outlines-core ==0.2.10" in d.title            # the package two parties pin, not the first seen
+    # a nightly's pins are not its release's: 0.10.1 pins torch 2.7.1, this nightly had moved on
+    assert "also pins torch" not in d.cause
+    assert "environments = " in d.fix and "platform_machine == 's390x'" in d.cause

@@ -614,6 +614,15 @@ _PIP_DEPENDS = _P(r"^(?:>\s?)?\s*(?P<by>[A-Za-z0-9][\w.-]*) (?P<by_version>\d[\w
                   re.M, literals=(" depends on ",))
 _PIP_REQUESTED = _P(r"^(?:>\s?)?\s*The user requested (?P<package>[A-Za-z0-9][\w.-]*)(?P<required>[<>=!~][^\s;]*)?", re.M,
                     literals=("The user requested",))
+# uv's resolver (PubGrub) words it as a proof: "Because vllm==0.8.5 depends on torch==2.6.0 and your project depends
+# on torch==2.7.0, we can conclude that ...", wrapped at the terminal's width, with a marker in braces after a name
+# (`torch{sys_platform == 'linux'}==2.7.0`). Read from its block, unwrapped; a range of vLLM releases
+# (`vllm>=0.5.4,<=0.6.3`) names no one release, so only `==` counts.
+_UV_START = "No solution found when resolving"
+_UV_BLOCK = 8 * 1024
+_UV_REQ = r"(?:\{(?P<marker>[^}\n]*)\})?(?P<required>[<>=!~]=?[\w.*+-]*[\w*](?:,[<>=!~]=?[\w.*+-]*[\w*])*)"
+_UV_DEPENDS = LazyRe(r"(?P<by>[A-Za-z0-9][\w.-]*)==(?P<by_version>\d[\w.+!-]*\w) depends on (?P<package>[A-Za-z0-9][\w.-]*)" + _UV_REQ)
+_UV_USER = LazyRe(r"(?<!conclude that )(?:your project depends on|you require) (?P<package>[A-Za-z0-9][\w.-]*)" + _UV_REQ)
 MAX_CONFLICTS = 40
 
 
@@ -705,7 +714,7 @@ def host(text: str, low: str) -> tuple[str | None, str | None]:
 
 def pip_conflicts(text: str) -> list[dict]:
     """What pip's resolver said does not fit: {package, required, by, by_version, have}, in order."""
-    if "pip" not in text and "requires" not in text and "depends on" not in text:
+    if "pip" not in text and "requires" not in text and "depends on" not in text and _UV_START not in text:
         return []
     out = []
     for m in _all(_PIP_REQUIRES, text):
@@ -717,7 +726,20 @@ def pip_conflicts(text: str) -> list[dict]:
     for m in _all(_PIP_REQUESTED, text, 8):
         out.append({"package": m.group("package").lower(), "required": m.group("required") or "",
                     "by": "user", "by_version": None, "have": None})
-    return out
+    return out + _uv_conflicts(text)
+
+
+def _uv_conflicts(text: str) -> list[dict]:
+    at = text.find(_UV_START)
+    if at < 0:
+        return []
+    block = " ".join(text[at:at + _UV_BLOCK].split())
+    out = [{"package": m.group("package").lower(), "required": m.group("required"), "by": m.group("by").lower(),
+            "by_version": m.group("by_version"), "have": None, "marker": m.group("marker")}
+           for m in _UV_DEPENDS.finditer(block)]
+    out += [{"package": m.group("package").lower(), "required": m.group("required"), "by": "user",
+             "by_version": None, "have": None} for m in _UV_USER.finditer(block)]
+    return out[:MAX_CONFLICTS]
 
 
 # The transformers the paste says is installed: a version listing (`pip list`, `conda list`,

@@ -139,6 +139,24 @@ The conflict is caused by:
     assert {"package": "torch", "required": "==2.1.1", "by": "user", "by_version": None, "have": None} in conflicts
 
 
+def test_uvs_resolver_proof_wrapped_and_with_markers():
+    # uv's own wording (PubGrub): wrapped at the terminal, markers in braces, conclusions not read as requests
+    text = """\
+  × No solution found when resolving dependencies:
+  ╰─▶ Because vllm==0.8.5 depends on torch==2.6.0 and you require torch==2.7.0, we can conclude that you require
+      vllm!=0.8.5.
+      And because vllm==0.8.5 depends on
+      xformers{platform_machine == 'x86_64'}==0.0.29.post2, we can conclude that ...
+"""
+    conflicts = _facts(text)["pip_conflicts"]
+    assert {"package": "torch", "required": "==2.6.0", "by": "vllm", "by_version": "0.8.5", "have": None,
+            "marker": None} in conflicts
+    assert {"package": "xformers", "required": "==0.0.29.post2", "by": "vllm", "by_version": "0.8.5", "have": None,
+            "marker": "platform_machine == 'x86_64'"} in conflicts
+    users = [c for c in conflicts if c["by"] == "user"]
+    assert users == [{"package": "torch", "required": "==2.7.0", "by": "user", "by_version": None, "have": None}]
+
+
 def test_limits_from_ulimit_a_a_command_and_vllms_note():
     text = """\
 $ ulimit -a

@@ -293,7 +293,12 @@ def _pip_conflict(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     package = conflict["package"]
     out = {"pin_vllm": vllm, "pin_package": package, "pin_required": conflict["required"] or None,
            "pin_have": conflict["have"]}
-    pins = ix.pins(vllm)
+    markers = list(dict.fromkeys(x["marker"] for x in hit.info.get("conflicts", ()) if x.get("marker")))
+    if markers:
+        out["pin_marker"] = ", ".join(f"`{m}`" for m in markers[:4])
+    # a nightly or local build is not the release of its numbers: main moves its pins (torch above all)
+    # before the next release is cut, so the index's pins speak only for releases
+    pins = {} if _DEV_BUILD.search(vllm) else ix.pins(vllm)
     if pins.get(package) and not out["pin_required"]:
         out["pin_required"] = pins[package]
     user = hit.info.get("user")
@@ -314,7 +319,7 @@ def _pip_conflict(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         cuda = ix.torch_cuda(want)
         if cuda:
             out["wanted_cuda"] = cuda
-    m = ix.manifest(vllm)
+    m = {} if _DEV_BUILD.search(vllm) else ix.manifest(vllm)
     if m.get("torch") and package != "torch":
         out["pin_torch"] = m["torch"]
     others = [f"`{x['package']}{x['required']}`" for x in hit.info.get("conflicts", ())
@@ -322,6 +327,9 @@ def _pip_conflict(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if others:
         out["other_pins"] = ", ".join(others)
     return out
+
+
+_DEV_BUILD = re.compile(r"\.dev|\+g[0-9a-f]")
 
 
 def releases_pinning(ix, package: str, version: str) -> list[str]:

