@@ -298,7 +298,7 @@ def test_a_paste_cut_after_shared_memory_still_names_the_resource():
     """Pastes are often cut at the first comma of Triton's message: the resource is named, the
     numbers are not, and the answer must not invent them."""
     rel = "triton-out-of-resources/vllm36802-tesla-t4-serve-first-request.log"
-    text = fixtures.read(LOGS / rel).data
+    text = fixtures.read(LOGS / rel).data.decode()
     cut = text[:text.index("out of resource: shared memory") + len("out of resource: shared memory")]
     d = diagnose(cut, book=BOOK).best
     assert d is not None and d.rule_id == "triton-out-of-resources"

