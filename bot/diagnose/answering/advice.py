@@ -141,7 +141,9 @@ def _engine_core(values: dict, facts: dict) -> dict:
             label = f"{sig} ({signal.Signals(sig).name})"
         except ValueError:
             label = str(sig)
-        return {"exit_proc": name, "exit_signal": label, **({"killed_9": "yes"} if sig == 9 else {})}
+        # the signals whose cause the stack names: 9 the OOM killer, 4 an instruction this CPU lacks,
+        # 7 shared memory (/dev/shm) running out
+        return {"exit_proc": name, "exit_signal": label, **({f"killed_{sig}": "yes"} if sig in (4, 7, 9) else {})}
     name, code = codes[0]
     return {"exit_proc": name, "exit_error": "yes"} if code == 1 else {}
 
