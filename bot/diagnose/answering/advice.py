@@ -558,6 +558,33 @@ _SMEM_LIMIT_GPUS = {
 }
 
 
+@deriver("driver-too-old")
+def _driver_too_old(values: dict, facts: dict) -> dict:
+    """For an image the NVIDIA Container Toolkit refused (`unsatisfied condition: cuda>=12.8`): the
+    driver that CUDA needs (its toolkit's driver: the toolkit compares the driver's own CUDA with the
+    image's, so minor-version compatibility does not count), and, where the paste shows the host's
+    driver, the CUDA it runs and the newest vLLM whose pinned torch is built for a CUDA within it."""
+    image_cuda = str(values.get("image_cuda") or "")
+    if not image_cuda:
+        return {}
+    from bot.diagnose.knowledge.stack import stack_index
+    ix = stack_index.load()
+    if ix is None:
+        return {}
+    out: dict = {"image_driver": ix.min_driver(image_cuda, full=True)}
+    driver = facts.get("driver_version")
+    host_cuda = facts.get("driver_cuda") or (ix.cuda_for_driver(str(driver)) if driver else None)
+    if not host_cuda or stack_index.vkey(host_cuda) >= stack_index.vkey(image_cuda):
+        return out                      # a paste whose driver would pass is not this host's: say nothing of it
+    out["host_cuda"] = host_cuda
+    for release in reversed(ix.vllm_releases()):
+        m = ix.manifest(release)
+        if m.get("cuda") and stack_index.vkey(m["cuda"]) <= stack_index.vkey(host_cuda):
+            out.update(alt_vllm=m["vllm"], alt_torch=m["torch"], alt_cuda=m["cuda"])
+            break
+    return out
+
+
 @deriver("triton-out-of-resources")
 def _triton_smem(values: dict, facts: dict) -> dict:
     """The GPUs whose per-block limit the log names, and the kernel: the last vLLM frame above Triton's."""

@@ -118,6 +118,11 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if kind == "nvml" and rec.number == 18:
         lib = _NVML_LIBRARY_VERSION.search(c.message.text)
         out["nvml_library_version"] = lib.group(1) if lib else None
+    # NVML's unknown error in a container: the known cause is the container's device rules rewritten under
+    # it (systemd reloading, the kubelet's CPU manager), which its own advice replaces; nowhere else
+    if kind == "nvml" and rec.number == 999 and facts.get("container"):
+        out["nvml_999_in_container"] = facts["container"]
+        out.pop("code_nvml_999", None)
     if kind == "nvml" and getattr(rec, "exception", None):
         out["nvml_exception"] = rec.exception
     return out

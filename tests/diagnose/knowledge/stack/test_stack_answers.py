@@ -257,6 +257,17 @@ def test_nvmls_unknown_error_points_at_the_container_losing_its_gpus():
     assert "daemon-reload" in d.cause and "Restart the container" in d.fix
 
 
+def test_nvmls_unknown_error_in_a_container_the_paste_shows_gets_the_device_rules_advice():
+    _, d = _best("stack-error-code/bare-k8s-daemon-reload-nvml-unknown.log")
+    assert "kubernetes" in d.cause and "create-dev-char-symlinks" in d.fix
+    assert "Restart the container" not in d.fix            # the generic advice gives way to the container's
+    _, zh = _best("stack-error-code/bare-k8s-daemon-reload-nvml-unknown.log", lang="zh")
+    assert "create-dev-char-symlinks" in zh.fix
+    # the same line with no container in the paste keeps the generic paragraph: no cause is invented
+    bare = diagnose("Failed to initialize NVML: Unknown Error").diagnoses[0]
+    assert "create-dev-char-symlinks" not in bare.fix and "Restart the container" in bare.fix
+
+
 def test_a_missing_gpu_with_nothing_above_it_never_loads_the_stack():
     assert not _loads_the_stack("no-cuda-gpus/rlhf-example-vllm072.log", "no-cuda-gpus")
 
