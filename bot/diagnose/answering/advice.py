@@ -479,6 +479,8 @@ def _transformers_mismatch(values: dict, facts: dict) -> dict:
     if values.get("dep") or facts.get("shadowed_root"):
         return {}
     out = _transformers_pin(facts, "tf")
+    if values.get("module") and values.get("symbol"):
+        out.update(_name_history(str(values["module"]), str(values["symbol"]), facts))
     floor = _TOKENIZER_CLASS_FROM.get(str(values.get("cls") or ""))
     if out.get("tf_pin") and floor and "tf_installed" not in out:
         # the class that lacks the attribute exists only from `floor` on: a transformers at least
@@ -488,6 +490,15 @@ def _transformers_mismatch(values: dict, facts: dict) -> dict:
         if any(version_key(u) <= version_key(floor) for u in uppers):
             out.update(tf_class=values["cls"], tf_floor=floor)
     return out
+
+
+def _name_history(module: str, name: str, facts: dict) -> dict:
+    """Which transformers releases export the missing name, by the stack index (import_names.py)."""
+    table = _transformers_table()
+    if table is None:
+        return {}
+    from bot.diagnose.knowledge.stack.import_names import history
+    return history(table[0], module, name, facts)
 
 
 # Tokenizer classes of tokenizer_config.json that arrived in a transformers release: the generic

@@ -378,5 +378,11 @@ def _stack_site(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     return out
 
 
+# --- import-name ---------------------------------------------------------------------------------------------------
+
+def _import_name(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
+    return dict(hit.info["values"])       # import_names.history(), computed when the message was found
+
+
 _FILLERS = {"error-code": _error_code, "loader": _loader, "errno": _errno, "pip-conflict": _pip_conflict,
-            "stack-site": _stack_site}
+            "stack-site": _stack_site, "import-name": _import_name}

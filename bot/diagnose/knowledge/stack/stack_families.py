@@ -7,6 +7,7 @@ A *family* rule (rules/*.yaml with `family:`) answers a message raised beneath v
     errno          an OS error: an errno, or the strerror text a native library printed
     pip-conflict   pip's resolver refusing vLLM's own pins
     stack-site     a message huggingface_hub or transformers raises itself (matched to its raise site)
+    import-name    a name Python cannot import from transformers, which the index saw come or go
 
 Like vLLM's families it answers only a paste no hand-written rule answers, and there the FIRST real
 error it knows (a wrapper, a worker's death or a native "Killed" does not count as an answer); the
@@ -353,10 +354,28 @@ def _frame_packages(facts: dict) -> list[str]:
     return out
 
 
+# --- import-name: a name missing from transformers ---------------------------------------------------------
+
+def _import_name(ix, m: Message, text: str, facts: dict) -> Hit | None:
+    """`cannot import name 'X' from 'transformers...'` (or the module's AttributeError) where the
+    index saw X come or go in that module: the version is the cause, the same in any program. A
+    name every indexed release exports, or none did (a typo, another package's name), says nothing
+    about the version; nor does one the transformers the paste shows exports."""
+    from .import_names import history, missing_name
+    found = missing_name(m.text)
+    if found is None:
+        return None
+    values = history(ix, *found, facts)
+    if not values.get("nm_known") or values.get("nm_has"):
+        return None
+    return Hit("import-name", {"values": values})
+
+
 FINDERS = {
     "error-code": _error_code,
     "loader": _loader,
     "errno": _errno,
     "pip-conflict": _pip_conflict,
     "stack-site": _stack_site,
+    "import-name": _import_name,
 }

@@ -85,6 +85,13 @@ The Python packages of the stack (torch, transformers, tokenizers, huggingface_h
     ix.has_model_type(t, transformers_version) -> bool | None (None: a version the table lacks)
     ix.gguf_arch("qwen3") -> GgufArch: arch, first, last, releases;  ix.gguf_archs(version) -> list[str]
     ix.pip_reference("subprocess-exited-with-error") -> PipReference: reference, exception, bases, file
+    ix.import_name("transformers.models.llama.modeling_llama", "LlamaFlashAttention2") -> ImportName | None
+        (None: a module the table does not hold): module, name, releases (those whose module exports
+        it: `from module import name` works), module_releases (those that have the module),
+        added (the first release with it, when an earlier one of the module lacked it), removed (the
+        first release after its last one, when there is one), elsewhere (the modules of the newest
+        release that export it, when the module no longer does); the table's releases:
+        ix.export_releases() (every transformers release from 4.40.0)
 
     ix.counts, ix.sources: rows per table and where each table came from (meta block)
 """
@@ -224,6 +231,10 @@ class ExceptionClass(Record):
 
 class GgufArch(Record):
     __slots__ = ('arch', 'first', 'last', 'releases')
+
+
+class ImportName(Record):
+    __slots__ = ('module', 'name', 'releases', 'module_releases', 'added', 'removed', 'elsewhere')
 
 
 class PipReference(Record):
@@ -836,6 +847,58 @@ class StackIndex:
     def gguf_archs(self, transformers_version: str) -> list[str]:
         i = self._position(transformers_version)
         return [] if i is None else [a for a, m in self._transformers()["gguf"].items() if m >> i & 1]
+
+    # what each transformers release exports ------------------------------------------------------
+
+    def _exports(self) -> dict:
+        return self._table("exports:transformers", lambda: self._block("exports:transformers") or {})
+
+    def export_releases(self) -> list[str]:
+        return list(self._exports().get("releases", ()))
+
+    def _export_groups(self, module: str) -> list[tuple[list[int], str]] | None:
+        """A module's packed groups ("0-47+50:A,B;..."): (release positions, names as one
+        comma-joined string). The table keeps each module as one string, so a lookup splits only
+        the module asked for."""
+        packed = self._exports().get("modules", {}).get(module)
+        if packed is None:
+            return None
+        out = []
+        for group in packed.split(";"):
+            spans, _, names = group.partition(":")
+            positions: list[int] = []
+            for span in spans.split("+"):
+                first, _, last = span.partition("-")
+                positions += range(int(first), int(last or first) + 1)
+            out.append((positions, names))
+        return out
+
+    def import_name(self, module: str, name: str) -> ImportName | None:
+        groups = self._export_groups(module.strip())
+        if groups is None:
+            return None
+        rels = self.export_releases()
+        name = name.strip()
+        having: list[int] = next((p for p, names in groups if name in names.split(",")), [])
+        module_has = sorted({i for p, _ in groups for i in p})
+        added = rels[having[0]] if having and having[0] > module_has[0] else None
+        removed = rels[having[-1] + 1] if having and having[-1] + 1 < len(rels) else None
+        elsewhere = self._exported_by(name) if removed else []
+        return ImportName(module.strip(), name, [rels[i] for i in having], [rels[i] for i in module_has],
+                          added, removed, elsewhere)
+
+    def _exported_by(self, name: str) -> list[str]:
+        """The modules whose names in the newest release include `name` (where it went)."""
+        newest = len(self.export_releases()) - 1
+        out = []
+        for module, packed in self._exports().get("modules", {}).items():
+            if name not in packed:
+                continue
+            for positions, names in self._export_groups(module):
+                if newest in positions and name in names.split(","):
+                    out.append(module)
+        # the package and its shared modules before the models' files that import it from there
+        return sorted(out, key=lambda m: (".models." in m, m.count("."), m))
 
     # pip -----------------------------------------------------------------------------------------
 

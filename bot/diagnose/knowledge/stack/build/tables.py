@@ -15,7 +15,8 @@ import os
 import time
 from pathlib import Path
 
-from . import abi, caches, cuda_codes, drivers, nccl_codes, nvml_codes, os_tables, pins, sonames, stack_sites
+from . import (abi, caches, cuda_codes, drivers, nccl_codes, nvml_codes, os_tables, pins, sonames, stack_sites,
+               transformers_exports)
 from .packages import Packages
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
@@ -47,6 +48,8 @@ def build(pypi: Packages, log=print, stats=lambda: (0, 0)) -> dict:
     step("manylinux", lambda: abi.manylinux(pypi))
     step("pip", lambda: stack_sites.pip_references(pypi))
     step("transformers", lambda: stack_sites.transformers_tables(pypi, log))
+    # what each of those releases lets a program import (read when such an ImportError is pasted)
+    step("exports:transformers", lambda: transformers_exports.build(pypi, stack_sites.TABLE_SINCE, log))
     for package in stack_sites.PACKAGES:
         step(f"sites:{package}", lambda: stack_sites.build_package(pypi, package, log))
         # a match reads the templates; where a site is raised, and the names (env vars read,
@@ -85,6 +88,9 @@ def counts(blocks: dict) -> dict[str, int]:
         "model types": len(blocks["transformers"]["model_types"]), "gguf architectures": len(blocks["transformers"]["gguf"]),
         "cache dirs": len(blocks["caches"]["caches"]),
     }
+    if "exports:transformers" in blocks:
+        out["transformers releases (exports)"] = len(blocks["exports:transformers"]["releases"])
+        out["transformers modules (exports)"] = len(blocks["exports:transformers"]["modules"])
     for package in stack_sites.PACKAGES:
         b = blocks.get(f"sites:{package}")
         if b:

@@ -1,0 +1,139 @@
+"""A name missing from transformers: `ImportError: cannot import name 'X' from 'transformers...'` and
+`AttributeError: module 'transformers...' has no attribute 'X'`, against the stack index's table of
+what each transformers release exports (build/transformers_exports.py).
+
+history() gives the values both answers are filled with: the hand-written
+`transformers-version-mismatch` (vLLM printed the log; advice.py's deriver) and the stack family
+`transformers-name-missing` (any paste that shows vLLM, or a bare line): which releases export the
+name, whether the transformers the paste shows is too old or too new for it, and the transformers
+range that has it and that the log's vLLM allows.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.base.versions import in_range
+
+from .stack_index import vkey
+
+# Python's wordings. "from partially initialized module 'transformers'" (a circular import, a file
+# named transformers.py) and "from 'transformers_modules.<repo>'" (a model's remote code) are not
+# these: the module is quoted right after "from" and ends at the quote.
+_IMPORT = re.compile(r"cannot import name '(?P<name>\w+)' from '(?P<module>transformers(?:\.\w+){0,6})'")
+_ATTRIBUTE = re.compile(r"(?<!initialized )module '(?P<module>transformers(?:\.\w+){0,6})' has no attribute '(?P<name>\w+)'")
+MAX_ELSEWHERE = 3
+
+
+def missing_name(text: str) -> tuple[str, str] | None:
+    """(module, name) of the first such message in a text; None when it names none."""
+    if "transformers" not in text:
+        return None
+    found = _IMPORT.search(text) or _ATTRIBUTE.search(text)
+    return (found.group("module"), found.group("name")) if found else None
+
+
+def history(ix, module: str, name: str, facts: dict) -> dict:
+    """{nm_*: value} for a name missing from a transformers module; {} when the table does not hold
+    the module. `nm_known` is set when the table saw the name come or go: only then is the release
+    that ran what lacks it (a name every indexed release exports says nothing about the version)."""
+    rec = ix.import_name(module, name)
+    if rec is None:
+        return {}
+    rels = ix.export_releases()
+    out: dict = {"nm_name": name, "nm_module": module, "nm_oldest": rels[0], "nm_newest": rels[-1]}
+    if not rec.releases:
+        out["nm_never"] = "yes"
+        return out
+    out["nm_span"] = _span(rec.releases, rels)
+    if rec.added:
+        out["nm_added"] = rec.added
+    if rec.removed:
+        out["nm_removed"] = rec.removed
+        if rec.elsewhere:
+            out["nm_elsewhere"] = ", ".join(f"`{m}`" for m in rec.elsewhere[:MAX_ELSEWHERE])
+    if rec.added or rec.removed:
+        out["nm_known"] = "yes"
+    else:
+        out["nm_always"] = "yes"
+    out.update(_installed(rec, facts.get("transformers_installed")))
+    out.update(_fix(ix, rec, rels, facts.get("vllm_version")))
+    return out
+
+
+def _span(have: list[str], rels: list[str]) -> str:
+    """"4.49.0 – 4.52.4"; "≤ 4.47.1" when the table's first release has it (the table starts there:
+    earlier ones may have it too); "≥ 4.57.1" when its newest does."""
+    if have[0] == rels[0] and have[-1] != rels[-1]:
+        return f"≤ {have[-1]}"
+    if have[-1] == rels[-1] and have[0] != rels[0]:
+        return f"≥ {have[0]}"
+    return have[0] if len(have) == 1 else f"{have[0]} – {have[-1]}"
+
+
+def _installed(rec, installed: str | None) -> dict:
+    """Where the transformers the paste shows stands: before the name came, after it went, or one
+    that has it (then the version is not the cause: another copy ran, or the import is not
+    transformers' own)."""
+    key = vkey(str(installed or "").split("+")[0])
+    if not key:
+        return {}
+    out = {"nm_installed": installed}
+    if rec.added and key < vkey(rec.added):
+        out["nm_too_old"] = "yes"
+    elif rec.removed and key >= vkey(rec.removed):
+        out["nm_too_new"] = "yes"
+    elif vkey(rec.releases[0]) <= key <= vkey(rec.releases[-1]) and (rec.added or rec.removed):
+        out["nm_has"] = "yes"
+    else:
+        return {}
+    return out
+
+
+def _fix(ix, rec, rels: list[str], vllm_version) -> dict:
+    """The transformers range to install: the releases that export the name and that the log's vLLM
+    allows; when it allows none, the vLLM releases whose pin allows one."""
+    pin = ix.pin(str(vllm_version), "transformers") if vllm_version else None
+    ok = [r for r in rec.releases if not pin or in_range(r, pin)]
+    out: dict = {}
+    if pin:
+        out["nm_vllm_pin"] = pin
+    if not ok:
+        out["nm_pin_none"] = "yes"
+        allowed = [r for r in rels if in_range(r, pin)]
+        if allowed and rec.removed and vkey(allowed[0]) >= vkey(rec.removed):
+            out["nm_pin_past"] = "yes"          # every release it allows came after the name went
+        elif allowed and rec.added and vkey(allowed[-1]) < vkey(rec.added):
+            out["nm_pin_before"] = "yes"        # every release it allows came before the name
+        later, earlier = _vllm_allowing(ix, rec.releases, vllm_version)
+        if later:
+            out["nm_vllm_later"] = later
+        if earlier:
+            out["nm_vllm_earlier"] = earlier
+        return out
+    clauses = []
+    if ok[0] != rels[0]:
+        clauses.append(f">={ok[0]}")
+    after = rels.index(ok[-1]) + 1
+    if after < len(rels):
+        clauses.append(f"<{rels[after]}")
+    elif pin:       # the newest release indexed has it: the pin's own ceiling still holds
+        clauses += [c.strip() for c in pin.split(",") if c.strip().startswith("<")]
+    if clauses:
+        out["nm_fix_spec"] = ",".join(clauses)
+    return out
+
+
+def _vllm_allowing(ix, having: list[str], vllm_version) -> tuple[str | None, str | None]:
+    """(the first vLLM after the log's whose transformers pin allows a release that has the name,
+    the newest one before it that does)."""
+    key = vkey(str(vllm_version))
+
+    def allows(v: str) -> bool:
+        p = ix.pin(v, "transformers")
+        return bool(p) and any(in_range(r, p) for r in having)
+
+    releases = sorted(ix.vllm_releases(), key=vkey)
+    later = next((v for v in releases if vkey(v) > key and allows(v)), None)
+    earlier = next((v for v in reversed(releases) if vkey(v) < key and allows(v)), None)
+    return later, earlier
