@@ -19,6 +19,7 @@ CASES = load(MANIFEST)
 SECOND = load(MANIFEST.with_name("stack2_pastes.yaml"))
 THIRD = load(MANIFEST.with_name("stack3_pastes.yaml"))
 FOURTH = load(MANIFEST.with_name("stack4_pastes.yaml"))     # blind set, session 4 (2026-12-04)
+FIFTH = load(MANIFEST.with_name("stack5_pastes.yaml"))      # blind set, session 5 (2026-12-04)
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +27,8 @@ def results():
     return run(CASES)
 
 
-@pytest.mark.parametrize("cases", [CASES, SECOND, THIRD, FOURTH], ids=["stack", "stack2", "stack3", "stack4"])
+@pytest.mark.parametrize("cases", [CASES, SECOND, THIRD, FOURTH, FIFTH],
+                         ids=["stack", "stack2", "stack3", "stack4", "stack5"])
 def test_every_case_is_a_real_paste_with_its_source(cases):
     rules = set(load_rulebook().rules) | {"none"}
     for c in cases:
@@ -54,7 +56,7 @@ def test_no_rule_cites_a_held_out_thread():
     for fixture in (ROOT / "tests" / "fixtures" / "logs").rglob("*.log"):
         with open(fixture, encoding="utf-8", errors="replace") as f:
             cited |= set(re.findall(thread, f.readline()))          # its #=SOURCE=# line
-    held = {c["url"] for c in CASES + SECOND + THIRD + FOURTH if c["split"] == "measure"}
+    held = {c["url"] for c in CASES + SECOND + THIRD + FOURTH + FIFTH if c["split"] == "measure"}
     assert held & cited == set()
 
 
