@@ -936,7 +936,8 @@ def _disk_full(values: dict, facts: dict) -> dict:
     if free is not None and not values.get("ray_free_gb"):
         return {"ray_free_gb": f"{free / 1e9:.2f}"}
     if not path:
-        return {}
+        # pip installing vLLM: its download cache and its temporary build folder are what fill up
+        return {"pip_install": "yes"} if facts.get("vllm_install") else {}
     if re.match(r"/dev/shm(?:/|$)", path):
         return {"shm_path": "yes"}
     for rx, what, var in _CACHE_FOLDERS:

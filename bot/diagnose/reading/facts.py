@@ -864,7 +864,9 @@ _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for 
                       # uv's resolver: "... and you require vllm", "your project requires vllm[audio]"
                       "you require vllm", "your project requires vllm")
 # pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's
-_PIP_VLLM_SDIST = _P(r"(?:Using cached|Downloading) vllm-\d[\w.+]*\.tar\.gz", literals=("vllm-",))
+_PIP_VLLM_SDIST = _P(r"(?:Using cached|Downloading|Processing) \S*?\bvllm-(\d[\w.+]*)\.tar\.gz", literals=("vllm-",))
+# ... and the archive pip chose itself from the index (a file it was given is "Processing ./vllm-X.tar.gz")
+_PIP_VLLM_SDIST_CHOSEN = _P(r"(?:Using cached|Downloading) \S*?\bvllm-(\d[\w.+]*)\.tar\.gz", literals=("vllm-",))
 # pip's folder for an unpacked sdist it builds (pip-install-<random>/<name>_<32 hex>/): vLLM's, when the
 # name is vllm; a build's compiler lines name its sources there ("/tmp/pip-install-84soz_ys/vllm_d89.../csrc/")
 _PIP_VLLM_UNPACKED = _P(r"pip-install-\w+[/\\]vllm_[0-9a-f]{32}[/\\]", literals=("pip-install-",))
@@ -1020,6 +1022,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         "stack_context": vllm_context or foreign is None,
         "vllm_printed": printed,
         "vllm_install": install,
+        # the release whose source archive pip took from the index to build (no wheel of it fitted, or --no-binary)
+        "vllm_sdist": _first([_PIP_VLLM_SDIST_CHOSEN], text) if install and ".tar.gz" in text else None,
         "vllm_server_error": server_error,
         "foreign_context": foreign,
         "foreign_strict": strict,

@@ -305,7 +305,8 @@ def _py_warning(body: str) -> bool:
     return "Warning: " in body and _PY_WARNING.match(body) is not None       # the literal first: most lines lack it
 
 # A compiler's diagnostic ("csrc/x.cu:12:10: fatal error: Python.h: No such file or directory"), which a
-# build log prints indented under pip's "[N lines of output]": an error, not a traceback's code.
+# build log prints indented under pip's "[N lines of output]": an error, not a traceback's code; so is
+# CMake's "CMake Error at <file>:<line> (message):".
 _COMPILER_ERROR = LazyRe(r"^[^\s:]{1,400}:\d+(?::\d+)?: (?:fatal )?error: ")
 _SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]( |$)")
 
@@ -327,7 +328,9 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         p, lv, rest = _peel(lines[j])
         body = rest.strip()
         headed = lv is not None
-        if _stops(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ", "Exception in ", "Error in ")) \
+        # (CMake's diagnostics and its "-- " status lines, indented under pip's output, are records of their own)
+        if _stops(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ", "Exception in ", "Error in ",
+                                            "CMake Error", "CMake Warning", "-- ")) \
                 or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) \
                 or _py_warning(body) or (p is not None and p != proc):
@@ -472,7 +475,8 @@ def messages(text: str) -> list[Message]:
             if later and body.startswith("raise "):      # "raise ValueError(...) ValueError: ..." in one line
                 body = body[later.start():]
                 m = EXCEPTION_LINE.match(body)
-            elif _source_line(lines, i, rest, body) and not _COMPILER_ERROR.match(body):
+            elif _source_line(lines, i, rest, body) and not _COMPILER_ERROR.match(body) \
+                    and not body.startswith("CMake Error"):
                 continue
         exc_type = m.group("type") if m else None
         header = raw[: len(raw) - len(rest.lstrip())]

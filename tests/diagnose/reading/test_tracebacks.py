@@ -327,3 +327,16 @@ def test_a_bare_glog_header_starts_a_new_record():
     msgs = tracebacks.messages(text)
     assert [m.text for m in msgs if m.is_error] == ["pthread_create failed: Resource temporarily unavailable"]
     assert msgs[-1].level == "ERROR"
+
+
+def test_cmake_error_indented_under_pips_output_is_its_own_error():
+    # pip indents a build's output by six spaces, which reads as a traceback's code; CMake's error
+    # (and its "-- " status lines) are records of their own, not code nor the tail of the line above
+    text = ("Building wheel for vllm (pyproject.toml) ... error\n"
+            "      -- Could NOT find CUDA (missing: CUDA_INCLUDE_DIRS CUDA_CUDART_LIBRARY)\n"
+            "      CMake Error at /v/torch/share/cmake/Caffe2/Caffe2Config.cmake:88 (message):\n"
+            "        Your installed Caffe2 version uses CUDA but I cannot find the CUDA\n"
+            "        libraries.  Please set the proper CUDA prefixes and / or install CUDA.\n")
+    msgs = [m for m in tracebacks.messages(text) if m.text.startswith("CMake Error")]
+    assert len(msgs) == 1 and msgs[0].is_error
+    assert "cannot find the CUDA libraries" in msgs[0].text
