@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from .errors import SetupError
+from .errors import Parser, SetupError
 
 LANGS = ("en", "zh")
 LANG_ENV = "VLLM_DOCTOR_LANG"
@@ -34,7 +34,7 @@ def pack_dir(text: str) -> str:
 
 def packs_option() -> argparse.ArgumentParser:
     """`--rules DIR`, repeatable: team rule packs on top of the shipped book (after $VLLM_DOCTOR_LOCAL_RULES's)."""
-    parent = argparse.ArgumentParser(add_help=False)
+    parent = Parser(add_help=False)     # its help formatter does not import shutil
     parent.add_argument("--rules", action="append", default=[], type=pack_dir, metavar="DIR",
                         help="a team rule pack to load on top of the shipped rule book (repeatable; "
                              "after those in $VLLM_DOCTOR_LOCAL_RULES)")

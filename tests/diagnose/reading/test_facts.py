@@ -1,3 +1,5 @@
+import pytest
+
 from bot.diagnose.reading import facts
 
 V1_START = """\
@@ -286,3 +288,16 @@ def test_the_gpu_and_torchs_architectures_from_torchs_unsupported_gpu_warnings()
         "(Worker pid=369) - 12.0 which supports hardware CC >=12.0,<13.0\n")
     assert (listed["gpu_name"], listed["compute_capability"]) == ("Tesla V100-SXM2-32GB", "7.0")
     assert listed["torch_archs"] == "sm_75 sm_80 sm_120"
+
+
+@pytest.mark.parametrize("args", [
+    "{'model': 'Qwen/Qwen2.5-7B', 'max_model_len': 4096, 'gpu_memory_utilization': 0.9, 'enforce_eager': True}",
+    "{'model': '/m', 'limit_mm_per_prompt': {'image': 2}, 'served_model_name': ['a', 'b'], 'seed': None}",
+    "{'model': '/m', 'chat_template': 'a, b: {c}', 'hf_overrides': {'rope_scaling': {'type': 'yarn', 'factor': 4.0}}}",
+    "{'model': \"it's\", 'swap_space': -1, 'scale': 1e-3, 'quote': 'say \\'hi\\''}",
+])
+def test_non_default_args_read_as_pythons_own_literal(args):
+    # read entry by entry (no ast import on a cold start), with the very values ast.literal_eval gives
+    import ast
+    from bot.diagnose.reading.facts import user_args
+    assert user_args(f"INFO 05-01 10:00:00 [utils.py:326] non-default args: {args}\n") == ast.literal_eval(args)
