@@ -314,3 +314,26 @@ def test_uv_on_a_nightly_names_the_contested_pin_and_not_the_releases_pins():
     # a nightly's pins are not its release's: 0.10.1 pins torch 2.7.1, this nightly had moved on
     assert "also pins torch" not in d.cause
     assert "environments = " in d.fix and "platform_machine == 's390x'" in d.cause
+
+
+# --- hf-server-error ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("line, status", [
+    # httpx's wording (huggingface_hub >= 1.0), as raise_for_status words it
+    ("httpx.HTTPStatusError: Server error '503 Service Unavailable' for url "
+     "'https://huggingface.co/api/models/Qwen/Qwen3-8B/revision/main'", "503"),
+    ("huggingface_hub.errors.HfHubHTTPError: 504 Server Error: Gateway Time-out for url: "
+     "https://huggingface.co/api/models/Qwen/Qwen3-8B/revision/main", "504"),
+])
+def test_a_hub_5xx_in_either_client_wording(line, status):
+    d = diagnose(line + "\n", book=BOOK).best
+    assert d is not None and d.rule_id == "hf-server-error" and f"HTTP {status}" in d.title
+
+
+def test_another_servers_5xx_is_not_the_hubs():
+    # the Inference API's router, and any other host: their 5xx is not a download's
+    for line in ("HfHubHTTPError: 503 Server Error: Service Temporarily Unavailable for url: "
+                 "https://router.huggingface.co/hf-inference/models/mistralai/Mistral-7B-v0.1",
+                 "requests.exceptions.HTTPError: 502 Server Error: Bad Gateway for url: http://10.0.0.5:8000/v1/completions"):
+        d = diagnose(line + "\n", book=BOOK).best
+        assert d is None or d.rule_id != "hf-server-error"

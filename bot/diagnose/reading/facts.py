@@ -950,7 +950,7 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     for name, strict, markers in _FOREIGN:
         if any(m in low for m in markers):
             return name, strict
-    if _CLIENT_HTTP_ERROR.search(text) or _VLLM_SERVER_ERROR.search(text):
+    if _relayed_server_error(text) or _VLLM_SERVER_ERROR.search(text):
         return None, False
     program = loader_program(text) if "error while loading shared" in low else None
     if program:
@@ -970,6 +970,20 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
 
 _BUILD_FRAME = re.compile(r"[/\\](?:pip-build-env-[^/\\]+|setuptools|_distutils|pip[/\\]_internal)[/\\]|"
                           r"torch[/\\]utils[/\\]cpp_extension\.py$")
+
+
+_HUB_HOST = re.compile(r"https?://[\w.-]*(?:huggingface\.co|hf\.co|hf-mirror\.com)\b")
+
+
+def _relayed_server_error(text: str) -> bool:
+    """A client's HTTP error (a script calling a vLLM server): the frames are the client's, the
+    error the server's, so they say nothing of the program. Not the Hub's answer to a download:
+    that is the program's own request, and its frames are what show which program it was."""
+    m = _CLIENT_HTTP_ERROR.search(text)
+    if m is None:
+        return False
+    end = text.find("\n", m.end())
+    return not _HUB_HOST.search(text, m.end(), len(text) if end < 0 else end)
 
 
 def _mentions_vllm(low: str) -> bool:
