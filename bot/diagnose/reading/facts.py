@@ -218,20 +218,38 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # GGML's CUDA backend (ggml-cuda.cu) is llama.cpp's, and that of the programs built on it
     # (ctransformers, whisper.cpp, koboldcpp): a CUDA error raised in it is theirs
     ("llama.cpp or another GGML program", False, ("llama.cpp", "llama-server", "llama_model_load", "ggml_", "ggml-cuda")),
-    ("TGI", False, ("text-generation-launcher", "text_generation_server")),
+    # llama.cpp's loader lines, which Ollama and llama-cpp-python print too; llama_cpp is llama-cpp-python's package
+    ("llama.cpp or a binding of it", False, ("llm_load_tensors", "llm_load_print_meta", "llama_load_model_from_file",
+                                             "llama_cpp", "libllama")),
+    # TGI's launcher logs under its Rust target name, with underscores
+    ("TGI", False, ("text-generation-launcher", "text_generation_server", "text_generation_launcher",
+                    "shardcannotstart")),
     ("TensorRT-LLM", False, ("tensorrt_llm", "trtllm")),
-    ("LMDeploy", False, ("lmdeploy",)),
+    # TurboMind (LMDeploy's engine) and FasterTransformer prefix their CUDA checks "[TM][ERROR]", "[FT][ERROR]"
+    ("LMDeploy", False, ("lmdeploy", "turbomind", "[tm][error]", "[ft][error]")),
     ("Triton Inference Server", False, ("tritonserver",)),
     ("OpenUI", False, ("(openui)",)),
     # image and chat front ends whose users paste the same torch and CUDA errors; ComfyUI closes
     # every run with "Prompt executed in N seconds"
-    ("ComfyUI", False, ("comfyui", "prompt executed in ")),
+    ("ComfyUI", False, ("comfyui", "prompt executed in ", "custom_nodes", "!!! exception during processing !!!")),
     ("text-generation-webui", False, ("text-generation-webui", "oobabooga")),
-    ("stable-diffusion-webui", False, ("stable-diffusion-webui", "automatic1111")),
+    # A1111's request wrapper prints "*** Error completing request" and the task's arguments
+    ("stable-diffusion-webui", False, ("stable-diffusion-webui", "automatic1111", "*** error completing request")),
+    # LoRA trainers for image models (kohya's sd-scripts and the GUIs around it)
+    ("kohya_ss / sd-scripts", False, ("kohya", "sd-scripts", "lora-scripts")),
     ("Easy Diffusion", False, ("stable-diffusion-ui", "easydiffusion", "easy diffusion")),
     ("KoboldCpp", False, ("koboldcpp",)),
     ("ExLlama", False, ("exllamav2", "exllamav3")),
     ("MLC LLM", False, ("mlc_llm", "mlc-llm")),
+    # training and vision stacks that do not run vLLM: their packages, launchers and log prefixes
+    ("DeepSpeed", False, ("deepspeed.launcher", "deepspeed/runtime", "deepspeed\\runtime", "deepspeed info: version",
+                          "log_dist]", "site-packages/deepspeed/")),
+    # TensorFlow's C++ log names its sources ("W tensorflow/stream_executor/.../dso_loader.cc:60]")
+    ("TensorFlow", False, ("tensorflow/", "tensorflow\\", "dso_loader.cc", "cudart_stub.cc")),
+    ("Ultralytics YOLO", False, ("ultralytics", "yolov5", "yolox")),
+    # speech stacks: faster-whisper runs on CTranslate2, whose cuDNN loads fail on their own
+    ("faster-whisper or WhisperX", False, ("faster_whisper", "faster-whisper", "whisperx", "ctranslate2",
+                                           "pyannote", "stable_whisper", "whisper_timestamped")),
     # NVIDIA's NCCL benchmarks, run to test the fabric: their failures read like vLLM's NCCL errors
     ("nccl-tests", False, ("test nccl failure", "all_reduce_perf", "all_gather_perf", "reduce_scatter_perf",
                            "alltoall_perf", "sendrecv_perf", "broadcast_perf", "# collective test starting")),
@@ -955,12 +973,15 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     program = loader_program(text) if "error while loading shared" in low else None
     if program:
         return f"`{program}` (the program the dynamic loader could not start)", False
-    frames = _FRAME_PATH.findall(text) if 'File "' in text else []
     # A package build's traceback (pip's isolated build environment, setuptools, torch's extension
     # builder) names no program: which package was built is not in its frames.
-    frames = [f for f in frames if not _BUILD_FRAME.search(f)]
-    if len(frames) >= 2 and not any("vllm" in f.lower() for f in frames) and not vllm_printed(text):
-        return "a Python program that is not vLLM (no vLLM frame in its traceback)", False
+    frames = [f for f in traceback_paths(text) if not _BUILD_FRAME.search(f)]
+    if not any("vllm" in f.lower() for f in frames) and not vllm_printed(text):
+        if len(frames) >= 2:
+            return "a Python program that is not vLLM (no vLLM frame in its traceback)", False
+        package = _foreign_package(frames)
+        if package:
+            return f"`{package}` (a package that is neither vLLM nor the stack beneath it)", False
     # vLLM does not run on native Windows: a CUDA kernel, a download, a loader there is another program's.
     # Not a POSIX-only module missing: that is what starting vLLM there looks like (windows-native).
     if os_hint == "windows" and not _mentions_vllm(low) and not vllm_printed(text) and not _POSIX_ONLY.search(text):
@@ -968,11 +989,59 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     return None, False
 
 
+# Tracebacks that are not Python's own format: IPython's and Jupyter's ("File /path/x.py:674, in f(...)",
+# older ones "/path/x.py in f(...)", Colab wraps the path in a link) and rich's boxes ("│ /path/x.py:12 in f").
+_NOTEBOOK_FRAME = re.compile(r"^\s*File (?:\x1b\[[\d;]*m)?((?:[A-Za-z]:\\|~|/)[^\n:]{0,300}(?:\\|/)[^\n:\\/]{1,80}\.py):\d+"
+                             r"|^\[?((?:[A-Za-z]:\\|/)[^\s\]]{1,300}\.py)(?:\]\([^)\n]{0,200}\))? in [\w<>]+\("
+                             r"|^[│|]\s*((?:[A-Za-z]:\\|~|/)[^\s│]{1,300}\.py):\d+ in [\w<>.]+", re.M)
+
+
+def traceback_paths(text: str) -> list[str]:
+    """The files of a paste's traceback frames, in Python's format or a notebook's or rich's."""
+    paths = _FRAME_PATH.findall(text) if 'File "' in text else []
+    if ".py" in text:
+        paths += [next(g for g in m if g) for m in _NOTEBOOK_FRAME.findall(text)[:MAX_FRAMES]]
+    return paths
+
+
+# A package in a frame that is neither vLLM, nor the stack beneath it (torch, the Hub, Triton, Ray, the
+# kernels vLLM loads, the server and client libraries it uses), nor a project known to run vLLM: even a
+# single frame of it says the traceback is another program's. A path outside site-packages (a user's
+# script, a notebook cell) says nothing.
+_STACK_PACKAGES = frozenset("""
+    torch torchvision torchaudio functorch transformers tokenizers huggingface_hub hf_xet safetensors
+    accelerate peft sentencepiece tiktoken triton ray xformers flashinfer flash_attn vllm_flash_attn
+    numpy requests urllib3 httpx httpcore aiohttp anyio starlette fastapi uvicorn uvloop pydantic
+    pydantic_core openai click typer zmq msgspec cupy pynvml nvidia cuda outlines xgrammar
+    lm_format_enforcer mistral_common compressed_tensors gguf bitsandbytes setuptools pip pkg_resources
+    importlib_metadata filelock fsspec tqdm jinja2 prometheus_client opentelemetry ssl certifi charset_normalizer
+    idna multiprocess concurrent asyncio psutil yaml regex deep_gemm deep_ep nixl lmcache torch_xla
+    timm PIL cv2 librosa soundfile av decord einops scipy blake3 cachetools grpc google protobuf sympy
+    networkx jsonschema partial_json_parser pybase64 cbor2 openai_harmony llguidance depyf watchfiles
+    six typing_extensions attr attrs packaging importlib
+    llamafactory fastchat openrlhf verl trl xinference xoscar litellm langchain langchain_core
+    langchain_openai langchain_community llama_index dspy ragas lm_eval swift gpustack
+""".split())
+_SITE_PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)[/\\]")
+
+
+def _foreign_package(paths: list[str]) -> str | None:
+    """The first package of these frames that is neither vLLM's, nor the stack's, nor a runner's."""
+    for path in paths:
+        m = _SITE_PACKAGE.search(path)
+        name = m.group(1) if m else ""
+        if name and not {name, name.lower()} & _STACK_PACKAGES and not name.lower().startswith("vllm"):
+            return name
+    return None
+
+
 _BUILD_FRAME = re.compile(r"[/\\](?:pip-build-env-[^/\\]+|setuptools|_distutils|pip[/\\]_internal)[/\\]|"
                           r"torch[/\\]utils[/\\]cpp_extension\.py$")
 
 
 _HUB_HOST = re.compile(r"https?://[\w.-]*(?:huggingface\.co|hf\.co|hf-mirror\.com)\b")
+_ANY_URL = re.compile(r"https?://[^\s'\"]+")
+HUB_URL_REACH = 400
 
 
 def _relayed_server_error(text: str) -> bool:
@@ -982,8 +1051,10 @@ def _relayed_server_error(text: str) -> bool:
     m = _CLIENT_HTTP_ERROR.search(text)
     if m is None:
         return False
-    end = text.find("\n", m.end())
-    return not _HUB_HOST.search(text, m.end(), len(text) if end < 0 else end)
+    # the Hub's message names its URL on the error's line or in the few lines it adds below it; a
+    # paste cut before the URL is the Hub's when it names the Hub at all
+    url = _ANY_URL.search(text, m.end(), m.end() + HUB_URL_REACH)
+    return not _HUB_HOST.match(url.group(0)) if url else _HUB_HOST.search(text) is None
 
 
 def _mentions_vllm(low: str) -> bool:

@@ -301,3 +301,47 @@ def test_non_default_args_read_as_pythons_own_literal(args):
     import ast
     from bot.diagnose.reading.facts import user_args
     assert user_args(f"INFO 05-01 10:00:00 [utils.py:326] non-default args: {args}\n") == ast.literal_eval(args)
+
+
+def test_notebook_and_rich_frames_are_frames():
+    # IPython 8 ("File /path.py:674, in f(...)"), Colab's linked paths, rich's boxes
+    ipython = "File ~/miniconda3/lib/python3.10/site-packages/fastai/learner.py:674, in Learner.fit(self)\n"
+    colab = ("[/usr/local/lib/python3.7/dist-packages/huggingface_hub/utils/_errors.py](https://localhost:8080/#) "
+             "in _raise_for_status(request)\n")
+    rich = "│ E:\\automatic\\modules\\sd_models.py:1088 in load_diffuser        │\n"
+    assert facts.traceback_paths(ipython) == ["~/miniconda3/lib/python3.10/site-packages/fastai/learner.py"]
+    assert facts.traceback_paths(colab) == ["/usr/local/lib/python3.7/dist-packages/huggingface_hub/utils/_errors.py"]
+    assert facts.traceback_paths(rich) == ["E:\\automatic\\modules\\sd_models.py"]
+    two = ipython + "File /opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py:1501, in _call_impl(self)\n"
+    assert "no vLLM frame" in facts.foreign_context(two)[0]
+
+
+def test_a_single_frame_of_a_package_outside_the_stack_is_another_program():
+    frame = '  File "/opt/venv/lib/python3.11/site-packages/{}/core.py", line 12, in load\n'
+    error = "OSError: libcudart.so.12: cannot open shared object file: No such file or directory\n"
+    assert "`rvc_infer`" in facts.foreign_context(frame.format("rvc_infer") + error)[0]
+    # the stack beneath vLLM, a project that runs vLLM, and a user's own script say nothing
+    for own in ("torch", "transformers", "xinference", "vllm_flash_attn"):
+        assert facts.foreign_context(frame.format(own) + error)[0] is None, own
+    assert facts.foreign_context('  File "/home/me/serve.py", line 3, in <module>\n' + error)[0] is None
+
+
+def test_a_hub_http_error_is_not_a_relayed_server_answer():
+    paste = ('  File "/env/site-packages/huggingface_hub/utils/_errors.py", line 304, in hf_raise_for_status\n'
+             '  File "/env/site-packages/requests/models.py", line 1024, in raise_for_status\n'
+             "requests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: "
+             "https://huggingface.co/api/models/stabilityai/stable-diffusion-3-medium-diffusers\n")
+    assert "no vLLM frame" in facts.foreign_context(paste)[0]
+    relayed = paste.replace("https://huggingface.co/api/models/stabilityai/stable-diffusion-3-medium-diffusers",
+                            "http://localhost:8000/v1/chat/completions")
+    assert facts.foreign_context(relayed)[0] is None
+
+
+def test_a_hub_error_cut_before_its_url_is_still_the_hubs():
+    # the first "Client Error: " line is cut before the URL; the Hub's own lines above name it
+    paste = ("Couldn't connect to the Hub: 401 Client Error. (Request ID: Root=1-6)\n"
+             "Cannot access gated repo for url https://huggingface.co/api/models/org/model.\n"
+             '  File "/env/site-packages/huggingface_hub/utils/_errors.py", line 304, in hf_raise_for_status\n'
+             '  File "/env/site-packages/requests/models.py", line 1024, in raise_for_status\n'
+             "requests.exceptions.HTTPError: 401 Client Error: Unauthorized for\n")
+    assert "no vLLM frame" in facts.foreign_context(paste)[0]
