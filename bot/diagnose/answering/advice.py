@@ -1029,7 +1029,8 @@ def _vllm_wheels(values: dict, facts: dict) -> dict:
     if version is None:
         return _unpinned_wheels(releases, host)
     release = ix.wheel_release(version, project)
-    return _release_wheels(release, releases, host) if release else {}
+    pinned = project == str(values.get("package") or "").lower().replace("_", "-")    # pip named this release
+    return _release_wheels(release, releases, host, pinned) if release else {}
 
 
 def _vllm_asked(values: dict, facts: dict) -> tuple[str | None, str | None]:
@@ -1073,16 +1074,18 @@ def _host_words(host) -> str:
     return ", ".join(parts)
 
 
-def _release_wheels(release, releases, host) -> dict:
-    """The reason a release's wheels do not fit, its wheels in words, and the release or Python to use."""
+def _release_wheels(release, releases, host, pinned: bool = False) -> dict:
+    """The reason a release's wheels do not fit, its wheels in words, and the release or Python to use.
+    pinned: pip was asked for exactly this release and found no file of it that fits: where the paste
+    does not show why, the release's files say what a machine needs to install it."""
     from bot.diagnose.knowledge.stack import wheel_fit
     why = wheel_fit.misfit(release, host)
-    if why is None:
-        return {}
     out: dict = {"wheel_release": release.version}
     if release.tags:
         out.update(wheel_platforms=wheel_fit.platforms(release), wheel_pythons=wheel_fit.pythons(release),
                    wheel_tags=", ".join(f"`{t}`" for t in release.tags))
+    if why is None:
+        return _release_files(release, out) if pinned else {}
     if why.kind == "none":
         out["no_wheel_release"] = release.version
         first = next((r for r in releases if r.tags and not r.yanked), None)
@@ -1105,6 +1108,23 @@ def _release_wheels(release, releases, host) -> dict:
     elif why.kind == "glibc":
         out.update(wheel_glibc_excluded=why.host_value, wheel_glibc=why.needs)
     return {**out, **_newest_fit(releases, host, release.version)}
+
+
+def _release_files(release, out: dict) -> dict:
+    """The files of a release pip found none of to fit: its wheels, its Requires-Python, no archive."""
+    if not release.tags:
+        return {}
+    out = {**out, "only_files_release": release.version}
+    if release.requires_python:
+        out["wheel_requires_python"] = wheel_fit_spec(release.requires_python)
+    if not release.sdist:
+        out["no_sdist_release"] = release.version
+    return out
+
+
+def wheel_fit_spec(requires_python: str) -> str:
+    from bot.diagnose.knowledge.stack import wheel_fit
+    return wheel_fit.ordered_spec(requires_python)
 
 
 def _newest_fit(releases, host, than: str | None = None) -> dict:
