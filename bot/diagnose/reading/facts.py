@@ -581,11 +581,23 @@ _DRIVER_CUDA = [
 ]
 _PYTHON = [
     _P(r"Python version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
+    # pip -v on a file whose Requires-Python excludes the running Python: "Link requires a different
+    # Python (3.13.0 not in: '>=3.9,<3.13')" names that Python
+    _P(r"Link requires a different Python \((3\.\d{1,2})(?:\.\d+)? not in", literals=("requires a different Python",)),
     _P(r"[/\\][Pp]ython(3\.\d{1,2})[/\\](?:site|dist)-packages[/\\]", literals=("/python3.", "\\python3.", "/Python3.")),
     _P(r"[/\\]Python3(\d{1,2})[/\\]", literals=("\\Python3", "/Python3")),
     _P(r"\bPython (3\.\d{1,2}\.\d{1,2})\b", literals=("Python 3.",)),
-    _P(r"\bcp3(\d{1,2})-cp3\d{1,2}", literals=("-cp3",)),
+    # a wheel tag, but not of a wheel pip turned down ("none of the wheel's tags (cp310-cp310-...) are
+    # compatible", "... is not a supported wheel on this platform"): that one is for another Python
+    _P(r"^(?!.*(?:none of the wheel's tags|not a supported wheel|Skipping link|requires a different Python))"
+       r".*?\bcp3(\d{1,2})-cp3\d{1,2}", re.M, literals=("-cp3",)),
 ]
+# A wheel pip took (downloaded, found in its cache, built, was handed): its platform tag is the
+# machine's ("torch-2.5.1-cp312-cp312-win_amd64.whl", "vllm-0.2.7-cp311-cp311-linux_x86_64.whl")
+_PIP_TOOK_WHEEL = _P(r"^(?!.*(?:none of the wheel's tags|not a supported wheel|Skipping link|requires a different Python))"
+                     r".*?(?:Downloading|Using cached|filename=|Saved|Processing)\s*\S*?-(?:cp3\d+|py[23][\w.]*)-\w+-"
+                     r"((?:win|macosx|manylinux|musllinux|linux)[\w.]*?)(?:\.whl)", re.M,
+                     literals=(".whl",))
 _GLIBC = [
     _P(r"Libc version\s*:\s*glibc-(\d+\.\d+)"),
     _P(r"ldd \((?:GNU libc|[^)]*GLIBC[^)]*)\) (\d+\.\d+)"),
@@ -720,6 +732,20 @@ _POSIX_ONLY = _P(r"No module named '(?:resource|fcntl|termios|pwd|grp|posix)'|uv
                  literals=("No module named '", "uvloop does not support"))
 
 
+def wheel_platform(text: str) -> str | None:
+    """The platform tag of the wheels pip took for this machine (`win_amd64`, `macosx_11_0_arm64`,
+    `manylinux_2_17_aarch64`), when those the paste shows agree on the OS and CPU; None otherwise."""
+    if ".whl" not in text:
+        return None
+    tags = [m.group(1).split(".")[0] for m in _all(_PIP_TOOK_WHEEL, text)]
+    kinds = {(_tag_os(t), t.rsplit("_", 1)[-1].replace("amd64", "x86_64").replace("arm64", "aarch64")) for t in tags}
+    return tags[0] if len(kinds) == 1 else None
+
+
+def _tag_os(platform_tag: str) -> str:
+    return "windows" if platform_tag.startswith("win") else "macos" if platform_tag.startswith("macosx") else "linux"
+
+
 def host(text: str, low: str) -> tuple[str | None, str | None]:
     """(the OS the paste's process ran on when it says: windows | wsl | macos, the container it ran in)."""
     os_hint = None
@@ -846,6 +872,7 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "cuda_runtime": env.get("cuda_runtime") or _first(_CUDA_RUNTIME, near),
         "driver_cuda": _cuda_number(_first(_DRIVER_CUDA, near)),
         "python_version": env.get("python") or _python(_first(_PYTHON, near)),
+        "wheel_platform": wheel_platform(near),
         "glibc_version": env.get("glibc") or _first(_GLIBC, near),
         "gcc_version": env.get("gcc"),
         "os_release": env.get("os"),

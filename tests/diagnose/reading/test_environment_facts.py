@@ -272,3 +272,20 @@ def test_openblas_names_the_users_process_limit():
     assert f["rlimits"]["u"] == "64" and derive("thread-limit-reached", {}, f) == {"nproc_limit": "64"}
     f = extract(line + "OpenBLAS blas_thread_init: RLIMIT_NPROC -1 current, -1 max\n")
     assert f["rlimits"]["u"] == "unlimited" and derive("thread-limit-reached", {}, f) == {"nproc_unlimited": "yes"}
+
+
+def test_the_machine_pip_chose_for():
+    # the platform of a wheel pip took is the machine's; one it skipped is not, nor its Python
+    took = "  Downloading torch-2.5.1-cp312-cp312-win_amd64.whl (203.0 MB)\n"
+    assert _facts(took)["wheel_platform"] == "win_amd64" and _facts(took)["python_version"] == "3.12"
+    built = "  Created wheel for vllm: filename=vllm-0.2.7-cp311-cp311-linux_x86_64.whl size=1 sha256=ab\n"
+    assert _facts(built)["wheel_platform"] == "linux_x86_64"
+    skipped = ("  Skipping link: none of the wheel's tags (cp310-cp310-manylinux1_x86_64) are compatible: "
+               "https://x/vllm-0.1.4-cp310-cp310-manylinux1_x86_64.whl\n")
+    assert _facts(skipped)["wheel_platform"] is None and _facts(skipped)["python_version"] is None
+    link = ("  Link requires a different Python (3.13.0 not in: '>=3.9,<3.13'): "
+            "https://x/vllm-0.9.2-cp38-abi3-manylinux1_x86_64.whl\n")
+    assert _facts(link)["python_version"] == "3.13"
+    mixed = ("  Downloading a-1-cp312-cp312-manylinux_2_17_aarch64.whl\n"
+             "  Downloading b-1-cp312-cp312-win_amd64.whl\n")
+    assert _facts(mixed)["wheel_platform"] is None

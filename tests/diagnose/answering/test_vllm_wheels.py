@@ -1,0 +1,61 @@
+"""pip-no-matching-distribution and build-cuda-toolkit-missing naming why no vLLM wheel fits, from the
+table of vLLM's files and what the paste shows of the machine; nothing where the paste shows nothing."""
+
+from pathlib import Path
+
+import pytest
+
+from bot.diagnose import diagnose, load_rulebook
+from bot.diagnose.answering import advice
+from bot.diagnose.knowledge.stack import stack_index
+from bot.learn import fixtures
+
+BOOK = load_rulebook(use_cache=False)
+LOGS = Path(BOOK.directory).parent / "tests" / "fixtures" / "logs"
+pytestmark = pytest.mark.skipif(stack_index.load() is None, reason="the stack index's data is not installed")
+
+
+def derive(values, facts, rule="pip-no-matching-distribution"):
+    return advice.derive(rule, values, facts)
+
+
+def test_a_pinned_release_for_another_os_python_or_cpu():
+    out = derive({"package": "vllm", "spec": "==0.6.3"}, {"os_hint": "windows"})
+    assert out["wheel_os_excluded"] == "Windows" and out["wheel_platforms"] == "Linux x86_64"
+    assert out["no_release_for_os"] == "Windows" and "fit_release" not in out
+    out = derive({"package": "vllm", "spec": "==0.9.2"}, {"python_version": "3.13.0"})
+    assert out["wheel_python_excluded"] == "3.13" and out["wheel_requires_python"] == ">=3.9,<3.13"
+    assert out["wheel_python_range"] == "3.9 – 3.12" and out["fit_for"] == "Python 3.13"
+    out = derive({"package": "vllm", "spec": "==0.9.0"}, {"wheel_platform": "manylinux_2_17_aarch64"})
+    assert out["wheel_arch_excluded"] == "Linux aarch64" and out["first_arch_release"] == "0.10.2"
+
+
+def test_the_archive_pip_took_and_a_release_without_wheels():
+    out = derive({}, {"vllm_sdist": "0.1.2"}, "build-cuda-toolkit-missing")
+    assert out["no_wheel_release"] == "0.1.2" and out["first_wheel_release"] == "0.1.4"
+    out = derive({"package": "torch", "spec": "==2.1.2"}, {"vllm_sdist": "0.5.1", "python_version": "3.12",
+                                                           "wheel_platform": "manylinux_2_17_x86_64"})
+    assert out["wheel_abi_excluded"] == "3.12" and out["wheel_pythons"] == "CPython 3.8, 3.9, 3.10, 3.11"
+
+
+def test_nothing_is_guessed():
+    assert derive({"package": "vllm", "spec": "==0.6.3"}, {}) .get("wheel_os_excluded") is None
+    assert derive({"package": "torch", "spec": "==2.3.1"}, {"python_version": "3.13"}) == {}
+    assert derive({"package": "vllm"}, {"python_version": "3.8"}) == {}       # some release takes 3.8
+    assert derive({"package": "vllm"}, {}) == {}
+    # two sources that disagree on the OS say nothing of it
+    assert derive({"package": "vllm", "spec": "==0.6.3"},
+                  {"os_hint": "windows", "wheel_platform": "macosx_11_0_arm64"}).get("wheel_os_excluded") is None
+
+
+def test_a_pinned_release_pip_found_no_file_of_lists_its_files():
+    d = diagnose(fixtures.read(LOGS / "pip-no-matching-distribution/vllm33880-v0150-no-sdist-pinned.log").data,
+                 book=BOOK).best
+    assert "Linux aarch64, Linux x86_64" in d.cause and ">=3.10,<3.14" in d.cause
+    assert "no source archive" in d.cause
+
+
+def test_a_macos_archive_build_names_the_os():
+    d = diagnose(fixtures.read(LOGS / "pip-no-matching-distribution/vllm2695-v030-sdist-build-deps-torch212-py312.log").data,
+                 book=BOOK, lang="zh").best
+    assert "macOS" in d.cause and "只发布 Linux x86_64 的 wheel" in d.cause
