@@ -250,6 +250,8 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # speech stacks: faster-whisper runs on CTranslate2, whose cuDNN loads fail on their own
     ("faster-whisper or WhisperX", False, ("faster_whisper", "faster-whisper", "whisperx", "ctranslate2",
                                            "pyannote", "stable_whisper", "whisper_timestamped")),
+    # Taskcluster's task logs ("[task 2025-07-01T05:06:30.004Z] ..."): a CI task's own program printed them
+    ("a Taskcluster task", False, ("[task 19", "[task 20")),
     # NVIDIA's NCCL benchmarks, run to test the fabric: their failures read like vLLM's NCCL errors
     ("nccl-tests", False, ("test nccl failure", "all_reduce_perf", "all_gather_perf", "reduce_scatter_perf",
                            "alltoall_perf", "sendrecv_perf", "broadcast_perf", "# collective test starting")),
