@@ -1020,7 +1020,7 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
 
 # Tracebacks that are not Python's own format: IPython's and Jupyter's ("File /path/x.py:674, in f(...)",
 # older ones "/path/x.py in f(...)", Colab wraps the path in a link) and rich's boxes ("│ /path/x.py:12 in f").
-_NOTEBOOK_FRAME = re.compile(r"^\s*File (?:\x1b\[[\d;]*m)?((?:[A-Za-z]:\\|~|/)[^\n:]{0,300}(?:\\|/)[^\n:\\/]{1,80}\.py):\d+"
+_NOTEBOOK_FRAME = LazyRe(r"^\s*File (?:\x1b\[[\d;]*m)?((?:[A-Za-z]:\\|~|/)[^\n:]{0,300}(?:\\|/)[^\n:\\/]{1,80}\.py):\d+"
                              r"|^\[?((?:[A-Za-z]:\\|/)[^\s\]]{1,300}\.py)(?:\]\([^)\n]{0,200}\))? in [\w<>]+\("
                              r"|^[│|]\s*((?:[A-Za-z]:\\|~|/)[^\s│]{1,300}\.py):\d+ in [\w<>.]+", re.M)
 
@@ -1047,11 +1047,14 @@ _STACK_PACKAGES = frozenset("""
     idna multiprocess concurrent asyncio psutil yaml regex deep_gemm deep_ep nixl lmcache torch_xla
     timm PIL cv2 librosa soundfile av decord einops scipy blake3 cachetools grpc google protobuf sympy
     networkx jsonschema partial_json_parser pybase64 cbor2 openai_harmony llguidance depyf watchfiles
-    six typing_extensions attr attrs packaging importlib
+    six typing_extensions attr attrs packaging importlib modelscope hf_transfer datasets numba websockets
+    sse_starlette torchao triton_kernels flash_attn_interface cutlass quack mooncake aiter amdsmi torch_npu
+    intel_extension_for_pytorch habana_frameworks neuronx_distributed transformers_neuronx tpu_inference jax
+    jaxlib kserve huggingfaceserver
     llamafactory fastchat openrlhf verl trl xinference xoscar litellm langchain langchain_core
     langchain_openai langchain_community llama_index dspy ragas lm_eval swift gpustack
 """.split())
-_SITE_PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)[/\\]")
+_SITE_PACKAGE = LazyRe(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)[/\\]")
 
 
 def _foreign_package(paths: list[str]) -> str | None:
@@ -1068,8 +1071,8 @@ _BUILD_FRAME = re.compile(r"[/\\](?:pip-build-env-[^/\\]+|setuptools|_distutils|
                           r"torch[/\\]utils[/\\]cpp_extension\.py$")
 
 
-_HUB_HOST = re.compile(r"https?://[\w.-]*(?:huggingface\.co|hf\.co|hf-mirror\.com)\b")
-_ANY_URL = re.compile(r"https?://[^\s'\"]+")
+_HUB_HOST = LazyRe(r"https?://[\w.-]*(?:huggingface\.co|hf\.co|hf-mirror\.com)\b")
+_ANY_URL = LazyRe(r"https?://[^\s'\"]+")
 HUB_URL_REACH = 400
 
 
