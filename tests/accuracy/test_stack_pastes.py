@@ -21,6 +21,7 @@ SECOND = load(MANIFEST.with_name("stack2_pastes.yaml"))
 THIRD = load(MANIFEST.with_name("stack3_pastes.yaml"))
 FOURTH = load(MANIFEST.with_name("stack4_pastes.yaml"))     # blind set, session 4 (2026-12-04)
 FIFTH = load(MANIFEST.with_name("stack5_pastes.yaml"))      # blind set, session 5 (2026-12-04)
+SIXTH = load(MANIFEST.with_name("stack6_pastes.yaml"))      # blind set, session 5, the second of the day
 
 
 @pytest.fixture(scope="module")
@@ -28,8 +29,8 @@ def results():
     return run(CASES)
 
 
-@pytest.mark.parametrize("cases", [CASES, SECOND, THIRD, FOURTH, FIFTH],
-                         ids=["stack", "stack2", "stack3", "stack4", "stack5"])
+@pytest.mark.parametrize("cases", [CASES, SECOND, THIRD, FOURTH, FIFTH, SIXTH],
+                         ids=["stack", "stack2", "stack3", "stack4", "stack5", "stack6"])
 def test_every_case_is_a_real_paste_with_its_source(cases):
     rules = set(load_rulebook().rules) | {"none"}
     for c in cases:
@@ -57,7 +58,7 @@ def test_no_rule_cites_a_held_out_thread():
     for fixture in (ROOT / "tests" / "fixtures" / "logs").rglob("*.log"):
         with open(fixture, encoding="utf-8", errors="replace") as f:
             cited |= set(re.findall(thread, f.readline()))          # its #=SOURCE=# line
-    held = {c["url"] for c in CASES + SECOND + THIRD + FOURTH + FIFTH if c["split"] == "measure"}
+    held = {c["url"] for c in CASES + SECOND + THIRD + FOURTH + FIFTH + SIXTH if c["split"] == "measure"}
     assert held & cited == set()
 
 
