@@ -1,7 +1,7 @@
-"""The researcher's pastes of failures beneath vLLM (stack_pastes.yaml), and four sets collected blind
-later (stack2..stack5_pastes.yaml): well formed, split honestly, no answer on a held-out paste of the first
-four sets is wrong (stack5's blind measure had two wrong answers, which a blind set must not fail the suite
-for), and none on a negative of the first set is given. The figures themselves: `python tests/accuracy/measure_stack.py
+"""The researcher's pastes of failures beneath vLLM (stack_pastes.yaml), and five sets collected blind
+later (stack2..stack6_pastes.yaml): well formed, split honestly, no answer on a held-out paste of the first
+four sets is wrong (the blind measures of stack5 and stack6 had wrong answers, which a blind set must not
+fail the suite for), and none on a negative of the first set is given. The figures themselves: `python tests/accuracy/measure_stack.py
 [--manifest tests/accuracy/stack2_pastes.yaml]` (the second set's negatives are mostly bare lines, which
 the bot answers on the stack's terms: README, "Which pastes the stack answers")."""
 
