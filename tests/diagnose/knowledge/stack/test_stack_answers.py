@@ -231,7 +231,8 @@ def test_nvidia_smis_wording_of_the_nvml_mismatch_is_answered_beside_vllms_outpu
     start = _body("cuda-system-not-ready/stack-gpustack1254-802-fabricmanager-v06.log")[0]
     report = diagnose("\n".join([start, "$ nvidia-smi", *smi]))
     d = report.diagnoses[0]
-    assert d.rule_id == "stack-error-code" and "NVML_ERROR_LIB_RM_VERSION_MISMATCH" in d.title
+    # the hand-written rule written since answers it first, with the code family's facts
+    assert d.rule_id == "nvml-driver-library-mismatch" and "NVML_ERROR_LIB_RM_VERSION_MISMATCH" in d.cause
     assert "550.144" in d.cause and "/proc/driver/nvidia/version" in d.fix
 
 

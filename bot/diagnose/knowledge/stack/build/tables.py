@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from . import (abi, caches, cuda_codes, drivers, nccl_codes, nvml_codes, os_tables, pins, sonames, stack_sites,
-               transformers_exports, wheels)
+               transformers_exports, vllm_wheels)
 from .packages import Packages
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
@@ -46,7 +46,7 @@ def build(pypi: Packages, log=print, stats=lambda: (0, 0)) -> dict:
     step("sonames", lambda: sonames.build(pypi, blocks["torch"]))
     step("gcc", lambda: abi.gcc_table(pypi))
     step("manylinux", lambda: abi.manylinux(pypi))
-    step("vllm_wheels", lambda: wheels.build(pypi))
+    step("vllm_wheels", lambda: vllm_wheels.build(pypi))
     step("pip", lambda: stack_sites.pip_references(pypi))
     step("transformers", lambda: stack_sites.transformers_tables(pypi, log))
     # what each of those releases lets a program import (read when such an ImportError is pasted)

@@ -1,7 +1,7 @@
 """The table of vLLM's files on PyPI: rows from the simple index's JSON, and the shipped table."""
 
 from bot.diagnose.knowledge.stack import stack_index
-from bot.diagnose.knowledge.stack.build import wheels
+from bot.diagnose.knowledge.stack.build import vllm_wheels as wheels
 
 FILES = [  # as PyPI's simple index (PEP 691) lists them
     {"filename": "vllm-0.1.2.tar.gz", "requires-python": ">=3.8"},
