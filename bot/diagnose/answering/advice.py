@@ -1017,7 +1017,7 @@ def _vllm_wheels(values: dict, facts: dict) -> dict:
     CPU, another Python, a newer glibc. And what to change: the newest release with a wheel for what
     the machine is known to be, or the Pythons the release takes. A fact the paste does not show is
     never assumed, and then nothing is said of it."""
-    from bot.diagnose.knowledge.stack import stack_index, wheel_fit
+    from bot.diagnose.knowledge.stack import stack_index
     project, version = _vllm_asked(values, facts)
     if project is None:
         return {}
@@ -1053,7 +1053,7 @@ def _wheel_host(facts: dict):
     took (else the OS the paste shows), its glibc. Two sources that disagree on the OS say nothing."""
     from bot.diagnose.knowledge.stack import wheel_fit
     tag = facts.get("wheel_platform")
-    tag_os = ("windows" if tag.startswith("win") else "macos" if tag.startswith("macosx") else "linux") if tag else None
+    tag_os = wheel_fit.platform_os(tag) if tag else None
     hint = {"wsl": "linux"}.get(facts.get("os_hint"), facts.get("os_hint"))
     if tag_os and hint and tag_os != hint:
         tag_os = tag = hint = None
@@ -1116,15 +1116,11 @@ def _release_files(release, out: dict) -> dict:
         return {}
     out = {**out, "only_files_release": release.version}
     if release.requires_python:
-        out["wheel_requires_python"] = wheel_fit_spec(release.requires_python)
+        from bot.diagnose.knowledge.stack import wheel_fit
+        out["wheel_requires_python"] = wheel_fit.ordered_spec(release.requires_python)
     if not release.sdist:
         out["no_sdist_release"] = release.version
     return out
-
-
-def wheel_fit_spec(requires_python: str) -> str:
-    from bot.diagnose.knowledge.stack import wheel_fit
-    return wheel_fit.ordered_spec(requires_python)
 
 
 def _newest_fit(releases, host, than: str | None = None) -> dict:

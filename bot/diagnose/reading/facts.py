@@ -739,13 +739,10 @@ def wheel_platform(text: str) -> str | None:
     `manylinux_2_17_aarch64`), when those the paste shows agree on the OS and CPU; None otherwise."""
     if ".whl" not in text:
         return None
+    from bot.diagnose.knowledge.stack.wheel_fit import platform_arch, platform_os     # only for pastes with wheels
     tags = [m.group(1).split(".")[0] for m in _all(_PIP_TOOK_WHEEL, text)]
-    kinds = {(_tag_os(t), t.rsplit("_", 1)[-1].replace("amd64", "x86_64").replace("arm64", "aarch64")) for t in tags}
+    kinds = {(platform_os(t), platform_arch(t)) for t in tags}
     return tags[0] if len(kinds) == 1 else None
-
-
-def _tag_os(platform_tag: str) -> str:
-    return "windows" if platform_tag.startswith("win") else "macos" if platform_tag.startswith("macosx") else "linux"
 
 
 def host(text: str, low: str) -> tuple[str | None, str | None]:
@@ -920,9 +917,13 @@ _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for 
                       # uv's resolver: "... and you require vllm", "your project requires vllm[audio]"
                       "you require vllm", "your project requires vllm")
 # pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's
-_PIP_VLLM_SDIST = _P(r"(?:Using cached|Downloading|Processing) \S*?\bvllm-(\d[\w.+]*)\.tar\.gz", literals=("vllm-",))
-# ... and the archive pip chose itself from the index (a file it was given is "Processing ./vllm-X.tar.gz")
-_PIP_VLLM_SDIST_CHOSEN = _P(r"(?:Using cached|Downloading) \S*?\bvllm-(\d[\w.+]*)\.tar\.gz", literals=("vllm-",))
+_PIP_VLLM_SDIST = _P(r"(Using cached|Downloading|Processing) \S*?\bvllm-(\d[\w.+]*)\.tar\.gz", literals=("vllm-",))
+
+
+def vllm_sdist(text: str) -> str | None:
+    """The release whose source archive pip took from the index to build (no wheel of it fitted, or
+    --no-binary); an archive it was handed ("Processing ./vllm-X.tar.gz") was not its choice."""
+    return next((m.group(2) for m in _all(_PIP_VLLM_SDIST, text) if m.group(1) != "Processing"), None)
 # pip's folder for an unpacked sdist it builds (pip-install-<random>/<name>_<32 hex>/): vLLM's, when the
 # name is vllm; a build's compiler lines name its sources there ("/tmp/pip-install-84soz_ys/vllm_d89.../csrc/")
 _PIP_VLLM_UNPACKED = _P(r"pip-install-\w+[/\\]vllm_[0-9a-f]{32}[/\\]", literals=("pip-install-",))
@@ -1148,8 +1149,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "stack_context": vllm_context or foreign is None,
         "vllm_printed": printed,
         "vllm_install": install,
-        # the release whose source archive pip took from the index to build (no wheel of it fitted, or --no-binary)
-        "vllm_sdist": _first([_PIP_VLLM_SDIST_CHOSEN], text) if install and ".tar.gz" in text else None,
+        "vllm_sdist": vllm_sdist(text) if install and ".tar.gz" in text else None,
         "vllm_server_error": server_error,
         "foreign_context": foreign,
         "foreign_strict": strict,

@@ -303,7 +303,8 @@ def _pip_conflict(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["pin_marker"] = ", ".join(f"`{m}`" for m in markers[:4])
     # a nightly or local build is not the release of its numbers: main moves its pins (torch above all)
     # before the next release is cut, so the index's pins speak only for releases
-    pins = {} if _DEV_BUILD.search(vllm) else ix.pins(vllm)
+    release = not _DEV_BUILD.search(vllm)
+    pins = ix.pins(vllm) if release else {}
     if pins.get(package) and not out["pin_required"]:
         out["pin_required"] = pins[package]
     user = hit.info.get("user")
@@ -324,7 +325,7 @@ def _pip_conflict(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         cuda = ix.torch_cuda(want)
         if cuda:
             out["wanted_cuda"] = cuda
-    m = {} if _DEV_BUILD.search(vllm) else ix.manifest(vllm)
+    m = ix.manifest(vllm) if release else {}
     if m.get("torch") and package != "torch":
         out["pin_torch"] = m["torch"]
     others = [f"`{x['package']}{x['required']}`" for x in hit.info.get("conflicts", ())

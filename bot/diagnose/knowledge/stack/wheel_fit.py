@@ -44,8 +44,7 @@ class Tag:
 
     @property
     def os(self) -> str:
-        p = self.platform
-        return "linux" if "linux" in p else "windows" if p.startswith("win") else "macos" if p.startswith("macosx") else "any"
+        return platform_os(self.platform)
 
     @property
     def arch(self) -> str | None:
@@ -71,6 +70,12 @@ class Tag:
 def tag(text: str) -> Tag:
     python, abi, platform = text.split("-")
     return Tag(python, abi, platform)
+
+
+def platform_os(platform: str) -> str:
+    """linux of manylinux_2_17_x86_64 and linux_x86_64, windows of win_amd64, macos of macosx_11_0_arm64."""
+    p = platform
+    return "linux" if "linux" in p else "windows" if p.startswith("win") else "macos" if p.startswith("macosx") else "any"
 
 
 def platform_arch(platform: str) -> str | None:
