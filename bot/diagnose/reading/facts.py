@@ -739,10 +739,28 @@ def wheel_platform(text: str) -> str | None:
     `manylinux_2_17_aarch64`), when those the paste shows agree on the OS and CPU; None otherwise."""
     if ".whl" not in text:
         return None
-    from bot.diagnose.knowledge.stack.wheel_fit import platform_arch, platform_os     # only for pastes with wheels
     tags = [m.group(1).split(".")[0] for m in _all(_PIP_TOOK_WHEEL, text)]
     kinds = {(platform_os(t), platform_arch(t)) for t in tags}
     return tags[0] if len(kinds) == 1 else None
+
+
+# A wheel tag's platform in words: the OS and the CPU (the stack index's wheel table reads tags the same way)
+_ARCH_WORDS = {"amd64": "x86_64", "x86_64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64",
+               "ppc64le": "ppc64le", "s390x": "s390x", "i686": "x86", "win32": "x86"}
+
+
+def platform_os(platform: str) -> str:
+    """linux of manylinux_2_17_x86_64 and linux_x86_64, windows of win_amd64, macos of macosx_11_0_arm64."""
+    p = platform
+    return "linux" if "linux" in p else "windows" if p.startswith("win") else "macos" if p.startswith("macosx") else "any"
+
+
+def platform_arch(platform: str) -> str | None:
+    """x86_64 of manylinux1_x86_64, win_amd64, macosx_11_0_x86_64; aarch64 of *_aarch64 and *_arm64."""
+    last = platform.rsplit("_", 1)[-1] if "_" in platform else platform
+    if platform.endswith("x86_64"):
+        return "x86_64"
+    return _ARCH_WORDS.get(last)
 
 
 def host(text: str, low: str) -> tuple[str | None, str | None]:

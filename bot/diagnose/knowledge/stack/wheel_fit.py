@@ -14,11 +14,10 @@ import re
 from dataclasses import dataclass
 
 from bot.base.versions import in_range
+from bot.diagnose.reading.facts import platform_arch, platform_os  # noqa: F401 (the tag's words, read with the paste's)
 
 # manylinux1 and manylinux2010/2014 are the PEP 600 names of glibc 2.5, 2.12 and 2.17
 _LEGACY_GLIBC = {"manylinux1": "2.5", "manylinux2010": "2.12", "manylinux2014": "2.17"}
-_ARCH_WORDS = {"amd64": "x86_64", "x86_64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64",
-               "ppc64le": "ppc64le", "s390x": "s390x", "i686": "x86", "win32": "x86"}
 
 
 @dataclass(frozen=True)
@@ -70,20 +69,6 @@ class Tag:
 def tag(text: str) -> Tag:
     python, abi, platform = text.split("-")
     return Tag(python, abi, platform)
-
-
-def platform_os(platform: str) -> str:
-    """linux of manylinux_2_17_x86_64 and linux_x86_64, windows of win_amd64, macos of macosx_11_0_arm64."""
-    p = platform
-    return "linux" if "linux" in p else "windows" if p.startswith("win") else "macos" if p.startswith("macosx") else "any"
-
-
-def platform_arch(platform: str) -> str | None:
-    """x86_64 of manylinux1_x86_64, win_amd64, macosx_11_0_x86_64; aarch64 of *_aarch64 and *_arm64."""
-    last = platform.rsplit("_", 1)[-1] if "_" in platform else platform
-    if platform.endswith("x86_64"):
-        return "x86_64"
-    return _ARCH_WORDS.get(last)
 
 
 def os_words(os_name: str) -> str:
