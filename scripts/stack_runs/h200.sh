@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # On the H200 (vLLM 0.26.0 installed from .gpu/p6): the user script under one broken environment each.
-# usage: h200.sh [base|variants|variants2|variants3]
+# usage: h200.sh [base|variants|variants2|variants3|variants4]
 #   base       the nine environments of issue 21 (and two healthy-looking offline/Hub runs)
 #   variants   other limits, caches and proxy answers: the same failures as other values word them
 #   variants2  other users, homes, unwritable caches, the Hub failing in other ways
 #   variants3  model files broken, a fake libcuda, Triton's ptxas missing, process limits, Triton's cache full
+#   variants4  PYTORCH_CUDA_ALLOC_CONF mistyped, no C compiler for Triton, a 1 MiB /dev/shm under the mp
+#              executor, cuBLAS's library missing, a model folder the user cannot read
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -81,6 +83,21 @@ variants3)
     run nproc-$n $AS 12345 12345 HOME=/tmp/h12345 USER=u12345 -- bash -c "ulimit -u $n; exec $PY $U $M"
   done
   full_disk; run triton-cache-full env TRITON_CACHE_DIR=/tmp/vd-full/triton $PY $U $M ;;
+variants4)
+  export HF_HUB_OFFLINE=1
+  run alloc-conf-typo env PYTORCH_CUDA_ALLOC_CONF=expandable_segment:True $PY $U $M
+  run alloc-conf-equals env PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb=512 $PY $U $M
+  # Triton builds its launcher with the C compiler at first use: fresh caches, and a PATH without cc/gcc
+  mkdir -p /tmp/vd-nocc && ln -sf "$(command -v $PY)" /tmp/vd-nocc/$PY
+  fresh() { echo "TRITON_CACHE_DIR=/tmp/vd-c-$1/triton TORCHINDUCTOR_CACHE_DIR=/tmp/vd-c-$1/inductor VLLM_CACHE_ROOT=/tmp/vd-c-$1/vllm"; }
+  run no-cc env $(fresh nocc) PATH=/tmp/vd-nocc $PY $U $M
+  run cc-missing env $(fresh ccm) CC=/usr/local/bin/gcc-missing $PY $U $M
+  run shm-1m unshare -m bash -c "mount -t tmpfs -o size=1m tmpfs /dev/shm && exec $PY $S/user_script_mp.py $M"
+  mkdir -p /tmp/vd-private && cp -r $M /tmp/vd-private/tiny && chmod 700 /tmp/vd-private/tiny
+  run model-unreadable $AS 65534 65534 HOME=/tmp/vd-work USER=nobody -- $PY $U /tmp/vd-private/tiny
+  LIB=$($PY -c "import glob, os, torch; print((glob.glob(os.path.join(os.path.dirname(torch.__file__), '..', 'nvidia', '**', 'libcublas.so.*'), recursive=True) or [''])[0])" 2>/dev/null)
+  echo "cublas: $LIB" >> $A/rc.txt
+  if [ -n "$LIB" ]; then mv "$LIB" "$LIB.off"; run cublas-missing $PY $U $M; mv "$LIB.off" "$LIB"; fi ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt
