@@ -2,7 +2,8 @@
 
 A *family* rule (rules/*.yaml with `family:`) answers a message raised beneath vLLM:
 
-    error-code     a CUDA runtime/driver, NCCL or NVML code the message names
+    error-code     a CUDA runtime/driver, NCCL or NVML code the message names, or a status of CUDA's math
+                   libraries (cuBLAS, cuDNN, cuSOLVER, cuSPARSE, cuRAND, cuFFT)
     loader         one of the dynamic loader's messages (a library not found, a symbol version missing, ...)
     errno          an OS error: an errno, or the strerror text a native library printed
     pip-conflict   pip's resolver refusing vLLM's own pins
