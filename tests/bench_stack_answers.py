@@ -1,8 +1,9 @@
 """Synthetic pastes from the stack index's own tables, through the whole diagnose(): every CUDA
-runtime and driver code, NCCL and NVML code, errno, loader shape and huggingface_hub error, each in
-the form a vLLM log prints it (an engine core's traceback), and whether the first answer names it:
-the code's number with its name or text, the errno's name or text, the library the loader refused,
-the Hub's exception class (or a hand-written rule for the Hub's cause).
+runtime and driver code, NCCL and NVML code, status of CUDA's math libraries (cuBLAS, cuDNN,
+cuSOLVER, cuSPARSE, cuRAND, cuFFT), errno, loader shape and huggingface_hub error, each in the form
+a vLLM log prints it (an engine core's traceback), and whether the first answer names it: the code's
+number with its name or text, the status's name, the errno's name or text, the library the loader
+refused, the Hub's exception class (or a hand-written rule for the Hub's cause).
 
     python tests/bench_stack_answers.py [--sample 12] [--seed 3]
 
@@ -46,6 +47,8 @@ NCCL_FRAMES = [("vllm/distributed/device_communicators/pynccl.py", 120, "__init_
 NVML_FRAMES = [("vllm/platforms/cuda.py", 520, "get_device_name"), ("pynvml.py", 2468, "_nvmlCheckReturn")]
 OS_FRAMES = [("vllm/model_executor/models/registry.py", 941, "_save_modelinfo_to_cache"), ("vllm/utils/__init__.py", 20, "atomic_writer")]
 LOADER_FRAMES = [("vllm/platforms/__init__.py", 40, "cuda_platform_plugin"), ("vllm/_custom_ops.py", 14, "<module>")]
+GEMM_FRAMES = [("vllm/model_executor/layers/linear.py", 230, "apply"), ("vllm/model_executor/layers/utils.py", 100, "default_unquantized_gemm")]
+CONV_FRAMES = [("vllm/model_executor/models/qwen2_5_vl.py", 420, "forward"), ("torch/nn/modules/conv.py", 720, "_conv_forward")]
 HUB_FRAMES = [("vllm/transformers_utils/config.py", 600, "get_config")]     # then the site's own frame
 
 # One message of each of the loader's shapes, as glibc's loader words them.
@@ -62,6 +65,22 @@ LOADER_SAMPLES = {
     "executable_stack": ("ImportError: /usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cpu.so: cannot enable executable stack as shared object requires: Invalid argument", "libtorch_cpu.so"),
     "error_while_loading": ("/usr/bin/python3: error while loading shared libraries: libpython3.12.so.1.0: cannot open shared object file: No such file or directory", "libpython3.12.so.1.0"),
     "no_version_information": ("/usr/local/lib/python3.12/dist-packages/vllm/_C.abi3.so: no version information available (required by /usr/bin/python3)", "_C.abi3.so"),
+}
+
+
+# How torch prints each math library's status (aten/src/ATen/cuda: CUDABlas, cuDNN's and cuSOLVER's checks,
+# CuFFTUtils): the status's name, in these words; cuSPARSE's and cuRAND's are printed likewise by name.
+LIBRARY_MESSAGES = {
+    "cublas": ("RuntimeError: CUDA error: {name} when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, "
+               "CUDA_R_16BF, lda, b, CUDA_R_16BF, ldb, &fbeta, c, CUDA_R_16BF, ldc, compute_type, "
+               "CUBLAS_GEMM_DEFAULT_TENSOR_OP)`", GEMM_FRAMES),
+    "cudnn": ("RuntimeError: cuDNN error: {name}", CONV_FRAMES),
+    "cusolver": ("RuntimeError: cusolver error: {name}, when calling `cusolverDnCreate(handle)`", GEMM_FRAMES),
+    "cusparse": ("RuntimeError: CUDA error: {name} when calling `cusparseSpMM(handle, opA, opB, &alpha, matA, matB, "
+                 "&beta, matC, CUDA_R_32F, CUSPARSE_SPMM_ALG_DEFAULT, dBuffer)`", GEMM_FRAMES),
+    "curand": ("RuntimeError: cuRAND error: {name}", GEMM_FRAMES),
+    "cufft": ("RuntimeError: cuFFT error: {name}", [("vllm/model_executor/models/whisper.py", 300, "forward"),
+                                                   ("torch/functional.py", 700, "stft")]),
 }
 
 
@@ -89,6 +108,11 @@ def cases(ix) -> list[tuple[str, str, str, list[str]]]:
             continue
         out.append(("nvml", rec.name, paste(f"pynvml.{rec.exception}: {rec.text or rec.name}", NVML_FRAMES),
                     [rec.name, rec.exception] + ([rec.text] if rec.text else [])))
+    for rec in ix._libraries().values():
+        if rec.number == 0:
+            continue
+        message, frames = LIBRARY_MESSAGES[rec.library]
+        out.append((rec.library, rec.name, paste(message.format(name=rec.name), frames), [rec.name]))
     for rec in {r.number: r for r in ix._errno()["keys"].values()}.values():
         if rec.number == 0:
             continue

@@ -1,5 +1,6 @@
 """Knowledge of the stack beneath vLLM, as a source the pipeline asks after the rule book and
-vLLM's own families: error codes (CUDA, NCCL, NVML), errno, signals and limits, the dynamic
+vLLM's own families: error codes (CUDA, NCCL, NVML, and the statuses of cuBLAS, cuDNN and CUDA's
+other math libraries), errno, signals and limits, the dynamic
 loader's messages, cache folders and the variables that move them, pins per vLLM and torch
 release, CUDA → driver, shared library → wheel, GLIBCXX → GCC, and the raise sites of torch,
 transformers, tokenizers, huggingface_hub and triton.

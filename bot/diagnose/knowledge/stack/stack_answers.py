@@ -13,7 +13,7 @@ import re
 
 from bot.diagnose.reading.facts import set_limit
 
-from .stack_families import ADVISED, Hit, _runtime_number, load_index, cuda_starting
+from .stack_families import ADVISED, LIBRARIES, Hit, _runtime_number, advice_number, load_index, cuda_starting
 
 _L = {
     "en": {"runtime": "CUDA runtime", "driver": "CUDA driver API", "nccl": "NCCL", "nvml": "NVML",
@@ -79,6 +79,8 @@ _NVML_LIBRARY_VERSION = re.compile(r"NVML library version: (\d+\.\d+(?:\.\d+)?)"
 def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     t = _L[lang]
     kind, rec = hit.info["kind"], hit.info["record"]
+    if kind in LIBRARIES:
+        return _library_status(ix, kind, rec, c, facts, lang)
     api = getattr(rec, "api", None) if kind == "cuda" else None
     number = rec.number
     if kind == "cuda" and api == "driver" and rec.runtime_name:
@@ -126,6 +128,55 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if kind == "nvml" and getattr(rec, "exception", None):
         out["nvml_exception"] = rec.exception
     return out
+
+
+# The data type of a cuBLAS call torch prints whole ("cublasGemmEx( handle, ..., CUDA_R_16BF, lda, ...)",
+# cuBLASLt's "... with transpose_mat1 1 ... Atype 14 ..."): the types that need a newer GPU than some have.
+_CALL_TYPES = ((re.compile(r"\bCUDA_R_8F_E[45]M[23]\b|Float8_e4m3|Float8_e5m2|\bfp8\b", re.I), "fp8", (8, 9)),
+               (re.compile(r"\bCUDA_R_16BF\b|\bbfloat16\b|\bBFloat16\b"), "bf16", (8, 0)))
+_LT_CALL = re.compile(r"\bcublasLt\w*")
+_MISMATCH_SAYS = {("cublas", 1), ("cublas", 7), ("cublas", 13), ("cudnn", 1001), ("cudnn", 1002), ("cudnn", 4006),
+                  ("cudnn", 5000)}
+
+
+def _library_status(ix, kind: str, rec, c, facts: dict, lang: str) -> dict:
+    """A status of cuBLAS, cuDNN, cuSOLVER, cuSPARSE, cuRAND or cuFFT, named as torch prints it."""
+    text = c.message.text
+    label = "cuBLASLt" if kind == "cublas" and _LT_CALL.search(text) else rec.label
+    numbers = {n for _, n in rec.numbers}
+    number = str(rec.number)
+    if len(numbers) > 1:            # cuDNN 9 renumbered cuDNN 8's statuses
+        older = ", ".join(str(n) for n in sorted(numbers - {rec.number}))
+        number += f"（cuDNN 9 之前为 {older}）" if lang == "zh" else f" ({older} before cuDNN 9)"
+    out = {"code_library": label, "code_number": number, "code_name": rec.name,
+           # a status no header or library words: its name's words ("CUFFT_INTERNAL_ERROR": internal error)
+           "code_text": rec.text or re.sub(r"^[A-Z]+_(?:STATUS_)?", "", rec.name).replace("_", " ").lower(),
+           "code_source": rec.source, "stack_line": stack_line(ix, facts, lang)}
+    advice = advice_number(kind, rec.number)
+    if advice is not None:
+        out[f"code_{kind}_{advice}"] = True
+    if kind == "cublas" and advice in (15, 7, 13):
+        out.update(_gemm_type(text, facts, lang))
+    # a status a mismatched library gives: the CUDA major its wheels must be of
+    if (kind, advice) in _MISMATCH_SAYS and facts.get("torch_cuda"):
+        out["lib_torch_cuda"] = facts["torch_cuda"]
+        out["lib_cuda_major"] = facts["torch_cuda"].split(".")[0]
+    return out
+
+
+def _gemm_type(text: str, facts: dict, lang: str) -> dict:
+    """The call's data type and, where the log shows the GPU's compute capability, whether the GPU has it."""
+    for rx, dtype, needs in _CALL_TYPES:
+        if rx.search(text):
+            out = {f"gemm_{dtype}": True}
+            cap = facts.get("compute_capability")
+            have = tuple(int(x) for x in re.findall(r"\d+", str(cap or "")))[:2]
+            if len(have) == 2 and have < needs:
+                out[f"gemm_{dtype}_unsupported"] = True
+                out["gpu_capability"] = f"{have[0]}.{have[1]} (sm_{have[0]}{have[1]})"
+                out["gpu_name"] = facts.get("gpu_name") or ("这块 GPU" if lang == "zh" else "this GPU")
+            return out
+    return {}
 
 
 # --- loader ---------------------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 A *family* rule (rules/*.yaml with `family:`) answers a message raised beneath vLLM:
 
-    error-code     a CUDA runtime/driver, NCCL or NVML code the message names
+    error-code     a CUDA runtime/driver, NCCL or NVML code the message names, or a status of CUDA's math
+                   libraries (cuBLAS, cuDNN, cuSOLVER, cuSPARSE, cuRAND, cuFFT)
     loader         one of the dynamic loader's messages (a library not found, a symbol version missing, ...)
     errno          an OS error: an errno, or the strerror text a native library printed
     pip-conflict   pip's resolver refusing vLLM's own pins
@@ -129,7 +130,7 @@ def _site_confidence(score: float) -> float:
 
 def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
     hits = ix.codes_in(m.text)
-    hits = [h for h in hits if not (h.kind == "cuda" and h.record.number == 0)     # "no error"
+    hits = [h for h in hits if not (h.kind in ("cuda", *LIBRARIES) and h.record.number == 0)     # "no error"
             and not quoted_as_possible(m.text, h.start)]
     if not hits:
         return None
@@ -167,7 +168,10 @@ _CUDA_FAILURE = re.compile(r"Cuda failure (?:\d+ )?'[^'\n]{1,120}'")     # NCCL'
 
 # Codes whose cause is what the program itself asked for (memory: CUDA's out of memory, ENOMEM): without
 # vLLM in the paste there is no telling what to lower, so a bare line with one gets no answer.
-PROGRAMS_OWN = {("cuda", 2), ("errno", 12)}
+# So are the math libraries' handles that could not be made or allocate (cuBLAS's and cuDNN's first call of a
+# device and thread, cuSOLVER's, cuFFT's plans): most often memory the program itself took.
+PROGRAMS_OWN = {("cuda", 2), ("errno", 12), ("cublas", 1), ("cublas", 3), ("cudnn", 1001), ("cudnn", 4003),
+                ("cudnn", 4004), ("cusolver", 1), ("cusolver", 2), ("cusparse", 2), ("cufft", 2)}
 
 # Codes with hand-written advice in the rule's text (a `{?code_<kind>_<n>}` paragraph each).
 ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("cuda", 100), ("cuda", 209), ("cuda", 217),
@@ -175,6 +179,26 @@ ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("
            ("cuda", 34), ("cuda", 700), ("cuda", 802), ("cuda", 803), ("cuda", 804), ("cuda", 999),
            ("nccl", 2), ("nccl", 3), ("nccl", 5), ("nccl", 6), ("nvml", 2), ("nvml", 3), ("nvml", 9), ("nvml", 12), ("nvml", 18),
            ("nvml", 999)}
+
+# CUDA's math libraries, whose statuses the stack index names (stack_index.LibraryStatus.library).
+LIBRARIES = ("cublas", "cudnn", "cusolver", "cusparse", "curand", "cufft")
+
+# The math libraries' statuses with hand-written advice ({?code_cublas_13}); a status that says the same
+# as another in finer words shares its advice: cuDNN 9's execution failures of a CUDA call or library
+# are its EXECUTION_FAILED (5000), its sub-library failures (loading, one unavailable) its version
+# mismatch (1002). cuDNN's numbers are cuDNN 9's (CUDNN_STATUS_MAPPING_ERROR is 4006 there, 7 in cuDNN 8).
+LIBRARY_ADVISED = {("cublas", 1), ("cublas", 3), ("cublas", 7), ("cublas", 13), ("cublas", 14),
+                   ("cublas", 15), ("cudnn", 1001), ("cudnn", 1002), ("cudnn", 4006), ("cudnn", 5000),
+                   ("cusolver", 1), ("cufft", 5)}
+LIBRARY_SAME_ADVICE = {("cudnn", 5001): 5000, ("cudnn", 5002): 5000, ("cudnn", 5003): 5000, ("cudnn", 5004): 5000,
+                       ("cudnn", 1008): 1002, ("cudnn", 3009): 1002, ("cublas", 8): 15}
+
+
+def advice_number(kind: str, number: int) -> int | None:
+    """The number whose `{?code_<kind>_<n>}` advice a math library's status gets; None without one."""
+    number = LIBRARY_SAME_ADVICE.get((kind, number), number)
+    return number if (kind, number) in LIBRARY_ADVISED else None
+
 
 # Codes whose advice holds only where CUDA was starting (torch counting the devices): elsewhere a
 # "named symbol not found" is a kernel's, not the driver library's.
@@ -194,6 +218,8 @@ def cuda_starting(text: str) -> bool:
 def advised(ix, kind: str, rec) -> bool:
     """Whether the rule's text holds hand-written advice for this code."""
     number = rec.number
+    if kind in LIBRARIES:
+        return advice_number(kind, number) is not None
     if kind == "cuda" and getattr(rec, "api", None) == "driver" and rec.runtime_name:
         number = _runtime_number(ix, rec) or number
     return (kind, number) in ADVISED

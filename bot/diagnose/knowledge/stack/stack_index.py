@@ -19,8 +19,14 @@ Error codes (a key is a number, a name, or the text the library prints):
         number, name, text (ncclGetErrorString), torch_detail (the line torch prints under it), source
     ix.nvml(9 | "NVML_ERROR_DRIVER_NOT_LOADED" | "NVMLError_DriverNotLoaded" | "Driver Not Loaded") -> NvmlError
         number, name, text, exception, source
-    ix.codes_in(text) -> list[CodeHit]: every CUDA, NCCL or NVML code a text names, in order
-        CodeHit: kind ("cuda" | "nccl" | "nvml"), record, by ("name" | "text" | "number"), start, end.
+    ix.library_status("CUBLAS_STATUS_EXECUTION_FAILED" | "CUDNN_STATUS_MAPPING_ERROR" | "CUFFT_INTERNAL_ERROR")
+        -> LibraryStatus: a status of CUDA's math libraries (cuBLAS and cuBLASLt, cuDNN, cuSOLVER,
+        cuSPARSE, cuRAND, cuFFT), by its name: library ("cublas", ...), label ("cuBLAS"), number (the
+        newest release's), name, text (cublasGetStatusString's, or the header's doc comment; None
+        when neither says), deprecated, numbers [[release, number]] (cuDNN 9 renumbered cuDNN 8's), source
+    ix.codes_in(text) -> list[CodeHit]: every CUDA, NCCL, NVML or math library code a text names, in order
+        CodeHit: kind ("cuda" | "nccl" | "nvml" | a library: "cublas", "cudnn", ...), record, by
+        ("name" | "text" | "number"), start, end. A library's status counts by its name only.
         A code's name always counts; its text only on a line that names its library (CUDA/cuda,
         NCCL, NVML): "invalid argument" alone is not a CUDA error.
 
@@ -181,6 +187,10 @@ class NvmlError(Record):
     __slots__ = ('number', 'name', 'text', 'exception', 'source')
 
 
+class LibraryStatus(Record):
+    __slots__ = ('library', 'label', 'number', 'name', 'text', 'deprecated', 'numbers', 'source')
+
+
 class CodeHit(Record):
     __slots__ = ('kind', 'record', 'by', 'start', 'end')
 
@@ -292,7 +302,10 @@ def _fold(text: str) -> str:
 # (followed by "NVML library version: 550.144"), where pynvml raises NVMLError_LibRmVersionMismatch.
 NVML_LIBRARY_TEXTS = {18: ("Driver/library version mismatch",)}
 
-_CODE_NAME = r"\b(?:cudaError\w+|cudaSuccess|CUDA_ERROR_\w+|CUDA_SUCCESS|nccl[A-Z]\w+|NVML_ERROR_\w+|NVMLError_\w+)\b"
+_CODE_NAME = r"\b(?:cudaError\w+|cudaSuccess|CUDA_ERROR_\w+|CUDA_SUCCESS|nccl[A-Z]\w+|NVML_ERROR_\w+|NVMLError_\w+" \
+             r"|(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_[A-Z0-9_]+|CUFFT_[A-Z0-9_]+)\b"
+# the math libraries' statuses (CUBLAS_STATUS_..., CUFFT_...): named as torch prints them, never by text
+_LIBRARY_NAME = re.compile(r"(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_|CUFFT_")
 _EXC_PREFIX = r"^(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Failure)|Exception):\s*"
 _STACK_FOLDER = r"[/\\](torch|transformers|tokenizers|huggingface_hub|triton)[/\\](?=[\w/\\]+\.py)"
 _FRAME = r"(?:site-packages|dist-packages)[/\\](?P<rel>(?P<pkg>[A-Za-z_]\w*)[/\\][^\"'\s,]*)"
@@ -426,6 +439,21 @@ class StackIndex:
         text = str(key).strip().removeprefix("pynvml.")
         return t.get(text.lower()) or t.get(_fold(text)) or self._text_in("nvml", text, t)
 
+    def _libraries(self) -> dict:
+        def make():
+            block = self._block("cuda_libraries") or {"libraries": {}, "source": []}
+            keys: dict = {}
+            for key, lib in block["libraries"].items():
+                source = "; ".join(lib["source"])
+                for name, text, dep, numbers in lib["codes"]:
+                    keys[name.lower()] = LibraryStatus(key, lib["label"], numbers[-1][1], name, text, dep, numbers,
+                                                       source)
+            return keys
+        return self._table("cuda_libraries", make)
+
+    def library_status(self, name: str) -> LibraryStatus | None:
+        return self._libraries().get(str(name).strip().lower())
+
     def _code_texts(self) -> dict:
         """Per library, its codes' texts, longest first (a text holding another is tried first)."""
         def make():
@@ -446,9 +474,11 @@ class StackIndex:
         hits: list[CodeHit] = []
         for m in re.finditer(_CODE_NAME, text):
             name = m.group()
-            rec = self.cuda_error(name) if name[0] in "cC" else self.nccl(name) if name[0] == "n" else self.nvml(name)
+            rec = self.library_status(name) if _LIBRARY_NAME.match(name) else \
+                self.cuda_error(name) if name[0] in "cC" else self.nccl(name) if name[0] == "n" else self.nvml(name)
             if rec is not None:
-                kind = "cuda" if isinstance(rec, CudaError) else "nccl" if isinstance(rec, NcclResult) else "nvml"
+                kind = rec.library if isinstance(rec, LibraryStatus) else "cuda" if isinstance(rec, CudaError) \
+                    else "nccl" if isinstance(rec, NcclResult) else "nvml"
                 hits.append(CodeHit(kind, rec, "name", m.start(), m.end()))
         texts = self._code_texts()
         looks = {"cuda": self.cuda_error, "nccl": self.nccl, "nvml": self.nvml}

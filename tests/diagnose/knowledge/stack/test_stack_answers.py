@@ -304,3 +304,52 @@ def test_a_site_answers_only_where_the_traceback_shows_it_raised(ix):
     assert not diagnose("AttributeError: 'LlavaConfig' object has no attribute 'vision_config'\n").diagnoses
     report = diagnose(read(LOGS / "_negative/fp-fastvlm28-builtin-attributeerror-not-tokenizer-site.log").data)
     assert not report.diagnoses
+
+
+# --- the math libraries' statuses ---------------------------------------------------------------------------------
+
+def _one(text: str, lang: str = "en"):
+    report = diagnose(text, lang=lang)
+    return report.diagnoses[0] if report.diagnoses else None
+
+
+_GEMM = ('Traceback (most recent call last):\n'
+         '  File "/usr/local/lib/python3.12/dist-packages/vllm/model_executor/layers/linear.py", line 230, in apply\n'
+         '    return F.linear(x, layer.weight, bias)\n'
+         "RuntimeError: CUDA error: {status} when calling `cublasGemmStridedBatchedEx(handle, opa, opb, (int)m, (int)n, "
+         "(int)k, (void*)&falpha, a, CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, (int)ldb, strideb, (void*)&fbeta, c, "
+         "CUDA_R_16BF, (int)ldc, stridec, (int)num_batches, compute_type, CUBLAS_GEMM_DEFAULT_TENSOR_OP)`\n")
+
+
+def test_a_cublas_status_names_the_status_and_its_text(ix):
+    d = _one(_GEMM.format(status="CUBLAS_STATUS_EXECUTION_FAILED"))
+    assert d.rule_id == "stack-error-code"
+    assert d.title.startswith("cuBLAS error 13 (CUBLAS_STATUS_EXECUTION_FAILED): the function failed to launch on the GPU")
+    assert "CUDA_LAUNCH_BLOCKING=1" in d.fix and "nvidia-cublas" in d.fix
+
+
+def test_bf16_on_a_gpu_without_it_names_the_gpu_from_the_log(ix):
+    log = ("INFO 12-02 10:00:00 [cuda.py:100] GPU 0: Tesla V100-SXM2-32GB\n"
+           "Your Tesla V100-SXM2-32GB GPU has compute capability 7.0\n" + _GEMM.format(status="CUBLAS_STATUS_NOT_SUPPORTED"))
+    d = _one(log)
+    assert "CUBLAS_STATUS_NOT_SUPPORTED" in d.title
+    assert "bfloat16" in d.cause and "7.0 (sm_70)" in d.cause and "V100" in d.cause
+    assert "--dtype float16" in d.fix
+    # without the GPU in the log, the data type's rule only
+    d = _one(_GEMM.format(status="CUBLAS_STATUS_NOT_SUPPORTED"))
+    assert "8.0, Ampere" in d.cause and "sm_" not in d.cause
+
+
+def test_cudnn_numbers_of_both_majors_and_the_sub_library_advice(ix):
+    d = _one("RuntimeError: cuDNN error: CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH\n")
+    assert d.title.startswith("cuDNN error 1002 (CUDNN_STATUS_SUBLIBRARY_VERSION_MISMATCH)")     # a cuDNN 9 status only
+    assert "nvidia-cudnn-cu13" in d.fix
+    d = _one("RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED\n", lang="zh")
+    assert "5000（cuDNN 9 之前为 8）" in d.title and "CUDA_LAUNCH_BLOCKING=1" in d.fix
+
+
+def test_a_handle_that_could_not_be_made_is_answered_only_beside_vllm(ix):
+    bare = "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasLtMatmul( ltHandle, ...)`\n"
+    assert _one(bare) is None
+    d = _one(_GEMM.format(status="CUBLAS_STATUS_ALLOC_FAILED"))
+    assert d.rule_id == "stack-error-code" and "--gpu-memory-utilization" in d.fix

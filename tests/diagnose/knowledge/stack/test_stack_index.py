@@ -55,6 +55,31 @@ def test_codes_in_a_log_line(ix):
     assert ix.codes_in("triton: CUDA_ERROR_OUT_OF_MEMORY")[0].record.number == 2
 
 
+def test_math_library_statuses_by_name(ix):
+    rec = ix.library_status("CUBLAS_STATUS_EXECUTION_FAILED")
+    assert (rec.library, rec.label, rec.number) == ("cublas", "cuBLAS", 13)
+    assert rec.text == "the function failed to launch on the GPU"          # cublasGetStatusString's
+    assert "nvidia-cublas" in rec.source and "cudnn" not in rec.source
+    # cuDNN 9 renumbered cuDNN 8's statuses: the newest number, and each release's
+    rec = ix.library_status("cudnn_status_mapping_error")
+    assert rec.number == 4006 and rec.deprecated and [n for _, n in rec.numbers] == [7, 4006]
+    assert ix.library_status("CUDNN_STATUS_NOT_INITIALIZED").text == "cuDNN library not initialized"
+    assert ix.library_status("CURAND_STATUS_VERSION_MISMATCH").number == 100
+    assert ix.library_status("CUFFT_INTERNAL_ERROR").number == 5
+    assert ix.library_status("CUSOLVER_STATUS_EXECUTION_FAILED").label == "cuSOLVER"
+    assert ix.library_status("CUBLAS_STATUS_NO_SUCH_THING") is None
+
+
+def test_a_math_library_status_in_a_log_line(ix):
+    line = ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling `cublasGemmStridedBatchedEx(handle, opa, "
+            "opb, (int)m, (int)n, (int)k, (void*)&falpha, a, CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, ...)`")
+    assert [(h.kind, h.record.name, h.by) for h in ix.codes_in(line)] == [("cublas", "CUBLAS_STATUS_NOT_SUPPORTED", "name")]
+    assert [h.kind for h in ix.codes_in("RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED")] == ["cudnn"]
+    assert [h.kind for h in ix.codes_in("cuFFT error: CUFFT_INTERNAL_ERROR")] == ["cufft"]
+    # cuFFT's other constants (transform types) are not statuses
+    assert ix.codes_in("plan = cufftPlan1d(n, CUFFT_R2C, 1)") == []
+
+
 def test_errno(ix):
     assert (ix.errno(28).name, ix.errno(28).strerror) == ("ENOSPC", "No space left on device")
     assert ix.errno(13).exception == "PermissionError"

@@ -15,7 +15,7 @@ import os
 import time
 from pathlib import Path
 
-from . import (abi, caches, cuda_codes, drivers, nccl_codes, nvml_codes, os_tables, pins, sonames, stack_sites,
+from . import (abi, caches, cuda_codes, cuda_library_codes, drivers, nccl_codes, nvml_codes, os_tables, pins, sonames, stack_sites,
                transformers_exports, vllm_wheels)
 from .packages import Packages
 
@@ -36,6 +36,7 @@ def build(pypi: Packages, log=print, stats=lambda: (0, 0)) -> dict:
         t = time.perf_counter()
 
     step("cuda", lambda: cuda_codes.build(pypi))
+    step("cuda_libraries", lambda: cuda_library_codes.build(pypi))
     step("nccl", lambda: nccl_codes.build(pypi))
     step("nvml", lambda: nvml_codes.build(pypi))
     for name, table in os_tables.build().items():
@@ -89,6 +90,8 @@ def counts(blocks: dict) -> dict[str, int]:
         "model types": len(blocks["transformers"]["model_types"]), "gguf architectures": len(blocks["transformers"]["gguf"]),
         "cache dirs": len(blocks["caches"]["caches"]),
     }
+    for key, lib in (blocks.get("cuda_libraries") or {}).get("libraries", {}).items():
+        out[f"{lib['label']} statuses"] = len(lib["codes"])
     if "vllm_wheels" in blocks:
         for project, rows in blocks["vllm_wheels"]["projects"].items():
             out[f"{project} releases (wheels)"] = len(rows)
