@@ -83,12 +83,12 @@ def history(ix, family: str, cls: str, name: str, facts: dict, prefix: str = "at
 
 
 def answerable(values: dict) -> bool:
-    """Only where the version is the cause: the name went before the release that ran (or the paste
-    shows one without it), or came after the one the paste shows. A config or model of a model
-    declares most fields itself, so a name its base gained later says nothing of an older one
-    unless the paste shows the transformers that ran."""
-    if not values.get("at_known") or values.get("at_has"):
+    """Only where the version is the cause: the base classes lost the name, and the release that ran
+    is past that (the paste shows it, or shows none and the name was there from the table's first
+    release on). A name a base class gained says nothing of an older release's object: the subclasses
+    declared it themselves before (a slow tokenizer's `sp_model`, a model config's `rope_scaling`)."""
+    if not values.get("at_known") or not values.get("at_removed"):
         return False
-    if values.get("at_too_new") or values.get("at_too_old"):
-        return True
-    return bool(values.get("at_removed")) and not values.get("at_added") and "at_installed" not in values
+    if "at_installed" in values:
+        return bool(values.get("at_too_new"))
+    return not values.get("at_added")
