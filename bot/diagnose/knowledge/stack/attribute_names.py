@@ -37,6 +37,7 @@ _KIND = {"tokenization": "tokenizer", "configuration": "config", "modeling": "mo
 _FITS = {"tokenizer": re.compile(r"Tokeni[sz]er(?:Fast)?$"), "config": re.compile(r"(?<!Generation)Config$"),
          "model": re.compile(r"(?:Model|For[A-Z]\w*)$"), "processor": re.compile(r"Processor$")}
 FAMILIES = ("tokenizer", "config", "model", "processor")
+_VLLM_CACHED = "Cached"
 
 
 def missing_attribute(text: str) -> tuple[str, str, bool] | None:
@@ -58,6 +59,11 @@ def family_of(ix, cls: str, frame: tuple[str, str] | None) -> str | None:
         for (file, fn), family in _OWN_LOOKUP.items():
             if func == fn and (path == file or path.endswith("/" + file)):
                 return family
+    # vLLM's cached tokenizer is a subclass named after the one it wraps (transformers_utils/tokenizer.py:
+    # `CachedTokenizer.__name__ = f"Cached{tokenizer.__class__.__name__}"`)
+    wrapped = cls.removeprefix(_VLLM_CACHED)
+    if wrapped != cls and family_of(ix, wrapped, None) == "tokenizer":
+        return "tokenizer"
     for family in FAMILIES:
         if cls in ix.attribute_roots(family):
             return family

@@ -27,6 +27,9 @@ def test_the_family_is_the_raising_lookups_or_the_exporting_modules():
     assert family_of(ix, "Qwen2ForCausalLM", None) == "model"
     assert family_of(ix, "Qwen2VLProcessor", None) == "processor"
     assert family_of(ix, "TokenizersBackend", None) == "tokenizer"
+    assert family_of(ix, "CachedPreTrainedTokenizerFast", None) == "tokenizer"     # vLLM's cached wrapper
+    assert family_of(ix, "CachedQwen2TokenizerFast", None) == "tokenizer"
+    assert family_of(ix, "CachedLlamaConfig", None) is None
     # vLLM's tokenizer read by transformers' processor code; a config of another program
     assert family_of(ix, "MistralTokenizer", ("/x/transformers/models/pixtral/processing_pixtral.py", "__init__")) is None
     assert family_of(ix, "GenerationConfig", None) is None
