@@ -3,7 +3,9 @@ runtime and driver code, NCCL and NVML code, status of CUDA's math libraries (cu
 cuSOLVER, cuSPARSE, cuRAND, cuFFT), errno, loader shape and huggingface_hub error, each in the form
 a vLLM log prints it (an engine core's traceback), and whether the first answer names it: the code's
 number with its name or text, the status's name, the errno's name or text, the library the loader
-refused, the Hub's exception class (or a hand-written rule for the Hub's cause).
+refused, the Hub's exception class (or a hand-written rule for the Hub's cause); and every attribute a
+base class of transformers' tokenizers, configs, models and processors lost, whose answer must name
+the release that removed it.
 
     python tests/bench_stack_answers.py [--sample 12] [--seed 3]
 
@@ -135,6 +137,39 @@ def cases(ix) -> list[tuple[str, str, str, list[str]]]:
         frames = HUB_FRAMES + [(where["file"], where["line"], where["function"] or "<module>")]
         out.append(("hub", site.exc, paste(f"huggingface_hub.errors.{site.exc}: {text}", frames),
                     [site.exc, "Hugging Face"]))
+    out += attribute_cases(ix)
+    return out
+
+
+# An object of each family as vLLM meets one, and the lookup that misses: the tokenizer's own
+# __getattr__ (its wording), the config's __getattribute__, torch's Module.__getattr__ for a model,
+# and a processor's plain attribute.
+ATTRIBUTE_PASTES = {
+    "tokenizer": ("{name}", "Qwen2Tokenizer has no attribute {name}",
+                  [("vllm/transformers_utils/tokenizer.py", 99, "get_cached_tokenizer"),
+                   ("transformers/tokenization_utils_base.py", 1293, "__getattr__")]),
+    "config": ("{name}", "'Qwen2Config' object has no attribute '{name}'",
+               [("vllm/config/model.py", 700, "__post_init__"), ("transformers/configuration_utils.py", 164, "__getattribute__")]),
+    "model": ("{name}", "'Qwen2ForCausalLM' object has no attribute '{name}'",
+              [("vllm/model_executor/models/transformers.py", 300, "__init__"), ("torch/nn/modules/module.py", 1940, "__getattr__")]),
+    "processor": ("{name}", "'Qwen2VLProcessor' object has no attribute '{name}'",
+                  [("vllm/multimodal/processing.py", 900, "__init__")]),
+}
+
+
+def attribute_cases(ix) -> list[tuple[str, str, str, list[str]]]:
+    """Every name a base class of transformers' objects lost, that the table's first release had: the
+    answer must name the release that removed it."""
+    from bot.diagnose.knowledge.stack.stack_index import _unpack
+    out = []
+    for family, packed in ix._attributes().get("families", {}).items():
+        _key, wording, frames = ATTRIBUTE_PASTES[family]
+        for positions, names in _unpack(packed):
+            for name in names.split(","):
+                rec = ix.attribute_name(family, name)
+                if rec.removed and not rec.added:
+                    out.append(("attribute", f"{family}.{name}",
+                                paste("AttributeError: " + wording.format(name=name), frames), [rec.removed]))
     return out
 
 

@@ -481,6 +481,8 @@ def _transformers_mismatch(values: dict, facts: dict) -> dict:
     out = _transformers_pin(facts, "tf")
     if values.get("module") and values.get("symbol"):
         out.update(_name_history(str(values["module"]), str(values["symbol"]), facts))
+    elif values.get("cls") and values.get("symbol"):
+        out.update(_attribute_history(str(values["cls"]), str(values["symbol"]), facts))
     floor = _TOKENIZER_CLASS_FROM.get(str(values.get("cls") or ""))
     if out.get("tf_pin") and floor and "tf_installed" not in out:
         # the class that lacks the attribute exists only from `floor` on: a transformers at least
@@ -499,6 +501,16 @@ def _name_history(module: str, name: str, facts: dict) -> dict:
         return {}
     from bot.diagnose.knowledge.stack.import_names import history
     return history(table[0], module, name, facts)
+
+
+def _attribute_history(cls: str, name: str, facts: dict) -> dict:
+    """Which transformers releases' tokenizer base classes have the attribute the tokenizer's own
+    `__getattr__` missed, by the stack index (attribute_names.py), in the import's nm_* keys."""
+    table = _transformers_table()
+    if table is None:
+        return {}
+    from bot.diagnose.knowledge.stack.attribute_names import history
+    return history(table[0], "tokenizer", cls, name, facts, prefix="nm")
 
 
 # Tokenizer classes of tokenizer_config.json that arrived in a transformers release: the generic

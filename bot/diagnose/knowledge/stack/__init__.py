@@ -18,7 +18,7 @@ answers never loads the index, nor the modules that read it.
 
 from __future__ import annotations
 
-FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "stack-site", "import-name")
+FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "stack-site", "import-name", "attribute-name")
 
 
 def candidates(book, found: list, strong: list, text: str, facts: dict) -> list:

@@ -40,7 +40,14 @@ def history(ix, module: str, name: str, facts: dict) -> dict:
     rec = ix.import_name(module, name)
     if rec is None:
         return {}
-    rels = ix.export_releases()
+    return describe(ix, rec, ix.export_releases(), facts)
+
+
+def describe(ix, rec, rels: list[str], facts: dict) -> dict:
+    """The nm_* values of one name's record (stack_index.ImportName) against the table's releases:
+    shared by the names a module exports and the attributes of transformers' base classes
+    (attribute_names.py)."""
+    name, module = rec.name, rec.module
     out: dict = {"nm_name": name, "nm_module": module, "nm_oldest": rels[0], "nm_newest": rels[-1]}
     if not rec.releases:
         out["nm_never"] = "yes"

@@ -430,11 +430,12 @@ def _stack_site(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     return out
 
 
-# --- import-name ---------------------------------------------------------------------------------------------------
+# --- import-name, attribute-name -----------------------------------------------------------------------------------
 
-def _import_name(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
-    return dict(hit.info["values"])       # import_names.history(), computed when the message was found
+def _found_values(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
+    # import_names.history() / attribute_names.history(), computed when the message was found
+    return dict(hit.info["values"])
 
 
 _FILLERS = {"error-code": _error_code, "loader": _loader, "errno": _errno, "pip-conflict": _pip_conflict,
-            "stack-site": _stack_site, "import-name": _import_name}
+            "stack-site": _stack_site, "import-name": _found_values, "attribute-name": _found_values}

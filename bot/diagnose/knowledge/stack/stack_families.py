@@ -9,6 +9,8 @@ A *family* rule (rules/*.yaml with `family:`) answers a message raised beneath v
     pip-conflict   pip's resolver refusing vLLM's own pins
     stack-site     a message huggingface_hub or transformers raises itself (matched to its raise site)
     import-name    a name Python cannot import from transformers, which the index saw come or go
+    attribute-name an attribute a transformers tokenizer, config, model or processor lacks, which the
+                   index saw its base classes gain or lose
 
 Like vLLM's families it answers only a paste no hand-written rule answers, and there the FIRST real
 error it knows (a wrapper, a worker's death or a native "Killed" does not count as an answer); the
@@ -332,19 +334,25 @@ def _stack_site(ix, m: Message, text: str, facts: dict) -> Hit | None:
 # package answers only where that frame is in one of the site's files ("'LlavaConfig' object has no
 # attribute 'vision_config'" raised by Python in configuration_utils.py is not the tokenizer's
 # `__getattr__` message that words it alike).
-_FRAME_LINE = re.compile(r'File "([^"\n]{1,400})", line \d+, in ')
+_FRAME_LINE = re.compile(r'File "([^"\n]{1,400})", line \d+, in ([\w<>.]*)')
 FRAME_REACH = 8         # lines between a frame and its exception: the source line, carets, a chained note
 
 
 def raising_frame(text: str, line_no: int) -> str | None:
     """The path (with "/") of the innermost frame printed right above the message at `line_no`."""
+    call = raising_call(text, line_no)
+    return call[0] if call else None
+
+
+def raising_call(text: str, line_no: int) -> tuple[str, str] | None:
+    """(path with "/", function) of the innermost frame printed right above the message at `line_no`."""
     starts = _line_starts(text)
     end = starts[min(line_no, len(starts)) - 1]
     above = text[starts[max(0, line_no - 1 - FRAME_REACH)]:end].split("\n")
     for line in reversed(above):
         found = _FRAME_LINE.search(line)
         if found:
-            return found.group(1).replace("\\", "/")
+            return found.group(1).replace("\\", "/"), found.group(2)
     return None
 
 
@@ -397,11 +405,33 @@ def _import_name(ix, m: Message, text: str, facts: dict) -> Hit | None:
     return Hit("import-name", {"values": values})
 
 
+# --- attribute-name: an attribute a transformers object lacks ------------------------------------------
+
+def _attribute_name(ix, m: Message, text: str, facts: dict) -> Hit | None:
+    """`'Qwen2Config' object has no attribute 'X'` (or the tokenizer's own `Qwen2Tokenizer has no
+    attribute X`) where the object is transformers' and the index saw its base classes gain or lose X
+    (attribute_names.py): before the stack-site family, which answers the tokenizer's wording by its
+    raise site alone."""
+    if m.exc_type not in (None, "AttributeError"):
+        return None
+    from .attribute_names import answerable, family_of, history, missing_attribute
+    found = missing_attribute(m.text)
+    if found is None:
+        return None
+    cls, name, own = found
+    family = family_of(ix, cls, raising_call(text, m.line_no))
+    if family is None or (own and family != "tokenizer"):
+        return None
+    values = history(ix, family, cls, name, facts)
+    return Hit("attribute-name", {"values": values}) if answerable(values) else None
+
+
 FINDERS = {
     "error-code": _error_code,
     "loader": _loader,
     "errno": _errno,
     "pip-conflict": _pip_conflict,
+    "attribute-name": _attribute_name,
     "stack-site": _stack_site,
     "import-name": _import_name,
 }

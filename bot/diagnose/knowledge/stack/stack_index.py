@@ -102,6 +102,11 @@ The Python packages of the stack (torch, transformers, tokenizers, huggingface_h
         first release after its last one, when there is one), elsewhere (the modules of the newest
         release that export it, when the module no longer does); the table's releases:
         ix.export_releases() (every transformers release from 4.40.0)
+    ix.attribute_name("tokenizer" | "config" | "model" | "processor", "all_special_tokens_extended")
+        -> ImportName | None (None: a name every indexed release of the family's base classes has, or
+        none had): module (the family), name, releases (those whose base classes have it), added,
+        removed, as import_name(); ix.attribute_releases(), ix.attribute_roots(family);
+        ix.exporting_modules("Qwen2Tokenizer") -> the modules that export it in some release
 
     ix.counts, ix.sources: rows per table and where each table came from (meta block)
 """
@@ -260,6 +265,20 @@ class WheelRelease(Record):
 
 
 # --- helpers -------------------------------------------------------------------------------------
+
+def _unpack(packed: str) -> list[tuple[list[int], str]]:
+    """Packed name groups ("0-47+50:A,B;...", build/transformers_exports.pack()) as (release
+    positions, names as one comma-joined string)."""
+    out = []
+    for group in packed.split(";"):
+        spans, _, names = group.partition(":")
+        positions: list[int] = []
+        for span in spans.split("+"):
+            first, _, last = span.partition("-")
+            positions += range(int(first), int(last or first) + 1)
+        out.append((positions, names))
+    return out
+
 
 # Patterns are kept as text and compiled by `re` on first use (its own cache keeps them): importing
 # this module compiles nothing.
@@ -899,17 +918,7 @@ class StackIndex:
         comma-joined string). The table keeps each module as one string, so a lookup splits only
         the module asked for."""
         packed = self._exports().get("modules", {}).get(module)
-        if packed is None:
-            return None
-        out = []
-        for group in packed.split(";"):
-            spans, _, names = group.partition(":")
-            positions: list[int] = []
-            for span in spans.split("+"):
-                first, _, last = span.partition("-")
-                positions += range(int(first), int(last or first) + 1)
-            out.append((positions, names))
-        return out
+        return None if packed is None else _unpack(packed)
 
     def import_name(self, module: str, name: str) -> ImportName | None:
         groups = self._export_groups(module.strip())
@@ -924,6 +933,39 @@ class StackIndex:
         elsewhere = self._exported_by(name) if removed else []
         return ImportName(module.strip(), name, [rels[i] for i in having], [rels[i] for i in module_has],
                           added, removed, elsewhere)
+
+    # what the base classes of its tokenizers, configs, models and processors answer to -------------
+
+    def _attributes(self) -> dict:
+        return self._table("attributes:transformers", lambda: self._block("attributes:transformers") or {})
+
+    def attribute_releases(self) -> list[str]:
+        return list(self._attributes().get("releases", ()))
+
+    def attribute_roots(self, family: str) -> list[str]:
+        return list(self._attributes().get("roots", {}).get(family, ()))
+
+    def attribute_name(self, family: str, name: str) -> ImportName | None:
+        """The table keeps only the names some release lacks; the family's releases are all of them."""
+        packed = self._attributes().get("families", {}).get(family)
+        if not packed:
+            return None
+        name = name.strip()
+        having = next((p for p, names in _unpack(packed) if name in names.split(",")), None)
+        if having is None:
+            return None
+        rels = self.attribute_releases()
+        added = rels[having[0]] if having[0] > 0 else None
+        removed = rels[having[-1] + 1] if having[-1] + 1 < len(rels) else None
+        return ImportName(family, name, [rels[i] for i in having], rels, added, removed, [])
+
+    def exporting_modules(self, name: str) -> list[str]:
+        """The modules that export `name` in some indexed release (a class's own module among them)."""
+        out = []
+        for module, packed in self._exports().get("modules", {}).items():
+            if name in packed and any(name in names.split(",") for _, names in _unpack(packed)):
+                out.append(module)
+        return out
 
     def _exported_by(self, name: str) -> list[str]:
         """The modules whose names in the newest release include `name` (where it went)."""

@@ -15,8 +15,8 @@ import os
 import time
 from pathlib import Path
 
-from . import (abi, caches, cuda_codes, cuda_library_codes, drivers, nccl_codes, nvml_codes, os_tables, pins, sonames, stack_sites,
-               transformers_exports, vllm_wheels)
+from . import (abi, caches, cuda_codes, cuda_library_codes, drivers, nccl_codes, nvml_codes, os_tables, pins, sonames,
+               stack_sites, transformers_attributes, transformers_exports, vllm_wheels)
 from .packages import Packages
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
@@ -52,6 +52,8 @@ def build(pypi: Packages, log=print, stats=lambda: (0, 0)) -> dict:
     step("transformers", lambda: stack_sites.transformers_tables(pypi, log))
     # what each of those releases lets a program import (read when such an ImportError is pasted)
     step("exports:transformers", lambda: transformers_exports.build(pypi, stack_sites.TABLE_SINCE, log))
+    # and what its tokenizers, configs, models and processors answer to (read on such an AttributeError)
+    step("attributes:transformers", lambda: transformers_attributes.build(pypi, stack_sites.TABLE_SINCE, log))
     for package in stack_sites.PACKAGES:
         step(f"sites:{package}", lambda: stack_sites.build_package(pypi, package, log))
         # a match reads the templates; where a site is raised, and the names (env vars read,
@@ -98,6 +100,8 @@ def counts(blocks: dict) -> dict[str, int]:
     if "exports:transformers" in blocks:
         out["transformers releases (exports)"] = len(blocks["exports:transformers"]["releases"])
         out["transformers modules (exports)"] = len(blocks["exports:transformers"]["modules"])
+    if "attributes:transformers" in blocks:
+        out["transformers releases (attributes)"] = len(blocks["attributes:transformers"]["releases"])
     for package in stack_sites.PACKAGES:
         b = blocks.get(f"sites:{package}")
         if b:

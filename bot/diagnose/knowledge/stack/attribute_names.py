@@ -1,0 +1,100 @@
+"""An attribute a transformers object lacks: `AttributeError: Qwen2Tokenizer has no attribute
+all_special_tokens_extended` (the tokenizer's own `__getattr__`) and `AttributeError: 'Qwen2Config'
+object has no attribute 'pad_token_id'` (Python's), against the stack index's table of what the
+base classes of transformers' tokenizers, configs, models and processors have in each release
+(build/transformers_attributes.py).
+
+The object must be transformers': the raising frame is its base class's own attribute lookup, or
+its class is one transformers exports from a model's tokenization/configuration/modeling/processing
+module (or a base class itself). Another library's object (vLLM's MistralTokenizer read by
+transformers' processor code) or a model's remote config lacking a field of its own is not the
+version's doing: those are left unanswered.
+
+history() gives the at_* values both answers are filled with: the stack family `attribute-name`
+and the hand-written `transformers-version-mismatch` (its tokenizer pattern, vLLM printed the log).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .import_names import describe
+
+# transformers' tokenizer `__getattr__` words its miss without quotes; Python quotes both names.
+_OWN_WORDING = re.compile(r"^(?:AttributeError: )?(?P<cls>[A-Za-z_]\w*) has no attribute (?P<name>[A-Za-z_]\w*)")
+_PYTHON_WORDING = re.compile(r"^(?:AttributeError: )?'(?P<cls>[A-Za-z_]\w*)' object has no attribute '(?P<name>[A-Za-z_]\w*)'")
+
+# The base classes' own lookups: a miss raised there is an object of that family, whatever its class
+# (a model's remote tokenizer derives from transformers' too).
+_OWN_LOOKUP = {("transformers/tokenization_utils_base.py", "__getattr__"): "tokenizer",
+               ("transformers/configuration_utils.py", "__getattribute__"): "config",
+               ("transformers/configuration_utils.py", "__getattr__"): "config"}
+
+# A class a model's module exports, by the module's kind; the class's name must fit the kind too (a
+# modeling module also exports the config class it imports).
+_MODEL_MODULE = re.compile(r"^transformers\.models\.\w+\.(?P<kind>tokenization|configuration|modeling|processing)_\w+$")
+_KIND = {"tokenization": "tokenizer", "configuration": "config", "modeling": "model", "processing": "processor"}
+_FITS = {"tokenizer": re.compile(r"Tokeni[sz]er(?:Fast)?$"), "config": re.compile(r"(?<!Generation)Config$"),
+         "model": re.compile(r"(?:Model|For[A-Z]\w*)$"), "processor": re.compile(r"Processor$")}
+FAMILIES = ("tokenizer", "config", "model", "processor")
+_VLLM_CACHED = "Cached"
+
+
+def missing_attribute(text: str) -> tuple[str, str, bool] | None:
+    """(class, name, worded by transformers) of an AttributeError message; None for another one."""
+    found = _PYTHON_WORDING.match(text)
+    if found:
+        return found.group("cls"), found.group("name"), False
+    found = _OWN_WORDING.match(text)
+    if found:
+        return found.group("cls"), found.group("name"), True
+    return None
+
+
+def family_of(ix, cls: str, frame: tuple[str, str] | None) -> str | None:
+    """Which of transformers' object families `cls` is: by the raising frame's lookup, the base
+    classes' names, or the model module that exports it; None when it is not transformers'."""
+    if frame is not None:
+        path, func = frame
+        for (file, fn), family in _OWN_LOOKUP.items():
+            if func == fn and (path == file or path.endswith("/" + file)):
+                return family
+    # vLLM's cached tokenizer is a subclass named after the one it wraps (transformers_utils/tokenizer.py:
+    # `CachedTokenizer.__name__ = f"Cached{tokenizer.__class__.__name__}"`)
+    wrapped = cls.removeprefix(_VLLM_CACHED)
+    if wrapped != cls and family_of(ix, wrapped, None) == "tokenizer":
+        return "tokenizer"
+    for family in FAMILIES:
+        if cls in ix.attribute_roots(family):
+            return family
+    found = set()
+    for module in ix.exporting_modules(cls):
+        kind = _MODEL_MODULE.match(module)
+        if kind and _FITS[_KIND[kind.group("kind")]].search(cls):
+            found.add(_KIND[kind.group("kind")])
+    return found.pop() if len(found) == 1 else None
+
+
+def history(ix, family: str, cls: str, name: str, facts: dict, prefix: str = "at") -> dict:
+    """{at_*: value} for an attribute the family's base classes gained or lost; {} when the table
+    did not see it come or go. prefix "nm": the keys of a missing import's text, which
+    transformers-version-mismatch words for both (with nm_attribute set)."""
+    rec = ix.attribute_name(family, name)
+    if rec is None:
+        return {}
+    values = describe(ix, rec, ix.attribute_releases(), facts)
+    roots = [r for r in ix.attribute_roots(family) if r != cls]
+    values.update(nm_cls=cls, nm_family=family, nm_bases=", ".join(f"`{r}`" for r in roots), nm_attribute="yes")
+    return {f"{prefix}_" + k[len("nm_"):]: v for k, v in values.items()}
+
+
+def answerable(values: dict) -> bool:
+    """Only where the version is the cause: the base classes lost the name, and the release that ran
+    is past that (the paste shows it, or shows none and the name was there from the table's first
+    release on). A name a base class gained says nothing of an older release's object: the subclasses
+    declared it themselves before (a slow tokenizer's `sp_model`, a model config's `rope_scaling`)."""
+    if not values.get("at_known") or not values.get("at_removed"):
+        return False
+    if "at_installed" in values:
+        return bool(values.get("at_too_new"))
+    return not values.get("at_added")

@@ -1,0 +1,248 @@
+"""What the objects transformers hands a program answer to: the attributes and methods of its base
+classes (the tokenizers', configs', models' and processors'), for every release the stack index's
+transformers tables cover.
+
+The answer to `AttributeError: Qwen2Tokenizer has no attribute all_special_tokens_extended` (a
+tokenizer of transformers 5 under a vLLM written for 4.x) is which releases had the name. Each
+release's wheel is read with ranged requests and parsed with `ast` (nothing is imported). A family
+is the union of its root classes and of their bases inside transformers (followed through each
+file's relative imports), since the object a paste names is a subclass of one of them:
+
+- a class's names are its methods and properties, its class-level assignments (a 5.x config's
+  dataclass fields among them), what its methods assign to `self.X`, and the names its
+  `__getattr__` serves from `SPECIAL_TOKENS_ATTRIBUTES` (`bos_token`, `bos_token_id`,
+  `additional_special_tokens_ids`) or compares the key against (5.x's `extra_special_tokens`).
+
+Only the names that some indexed release of the family lacks are kept: a name every release has,
+or none had, says nothing about the version.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from pathlib import Path
+
+from .packages import Packages
+from .transformers_exports import _resolve, module_name, pack
+
+# The classes a transformers object of each family derives from, by file: 4.x and 5.x names
+# (5.x renamed the slow and fast tokenizers' bases PythonBackend and TokenizersBackend, and
+# PretrainedConfig PreTrainedConfig); a file or class a release lacks is skipped.
+ROOTS = {
+    "tokenizer": (("transformers/tokenization_utils_base.py", "PreTrainedTokenizerBase"),
+                  ("transformers/tokenization_utils.py", "PreTrainedTokenizer"),
+                  ("transformers/tokenization_utils_fast.py", "PreTrainedTokenizerFast"),
+                  ("transformers/tokenization_python.py", "PythonBackend"),
+                  ("transformers/tokenization_utils_tokenizers.py", "TokenizersBackend"),
+                  ("transformers/tokenization_utils_sentencepiece.py", "SentencePieceBackend")),
+    "config": (("transformers/configuration_utils.py", "PretrainedConfig"),
+               ("transformers/configuration_utils.py", "PreTrainedConfig")),
+    # generation: the models that generate derive from GenerationMixin themselves since 4.50
+    "model": (("transformers/modeling_utils.py", "PreTrainedModel"),
+              ("transformers/generation/utils.py", "GenerationMixin")),
+    "processor": (("transformers/processing_utils.py", "ProcessorMixin"),),
+}
+MAX_DEPTH = 6
+
+
+def scanner_key() -> str:
+    source = Path(__file__).read_text().split("# --- every release")[0]
+    return hashlib.sha1(source.encode()).hexdigest()[:12]
+
+
+# --- one class --------------------------------------------------------------------------------------
+
+def _self_attributes(fn: ast.AST) -> set[str]:
+    """`self.X = ...` (and `self.X: T = ...`, `self.X += ...`, `setattr(self, "X", ...)`) in a method."""
+    out = set()
+    for node in ast.walk(fn):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
+        for t in targets:
+            for e in (t.elts if isinstance(t, (ast.Tuple, ast.List)) else [t]):
+                if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name) and e.value.id == "self":
+                    out.add(e.attr)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr" \
+                and len(node.args) >= 2 and isinstance(node.args[0], ast.Name) and node.args[0].id == "self" \
+                and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str):
+            out.add(node.args[1].value)
+    return out
+
+
+def _id_form(token: str) -> str:
+    """The id attribute `__getattr__` serves beside a special token: bos_token → bos_token_id,
+    additional_special_tokens → additional_special_tokens_ids."""
+    return token + ("_ids" if token.endswith("s") else "_id")
+
+
+def _getattr_names(fn: ast.FunctionDef) -> set[str]:
+    """The keys a `__getattr__` answers by comparing with a constant (`key_without_id ==
+    "extra_special_tokens"`), with their id forms."""
+    out = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Compare) and all(isinstance(op, ast.Eq) for op in node.ops):
+            for c in [node.left, *node.comparators]:
+                if isinstance(c, ast.Constant) and isinstance(c.value, str) and c.value.isidentifier():
+                    out |= {c.value, _id_form(c.value)}
+    return out
+
+
+def class_names(cls: ast.ClassDef) -> set[str]:
+    """The attribute and method names one class body gives its instances."""
+    names: set[str] = set()
+    special: list[str] = []
+    for st in cls.body:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(st.name)
+            names |= _self_attributes(st)
+            if st.name == "__getattr__":
+                names |= _getattr_names(st)
+        elif isinstance(st, ast.Assign):
+            for t in st.targets:
+                if isinstance(t, ast.Name):
+                    names.add(t.id)
+                    if t.id == "SPECIAL_TOKENS_ATTRIBUTES" and isinstance(st.value, (ast.List, ast.Tuple)):
+                        special += [e.value for e in st.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
+            names.add(st.target.id)
+    names |= {*special, *map(_id_form, special)}
+    return {n for n in names if not (n.startswith("__") and n.endswith("__"))}
+
+
+# --- one file -------------------------------------------------------------------------------------------
+
+def scan_file(path: str, text: str) -> dict:
+    """{"classes": {name: {"names": [...], "bases": [...]}}, "aliases": {name: target},
+    "imports": {name: module}}: the classes of one file, its `X = Y` aliases of them and where
+    its relative imports bring a name from (to follow a base class into its file)."""
+    tree = ast.parse(text)
+    module = module_name(path)
+    package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
+    classes, aliases, imports = {}, {}, {}
+    for st in ast.walk(tree):
+        if isinstance(st, ast.ClassDef) and st.name not in classes:
+            classes[st.name] = {"names": sorted(class_names(st)),
+                                "bases": [ast.unparse(b).rpartition(".")[2] for b in st.bases]}
+        elif isinstance(st, ast.ImportFrom) and st.level:
+            for a in st.names:
+                imports[a.asname or a.name] = _resolve(package, st.level, st.module)
+    for st in tree.body:
+        if isinstance(st, ast.Assign) and isinstance(st.value, ast.Name):
+            for t in st.targets:
+                if isinstance(t, ast.Name):
+                    aliases[t.id] = st.value.id
+    return {"classes": classes, "aliases": aliases, "imports": imports}
+
+
+# --- one release ------------------------------------------------------------------------------------------
+
+def _path(module: str, namelist: set[str]) -> str | None:
+    base = module.replace(".", "/")
+    return next((p for p in (f"{base}.py", f"{base}/__init__.py") if p in namelist), None)
+
+
+def release_attributes(read, namelist: set[str]) -> dict[str, list[str]]:
+    """{family: sorted names} of one release. read(path) → scan_file() of that file (None: not in
+    the wheel, or not parsed)."""
+    out: dict[str, list[str]] = {}
+    for family, roots in ROOTS.items():
+        names: set[str] = set()
+        seen: set[tuple[str, str]] = set()
+
+        def walk(path: str, cls: str, depth: int) -> None:
+            if depth > MAX_DEPTH or (path, cls) in seen:
+                return
+            seen.add((path, cls))
+            scan = read(path) if path in namelist else None
+            if scan is None:
+                return
+            cls = scan["aliases"].get(cls, cls)
+            if cls in scan["classes"]:
+                c = scan["classes"][cls]
+                names.update(c["names"])
+                for base in c["bases"]:
+                    if base in scan["classes"]:
+                        walk(path, base, depth + 1)
+                    elif base in scan["imports"]:
+                        found = _path(scan["imports"][base], namelist)
+                        if found:
+                            walk(found, base, depth + 1)
+            elif cls in scan["imports"]:          # re-exported from another module
+                found = _path(scan["imports"][cls], namelist)
+                if found:
+                    walk(found, cls, depth + 1)
+
+        for path, cls in roots:
+            walk(path, cls, 0)
+        if names:
+            out[family] = sorted(names)
+    return out
+
+
+# --- every release -----------------------------------------------------------------------------------
+
+_SCANNED: dict[tuple[str, bytes], dict | None] = {}
+
+
+def read_release(pypi: Packages, wheel: dict) -> dict[str, list[str]]:
+    """{family: names} of one wheel, kept by its file name (a file on PyPI never changes)."""
+    def make():
+        z = pypi.remote(wheel)
+        namelist = set(z.namelist())
+        texts: dict[str, str] = {}
+
+        def read(path: str) -> dict | None:
+            if path not in texts:
+                texts.update(z.texts([path]))
+            text = texts.get(path)
+            if text is None:
+                return None
+            key = (path, hashlib.sha1(text.encode()).digest())
+            if key not in _SCANNED:
+                try:
+                    _SCANNED[key] = scan_file(path, text)
+                except SyntaxError:
+                    _SCANNED[key] = None
+            return _SCANNED[key]
+
+        return release_attributes(read, namelist)
+
+    kind = f"transformers-attributes-{scanner_key()}"
+    pypi.prune("transformers-attributes-", kind)
+    return pypi.memo(kind, wheel["filename"], make)
+
+
+def build(pypi: Packages, since: str, log=print) -> dict:
+    """{"releases": [...], "families": {family: packed groups (pack())}, "source"}: the names some
+    release of the family lacks, every release from `since` on."""
+    releases: list[str] = []
+    masks: dict[str, dict[str, int]] = {}
+    for version in pypi.releases("transformers", since=since):
+        wheel = pypi.wheel("transformers", version, smallest=True)
+        if wheel is None:
+            continue
+        table = read_release(pypi, wheel)
+        if not table:
+            log(f"  transformers {version}: no base class read; skipped")
+            continue
+        bit = 1 << len(releases)
+        releases.append(version)
+        for family, names in table.items():
+            row = masks.setdefault(family, {})
+            for n in names:
+                row[n] = row.get(n, 0) | bit
+    return {"releases": releases, "families": {f: pack(changing(masks[f])) for f in sorted(masks)},
+            "roots": {f: [c for _, c in roots] for f, roots in ROOTS.items()},
+            "source": f"transformers wheels on PyPI, every release from {since}: the methods, properties, "
+                      "class-level and self.X assignments (and the special tokens __getattr__ serves) of "
+                      "the tokenizer, config, model and processor base classes and of their bases inside "
+                      "transformers (ast); only the names some release lacks"}
+
+
+def changing(row: dict[str, int]) -> dict[str, int]:
+    """The names whose releases are not all the family's: a name every release has says nothing."""
+    full = 0
+    for m in row.values():
+        full |= m
+    return {n: m for n, m in row.items() if m != full}

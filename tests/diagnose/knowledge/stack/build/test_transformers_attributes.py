@@ -1,0 +1,83 @@
+"""What the base classes of transformers' objects answer to, read from their files (synthetic sources
+in the shapes the wheels use: 4.x's SpecialTokensMixin, 5.x's backends and aliases)."""
+
+from __future__ import annotations
+
+from bot.diagnose.knowledge.stack.build import transformers_attributes as ta
+
+BASE_4 = '''
+from .utils import PushToHubMixin
+class SpecialTokensMixin:
+    SPECIAL_TOKENS_ATTRIBUTES = ["bos_token", "additional_special_tokens"]
+    def __init__(self, **kwargs):
+        self._special_tokens_map = {}
+        self.verbose = kwargs.pop("verbose", False)
+    @property
+    def all_special_tokens_extended(self):
+        return []
+class PreTrainedTokenizerBase(SpecialTokensMixin, PushToHubMixin):
+    padding_side: str = "right"
+    def batch_encode_plus(self, texts):
+        setattr(self, "_in_target_context_manager", False)
+'''
+FAST_4 = '''
+from .tokenization_utils_base import PreTrainedTokenizerBase
+class PreTrainedTokenizerFast(PreTrainedTokenizerBase):
+    def __init__(self):
+        self._tokenizer, self.slow = None, None
+'''
+HUB = '''
+class PushToHubMixin:
+    def push_to_hub(self):
+        pass
+'''
+BASE_5 = '''
+from .utils import PushToHubMixin
+class PreTrainedTokenizerBase(PushToHubMixin):
+    SPECIAL_TOKENS_ATTRIBUTES = ["bos_token"]
+    def __getattr__(self, key):
+        if key == "extra_special_tokens":
+            return []
+        raise AttributeError(f"{self.__class__.__name__} has no attribute {key}")
+'''
+TOKENIZERS_5 = '''
+from .tokenization_utils_base import PreTrainedTokenizerBase
+class TokenizersBackend(PreTrainedTokenizerBase):
+    def __init__(self):
+        self._tokenizer = None
+PreTrainedTokenizerFast = TokenizersBackend
+'''
+
+
+def _release(files: dict[str, str]) -> dict[str, list[str]]:
+    scans = {p: ta.scan_file(p, t) for p, t in files.items()}
+    return ta.release_attributes(scans.get, set(files))
+
+
+def test_a_class_gives_its_methods_fields_self_assignments_and_special_tokens():
+    names = set(_release({"transformers/tokenization_utils_base.py": BASE_4,
+                          "transformers/utils/__init__.py": HUB})["tokenizer"])
+    assert {"all_special_tokens_extended", "batch_encode_plus", "padding_side", "verbose",
+            "_special_tokens_map", "_in_target_context_manager", "SPECIAL_TOKENS_ATTRIBUTES"} <= names
+    # what __getattr__ serves from SPECIAL_TOKENS_ATTRIBUTES, with the id forms
+    assert {"bos_token", "bos_token_id", "additional_special_tokens", "additional_special_tokens_ids"} <= names
+    assert "push_to_hub" in names            # a base followed into another file through its import
+    assert "__init__" not in names
+
+
+def test_5x_backends_and_aliases_and_getattr_keys():
+    names = set(_release({"transformers/tokenization_utils_base.py": BASE_5,
+                          "transformers/tokenization_utils_tokenizers.py": TOKENIZERS_5})["tokenizer"])
+    assert {"_tokenizer", "bos_token_id", "extra_special_tokens", "extra_special_tokens_ids"} <= names
+    assert "all_special_tokens_extended" not in names and "additional_special_tokens" not in names
+
+
+def test_a_4x_alias_root_is_read_through_its_class():
+    fam = _release({"transformers/tokenization_utils_base.py": BASE_4,
+                    "transformers/tokenization_utils_fast.py": FAST_4})
+    assert {"slow", "_tokenizer", "batch_encode_plus"} <= set(fam["tokenizer"])
+    assert "config" not in fam                 # no config file in this release: no family
+
+
+def test_only_the_names_some_release_lacks_are_kept():
+    assert ta.changing({"a": 0b111, "b": 0b011, "c": 0b110}) == {"b": 0b011, "c": 0b110}

@@ -1,0 +1,64 @@
+"""An attribute a transformers object lacks, against the index's table of its base classes."""
+
+from __future__ import annotations
+
+from bot.diagnose.knowledge.stack import stack_index
+from bot.diagnose.knowledge.stack.attribute_names import answerable, family_of, history, missing_attribute
+
+
+def test_both_wordings_are_read_and_others_are_not():
+    assert missing_attribute("AttributeError: Qwen2Tokenizer has no attribute all_special_tokens_extended. "
+                             "Did you mean: 'num_special_tokens_to_add'?") == \
+        ("Qwen2Tokenizer", "all_special_tokens_extended", True)
+    assert missing_attribute("'Qwen2Config' object has no attribute 'pad_token_id'") == \
+        ("Qwen2Config", "pad_token_id", False)
+    for other in ("module 'transformers' has no attribute 'X'", "type object 'Pooler' has no attribute 'x'",
+                  "'NoneType' object is not subscriptable"):
+        assert missing_attribute(other) is None, other
+
+
+def test_the_family_is_the_raising_lookups_or_the_exporting_modules():
+    ix = stack_index.load()
+    own = ("/x/site-packages/transformers/tokenization_utils_base.py", "__getattr__")
+    assert family_of(ix, "MiniCPMVTokenizerFast", own) == "tokenizer"      # a remote class, its base's lookup
+    assert family_of(ix, "ChatGLMConfig", ("/x/transformers/configuration_utils.py", "__getattribute__")) == "config"
+    assert family_of(ix, "Qwen2TokenizerFast", None) == "tokenizer"
+    assert family_of(ix, "LlamaConfig", None) == "config"                 # modeling_llama imports it too
+    assert family_of(ix, "Qwen2ForCausalLM", None) == "model"
+    assert family_of(ix, "Qwen2VLProcessor", None) == "processor"
+    assert family_of(ix, "TokenizersBackend", None) == "tokenizer"
+    assert family_of(ix, "CachedPreTrainedTokenizerFast", None) == "tokenizer"     # vLLM's cached wrapper
+    assert family_of(ix, "CachedQwen2TokenizerFast", None) == "tokenizer"
+    assert family_of(ix, "CachedLlamaConfig", None) is None
+    # vLLM's tokenizer read by transformers' processor code; a config of another program
+    assert family_of(ix, "MistralTokenizer", ("/x/transformers/models/pixtral/processing_pixtral.py", "__init__")) is None
+    assert family_of(ix, "GenerationConfig", None) is None
+    assert family_of(ix, "Phi3SmallConfig", None) is None
+
+
+def test_the_shipped_table_knows_what_transformers_5_removed():
+    ix = stack_index.load()
+    rec = ix.attribute_name("tokenizer", "all_special_tokens_extended")
+    assert rec.removed == "5.0.0" and rec.releases[-1].startswith("4.57") and rec.added is None
+    assert ix.attribute_name("tokenizer", "additional_special_tokens").removed == "5.0.0"
+    assert ix.attribute_name("config", "tie_word_embeddings").removed == "5.0.0"
+    assert ix.attribute_name("tokenizer", "encode") is None          # every release has it
+    assert ix.attribute_name("config", "vision_config") is None      # a model's own field
+    assert ix.attribute_releases() == ix.transformers_releases()
+
+
+def test_history_fits_the_logs_vllm_and_abstains_where_the_version_is_not_the_cause():
+    ix = stack_index.load()
+    v = history(ix, "tokenizer", "Qwen2Tokenizer", "all_special_tokens_extended",
+                {"transformers_installed": "5.3.0", "vllm_version": "0.11.0"})
+    assert v["at_too_new"] and v["at_cls"] == "Qwen2Tokenizer" and answerable(v)
+    assert v["at_vllm_pin"] == ix.pin("0.11.0", "transformers") and v["at_fix_spec"].endswith("<5.0.0")
+    # the transformers the paste shows has it: another cause
+    assert not answerable(history(ix, "tokenizer", "X", "all_special_tokens_extended", {"transformers_installed": "4.57.1"}))
+    # a name the base gained: an older release's subclasses declared it themselves, or lacked it for
+    # their own reasons (a slow tokenizer's sp_model, a model config's rope_scaling)
+    assert not answerable(history(ix, "config", "X", "rope_parameters", {}))
+    assert not answerable(history(ix, "config", "X", "rope_parameters", {"transformers_installed": "4.57.1"}))
+    assert not answerable(history(ix, "tokenizer", "X", "sp_model", {"transformers_installed": "4.38.2"}))
+    nm = history(ix, "tokenizer", "X", "all_special_tokens_extended", {}, prefix="nm")
+    assert nm["nm_attribute"] and nm["nm_known"] and "at_known" not in nm
