@@ -246,3 +246,11 @@ def test_bare_diagnose_on_a_terminal_says_it_waits_for_a_paste():
 def test_a_pipe_gets_no_terminal_hint():
     r = run("diagnose", "--json", stdin=b"hello")
     assert r.returncode == 0 and r.stderr == b""
+
+
+def test_rules_drift_finds_no_unexplained_rewording_in_the_shipped_book():
+    r = run("rules", "drift", "--all")
+    assert r.returncode == 0, r.stdout.decode()[-2000:]
+    out = r.stdout.decode()
+    assert "0 no rule matches, unexplained" in out
+    assert "weights-key-mismatch: continues" in out and "a pattern matches the new wording" in out

@@ -14,6 +14,8 @@ import random
 import re
 
 _NUMBERS = ("4096", "8", "32768", "2", "128")
+# what an `{e}` is filled with: an error of its own, which a rule on that error matches
+ERROR_VALUES = ("[Errno 2] No such file or directory", "CUDA error: invalid argument")
 # (words in the placeholder's name, values to choose from); the first rule whose word appears wins
 _RULES: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
     (("dtype",), ("torch.float16", "bfloat16", "float32", "fp8_e4m3")),
@@ -31,8 +33,7 @@ _RULES: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
       "limit", "step", "seq", "batch", "world", "port", "id", "capacity", "version", "n_", "shape"), _NUMBERS),
     (("keys", "names", "list", "modules", "choices", "supported", "layers", "weights", "items"),
      ("['q_proj', 'k_proj']", "{'lm_head.weight'}", "['auto', 'fp8']")),
-    (("e", "err", "exc", "error", "str(e)", "msg", "reason"),
-     ("[Errno 2] No such file or directory", "CUDA error: invalid argument")),
+    (("e", "err", "exc", "error", "str(e)", "msg", "reason"), ERROR_VALUES),
 ]
 _DEFAULT = ("foo", "qwen2", "llama", "default")
 # A name whose last word is a count or a size (`max_model_len`, `format_gib(needed_memory)`) is a
