@@ -244,13 +244,13 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("Triton Inference Server", False, ("tritonserver", "model_repository_manager.cc", "triton_python_backend")),
     ("OpenUI", False, ("(openui)",)),
     # image and chat front ends whose users paste the same torch and CUDA errors; ComfyUI closes
-    # every run with "Prompt executed in N seconds"
-    # every run with "Prompt executed in N seconds"; its own package is comfy/ (comfy/model_management.py,
-    # comfy/ldm/, comfy_extras/), and its portable build for Windows ships Python as "python_embeded"
+    # every run with "Prompt executed in N seconds", and its own package is comfy/ (comfy/model_management.py,
+    # comfy/ldm/, comfy_extras/)
     ("ComfyUI", False, ("comfyui", "prompt executed in ", "custom_nodes", "!!! exception during processing !!!",
                         "comfy_extras", "comfy/model_management", "comfy\\model_management", "comfy/ldm/",
                         "comfy\\ldm\\", "comfy/sd.py", "comfy\\sd.py")),
-    # its one-click installer keeps its conda environment in installer_files/env (other one-click web UIs copied it)
+    # text-generation-webui's one-click installer keeps its conda environment in installer_files/env (other
+    # one-click web UIs copied it)
     ("text-generation-webui or another one-click web UI", False, ("text-generation-webui", "oobabooga",
                                                                   "installer_files", "modules/ui_model_menu",
                                                                   "modules\\ui_model_menu")),
@@ -270,7 +270,7 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("KoboldCpp", False, ("koboldcpp",)),
     ("ExLlama", False, ("exllamav2", "exllamav3")),
     ("MLC LLM", False, ("mlc_llm", "mlc-llm")),
-    # training and vision stacks that do not run vLLM: their packages, launchers and log prefixes
+    # training and vision stacks that do not run vLLM: their packages, launchers and log prefixes.
     # LLaMA-Factory runs vLLM only to infer (llamafactory/chat/vllm_engine.py, scripts/vllm_infer.py); its training
     # (llamafactory-cli train, llamafactory/train/) does not
     ("LLaMA-Factory's training", False, ("llamafactory-cli train", "llamafactory/train/", "llamafactory\\train\\",
