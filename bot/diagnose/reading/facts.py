@@ -256,10 +256,12 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
                                                                   "modules\\ui_model_menu")),
     # A1111's request wrapper prints "*** Error completing request" and the task's arguments; its launcher's
     # GPU check names its own option and variable ("add --skip-torch-cuda-test to COMMANDLINE_ARGS"),
-    # read from webui-user.bat / webui-user.sh; its forks (Forge, SD.Next, DirectML) keep them
+    # read from webui-user.bat / webui-user.sh; its forks (Forge, SD.Next, DirectML) keep them, and the folder
+    # their checkpoints load from (models/Stable-diffusion/)
     ("stable-diffusion-webui", False, ("stable-diffusion-webui", "automatic1111", "*** error completing request",
                                        "--skip-torch-cuda-test", "commandline_args", "webui-user.",
-                                       "modules/launch_utils", "modules\\launch_utils")),
+                                       "modules/launch_utils", "modules\\launch_utils", "models/stable-diffusion/",
+                                       "models\\stable-diffusion\\")),
     # other image front ends and the launchers that install them; the portable builds for Windows of ComfyUI
     # and Fooocus ship Python as "python_embeded"
     ("an image-generation app (Fooocus, InvokeAI, SD.Next, Pinokio, a portable ComfyUI)", False,
@@ -275,6 +277,11 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # (llamafactory-cli train, llamafactory/train/) does not
     ("LLaMA-Factory's training", False, ("llamafactory-cli train", "llamafactory/train/", "llamafactory\\train\\",
                                          "llamafactory.train.")),
+    # the launchers of PyTorch's distributed training and tests; vLLM starts its own workers (its torchrun
+    # external launcher prints vLLM's own lines, which keep the paste vLLM's)
+    ("a PyTorch distributed run (torchrun, accelerate launch)", False,
+     ("torchrun --nproc", "torchrun --nnodes", "torchrun --standalone", "accelerate launch",
+      "-m torch.distributed.launch", "-m torch.distributed.run")),
     # diffusion trainers: diffusers' example scripts and the trainers built on them
     ("a diffusion model trainer", False, ("finetrainers", "train_dreambooth", "train_text_to_image",
                                           "train_controlnet", "diffusers/training_utils",

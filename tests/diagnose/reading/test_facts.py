@@ -386,9 +386,13 @@ def test_image_apps_and_trainers_show_themselves_by_their_launchers_and_paths():
     a1111 = ("RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable "
              "to disable this check\n")                                          # ai-dock/stable-diffusion-webui#6
     assert facts.foreign_context(a1111)[0] == "stable-diffusion-webui"
+    # its checkpoints' folder, which Forge and SD.Next keep (vladmandic/sdnext#3260); a Hub repo of that name is not it
+    sdnext = '16:43:10-293653 ERROR    Diffusers failed loading: model=e:\\automatic\\models\\Stable-diffusion\\sd3_medium.safetensors\n'
+    assert facts.foreign_context(sdnext)[0] == "stable-diffusion-webui"
+    assert facts.foreign_context("401 Client Error for url: https://huggingface.co/stabilityai/stable-diffusion-3-medium\n")[0] is None
     oneclick = "/text-generation-webui/installer_files/env/lib/python3.10/site-packages/bitsandbytes/cuda_setup/main.py\n"
     assert "one-click" in facts.foreign_context(oneclick.replace("/text-generation-webui", "/home/me/tts"))[0]
-    axolotl = "accelerate launch -m axolotl.cli.train qlora.yaml --deepspeed zero1.json\n"  # axolotl#1158
+    axolotl = "python -m axolotl.cli.train qlora.yaml --deepspeed zero1.json\n"
     assert facts.foreign_context(axolotl)[0] == "Axolotl"
     trainer = "2025-03-21 17:08:31,569 - finetrainers - ERROR - Error during training: NCCL error in: x\n"
     assert facts.foreign_context(trainer)[0] == "a diffusion model trainer"
@@ -402,3 +406,13 @@ def test_a_trainer_that_runs_vllm_is_another_program_only_where_vllm_is_not_ment
     assert facts.foreign_context(alone)[0] == "Unsloth"
     # Unsloth's fast_inference starts vLLM, whose lines then show in the paste
     assert facts.foreign_context(alone + "INFO 03-12 20:52:38 __init__.py:207] vLLM is starting\n")[0] is None
+
+
+def test_a_pytorch_distributed_launcher_shows_a_training_run():
+    # pytorch/pytorch#149984: a plain torchrun test whose NCCL error reads like vLLM's
+    paste = ("torchrun --nproc-per-node=2 test.py\n"
+             "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n")
+    assert "torchrun" in facts.foreign_context(paste)[0]
+    # vLLM under torchrun (its external launcher) prints its own lines: still vLLM's
+    f = facts.extract(paste + "INFO 03-25 10:00:00 [llm.py:1] vLLM is starting with distributed_executor_backend=external_launcher\n")
+    assert f["vllm_printed"] and f["stack_context"]
