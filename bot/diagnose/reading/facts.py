@@ -261,7 +261,7 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("stable-diffusion-webui", False, ("stable-diffusion-webui", "automatic1111", "*** error completing request",
                                        "--skip-torch-cuda-test", "commandline_args", "webui-user.",
                                        "modules/launch_utils", "modules\\launch_utils", "models/stable-diffusion/",
-                                       "models\\stable-diffusion\\")),
+                                       "models\\stable-diffusion\\", "extensions-builtin", "sd-webui-")),
     # other image front ends and the launchers that install them; the portable builds for Windows of ComfyUI
     # and Fooocus ship Python as "python_embeded"
     ("an image-generation app (Fooocus, InvokeAI, SD.Next, Pinokio, a portable ComfyUI)", False,
@@ -318,12 +318,16 @@ _FOREIGN_RUNNERS = [
 # Log formats no program of vLLM's stack writes, judged by their shape where the program's name may be cut away:
 # Go's structured logger with the source file (Ollama's server: "time=... level=ERROR source=sched.go:455
 # msg=..."), and SGLang's record header, which names its parallel ranks ("[2025-04-17 16:15:33 TP0] Scheduler
-# hit an exception", "[... TP0 EP0]", "[... DP1 TP3]").
+# hit an exception", "[... TP0 EP0]", "[... DP1 TP3]"), and the time-with-microseconds header of SD.Next's logger,
+# which text-generation-webui took over ("22:16:19-842024 INFO     Command line args: ...").
 _FOREIGN_SHAPES = [
     ("Ollama or another Go server (its `level=... source=file.go` log)",
      _P(r"\blevel=(?:ERROR|WARN|INFO|DEBUG) source=[\w./-]+\.go:\d+", literals=(" source=",))),
     ("SGLang (its `[date TP0]` log records)",
      _P(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: (?:TP|DP|EP|PP)\d+)+\]", literals=(" TP", " DP"))),
+    ("SD.Next or text-generation-webui (their `HH:MM:SS-micro LEVEL` log)",
+     _P(r"^\d\d:\d\d:\d\d-\d{6} (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) ", re.M,
+        literals=(" DEBUG ", " INFO ", " WARNING ", " ERROR ", " CRITICAL "))),
 ]
 
 

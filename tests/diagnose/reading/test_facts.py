@@ -356,7 +356,12 @@ def test_a_foreign_log_format_shows_its_program_without_its_name():
     sglang = ("[2025-07-25 07:53:08 TP2] Scheduler hit an exception: Traceback (most recent call last):\n"
               "RuntimeError: CUDA error: an illegal memory access was encountered\n")
     assert "SGLang" in facts.foreign_context(sglang)[0]
-    # vLLM's own header (level, month-day, [file:line]) and its process tags are not either shape
+    # SD.Next's logger header, which text-generation-webui took over (oobabooga/textgen#6632)
+    webui = ("21:48:28-707156 INFO     llama.cpp weights detected: \"models/Llama-3.2-3B-Instruct.Q2_K.gguf\"\n"
+             "21:48:28-754130 ERROR    Failed to load the model.\n"
+             "OSError: libcuda.so.1: cannot open shared object file: No such file or directory\n")
+    assert "SD.Next" in facts.foreign_shape(webui.replace("llama.cpp weights", "weights"))
+    # vLLM's own header (level, month-day, [file:line]) and its process tags are none of these shapes
     own = ("ERROR 07-25 07:53:08 [core.py:700] EngineCore failed to start.\n"
            "(EngineCore_DP0 pid=12) RuntimeError: CUDA error: an illegal memory access was encountered\n")
     assert facts.foreign_shape(own) is None and facts.foreign_context(own)[0] is None
