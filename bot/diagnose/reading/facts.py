@@ -307,11 +307,13 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
                    "building wheels for collected packages", "building wheel for collected packages",
                    "error: could not find a version")),
 ]
-# Trainers that start vLLM themselves for their rollouts or inference (Unsloth's fast_inference, Axolotl's
-# vllm-serve for GRPO): another program's log only when nothing in the paste mentions vLLM.
+# Programs that may start or call vLLM themselves: trainers for their rollouts or inference (Unsloth's
+# fast_inference, Axolotl's vllm-serve for GRPO), Gradio demos in front of a model server. Another program's
+# log only when nothing in the paste mentions vLLM, and after a server's error relayed through them.
 _FOREIGN_RUNNERS = [
     ("Unsloth", ("unsloth",)),
     ("Axolotl", ("axolotl",)),
+    ("a Gradio app", ("running on local url:", "gradio.live", "to create a public link, set `share=true`")),
 ]
 
 
@@ -1091,15 +1093,15 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     for name, strict, markers in _FOREIGN:
         if any(m in low for m in markers):
             return name, strict
-    if not _mentions_vllm(low):
-        runner = next((name for name, markers in _FOREIGN_RUNNERS if any(m in low for m in markers)), None)
-        if runner:
-            return runner, False
     shape = foreign_shape(text)
     if shape:
         return shape, False
     if _relayed_server_error(text) or _VLLM_SERVER_ERROR.search(text):
         return None, False
+    if not _mentions_vllm(low):
+        runner = next((name for name, markers in _FOREIGN_RUNNERS if any(m in low for m in markers)), None)
+        if runner:
+            return runner, False
     program = loader_program(text) if "error while loading shared" in low else None
     if program:
         return f"`{program}` (the program the dynamic loader could not start)", False

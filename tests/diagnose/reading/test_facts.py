@@ -421,3 +421,13 @@ def test_a_pytorch_distributed_launcher_shows_a_training_run():
     # vLLM under torchrun (its external launcher) prints its own lines: still vLLM's
     f = facts.extract(paste + "INFO 03-25 10:00:00 [llm.py:1] vLLM is starting with distributed_executor_backend=external_launcher\n")
     assert f["vllm_printed"] and f["stack_context"]
+
+
+def test_a_gradio_demo_is_another_program_unless_it_relays_a_servers_error():
+    # oobabooga/textgen#6632: a web UI's Gradio banner above a loader error of its own
+    demo = ("Running on local URL:  http://127.0.0.1:7860/\n"
+            "OSError: libcuda.so.1: cannot open shared object file: No such file or directory\n")
+    assert facts.foreign_context(demo)[0] == "a Gradio app"
+    relayed = ("Running on local URL:  http://127.0.0.1:7860/\n"
+               "openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': 'too long', 'code': 400}\n")
+    assert facts.foreign_context(relayed)[0] is None
