@@ -216,8 +216,12 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("SGLang", False, ("sglang",)),
     ("Ollama", False, ("ollama",)),
     # GGML's CUDA backend (ggml-cuda.cu) is llama.cpp's, and that of the programs built on it
-    # (ctransformers, whisper.cpp, koboldcpp): a CUDA error raised in it is theirs
-    ("llama.cpp or another GGML program", False, ("llama.cpp", "llama-server", "llama_model_load", "ggml_", "ggml-cuda")),
+    # (ctransformers, whisper.cpp, koboldcpp): a CUDA error raised in it is theirs;
+    # its tools are named llama-* (llama-cli, llama-bench, llama-quantize), its converter convert_hf_to_gguf.py
+    # (convert-hf-to-gguf.py before, logging as "hf-to-gguf")
+    ("llama.cpp or another GGML program", False, ("llama.cpp", "llama-server", "llama_model_load", "ggml_", "ggml-cuda",
+                                                  "llama-cli", "llama-bench", "llama-quantize", "hf_to_gguf",
+                                                  "hf-to-gguf")),
     # llama.cpp's loader lines, which Ollama and llama-cpp-python print too (older "llm_load_*", newer
     # "load_tensors:", the context's "llama_new_context_with_model" / "llama_init_from_model" and its KV cache's
     # "llama_kv_cache_init"); llama_cpp is llama-cpp-python's package

@@ -431,3 +431,10 @@ def test_a_gradio_demo_is_another_program_unless_it_relays_a_servers_error():
     relayed = ("Running on local URL:  http://127.0.0.1:7860/\n"
                "openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': 'too long', 'code': 400}\n")
     assert facts.foreign_context(relayed)[0] is None
+
+
+def test_llama_cpps_tools_name_it():
+    # ggml-org/llama.cpp#6718: its converter refusing an architecture is no vLLM answer
+    paste = ("$ python3 ./convert-hf-to-gguf.py ./model --outtype f16 --outfile converted.bin\n"
+             "NotImplementedError: Architecture 'M2M100ForConditionalGeneration' not supported!\n")
+    assert "llama.cpp" in facts.foreign_context(paste)[0]
