@@ -266,10 +266,11 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
                                        "--skip-torch-cuda-test", "commandline_args", "webui-user.",
                                        "modules/launch_utils", "modules\\launch_utils", "models/stable-diffusion/",
                                        "models\\stable-diffusion\\", "extensions-builtin", "sd-webui-")),
-    # other image front ends and the launchers that install them; the portable builds for Windows of ComfyUI
-    # and Fooocus ship Python as "python_embeded"
-    ("an image-generation app (Fooocus, InvokeAI, SD.Next, Pinokio, a portable ComfyUI)", False,
-     ("fooocus", "invokeai", "sdnext", "pinokio", "python_embeded")),
+    # other image, video and voice front ends and trainers, and the launchers that install them; the portable
+    # builds for Windows of ComfyUI and Fooocus ship Python as "python_embeded", Forge's as webui_forge_*
+    ("an image, video or voice app (Fooocus, InvokeAI, SD.Next, SwarmUI, Forge, Pinokio, a portable ComfyUI, ...)",
+     False, ("fooocus", "invokeai", "sdnext", "pinokio", "python_embeded", "webui_forge", "swarmui", "onetrainer",
+             "fluxgym", "framepack", "gpt-sovits", "gpt_sovits")),
     # LoRA trainers for image models (kohya's sd-scripts and the GUIs around it)
     ("kohya_ss / sd-scripts", False, ("kohya", "sd-scripts", "lora-scripts")),
     ("Easy Diffusion", False, ("stable-diffusion-ui", "easydiffusion", "easy diffusion")),
