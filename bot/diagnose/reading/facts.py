@@ -216,32 +216,83 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("SGLang", False, ("sglang",)),
     ("Ollama", False, ("ollama",)),
     # GGML's CUDA backend (ggml-cuda.cu) is llama.cpp's, and that of the programs built on it
-    # (ctransformers, whisper.cpp, koboldcpp): a CUDA error raised in it is theirs
-    ("llama.cpp or another GGML program", False, ("llama.cpp", "llama-server", "llama_model_load", "ggml_", "ggml-cuda")),
-    # llama.cpp's loader lines, which Ollama and llama-cpp-python print too; llama_cpp is llama-cpp-python's package
+    # (ctransformers, whisper.cpp, koboldcpp): a CUDA error raised in it is theirs;
+    # its tools are named llama-* (llama-cli, llama-bench, llama-quantize), its converter convert_hf_to_gguf.py
+    # (convert-hf-to-gguf.py before, logging as "hf-to-gguf")
+    ("llama.cpp or another GGML program", False, ("llama.cpp", "llama-server", "llama_model_load", "ggml_", "ggml-cuda",
+                                                  "llama-cli", "llama-bench", "llama-quantize", "hf_to_gguf",
+                                                  "hf-to-gguf")),
+    # llama.cpp's loader lines, which Ollama and llama-cpp-python print too (older "llm_load_*", newer
+    # "load_tensors:", the context's "llama_new_context_with_model" / "llama_init_from_model" and its KV cache's
+    # "llama_kv_cache_init"); llama_cpp is llama-cpp-python's package
     ("llama.cpp or a binding of it", False, ("llm_load_tensors", "llm_load_print_meta", "llama_load_model_from_file",
-                                             "llama_cpp", "libllama")),
-    # TGI's launcher logs under its Rust target name, with underscores
+                                             "llama_cpp", "libllama", "llama_model_loader", "load_tensors: ",
+                                             "llama_new_context_with_model", "llama_init_from_model",
+                                             "llama_kv_cache_init")),
+    # TGI's launcher and router log under their Rust target names, with underscores; its image is
+    # ghcr.io/huggingface/text-generation-inference, text-embeddings-inference's (TEI) beside it
     ("TGI", False, ("text-generation-launcher", "text_generation_server", "text_generation_launcher",
-                    "shardcannotstart")),
-    ("TensorRT-LLM", False, ("tensorrt_llm", "trtllm")),
+                    "text_generation_router", "text-generation-inference", "shardcannotstart")),
+    ("text-embeddings-inference", False, ("text-embeddings-inference", "text_embeddings_router")),
+    # ONNX Runtime's own messages name it in every form: its C++ sources and namespace
+    # ("onnxruntime::CudaCall ... CUDA failure 35"), its log tags ("[E:onnxruntime:..."), its
+    # "[ONNXRuntimeError]", its Python and Java packages; vLLM never loads it
+    ("ONNX Runtime", False, ("onnxruntime",)),
+    # TensorRT-LLM tags its C++ messages "[TensorRT-LLM][ERROR]"; TensorRT's own logger tags "[TRT]", its builder
+    # and runtime sources (rtSafe/, nvinfer1::) and its CLI trtexec name it too
+    ("TensorRT-LLM", False, ("tensorrt_llm", "trtllm", "[tensorrt-llm]")),
+    ("TensorRT", False, ("[trt]", "trtexec", "rtsafe/", "nvinfer1")),
     # TurboMind (LMDeploy's engine) and FasterTransformer prefix their CUDA checks "[TM][ERROR]", "[FT][ERROR]"
     ("LMDeploy", False, ("lmdeploy", "turbomind", "[tm][error]", "[ft][error]")),
-    ("Triton Inference Server", False, ("tritonserver",)),
+    # Triton's C++ log names its sources ("E0506 ... model_repository_manager.cc:1234] failed to load ...")
+    ("Triton Inference Server", False, ("tritonserver", "model_repository_manager.cc", "triton_python_backend")),
     ("OpenUI", False, ("(openui)",)),
     # image and chat front ends whose users paste the same torch and CUDA errors; ComfyUI closes
-    # every run with "Prompt executed in N seconds"
-    ("ComfyUI", False, ("comfyui", "prompt executed in ", "custom_nodes", "!!! exception during processing !!!")),
-    ("text-generation-webui", False, ("text-generation-webui", "oobabooga")),
-    # A1111's request wrapper prints "*** Error completing request" and the task's arguments
-    ("stable-diffusion-webui", False, ("stable-diffusion-webui", "automatic1111", "*** error completing request")),
+    # every run with "Prompt executed in N seconds", and its own package is comfy/ (comfy/model_management.py,
+    # comfy/ldm/, comfy_extras/)
+    ("ComfyUI", False, ("comfyui", "prompt executed in ", "custom_nodes", "!!! exception during processing !!!",
+                        "comfy_extras", "comfy/model_management", "comfy\\model_management", "comfy/ldm/",
+                        "comfy\\ldm\\", "comfy/sd.py", "comfy\\sd.py")),
+    # text-generation-webui's one-click installer keeps its conda environment in installer_files/env (other
+    # one-click web UIs copied it)
+    ("text-generation-webui or another one-click web UI", False, ("text-generation-webui", "oobabooga",
+                                                                  "installer_files", "modules/ui_model_menu",
+                                                                  "modules\\ui_model_menu")),
+    # A1111's request wrapper prints "*** Error completing request" and the task's arguments; its launcher's
+    # GPU check names its own option and variable ("add --skip-torch-cuda-test to COMMANDLINE_ARGS"),
+    # read from webui-user.bat / webui-user.sh; its forks (Forge, SD.Next, DirectML) keep them, and the folder
+    # their checkpoints load from (models/Stable-diffusion/)
+    ("stable-diffusion-webui", False, ("stable-diffusion-webui", "automatic1111", "*** error completing request",
+                                       "--skip-torch-cuda-test", "commandline_args", "webui-user.",
+                                       "modules/launch_utils", "modules\\launch_utils", "models/stable-diffusion/",
+                                       "models\\stable-diffusion\\", "extensions-builtin", "sd-webui-")),
+    # other image, video and voice front ends and trainers, and the launchers that install them; the portable
+    # builds for Windows of ComfyUI and Fooocus ship Python as "python_embeded", Forge's as webui_forge_*
+    ("an image, video or voice app (Fooocus, InvokeAI, SD.Next, SwarmUI, Forge, Pinokio, a portable ComfyUI, ...)",
+     False, ("fooocus", "invokeai", "sdnext", "pinokio", "python_embeded", "webui_forge", "swarmui", "onetrainer",
+             "fluxgym", "framepack", "gpt-sovits", "gpt_sovits")),
     # LoRA trainers for image models (kohya's sd-scripts and the GUIs around it)
     ("kohya_ss / sd-scripts", False, ("kohya", "sd-scripts", "lora-scripts")),
     ("Easy Diffusion", False, ("stable-diffusion-ui", "easydiffusion", "easy diffusion")),
     ("KoboldCpp", False, ("koboldcpp",)),
     ("ExLlama", False, ("exllamav2", "exllamav3")),
     ("MLC LLM", False, ("mlc_llm", "mlc-llm")),
-    # training and vision stacks that do not run vLLM: their packages, launchers and log prefixes
+    # training and vision stacks that do not run vLLM: their packages, launchers and log prefixes.
+    # LLaMA-Factory runs vLLM only to infer (llamafactory/chat/vllm_engine.py, scripts/vllm_infer.py); its training
+    # (llamafactory-cli train, llamafactory/train/) does not
+    ("LLaMA-Factory's training", False, ("llamafactory-cli train", "llamafactory/train/", "llamafactory\\train\\",
+                                         "llamafactory.train.")),
+    # the launchers of PyTorch's distributed training and tests; vLLM starts its own workers (its torchrun
+    # external launcher prints vLLM's own lines, which keep the paste vLLM's)
+    ("a PyTorch distributed run (torchrun, accelerate launch)", False,
+     ("torchrun --nproc", "torchrun --nnodes", "torchrun --standalone", "accelerate launch",
+      "-m torch.distributed.launch", "-m torch.distributed.run")),
+    # diffusion trainers: diffusers' example scripts and the trainers built on them
+    ("a diffusion model trainer", False, ("finetrainers", "train_dreambooth", "train_text_to_image",
+                                          "train_controlnet", "diffusers/training_utils",
+                                          "diffusers\\training_utils")),
+    # image restoration and super-resolution trainers (BasicSR and the models built on it)
+    ("BasicSR or a model built on it", False, ("basicsr", "realesrgan", "gfpgan", "codeformer")),
     ("DeepSpeed", False, ("deepspeed.launcher", "deepspeed/runtime", "deepspeed\\runtime", "deepspeed info: version",
                           "log_dist]", "site-packages/deepspeed/")),
     # TensorFlow's C++ log names its sources ("W tensorflow/stream_executor/.../dso_loader.cc:60]")
@@ -261,6 +312,37 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
                    "building wheels for collected packages", "building wheel for collected packages",
                    "error: could not find a version")),
 ]
+# Programs that may start or call vLLM themselves: trainers for their rollouts or inference (Unsloth's
+# fast_inference, Axolotl's vllm-serve for GRPO), Gradio demos in front of a model server. Another program's
+# log only when nothing in the paste mentions vLLM, and after a server's error relayed through them.
+_FOREIGN_RUNNERS = [
+    ("Unsloth", ("unsloth",)),
+    ("Axolotl", ("axolotl",)),
+    ("a Gradio app", ("running on local url:", "gradio.live", "to create a public link, set `share=true`")),
+]
+
+
+# Log formats no program of vLLM's stack writes, judged by their shape where the program's name may be cut away:
+# Go's structured logger with the source file (Ollama's server: "time=... level=ERROR source=sched.go:455
+# msg=..."), and SGLang's record header, which names its parallel ranks ("[2025-04-17 16:15:33 TP0] Scheduler
+# hit an exception", "[... TP0 EP0]", "[... DP1 TP3]"), and the time-with-microseconds header of SD.Next's logger,
+# which text-generation-webui took over ("22:16:19-842024 INFO     Command line args: ...").
+_FOREIGN_SHAPES = [
+    ("Ollama or another Go server (its `level=... source=file.go` log)",
+     _P(r"\blevel=(?:ERROR|WARN|INFO|DEBUG) source=[\w./-]+\.go:\d+", literals=(" source=",))),
+    ("SGLang (its `[date TP0]` log records)",
+     _P(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: (?:TP|DP|EP|PP)\d+)+\]", literals=(" TP", " DP"))),
+    ("SD.Next or text-generation-webui (their `HH:MM:SS-micro LEVEL` log)",
+     _P(r"^\d\d:\d\d:\d\d-\d{6} (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) ", re.M,
+        literals=(" DEBUG ", " INFO ", " WARNING ", " ERROR ", " CRITICAL "))),
+]
+
+
+def foreign_shape(text: str) -> str | None:
+    """The program whose log format the paste shows, where that format is no program of vLLM's stack's."""
+    return next((name for name, pattern in _FOREIGN_SHAPES if pattern.search(text)), None)
+
+
 # The dynamic loader names the executable it could not start ("/server: error while loading shared
 # libraries: libcuda.so.1: ..."). Python, vLLM and the tools around them (the compiler a build runs,
 # Triton's ptxas, Ray's daemons, nvidia-smi and the container toolkit) are a vLLM user's; any other
@@ -1016,8 +1098,15 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     for name, strict, markers in _FOREIGN:
         if any(m in low for m in markers):
             return name, strict
+    shape = foreign_shape(text)
+    if shape:
+        return shape, False
     if _relayed_server_error(text) or _VLLM_SERVER_ERROR.search(text):
         return None, False
+    if not _mentions_vllm(low):
+        runner = next((name for name, markers in _FOREIGN_RUNNERS if any(m in low for m in markers)), None)
+        if runner:
+            return runner, False
     program = loader_program(text) if "error while loading shared" in low else None
     if program:
         return f"`{program}` (the program the dynamic loader could not start)", False

@@ -345,3 +345,96 @@ def test_a_hub_error_cut_before_its_url_is_still_the_hubs():
              '  File "/env/site-packages/requests/models.py", line 1024, in raise_for_status\n'
              "requests.exceptions.HTTPError: 401 Client Error: Unauthorized for\n")
     assert "no vLLM frame" in facts.foreign_context(paste)[0]
+
+
+def test_a_foreign_log_format_shows_its_program_without_its_name():
+    # Ollama's server logs through Go's structured logger, with the source file (ollama/ollama#7012)
+    ollama = ('time=2024-09-28T08:46:26.830+08:00 level=ERROR source=common.go:214 msg="failed to extract files" '
+              'error="copy payload linux/arm64/cuda_v12/libggml.so: write /tmp/x/libggml.so: no space left on device"\n')
+    assert "Go server" in facts.foreign_context(ollama)[0]
+    # SGLang's record header names its tensor-parallel rank (sgl-project/sglang#8336)
+    sglang = ("[2025-07-25 07:53:08 TP2] Scheduler hit an exception: Traceback (most recent call last):\n"
+              "RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    assert "SGLang" in facts.foreign_context(sglang)[0]
+    # SD.Next's logger header, which text-generation-webui took over (oobabooga/textgen#6632)
+    webui = ("21:48:28-707156 INFO     llama.cpp weights detected: \"models/Llama-3.2-3B-Instruct.Q2_K.gguf\"\n"
+             "21:48:28-754130 ERROR    Failed to load the model.\n"
+             "OSError: libcuda.so.1: cannot open shared object file: No such file or directory\n")
+    assert "SD.Next" in facts.foreign_shape(webui.replace("llama.cpp weights", "weights"))
+    # vLLM's own header (level, month-day, [file:line]) and its process tags are none of these shapes
+    own = ("ERROR 07-25 07:53:08 [core.py:700] EngineCore failed to start.\n"
+           "(EngineCore_DP0 pid=12) RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    assert facts.foreign_shape(own) is None and facts.foreign_context(own)[0] is None
+    # nor the container toolkit's logrus lines, which name no Go source file
+    toolkit = 'time="2024-01-01T00:00:00Z" level=error msg="error waiting for container: context canceled"\n'
+    assert facts.foreign_shape(toolkit) is None
+
+
+def test_the_native_messages_of_other_runtimes_name_them():
+    # ONNX Runtime's CUDA provider (hacksider/Deep-Live-Cam#642), TGI's router (huggingface/text-generation-inference#2534),
+    # a Triton server's model loader (triton-inference-server/server#4346)
+    onnx = ("RuntimeError: D:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\cuda\\cuda_call.cc:121 onnxruntime::CudaCall "
+            "CUDA failure 35: CUDA driver version is insufficient for CUDA runtime version ; GPU=0\n")
+    tgi = ("2024-09-23T12:11:41.494757Z ERROR batch{batch_size=1}: text_generation_router_v3::client: "
+           "backends/v3/src/client/mod.rs:54: Server error: error trying to connect: No such file or directory (os error 2)\n")
+    triton = ("E0506 10:59:05.932885 1 model_repository_manager.cc:1234] failed to load 'densenet_onnx' version 1: "
+              "Internal: CUDA failure 35: CUDA driver version is insufficient for CUDA runtime version\n")
+    assert facts.foreign_context(onnx)[0] == "ONNX Runtime"
+    assert facts.foreign_context(tgi)[0] == "TGI"
+    assert facts.foreign_context(triton)[0] == "Triton Inference Server"
+    # a vLLM log that names one of them (a model exported to ONNX, a benchmark against TGI) stays vLLM's
+    f = facts.extract("INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.9.0\n" + onnx)
+    assert f["vllm_printed"] and f["vllm_context"]
+
+
+def test_image_apps_and_trainers_show_themselves_by_their_launchers_and_paths():
+    a1111 = ("RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to COMMANDLINE_ARGS variable "
+             "to disable this check\n")                                          # ai-dock/stable-diffusion-webui#6
+    assert facts.foreign_context(a1111)[0] == "stable-diffusion-webui"
+    # its checkpoints' folder, which Forge and SD.Next keep (vladmandic/sdnext#3260); a Hub repo of that name is not it
+    sdnext = '16:43:10-293653 ERROR    Diffusers failed loading: model=e:\\automatic\\models\\Stable-diffusion\\sd3_medium.safetensors\n'
+    assert facts.foreign_context(sdnext)[0] == "stable-diffusion-webui"
+    assert facts.foreign_context("401 Client Error for url: https://huggingface.co/stabilityai/stable-diffusion-3-medium\n")[0] is None
+    oneclick = "/text-generation-webui/installer_files/env/lib/python3.10/site-packages/bitsandbytes/cuda_setup/main.py\n"
+    assert "one-click" in facts.foreign_context(oneclick.replace("/text-generation-webui", "/home/me/tts"))[0]
+    axolotl = "python -m axolotl.cli.train qlora.yaml --deepspeed zero1.json\n"
+    assert facts.foreign_context(axolotl)[0] == "Axolotl"
+    trainer = "2025-03-21 17:08:31,569 - finetrainers - ERROR - Error during training: NCCL error in: x\n"
+    assert facts.foreign_context(trainer)[0] == "a diffusion model trainer"
+    # LLaMA-Factory's training is not vLLM; its inference through vLLM is
+    assert facts.foreign_context("llamafactory-cli train examples/train_lora/llama3_lora_sft.yaml\n")[0]
+    assert facts.foreign_context("llamafactory-cli api examples/inference/llama3.yaml infer_backend=vllm\n")[0] is None
+
+
+def test_a_trainer_that_runs_vllm_is_another_program_only_where_vllm_is_not_mentioned():
+    alone = "torch.OutOfMemoryError: CUDA out of memory.\nUnsloth: Will patch your computer to enable 2x faster free finetuning.\n"
+    assert facts.foreign_context(alone)[0] == "Unsloth"
+    # Unsloth's fast_inference starts vLLM, whose lines then show in the paste
+    assert facts.foreign_context(alone + "INFO 03-12 20:52:38 __init__.py:207] vLLM is starting\n")[0] is None
+
+
+def test_a_pytorch_distributed_launcher_shows_a_training_run():
+    # pytorch/pytorch#149984: a plain torchrun test whose NCCL error reads like vLLM's
+    paste = ("torchrun --nproc-per-node=2 test.py\n"
+             "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n")
+    assert "torchrun" in facts.foreign_context(paste)[0]
+    # vLLM under torchrun (its external launcher) prints its own lines: still vLLM's
+    f = facts.extract(paste + "INFO 03-25 10:00:00 [llm.py:1] vLLM is starting with distributed_executor_backend=external_launcher\n")
+    assert f["vllm_printed"] and f["stack_context"]
+
+
+def test_a_gradio_demo_is_another_program_unless_it_relays_a_servers_error():
+    # oobabooga/textgen#6632: a web UI's Gradio banner above a loader error of its own
+    demo = ("Running on local URL:  http://127.0.0.1:7860/\n"
+            "OSError: libcuda.so.1: cannot open shared object file: No such file or directory\n")
+    assert facts.foreign_context(demo)[0] == "a Gradio app"
+    relayed = ("Running on local URL:  http://127.0.0.1:7860/\n"
+               "openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': 'too long', 'code': 400}\n")
+    assert facts.foreign_context(relayed)[0] is None
+
+
+def test_llama_cpps_tools_name_it():
+    # ggml-org/llama.cpp#6718: its converter refusing an architecture is no vLLM answer
+    paste = ("$ python3 ./convert-hf-to-gguf.py ./model --outtype f16 --outfile converted.bin\n"
+             "NotImplementedError: Architecture 'M2M100ForConditionalGeneration' not supported!\n")
+    assert "llama.cpp" in facts.foreign_context(paste)[0]
