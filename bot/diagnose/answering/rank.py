@@ -93,8 +93,9 @@ def cover_wrappers(cands: list[Candidate], wrappers: list, errors: list[Message]
 
 
 def _answered_above(cands: list[Candidate], text: str) -> list[Candidate]:
-    """A pointer printed after an error a rule answers as a root cause, in the same run, reports that error (vLLM kills its
-    own processes after a fatal exception, and the shell prints "Killed"): it is no second answer."""
+    """A pointer printed after an error a rule answers as a root cause, in the same run, reports that
+    error (vLLM kills its own processes after a fatal exception, and the shell prints "Killed"): it is
+    no second answer."""
     starts = run_starts(text)
     answered = [(bisect.bisect_right(starts, c.message.line_no), c.message.line_no) for c in cands
                 if not c.points_above and c.rule.status == "active" and c.rule.level == "root"]
