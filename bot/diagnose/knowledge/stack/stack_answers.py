@@ -99,10 +99,11 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if kind == "cuda" and number == 2 and cuda_starting(c.message.text):
         out["cuda_2_at_init"] = True
         out["as_limit"] = set_limit(facts, "v")
-    # at start-up, 500 and 999 name no kernel: the driver library or its device files are what failed
-    if kind == "cuda" and number in (500, 999) and cuda_starting(c.message.text):
+    # at start-up, 3, 500 and 999 name no kernel and no fork: the driver library or its device files are what failed
+    if kind == "cuda" and number in (3, 500, 999) and cuda_starting(c.message.text):
         out[f"cuda_{number}_at_init"] = True
         out.pop("code_cuda_999", None)          # "often after an earlier failure": not where nothing ran yet
+        out.pop("code_cuda_3", None)            # a forked worker: torch says "Cannot re-initialize CUDA" for that
     if kind == "cuda" and number == 46:
         out["nofile_limit"] = set_limit(facts, "n")
     if kind == "cuda" and number == 999 and facts.get("os_hint") == "wsl" and not out.get("cuda_999_at_init"):

@@ -321,6 +321,12 @@ def _fold(text: str) -> str:
 # (followed by "NVML library version: 550.144"), where pynvml raises NVMLError_LibRmVersionMismatch.
 NVML_LIBRARY_TEXTS = {18: ("Driver/library version mismatch",)}
 
+# torch words some codes cudaGetDeviceCount returns as CUDA starts without naming them (c10/cuda's
+# device count: "CUDA driver initialization failed, you might not have a CUDA gpu." is its text for
+# cudaErrorInitializationError), most often in the warning "CUDA initialization: ..." that comes before
+# vLLM finds no platform.
+TORCH_CUDA_TEXTS = {3: ("CUDA driver initialization failed, you might not have a CUDA gpu",)}
+
 _CODE_NAME = r"\b(?:cudaError\w+|cudaSuccess|CUDA_ERROR_\w+|CUDA_SUCCESS|nccl[A-Z]\w+|NVML_ERROR_\w+|NVMLError_\w+" \
              r"|(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_[A-Z0-9_]+|CUFFT_[A-Z0-9_]+)\b"
 # the math libraries' statuses (CUBLAS_STATUS_..., CUFFT_...): named as torch prints them, never by text
@@ -397,6 +403,10 @@ class StackIndex:
             for rec in runtime:                      # a text names the runtime code
                 if rec.text:
                     keys.setdefault(_fold(rec.text), rec)
+            for n, texts in TORCH_CUDA_TEXTS.items():
+                for text in texts:
+                    if n in by_number:
+                        keys.setdefault(_fold(text), by_number[n])
             return {"keys": keys, "runtime": runtime, "driver": driver}
         return self._table("cuda", make)
 
@@ -476,7 +486,8 @@ class StackIndex:
     def _code_texts(self) -> dict:
         """Per library, its codes' texts, longest first (a text holding another is tried first)."""
         def make():
-            texts = {"cuda": [r.text for r in self._cuda()["runtime"] if r.text],
+            texts = {"cuda": [r.text for r in self._cuda()["runtime"] if r.text]
+                     + [t for texts in TORCH_CUDA_TEXTS.values() for t in texts],
                      "nccl": [r.text for r in set(self._nccl().values())],
                      "nvml": [r.text for r in set(self._nvml().values()) if r.text]
                      + [t for texts in NVML_LIBRARY_TEXTS.values() for t in texts]}

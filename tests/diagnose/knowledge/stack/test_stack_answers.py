@@ -225,6 +225,13 @@ def test_unknown_error_at_init_is_the_uvm_module_not_a_gpu_fault():
     assert "earlier failure" not in d.cause and "gpu_memory_utilization" not in d.fix
 
 
+def test_driver_initialization_failed_at_init_is_the_driver_not_a_fork():
+    report, d = _best("stack-error-code/bare-wenet700-cuda-driver-initialization-failed-warning.log")
+    assert d.rule_id == "stack-error-code" and "cudaErrorInitializationError" in d.title
+    assert "cuInit" in d.cause and "/dev/nvidia" in d.fix
+    assert "VLLM_WORKER_MULTIPROC_METHOD" not in d.fix          # a forked worker is torch's other message
+
+
 def test_nvidia_smis_wording_of_the_nvml_mismatch_is_answered_beside_vllms_output():
     # nvidia-smi's lines (intel/llvm#17614: a CI job's, a negative alone) under a vLLM engine's start
     smi = _body("_negative/stack-intel-llvm17614-nvidia-smi-nvml-mismatch-ci.log")[1:]
