@@ -322,3 +322,13 @@ def test_a_site_answers_only_where_the_traceback_shows_it_raised(ix):
     assert not diagnose("AttributeError: 'LlavaConfig' object has no attribute 'vision_config'\n").diagnoses
     report = diagnose(read(LOGS / "_negative/fp-fastvlm28-builtin-attributeerror-not-tokenizer-site.log").data)
     assert not report.diagnoses
+    # raised in the very file of that site, by another function (transformers 4.57.2's _from_pretrained): a
+    # class's __name__ is an identifier, never "'dict' object"
+    text = ('  File "/x/site-packages/transformers/tokenization_utils_base.py", line 2419, in _from_pretrained\n'
+            '    if _is_local and _config.model_type not in [\n'
+            "AttributeError: 'dict' object has no attribute 'model_type'\n")
+    assert not diagnose(text).diagnoses
+    # the site's own wording still is the site
+    found = ix.match("transformers", "Qwen2Tokenizer has no attribute all_special_tokens_extended", "AttributeError")
+    assert found and found[0].captures.get("key") == "all_special_tokens_extended"
+    assert not ix.match("transformers", "'dict' object has no attribute 'model_type'", "AttributeError")
