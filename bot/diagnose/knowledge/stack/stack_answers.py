@@ -201,6 +201,7 @@ _SHAPE_ZH = {
     "executable_stack": "库要求可执行栈，而系统不允许",
     "error_while_loading": "程序启动时无法加载它需要的共享库",
     "no_version_information": "库没有符号版本信息（通常只是警告）",
+    "pynccl_load_failed": "vLLM 的 NCCL 封装无法加载它（不在加载器的路径上、无法读取，或不适用于这个平台）",
 }
 
 
@@ -228,7 +229,7 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["glibc"] = True
         out["glibc_needed"] = version.split("_", 1)[1]
         out["glibc_have"] = facts.get("glibc_version")
-    if m.shape == "cannot_open" and lib:
+    if m.shape in ("cannot_open", "pynccl_load_failed") and lib:
         base = re.split(r"[/\\]", lib)[-1]
         if base.startswith("libcuda.so"):
             out["driver_library"] = True
