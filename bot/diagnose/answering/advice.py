@@ -1018,9 +1018,10 @@ def _vllm_wheels(values: dict, facts: dict) -> dict:
     the machine is known to be, or the Pythons the release takes. A fact the paste does not show is
     never assumed, and then nothing is said of it."""
     from bot.diagnose.knowledge.stack import stack_index
+    shipped = _uv_shipped(values, facts)
     project, version = _vllm_asked(values, facts)
     if project is None:
-        return {}
+        return {**shipped, **_pinned_by_vllm(values, facts)}
     ix = stack_index.load()
     releases = ix.wheel_releases(project) if ix else []
     if not releases:
@@ -1030,7 +1031,37 @@ def _vllm_wheels(values: dict, facts: dict) -> dict:
         return _unpinned_wheels(releases, host)
     release = ix.wheel_release(version, project)
     pinned = project == str(values.get("package") or "").lower().replace("_", "-")    # pip named this release
-    return _release_wheels(release, releases, host, pinned) if release else {}
+    return {**shipped, **(_release_wheels(release, releases, host, pinned) if release else {})}
+
+
+def _uv_shipped(values: dict, facts: dict) -> dict:
+    """uv's hint of the wheels the package it found none of does ship, when the hint is about that package."""
+    shipped = facts.get("uv_wheels_shipped") or {}
+    package = str(values.get("package") or "").lower().replace("_", "-")
+    if not shipped or shipped["package"].lower().replace("_", "-") != package:
+        return {}
+    return {"shipped_version": shipped["version"], "shipped_tags": shipped["tags"],
+            "shipped_kind": "platforms" if shipped["kind"] == "platform" else f"{shipped['kind']} tags"}
+
+
+def _pinned_by_vllm(values: dict, facts: dict) -> dict:
+    """A package with no wheel here that the log's resolver says vLLM X pins (uv: "vllm==0.6.3 depends on
+    torch==2.4.0"; pip: "vllm 0.6.3 depends on torch==2.4.0"): that release, and the newest vLLM with a wheel for
+    what the machine is known to be, which pins another one. Only for an exact pin."""
+    from bot.diagnose.knowledge.stack import stack_index
+    package = str(values.get("package") or "").lower().replace("_", "-")
+    spec = str(values.get("spec") or "")
+    by = next((c["by_version"] for c in facts.get("pip_conflicts") or ()
+               if c["by"] == "vllm" and c["by_version"] and c["package"].replace("_", "-") == package
+               and c["required"] == spec and spec.startswith("==")), None)
+    if not by:
+        return {}
+    ix = stack_index.load()
+    releases = [r for r in (ix.wheel_releases("vllm") if ix else []) if r.tags]
+    fit = _newest_fit(releases, _wheel_host(facts), by) if releases else {}
+    if fit and ix.pins(fit["fit_release"]).get(package) == spec:
+        fit = {}                # the newest release pins the same: no release is the way out
+    return {"dep_vllm": by, **fit}
 
 
 def _vllm_asked(values: dict, facts: dict) -> tuple[str | None, str | None]:
@@ -1150,3 +1181,14 @@ def _unpinned_wheels(releases, host) -> dict:
     if not host.python or not live or wheel_fit.newest_fit(live, host) is not None:
         return {}
     return _release_wheels(live[-1], releases, host)
+
+
+@deriver("pip-index-unreachable")
+def _index_unreachable(values: dict, facts: dict) -> dict:
+    """The index pip or uv asked, and why the connection failed (reading/facts.index_failure), as the
+    flags the rule's paragraphs start with: `index_dns`, `index_proxy`, `index_tls_eof`, ..."""
+    failure = facts.get("index_failure") or {}
+    out = {k: failure[k] for k in ("index_url", "index_host") if failure.get(k)}
+    if failure.get("index_error"):
+        out[f"index_{failure['index_error']}"] = "yes"
+    return out

@@ -90,7 +90,7 @@ _VLLM = [
 _TORCH = [
     _P(r"PyTorch version\s*:\s*" + _VERSION),
     # pip freeze's line, not a requirement pip quotes ("vllm 0.19.1 depends on torch==2.10.0")
-    _P(r"(?<!depends on )(?<!requires )(?<!requested )torch==" + _VERSION, literals=("torch==",)),
+    _P(r"(?<!depends on )(?<!requires )(?<!requested )(?<!Because )(?<!version of )torch==" + _VERSION, literals=("torch==",)),
     _P(r"torch[ :]+(\d+\.\d+\.\d+\+cu\d+)"),
 ]
 _CUDA = [
@@ -586,6 +586,11 @@ _PYTHON = [
     # pip -v on a file whose Requires-Python excludes the running Python: "Link requires a different
     # Python (3.13.0 not in: '>=3.9,<3.13')" names that Python
     _P(r"Link requires a different Python \((3\.\d{1,2})(?:\.\d+)? not in", literals=("requires a different Python",)),
+    # uv's resolver names the Python it resolves for, as its best ABI tag: "has no wheels with a matching Python
+    # ABI tag (e.g., `cp313`)", and its hint "You're using CPython 3.13 (`cp313`), but `torch` (v2.4.0) only
+    # has wheels ..." (`uv pip install`) or "You require CPython 3.13 (`cp313`), but we only found wheels ..."
+    _P(r"(?:You're using|You require) CPython (3\.\d{1,2})\b", literals=("CPython 3.",)),
+    _P(r"has no wheels with a matching Python ABI tag \(e\.g\., `cp3(\d{1,2})`\)", literals=("matching Python ABI tag",)),
     _P(r"[/\\][Pp]ython(3\.\d{1,2})[/\\](?:site|dist)-packages[/\\]", literals=("/python3.", "\\python3.", "/Python3.")),
     _P(r"[/\\]Python3(\d{1,2})[/\\]", literals=("\\Python3", "/Python3")),
     _P(r"\bPython (3\.\d{1,2}\.\d{1,2})\b", literals=("Python 3.",)),
@@ -602,6 +607,9 @@ _PIP_TOOK_WHEEL = _P(r"^(?!.*(?:none of the wheel's tags|not a supported wheel|S
                      literals=(".whl",))
 _GLIBC = [
     _P(r"Libc version\s*:\s*glibc-(\d+\.\d+)"),
+    # uv names the machine's best platform tag: a manylinux_2_28 tag is a glibc 2.28 (`--python-platform
+    # x86_64-manylinux_2_28`, or the running system's)
+    _P(r"has no wheels with a matching platform tag \(e\.g\., `manylinux_(\d+)_(\d+)_", literals=("matching platform tag",)),
     _P(r"ldd \((?:GNU libc|[^)]*GLIBC[^)]*)\) (\d+\.\d+)"),
     _P(r"-with-glibc(\d+\.\d+)\b", literals=("-with-glibc",)),
 ]
@@ -734,9 +742,44 @@ _POSIX_ONLY = _P(r"No module named '(?:resource|fcntl|termios|pwd|grp|posix)'|uv
                  literals=("No module named '", "uvloop does not support"))
 
 
+# uv's resolver, when no wheel of a package fits: "torch==2.7.0 has no wheels with a matching platform tag (e.g.,
+# `macosx_13_0_x86_64`)": the example is the best tag of the machine it resolves for
+_UV_HOST_TAG = _P(r"has no wheels with a matching platform tag \(e\.g\., `((?:win|macosx|manylinux|musllinux|linux)\w*)`\)",
+                  literals=("matching platform tag",))
+
+
+# uv's hints list the tags a package ships ("Wheels are available for `torch` (v2.7.0) on the following platforms:
+# `manylinux_2_28_x86_64`, `win_amd64`", "... only has wheels with the following platform tags: ..."): a
+# `win_amd64` there says nothing of the machine
+_UV_TAG_LIST = LazyRe(r"(?i)(?:on the following platforms?|with the following platform tags?): [^\n]*")
+
+
+# uv's hint of what a package does ship, when none of it fits: "Wheels are available for `torch` (v2.7.0) on the
+# following platforms: `manylinux_2_28_x86_64`, ...", "You're using CPython 3.13 (`cp313`), but `torch` (v2.4.0)
+# only has wheels with the following Python ABI tags: `cp38`, ...", "... but we only found wheels for `torch`
+# (v2.4.0) with the following Python ABI tags: ..."
+_UV_SHIPS = _P(r"(?:Wheels are available for|only found wheels for|but) `(?P<package>[A-Za-z0-9][\w.-]*)` \(v(?P<version>[^)\s]+)\)"
+               r"(?: only has wheels)? (?:on|with) the following (?P<kind>platform|Python ABI|Python implementation)"
+               r"(?: tag)?s?: (?P<tags>`[^`\n]+`(?:, `[^`\n]+`){0,40})", literals=("Wheels are available for", "only has wheels",
+                                                                                "only found wheels for"))
+
+
+def uv_wheels_shipped(text: str) -> dict:
+    """{package, version, kind, tags} of uv's hint saying which wheels a package has; {} when there is none."""
+    if "the following" not in text:
+        return {}
+    m = _UV_SHIPS.search(text)
+    return {k: m.group(k) for k in ("package", "version", "kind", "tags")} if m else {}
+
+
 def wheel_platform(text: str) -> str | None:
-    """The platform tag of the wheels pip took for this machine (`win_amd64`, `macosx_11_0_arm64`,
-    `manylinux_2_17_aarch64`), when those the paste shows agree on the OS and CPU; None otherwise."""
+    """The platform tag of the machine pip or uv chose wheels for: uv's example of its best tag, else the
+    wheels pip took (`win_amd64`, `macosx_11_0_arm64`, `manylinux_2_17_aarch64`), when those the paste
+    shows agree on the OS and CPU; None otherwise."""
+    if "matching platform tag" in text:
+        m = _UV_HOST_TAG.search(text)
+        if m:
+            return m.group(1)
     if ".whl" not in text:
         return None
     tags = [m.group(1).split(".")[0] for m in _all(_PIP_TOOK_WHEEL, text)]
@@ -812,6 +855,57 @@ def _uv_conflicts(text: str) -> list[dict]:
     return out[:MAX_CONFLICTS]
 
 
+# pip or uv failing to reach a package index: the URL it asked for and why the connection failed, by the words
+# of urllib3 (pip: "connection broken by 'ProxyError(...)'", "Could not fetch URL <url>: There was a problem
+# confirming the ssl certificate") and of reqwest/hyper/rustls (uv: "error sending request for url (<url>)",
+# then its causes: "dns error", "tunnel error", "tls handshake eof", "invalid peer certificate: UnknownIssuer").
+# uv's own Python downloads (python-build-standalone on GitHub) are not an index.
+_INDEX_URL = [
+    _P(r"error sending request for url \((?!https?://github\.com/astral-sh/)(https?://[^)\s]+)\)",
+       literals=("error sending request for url",)),
+    _P(r"Failed to fetch: `?(?!https?://github\.com/astral-sh/)(https?://[^\s`]+)", literals=("Failed to fetch:",)),
+    _P(r"Could not fetch URL (https?://\S+?): ", literals=("Could not fetch URL",)),
+    _P(r"^Looking in indexes: (https?://[^\s,]+)", re.M, literals=("Looking in indexes:",)),
+]
+_INDEX_FAILURE_MARKS = ("error sending request for url", "Failed to fetch:", "Could not fetch URL",
+                        "after connection broken by")
+# why, first match wins: a proxy's and TLS's words come before the socket error they wrap
+_INDEX_ERRORS = (
+    ("proxy", ("ProxyError(", "tunnel error", "Cannot connect to proxy", "Unable to connect to proxy")),
+    ("tls_cert", ("CERTIFICATE_VERIFY_FAILED", "invalid peer certificate", "SSLCertVerificationError")),
+    ("tls_eof", ("tls handshake eof", "UNEXPECTED_EOF_WHILE_READING", "EOF occurred in violation of protocol",
+                 "SSLEOFError")),
+    ("dns", ("dns error", "Name or service not known", "Temporary failure in name resolution",
+             "nodename nor servname provided", "getaddrinfo failed", "No address associated with hostname")),
+    ("refused", ("Connection refused",)),
+    ("timeout", ("ConnectTimeoutError(", "ReadTimeoutError(", "operation timed out", "Connection timed out",
+                 "timed out")),
+    ("reset", ("Connection reset by peer", "ConnectionResetError(")),
+    ("tls", ("SSLError(", "tls handshake")),
+)
+
+
+def index_failure(text: str) -> dict:
+    """{index_url, index_host, index_error} of a package index pip or uv could not reach; {} when the paste
+    shows no such failure. index_error: proxy | tls_cert | tls_eof | dns | refused | timeout | reset | tls, or
+    absent when the paste does not say."""
+    if not any(m in text for m in _INDEX_FAILURE_MARKS):
+        return {}
+    if not (_first(_INDEX_URL[:3], text) or "after connection broken by '" in text):
+        return {}
+    out: dict = {}
+    url = _first(_INDEX_URL, text)
+    if url:
+        out["index_url"] = url
+        host = re.match(r"https?://(?:[^@/\s]*@)?([^/:\s]+)", url)
+        if host:
+            out["index_host"] = host.group(1)
+    kind = next((k for k, marks in _INDEX_ERRORS if any(m in text for m in marks)), None)
+    if kind:
+        out["index_error"] = kind
+    return out
+
+
 # The transformers the paste says is installed: a version listing (`pip list`, `conda list`,
 # `pip freeze`, a framework's "library versions" block, transformers' own `env` report, an issue
 # template's "Transformers version: X") or pip's conflict note. A line starts with the name, so a
@@ -880,7 +974,10 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         low_near = near.lower()
     else:
         near, low_near = text, low
-    os_hint, container = host(near, low_near)
+    if "following platform" in low_near:          # what a package ships is not where it runs
+        os_hint, container = host(_UV_TAG_LIST.sub("", near), _UV_TAG_LIST.sub("", low_near))
+    else:
+        os_hint, container = host(near, low_near)
     libs = loader_libraries(text)
     conflicts = pip_conflicts(near)
     packages = report["packages"] if report else {}
@@ -902,6 +999,8 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "os_hint": os_hint,
         "container": container,
         "pip_conflicts": conflicts,
+        "index_failure": index_failure(near),
+        "uv_wheels_shipped": uv_wheels_shipped(near),
         "packages": packages,
         "transformers_installed": transformers_installed(near, packages, conflicts),
         "collect_env": report["fields"] if report else None,

@@ -289,3 +289,59 @@ def test_the_machine_pip_chose_for():
     mixed = ("  Downloading a-1-cp312-cp312-manylinux_2_17_aarch64.whl\n"
              "  Downloading b-1-cp312-cp312-win_amd64.whl\n")
     assert _facts(mixed)["wheel_platform"] is None
+
+
+# uv 0.13.9's resolver, from real runs (uv pip compile ... --python-version 3.13 --python-platform x86_64-manylinux_2_28)
+UV_ABI = ("error: No solution found when resolving dependencies\n"
+          "  cause: Because torch==2.4.0 has no wheels with a matching Python ABI tag (e.g., `cp313`) and vllm==0.6.3 "
+          "depends on torch==2.4.0, we can conclude that vllm==0.6.3 cannot be used.\n\n"
+          "hint: You require CPython 3.13 (`cp313`), but we only found wheels for `torch` (v2.4.0) with the following "
+          "Python ABI tags: `cp38`, `cp39`, `cp310`, `cp311`, `cp312`\n")
+UV_PLATFORM = ("  cause: Because torch==2.7.0 has no wheels with a matching platform tag (e.g., `manylinux_2_28_x86_64`) "
+               "and you require torch==2.7.0, we can conclude that your requirements are unsatisfiable.\n\n"
+               "hint: Wheels are available for `torch` (v2.7.0) on the following platforms: `manylinux_2_28_aarch64`, "
+               "`macosx_11_0_arm64`, `win_amd64`\n")
+
+
+def test_uvs_tag_examples_are_the_machine_and_its_hint_is_what_a_package_ships():
+    f = _facts(UV_ABI)
+    assert f["python_version"] == "3.13" and f["torch_version"] is None      # a requirement, not what is installed
+    assert f["uv_wheels_shipped"] == {"package": "torch", "version": "2.4.0", "kind": "Python ABI",
+                                      "tags": "`cp38`, `cp39`, `cp310`, `cp311`, `cp312`"}
+    f = _facts(UV_PLATFORM)
+    assert f["wheel_platform"] == "manylinux_2_28_x86_64" and f["glibc_version"] == "2.28"
+    assert f["os_hint"] is None                 # the hint's `win_amd64`, `macosx_...` are what torch ships
+    assert f["uv_wheels_shipped"]["kind"] == "platform"
+    assert _facts("You're using CPython 3.12 (`cp312`), but `xformers` (v0.0.30) only has wheels with the "
+                  "following Python ABI tags: `cp39`")["python_version"] == "3.12"
+
+
+@pytest.mark.parametrize("text, want", [
+    # uv (reqwest): the URL, then its causes
+    ("error: Request failed after 3 retries\n  cause: Failed to fetch: https://pypi.org/simple/vllm/\n"
+     "  cause: error sending request for url (https://pypi.org/simple/vllm/)\n  cause: client error (Connect)\n"
+     "  cause: tunnel error: failed to create underlying connection\n  cause: Connection refused (os error 111)",
+     {"index_url": "https://pypi.org/simple/vllm/", "index_host": "pypi.org", "index_error": "proxy"}),
+    ("  Caused by: error sending request for url (https://download.pytorch.org/whl/cu128/torch/)\n"
+     "  Caused by: client error (Connect)\n  Caused by: tls handshake eof",
+     {"index_url": "https://download.pytorch.org/whl/cu128/torch/", "index_host": "download.pytorch.org",
+      "index_error": "tls_eof"}),
+    ("error: Failed to fetch: https://127.0.0.1:18444/simple/vllm/\n  cause: error sending request for url "
+     "(https://127.0.0.1:18444/simple/vllm/)\n  cause: invalid peer certificate: UnknownIssuer",
+     {"index_url": "https://127.0.0.1:18444/simple/vllm/", "index_host": "127.0.0.1", "index_error": "tls_cert"}),
+    # pip (urllib3): the retry warnings name no host; "Looking in indexes" does
+    ("Looking in indexes: https://mirror.example/simple\nWARNING: Retrying (Retry(total=4, connect=None, read=None, "
+     "redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection."
+     "HTTPSConnection object at 0x7f>: Failed to establish a new connection: [Errno -2] Name or service not known')'"
+     ": /simple/vllm/",
+     {"index_url": "https://mirror.example/simple", "index_host": "mirror.example", "index_error": "dns"}),
+    ("WARNING: Retrying (Retry(total=0, connect=None, read=None, redirect=None, status=None)) after connection broken "
+     "by 'SSLError(SSLEOFError(8, '[SSL: UNEXPECTED_EOF_WHILE_READING] EOF occurred in violation of protocol "
+     "(_ssl.c:1006)'))': /simple/vllm/", {"index_error": "tls_eof"}),
+    # uv's own Python download is not an index; no failure at all says nothing
+    ("  cause: error sending request for url (https://github.com/astral-sh/python-build-standalone/releases/x.tar.gz)\n"
+     "  cause: dns error", {}),
+    ("Looking in indexes: https://download.pytorch.org/whl/cu128\nCollecting torch", {}),
+])
+def test_a_package_index_pip_or_uv_could_not_reach(text, want):
+    assert facts.index_failure(text) == want
