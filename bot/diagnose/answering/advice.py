@@ -1018,10 +1018,11 @@ def _vllm_wheels(values: dict, facts: dict) -> dict:
     the machine is known to be, or the Pythons the release takes. A fact the paste does not show is
     never assumed, and then nothing is said of it."""
     from bot.diagnose.knowledge.stack import stack_index
-    shipped = _uv_shipped(values, facts)
+    shipped = {**_uv_shipped(values, facts), **_uv_first_index(values, facts)}
     project, version = _vllm_asked(values, facts)
     if project is None:
-        return {**shipped, **_pinned_by_vllm(values, facts)}
+        # on the first index's word, the version exists elsewhere: no other vLLM is the way out
+        return {**shipped, **_pinned_by_vllm(values, facts, suggest="first_index" not in shipped)}
     ix = stack_index.load()
     releases = ix.wheel_releases(project) if ix else []
     if not releases:
@@ -1044,7 +1045,16 @@ def _uv_shipped(values: dict, facts: dict) -> dict:
             "shipped_kind": "platforms" if shipped["kind"] == "platform" else f"{shipped['kind']} tags"}
 
 
-def _pinned_by_vllm(values: dict, facts: dict) -> dict:
+def _uv_first_index(values: dict, facts: dict) -> dict:
+    """uv's hint that it took the package from the first index that has it, where that version is missing."""
+    hint = facts.get("uv_unchecked_index") or {}
+    package = str(values.get("package") or "").lower().replace("_", "-")
+    if not hint or hint["package"].lower().replace("_", "-") != package:
+        return {}
+    return {"first_index": hint["index"], "next_index": hint["next_index"]}
+
+
+def _pinned_by_vllm(values: dict, facts: dict, suggest: bool = True) -> dict:
     """A package with no wheel here that the log's resolver says vLLM X pins (uv: "vllm==0.6.3 depends on
     torch==2.4.0"; pip: "vllm 0.6.3 depends on torch==2.4.0"): that release, and the newest vLLM with a wheel for
     what the machine is known to be, which pins another one. Only for an exact pin."""
@@ -1054,8 +1064,8 @@ def _pinned_by_vllm(values: dict, facts: dict) -> dict:
     by = next((c["by_version"] for c in facts.get("pip_conflicts") or ()
                if c["by"] == "vllm" and c["by_version"] and c["package"].replace("_", "-") == package
                and c["required"] == spec and spec.startswith("==")), None)
-    if not by:
-        return {}
+    if not by or not suggest:
+        return {"dep_vllm": by} if by else {}
     ix = stack_index.load()
     releases = [r for r in (ix.wheel_releases("vllm") if ix else []) if r.tags]
     fit = _newest_fit(releases, _wheel_host(facts), by) if releases else {}
@@ -1192,3 +1202,15 @@ def _index_unreachable(values: dict, facts: dict) -> dict:
     if failure.get("index_error"):
         out[f"index_{failure['index_error']}"] = "yes"
     return out
+
+
+@deriver("build-requirements-missing")
+def _build_requirements(values: dict, facts: dict) -> dict:
+    """Whether the build was told not to isolate itself, and the torch the archive's release builds against,
+    by the stack index's pins of that release."""
+    from bot.diagnose.knowledge.stack import stack_index
+    out = {"no_build_isolation": "yes"} if facts.get("no_build_isolation") else {}
+    release = facts.get("vllm_sdist")
+    ix = stack_index.load() if release else None
+    torch = ix.pins(str(release)).get("torch") if ix else None
+    return {**out, "pin_torch": torch} if torch and torch.startswith("==") else out

@@ -90,7 +90,7 @@ _VLLM = [
 _TORCH = [
     _P(r"PyTorch version\s*:\s*" + _VERSION),
     # pip freeze's line, not a requirement pip quotes ("vllm 0.19.1 depends on torch==2.10.0")
-    _P(r"(?<!depends on )(?<!requires )(?<!requested )(?<!Because )(?<!version of )torch==" + _VERSION, literals=("torch==",)),
+    _P(r"(?<!depends on )(?<!requires )(?<!requested )(?<!Because )(?<!version of )(?<!\()torch==" + _VERSION, literals=("torch==",)),
     _P(r"torch[ :]+(\d+\.\d+\.\d+\+cu\d+)"),
 ]
 _CUDA = [
@@ -591,6 +591,9 @@ _PYTHON = [
     # has wheels ..." (`uv pip install`) or "You require CPython 3.13 (`cp313`), but we only found wheels ..."
     _P(r"(?:You're using|You require) CPython (3\.\d{1,2})\b", literals=("CPython 3.",)),
     _P(r"has no wheels with a matching Python ABI tag \(e\.g\., `cp3(\d{1,2})`\)", literals=("matching Python ABI tag",)),
+    # uv on a Requires-Python: "the current Python version (3.13.0) does not satisfy ...", or `--python-version`'s
+    # lower bound: "the requested Python version (>=3.9) does not satisfy ..."
+    _P(r"the (?:current|requested) Python version \((?:>=\s*)?(3\.\d{1,2})\b", literals=("Python version (",)),
     _P(r"[/\\][Pp]ython(3\.\d{1,2})[/\\](?:site|dist)-packages[/\\]", literals=("/python3.", "\\python3.", "/Python3.")),
     _P(r"[/\\]Python3(\d{1,2})[/\\]", literals=("\\Python3", "/Python3")),
     _P(r"\bPython (3\.\d{1,2}\.\d{1,2})\b", literals=("Python 3.",)),
@@ -772,6 +775,20 @@ def uv_wheels_shipped(text: str) -> dict:
     return {k: m.group(k) for k in ("package", "version", "kind", "tags")} if m else {}
 
 
+# uv's hint when the first index that has a package lacks the version asked for: "`torch` was found on
+# https://download.pytorch.org/whl/cu124, but not at the requested version (torch==2.7.0). A compatible version
+# may be available on a subsequent index (e.g., https://pypi.org/simple). By default, uv will only consider ..."
+_UV_UNCHECKED = _P(r"`(?P<package>[A-Za-z0-9][\w.-]*)` was found on (?P<index>\S+), but not at the requested version "
+                   r"\((?P<range>[^)\n]{1,200})\)\. A compatible version may be available on a subsequent index "
+                   r"\(e\.g\., (?P<next_index>[^)\s]+)\)", literals=("` was found on ",))
+
+
+def uv_unchecked_index(text: str) -> dict:
+    """{package, index, range, next_index} of uv's first-index hint; {} when there is none."""
+    m = _UV_UNCHECKED.search(text) if "subsequent index" in text else None
+    return {k: m.group(k) for k in ("package", "index", "range", "next_index")} if m else {}
+
+
 def wheel_platform(text: str) -> str | None:
     """The platform tag of the machine pip or uv chose wheels for: uv's example of its best tag, else the
     wheels pip took (`win_amd64`, `macosx_11_0_arm64`, `manylinux_2_17_aarch64`), when those the paste
@@ -847,9 +864,10 @@ def _uv_conflicts(text: str) -> list[dict]:
     if at < 0:
         return []
     block = " ".join(text[at:at + _UV_BLOCK].split())
+    # "vllm==0.11.1 depends on Python>=3.10,<3.14" is a Requires-Python, not a package
     out = [{"package": m.group("package").lower(), "required": m.group("required"), "by": m.group("by").lower(),
             "by_version": m.group("by_version"), "have": None, "marker": m.group("marker")}
-           for m in _UV_DEPENDS.finditer(block)]
+           for m in _UV_DEPENDS.finditer(block) if m.group("package") != "Python"]
     out += [{"package": m.group("package").lower(), "required": m.group("required"), "by": "user",
              "by_version": None, "have": None} for m in _UV_USER.finditer(block)]
     return out[:MAX_CONFLICTS]
@@ -1001,6 +1019,7 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "pip_conflicts": conflicts,
         "index_failure": index_failure(near),
         "uv_wheels_shipped": uv_wheels_shipped(near),
+        "uv_unchecked_index": uv_unchecked_index(near),
         "packages": packages,
         "transformers_installed": transformers_installed(near, packages, conflicts),
         "collect_env": report["fields"] if report else None,
@@ -1032,15 +1051,30 @@ _VLLM_INSTALL_MARKS = ("building wheel for vllm", "building editable for vllm", 
 _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for vllm", "(from vllm",
                       "/simple/vllm/",
                       # uv's resolver: "... and you require vllm", "your project requires vllm[audio]"
-                      "you require vllm", "your project requires vllm")
+                      "you require vllm", "your project requires vllm",
+                      # uv building vLLM: "Building vllm==0.9.2", "Failed to build `vllm==0.9.2`", "Failed to download
+                      # and build `vllm==0.9.2`", a checkout's "Failed to build `vllm @ file:///src/vllm`", its hint
+                      # "`vllm@0.9.2` depends on `setuptools_scm`, but doesn't declare it as a build dependency"
+                      "building vllm==", "building vllm @ ", "build `vllm==", "build `vllm @ ", "`vllm@")
 # pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's
 _PIP_VLLM_SDIST = _P(r"(Using cached|Downloading|Processing) \S*?\bvllm-(\d[\w.+]*)\.tar\.gz", literals=("vllm-",))
 
 
+# uv names what it builds as the resolver does: a release from an index as `vllm==0.9.2`, anything else
+# (a checkout, a URL) as `vllm @ <url>`; the former is the release's source archive
+_UV_VLLM_SDIST = _P(r"(?:Failed to build|Failed to download and build|Building) `?vllm==(\d[\w.+]*?)`?(?:\s|$)", re.M,
+                    literals=("vllm==",))
+
+
 def vllm_sdist(text: str) -> str | None:
-    """The release whose source archive pip took from the index to build (no wheel of it fitted, or
+    """The release whose source archive pip or uv took from the index to build (no wheel of it fitted, or
     --no-binary); an archive it was handed ("Processing ./vllm-X.tar.gz") was not its choice."""
-    return next((m.group(2) for m in _all(_PIP_VLLM_SDIST, text) if m.group(1) != "Processing"), None)
+    if ".tar.gz" in text:
+        taken = next((m.group(2) for m in _all(_PIP_VLLM_SDIST, text) if m.group(1) != "Processing"), None)
+        if taken:
+            return taken
+    m = _UV_VLLM_SDIST.search(text) if "vllm==" in text else None
+    return m.group(1) if m else None
 # pip's folder for an unpacked sdist it builds (pip-install-<random>/<name>_<32 hex>/): vLLM's, when the
 # name is vllm; a build's compiler lines name its sources there ("/tmp/pip-install-84soz_ys/vllm_d89.../csrc/")
 _PIP_VLLM_UNPACKED = _P(r"pip-install-\w+[/\\]vllm_[0-9a-f]{32}[/\\]", literals=("pip-install-",))
@@ -1266,7 +1300,9 @@ def extract(text: str, error_lines: str = "") -> dict:
         "stack_context": vllm_context or foreign is None,
         "vllm_printed": printed,
         "vllm_install": install,
-        "vllm_sdist": vllm_sdist(text) if install and ".tar.gz" in text else None,
+        "vllm_sdist": vllm_sdist(text) if install else None,
+        # the build uses the environment's packages, not an isolated one with vLLM's build requirements
+        "no_build_isolation": "--no-build-isolation" in low,
         "vllm_server_error": server_error,
         "foreign_context": foreign,
         "foreign_strict": strict,

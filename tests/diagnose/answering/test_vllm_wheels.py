@@ -84,3 +84,17 @@ def test_a_pin_without_a_resolver_line_naming_vllm_says_nothing_of_vllm():
     out = derive({"package": "torch", "spec": "==2.4.0"}, {"python_version": "3.13", "pip_conflicts": [
         {"package": "torch", "required": "==2.4.0", "by": "xformers", "by_version": "0.0.27", "have": None}]})
     assert "dep_vllm" not in out and "fit_release" not in out
+
+
+def test_uvs_first_index_is_the_cause_not_the_machine():
+    d = diagnose(fixtures.read(LOGS / "pip-no-matching-distribution/run-uv0139-vllm092-torch-first-index.log").data,
+                 book=BOOK).best
+    assert "never looked at https://pypi.org/simple" in d.cause and "vLLM 0.9.2's own pin" in d.cause
+    assert "--index-strategy unsafe-best-match" in d.fix and "The newest vLLM release" not in d.fix
+
+
+def test_a_requires_python_uv_names():
+    d = diagnose(fixtures.read(LOGS / "pip-no-matching-distribution/run-uv0139-vllm0111-requested-python-39.log").data,
+                 book=BOOK).best
+    assert d.rule_id == "pip-no-matching-distribution" and "this Python is\n3.9" in d.cause.replace(" 3.9", "\n3.9")
+    assert '"vllm==0.11.0"' in d.fix and "3.10 – 3.13" in d.fix

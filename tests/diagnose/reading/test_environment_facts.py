@@ -345,3 +345,31 @@ def test_uvs_tag_examples_are_the_machine_and_its_hint_is_what_a_package_ships()
 ])
 def test_a_package_index_pip_or_uv_could_not_reach(text, want):
     assert facts.index_failure(text) == want
+
+
+def test_uvs_first_index_hint_and_requires_python():
+    hint = ("hint: `torch` was found on https://download.pytorch.org/whl/cu124, but not at the requested version "
+            "(torch==2.7.0). A compatible version may be available on a subsequent index (e.g., https://pypi.org/simple). "
+            "By default, uv will only consider versions that are published on the first index that contains a given package")
+    f = _facts(hint)
+    assert f["uv_unchecked_index"] == {"package": "torch", "index": "https://download.pytorch.org/whl/cu124",
+                                       "range": "torch==2.7.0", "next_index": "https://pypi.org/simple"}
+    assert f["torch_version"] is None           # the version asked for, not one installed
+    proof = ("error: No solution found when resolving dependencies\n  cause: Because the current Python version (3.13.0) "
+             "does not satisfy Python>=3.9,<3.13 and vllm==0.9.2 depends on Python>=3.9,<3.13, we can conclude that "
+             "vllm==0.9.2 cannot be used.\n         And because you require vllm==0.9.2, we can conclude that your "
+             "requirements are unsatisfiable.")
+    f = _facts(proof)
+    assert f["python_version"] == "3.13" and f["vllm_install"]
+    assert [c["package"] for c in f["pip_conflicts"]] == ["vllm"]       # a Requires-Python is no package pin
+    assert _facts(proof.replace("current Python version (3.13.0)", "requested Python version (>=3.9)"))["python_version"] == "3.9"
+
+
+def test_uv_building_vllm_is_an_install_of_vllm_and_names_the_archive():
+    f = _facts("   Building vllm==0.9.2\nerror: Failed to build `vllm==0.9.2`\n  cause: The build backend returned an error")
+    assert f["vllm_install"] and f["vllm_sdist"] == "0.9.2"
+    f = _facts("error: Failed to build `vllm @ file:///src/vllm`\n  cause: The build backend returned an error")
+    assert f["vllm_install"] and f["vllm_sdist"] is None           # a checkout, not an archive from the index
+    assert _facts("$ uv pip install --no-build-isolation -e .\nerror: Failed to build `vllm @ file:///src/vllm`")[
+        "no_build_isolation"]
+    assert not _facts("error: Failed to build `flash-attn==2.8.3`")["vllm_install"]
