@@ -90,7 +90,7 @@ _VLLM = [
 _TORCH = [
     _P(r"PyTorch version\s*:\s*" + _VERSION),
     # pip freeze's line, not a requirement pip quotes ("vllm 0.19.1 depends on torch==2.10.0")
-    _P(r"(?<!depends on )(?<!requires )(?<!requested )(?<!Because )(?<!version of )(?<!\()torch==" + _VERSION, literals=("torch==",)),
+    _P(r"(?<!depends on )(?<!requires )(?<!requested )(?<!Because )(?<!version of )(?<!\()(?<!\(constraint\) )torch==" + _VERSION, literals=("torch==",)),
     _P(r"torch[ :]+(\d+\.\d+\.\d+\+cu\d+)"),
 ]
 _CUDA = [
@@ -658,13 +658,14 @@ _CONTAINERS = (("openshift", ("openshift", "restricted-v2")),
                ("podman", ("podman",)),
                ("apptainer", ("apptainer", "singularity")))
 # pip's resolver: "vllm 0.5.4 requires torch==2.4.0, but you have torch 2.1.1 which is incompatible."
-# and "The conflict is caused by: The user requested torch==2.1.1 / vllm 0.5.4 depends on torch==2.4.0".
+# and "The conflict is caused by: The user requested torch==2.1.1 / vllm 0.5.4 depends on torch==2.4.0"; a pin from a
+# constraints file (PIP_CONSTRAINT, as NGC's containers set it) is "The user requested (constraint) torch==...".
 _PIP_REQUIRES = _P(r"^(?:>\s?)?\s*(?P<by>[A-Za-z0-9][\w.-]*) (?P<by_version>\d[\w.+!-]*) requires (?P<package>[A-Za-z0-9][\w.-]*)"
                    r"(?P<required>(?:\[[^\]]*\])?[<>=!~][^,\n]*(?:,[<>=!~][^,\n]*)*)?, but you have (?P=package) (?P<have>\S+) which is incompatible",
                    re.M, literals=(", but you have",))
 _PIP_DEPENDS = _P(r"^(?:>\s?)?\s*(?P<by>[A-Za-z0-9][\w.-]*) (?P<by_version>\d[\w.+!-]*) depends on (?P<package>[A-Za-z0-9][\w.-]*)(?P<required>[<>=!~][^\s;]*)?",
                   re.M, literals=(" depends on ",))
-_PIP_REQUESTED = _P(r"^(?:>\s?)?\s*The user requested (?P<package>[A-Za-z0-9][\w.-]*)(?P<required>[<>=!~][^\s;]*)?", re.M,
+_PIP_REQUESTED = _P(r"^(?:>\s?)?\s*The user requested (?:\(constraint\) )?(?P<package>[A-Za-z0-9][\w.-]*)(?P<required>[<>=!~][^\s;]*)?", re.M,
                     literals=("The user requested",))
 # uv's resolver (PubGrub) words it as a proof: "Because vllm==0.8.5 depends on torch==2.6.0 and your project depends
 # on torch==2.7.0, we can conclude that ...", wrapped at the terminal's width, with a marker in braces after a name
