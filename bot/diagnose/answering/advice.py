@@ -1041,8 +1041,21 @@ def _uv_shipped(values: dict, facts: dict) -> dict:
     package = str(values.get("package") or "").lower().replace("_", "-")
     if not shipped or shipped["package"].lower().replace("_", "-") != package:
         return {}
-    return {"shipped_version": shipped["version"], "shipped_tags": shipped["tags"],
-            "shipped_kind": "platforms" if shipped["kind"] == "platform" else f"{shipped['kind']} tags"}
+    out = {"shipped_version": shipped["version"], "shipped_tags": shipped["tags"],
+           "shipped_kind": "platforms" if shipped["kind"] == "platform" else f"{shipped['kind']} tags"}
+    return {**out, **_shipped_misfit(shipped, facts)} if shipped["kind"] == "platform" else out
+
+
+def _shipped_misfit(shipped: dict, facts: dict) -> dict:
+    """Why none of the platforms a package ships fits the machine uv resolved for (its example tag): the
+    least glibc its Linux wheels for this CPU need, above the machine's."""
+    from bot.diagnose.knowledge.stack import wheel_fit
+    host = facts.get("wheel_platform") or ""
+    if not host.startswith("manylinux"):
+        return {}
+    machine = wheel_fit.Host(arch=wheel_fit.platform_arch(host), glibc=facts.get("glibc_version"))
+    needs = wheel_fit.glibc_misfit([t.strip("`") for t in shipped["tags"].split(", ")], machine)
+    return {"shipped_glibc": needs, "host_glibc": machine.glibc} if needs else {}
 
 
 def _uv_first_index(values: dict, facts: dict) -> dict:

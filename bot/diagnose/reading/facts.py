@@ -590,7 +590,7 @@ _PYTHON = [
     # ABI tag (e.g., `cp313`)", and its hint "You're using CPython 3.13 (`cp313`), but `torch` (v2.4.0) only
     # has wheels ..." (`uv pip install`) or "You require CPython 3.13 (`cp313`), but we only found wheels ..."
     _P(r"(?:You're using|You require) CPython (3\.\d{1,2})\b", literals=("CPython 3.",)),
-    _P(r"has no wheels with a matching Python ABI tag \(e\.g\., `cp3(\d{1,2})`\)", literals=("matching Python ABI tag",)),
+    _P(r"has no wheels with a matching Python ABI tag \(e\.g\., `?cp3(\d{1,2})`?\)", literals=("matching Python ABI tag",)),
     # uv on a Requires-Python: "the current Python version (3.13.0) does not satisfy ...", or `--python-version`'s
     # lower bound: "the requested Python version (>=3.9) does not satisfy ..."
     _P(r"the (?:current|requested) Python version \((?:>=\s*)?(3\.\d{1,2})\b", literals=("Python version (",)),
@@ -612,7 +612,7 @@ _GLIBC = [
     _P(r"Libc version\s*:\s*glibc-(\d+\.\d+)"),
     # uv names the machine's best platform tag: a manylinux_2_28 tag is a glibc 2.28 (`--python-platform
     # x86_64-manylinux_2_28`, or the running system's)
-    _P(r"has no wheels with a matching platform tag \(e\.g\., `manylinux_(\d+)_(\d+)_", literals=("matching platform tag",)),
+    _P(r"has no wheels with a matching platform tag \(e\.g\., `?manylinux_(\d+)_(\d+)_", literals=("matching platform tag",)),
     _P(r"ldd \((?:GNU libc|[^)]*GLIBC[^)]*)\) (\d+\.\d+)"),
     _P(r"-with-glibc(\d+\.\d+)\b", literals=("-with-glibc",)),
 ]
@@ -748,7 +748,7 @@ _POSIX_ONLY = _P(r"No module named '(?:resource|fcntl|termios|pwd|grp|posix)'|uv
 
 # uv's resolver, when no wheel of a package fits: "torch==2.7.0 has no wheels with a matching platform tag (e.g.,
 # `macosx_13_0_x86_64`)": the example is the best tag of the machine it resolves for
-_UV_HOST_TAG = _P(r"has no wheels with a matching platform tag \(e\.g\., `((?:win|macosx|manylinux|musllinux|linux)\w*)`\)",
+_UV_HOST_TAG = _P(r"has no wheels with a matching platform tag \(e\.g\., `?((?:win|macosx|manylinux|musllinux|linux)\w*)`?\)",
                   literals=("matching platform tag",))
 
 
@@ -762,9 +762,10 @@ _UV_TAG_LIST = LazyRe(r"(?i)(?:on the following platforms?|with the following pl
 # following platforms: `manylinux_2_28_x86_64`, ...", "You're using CPython 3.13 (`cp313`), but `torch` (v2.4.0)
 # only has wheels with the following Python ABI tags: `cp38`, ...", "... but we only found wheels for `torch`
 # (v2.4.0) with the following Python ABI tags: ..."
-_UV_SHIPS = _P(r"(?:Wheels are available for|only found wheels for|but) `(?P<package>[A-Za-z0-9][\w.-]*)` \(v(?P<version>[^)\s]+)\)"
+# (uv before 0.6 or so printed the names and tags without backticks)
+_UV_SHIPS = _P(r"(?:Wheels are available for|only found wheels for|but) `?(?P<package>[A-Za-z0-9][\w.-]*?)`? \(v(?P<version>[^)\s]+)\)"
                r"(?: only has wheels)? (?:on|with) the following (?P<kind>platform|Python ABI|Python implementation)"
-               r"(?: tag)?s?: (?P<tags>`[^`\n]+`(?:, `[^`\n]+`){0,40})", literals=("Wheels are available for", "only has wheels",
+               r"(?: tag)?s?: (?P<tags>`?[\w.]+`?(?:, `?[\w.]+`?){0,40})", literals=("Wheels are available for", "only has wheels",
                                                                                 "only found wheels for"))
 
 
@@ -780,14 +781,16 @@ def uv_wheels_shipped(text: str) -> dict:
 # https://download.pytorch.org/whl/cu124, but not at the requested version (torch==2.7.0). A compatible version
 # may be available on a subsequent index (e.g., https://pypi.org/simple). By default, uv will only consider ..."
 _UV_UNCHECKED = _P(r"`(?P<package>[A-Za-z0-9][\w.-]*)` was found on (?P<index>\S+), but not at the requested version "
-                   r"\((?P<range>[^)\n]{1,200})\)\. A compatible version may be available on a subsequent index "
-                   r"\(e\.g\., (?P<next_index>[^)\s]+)\)", literals=("` was found on ",))
+                   r"\((?P<range>[^)]{1,400})\)\. A compatible version may be available on a subsequent index "
+                   r"\(e\.g\., (?P<next_index>[^)\s]+)\)", literals=("` was found on ",), span=800)
 
 
 def uv_unchecked_index(text: str) -> dict:
     """{package, index, range, next_index} of uv's first-index hint; {} when there is none."""
     m = _UV_UNCHECKED.search(text) if "subsequent index" in text else None
-    return {k: m.group(k) for k in ("package", "index", "range", "next_index")} if m else {}
+    if not m:
+        return {}
+    return {**{k: m.group(k) for k in ("package", "index", "next_index")}, "range": " ".join(m.group("range").split())}
 
 
 def wheel_platform(text: str) -> str | None:

@@ -373,3 +373,24 @@ def test_uv_building_vllm_is_an_install_of_vllm_and_names_the_archive():
     assert _facts("$ uv pip install --no-build-isolation -e .\nerror: Failed to build `vllm @ file:///src/vllm`")[
         "no_build_isolation"]
     assert not _facts("error: Failed to build `flash-attn==2.8.3`")["vllm_install"]
+
+
+def test_older_uv_without_backticks():
+    # openai/harmony#24: "(e.g., manylinux_2_31_x86_64)", "Wheels are available for openai-harmony (v0.1.0) on the
+    # following platform: manylinux_2_34_x86_64"
+    f = _facts("Because openai-harmony==0.1.0 has no wheels with a matching platform tag (e.g., manylinux_2_31_x86_64) "
+               "and vllm==0.10.1+gptoss depends on openai-harmony==0.1.0\n\n      hint: Wheels are available for "
+               "openai-harmony (v0.1.0) on the following platform: manylinux_2_34_x86_64\n")
+    assert f["wheel_platform"] == "manylinux_2_31_x86_64" and f["glibc_version"] == "2.31"
+    assert f["uv_wheels_shipped"] == {"package": "openai-harmony", "version": "0.1.0", "kind": "platform",
+                                      "tags": "manylinux_2_34_x86_64"}
+
+
+def test_uvs_first_index_hint_over_lines():
+    # vllm#28201: the range is a list, one version a line
+    hint = ("      hint: `vllm` was found on https://wheels.vllm.ai/nightly, but not at the requested version (all of:\n"
+            "          vllm<0.11.1rc6.dev158+gc3ee80a01.cu129\n          vllm>0.11.1rc6.dev158+gc3ee80a01.cu129\n"
+            "      ). A compatible version may be available on a subsequent index (e.g., https://pypi.org/simple). By default")
+    assert facts.uv_unchecked_index(hint) == {
+        "package": "vllm", "index": "https://wheels.vllm.ai/nightly", "next_index": "https://pypi.org/simple",
+        "range": "all of: vllm<0.11.1rc6.dev158+gc3ee80a01.cu129 vllm>0.11.1rc6.dev158+gc3ee80a01.cu129"}
