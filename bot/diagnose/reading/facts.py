@@ -583,6 +583,10 @@ _DRIVER_CUDA = [
 ]
 _PYTHON = [
     _P(r"Python version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
+    # the Python a pip or uv command chose wheels for, not the one it runs on: `pip download --python-version 3.13`,
+    # `uv pip compile --python-version 3.9` (uv's lower bound)
+    _P(r"\b(?:pip3?|uv pip) (?:download|install|wheel|compile|sync)\b[^\n]*?--python-version[ =](3)\.?(\d{1,2})\b",
+       literals=("--python-version",)),
     # pip -v on a file whose Requires-Python excludes the running Python: "Link requires a different
     # Python (3.13.0 not in: '>=3.9,<3.13')" names that Python
     _P(r"Link requires a different Python \((3\.\d{1,2})(?:\.\d+)? not in", literals=("requires a different Python",)),
@@ -613,6 +617,8 @@ _GLIBC = [
     # uv names the machine's best platform tag: a manylinux_2_28 tag is a glibc 2.28 (`--python-platform
     # x86_64-manylinux_2_28`, or the running system's)
     _P(r"has no wheels with a matching platform tag \(e\.g\., `?manylinux_(\d+)_(\d+)_", literals=("matching platform tag",)),
+    _P(r"\b(?:pip3?|uv pip) (?:download|install|wheel|compile|sync)\b[^\n]*?--(?:python-)?platform[ =](?:(?:x86_64|aarch64)-)?"
+       r"manylinux_(\d+)_(\d+)", literals=("-platform",)),
     _P(r"ldd \((?:GNU libc|[^)]*GLIBC[^)]*)\) (\d+\.\d+)"),
     _P(r"-with-glibc(\d+\.\d+)\b", literals=("-with-glibc",)),
 ]
@@ -793,6 +799,27 @@ def uv_unchecked_index(text: str) -> dict:
     return {**{k: m.group(k) for k in ("package", "index", "next_index")}, "range": " ".join(m.group("range").split())}
 
 
+# the platform a pip or uv command chose wheels for: pip's `--platform manylinux_2_28_x86_64`, uv's `--python-platform
+# aarch64-manylinux_2_28` (its Linux targets that name no glibc, `x86_64-unknown-linux-gnu`, are left out)
+_PIP_PLATFORM_FLAG = _P(r"\b(?:pip3?|uv pip) (?:download|install|wheel|compile|sync)\b[^\n]*?--(?:python-)?platform[ =]"
+                        r"((?:win|macosx|manylinux|musllinux)\w*|(?:x86_64|aarch64)-(?:manylinux_\d+_\d+|pc-windows-msvc|apple-darwin))",
+                        literals=("-platform",))
+_UV_TARGETS = {"x86_64-pc-windows-msvc": "win_amd64", "aarch64-pc-windows-msvc": "win_arm64",
+               "x86_64-apple-darwin": "macosx_13_0_x86_64", "aarch64-apple-darwin": "macosx_13_0_arm64"}
+
+
+def platform_flag(text: str) -> str | None:
+    """The platform tag a pip or uv command line asked wheels for (`--platform`, `--python-platform`)."""
+    m = _PIP_PLATFORM_FLAG.search(text) if "-platform" in text else None
+    if not m:
+        return None
+    target = m.group(1)
+    if target in _UV_TARGETS:
+        return _UV_TARGETS[target]
+    arch, _, glibc = target.partition("-manylinux_")
+    return f"manylinux_{glibc}_{arch}" if glibc else target
+
+
 def wheel_platform(text: str) -> str | None:
     """The platform tag of the machine pip or uv chose wheels for: uv's example of its best tag, else the
     wheels pip took (`win_amd64`, `macosx_11_0_arm64`, `manylinux_2_17_aarch64`), when those the paste
@@ -801,6 +828,9 @@ def wheel_platform(text: str) -> str | None:
         m = _UV_HOST_TAG.search(text)
         if m:
             return m.group(1)
+    flag = platform_flag(text)
+    if flag:
+        return flag
     if ".whl" not in text:
         return None
     tags = [m.group(1).split(".")[0] for m in _all(_PIP_TOOK_WHEEL, text)]

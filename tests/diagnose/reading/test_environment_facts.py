@@ -394,3 +394,17 @@ def test_uvs_first_index_hint_over_lines():
     assert facts.uv_unchecked_index(hint) == {
         "package": "vllm", "index": "https://wheels.vllm.ai/nightly", "next_index": "https://pypi.org/simple",
         "range": "all of: vllm<0.11.1rc6.dev158+gc3ee80a01.cu129 vllm>0.11.1rc6.dev158+gc3ee80a01.cu129"}
+
+
+@pytest.mark.parametrize("command, platform, python, glibc", [
+    ("$ pip download --no-deps --only-binary :all: --python-version 3.13 --platform manylinux_2_28_x86_64 vllm==0.9.2",
+     "manylinux_2_28_x86_64", "3.13", "2.28"),
+    ("$ uv pip compile req.txt --python-version 3.12 --python-platform aarch64-manylinux_2_28", "manylinux_2_28_aarch64",
+     "3.12", "2.28"),
+    ("$ uv pip install vllm --python-platform x86_64-pc-windows-msvc", "win_amd64", None, None),
+    ("$ uv pip install vllm --python-platform x86_64-unknown-linux-gnu", None, None, None),     # no glibc named
+    ("$ python -m build --platform manylinux_2_28_x86_64", None, None, None),                  # not pip's or uv's
+])
+def test_the_target_a_pip_or_uv_command_line_names(command, platform, python, glibc):
+    f = _facts(command + "\nERROR: No matching distribution found for vllm==0.9.2\n")
+    assert (f["wheel_platform"], f["python_version"], f["glibc_version"]) == (platform, python, glibc)
