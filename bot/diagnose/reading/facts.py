@@ -919,8 +919,12 @@ _INDEX_URL = [
     _P(r"Could not fetch URL (https?://\S+?): ", literals=("Could not fetch URL",)),
     _P(r"^Looking in indexes: (https?://[^\s,]+)", re.M, literals=("Looking in indexes:",)),
 ]
+# pip (urllib3) when its retries are spent on a file: "Could not install packages due to an OSError:
+# HTTPSConnectionPool(host='files.pythonhosted.org', port=443): Max retries exceeded with url: /packages/..."
+_URLLIB3_POOL = _P(r"(HTTPS?)ConnectionPool\(host='([^']+)', port=(\d+)\): Max retries exceeded with url: (/\S*?)(?: \(|$)",
+                   re.M, literals=("ConnectionPool(host=",))
 _INDEX_FAILURE_MARKS = ("error sending request for url", "Failed to fetch:", "Could not fetch URL",
-                        "after connection broken by")
+                        "after connection broken by", "Max retries exceeded with url")
 # why, first match wins: a proxy's and TLS's words come before the socket error they wrap
 _INDEX_ERRORS = (
     ("proxy", ("ProxyError(", "tunnel error", "Cannot connect to proxy", "Unable to connect to proxy")),
@@ -930,8 +934,8 @@ _INDEX_ERRORS = (
     ("dns", ("dns error", "Name or service not known", "Temporary failure in name resolution",
              "nodename nor servname provided", "getaddrinfo failed", "No address associated with hostname")),
     ("refused", ("Connection refused",)),
-    ("timeout", ("ConnectTimeoutError(", "ReadTimeoutError(", "operation timed out", "Connection timed out",
-                 "timed out")),
+    ("read_timeout", ("ReadTimeoutError(", "Read timed out")),
+    ("timeout", ("ConnectTimeoutError(", "operation timed out", "Connection timed out", "timed out")),
     ("reset", ("Connection reset by peer", "ConnectionResetError(")),
     ("tls", ("SSLError(", "tls handshake")),
 )
@@ -939,14 +943,20 @@ _INDEX_ERRORS = (
 
 def index_failure(text: str) -> dict:
     """{index_url, index_host, index_error} of a package index pip or uv could not reach; {} when the paste
-    shows no such failure. index_error: proxy | tls_cert | tls_eof | dns | refused | timeout | reset | tls, or
-    absent when the paste does not say."""
+    shows no such failure. index_error: proxy | tls_cert | tls_eof | dns | refused | read_timeout | timeout |
+    reset | tls, or absent when the paste does not say."""
     if not any(m in text for m in _INDEX_FAILURE_MARKS):
         return {}
-    if not (_first(_INDEX_URL[:3], text) or "after connection broken by '" in text):
+    pool = _URLLIB3_POOL.search(text) if "ConnectionPool(host=" in text else None
+    if not (_first(_INDEX_URL[:3], text) or "after connection broken by '" in text or pool):
         return {}
     out: dict = {}
-    url = _first(_INDEX_URL, text)
+    url = _first(_INDEX_URL[:3], text)
+    if not url and pool:
+        scheme, host, port, path = pool.groups()
+        default = "443" if scheme == "HTTPS" else "80"
+        url = f"{scheme.lower()}://{host}{'' if port == default else ':' + port}{path}"
+    url = url or _first(_INDEX_URL[3:], text)
     if url:
         out["index_url"] = url
         host = re.match(r"https?://(?:[^@/\s]*@)?([^/:\s]+)", url)
@@ -1122,6 +1132,9 @@ _PIP_VLLM_REQUIREMENTS = _P(r"-r\s+(?:\S*/)?requirements[/-](?:common|cuda|cpu|r
 _PIP_CANNOT_INSTALL_VLLM = _P(r"Cannot install (?:[^\n]{0,300}?(?:, | and ))?vllm(?:-cpu)?(?:\[[\w,-]*\])?(?:[=<>!~][^\s,]*)? "
                               r"because these package versions have conflicting dependencies", re.I,
                               literals=("Cannot install ", "cannot install "))
+# pip or uv failing to fetch vLLM's own wheel or archive: whatever asked for it, that file is the install of vLLM
+_VLLM_FILE_FAILED = _P(r"(?:Max retries exceeded with url: |error sending request for url \(|Failed to fetch: `?)\S*/vllm-\d",
+                       literals=("/vllm-",))
 _VLLM_PIN_LINE = _P(r"^(?:>\s?)?\s*vllm(?:-cpu)? \d[\w.+!-]* (?:requires|depends on) ", re.M,   # a quoted paste too
                     literals=(" requires ", " depends on "))
 # uv's resolver on vLLM's own pins: "and vllm==0.11.1rc6.dev158+gc3ee80a01.cu129 depends on xformers..."
@@ -1167,6 +1180,8 @@ def vllm_install(text: str, low: str) -> bool:
     if "vllm" in low and "requirements" in low and _PIP_VLLM_REQUIREMENTS.search(text):
         return True
     if "no solution found when resolving" in low and _UV_VLLM_DEPENDS.search(text):
+        return True
+    if "/vllm-" in low and _VLLM_FILE_FAILED.search(text):
         return True
     return "pip" in low and bool(_VLLM_PIN_LINE.search(text))       # pip's resolver says "pip"
 

@@ -338,6 +338,13 @@ def test_uvs_tag_examples_are_the_machine_and_its_hint_is_what_a_package_ships()
     ("WARNING: Retrying (Retry(total=0, connect=None, read=None, redirect=None, status=None)) after connection broken "
      "by 'SSLError(SSLEOFError(8, '[SSL: UNEXPECTED_EOF_WHILE_READING] EOF occurred in violation of protocol "
      "(_ssl.c:1006)'))': /simple/vllm/", {"index_error": "tls_eof"}),
+    # pip's retries spent on a file: the host that serves it, not the index page
+    ("Looking in indexes: https://mirror.example/simple\nERROR: Could not install packages due to an OSError: "
+     "HTTPSConnectionPool(host='files.mirror.example', port=443): Max retries exceeded with url: /packages/ab/"
+     "torch-2.7.0-cp312-cp312-manylinux_2_28_x86_64.whl (Caused by ReadTimeoutError(\"HTTPSConnectionPool("
+     "host='files.mirror.example', port=443): Read timed out. (read timeout=15)\"))",
+     {"index_url": "https://files.mirror.example/packages/ab/torch-2.7.0-cp312-cp312-manylinux_2_28_x86_64.whl",
+      "index_host": "files.mirror.example", "index_error": "read_timeout"}),
     # uv's own Python download is not an index; no failure at all says nothing
     ("  cause: error sending request for url (https://github.com/astral-sh/python-build-standalone/releases/x.tar.gz)\n"
      "  cause: dns error", {}),
@@ -408,3 +415,14 @@ def test_uvs_first_index_hint_over_lines():
 def test_the_target_a_pip_or_uv_command_line_names(command, platform, python, glibc):
     f = _facts(command + "\nERROR: No matching distribution found for vllm==0.9.2\n")
     assert (f["wheel_platform"], f["python_version"], f["glibc_version"]) == (platform, python, glibc)
+
+
+def test_a_failed_fetch_of_vllms_own_file_is_an_install_of_vllm():
+    assert _facts("ERROR: Could not install packages due to an OSError: HTTPSConnectionPool(host='files.pythonhosted.org', "
+                  "port=443): Max retries exceeded with url: /packages/8f/vllm-0.9.2-cp38-abi3-manylinux1_x86_64.whl "
+                  "(Caused by ProxyError('Cannot connect to proxy.'))")["vllm_install"]
+    assert _facts("  cause: error sending request for url (https://files.pythonhosted.org/packages/8f/"
+                  "vllm-0.9.2-cp38-abi3-manylinux1_x86_64.whl)\n  cause: operation timed out")["vllm_install"]
+    # downloading it is not (another package's install may pull vLLM in, and fail on its own)
+    assert not _facts("  Downloading https://files.pythonhosted.org/packages/8f/vllm-0.9.2-cp38-abi3-manylinux1_x86_64.whl "
+                      "(365.6 MB)\nERROR: Failed building wheel for flash-attn")["vllm_install"]
