@@ -1009,7 +1009,7 @@ def _torchvision_pair(values: dict, facts: dict) -> dict:
     return out
 
 
-@deriver("pip-no-matching-distribution", "build-cuda-toolkit-missing")
+@deriver("pip-no-matching-distribution", "build-cuda-toolkit-missing", "vllm-sdist-local-version")
 def _vllm_wheels(values: dict, facts: dict) -> dict:
     """Why no wheel of vLLM fits this machine, by the stack index's table of vLLM's files on PyPI and
     what the paste shows of the machine (its Python, the platform of the wheels pip took, the OS): the
@@ -1018,7 +1018,7 @@ def _vllm_wheels(values: dict, facts: dict) -> dict:
     the machine is known to be, or the Pythons the release takes. A fact the paste does not show is
     never assumed, and then nothing is said of it."""
     from bot.diagnose.knowledge.stack import stack_index
-    shipped = {**_uv_shipped(values, facts), **_uv_first_index(values, facts)}
+    shipped = {**_uv_shipped(values, facts), **_uv_first_index(values, facts), **_cuda_words(values)}
     project, version = _vllm_asked(values, facts)
     if project is None:
         # on the first index's word, the version exists elsewhere: no other vLLM is the way out
@@ -1033,6 +1033,13 @@ def _vllm_wheels(values: dict, facts: dict) -> dict:
     release = ix.wheel_release(version, project)
     pinned = project == str(values.get("package") or "").lower().replace("_", "-")    # pip named this release
     return {**shipped, **(_release_wheels(release, releases, host, pinned) if release else {})}
+
+
+def _cuda_words(values: dict) -> dict:
+    """"130" of a `+cu130` tag → "13.0 (`cu130`)", "118" → "11.8 (`cu118`)" (the tag keeps "13.0" whole: a
+    value ending in ".0" is shown as an integer)."""
+    digits = str(values.get("cuda_digits") or "")
+    return {"cuda_words": f"{digits[:-1]}.{digits[-1]} (`cu{digits}`)"} if len(digits) in (2, 3) else {}
 
 
 def _uv_shipped(values: dict, facts: dict) -> dict:

@@ -18,3 +18,8 @@ def test_a_build_requirement_missing_names_the_torch_to_build_against():
     out = advice.derive("build-requirements-missing", {}, {"vllm_sdist": "0.9.2", "no_build_isolation": True})
     assert out == {"no_build_isolation": "yes", "pin_torch": "==2.7.0"}
     assert advice.derive("build-requirements-missing", {}, {"no_build_isolation": False}) == {}
+
+
+def test_a_local_cuda_tag_says_which_cuda():
+    assert advice.derive("vllm-sdist-local-version", {"cuda_digits": "130"}, {})["cuda_words"] == "13.0 (`cu130`)"
+    assert "cuda_words" not in advice.derive("vllm-sdist-local-version", {"local": "cpu"}, {})
