@@ -1032,7 +1032,18 @@ def _vllm_wheels(values: dict, facts: dict) -> dict:
         return _unpinned_wheels(releases, host)
     release = ix.wheel_release(version, project)
     pinned = project == str(values.get("package") or "").lower().replace("_", "-")    # pip named this release
-    return {**shipped, **(_release_wheels(release, releases, host, pinned) if release else {})}
+    out = {**shipped, **(_release_wheels(release, releases, host, pinned) if release else {})}
+    return {**out, **_python_ignored(version, facts, out)} if pinned else out
+
+
+def _python_ignored(version: str, facts: dict, out: dict) -> dict:
+    """pip's own word that it ignored the release for its Requires-Python, where the paste does not show the Python."""
+    from bot.diagnose.knowledge.stack import wheel_fit
+    spec = (facts.get("pip_python_ignored") or {}).get(version)
+    if not spec or "wheel_python_excluded" in out:
+        return {}
+    span = wheel_fit.python_range(spec)
+    return {"py_ignored": wheel_fit.ordered_spec(spec), **({"py_ignored_range": span} if span else {})}
 
 
 def _cuda_words(values: dict) -> dict:

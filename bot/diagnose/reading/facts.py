@@ -820,6 +820,19 @@ def platform_flag(text: str) -> str | None:
     return f"manylinux_{glibc}_{arch}" if glibc else target
 
 
+# pip 22+: "ERROR: Ignored the following versions that require a different python version: 0.9.2 Requires-Python
+# <3.13,>=3.9; 0.10.0 Requires-Python <3.13,>=3.9; ..." (the releases whose Requires-Python excludes the Python it chooses for)
+_PIP_PY_IGNORED = _P(r"Ignored the following versions that require a different python version: ([^\n]{1,8000})",
+                     literals=("require a different python version",))
+_IGNORED_ONE = re.compile(r"(\d[\w.+!-]*) Requires-Python ([^;\n]+)")
+
+
+def pip_python_ignored(text: str) -> dict[str, str]:
+    """{version: Requires-Python} of the releases pip says it ignored for the Python it chose for."""
+    m = _PIP_PY_IGNORED.search(text) if "different python version" in text else None
+    return {v: spec.strip() for v, spec in _IGNORED_ONE.findall(m.group(1))} if m else {}
+
+
 def wheel_platform(text: str) -> str | None:
     """The platform tag of the machine pip or uv chose wheels for: uv's example of its best tag, else the
     wheels pip took (`win_amd64`, `macosx_11_0_arm64`, `manylinux_2_17_aarch64`), when those the paste
@@ -1064,6 +1077,7 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "index_failure": index_failure(near),
         "uv_wheels_shipped": uv_wheels_shipped(near),
         "uv_unchecked_index": uv_unchecked_index(near),
+        "pip_python_ignored": pip_python_ignored(near),
         "packages": packages,
         "transformers_installed": transformers_installed(near, packages, conflicts),
         "collect_env": report["fields"] if report else None,

@@ -98,3 +98,12 @@ def test_a_requires_python_uv_names():
                  book=BOOK).best
     assert d.rule_id == "pip-no-matching-distribution" and "this Python is\n3.9" in d.cause.replace(" 3.9", "\n3.9")
     assert '"vllm==0.11.0"' in d.fix and "3.10 – 3.13" in d.fix
+
+
+def test_pips_word_that_it_ignored_a_release_for_its_requires_python():
+    facts = {"pip_python_ignored": {"0.9.2": "<3.13,>=3.9", "0.10.0": "<3.13,>=3.9"}}
+    out = derive({"package": "vllm", "spec": "==0.9.2"}, facts)
+    assert out["py_ignored"] == ">=3.9,<3.13" and out["py_ignored_range"] == "3.9 – 3.12"
+    # where the paste shows the Python, the release's own check says it, with that Python
+    out = derive({"package": "vllm", "spec": "==0.9.2"}, {**facts, "python_version": "3.13"})
+    assert "py_ignored" not in out and out["wheel_python_excluded"] == "3.13"

@@ -426,3 +426,10 @@ def test_a_failed_fetch_of_vllms_own_file_is_an_install_of_vllm():
     # downloading it is not (another package's install may pull vLLM in, and fail on its own)
     assert not _facts("  Downloading https://files.pythonhosted.org/packages/8f/vllm-0.9.2-cp38-abi3-manylinux1_x86_64.whl "
                       "(365.6 MB)\nERROR: Failed building wheel for flash-attn")["vllm_install"]
+
+
+def test_the_releases_pip_ignored_for_their_requires_python():
+    line = ("ERROR: Ignored the following versions that require a different python version: 0.10.0 Requires-Python "
+            "<3.13,>=3.9; 0.9.2 Requires-Python <3.13,>=3.9; 1.21.2 Requires-Python >=3.7,<3.11\n")
+    assert facts.pip_python_ignored(line) == {"0.10.0": "<3.13,>=3.9", "0.9.2": "<3.13,>=3.9", "1.21.2": ">=3.7,<3.11"}
+    assert facts.pip_python_ignored("ERROR: No matching distribution found for vllm") == {}
