@@ -1021,7 +1021,7 @@ def _torchvision_pair(values: dict, facts: dict) -> dict:
     return out
 
 
-@deriver("pip-no-matching-distribution", "build-cuda-toolkit-missing")
+@deriver("pip-no-matching-distribution", "build-cuda-toolkit-missing", "vllm-sdist-local-version")
 def _vllm_wheels(values: dict, facts: dict) -> dict:
     """Why no wheel of vLLM fits this machine, by the stack index's table of vLLM's files on PyPI and
     what the paste shows of the machine (its Python, the platform of the wheels pip took, the OS): the
@@ -1030,9 +1030,11 @@ def _vllm_wheels(values: dict, facts: dict) -> dict:
     the machine is known to be, or the Pythons the release takes. A fact the paste does not show is
     never assumed, and then nothing is said of it."""
     from bot.diagnose.knowledge.stack import stack_index
+    shipped = {**_uv_shipped(values, facts), **_uv_first_index(values, facts), **_cuda_words(values)}
     project, version = _vllm_asked(values, facts)
     if project is None:
-        return {}
+        # on the first index's word, the version exists elsewhere: no other vLLM is the way out
+        return {**shipped, **_pinned_by_vllm(values, facts, suggest="first_index" not in shipped)}
     ix = stack_index.load()
     releases = ix.wheel_releases(project) if ix else []
     if not releases:
@@ -1042,7 +1044,77 @@ def _vllm_wheels(values: dict, facts: dict) -> dict:
         return _unpinned_wheels(releases, host)
     release = ix.wheel_release(version, project)
     pinned = project == str(values.get("package") or "").lower().replace("_", "-")    # pip named this release
-    return _release_wheels(release, releases, host, pinned) if release else {}
+    out = {**shipped, **(_release_wheels(release, releases, host, pinned) if release else {})}
+    return {**out, **_python_ignored(version, facts, out)} if pinned else out
+
+
+def _python_ignored(version: str, facts: dict, out: dict) -> dict:
+    """pip's own word that it ignored the release for its Requires-Python, where the paste does not show the Python."""
+    from bot.diagnose.knowledge.stack import wheel_fit
+    spec = (facts.get("pip_python_ignored") or {}).get(version)
+    if not spec or "wheel_python_excluded" in out:
+        return {}
+    span = wheel_fit.python_range(spec)
+    return {"py_ignored": wheel_fit.ordered_spec(spec), **({"py_ignored_range": span} if span else {})}
+
+
+def _cuda_words(values: dict) -> dict:
+    """"130" of a `+cu130` tag → "13.0 (`cu130`)", "118" → "11.8 (`cu118`)" (the tag keeps "13.0" whole: a
+    value ending in ".0" is shown as an integer)."""
+    digits = str(values.get("cuda_digits") or "")
+    return {"cuda_words": f"{digits[:-1]}.{digits[-1]} (`cu{digits}`)"} if len(digits) in (2, 3) else {}
+
+
+def _uv_shipped(values: dict, facts: dict) -> dict:
+    """uv's hint of the wheels the package it found none of does ship, when the hint is about that package."""
+    shipped = facts.get("uv_wheels_shipped") or {}
+    package = str(values.get("package") or "").lower().replace("_", "-")
+    if not shipped or shipped["package"].lower().replace("_", "-") != package:
+        return {}
+    out = {"shipped_version": shipped["version"], "shipped_tags": shipped["tags"],
+           "shipped_kind": "platforms" if shipped["kind"] == "platform" else f"{shipped['kind']} tags"}
+    return {**out, **_shipped_misfit(shipped, facts)} if shipped["kind"] == "platform" else out
+
+
+def _shipped_misfit(shipped: dict, facts: dict) -> dict:
+    """Why none of the platforms a package ships fits the machine uv resolved for (its example tag): the
+    least glibc its Linux wheels for this CPU need, above the machine's."""
+    from bot.diagnose.knowledge.stack import wheel_fit
+    host = facts.get("wheel_platform") or ""
+    if not host.startswith("manylinux"):
+        return {}
+    machine = wheel_fit.Host(arch=wheel_fit.platform_arch(host), glibc=facts.get("glibc_version"))
+    needs = wheel_fit.glibc_misfit([t.strip("`") for t in shipped["tags"].split(", ")], machine)
+    return {"shipped_glibc": needs, "host_glibc": machine.glibc} if needs else {}
+
+
+def _uv_first_index(values: dict, facts: dict) -> dict:
+    """uv's hint that it took the package from the first index that has it, where that version is missing."""
+    hint = facts.get("uv_unchecked_index") or {}
+    package = str(values.get("package") or "").lower().replace("_", "-")
+    if not hint or hint["package"].lower().replace("_", "-") != package:
+        return {}
+    return {"first_index": hint["index"], "next_index": hint["next_index"]}
+
+
+def _pinned_by_vllm(values: dict, facts: dict, suggest: bool = True) -> dict:
+    """A package with no wheel here that the log's resolver says vLLM X pins (uv: "vllm==0.6.3 depends on
+    torch==2.4.0"; pip: "vllm 0.6.3 depends on torch==2.4.0"): that release, and the newest vLLM with a wheel for
+    what the machine is known to be, which pins another one. Only for an exact pin."""
+    from bot.diagnose.knowledge.stack import stack_index
+    package = str(values.get("package") or "").lower().replace("_", "-")
+    spec = str(values.get("spec") or "")
+    by = next((c["by_version"] for c in facts.get("pip_conflicts") or ()
+               if c["by"] == "vllm" and c["by_version"] and c["package"].replace("_", "-") == package
+               and c["required"] == spec and spec.startswith("==")), None)
+    if not by or not suggest:
+        return {"dep_vllm": by} if by else {}
+    ix = stack_index.load()
+    releases = [r for r in (ix.wheel_releases("vllm") if ix else []) if r.tags]
+    fit = _newest_fit(releases, _wheel_host(facts), by) if releases else {}
+    if fit and ix.pins(fit["fit_release"]).get(package) == spec:
+        fit = {}                # the newest release pins the same: no release is the way out
+    return {"dep_vllm": by, **fit}
 
 
 def _vllm_asked(values: dict, facts: dict) -> tuple[str | None, str | None]:
@@ -1209,3 +1281,26 @@ def _torch_build(values: dict, facts: dict) -> dict:
         if host and out["min_driver"] and stack_index.vkey(host) < stack_index.vkey(out["want_cuda"])[:2]:
             out.update(driver_short="yes", host_cuda=host)
     return out
+
+
+@deriver("pip-index-unreachable")
+def _index_unreachable(values: dict, facts: dict) -> dict:
+    """The index pip or uv asked, and why the connection failed (reading/facts.index_failure), as the
+    flags the rule's paragraphs start with: `index_dns`, `index_proxy`, `index_tls_eof`, ..."""
+    failure = facts.get("index_failure") or {}
+    out = {k: failure[k] for k in ("index_url", "index_host") if failure.get(k)}
+    if failure.get("index_error"):
+        out[f"index_{failure['index_error']}"] = "yes"
+    return out
+
+
+@deriver("build-requirements-missing")
+def _build_requirements(values: dict, facts: dict) -> dict:
+    """Whether the build was told not to isolate itself, and the torch the archive's release builds against,
+    by the stack index's pins of that release."""
+    from bot.diagnose.knowledge.stack import stack_index
+    out = {"no_build_isolation": "yes"} if facts.get("no_build_isolation") else {}
+    release = facts.get("vllm_sdist")
+    ix = stack_index.load() if release else None
+    torch = ix.pins(str(release)).get("torch") if ix else None
+    return {**out, "pin_torch": torch} if torch and torch.startswith("==") else out

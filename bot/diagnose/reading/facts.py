@@ -96,7 +96,7 @@ _TORCH = [
     _P(r"Requirement already satisfied: torch(?:[=<>~!][^\s;]*)? in \S+(?: \(from [^)\n]*\))? \((\d+\.\d+(?:\.\d+)?[^)\s]*)\)",
        literals=("Requirement already satisfied: torch",)),
     # pip freeze's line, not a requirement pip quotes ("vllm 0.19.1 depends on torch==2.10.0")
-    _P(r"(?<!depends on )(?<!requires )(?<!requested )torch==" + _VERSION, literals=("torch==",)),
+    _P(r"(?<!depends on )(?<!requires )(?<!requested )(?<!Because )(?<!version of )(?<!\()(?<!\(constraint\) )torch==" + _VERSION, literals=("torch==",)),
     # pip list's, conda's, a person's "torch 2.5.1+cpu": with its local tag, which says the build
     _P(r"torch[ :]+(\d+\.\d+\.\d+\+(?:cu\d+|cpu|rocm[\d.]+))"),
 ]
@@ -690,9 +690,21 @@ _DRIVER_CUDA = [
 ]
 _PYTHON = [
     _P(r"Python version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
+    # the Python a pip or uv command chose wheels for, not the one it runs on: `pip download --python-version 3.13`,
+    # `uv pip compile --python-version 3.9` (uv's lower bound)
+    _P(r"\b(?:pip3?|uv pip) (?:download|install|wheel|compile|sync)\b[^\n]*?--python-version[ =](3)\.?(\d{1,2})\b",
+       literals=("--python-version",)),
     # pip -v on a file whose Requires-Python excludes the running Python: "Link requires a different
     # Python (3.13.0 not in: '>=3.9,<3.13')" names that Python
     _P(r"Link requires a different Python \((3\.\d{1,2})(?:\.\d+)? not in", literals=("requires a different Python",)),
+    # uv's resolver names the Python it resolves for, as its best ABI tag: "has no wheels with a matching Python
+    # ABI tag (e.g., `cp313`)", and its hint "You're using CPython 3.13 (`cp313`), but `torch` (v2.4.0) only
+    # has wheels ..." (`uv pip install`) or "You require CPython 3.13 (`cp313`), but we only found wheels ..."
+    _P(r"(?:You're using|You require) CPython (3\.\d{1,2})\b", literals=("CPython 3.",)),
+    _P(r"has no wheels with a matching Python ABI tag \(e\.g\., `?cp3(\d{1,2})`?\)", literals=("matching Python ABI tag",)),
+    # uv on a Requires-Python: "the current Python version (3.13.0) does not satisfy ...", or `--python-version`'s
+    # lower bound: "the requested Python version (>=3.9) does not satisfy ..."
+    _P(r"the (?:current|requested) Python version \((?:>=\s*)?(3\.\d{1,2})\b", literals=("Python version (",)),
     _P(r"[/\\][Pp]ython(3\.\d{1,2})[/\\](?:site|dist)-packages[/\\]", literals=("/python3.", "\\python3.", "/Python3.")),
     _P(r"[/\\]Python3(\d{1,2})[/\\]", literals=("\\Python3", "/Python3")),
     _P(r"\bPython (3\.\d{1,2}\.\d{1,2})\b", literals=("Python 3.",)),
@@ -709,6 +721,11 @@ _PIP_TOOK_WHEEL = _P(r"^(?!.*(?:none of the wheel's tags|not a supported wheel|S
                      literals=(".whl",))
 _GLIBC = [
     _P(r"Libc version\s*:\s*glibc-(\d+\.\d+)"),
+    # uv names the machine's best platform tag: a manylinux_2_28 tag is a glibc 2.28 (`--python-platform
+    # x86_64-manylinux_2_28`, or the running system's)
+    _P(r"has no wheels with a matching platform tag \(e\.g\., `?manylinux_(\d+)_(\d+)_", literals=("matching platform tag",)),
+    _P(r"\b(?:pip3?|uv pip) (?:download|install|wheel|compile|sync)\b[^\n]*?--(?:python-)?platform[ =](?:(?:x86_64|aarch64)-)?"
+       r"manylinux_(\d+)_(\d+)", literals=("-platform",)),
     _P(r"ldd \((?:GNU libc|[^)]*GLIBC[^)]*)\) (\d+\.\d+)"),
     _P(r"-with-glibc(\d+\.\d+)\b", literals=("-with-glibc",)),
 ]
@@ -754,13 +771,14 @@ _CONTAINERS = (("openshift", ("openshift", "restricted-v2")),
                ("podman", ("podman",)),
                ("apptainer", ("apptainer", "singularity")))
 # pip's resolver: "vllm 0.5.4 requires torch==2.4.0, but you have torch 2.1.1 which is incompatible."
-# and "The conflict is caused by: The user requested torch==2.1.1 / vllm 0.5.4 depends on torch==2.4.0".
+# and "The conflict is caused by: The user requested torch==2.1.1 / vllm 0.5.4 depends on torch==2.4.0"; a pin from a
+# constraints file (PIP_CONSTRAINT, as NGC's containers set it) is "The user requested (constraint) torch==...".
 _PIP_REQUIRES = _P(r"^(?:>\s?)?\s*(?P<by>[A-Za-z0-9][\w.-]*) (?P<by_version>\d[\w.+!-]*) requires (?P<package>[A-Za-z0-9][\w.-]*)"
                    r"(?P<required>(?:\[[^\]]*\])?[<>=!~][^,\n]*(?:,[<>=!~][^,\n]*)*)?, but you have (?P=package) (?P<have>\S+) which is incompatible",
                    re.M, literals=(", but you have",))
 _PIP_DEPENDS = _P(r"^(?:>\s?)?\s*(?P<by>[A-Za-z0-9][\w.-]*) (?P<by_version>\d[\w.+!-]*) depends on (?P<package>[A-Za-z0-9][\w.-]*)(?P<required>[<>=!~][^\s;]*)?",
                   re.M, literals=(" depends on ",))
-_PIP_REQUESTED = _P(r"^(?:>\s?)?\s*The user requested (?P<package>[A-Za-z0-9][\w.-]*)(?P<required>[<>=!~][^\s;]*)?", re.M,
+_PIP_REQUESTED = _P(r"^(?:>\s?)?\s*The user requested (?:\(constraint\) )?(?P<package>[A-Za-z0-9][\w.-]*)(?P<required>[<>=!~][^\s;]*)?", re.M,
                     literals=("The user requested",))
 # uv's resolver (PubGrub) words it as a proof: "Because vllm==0.8.5 depends on torch==2.6.0 and your project depends
 # on torch==2.7.0, we can conclude that ...", wrapped at the terminal's width, with a marker in braces after a name
@@ -841,9 +859,98 @@ _POSIX_ONLY = _P(r"No module named '(?:resource|fcntl|termios|pwd|grp|posix)'|uv
                  literals=("No module named '", "uvloop does not support"))
 
 
+# uv's resolver, when no wheel of a package fits: "torch==2.7.0 has no wheels with a matching platform tag (e.g.,
+# `macosx_13_0_x86_64`)": the example is the best tag of the machine it resolves for
+_UV_HOST_TAG = _P(r"has no wheels with a matching platform tag \(e\.g\., `?((?:win|macosx|manylinux|musllinux|linux)\w*)`?\)",
+                  literals=("matching platform tag",))
+
+
+# uv's hints list the tags a package ships ("Wheels are available for `torch` (v2.7.0) on the following platforms:
+# `manylinux_2_28_x86_64`, `win_amd64`", "... only has wheels with the following platform tags: ..."): a
+# `win_amd64` there says nothing of the machine
+_UV_TAG_LIST = LazyRe(r"(?i)(?:on the following platforms?|with the following platform tags?): [^\n]*")
+
+
+# uv's hint of what a package does ship, when none of it fits: "Wheels are available for `torch` (v2.7.0) on the
+# following platforms: `manylinux_2_28_x86_64`, ...", "You're using CPython 3.13 (`cp313`), but `torch` (v2.4.0)
+# only has wheels with the following Python ABI tags: `cp38`, ...", "... but we only found wheels for `torch`
+# (v2.4.0) with the following Python ABI tags: ..."
+# (uv before 0.6 or so printed the names and tags without backticks)
+_UV_SHIPS = _P(r"(?:Wheels are available for|only found wheels for|but) `?(?P<package>[A-Za-z0-9][\w.-]*?)`? \(v(?P<version>[^)\s]+)\)"
+               r"(?: only has wheels)? (?:on|with) the following (?P<kind>platform|Python ABI|Python implementation)"
+               r"(?: tag)?s?: (?P<tags>`?[\w.]+`?(?:, `?[\w.]+`?){0,40})", literals=("Wheels are available for", "only has wheels",
+                                                                                "only found wheels for"))
+
+
+def uv_wheels_shipped(text: str) -> dict:
+    """{package, version, kind, tags} of uv's hint saying which wheels a package has; {} when there is none."""
+    if "the following" not in text:
+        return {}
+    m = _UV_SHIPS.search(text)
+    return {k: m.group(k) for k in ("package", "version", "kind", "tags")} if m else {}
+
+
+# uv's hint when the first index that has a package lacks the version asked for: "`torch` was found on
+# https://download.pytorch.org/whl/cu124, but not at the requested version (torch==2.7.0). A compatible version
+# may be available on a subsequent index (e.g., https://pypi.org/simple). By default, uv will only consider ..."
+_UV_UNCHECKED = _P(r"`(?P<package>[A-Za-z0-9][\w.-]*)` was found on (?P<index>\S+), but not at the requested version "
+                   r"\((?P<range>[^)]{1,400})\)\. A compatible version may be available on a subsequent index "
+                   r"\(e\.g\., (?P<next_index>[^)\s]+)\)", literals=("` was found on ",), span=800)
+
+
+def uv_unchecked_index(text: str) -> dict:
+    """{package, index, range, next_index} of uv's first-index hint; {} when there is none."""
+    m = _UV_UNCHECKED.search(text) if "subsequent index" in text else None
+    if not m:
+        return {}
+    return {**{k: m.group(k) for k in ("package", "index", "next_index")}, "range": " ".join(m.group("range").split())}
+
+
+# the platform a pip or uv command chose wheels for: pip's `--platform manylinux_2_28_x86_64`, uv's `--python-platform
+# aarch64-manylinux_2_28` (its Linux targets that name no glibc, `x86_64-unknown-linux-gnu`, are left out)
+_PIP_PLATFORM_FLAG = _P(r"\b(?:pip3?|uv pip) (?:download|install|wheel|compile|sync)\b[^\n]*?--(?:python-)?platform[ =]"
+                        r"((?:win|macosx|manylinux|musllinux)\w*|(?:x86_64|aarch64)-(?:manylinux_\d+_\d+|pc-windows-msvc|apple-darwin))",
+                        literals=("-platform",))
+_UV_TARGETS = {"x86_64-pc-windows-msvc": "win_amd64", "aarch64-pc-windows-msvc": "win_arm64",
+               "x86_64-apple-darwin": "macosx_13_0_x86_64", "aarch64-apple-darwin": "macosx_13_0_arm64"}
+
+
+def platform_flag(text: str) -> str | None:
+    """The platform tag a pip or uv command line asked wheels for (`--platform`, `--python-platform`)."""
+    m = _PIP_PLATFORM_FLAG.search(text) if "-platform" in text else None
+    if not m:
+        return None
+    target = m.group(1)
+    if target in _UV_TARGETS:
+        return _UV_TARGETS[target]
+    arch, _, glibc = target.partition("-manylinux_")
+    return f"manylinux_{glibc}_{arch}" if glibc else target
+
+
+# pip 22+: "ERROR: Ignored the following versions that require a different python version: 0.9.2 Requires-Python
+# <3.13,>=3.9; 0.10.0 Requires-Python <3.13,>=3.9; ..." (the releases whose Requires-Python excludes the Python it chooses for)
+_PIP_PY_IGNORED = _P(r"Ignored the following versions that require a different python version: ([^\n]{1,8000})",
+                     literals=("require a different python version",))
+_IGNORED_ONE = re.compile(r"(\d[\w.+!-]*) Requires-Python ([^;\n]+)")
+
+
+def pip_python_ignored(text: str) -> dict[str, str]:
+    """{version: Requires-Python} of the releases pip says it ignored for the Python it chose for."""
+    m = _PIP_PY_IGNORED.search(text) if "different python version" in text else None
+    return {v: spec.strip() for v, spec in _IGNORED_ONE.findall(m.group(1))} if m else {}
+
+
 def wheel_platform(text: str) -> str | None:
-    """The platform tag of the wheels pip took for this machine (`win_amd64`, `macosx_11_0_arm64`,
-    `manylinux_2_17_aarch64`), when those the paste shows agree on the OS and CPU; None otherwise."""
+    """The platform tag of the machine pip or uv chose wheels for: uv's example of its best tag, else the
+    wheels pip took (`win_amd64`, `macosx_11_0_arm64`, `manylinux_2_17_aarch64`), when those the paste
+    shows agree on the OS and CPU; None otherwise."""
+    if "matching platform tag" in text:
+        m = _UV_HOST_TAG.search(text)
+        if m:
+            return m.group(1)
+    flag = platform_flag(text)
+    if flag:
+        return flag
     if ".whl" not in text:
         return None
     tags = [m.group(1).split(".")[0] for m in _all(_PIP_TOOK_WHEEL, text)]
@@ -911,12 +1018,74 @@ def _uv_conflicts(text: str) -> list[dict]:
     if at < 0:
         return []
     block = " ".join(text[at:at + _UV_BLOCK].split())
+    # "vllm==0.11.1 depends on Python>=3.10,<3.14" is a Requires-Python, not a package
     out = [{"package": m.group("package").lower(), "required": m.group("required"), "by": m.group("by").lower(),
             "by_version": m.group("by_version"), "have": None, "marker": m.group("marker")}
-           for m in _UV_DEPENDS.finditer(block)]
+           for m in _UV_DEPENDS.finditer(block) if m.group("package") != "Python"]
     out += [{"package": m.group("package").lower(), "required": m.group("required"), "by": "user",
              "by_version": None, "have": None} for m in _UV_USER.finditer(block)]
     return out[:MAX_CONFLICTS]
+
+
+# pip or uv failing to reach a package index: the URL it asked for and why the connection failed, by the words
+# of urllib3 (pip: "connection broken by 'ProxyError(...)'", "Could not fetch URL <url>: There was a problem
+# confirming the ssl certificate") and of reqwest/hyper/rustls (uv: "error sending request for url (<url>)",
+# then its causes: "dns error", "tunnel error", "tls handshake eof", "invalid peer certificate: UnknownIssuer").
+# uv's own Python downloads (python-build-standalone on GitHub) are not an index.
+_INDEX_URL = [
+    _P(r"error sending request for url \((?!https?://github\.com/astral-sh/)(https?://[^)\s]+)\)",
+       literals=("error sending request for url",)),
+    _P(r"Failed to fetch: `?(?!https?://github\.com/astral-sh/)(https?://[^\s`]+)", literals=("Failed to fetch:",)),
+    _P(r"Could not fetch URL (https?://\S+?): ", literals=("Could not fetch URL",)),
+    _P(r"^Looking in indexes: (https?://[^\s,]+)", re.M, literals=("Looking in indexes:",)),
+]
+# pip (urllib3) when its retries are spent on a file: "Could not install packages due to an OSError:
+# HTTPSConnectionPool(host='files.pythonhosted.org', port=443): Max retries exceeded with url: /packages/..."
+_URLLIB3_POOL = _P(r"(HTTPS?)ConnectionPool\(host='([^']+)', port=(\d+)\): Max retries exceeded with url: (/\S*?)(?: \(|$)",
+                   re.M, literals=("ConnectionPool(host=",))
+_INDEX_FAILURE_MARKS = ("error sending request for url", "Failed to fetch:", "Could not fetch URL",
+                        "after connection broken by", "Max retries exceeded with url")
+# why, first match wins: a proxy's and TLS's words come before the socket error they wrap
+_INDEX_ERRORS = (
+    ("proxy", ("ProxyError(", "tunnel error", "Cannot connect to proxy", "Unable to connect to proxy")),
+    ("tls_cert", ("CERTIFICATE_VERIFY_FAILED", "invalid peer certificate", "SSLCertVerificationError")),
+    ("tls_eof", ("tls handshake eof", "UNEXPECTED_EOF_WHILE_READING", "EOF occurred in violation of protocol",
+                 "SSLEOFError")),
+    ("dns", ("dns error", "Name or service not known", "Temporary failure in name resolution",
+             "nodename nor servname provided", "getaddrinfo failed", "No address associated with hostname")),
+    ("refused", ("Connection refused",)),
+    ("read_timeout", ("ReadTimeoutError(", "Read timed out")),
+    ("timeout", ("ConnectTimeoutError(", "operation timed out", "Connection timed out", "timed out")),
+    ("reset", ("Connection reset by peer", "ConnectionResetError(")),
+    ("tls", ("SSLError(", "tls handshake")),
+)
+
+
+def index_failure(text: str) -> dict:
+    """{index_url, index_host, index_error} of a package index pip or uv could not reach; {} when the paste
+    shows no such failure. index_error: proxy | tls_cert | tls_eof | dns | refused | read_timeout | timeout |
+    reset | tls, or absent when the paste does not say."""
+    if not any(m in text for m in _INDEX_FAILURE_MARKS):
+        return {}
+    pool = _URLLIB3_POOL.search(text) if "ConnectionPool(host=" in text else None
+    if not (_first(_INDEX_URL[:3], text) or "after connection broken by '" in text or pool):
+        return {}
+    out: dict = {}
+    url = _first(_INDEX_URL[:3], text)
+    if not url and pool:
+        scheme, host, port, path = pool.groups()
+        default = "443" if scheme == "HTTPS" else "80"
+        url = f"{scheme.lower()}://{host}{'' if port == default else ':' + port}{path}"
+    url = url or _first(_INDEX_URL[3:], text)
+    if url:
+        out["index_url"] = url
+        host = re.match(r"https?://(?:[^@/\s]*@)?([^/:\s]+)", url)
+        if host:
+            out["index_host"] = host.group(1)
+    kind = next((k for k, marks in _INDEX_ERRORS if any(m in text for m in marks)), None)
+    if kind:
+        out["index_error"] = kind
+    return out
 
 
 # The transformers the paste says is installed: a version listing (`pip list`, `conda list`,
@@ -987,7 +1156,10 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         low_near = near.lower()
     else:
         near, low_near = text, low
-    os_hint, container = host(near, low_near)
+    if "following platform" in low_near:          # what a package ships is not where it runs
+        os_hint, container = host(_UV_TAG_LIST.sub("", near), _UV_TAG_LIST.sub("", low_near))
+    else:
+        os_hint, container = host(near, low_near)
     libs = loader_libraries(text)
     conflicts = pip_conflicts(near)
     packages = report["packages"] if report else {}
@@ -1009,6 +1181,10 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "os_hint": os_hint,
         "container": container,
         "pip_conflicts": conflicts,
+        "index_failure": index_failure(near),
+        "uv_wheels_shipped": uv_wheels_shipped(near),
+        "uv_unchecked_index": uv_unchecked_index(near),
+        "pip_python_ignored": pip_python_ignored(near),
         "packages": packages,
         "transformers_installed": transformers_installed(near, packages, conflicts),
         "collect_env": report["fields"] if report else None,
@@ -1040,15 +1216,30 @@ _VLLM_INSTALL_MARKS = ("building wheel for vllm", "building editable for vllm", 
 _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for vllm", "(from vllm",
                       "/simple/vllm/",
                       # uv's resolver: "... and you require vllm", "your project requires vllm[audio]"
-                      "you require vllm", "your project requires vllm")
+                      "you require vllm", "your project requires vllm",
+                      # uv building vLLM: "Building vllm==0.9.2", "Failed to build `vllm==0.9.2`", "Failed to download
+                      # and build `vllm==0.9.2`", a checkout's "Failed to build `vllm @ file:///src/vllm`", its hint
+                      # "`vllm@0.9.2` depends on `setuptools_scm`, but doesn't declare it as a build dependency"
+                      "building vllm==", "building vllm @ ", "build `vllm==", "build `vllm @ ", "`vllm@")
 # pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's
 _PIP_VLLM_SDIST = _P(r"(Using cached|Downloading|Processing) \S*?\bvllm-(\d[\w.+]*)\.tar\.gz", literals=("vllm-",))
 
 
+# uv names what it builds as the resolver does: a release from an index as `vllm==0.9.2`, anything else
+# (a checkout, a URL) as `vllm @ <url>`; the former is the release's source archive
+_UV_VLLM_SDIST = _P(r"(?:Failed to build|Failed to download and build|Building) `?vllm==(\d[\w.+]*?)`?(?:\s|$)", re.M,
+                    literals=("vllm==",))
+
+
 def vllm_sdist(text: str) -> str | None:
-    """The release whose source archive pip took from the index to build (no wheel of it fitted, or
+    """The release whose source archive pip or uv took from the index to build (no wheel of it fitted, or
     --no-binary); an archive it was handed ("Processing ./vllm-X.tar.gz") was not its choice."""
-    return next((m.group(2) for m in _all(_PIP_VLLM_SDIST, text) if m.group(1) != "Processing"), None)
+    if ".tar.gz" in text:
+        taken = next((m.group(2) for m in _all(_PIP_VLLM_SDIST, text) if m.group(1) != "Processing"), None)
+        if taken:
+            return taken
+    m = _UV_VLLM_SDIST.search(text) if "vllm==" in text else None
+    return m.group(1) if m else None
 # pip's folder for an unpacked sdist it builds (pip-install-<random>/<name>_<32 hex>/): vLLM's, when the
 # name is vllm; a build's compiler lines name its sources there ("/tmp/pip-install-84soz_ys/vllm_d89.../csrc/")
 _PIP_VLLM_UNPACKED = _P(r"pip-install-\w+[/\\]vllm_[0-9a-f]{32}[/\\]", literals=("pip-install-",))
@@ -1062,6 +1253,9 @@ _PIP_VLLM_REQUIREMENTS = _P(r"-r\s+(?:\S*/)?requirements[/-](?:common|cuda|cpu|r
 _PIP_CANNOT_INSTALL_VLLM = _P(r"Cannot install (?:[^\n]{0,300}?(?:, | and ))?vllm(?:-cpu)?(?:\[[\w,-]*\])?(?:[=<>!~][^\s,]*)? "
                               r"because these package versions have conflicting dependencies", re.I,
                               literals=("Cannot install ", "cannot install "))
+# pip or uv failing to fetch vLLM's own wheel or archive: whatever asked for it, that file is the install of vLLM
+_VLLM_FILE_FAILED = _P(r"(?:Max retries exceeded with url: |error sending request for url \(|Failed to fetch: `?)\S*/vllm-\d",
+                       literals=("/vllm-",))
 _VLLM_PIN_LINE = _P(r"^(?:>\s?)?\s*vllm(?:-cpu)? \d[\w.+!-]* (?:requires|depends on) ", re.M,   # a quoted paste too
                     literals=(" requires ", " depends on "))
 # uv's resolver on vLLM's own pins: "and vllm==0.11.1rc6.dev158+gc3ee80a01.cu129 depends on xformers..."
@@ -1107,6 +1301,8 @@ def vllm_install(text: str, low: str) -> bool:
     if "vllm" in low and "requirements" in low and _PIP_VLLM_REQUIREMENTS.search(text):
         return True
     if "no solution found when resolving" in low and _UV_VLLM_DEPENDS.search(text):
+        return True
+    if "/vllm-" in low and _VLLM_FILE_FAILED.search(text):
         return True
     return "pip" in low and bool(_VLLM_PIN_LINE.search(text))       # pip's resolver says "pip"
 
@@ -1283,7 +1479,9 @@ def extract(text: str, error_lines: str = "") -> dict:
         "stack_context": vllm_context or foreign is None,
         "vllm_printed": printed,
         "vllm_install": install,
-        "vllm_sdist": vllm_sdist(text) if install and ".tar.gz" in text else None,
+        "vllm_sdist": vllm_sdist(text) if install else None,
+        # the build uses the environment's packages, not an isolated one with vLLM's build requirements
+        "no_build_isolation": "--no-build-isolation" in low,
         "vllm_server_error": server_error,
         "foreign_context": foreign,
         "foreign_strict": strict,

@@ -59,3 +59,51 @@ def test_a_macos_archive_build_names_the_os():
     d = diagnose(fixtures.read(LOGS / "pip-no-matching-distribution/vllm2695-v030-sdist-build-deps-torch212-py312.log").data,
                  book=BOOK, lang="zh").best
     assert "macOS" in d.cause and "只发布 Linux x86_64 的 wheel" in d.cause
+
+
+def test_uvs_platform_tag_example_is_the_machine():
+    # uv: "vllm==0.15.0 has no wheels with a matching platform tag (e.g., `manylinux_2_28_x86_64`)": glibc 2.28
+    d = diagnose(fixtures.read(LOGS / "pip-no-matching-distribution/run-uv0139-vllm0150-manylinux228-glibc.log").data,
+                 book=BOOK).best
+    assert "need glibc 2.31 or newer" in d.cause and "glibc is 2.28" in d.cause
+    assert "`manylinux_2_31_aarch64`, `manylinux_2_31_x86_64`" in d.cause       # uv's own list of what it ships
+    assert 'vllm==0.34.0' in d.fix
+
+
+def test_a_pin_of_vllm_with_no_wheel_for_this_python():
+    # uv: "torch==2.4.0 has no wheels with a matching Python ABI tag (e.g., `cp313`) and vllm==0.6.3 depends on
+    # torch==2.4.0": the pin is vLLM's, and a newer vLLM is the way out (not stack-pip-conflict's "let one side win")
+    d = diagnose(fixtures.read(LOGS / "pip-no-matching-distribution/run-uv0139-vllm063-torch240-no-cp313.log").data,
+                 book=BOOK).best
+    assert d.rule_id == "pip-no-matching-distribution"
+    assert "vLLM 0.6.3's own pin" in d.cause and "`cp312`" in d.cause
+    assert "Python 3.13" in d.fix
+
+
+def test_a_pin_without_a_resolver_line_naming_vllm_says_nothing_of_vllm():
+    out = derive({"package": "torch", "spec": "==2.4.0"}, {"python_version": "3.13", "pip_conflicts": [
+        {"package": "torch", "required": "==2.4.0", "by": "xformers", "by_version": "0.0.27", "have": None}]})
+    assert "dep_vllm" not in out and "fit_release" not in out
+
+
+def test_uvs_first_index_is_the_cause_not_the_machine():
+    d = diagnose(fixtures.read(LOGS / "pip-no-matching-distribution/run-uv0139-vllm092-torch-first-index.log").data,
+                 book=BOOK).best
+    assert "never looked at https://pypi.org/simple" in d.cause and "vLLM 0.9.2's own pin" in d.cause
+    assert "--index-strategy unsafe-best-match" in d.fix and "The newest vLLM release" not in d.fix
+
+
+def test_a_requires_python_uv_names():
+    d = diagnose(fixtures.read(LOGS / "pip-no-matching-distribution/run-uv0139-vllm0111-requested-python-39.log").data,
+                 book=BOOK).best
+    assert d.rule_id == "pip-no-matching-distribution" and "this Python is\n3.9" in d.cause.replace(" 3.9", "\n3.9")
+    assert '"vllm==0.11.0"' in d.fix and "3.10 – 3.13" in d.fix
+
+
+def test_pips_word_that_it_ignored_a_release_for_its_requires_python():
+    facts = {"pip_python_ignored": {"0.9.2": "<3.13,>=3.9", "0.10.0": "<3.13,>=3.9"}}
+    out = derive({"package": "vllm", "spec": "==0.9.2"}, facts)
+    assert out["py_ignored"] == ">=3.9,<3.13" and out["py_ignored_range"] == "3.9 – 3.12"
+    # where the paste shows the Python, the release's own check says it, with that Python
+    out = derive({"package": "vllm", "spec": "==0.9.2"}, {**facts, "python_version": "3.13"})
+    assert "py_ignored" not in out and out["wheel_python_excluded"] == "3.13"

@@ -289,3 +289,147 @@ def test_the_machine_pip_chose_for():
     mixed = ("  Downloading a-1-cp312-cp312-manylinux_2_17_aarch64.whl\n"
              "  Downloading b-1-cp312-cp312-win_amd64.whl\n")
     assert _facts(mixed)["wheel_platform"] is None
+
+
+# uv 0.13.9's resolver, from real runs (uv pip compile ... --python-version 3.13 --python-platform x86_64-manylinux_2_28)
+UV_ABI = ("error: No solution found when resolving dependencies\n"
+          "  cause: Because torch==2.4.0 has no wheels with a matching Python ABI tag (e.g., `cp313`) and vllm==0.6.3 "
+          "depends on torch==2.4.0, we can conclude that vllm==0.6.3 cannot be used.\n\n"
+          "hint: You require CPython 3.13 (`cp313`), but we only found wheels for `torch` (v2.4.0) with the following "
+          "Python ABI tags: `cp38`, `cp39`, `cp310`, `cp311`, `cp312`\n")
+UV_PLATFORM = ("  cause: Because torch==2.7.0 has no wheels with a matching platform tag (e.g., `manylinux_2_28_x86_64`) "
+               "and you require torch==2.7.0, we can conclude that your requirements are unsatisfiable.\n\n"
+               "hint: Wheels are available for `torch` (v2.7.0) on the following platforms: `manylinux_2_28_aarch64`, "
+               "`macosx_11_0_arm64`, `win_amd64`\n")
+
+
+def test_uvs_tag_examples_are_the_machine_and_its_hint_is_what_a_package_ships():
+    f = _facts(UV_ABI)
+    assert f["python_version"] == "3.13" and f["torch_version"] is None      # a requirement, not what is installed
+    assert f["uv_wheels_shipped"] == {"package": "torch", "version": "2.4.0", "kind": "Python ABI",
+                                      "tags": "`cp38`, `cp39`, `cp310`, `cp311`, `cp312`"}
+    f = _facts(UV_PLATFORM)
+    assert f["wheel_platform"] == "manylinux_2_28_x86_64" and f["glibc_version"] == "2.28"
+    assert f["os_hint"] is None                 # the hint's `win_amd64`, `macosx_...` are what torch ships
+    assert f["uv_wheels_shipped"]["kind"] == "platform"
+    assert _facts("You're using CPython 3.12 (`cp312`), but `xformers` (v0.0.30) only has wheels with the "
+                  "following Python ABI tags: `cp39`")["python_version"] == "3.12"
+
+
+@pytest.mark.parametrize("text, want", [
+    # uv (reqwest): the URL, then its causes
+    ("error: Request failed after 3 retries\n  cause: Failed to fetch: https://pypi.org/simple/vllm/\n"
+     "  cause: error sending request for url (https://pypi.org/simple/vllm/)\n  cause: client error (Connect)\n"
+     "  cause: tunnel error: failed to create underlying connection\n  cause: Connection refused (os error 111)",
+     {"index_url": "https://pypi.org/simple/vllm/", "index_host": "pypi.org", "index_error": "proxy"}),
+    ("  Caused by: error sending request for url (https://download.pytorch.org/whl/cu128/torch/)\n"
+     "  Caused by: client error (Connect)\n  Caused by: tls handshake eof",
+     {"index_url": "https://download.pytorch.org/whl/cu128/torch/", "index_host": "download.pytorch.org",
+      "index_error": "tls_eof"}),
+    ("error: Failed to fetch: https://127.0.0.1:18444/simple/vllm/\n  cause: error sending request for url "
+     "(https://127.0.0.1:18444/simple/vllm/)\n  cause: invalid peer certificate: UnknownIssuer",
+     {"index_url": "https://127.0.0.1:18444/simple/vllm/", "index_host": "127.0.0.1", "index_error": "tls_cert"}),
+    # pip (urllib3): the retry warnings name no host; "Looking in indexes" does
+    ("Looking in indexes: https://mirror.example/simple\nWARNING: Retrying (Retry(total=4, connect=None, read=None, "
+     "redirect=None, status=None)) after connection broken by 'NewConnectionError('<pip._vendor.urllib3.connection."
+     "HTTPSConnection object at 0x7f>: Failed to establish a new connection: [Errno -2] Name or service not known')'"
+     ": /simple/vllm/",
+     {"index_url": "https://mirror.example/simple", "index_host": "mirror.example", "index_error": "dns"}),
+    ("WARNING: Retrying (Retry(total=0, connect=None, read=None, redirect=None, status=None)) after connection broken "
+     "by 'SSLError(SSLEOFError(8, '[SSL: UNEXPECTED_EOF_WHILE_READING] EOF occurred in violation of protocol "
+     "(_ssl.c:1006)'))': /simple/vllm/", {"index_error": "tls_eof"}),
+    # pip's retries spent on a file: the host that serves it, not the index page
+    ("Looking in indexes: https://mirror.example/simple\nERROR: Could not install packages due to an OSError: "
+     "HTTPSConnectionPool(host='files.mirror.example', port=443): Max retries exceeded with url: /packages/ab/"
+     "torch-2.7.0-cp312-cp312-manylinux_2_28_x86_64.whl (Caused by ReadTimeoutError(\"HTTPSConnectionPool("
+     "host='files.mirror.example', port=443): Read timed out. (read timeout=15)\"))",
+     {"index_url": "https://files.mirror.example/packages/ab/torch-2.7.0-cp312-cp312-manylinux_2_28_x86_64.whl",
+      "index_host": "files.mirror.example", "index_error": "read_timeout"}),
+    # uv's own Python download is not an index; no failure at all says nothing
+    ("  cause: error sending request for url (https://github.com/astral-sh/python-build-standalone/releases/x.tar.gz)\n"
+     "  cause: dns error", {}),
+    ("Looking in indexes: https://download.pytorch.org/whl/cu128\nCollecting torch", {}),
+])
+def test_a_package_index_pip_or_uv_could_not_reach(text, want):
+    assert facts.index_failure(text) == want
+
+
+def test_uvs_first_index_hint_and_requires_python():
+    hint = ("hint: `torch` was found on https://download.pytorch.org/whl/cu124, but not at the requested version "
+            "(torch==2.7.0). A compatible version may be available on a subsequent index (e.g., https://pypi.org/simple). "
+            "By default, uv will only consider versions that are published on the first index that contains a given package")
+    f = _facts(hint)
+    assert f["uv_unchecked_index"] == {"package": "torch", "index": "https://download.pytorch.org/whl/cu124",
+                                       "range": "torch==2.7.0", "next_index": "https://pypi.org/simple"}
+    assert f["torch_version"] is None           # the version asked for, not one installed
+    proof = ("error: No solution found when resolving dependencies\n  cause: Because the current Python version (3.13.0) "
+             "does not satisfy Python>=3.9,<3.13 and vllm==0.9.2 depends on Python>=3.9,<3.13, we can conclude that "
+             "vllm==0.9.2 cannot be used.\n         And because you require vllm==0.9.2, we can conclude that your "
+             "requirements are unsatisfiable.")
+    f = _facts(proof)
+    assert f["python_version"] == "3.13" and f["vllm_install"]
+    assert [c["package"] for c in f["pip_conflicts"]] == ["vllm"]       # a Requires-Python is no package pin
+    assert _facts(proof.replace("current Python version (3.13.0)", "requested Python version (>=3.9)"))["python_version"] == "3.9"
+
+
+def test_uv_building_vllm_is_an_install_of_vllm_and_names_the_archive():
+    f = _facts("   Building vllm==0.9.2\nerror: Failed to build `vllm==0.9.2`\n  cause: The build backend returned an error")
+    assert f["vllm_install"] and f["vllm_sdist"] == "0.9.2"
+    f = _facts("error: Failed to build `vllm @ file:///src/vllm`\n  cause: The build backend returned an error")
+    assert f["vllm_install"] and f["vllm_sdist"] is None           # a checkout, not an archive from the index
+    assert _facts("$ uv pip install --no-build-isolation -e .\nerror: Failed to build `vllm @ file:///src/vllm`")[
+        "no_build_isolation"]
+    assert not _facts("error: Failed to build `flash-attn==2.8.3`")["vllm_install"]
+
+
+def test_older_uv_without_backticks():
+    # openai/harmony#24: "(e.g., manylinux_2_31_x86_64)", "Wheels are available for openai-harmony (v0.1.0) on the
+    # following platform: manylinux_2_34_x86_64"
+    f = _facts("Because openai-harmony==0.1.0 has no wheels with a matching platform tag (e.g., manylinux_2_31_x86_64) "
+               "and vllm==0.10.1+gptoss depends on openai-harmony==0.1.0\n\n      hint: Wheels are available for "
+               "openai-harmony (v0.1.0) on the following platform: manylinux_2_34_x86_64\n")
+    assert f["wheel_platform"] == "manylinux_2_31_x86_64" and f["glibc_version"] == "2.31"
+    assert f["uv_wheels_shipped"] == {"package": "openai-harmony", "version": "0.1.0", "kind": "platform",
+                                      "tags": "manylinux_2_34_x86_64"}
+
+
+def test_uvs_first_index_hint_over_lines():
+    # vllm#28201: the range is a list, one version a line
+    hint = ("      hint: `vllm` was found on https://wheels.vllm.ai/nightly, but not at the requested version (all of:\n"
+            "          vllm<0.11.1rc6.dev158+gc3ee80a01.cu129\n          vllm>0.11.1rc6.dev158+gc3ee80a01.cu129\n"
+            "      ). A compatible version may be available on a subsequent index (e.g., https://pypi.org/simple). By default")
+    assert facts.uv_unchecked_index(hint) == {
+        "package": "vllm", "index": "https://wheels.vllm.ai/nightly", "next_index": "https://pypi.org/simple",
+        "range": "all of: vllm<0.11.1rc6.dev158+gc3ee80a01.cu129 vllm>0.11.1rc6.dev158+gc3ee80a01.cu129"}
+
+
+@pytest.mark.parametrize("command, platform, python, glibc", [
+    ("$ pip download --no-deps --only-binary :all: --python-version 3.13 --platform manylinux_2_28_x86_64 vllm==0.9.2",
+     "manylinux_2_28_x86_64", "3.13", "2.28"),
+    ("$ uv pip compile req.txt --python-version 3.12 --python-platform aarch64-manylinux_2_28", "manylinux_2_28_aarch64",
+     "3.12", "2.28"),
+    ("$ uv pip install vllm --python-platform x86_64-pc-windows-msvc", "win_amd64", None, None),
+    ("$ uv pip install vllm --python-platform x86_64-unknown-linux-gnu", None, None, None),     # no glibc named
+    ("$ python -m build --platform manylinux_2_28_x86_64", None, None, None),                  # not pip's or uv's
+])
+def test_the_target_a_pip_or_uv_command_line_names(command, platform, python, glibc):
+    f = _facts(command + "\nERROR: No matching distribution found for vllm==0.9.2\n")
+    assert (f["wheel_platform"], f["python_version"], f["glibc_version"]) == (platform, python, glibc)
+
+
+def test_a_failed_fetch_of_vllms_own_file_is_an_install_of_vllm():
+    assert _facts("ERROR: Could not install packages due to an OSError: HTTPSConnectionPool(host='files.pythonhosted.org', "
+                  "port=443): Max retries exceeded with url: /packages/8f/vllm-0.9.2-cp38-abi3-manylinux1_x86_64.whl "
+                  "(Caused by ProxyError('Cannot connect to proxy.'))")["vllm_install"]
+    assert _facts("  cause: error sending request for url (https://files.pythonhosted.org/packages/8f/"
+                  "vllm-0.9.2-cp38-abi3-manylinux1_x86_64.whl)\n  cause: operation timed out")["vllm_install"]
+    # downloading it is not (another package's install may pull vLLM in, and fail on its own)
+    assert not _facts("  Downloading https://files.pythonhosted.org/packages/8f/vllm-0.9.2-cp38-abi3-manylinux1_x86_64.whl "
+                      "(365.6 MB)\nERROR: Failed building wheel for flash-attn")["vllm_install"]
+
+
+def test_the_releases_pip_ignored_for_their_requires_python():
+    line = ("ERROR: Ignored the following versions that require a different python version: 0.10.0 Requires-Python "
+            "<3.13,>=3.9; 0.9.2 Requires-Python <3.13,>=3.9; 1.21.2 Requires-Python >=3.7,<3.11\n")
+    assert facts.pip_python_ignored(line) == {"0.10.0": "<3.13,>=3.9", "0.9.2": "<3.13,>=3.9", "1.21.2": ">=3.7,<3.11"}
+    assert facts.pip_python_ignored("ERROR: No matching distribution found for vllm") == {}

@@ -371,6 +371,11 @@ def _pip_conflict(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
             or (other or {}).get("required", "").lstrip("=") or "").split("+")[0]
     if package == "torch":
         out["pin_is_torch"] = "yes"
+        ngc = next((v for v in (out.get("pin_have"), (user or {}).get("required"), (other or {}).get("required"))
+                    if v and _NGC_TORCH.search(v)), None)
+        if ngc:
+            out["ngc_torch"] = ngc.lstrip("=")
+            out["ngc_release"] = _NGC_TORCH.search(ngc).group(1)
     if package == "torch" and want and re.match(r"^\d+\.\d+", want):
         fits = releases_pinning(ix, "torch", want)
         if fits:
@@ -389,6 +394,9 @@ def _pip_conflict(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
 
 
 _DEV_BUILD = re.compile(r"\.dev|\+g[0-9a-f]")
+# the torch NVIDIA builds into its NGC PyTorch containers: a pre-release of the next torch with the commit and the
+# container's release as its local tag ("2.6.0a0+ecf3bae40a.nv25.01"); no `torch==X` pin of vLLM takes it
+_NGC_TORCH = re.compile(r"\d+\.\d+\.\d+a0\+(?:[0-9a-f]{7,}\.)?nv(\d{2}\.\d{1,2})\b")
 
 
 def releases_pinning(ix, package: str, version: str) -> list[str]:

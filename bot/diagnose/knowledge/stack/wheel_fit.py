@@ -105,6 +105,17 @@ def misfit(release, host: Host) -> Misfit | None:
     return None
 
 
+def glibc_misfit(tags: list[str], host: Host) -> str | None:
+    """The least glibc the manylinux wheels for the host's CPU among `tags` need, when every one needs a newer
+    glibc than the host's; None when one fits, or the host's CPU or glibc is not known."""
+    if not (host.arch and host.glibc):
+        return None
+    needs = [t.glibc for t in (tag(f"py3-none-{p}") for p in tags) if t.os == "linux" and t.arch == host.arch and t.glibc]
+    if not needs or any(_vkey(g) <= _vkey(host.glibc) for g in needs):
+        return None
+    return min(needs, key=_vkey)
+
+
 def fits(release, host: Host) -> bool:
     """Whether a wheel of `release` fits every fact known of the host (an unknown one is not checked)."""
     return not release.yanked and misfit(release, host) is None

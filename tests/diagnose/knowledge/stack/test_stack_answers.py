@@ -83,6 +83,15 @@ def test_pip_conflict_names_the_pin_and_the_releases_for_your_torch(ix):
     assert span and span in d.fix and "0.5.0" in span
 
 
+def test_an_ngc_containers_torch_against_vllms_pin(ix):
+    # pip: "The user requested (constraint) torch==2.6.0a0+ecf3bae40a.nv25.01" against "vllm 0.8.5 depends on torch==2.6.0"
+    _, d = _best("stack-pip-conflict/run-pip2321-vllm085-ngc-constraint-torch-nv2501.log")
+    assert "`torch==2.6.0a0+ecf3bae40a.nv25.01`" in d.cause and "nvcr.io/nvidia/pytorch:25.01-py3" in d.cause
+    assert "use_existing_torch.py" in d.fix and "--no-deps" in d.fix
+    assert stack_answers._NGC_TORCH.search("2.7.0a0+7c8ec84dab.nv25.03").group(1) == "25.03"
+    assert stack_answers._NGC_TORCH.search("2.6.0+cu124") is None
+
+
 def test_the_loader_names_the_wheel_that_ships_the_library():
     _, d = _best("stack-loader/stack-llm-on-openshift57-vllm040-image-libnccl.log")
     assert "libnccl.so.2" in d.cause and "nvidia-nccl-cu" in d.fix

@@ -41,3 +41,11 @@ def test_newest_fit_and_words():
     assert wheel_fit.python_range("<3.13,>=3.9") == "3.9 – 3.12"
     assert wheel_fit.ordered_spec("<3.13,>=3.9") == ">=3.9,<3.13"
     assert wheel_fit.platform_arch("win_amd64") == "x86_64" and wheel_fit.platform_arch("macosx_11_0_arm64") == "aarch64"
+
+
+def test_the_glibc_a_packages_linux_wheels_need_above_the_machines():
+    host = wheel_fit.Host(arch="x86_64", glibc="2.31")
+    assert wheel_fit.glibc_misfit(["manylinux_2_34_x86_64"], host) == "2.34"
+    assert wheel_fit.glibc_misfit(["manylinux_2_34_x86_64", "manylinux2014_x86_64"], host) is None
+    assert wheel_fit.glibc_misfit(["manylinux_2_34_aarch64"], host) is None       # another CPU's: not this question
+    assert wheel_fit.glibc_misfit(["manylinux_2_34_x86_64"], wheel_fit.Host(arch="x86_64")) is None
