@@ -209,7 +209,8 @@ def _unformat(line: str) -> str:
         line = line[:-2]
     if "m" in line and "[" in line:
         line = _COLOUR.sub("", line)
-    if not _FORMAT_LEAD.match(line):
+    # (abseil's failure handler frames its signal in stars, "*** SIGBUS received at time=... ***": no emphasis)
+    if not _FORMAT_LEAD.match(line) or line.startswith("*** "):
         return line
     m = _QUOTE_OR_LIST.match(line)
     if m:
