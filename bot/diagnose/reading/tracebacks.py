@@ -98,7 +98,7 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
 # fatal error. Above a process death (exit code -6, -9) such a line is what the death is answered from.
 _NATIVE = LazyRe(
     r"^(?:(?:Assertion failed: .{1,200}|[A-Z][a-z][\w ,']{2,60}) \(src/[\w/.-]{1,80}\.(?:cpp|hpp|cc|c|h):\d+\)"
-    r"|(?:[\w/.-]+: line \d+: +\d+ )?(?:Killed|Segmentation fault|Bus error|Aborted|Illegal instruction|"
+    r"|(?:[\w/.-]+: line \d+: +\d+ |\[\d+\][+-]? +)?(?:Killed|Segmentation fault|Bus error|Aborted|Illegal instruction|"
     r"Floating point exception)(?: \(core dumped\))?(?: {2,}\S.{0,200})?"
     # zsh's words for the same: "zsh: killed     python x.py", a job's "[1]    123 killed     vllm serve"
     r"|(?:zsh: |\[\d+\] +\d+ )(?:killed|segmentation fault|bus error|abort|illegal hardware instruction)"
@@ -304,6 +304,7 @@ WRAP_WIDTHS = frozenset((80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 2
 _DATED = re.compile(r"^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d")     # a timestamped line is a new record
 _PROGRESS = re.compile(r"\d{1,3}%(?: ?\||\s+Completed)|it/s\]|s/it\]")      # a tqdm bar is never part of a message
 _MP_PROCESS = re.compile(r"^Process [\w-]+:$")
+_RUST_PANIC = re.compile(r"^thread '[^'\n]{0,80}' panicked at ")    # a Rust library's (tokenizers, hf_xet) own report
 _EXITED = re.compile(r"^[\w.-]{1,60} exited with code -?\d+$")  # docker compose on a container that ended          # multiprocessing's header before a child's traceback
 # Python's warnings module ("/x/torch/cuda/__init__.py:129: UserWarning: CUDA initialization: ..."), printed
 # to stderr between another program's records: its own message, never the tail of the INFO line above it.
@@ -342,7 +343,8 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
                                             "CMake Error", "CMake Warning", "-- ")) \
                 or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) \
-                or _py_warning(body) or _EXITED.match(body) or (p is not None and p != proc):
+                or _py_warning(body) or _EXITED.match(body) or _RUST_PANIC.match(body) \
+                or (p is not None and p != proc):
             break               # a new exception, a markdown image or heading, another process
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
         # the header of an exception's continuation: then the header is the very same text

@@ -119,10 +119,11 @@ from pathlib import Path
 from ..data_copies import DataCopies
 from ..raise_sites import bits
 
-# The forms an errno number is printed in: Python's "[Errno 28]", "errno=28", Rust's "(os error 28)",
+# The forms an errno number is printed in: Python's "[Errno 28]", "errno=28", Rust's "(os error 28)"
+# and its io::Error as Debug prints it ("Os { code: 13, kind: PermissionDenied, message: ... }"),
 # c10's "Error code 12 (Cannot allocate memory)".
 ERRNO_FORMS = re.compile(r"\[Errno (-?\d+)\]|\berrno[ =:]+(\d+)\b|\((?:os )?error (\d+)\)"
-                         r"|\bError code (\d+) \((?=[A-Z][a-z])", re.I)
+                         r"|\bError code (\d+) \((?=[A-Z][a-z])|\bOs \{ code: (\d+), kind: ", re.I)
 
 DATA_DIR = Path(__file__).parent / "data"
 FORMAT = 1                 # the layout this loader reads (build/tables.py FORMAT)

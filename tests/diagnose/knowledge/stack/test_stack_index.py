@@ -106,6 +106,8 @@ def test_errno_numbered_by_another_os(ix):
     assert ix.errno_in("[Errno 99] error while attempting to bind on address ('::1', 8000, 0, 0): "
                        "cannot assign requested address").name == "EADDRNOTAVAIL"
     assert ix.errno_in("PermissionError: [Errno 13] 权限不够: '/root/.cache'").name == "EACCES"
+    # Rust's io::Error as Debug prints it
+    assert ix.errno_in('Os { code: 13, kind: PermissionDenied, message: "Permission denied" }').name == "EACCES"
 
 
 def test_signals_and_exit_codes(ix):
