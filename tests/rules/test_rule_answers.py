@@ -337,3 +337,15 @@ def test_another_servers_5xx_is_not_the_hubs():
                  "requests.exceptions.HTTPError: 502 Server Error: Bad Gateway for url: http://10.0.0.5:8000/v1/completions"):
         d = diagnose(line + "\n", book=BOOK).best
         assert d is None or d.rule_id != "hf-server-error"
+
+
+# --- hf-unreachable / stack-errno ---------------------------------------------------------------
+
+def test_a_hub_connection_that_failed_for_want_of_open_files_is_the_limits():
+    # the socket could not be made at all: no network answer, the errno's
+    line = ("requests.exceptions.ConnectionError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries "
+            "exceeded with url: /api/models/Qwen/Qwen2.5-0.5B-Instruct (Caused by NewConnectionError('<urllib3."
+            "connection.HTTPSConnection object at 0x7f>: Failed to establish a new connection: [Errno 24] Too many "
+            "open files'))")
+    d = diagnose("INFO 04-01 00:00:00 [api_server.py:1] vLLM API server version 0.8.2\n" + line + "\n", book=BOOK).best
+    assert d is not None and d.rule_id == "stack-errno" and "EMFILE" in d.title

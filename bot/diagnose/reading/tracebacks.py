@@ -63,6 +63,9 @@ _BOTH = ("conflict is caused by", "not recognize", "undefined symbol", "no solut
 KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "killed", "abort",
             "segmentation fault", "timed out", "no available", "exceed", "too old", "died", "is restricted",
             "unauthorized", "permission denied", "(src/",
+            # the kernel's OOM report ("python invoked oom-killer", "oom-kill:constraint=...") and docker
+            # compose's last word on a container ("vllm-1 exited with code 137")
+            "oom-kill", "exited with code",
             # Triton's OutOfResources (its class name ends in no Error; "triton.runtime.autotuner." has no keyword)
             "out of resource", *_BOTH)
 
@@ -87,7 +90,7 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
                "at most ", "no available", "died", "not allowed", "larger than", "greater than",
                "longer than", "smaller than", "is restricted", "unauthorized", "permission denied",
                "too many open files", "no space left", "cannot allocate memory", "bad file descriptor",
-               "out of resource", *_BOTH)
+               "out of resource", "oom-kill", "exited with code", *_BOTH)
 
 # What native code prints to stderr as it dies, with no Python exception: libzmq's check
 # ("Too many open files (src/epoll.cpp:38)", "Assertion failed: ok (src/mailbox.cpp:99)"), the
@@ -95,13 +98,17 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
 # fatal error. Above a process death (exit code -6, -9) such a line is what the death is answered from.
 _NATIVE = LazyRe(
     r"^(?:(?:Assertion failed: .{1,200}|[A-Z][a-z][\w ,']{2,60}) \(src/[\w/.-]{1,80}\.(?:cpp|hpp|cc|c|h):\d+\)"
-    r"|(?:[\w/.-]+: line \d+: +\d+ )?(?:Killed|Segmentation fault|Bus error|Aborted|Illegal instruction|"
+    r"|(?:[\w/.-]+: line \d+: +\d+ |\[\d+\][+-]? +)?(?:Killed|Segmentation fault|Bus error|Aborted|Illegal instruction|"
     r"Floating point exception)(?: \(core dumped\))?(?: {2,}\S.{0,200})?"
+    # zsh's words for the same: "zsh: killed     python x.py", a job's "[1]    123 killed     vllm serve"
+    r"|(?:zsh: |\[\d+\] +\d+ )(?:killed|segmentation fault|bus error|abort|illegal hardware instruction)"
+    r"(?: \(core dumped\))? +\S.{0,200}"
     r"|Fatal Python error: .{1,200}"
     r"|terminate called after throwing an instance of .{1,200}"
     r"|\*\*\* (?:SIG[A-Z]{2,6}) received at time=.{0,200})$")
 # Words every such line has: a line without any is not matched at all (most lines of every paste).
 _NATIVE_WORDS = ("(src/", "Killed", "Segmentation fault", "Bus error", "Aborted", "Illegal instruction",
+                 "killed", "segmentation fault", "bus error", "abort", "illegal hardware",
                  "Floating point exception", "Fatal Python error", "terminate called", "*** SIG")
 
 
@@ -202,7 +209,8 @@ def _unformat(line: str) -> str:
         line = line[:-2]
     if "m" in line and "[" in line:
         line = _COLOUR.sub("", line)
-    if not _FORMAT_LEAD.match(line):
+    # (abseil's failure handler frames its signal in stars, "*** SIGBUS received at time=... ***": no emphasis)
+    if not _FORMAT_LEAD.match(line) or line.startswith("*** "):
         return line
     m = _QUOTE_OR_LIST.match(line)
     if m:
@@ -295,7 +303,9 @@ WRAP_WIDTHS = frozenset((80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 2
 
 _DATED = re.compile(r"^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d")     # a timestamped line is a new record
 _PROGRESS = re.compile(r"\d{1,3}%(?: ?\||\s+Completed)|it/s\]|s/it\]")      # a tqdm bar is never part of a message
-_MP_PROCESS = re.compile(r"^Process [\w-]+:$")          # multiprocessing's header before a child's traceback
+_MP_PROCESS = re.compile(r"^Process [\w-]+:$")
+_RUST_PANIC = re.compile(r"^thread '[^'\n]{0,80}' panicked at ")    # a Rust library's (tokenizers, hf_xet) own report
+_EXITED = re.compile(r"^[\w.-]{1,60} exited with code -?\d+$")  # docker compose on a container that ended          # multiprocessing's header before a child's traceback
 # Python's warnings module ("/x/torch/cuda/__init__.py:129: UserWarning: CUDA initialization: ..."), printed
 # to stderr between another program's records: its own message, never the tail of the INFO line above it.
 _PY_WARNING = re.compile(r"^\S[^\n]{0,400}?\.py:\d+: (?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*Warning: ")
@@ -333,7 +343,8 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
                                             "CMake Error", "CMake Warning", "-- ")) \
                 or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) \
-                or _py_warning(body) or (p is not None and p != proc):
+                or _py_warning(body) or _EXITED.match(body) or _RUST_PANIC.match(body) \
+                or (p is not None and p != proc):
             break               # a new exception, a markdown image or heading, another process
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
         # the header of an exception's continuation: then the header is the very same text
@@ -480,7 +491,12 @@ def messages(text: str) -> list[Message]:
                 continue
         exc_type = m.group("type") if m else None
         header = raw[: len(raw) - len(rest.lstrip())]
-        parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None, body, header)
+        # a line native code or the shell printed as the process died ("Killed") is whole: what follows
+        # it is the next program's output (docker compose's "vllm-1 exited with code 137"), not its tail
+        if exc_type is None and is_native(body):
+            parts, consumed_to = [], i + 1
+        else:
+            parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None, body, header)
         consumed = consumed_to - 1
         full = "".join([body, *parts])[:MAX_MESSAGE_CHARS]
         if exc_type and "`" in full:

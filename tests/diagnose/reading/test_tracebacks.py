@@ -340,3 +340,26 @@ def test_cmake_error_indented_under_pips_output_is_its_own_error():
     msgs = [m for m in tracebacks.messages(text) if m.text.startswith("CMake Error")]
     assert len(msgs) == 1 and msgs[0].is_error
     assert "cannot find the CUDA libraries" in msgs[0].text
+
+
+def test_a_line_the_shell_or_a_supervisor_printed_as_a_process_ended_is_its_own():
+    # "Killed" ends its own record and takes nothing after it; docker compose's last word, zsh's report
+    # and a Rust library's panic are not the tail of the INFO record above them
+    text = ("vllm-1  | INFO 11-20 10:45:57 model_runner.py:692] Loading model weights took 1.9900 GB\n"
+            "vllm-1  | Killed\n"
+            "vllm-1 exited with code 137\n"
+            "INFO 11-20 10:45:57 model_runner.py:692] Loading model weights took 1.9900 GB\n"
+            "zsh: killed     python -m vllm.entrypoints.openai.api_server --model /models/x\n"
+            "INFO 04-01 00:00:00 [api_server.py:1] vLLM API server version 0.8.2\n"
+            "thread '<unnamed>' panicked at src/lib.rs:1:1:\n")
+    bodies = [m.text for m in tracebacks.messages(text)]
+    assert "Killed" in bodies and "vllm-1 exited with code 137" in bodies
+    assert "zsh: killed     python -m vllm.entrypoints.openai.api_server --model /models/x" in bodies
+    assert any(b.startswith("thread '<unnamed>' panicked at") for b in bodies)
+    assert not any(b.startswith(("Loading", "vLLM")) and ("killed" in b or "exited" in b or "panicked" in b)
+                   for b in bodies)
+
+
+def test_abseils_starred_signal_line_is_no_emphasis():
+    msgs = tracebacks.messages("*** SIGBUS received at time=1700000000 on cpu 3 ***\n")
+    assert msgs[0].text == "*** SIGBUS received at time=1700000000 on cpu 3 ***" and msgs[0].native

@@ -276,8 +276,9 @@ def _pynccl_load(ix, m: Message, text: str) -> Hit | None:
 # --- errno -----------------------------------------------------------------------------------------------
 
 # A strerror text a native library printed at the end of its line: libzmq's "Too many open files
-# (src/epoll.cpp:38)", gloo's "socket: Too many open files", mmap's "Cannot allocate memory (12)".
-_STRERROR_END = re.compile(r"(?:^|:\s|\s)(?P<text>[A-Z][a-z][a-z ]{3,60}?)\s*(?:\(src/[^)]*\)|\(\d+\))?\s*$")
+# (src/epoll.cpp:38)", gloo's "socket: Too many open files", mmap's "Cannot allocate memory (12)",
+# aiohttp's "Cannot connect to host x:8000 ssl:default [Too many open files]".
+_STRERROR_END = re.compile(r"(?:^|:\s|\s|\[)(?P<text>[A-Z][a-z][a-z ]{3,60}?)\s*(?:\(src/[^)]*\)|\(\d+\)|\])?\s*$")
 # Python's OSError without a readable errno ("permissionError: [error 13] Permission denied: '/.cache'",
 # retyped): the strerror and the quoted path it ends with
 _STRERROR_PATH_END = re.compile(r"(?:^|:\s|\]\s)(?P<text>[A-Z][a-z][a-z ]{3,60}?): ['\"][^'\"\n]{1,400}['\"]\s*$")

@@ -119,10 +119,11 @@ from pathlib import Path
 from ..data_copies import DataCopies
 from ..raise_sites import bits
 
-# The forms an errno number is printed in: Python's "[Errno 28]", "errno=28", Rust's "(os error 28)",
+# The forms an errno number is printed in: Python's "[Errno 28]", "errno=28", Rust's "(os error 28)"
+# and its io::Error as Debug prints it ("Os { code: 13, kind: PermissionDenied, message: ... }"),
 # c10's "Error code 12 (Cannot allocate memory)".
 ERRNO_FORMS = re.compile(r"\[Errno (-?\d+)\]|\berrno[ =:]+(\d+)\b|\((?:os )?error (\d+)\)"
-                         r"|\bError code (\d+) \((?=[A-Z][a-z])", re.I)
+                         r"|\bError code (\d+) \((?=[A-Z][a-z])|\bOs \{ code: (\d+), kind: ", re.I)
 
 DATA_DIR = Path(__file__).parent / "data"
 FORMAT = 1                 # the layout this loader reads (build/tables.py FORMAT)
@@ -309,6 +310,15 @@ COPIES = DataCopies("stack-index", DATA_DIR, "meta.json.gz", _newest_vllm, vkey,
 
 def _norm_package(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _loose(text: str) -> str:
+    """A strerror text compared across C libraries: case aside, and macOS's "Can't" for glibc's "Cannot"."""
+    return text.lower().replace("can't ", "cannot ")
+
+
+# English words right after Python's "[Errno N]": the strerror of the system that raised it
+_AFTER_NUMBER = re.compile(r" [A-Z][a-z']+(?: [a-z']+)+\s*(?::|$)", re.M)
 
 
 def _fold(text: str) -> str:
@@ -552,10 +562,22 @@ class StackIndex:
 
     def errno_in(self, text: str) -> Errno | None:
         m = ERRNO_FORMS.search(text)
-        if m:
-            return self.errno(int(next(g for g in m.groups() if g)))
-        found = next((t for t in self._errno()["texts"] if t in text), None)
-        return self.errno(found) if found else None
+        if not m:
+            found = next((t for t in self._errno()["texts"] if t in text), None)
+            return self.errno(found) if found else None
+        rec = self.errno(int(next(g for g in m.groups() if g)))
+        # The table numbers errnos as Linux does; macOS and the BSDs number many otherwise ("[Errno 35]
+        # Resource temporarily unavailable" is EAGAIN there, EDEADLK here; "[Errno 61] Connection refused").
+        # Where the text beside the number is another errno's, the text names it; where it is English
+        # words the table does not hold, neither can be trusted.
+        low = _loose(text)
+        if rec is not None and _loose(rec.strerror) in low:
+            return rec
+        found = next((t for t in self._errno()["texts"] if _loose(t) in low), None)
+        if found:
+            return self.errno(found)
+        after = _AFTER_NUMBER.match(text, m.end()) if m.group(1) else None
+        return None if after else rec
 
     def _signals(self) -> dict:
         def make():

@@ -97,6 +97,22 @@ def test_errno(ix):
     assert ix.errno_in("openai.BadRequestError: Error code: 400 - {'object': 'error'}") is None
 
 
+def test_errno_numbered_by_another_os(ix):
+    # macOS and the BSDs number errnos otherwise than Linux: the text beside the number names it
+    assert ix.errno_in("BlockingIOError: [Errno 35] Resource temporarily unavailable").name == "EAGAIN"
+    assert ix.errno_in("ConnectionRefusedError: [Errno 61] Connection refused").name == "ECONNREFUSED"
+    assert ix.errno_in("OSError: [Errno 49] Can't assign requested address").name == "EADDRNOTAVAIL"
+    assert ix.errno_in("(errno: 61 - Connection refused)").name == "ECONNREFUSED"
+    # English words the table does not hold: neither the number nor the text can be trusted
+    assert ix.errno_in("TimeoutError: [Errno 60] Operation timed out") is None
+    # the number's own text, in uvicorn's lower case, or a text in another language: the number stands
+    assert ix.errno_in("[Errno 99] error while attempting to bind on address ('::1', 8000, 0, 0): "
+                       "cannot assign requested address").name == "EADDRNOTAVAIL"
+    assert ix.errno_in("PermissionError: [Errno 13] 权限不够: '/root/.cache'").name == "EACCES"
+    # Rust's io::Error as Debug prints it
+    assert ix.errno_in('Os { code: 13, kind: PermissionDenied, message: "Permission denied" }').name == "EACCES"
+
+
 def test_signals_and_exit_codes(ix):
     kill = ix.signal(9)
     assert (kill.name, kill.exit_code, kill.returncode, kill.description) == ("SIGKILL", 137, -9, "Killed")
