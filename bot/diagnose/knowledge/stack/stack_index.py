@@ -320,6 +320,10 @@ def _fold(text: str) -> str:
 # nvidia-smi prints nvmlErrorString's text, "Failed to initialize NVML: Driver/library version mismatch"
 # (followed by "NVML library version: 550.144"), where pynvml raises NVMLError_LibRmVersionMismatch.
 NVML_LIBRARY_TEXTS = {18: ("Driver/library version mismatch",)}
+# torch words some runtime codes in its own sentence where it counts the devices (c10/cuda/CUDAFunctions.cpp,
+# raised, or warned as "CUDA initialization: ..."): cudaErrorInitializationError is "CUDA driver initialization
+# failed, you might not have a CUDA gpu." (its 999 keeps CUDA's "unknown error", its 35 is driver-too-old's)
+TORCH_CUDA_TEXTS = {3: ("CUDA driver initialization failed",)}
 
 _CODE_NAME = r"\b(?:cudaError\w+|cudaSuccess|CUDA_ERROR_\w+|CUDA_SUCCESS|nccl[A-Z]\w+|NVML_ERROR_\w+|NVMLError_\w+" \
              r"|(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_[A-Z0-9_]+|CUFFT_[A-Z0-9_]+)\b"
@@ -397,6 +401,9 @@ class StackIndex:
             for rec in runtime:                      # a text names the runtime code
                 if rec.text:
                     keys.setdefault(_fold(rec.text), rec)
+            for n, texts in TORCH_CUDA_TEXTS.items():
+                for t in texts:
+                    keys.setdefault(_fold(t), by_number[n])
             return {"keys": keys, "runtime": runtime, "driver": driver}
         return self._table("cuda", make)
 
@@ -410,11 +417,6 @@ class StackIndex:
         if rec is not None and api and rec.api != api:
             return t.get((api, rec.number))
         return rec
-
-    def _text_in(self, kind: str, text: str, keys: dict):
-        """The code whose text a longer text holds ("NCCL error in: x.cpp:12, <text>, NCCL version 2")."""
-        m = self._code_patterns()[kind].search(text)
-        return keys.get(_fold(m.group())) if m else None
 
     # NCCL, NVML ----------------------------------------------------------------------------------
 
@@ -476,7 +478,8 @@ class StackIndex:
     def _code_texts(self) -> dict:
         """Per library, its codes' texts, longest first (a text holding another is tried first)."""
         def make():
-            texts = {"cuda": [r.text for r in self._cuda()["runtime"] if r.text],
+            texts = {"cuda": [r.text for r in self._cuda()["runtime"] if r.text]
+                     + [t for texts in TORCH_CUDA_TEXTS.values() for t in texts],
                      "nccl": [r.text for r in set(self._nccl().values())],
                      "nvml": [r.text for r in set(self._nvml().values()) if r.text]
                      + [t for texts in NVML_LIBRARY_TEXTS.values() for t in texts]}
