@@ -3,9 +3,11 @@ runtime and driver code, NCCL and NVML code, status of CUDA's math libraries (cu
 cuSOLVER, cuSPARSE, cuRAND, cuFFT), errno, loader shape and huggingface_hub error, each in the form
 a vLLM log prints it (an engine core's traceback), and whether the first answer names it: the code's
 number with its name or text, the status's name, the errno's name or text, the library the loader
-refused, the Hub's exception class (or a hand-written rule for the Hub's cause); and every attribute a
+refused, the Hub's exception class (or a hand-written rule for the Hub's cause); every attribute a
 base class of transformers' tokenizers, configs, models and processors lost, whose answer must name
-the release that removed it.
+the release that removed it; and a CPU-only torch under each vLLM release (the answer must give the
+install command for the torch that release pins, from the index of its CUDA), and torch's failed CUDA
+start under vLLM's device errors.
 
     python tests/bench_stack_answers.py [--sample 12] [--seed 3]
 
@@ -124,6 +126,7 @@ def cases(ix) -> list[tuple[str, str, str, list[str]]]:
     for shape, _rx, _meaning in ix.loader_shapes():
         message, key = LOADER_SAMPLES[shape]
         out.append(("loader", shape, paste(message, LOADER_FRAMES), [key]))
+    out += torch_build_cases(ix)
     hub = ix._sites("huggingface_hub")
     hub_classes = {c.name for n in set(hub.exc) for c in ix.exception_class(n) if c.package == "huggingface_hub"}
     for i in range(len(hub)):
@@ -170,6 +173,38 @@ def attribute_cases(ix) -> list[tuple[str, str, str, list[str]]]:
                 if rec.removed and not rec.added:
                     out.append(("attribute", f"{family}.{name}",
                                 paste("AttributeError: " + wording.format(name=name), frames), [rec.removed]))
+    return out
+
+
+# vLLM's own lines that say which release ran and that it found an NVIDIA GPU (its CUDA platform).
+STARTED = ("INFO 12-02 10:00:00 [__init__.py:239] Automatically detected platform cuda.\n"
+           "INFO 12-02 10:00:00 [api_server.py:1043] vLLM API server version {vllm}\n")
+# torch's warning as CUDA fails to start, then what vLLM says next in its releases' words
+CUDA_INIT = ("/usr/local/lib/python3.12/dist-packages/torch/cuda/__init__.py:129: UserWarning: CUDA initialization: "
+             "CUDA driver initialization failed, you might not have a CUDA gpu. (Triggered internally at "
+             "/pytorch/c10/cuda/CUDAFunctions.cpp:109.)\n  return torch._C._cuda_getDeviceCount() > 0\n")
+AFTER_INIT = {"infer": ("RuntimeError: Failed to infer device type", [("vllm/engine/arg_utils.py", 1090, "create_engine_config"),
+                                                                     ("vllm/config.py", 1700, "__init__")]),
+              "empty device": ("RuntimeError: Device string must not be empty", [("vllm/engine/arg_utils.py", 2052, "create_engine_config"),
+                                                                                 ("vllm/config/device.py", 78, "__post_init__")]),
+              "no gpus": ("RuntimeError: No CUDA GPUs are available", CUDA_FRAMES)}
+
+
+def torch_build_cases(ix) -> list[tuple[str, str, str, list[str]]]:
+    """A CPU-only torch under each vLLM release whose pins name a torch and its CUDA (the answer must give the
+    install command: that torch from the index of its CUDA), and torch's failed CUDA start under vLLM's
+    device errors (the answer must name the code torch's words stand for)."""
+    out = []
+    for release in ix.vllm_releases():
+        m = ix.manifest(release)
+        if not (m.get("torch") and m.get("cuda")):
+            continue
+        key = stack_index.vkey(m["cuda"])
+        command = f'pip install "torch=={m["torch"]}" --index-url https://download.pytorch.org/whl/cu{key[0]}{key[1] if len(key) > 1 else 0}'
+        text = STARTED.format(vllm=release) + paste("AssertionError: Torch not compiled with CUDA enabled", CUDA_FRAMES)
+        out.append(("torch build", release, text, [command]))
+    for key, (message, frames) in AFTER_INIT.items():
+        out.append(("cuda init", key, CUDA_INIT + paste(message, frames), ["cudaErrorInitializationError"]))
     return out
 
 

@@ -1162,3 +1162,50 @@ def _unpinned_wheels(releases, host) -> dict:
     if not host.python or not live or wheel_fit.newest_fit(live, host) is not None:
         return {}
     return _release_wheels(live[-1], releases, host)
+
+
+_TORCH_LOCAL = LazyRe(r"^(\d+\.\d+(?:\.\d+)?)[^+]*\+(cpu|cu\d+|rocm[\d.]+)")
+
+
+@deriver("torch-not-cuda-build")
+def _torch_build(values: dict, facts: dict) -> dict:
+    """What the paste shows of the torch that has no CUDA (its local tag), the torch the log's vLLM pins and
+    the CUDA that torch's PyPI wheel is built for (the stack index: vLLM's pins, torch's CUDA), hence the
+    index URL to install its CUDA build from; else the CUDA build of the same torch release."""
+    out: dict = {}
+    torch = str(facts.get("torch_version") or "")
+    local = _TORCH_LOCAL.match(torch)
+    if torch:
+        out["torch_have"] = torch
+    if local and local.group(2) == "cpu":
+        out["cpu_torch"] = "yes"
+    elif local and local.group(2).startswith("cu"):
+        out["torch_cuda_tag"] = "yes"
+    from bot.diagnose.knowledge.stack import stack_index
+    ix = stack_index.load()
+    if ix is None:
+        return out
+    version = facts.get("vllm_version")
+    m = ix.manifest(str(version)) if version and not re.search(r"\.dev|\+g[0-9a-f]", str(version)) else {}
+    numbers = local.group(1) if local else torch.split("+")[0] if re.match(r"^\d+\.\d+", torch) else None
+    if m.get("torch") and m.get("cuda") and re.fullmatch(r"\d+\.\d+(?:\.\d+)?", m["torch"]):
+        out.update(pin_vllm=m["vllm"], pin_torch=m["torch"], pin_cuda=m["cuda"], torch_want=m["torch"], want_cuda=m["cuda"])
+        if numbers and stack_index.vkey(numbers) != stack_index.vkey(m["torch"]):
+            out["torch_differs"] = "yes"
+        pins = ix.pins(m["vllm"])
+        others = [f"`{p}{pins[p]}`" for p in ("torchvision", "torchaudio") if pins.get(p)]
+        if others:
+            out["companions"] = " and ".join(others)
+    elif numbers and not out.get("torch_cuda_tag"):
+        cuda = ix.torch_cuda(numbers)
+        if cuda:
+            out.update(torch_want=numbers, want_cuda=cuda)
+    if out.get("want_cuda"):
+        key = stack_index.vkey(out["want_cuda"])
+        out["cuda_index"] = f"cu{key[0]}{key[1] if len(key) > 1 else 0}"
+        out["min_driver"] = ix.min_driver(out["want_cuda"])
+        driver = facts.get("driver_version")
+        host = facts.get("driver_cuda") or (ix.cuda_for_driver(str(driver)) if driver else None)
+        if host and out["min_driver"] and stack_index.vkey(host) < stack_index.vkey(out["want_cuda"])[:2]:
+            out.update(driver_short="yes", host_cuda=host)
+    return out

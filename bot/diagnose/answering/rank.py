@@ -77,8 +77,10 @@ def cover_wrappers(cands: list[Candidate], wrappers: list, errors: list[Message]
     the exception or the native line above it is what it reports. Only such pointers are left
     here, or nothing at all."""
     first = next((c for c in cands if c.points_above), None)
-    if first is None or any(not c.points_above and c.rule.status == "active" for c in cands):
+    if first is None:
         return Matched(cands)
+    if any(not c.points_above and c.rule.status == "active" for c in cands):
+        return Matched(_answered_above(cands, text))
     wrapped: dict[int, set[str]] = {}
     for m in errors:
         ids = {r.id for r in wrappers if r.search(m.text, holds) is not None}
@@ -88,3 +90,14 @@ def cover_wrappers(cands: list[Candidate], wrappers: list, errors: list[Message]
     if cause is None:
         return Matched(cands)
     return Matched([c for c in cands if not c.points_above], cause)
+
+
+def _answered_above(cands: list[Candidate], text: str) -> list[Candidate]:
+    """A pointer printed after an error a rule answers as a root cause, in the same run, reports that
+    error (vLLM kills its own processes after a fatal exception, and the shell prints "Killed"): it is
+    no second answer."""
+    starts = run_starts(text)
+    answered = [(bisect.bisect_right(starts, c.message.line_no), c.message.line_no) for c in cands
+                if not c.points_above and c.rule.status == "active" and c.rule.level == "root"]
+    return [c for c in cands if not c.points_above or not any(
+        run == bisect.bisect_right(starts, c.message.line_no) and line < c.message.line_no for run, line in answered)]

@@ -86,12 +86,19 @@ _VLLM = [
     # "vllm=0.5.4" (guards and suggested flags need it: PP for a 0.4.1 user is a flag it lacks).
     _P(r"\b(?:vllm|vLLM|VLLM) version(?: is|:)\s*v?" + _PROSE_VERSION, literals=("vllm version", "vLLM version", "VLLM version")),
     _P(_NOT_A_TARGET + r"\bvllm=" + _PROSE_VERSION, literals=("vllm=",)),
+    # pip list's and conda list's row: "vllm                                     0.30.0"
+    _P(r"^(?:\[conda\] )?vllm {2,}v?(\d+\.\d+(?:\.\d+)?(?:[.+]\w+)*)(?: |$)", re.M, literals=("vllm  ",)),
 ]
 _TORCH = [
     _P(r"PyTorch version\s*:\s*" + _VERSION),
+    # pip keeping the torch it found for a pin: "Requirement already satisfied: torch==2.13.0 in
+    # ./venv/lib/python3.11/site-packages (from vllm==0.30.0) (2.13.0+cpu)": the installed one is last
+    _P(r"Requirement already satisfied: torch(?:[=<>~!][^\s;]*)? in \S+(?: \(from [^)\n]*\))? \((\d+\.\d+(?:\.\d+)?[^)\s]*)\)",
+       literals=("Requirement already satisfied: torch",)),
     # pip freeze's line, not a requirement pip quotes ("vllm 0.19.1 depends on torch==2.10.0")
     _P(r"(?<!depends on )(?<!requires )(?<!requested )torch==" + _VERSION, literals=("torch==",)),
-    _P(r"torch[ :]+(\d+\.\d+\.\d+\+cu\d+)"),
+    # pip list's, conda's, a person's "torch 2.5.1+cpu": with its local tag, which says the build
+    _P(r"torch[ :]+(\d+\.\d+\.\d+\+(?:cu\d+|cpu|rocm[\d.]+))"),
 ]
 _CUDA = [
     _P(r"CUDA runtime version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
@@ -140,6 +147,22 @@ _TORCH_ARCHS = [_P(r"The current PyTorch install supports CUDA capabilities ((?:
 _TORCH_MIN_CC = [_P(r"The minimum cuda capability supported by this library is (\d+\.\d)")]
 
 
+# The build of the torch the paste shows: its local tag, or collect_env's "CUDA used to build PyTorch: None".
+_TORCH_TAG = re.compile(r"\+(cpu|cu\d+|rocm[\d.]*)")
+_TORCH_NO_CUDA = _P(r"CUDA used to build PyTorch\s*:\s*None\b")
+_TORCH_NO_ROCM = _P(r"ROCM used to build PyTorch\s*:\s*N/A\b")
+
+
+def torch_build(version: str | None, text: str) -> str | None:
+    """cpu | cuda | rocm: what the torch the paste shows was built for."""
+    tag = _TORCH_TAG.search(version or "")
+    if tag:
+        return "cuda" if tag.group(1).startswith("cu") else tag.group(1).rstrip("0123456789.")
+    if _TORCH_NO_CUDA.search(text) and _TORCH_NO_ROCM.search(text):
+        return "cpu"
+    return None
+
+
 def torch_archs(text: str) -> str | None:
     """The architectures the torch in use was built for, as its warning about the GPU lists them."""
     listed = _first(_TORCH_ARCHS, text)
@@ -153,6 +176,8 @@ def torch_archs(text: str) -> str | None:
     return " ".join(archs) or None
 _PLATFORM = [
     _P(r"Automatically detected platform (\w+)"),
+    # an out-of-tree platform (vllm-ascend's "Platform plugin ascend is activated")
+    _P(r"Platform plugin (\w+) is activated"),
     _P(r"device_config=(\w+)"),
     _P(r"Using (CPU|XPU|TPU|ROCm) (?:backend|platform)", re.I, literals=("Using", "using")),
     # vLLM's CPU backend (cpu_executor / platforms.cpu) on a float16 model; often the only sign
@@ -1239,9 +1264,11 @@ def extract(text: str, error_lines: str = "") -> dict:
     server_error = foreign is None and bool(_VLLM_SERVER_ERROR.search(text))
     vllm_context = printed or server_error or _mentions_vllm(low)
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
+    torch = _first(_TORCH, text)
     return {
         "vllm_version": _first(_VLLM, text),
-        "torch_version": _first(_TORCH, text),
+        "torch_version": torch,
+        "torch_build": torch_build(torch, text),
         "cuda_version": cuda,
         "driver_version": _first(_DRIVER, text),
         "gpu_name": (_first(_GPU, text) or "").strip() or None,

@@ -42,6 +42,11 @@ def condition_holds(key: str, expected, facts: dict) -> bool:
     if key == "frames":          # a regex some traceback frame matches; "!regex": none does
         rx, want = (str(expected)[1:], False) if str(expected).startswith("!") else (str(expected), True)
         return any(re.search(rx, f) for f in actual or ()) == want
+    # "!regex" on a fact read as words (platform, os_hint, ...): the fact is absent or the regex does not
+    # match all of it ("!(?:cpu|tpu)": any platform but those)
+    if isinstance(expected, str) and expected.startswith("!") and not key.endswith("_version") \
+            and not isinstance(actual, bool):
+        return actual is None or re.fullmatch(expected[1:], str(actual), re.I) is None
     if isinstance(expected, bool) or isinstance(actual, bool):
         return bool(actual) == bool(expected) if not isinstance(expected, str) else \
             str(bool(actual)).lower() == expected.lower()

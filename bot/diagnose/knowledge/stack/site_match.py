@@ -26,6 +26,8 @@ MAX_MESSAGE = 4000
 FIRST_WORDS = 6              # a message cut short still holds its first words
 
 _WORDS = r"[a-z][a-z0-9_]{2,}"
+_NAME_ATTRS = ("__name__", "__qualname__")
+_NOT_A_NAME = re.compile(r"[\s'\"]")
 
 
 def literal_words(template: str) -> list[str]:
@@ -80,7 +82,12 @@ class Site(Template):
             return None
         values: dict = {}
         for name, value in zip(names, m.groups()):
-            values.setdefault(name, value.strip())
+            value = value.strip()
+            # a class's or function's __name__ holds no space or quote: "{self.__class__.__name__} has no
+            # attribute {key}" is not Python's own "'dict' object has no attribute 'model_type'"
+            if name.endswith(_NAME_ATTRS) and _NOT_A_NAME.search(value):
+                return None
+            values.setdefault(name, value)
         return m.end(), values
 
     @property

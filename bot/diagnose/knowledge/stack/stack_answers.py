@@ -99,10 +99,11 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if kind == "cuda" and number == 2 and cuda_starting(c.message.text):
         out["cuda_2_at_init"] = True
         out["as_limit"] = set_limit(facts, "v")
-    # at start-up, 500 and 999 name no kernel: the driver library or its device files are what failed
-    if kind == "cuda" and number in (500, 999) and cuda_starting(c.message.text):
+    # at start-up, 3, 500 and 999 name no kernel and no fork: the driver library or its device files are what failed
+    if kind == "cuda" and number in (3, 500, 999) and cuda_starting(c.message.text):
         out[f"cuda_{number}_at_init"] = True
         out.pop("code_cuda_999", None)          # "often after an earlier failure": not where nothing ran yet
+        out.pop("code_cuda_3", None)            # a forked worker: torch says "Cannot re-initialize CUDA" for that
     if kind == "cuda" and number == 46:
         out["nofile_limit"] = set_limit(facts, "n")
     if kind == "cuda" and number == 999 and facts.get("os_hint") == "wsl" and not out.get("cuda_999_at_init"):
@@ -200,6 +201,7 @@ _SHAPE_ZH = {
     "executable_stack": "库要求可执行栈，而系统不允许",
     "error_while_loading": "程序启动时无法加载它需要的共享库",
     "no_version_information": "库没有符号版本信息（通常只是警告）",
+    "pynccl_load_failed": "vLLM 的 NCCL 封装无法加载它（不在加载器的路径上、无法读取，或不适用于这个平台）",
 }
 
 
@@ -227,7 +229,7 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["glibc"] = True
         out["glibc_needed"] = version.split("_", 1)[1]
         out["glibc_have"] = facts.get("glibc_version")
-    if m.shape == "cannot_open" and lib:
+    if m.shape in ("cannot_open", "pynccl_load_failed") and lib:
         base = re.split(r"[/\\]", lib)[-1]
         if base.startswith("libcuda.so"):
             out["driver_library"] = True

@@ -27,7 +27,7 @@ from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.tracebacks import Message
 
 from . import names_cuda, yielded as consequences
-from .stack_index import ERRNO_FORMS, NVML_LIBRARY_TEXTS
+from .stack_index import ERRNO_FORMS, NVML_LIBRARY_TEXTS, LoaderMatch
 
 MAX_TRIED = 20                  # messages looked up per paste (a hostile paste has thousands)
 PARSED_CONFIDENCE = 0.8         # a code, errno or loader message read from its fixed form
@@ -239,7 +239,7 @@ def _loader(ix, m: Message, text: str, facts: dict) -> Hit | None:
         return None
     found = ix.loader_match(m.text)
     if not found:
-        return None
+        return _pynccl_load(ix, m, text)
     info = {"match": found[0]}
     # vLLM's own NCCL wrapper (pynccl) loads libnccl with ctypes and logs "Failed to load NCCL library
     # from <file>" before it re-raises the loader's error: the file it tried is vLLM's setting to change.
@@ -250,6 +250,27 @@ def _loader(ix, m: Message, text: str, facts: dict) -> Hit | None:
 
 
 _PYNCCL = re.compile(r"Failed to (?:load|import) NCCL library")
+# vLLM's NCCL wrapper names the file it could not load ("Failed to load NCCL library from libnccl.so.2 .It is
+# expected ...", "... from %s. It is expected ...", "... from %s (%s). Set VLLM_NCCL_SO_PATH ...": the words
+# after the file changed between releases) and re-raises the loader's error, which a paste often leaves out.
+_PYNCCL_FAILED = re.compile(r"Failed to load NCCL library from (?P<library>[^\s(]+?) ?(?:\.(?=\s|It\b|$)|\()")
+PYNCCL_LOAD_FAILED = ("vLLM's NCCL wrapper could not load it (not on the loader's path, unreadable, or not built "
+                      "for this platform)")
+
+
+def _pynccl_load(ix, m: Message, text: str) -> Hit | None:
+    """vLLM's own line about the NCCL file it could not load: the loader's refusal of that file, where the
+    paste shows it, else the file alone."""
+    failed = _PYNCCL_FAILED.search(m.text)
+    if failed is None:
+        return None
+    lib = failed.group("library")
+    base = re.split(r"[/\\]", lib)[-1]
+    said = [f for f in ix.loader_match(text)
+            if re.split(r"[/\\]", f.groups.get("library") or "")[-1] == base]
+    match = said[0] if said else LoaderMatch("pynccl_load_failed", PYNCCL_LOAD_FAILED, {"library": lib},
+                                             failed.start(), failed.end())
+    return Hit("loader", {"match": match, "pynccl": True})
 
 
 # --- errno -----------------------------------------------------------------------------------------------

@@ -320,10 +320,12 @@ def _fold(text: str) -> str:
 # nvidia-smi prints nvmlErrorString's text, "Failed to initialize NVML: Driver/library version mismatch"
 # (followed by "NVML library version: 550.144"), where pynvml raises NVMLError_LibRmVersionMismatch.
 NVML_LIBRARY_TEXTS = {18: ("Driver/library version mismatch",)}
-# torch words some runtime codes in its own sentence where it counts the devices (c10/cuda/CUDAFunctions.cpp,
-# raised, or warned as "CUDA initialization: ..."): cudaErrorInitializationError is "CUDA driver initialization
-# failed, you might not have a CUDA gpu." (its 999 keeps CUDA's "unknown error", its 35 is driver-too-old's)
-TORCH_CUDA_TEXTS = {3: ("CUDA driver initialization failed",)}
+
+# torch words some codes cudaGetDeviceCount returns as CUDA starts without naming them (c10/cuda's
+# device count: "CUDA driver initialization failed, you might not have a CUDA gpu." is its text for
+# cudaErrorInitializationError), most often in the warning "CUDA initialization: ..." that comes before
+# vLLM finds no platform.
+TORCH_CUDA_TEXTS = {3: ("CUDA driver initialization failed, you might not have a CUDA gpu",)}
 
 _CODE_NAME = r"\b(?:cudaError\w+|cudaSuccess|CUDA_ERROR_\w+|CUDA_SUCCESS|nccl[A-Z]\w+|NVML_ERROR_\w+|NVMLError_\w+" \
              r"|(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_[A-Z0-9_]+|CUFFT_[A-Z0-9_]+)\b"
@@ -402,8 +404,9 @@ class StackIndex:
                 if rec.text:
                     keys.setdefault(_fold(rec.text), rec)
             for n, texts in TORCH_CUDA_TEXTS.items():
-                for t in texts:
-                    keys.setdefault(_fold(t), by_number[n])
+                for text in texts:
+                    if n in by_number:
+                        keys.setdefault(_fold(text), by_number[n])
             return {"keys": keys, "runtime": runtime, "driver": driver}
         return self._table("cuda", make)
 
@@ -417,6 +420,11 @@ class StackIndex:
         if rec is not None and api and rec.api != api:
             return t.get((api, rec.number))
         return rec
+
+    def _text_in(self, kind: str, text: str, keys: dict):
+        """The code whose text a longer text holds ("NCCL error in: x.cpp:12, <text>, NCCL version 2")."""
+        m = self._code_patterns()[kind].search(text)
+        return keys.get(_fold(m.group())) if m else None
 
     # NCCL, NVML ----------------------------------------------------------------------------------
 

@@ -102,6 +102,24 @@ def test_a_loader_error_without_vllms_nccl_wrapper_names_no_vllm_variable():
     assert d.rule_id == "stack-loader" and "VLLM_NCCL_SO_PATH" not in d.fix and "pynccl" not in d.cause
 
 
+@pytest.mark.parametrize("line", [
+    # 0.4.0, 0.4.1-0.6, 0.7+ and the newest releases word the tail after the file differently
+    "ERROR 04-23 19:30:01 pynccl.py:53] Failed to load NCCL library from libnccl.so.2 .It is expected if you are "
+    "not running on NVIDIA/AMD GPUs.Otherwise please set the environment variable VLLM_NCCL_SO_PATH",
+    "ERROR 10-18 14:42:48 pynccl_wrapper.py:196] Failed to load NCCL library from libnccl.so.2 .It is expected if "
+    "you are not running on NVIDIA/AMD GPUs.Otherwise, the nccl library might not exist",
+    "ERROR 01-02 03:04:05 [pynccl_wrapper.py:300] Failed to load NCCL library from /opt/nccl/libnccl.so.2. It is "
+    "expected if you are not running on NVIDIA/AMD GPUs. Otherwise, the nccl library might not exist",
+    "ERROR 01-02 03:04:05 [pynccl_wrapper.py:300] Failed to load NCCL library from libnccl.so.2 "
+    "(Linux-6.8.0-x86_64-with-glibc2.35). Set VLLM_NCCL_SO_PATH to the correct path.",
+])
+def test_vllms_nccl_wrapper_naming_the_file_alone_is_the_loaders_answer(line):
+    # the loader's own refusal, which vLLM re-raises, is cut from the paste: the file and vLLM's variable remain
+    d = diagnose(line + "\n").best
+    assert d is not None and d.rule_id == "stack-loader"
+    assert "libnccl.so.2`" in d.cause and "pynccl" in d.cause and "VLLM_NCCL_SO_PATH" in d.fix
+
+
 def test_an_nccl_symbol_missing_is_an_older_nccl_found_first():
     _, d = _best("stack-loader/bare-yolov10-306-torch-undefined-ncclcommregister.log")
     assert "one of NCCL's (`ncclCommRegister`)" in d.cause and "nvidia-nccl-cu*" in d.fix
@@ -225,6 +243,13 @@ def test_unknown_error_at_init_is_the_uvm_module_not_a_gpu_fault():
     assert "earlier failure" not in d.cause and "gpu_memory_utilization" not in d.fix
 
 
+def test_driver_initialization_failed_at_init_is_the_driver_not_a_fork():
+    report, d = _best("stack-error-code/bare-wenet700-cuda-driver-initialization-failed-warning.log")
+    assert d.rule_id == "stack-error-code" and "cudaErrorInitializationError" in d.title
+    assert "cuInit" in d.cause and "/dev/nvidia" in d.fix
+    assert "VLLM_WORKER_MULTIPROC_METHOD" not in d.fix          # a forked worker is torch's other message
+
+
 def test_nvidia_smis_wording_of_the_nvml_mismatch_is_answered_beside_vllms_output():
     # nvidia-smi's lines (intel/llvm#17614: a CI job's, a negative alone) under a vLLM engine's start
     smi = _body("_negative/stack-intel-llvm17614-nvidia-smi-nvml-mismatch-ci.log")[1:]
@@ -304,6 +329,16 @@ def test_a_site_answers_only_where_the_traceback_shows_it_raised(ix):
     assert not diagnose("AttributeError: 'LlavaConfig' object has no attribute 'vision_config'\n").diagnoses
     report = diagnose(read(LOGS / "_negative/fp-fastvlm28-builtin-attributeerror-not-tokenizer-site.log").data)
     assert not report.diagnoses
+    # raised in the very file of that site, by another function (transformers 4.57.2's _from_pretrained): a
+    # class's __name__ is an identifier, never "'dict' object"
+    text = ('  File "/x/site-packages/transformers/tokenization_utils_base.py", line 2419, in _from_pretrained\n'
+            '    if _is_local and _config.model_type not in [\n'
+            "AttributeError: 'dict' object has no attribute 'model_type'\n")
+    assert not diagnose(text).diagnoses
+    # the site's own wording still is the site
+    found = ix.match("transformers", "Qwen2Tokenizer has no attribute all_special_tokens_extended", "AttributeError")
+    assert found and found[0].captures.get("key") == "all_special_tokens_extended"
+    assert not ix.match("transformers", "'dict' object has no attribute 'model_type'", "AttributeError")
 
 
 # --- the math libraries' statuses ---------------------------------------------------------------------------------

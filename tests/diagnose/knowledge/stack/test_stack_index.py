@@ -51,6 +51,9 @@ def test_codes_in_a_log_line(ix):
     assert [(h.kind, h.record.number, h.by) for h in hits] == [("cuda", 209, "text")]
     hits = ix.codes_in("UserWarning: CUDA initialization: Error 804: forward compatibility was attempted on non supported HW")
     assert hits and hits[0].record.number == 804
+    # torch's own words for a code it does not name (c10's device count)
+    hits = ix.codes_in("UserWarning: CUDA initialization: CUDA driver initialization failed, you might not have a CUDA gpu.")
+    assert hits[0].record.name == "cudaErrorInitializationError"
     assert ix.codes_in("ValueError: invalid argument") == []           # no library named on the line
     assert ix.codes_in("triton: CUDA_ERROR_OUT_OF_MEMORY")[0].record.number == 2
 
