@@ -110,7 +110,11 @@ _DRIVER = [
     _P(r"Nvidia driver version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
     _P(r"Driver Version:\s*(\d+\.\d+(?:\.\d+)?)"),
     _P(r"NVIDIA-SMI (\d{3}\.\d+(?:\.\d+)?)"),
-    _P(r"(?i:driver)[ _]version[\"' :=]+(\d{3}\.\d{2,3}(?:\.\d+)?)\b", literals=("river version", "river_version", "river Version")),
+    # nvidia-smi -q / -a aligns its fields ("Driver Version                      : 550.54.15")
+    # (not a requirement: "requires minimum driver version 525.60.13")
+    _P(r"(?<!minimum )(?<!required )(?i:driver[ _]version)[\"' :=]+(\d{3}\.\d{2,3}(?:\.\d+)?)\b", literals=("river version", "river_version", "river Version")),
+    # nvidia-container-cli info ("NVRM version:   550.54.15"), not /proc's "NVRM version: NVIDIA UNIX ..."
+    _P(r"NVRM version:\s+(\d{3}\.\d+(?:\.\d+)?)\b", literals=("NVRM version:",)),
     _P(r"Kernel Module\s+(\d{3}\.\d+(?:\.\d+)?)"),
 ]
 _GPU = [
@@ -687,6 +691,10 @@ _DRIVER_CUDA = [
     _P(r"Driver Version:\s*\d[\d.]*\s+(?:\|\s*)?CUDA Version:\s*(\d+\.\d+)", literals=("Driver Version:",)),
     _P(r"driver on your system is too old \(found version (\d+)\)"),
     _P(r"CUDA driver version[^\n]{0,40}?(?:is|:)\s*(\d{4,5})\b", literals=("CUDA driver version",)),
+    # nvidia-smi -q, its fields aligned ("CUDA Version                              : 12.4"), and
+    # nvidia-container-cli info ("NVRM version:   550.54.15" above "CUDA version:   12.4")
+    _P(r"^\s*CUDA Version {2,}: (\d+\.\d+)\s*$", re.M, literals=("CUDA Version  ",)),
+    _P(r"NVRM version:\s+\d[\d.]*\s+CUDA version:\s+(\d+\.\d+)", literals=("NVRM version:",), span=80),
 ]
 _PYTHON = [
     _P(r"Python version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),

@@ -44,6 +44,22 @@ def test_collect_env_output():
     assert f["gpu_name"] == "NVIDIA GeForce RTX 4090"
 
 
+# nvidia-smi -q aligns its fields (NVIDIA/nvidia-docker#688); nvidia-container-cli info prints the driver
+# and its CUDA one a line (NVIDIA/nvidia-docker#904)
+@pytest.mark.parametrize("text,driver,driver_cuda", [
+    ("==============NVSMI LOG==============\n\nTimestamp                           : Mon Apr  2 19:47:58 2018\n"
+     "Driver Version                      : 375.82\n\nAttached GPUs                       : 1\n", "375.82", None),
+    ("Driver Version                            : 550.54.15\nCUDA Version                              : 12.4\n",
+     "550.54.15", "12.4"),
+    ("NVRM version:   390.87\nCUDA version:   9.1\n\nDevice Index:   0\nDevice Minor:   0\n", "390.87", "9.1"),
+    # a requirement names a driver version that is not the host's
+    ("CUDA 12.x requires minimum driver version 525.60.13\n", None, None),
+])
+def test_driver_from_nvidia_smi_q_and_container_cli_info(text, driver, driver_cuda):
+    f = facts.extract(text)
+    assert (f["driver_version"], f["driver_cuda"]) == (driver, driver_cuda)
+
+
 def test_two_engines_in_one_process_are_counted():
     log = ("INFO 11-09 12:00:00 [utils.py:1] non-default args: {'model': '/m', 'gpu_memory_utilization': 0.6}\n"
            "(EngineCore_DP0 pid=11) INFO 11-09 12:00:01 [core.py:1] Initializing a V1 LLM engine (v0.30.0) with config: model='/m'\n"
