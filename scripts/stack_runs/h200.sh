@@ -87,10 +87,11 @@ variants4)
   export HF_HUB_OFFLINE=1
   run alloc-conf-typo env PYTORCH_CUDA_ALLOC_CONF=expandable_segment:True $PY $U $M
   run alloc-conf-equals env PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb=512 $PY $U $M
-  # Triton builds its launcher with the C compiler at first use: fresh caches, and a PATH without cc/gcc
-  mkdir -p /tmp/vd-nocc && ln -sf "$(command -v $PY)" /tmp/vd-nocc/$PY
+  # Triton builds its launcher with the C compiler at first use: fresh caches, and a PATH of the venv's bin only
+  # (no cc/gcc; a symlink to the venv's python elsewhere would lose the venv: pyvenv.cfg sits beside the real one)
+  NOCC_PATH=$(dirname "$(command -v $PY)")
   fresh() { echo "TRITON_CACHE_DIR=/tmp/vd-c-$1/triton TORCHINDUCTOR_CACHE_DIR=/tmp/vd-c-$1/inductor VLLM_CACHE_ROOT=/tmp/vd-c-$1/vllm"; }
-  run no-cc env $(fresh nocc) PATH=/tmp/vd-nocc $PY $U $M
+  run no-cc env $(fresh nocc) PATH=$NOCC_PATH $PY $U $M
   run cc-missing env $(fresh ccm) CC=/usr/local/bin/gcc-missing $PY $U $M
   run shm-1m unshare -m bash -c "mount -t tmpfs -o size=1m tmpfs /dev/shm && exec $PY $S/user_script_mp.py $M"
   mkdir -p /tmp/vd-private && cp -r $M /tmp/vd-private/tiny && chmod 700 /tmp/vd-private/tiny
