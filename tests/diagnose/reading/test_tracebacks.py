@@ -340,3 +340,16 @@ def test_cmake_error_indented_under_pips_output_is_its_own_error():
     msgs = [m for m in tracebacks.messages(text) if m.text.startswith("CMake Error")]
     assert len(msgs) == 1 and msgs[0].is_error
     assert "cannot find the CUDA libraries" in msgs[0].text
+
+
+def test_a_frame_pasted_with_its_exception_on_one_line_yields_the_exception():
+    # a GitHub issue's paste whose line breaks were lost (vllm-project/vllm#1986, trimmed)
+    line = ('File "/x/requests/adapters.py", line 519, in send raise ConnectionError(e, request=request) '
+            "requests.exceptions.ConnectionError: (MaxRetryError('HTTPSConnectionPool(host=\\'huggingface.co\\', "
+            "port=443): Max retries exceeded'))")
+    msgs = tracebacks.messages(line)
+    assert [m.exc_type for m in msgs] == ["requests.exceptions.ConnectionError"]
+    assert msgs[0].text.startswith("requests.exceptions.ConnectionError: (MaxRetryError(")
+    # a frame alone, or one whose code merely holds "Error: " in a string, is no message
+    assert tracebacks.messages('  File "/x/a.py", line 3, in f\n    print("Error: x")\n') == []
+    assert tracebacks.messages('File "/x/a.py", line 3, in f print("ValueError: x")') == []
