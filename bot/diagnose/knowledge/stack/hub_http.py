@@ -11,7 +11,10 @@ the rest from the lines printed under it: the HTTP status (its meaning from the 
 table), the URL, and from the URL the repo, the revision and the file.
 
 Which classes these are comes from the stack index (the classes huggingface_hub defines, with their
-bases): any class that derives from HfHubHTTPError or EntryNotFoundError in some release.
+bases): any class that derives from HfHubHTTPError or EntryNotFoundError in some release. transformers
+rewords some of them into an OSError of its own ("v2 is not a valid git identifier (branch name, tag name
+or commit id) ..."); the index's raise site of that message records the handler it is raised in
+(`except RevisionNotFoundError`), which names the class the Hub answered with.
 """
 
 from __future__ import annotations
@@ -125,6 +128,36 @@ def body(text: str, line_no: int, first: str) -> str:
             break
         out.append(line)
     return "\n".join(out)
+
+
+# The handler a transformers raise site sits in: `except RevisionNotFoundError`, `isinstance(e, GatedRepoError)`.
+_HANDLED = re.compile(r"(?:\bexcept\s+\(?|isinstance\(\w+,\s*\(?)(?P<cls>[A-Z]\w*Error)\b")
+_WRAPPER_REPO = ("path_or_repo", "path_or_repo_id", "pretrained_model_name_or_path")
+_REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*(?:/[\w.-]+)?")
+
+
+def read_wrapped(ix, exc_type: str | None, message: str) -> dict | None:
+    """The values for transformers' OSError that rewords one of the Hub's HTTP errors, by the handler its
+    raise site is in; None for any other message."""
+    if not exc_type or exc_type.rsplit(".", 1)[-1] not in ("OSError", "EnvironmentError"):
+        return None
+    for match in ix.match("transformers", message, exc_type):
+        handled = {m.group("cls") for w in match.site.where for m in _HANDLED.finditer(w.get("condition") or "")}
+        found = [hub_class(ix, "huggingface_hub.errors." + c) for c in sorted(handled)]
+        found = [f for f in found if f]
+        if len(found) != 1:
+            continue
+        name, key = found[0]
+        caps = match.captures
+        repo = next((caps[k] for k in _WRAPPER_REPO if caps.get(k)), None)
+        # transformers words a folder that lacks the file alike: only a repo id was asked of the Hub
+        if not repo or not _REPO_ID.fullmatch(repo):
+            return None
+        values = {"hub_class": name, f"hub_{key}": True, "hub_wrapped": True, "hub_repo": repo}
+        if caps.get("revision"):
+            values["hub_revision"] = caps["revision"]
+        return values
+    return None
 
 
 def read(ix, exc_type: str | None, message: str, text: str, line_no: int, hub_frames: bool = False) -> dict | None:

@@ -317,9 +317,9 @@ def _pip_conflict(ix, m: Message, text: str, facts: dict) -> Hit | None:
 def _hub_http(ix, m: Message, text: str, facts: dict) -> Hit | None:
     """`RevisionNotFoundError: 404 Client Error.` and its siblings: the class says what the Hub answered in
     every release, whatever words surround it (hub_http.py)."""
-    from .hub_http import read
+    from .hub_http import read, read_wrapped
     hub_frames = any(f.startswith("huggingface_hub/") for f in facts.get("frames") or ())
-    found = read(ix, m.exc_type, m.text, text, m.line_no, hub_frames)
+    found = read(ix, m.exc_type, m.text, text, m.line_no, hub_frames) or read_wrapped(ix, m.exc_type, m.text)
     return Hit("hub-http", {"values": found}) if found else None
 
 

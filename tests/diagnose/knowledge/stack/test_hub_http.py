@@ -59,3 +59,17 @@ def test_httpx_wording_and_the_403_fine_grained_token():
     assert values["hub_http_403"] and values["hub_fine_grained"] and "hub_status_meaning" not in values
     one = "HfHubHTTPError: Client error '401 Unauthorized' for url 'https://huggingface.co/api/models/a/b/revision/main'"
     assert read(ix, "HfHubHTTPError", one, one, 1)["hub_http_401"]
+
+
+def test_transformers_rewording_is_read_by_the_handler_its_site_sits_in():
+    from bot.diagnose.knowledge.stack.hub_http import read_wrapped
+    text = ("v2.0 is not a valid git identifier (branch name, tag name or commit id) that exists for this model "
+            "name. Check the model page at 'https://huggingface.co/Qwen/Qwen2.5-7B-Instruct' for available revisions.")
+    values = read_wrapped(ix, "OSError", text)
+    assert values["hub_class"] == "RevisionNotFoundError" and values["hub_wrapped"]
+    assert (values["hub_repo"], values["hub_revision"]) == ("Qwen/Qwen2.5-7B-Instruct", "v2.0")
+    # a folder that lacks the file is worded alike by transformers, and asked nothing of the Hub
+    local = ("/home/u/llm/Meta-Llama-3-8B-Instruct does not appear to have a file named config.json. Checkout "
+             "'https://huggingface.co//home/u/llm/Meta-Llama-3-8B-Instruct/None' for available files.")
+    assert read_wrapped(ix, "OSError", local) is None
+    assert read_wrapped(ix, "ValueError", text) is None
