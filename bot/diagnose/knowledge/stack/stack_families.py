@@ -320,7 +320,19 @@ def _hub_http(ix, m: Message, text: str, facts: dict) -> Hit | None:
     from .hub_http import read, read_wrapped
     hub_frames = any(f.startswith("huggingface_hub/") for f in facts.get("frames") or ())
     found = read(ix, m.exc_type, m.text, text, m.line_no, hub_frames) or read_wrapped(ix, m.exc_type, m.text)
+    # a file vLLM and transformers go on without (generation_config.json) is the answer only where nothing
+    # failed after it: a later error that does not name that file is where the run broke
+    if found and found.get("hub_entry_optional") and _later_error(text, m.line_no, found.get("hub_file", "")):
+        return None
     return Hit("hub-http", {"values": found}) if found else None
+
+
+_ERROR_LINE = re.compile(r"^(?:[^\n]*?\] )?(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception): (?P<rest>[^\n]*)", re.M)
+
+
+def _later_error(text: str, line_no: int, file: str) -> bool:
+    after = text[_line_starts(text)[min(line_no, len(_line_starts(text)) - 1)]:]
+    return any(file.rsplit("/", 1)[-1] not in e.group(0) for e in _ERROR_LINE.finditer(after))
 
 
 # --- stack-site: huggingface_hub's and transformers' own messages ------------------------------------------

@@ -73,3 +73,16 @@ def test_transformers_rewording_is_read_by_the_handler_its_site_sits_in():
              "'https://huggingface.co//home/u/llm/Meta-Llama-3-8B-Instruct/None' for available files.")
     assert read_wrapped(ix, "OSError", local) is None
     assert read_wrapped(ix, "ValueError", text) is None
+
+
+def test_an_optional_file_is_the_answer_only_where_nothing_failed_after_it():
+    from bot.diagnose import diagnose
+    paste = ("(EngineCore_DP0 pid=211) INFO 12-02 10:00:00 [core.py:1] vLLM 0.31.0\n"
+             "huggingface_hub.errors.EntryNotFoundError: 404 Client Error. (Request ID: Root=1-x)\n\n"
+             "Entry Not Found for url: https://huggingface.co/foo/bar/resolve/main/generation_config.json.\n\n"
+             "The above exception was the direct cause of the following exception:\n\n"
+             "OSError: foo/bar does not appear to have a file named generation_config.json. Checkout "
+             "'https://huggingface.co/foo/bar/tree/main' for available files.\n")
+    assert [d.rule_id for d in diagnose(paste).diagnoses][:1] == ["stack-hub-http"]
+    later = paste + "RuntimeError: the engine failed for another reason\n"
+    assert "stack-hub-http" not in [d.rule_id for d in diagnose(later).diagnoses]
