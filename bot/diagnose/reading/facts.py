@@ -276,6 +276,9 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # Triton's C++ log names its sources ("E0506 ... model_repository_manager.cc:1234] failed to load ...")
     ("Triton Inference Server", False, ("tritonserver", "model_repository_manager.cc", "triton_python_backend")),
     ("OpenUI", False, ("(openui)",)),
+    # MinerU, a PDF parser that downloads its own models from the Hub, logs under its name ("[MinerU]",
+    # mineru.cli.client); its vLLM backend prints vLLM's own lines, which still make the log vLLM's
+    ("MinerU", False, ("[mineru]", "mineru.cli", "mineru command failed", "mineru.backend")),
     # image and chat front ends whose users paste the same torch and CUDA errors; ComfyUI closes
     # every run with "Prompt executed in N seconds", and its own package is comfy/ (comfy/model_management.py,
     # comfy/ldm/, comfy_extras/)

@@ -271,6 +271,11 @@ def _header(line: str) -> str:
 # "in _swap_out raise RuntimeError( RuntimeError: ...", "发送图片预估报错ValueError: ...". Not after a
 # letter, digit or dot (a CJK sentence runs straight into the name, so no \b).
 _LATER_EXCEPTION = re.compile(r"(?<![A-Za-z0-9_.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): (?=\S)")
+# A traceback pasted with its line breaks lost: a frame, its code and the exception on one line
+# ('File "x/adapters.py", line 519, in send raise ConnectionError(e) requests.exceptions.ConnectionError: ...').
+# Only a module-qualified exception name counts: a frame's code may hold "Error: " in a string.
+_FRAME_THEN_EXCEPTION = re.compile(r'^\s*File "[^"\n]{1,400}", line \d+, in [\w<>.]+ .{0,400}?(?<![A-Za-z0-9_.])'
+                                   r"(?P<exc>(?:[A-Za-z_]\w*\.)+[A-Z]\w*(?:Error|Exception): (?=\S))")
 
 
 def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
@@ -475,8 +480,13 @@ def messages(text: str) -> list[Message]:
                 proc2, level, rest = _peel_headers(raw)
                 proc = proc2 or proc
         body = rest.strip()
-        if not body or _FRAME.match(body) or body.startswith("Traceback (most recent call last)"):
+        if not body or body.startswith("Traceback (most recent call last)"):
             continue
+        if _FRAME.match(body):
+            collapsed = _FRAME_THEN_EXCEPTION.match(body)
+            if collapsed is None:
+                continue
+            body = body[collapsed.start("exc"):]
         m = EXCEPTION_LINE.match(body)
         quoted = None if m else exception_in_span(body)
         if quoted:

@@ -363,3 +363,16 @@ def test_a_line_the_shell_or_a_supervisor_printed_as_a_process_ended_is_its_own(
 def test_abseils_starred_signal_line_is_no_emphasis():
     msgs = tracebacks.messages("*** SIGBUS received at time=1700000000 on cpu 3 ***\n")
     assert msgs[0].text == "*** SIGBUS received at time=1700000000 on cpu 3 ***" and msgs[0].native
+
+
+def test_a_frame_pasted_with_its_exception_on_one_line_yields_the_exception():
+    # a GitHub issue's paste whose line breaks were lost (vllm-project/vllm#1986, trimmed)
+    line = ('File "/x/requests/adapters.py", line 519, in send raise ConnectionError(e, request=request) '
+            "requests.exceptions.ConnectionError: (MaxRetryError('HTTPSConnectionPool(host=\\'huggingface.co\\', "
+            "port=443): Max retries exceeded'))")
+    msgs = tracebacks.messages(line)
+    assert [m.exc_type for m in msgs] == ["requests.exceptions.ConnectionError"]
+    assert msgs[0].text.startswith("requests.exceptions.ConnectionError: (MaxRetryError(")
+    # a frame alone, or one whose code merely holds "Error: " in a string, is no message
+    assert tracebacks.messages('  File "/x/a.py", line 3, in f\n    print("Error: x")\n') == []
+    assert tracebacks.messages('File "/x/a.py", line 3, in f print("ValueError: x")') == []

@@ -8,7 +8,8 @@ transformers, tokenizers, huggingface_hub and triton.
     stack_index.py   the index's lookups (data/, made by build/ from the packages themselves)
     site_match.py    a package's messages matched to their raise sites
     stack_families.py  the candidates: which message a stack family answers (error-code, loader,
-                     errno, pip-conflict, stack-site)
+                     errno, pip-conflict, hub-http, stack-site)
+    hub_http.py      huggingface_hub's HTTP errors read by class: status, repo, revision, file
     stack_answers.py   the values the family rules' texts are filled with
     build/           `vllm-doctor index build-stack`
 
@@ -18,7 +19,7 @@ answers never loads the index, nor the modules that read it.
 
 from __future__ import annotations
 
-FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "stack-site", "import-name", "attribute-name")
+FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "hub-http", "stack-site", "import-name", "attribute-name")
 
 
 def candidates(book, found: list, strong: list, text: str, facts: dict) -> list:

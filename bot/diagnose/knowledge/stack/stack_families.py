@@ -7,6 +7,8 @@ A *family* rule (rules/*.yaml with `family:`) answers a message raised beneath v
     loader         one of the dynamic loader's messages (a library not found, a symbol version missing, ...)
     errno          an OS error: an errno, or the strerror text a native library printed
     pip-conflict   pip's resolver refusing vLLM's own pins
+    hub-http       one of huggingface_hub's HTTP errors, read by its class (the Hub's answer: status, repo,
+                   revision, file)
     stack-site     a message huggingface_hub or transformers raises itself (matched to its raise site)
     import-name    a name Python cannot import from transformers, which the index saw come or go
     attribute-name an attribute a transformers tokenizer, config, model or processor lacks, which the
@@ -332,6 +334,29 @@ def _pip_conflict(ix, m: Message, text: str, facts: dict) -> Hit | None:
     return Hit("pip-conflict", {"conflict": wanted, "user": user, "other": other, "conflicts": conflicts})
 
 
+# --- hub-http: huggingface_hub's HTTP errors, by class ----------------------------------------------------
+
+def _hub_http(ix, m: Message, text: str, facts: dict) -> Hit | None:
+    """`RevisionNotFoundError: 404 Client Error.` and its siblings: the class says what the Hub answered in
+    every release, whatever words surround it (hub_http.py)."""
+    from .hub_http import read, read_wrapped
+    hub_frames = any(f.startswith("huggingface_hub/") for f in facts.get("frames") or ())
+    found = read(ix, m.exc_type, m.text, text, m.line_no, hub_frames) or read_wrapped(ix, m.exc_type, m.text)
+    # a file vLLM and transformers go on without (generation_config.json) is the answer only where nothing
+    # failed after it: a later error that does not name that file is where the run broke
+    if found and found.get("hub_entry_optional") and _later_error(text, m.line_no, found.get("hub_file", "")):
+        return None
+    return Hit("hub-http", {"values": found}) if found else None
+
+
+_ERROR_LINE = re.compile(r"^(?:[^\n]*?\] )?(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception): (?P<rest>[^\n]*)", re.M)
+
+
+def _later_error(text: str, line_no: int, file: str) -> bool:
+    after = text[_line_starts(text)[min(line_no, len(_line_starts(text)) - 1)]:]
+    return any(file.rsplit("/", 1)[-1] not in e.group(0) for e in _ERROR_LINE.finditer(after))
+
+
 # --- stack-site: huggingface_hub's and transformers' own messages ------------------------------------------
 
 _PACKAGE_PREFIX = re.compile(r"^(?P<pkg>%s)\." % "|".join(SITE_PACKAGES))
@@ -453,6 +478,7 @@ FINDERS = {
     "loader": _loader,
     "errno": _errno,
     "pip-conflict": _pip_conflict,
+    "hub-http": _hub_http,
     "attribute-name": _attribute_name,
     "stack-site": _stack_site,
     "import-name": _import_name,
