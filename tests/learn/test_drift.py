@@ -6,7 +6,6 @@ only through a filled-in error; then the shipped rule book against the shipped i
 
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from bot.diagnose.knowledge.vllm import index, rulebook_map
 from bot.diagnose.knowledge.vllm.build import wheels
 from bot.learn import drift, vllm_map
 from tests.diagnose.knowledge.vllm.build.test_wheels import write_wheel
+from tests.learn.test_vllm_releases import rule
 
 OLD = '''
 def check_shm(shm_path, required_size, free_size):
@@ -60,18 +60,6 @@ SPECULATOR_NEW = '''
 def get_method_config_class(method):
     raise ValueError(f"Unknown speculative method: '{method}'")
 '''
-
-
-def rule(rule_id: str, pattern: str) -> str:
-    return textwrap.dedent(f'''\
-        id: {rule_id}
-        level: root
-        title: {{en: "{rule_id}", zh: "{rule_id}"}}
-        match:
-          patterns: ['{pattern}']
-        cause: {{en: "Why.", zh: "原因。"}}
-        fix: {{en: "What to do.", zh: "怎么办。"}}
-        ''')
 
 
 RULES = {

@@ -34,8 +34,9 @@ def speculative(config):
 '''
 
 
-def rule(rule_id: str, pattern: str, versions: str) -> str:
-    return textwrap.dedent(f'''\
+def rule(rule_id: str, pattern: str, versions: str | None = None) -> str:
+    """A rule file of one pattern (and the vLLM releases it is written for, when given)."""
+    text = textwrap.dedent(f'''\
         id: {rule_id}
         level: root
         title: {{en: "{rule_id}", zh: "{rule_id}"}}
@@ -43,8 +44,8 @@ def rule(rule_id: str, pattern: str, versions: str) -> str:
           patterns: ['{pattern}']
         cause: {{en: "Why.", zh: "原因。"}}
         fix: {{en: "What to do.", zh: "怎么办。"}}
-        versions: "{versions}"
         ''')
+    return text + (f'versions: "{versions}"\n' if versions else "")
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ import hashlib
 from pathlib import Path
 
 from .packages import Packages
-from .transformers_exports import _resolve, module_name, pack
+from .transformers_exports import _resolve, module_name, pack, release_masks
 
 # The classes a transformers object of each family derives from, by file: 4.x and 5.x names
 # (5.x renamed the slow and fast tokenizers' bases PythonBackend and TokenizersBackend, and
@@ -216,22 +216,7 @@ def read_release(pypi: Packages, wheel: dict) -> dict[str, list[str]]:
 def build(pypi: Packages, since: str, log=print) -> dict:
     """{"releases": [...], "families": {family: packed groups (pack())}, "source"}: the names some
     release of the family lacks, every release from `since` on."""
-    releases: list[str] = []
-    masks: dict[str, dict[str, int]] = {}
-    for version in pypi.releases("transformers", since=since):
-        wheel = pypi.wheel("transformers", version, smallest=True)
-        if wheel is None:
-            continue
-        table = read_release(pypi, wheel)
-        if not table:
-            log(f"  transformers {version}: no base class read; skipped")
-            continue
-        bit = 1 << len(releases)
-        releases.append(version)
-        for family, names in table.items():
-            row = masks.setdefault(family, {})
-            for n in names:
-                row[n] = row.get(n, 0) | bit
+    releases, masks = release_masks(pypi, since, read_release, bool, "base class", log=log)
     return {"releases": releases, "families": {f: pack(changing(masks[f])) for f in sorted(masks)},
             "roots": {f: [c for _, c in roots] for f, roots in ROOTS.items()},
             "source": f"transformers wheels on PyPI, every release from {since}: the methods, properties, "

@@ -240,26 +240,36 @@ def read_release(pypi: Packages, wheel: dict) -> dict[str, list[str]]:
     return pypi.memo(kind, wheel["filename"], make, compress=True)
 
 
-def build(pypi: Packages, since: str, log=print) -> dict:
-    """{"releases": [...], "modules": {module: packed groups (pack())}, "source"}: every release from
-    `since` on (those of the transformers tables: the same bit is the same release)."""
+def release_masks(pypi: Packages, since: str, read, usable, what: str, keep=lambda name: True, log=print):
+    """(releases, {group: {name: mask}}) over every transformers release from `since` on: `read(pypi,
+    wheel)` gives a release's {group: names}; a release whose table is not `usable` takes no bit (the log
+    says `what` was not read); bit i of a mask is releases[i]."""
     releases: list[str] = []
     masks: dict[str, dict[str, int]] = {}
     for version in pypi.releases("transformers", since=since):
         wheel = pypi.wheel("transformers", version, smallest=True)
         if wheel is None:
             continue
-        table = read_release(pypi, wheel)
-        if "transformers" not in table:
-            log(f"  transformers {version}: no transformers/__init__.py read; skipped")
+        table = read(pypi, wheel)
+        if not usable(table):
+            log(f"  transformers {version}: no {what} read; skipped")
             continue
         bit = 1 << len(releases)
         releases.append(version)
-        for module, names in table.items():
-            row = masks.setdefault(module, {})
+        for group, names in table.items():
+            row = masks.setdefault(group, {})
             for n in names:
-                if not (n.startswith("__") and n.endswith("__")) or n == "__version__":
+                if keep(n):
                     row[n] = row.get(n, 0) | bit
+    return releases, masks
+
+
+def build(pypi: Packages, since: str, log=print) -> dict:
+    """{"releases": [...], "modules": {module: packed groups (pack())}, "source"}: every release from
+    `since` on (those of the transformers tables: the same bit is the same release)."""
+    releases, masks = release_masks(
+        pypi, since, read_release, lambda table: "transformers" in table, "transformers/__init__.py",
+        keep=lambda n: not (n.startswith("__") and n.endswith("__")) or n == "__version__", log=log)
     return {"releases": releases, "modules": {m: pack(masks[m]) for m in sorted(masks)},
             "source": f"transformers wheels on PyPI, every release from {since}: the top-level names, "
                       "classes, functions, assignments and imports of transformers/**/*.py (ast; not under "
