@@ -257,12 +257,33 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("llama.cpp or a binding of it", False, ("llm_load_tensors", "llm_load_print_meta", "llama_load_model_from_file",
                                              "llama_cpp", "libllama", "llama_model_loader", "load_tensors: ",
                                              "llama_new_context_with_model", "llama_init_from_model",
-                                             "llama_kv_cache_init")),
+                                             "llama_kv_cache_init",
+                                             # newer llama.cpp's loader and context lines, its common/ helpers
+                                             # and the GGUF reader of its C library (gguf-py, which vLLM loads
+                                             # GGUF files with, names nothing like it)
+                                             "print_info: ", "llama_context: ", "common_init_from_params",
+                                             "gguf_init_from_file")),
+    # whisper.cpp, the GGML port of Whisper, and its CLI (main, whisper-cli): its loader and context
+    # lines ("whisper_init_from_file_with_params_no_state: ...", "whisper_model_load: ..."); vLLM's Whisper
+    # is a PyTorch model that prints none of them
+    ("whisper.cpp", False, ("whisper.cpp", "whisper_init_", "whisper_model_load", "whisper-cli")),
     # TGI's launcher and router log under their Rust target names, with underscores; its image is
     # ghcr.io/huggingface/text-generation-inference, text-embeddings-inference's (TEI) beside it
+    # Its shard server is a Python package (text_generation_server/) run as the `text-generation-server` CLI,
+    # its router the `text-generation-router` binary
     ("TGI", False, ("text-generation-launcher", "text_generation_server", "text_generation_launcher",
-                    "text_generation_router", "text-generation-inference", "shardcannotstart")),
-    ("text-embeddings-inference", False, ("text-embeddings-inference", "text_embeddings_router")),
+                    "text_generation_router", "text-generation-inference", "shardcannotstart",
+                    "text-generation-server", "text-generation-router")),
+    # TEI's crates log under their names too: the router, the backends (text_embeddings_backend_candle, ..._ort,
+    # ..._python) and the core (text_embeddings_core::tokenization); its binary is text-embeddings-router
+    ("text-embeddings-inference", False, ("text-embeddings-inference", "text_embeddings_router",
+                                          "text_embeddings_backend", "text_embeddings_core",
+                                          "text-embeddings-router")),
+    # (Not LocalAI by its name: one of its Python backends is vLLM itself, backend/python/vllm, whose failures
+    # its log shows without vLLM's lines; its llama.cpp backend is named by GGML's markers above.)
+    # Aphrodite Engine, a fork of vLLM: its package aphrodite/ (aphrodite/endpoints/openai/api_server.py),
+    # its engine classes (AsyncAphrodite) and Ray actors (RayWorkerAphrodite) carry its name
+    ("Aphrodite Engine", False, ("aphrodite",)),
     # ONNX Runtime's own messages name it in every form: its C++ sources and namespace
     # ("onnxruntime::CudaCall ... CUDA failure 35"), its log tags ("[E:onnxruntime:..."), its
     # "[ONNXRuntimeError]", its Python and Java packages; vLLM never loads it
@@ -289,7 +310,9 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # one-click web UIs copied it)
     ("text-generation-webui or another one-click web UI", False, ("text-generation-webui", "oobabooga",
                                                                   "installer_files", "modules/ui_model_menu",
-                                                                  "modules\\ui_model_menu")),
+                                                                  "modules\\ui_model_menu", "one_click.py",
+                                                                  "modules/text_generation.py",
+                                                                  "modules\\text_generation.py")),
     # A1111's request wrapper prints "*** Error completing request" and the task's arguments; its launcher's
     # GPU check names its own option and variable ("add --skip-torch-cuda-test to COMMANDLINE_ARGS"),
     # read from webui-user.bat / webui-user.sh; its forks (Forge, SD.Next, DirectML) keep them, and the folder
@@ -308,7 +331,22 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("Easy Diffusion", False, ("stable-diffusion-ui", "easydiffusion", "easy diffusion")),
     ("KoboldCpp", False, ("koboldcpp",)),
     ("ExLlama", False, ("exllamav2", "exllamav3")),
-    ("MLC LLM", False, ("mlc_llm", "mlc-llm")),
+    # MLC LLM's package (mlc_llm, mlc_chat before 0.1) runs on Apache TVM, whose FFI names itself in every
+    # traceback (tvm._ffi.base.TVMError, tvm/_ffi/_cython/...)
+    ("MLC LLM or Apache TVM", False, ("mlc_llm", "mlc-llm", "mlc_chat", "mlc-chat", "tvm._ffi", "tvm/_ffi",
+                                      "tvm::runtime")),
+    # chat and RAG front ends with their own model runners: Open WebUI's package open_webui (its log records
+    # "INFO  [open_webui.env] ...") and image open-webui; LM Studio's Electron log ("[LMSInternal]...",
+    # paths under "LM Studio\resources" and ~/.lmstudio); PrivateGPT's package private_gpt; h2oGPT and
+    # H2O LLM Studio; any of them in front of a vLLM server names vLLM when vLLM's error is relayed
+    ("Open WebUI", False, ("open_webui", "open-webui")),
+    ("LM Studio", False, ("lm studio", "lmstudio-ai", "[lmsinternal]", ".lmstudio")),
+    ("PrivateGPT", False, ("private_gpt", "privategpt", "private-gpt")),
+    ("h2oGPT or H2O LLM Studio", False, ("h2ogpt", "h2o-llmstudio", "h2o_llmstudio")),
+    # FastChat's own model worker, CLI and trainer (its vllm_worker runs vLLM and is left out): their modules
+    # and the logger name the worker's records carry ("| INFO | model_worker | Loading the model ...")
+    ("FastChat", False, ("fastchat.serve.model_worker", "fastchat/serve/model_worker", "| model_worker |",
+                         "fastchat.serve.cli", "fastchat/serve/cli", "fastchat/train/", "fastchat.train.")),
     # training and vision stacks that do not run vLLM: their packages, launchers and log prefixes.
     # LLaMA-Factory runs vLLM only to infer (llamafactory/chat/vllm_engine.py, scripts/vllm_infer.py); its training
     # (llamafactory-cli train, llamafactory/train/) does not
@@ -325,8 +363,33 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
                                           "diffusers\\training_utils")),
     # image restoration and super-resolution trainers (BasicSR and the models built on it)
     ("BasicSR or a model built on it", False, ("basicsr", "realesrgan", "gfpgan", "codeformer")),
-    ("DeepSpeed", False, ("deepspeed.launcher", "deepspeed/runtime", "deepspeed\\runtime", "deepspeed info: version",
-                          "log_dist]", "site-packages/deepspeed/")),
+    # DeepSpeed's package in any frame (deepspeed/runtime/, deepspeed/ops/, deepspeed/launcher/, ...) and
+    # DeepSpeed-MII on it; vLLM's DeepSpeedFP quantization is a file of vLLM's (deepspeedfp.py)
+    ("DeepSpeed", False, ("deepspeed.launcher", "deepspeed/", "deepspeed\\", "deepspeed info: version",
+                          "log_dist]", "deepspeed-mii", "deepspeed_mii")),
+    # training frameworks, by the code paths of their own training (not those that start vLLM for rollouts:
+    # verl's rollout workers, OpenRLHF's vllm_engine, TRL's GRPO and online DPO, ms-swift's rlhf/infer):
+    # Megatron-LM's core and training loop, NeMo's collections and logger ("[NeMo W 2024-03-20 ...
+    # nemo_logging:349]"), TRL's offline trainers, ms-swift's `swift sft`/`swift pt`, OpenRLHF's SFT/DPO/RM
+    # entry points, verl's actor, critic and checkpoint code
+    ("Megatron-LM", False, ("megatron/core/", "megatron\\core\\", "megatron.core.", "megatron/training",
+                            "megatron\\training", "megatron/legacy/", "pretrain_gpt.py")),
+    ("NeMo", False, ("nemo/collections/", "nemo\\collections\\", "nemo.collections", "[nemo i ", "[nemo w ",
+                     "[nemo e ", "nemo/core/", "nemo/utils/exp_manager", "nemo_toolkit")),
+    ("TRL's training", False, tuple(f"trl{sep}trainer{sep}{name}_trainer" for sep in ("/", "\\")
+                                    for name in ("sft", "dpo", "ppo", "reward", "kto", "orpo", "cpo", "bco"))),
+    ("ms-swift's training", False, ("swift/cli/sft.py", "swift/cli/pt.py", "swift\\cli\\sft.py", "swift sft ",
+                                    "swift pt ")),
+    ("OpenRLHF's training", False, tuple(f"openrlhf{sep}{name}" for sep in (".", "/")
+                                         for name in ("cli.train_sft", "cli.train_dpo", "cli.train_rm",
+                                                      "cli/train_sft", "cli/train_dpo", "cli/train_rm"))
+     + ("openrlhf/trainer/sft_trainer", "openrlhf/trainer/dpo_trainer", "openrlhf/trainer/rm_trainer")),
+    ("verl's training", False, ("verl/workers/actor/", "verl/workers/critic/", "verl/utils/checkpoint/",
+                                "verl\\workers\\actor\\", "verl\\workers\\critic\\")),
+    # ipex-llm's own transformers path (bigdl-llm before its rename); its vLLM (ipex_llm/vllm/) prints vLLM's
+    # lines, which keep such a log vLLM's
+    ("ipex-llm's transformers", False, ("ipex_llm.transformers", "ipex_llm/transformers/",
+                                        "ipex_llm\\transformers\\", "bigdl.llm", "bigdl/llm/", "bigdl\\llm\\")),
     # TensorFlow's C++ log names its sources ("W tensorflow/stream_executor/.../dso_loader.cc:60]")
     ("TensorFlow", False, ("tensorflow/", "tensorflow\\", "dso_loader.cc", "cudart_stub.cc")),
     ("Ultralytics YOLO", False, ("ultralytics", "yolov5", "yolox")),
@@ -366,7 +429,22 @@ _FOREIGN_SHAPES = [
      _P(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: (?:TP|DP|EP|PP)\d+)+\]", literals=(" TP", " DP"))),
     ("SD.Next or text-generation-webui (their `HH:MM:SS-micro LEVEL` log)",
      _P(r"^\d\d:\d\d:\d\d-\d{6} (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) ", re.M,
-        literals=(" DEBUG ", " INFO ", " WARNING ", " ERROR ", " CRITICAL "))),
+        literals=(" DEBUG ", " INFO ", " WARNING ", " ERROR ", " CRITICAL "))),    # DeepSpeed's logger: "[2023-08-18 10:54:39,821] [INFO] [real_accelerator.py:133:get_accelerator] ..."
+    # (comma milliseconds, then file:line:function); importing deepspeed prints it, so a trainer that merely
+    # has it installed shows it, and a run that starts vLLM shows vLLM's own lines beside it
+    ("DeepSpeed (its `[date] [LEVEL] [file.py:line:function]` log)",
+     _P(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\] \[(?:DEBUG|INFO|WARNING|ERROR)\] \[\w+\.py:\d+:\w+\]",
+        re.M, literals=("] [INFO] [", "] [WARNING] [", "] [ERROR] [", "] [DEBUG] ["))),
+    # FastChat's logger, which the projects built on it keep (Langchain-Chatchat): "date | LEVEL | name | msg",
+    # its workers' stderr redirected as "| ERROR | stderr |"; its vLLM worker's log names vllm_worker
+    ("FastChat (its `date | LEVEL | logger |` log)",
+     _P(r"^(?:\S+ )?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \| (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \| [\w.-]+ \| ",
+        re.M, literals=(" | INFO | ", " | ERROR | ", " | WARNING | ", " | DEBUG | "))),
+    # Jupyter's server: "[I 2024-01-01 12:00:00.123 ServerApp] ...", "[W 12:00:00.123 NotebookApp] ...",
+    # "[I ... KernelRestarter] ..."; a notebook's kernel prints vLLM's lines where vLLM runs in it
+    ("a Jupyter server (its `[I time ServerApp]` log)",
+     _P(r"^\[[DIWEC] (?:\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d\.\d{3} (?:ServerApp|NotebookApp|LabApp|KernelRestarter)\]",
+        re.M, literals=("ServerApp]", "NotebookApp]", "LabApp]", "KernelRestarter]"))),
 ]
 
 

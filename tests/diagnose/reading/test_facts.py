@@ -454,3 +454,74 @@ def test_llama_cpps_tools_name_it():
     paste = ("$ python3 ./convert-hf-to-gguf.py ./model --outtype f16 --outfile converted.bin\n"
              "NotImplementedError: Architecture 'M2M100ForConditionalGeneration' not supported!\n")
     assert "llama.cpp" in facts.foreign_context(paste)[0]
+
+
+def _vllms(text: str) -> bool:
+    """Whether the bot reads this paste as vLLM's: no other program, or vLLM shows in it."""
+    f = facts.extract(text)
+    return not f["foreign_context"] or f["vllm_printed"] or (f["vllm_context"] and not f["foreign_strict"])
+
+
+def test_programs_show_themselves_by_their_own_packages_and_binaries():
+    oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+    frame = '  File "{}", line 10, in f\n'
+    own = {   # a line each program's own code prints, from its source layout
+        "text-embeddings-inference": '{"level":"ERROR","message":"Could not start Candle backend","target":"text_embeddings_backend"}\n',
+        "TGI": '  File "/opt/conda/bin/text-generation-server", line 8, in <module>\n',
+        "Aphrodite Engine": frame.format("/env/site-packages/aphrodite/engine/async_aphrodite.py"),
+        "FastChat": "2024-06-05 09:56:34 | INFO | model_worker | Loading the model ['Qwen-14B'] on worker 07c851a3 ...\n",
+        "Open WebUI": "ERROR [open_webui.apps.openai.main] Connection error: \n",
+        "LM Studio": "[2025-07-24 18:18:21.836] [error] [LMSInternal][Client=LM Studio][Endpoint=loadModel] Error\n",
+        "PrivateGPT": "09:55:52.967 [INFO    ] private_gpt.components.llm.llm_component - Initializing the LLM\n",
+        "Megatron-LM": frame.format("/work/Megatron-LM/megatron/core/transformer/transformer_layer.py"),
+        "NeMo": "[NeMo W 2024-03-20 18:55:16 nemo_logging:349] UserWarning: deprecated\n",
+        "TRL's training": frame.format("/env/site-packages/trl/trainer/sft_trainer.py"),
+        "verl's training": frame.format("/verl/verl/workers/actor/dp_actor.py"),
+        "ipex-llm's transformers": "2023-11-16 13:02:07,161 - bigdl.llm.transformers.utils - INFO - Converting\n",
+        "whisper.cpp": "whisper_init_from_file_with_params_no_state: failed to open 'models/ggml-base.en.bin'\n",
+        "DeepSpeed": frame.format("/usr/local/lib/python3.10/dist-packages/deepspeed/runtime/engine.py"),
+        "MLC LLM or Apache TVM": "tvm._ffi.base.TVMError: Traceback (most recent call last):\n",
+    }
+    for name, line in own.items():
+        assert facts.foreign_context(line + oom)[0] == name, name
+        assert not _vllms(line + oom), name
+
+
+def test_programs_that_host_vllm_stay_vllms_where_vllm_fails_in_them():
+    oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+    frame = '  File "{}", line 10, in f\n'
+    hosted = {
+        # verl's and OpenRLHF's rollouts, TRL's GRPO, FastChat's vLLM worker, ipex-llm's vLLM, NeMo's exporter
+        "verl": frame.format("/verl/verl/workers/rollout/vllm_rollout/vllm_rollout_spmd.py")
+        + frame.format("/env/site-packages/vllm/v1/engine/llm_engine.py"),
+        "OpenRLHF": frame.format("/env/site-packages/openrlhf/trainer/ray/vllm_engine.py"),
+        "TRL": frame.format("/env/site-packages/trl/trainer/grpo_trainer.py")
+        + frame.format("/env/site-packages/vllm/entrypoints/llm.py"),
+        "FastChat": "2024-06-05 09:56:34 | ERROR | stderr | INFO 06-05 09:56:34 llm_engine.py:73] Initializing "
+                    "an LLM engine (v0.4.0) with config: model='Qwen-14B'\n",
+        "ipex-llm": frame.format("/env/site-packages/ipex_llm/vllm/xpu/engine/engine.py")
+        + frame.format("/env/site-packages/vllm/engine/llm_engine.py"),
+        "NeMo": frame.format("/opt/NeMo/nemo/export/vllm_exporter.py")
+        + frame.format("/env/site-packages/vllm/worker/worker.py"),
+        # a DeepSpeed install prints its accelerator line in any process that imports it
+        "DeepSpeed": "[2025-02-01 10:00:00,123] [INFO] [real_accelerator.py:222:get_accelerator] Setting ds_accelerator "
+                     "to cuda (auto detect)\nINFO 02-01 10:00:05 [api_server.py:1] vLLM API server version 0.8.0\n",
+        # Open WebUI in front of a vLLM server, its error relayed
+        "Open WebUI": "ERROR [open_webui.routers.openai] 400, message='Bad Request' from vllm: This model's maximum "
+                      "context length is 4096 tokens\n",
+    }
+    for name, text in hosted.items():
+        assert _vllms(text + oom), name
+
+
+def test_trainers_log_formats_show_them_without_their_names():
+    # DeepSpeed's logger (bghira/SimpleTuner#40), FastChat's (chatchat-space/Langchain-Chatchat#44), Jupyter's server
+    ds = "[2023-08-18 10:54:39,821] [INFO] [real_accelerator.py:133:get_accelerator] Setting ds_accelerator to cuda\n"
+    fastchat = "2023-09-09 03:34:11 | ERROR | stderr | ERROR:    [Errno 98] error while attempting to bind on address\n"
+    jupyter = "[I 2024-05-01 10:00:00.123 ServerApp] Kernel restarted: 7c1a\n"
+    assert "DeepSpeed" in facts.foreign_shape(ds)
+    assert "FastChat" in facts.foreign_shape(fastchat)
+    assert "Jupyter" in facts.foreign_shape(jupyter)
+    # vLLM's own header, and Python's logging with commas, are none of them
+    assert facts.foreign_shape("INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.9.0\n") is None
+    assert facts.foreign_shape("2024-05-01 10:00:00,123 - root - ERROR - failed\n") is None
