@@ -39,3 +39,33 @@ def test_not_required_by_this_release_and_unknown_modules():
     assert _d("my_prompt_utils", "0.32.0") == {}
     v = _d("msgspec")
     assert "mm_release" not in v and v["mm_fix"] == "pip install msgspec"
+
+
+# --- the module-missing family, through the pipeline --------------------------------------------------
+
+from bot.diagnose import diagnose  # noqa: E402
+
+_TORCH_IMPORTS_TRITON = '''INFO 10-20 08:00:00 api_server.py:500] vLLM API server version 0.6.3
+Traceback (most recent call last):
+  File "/usr/local/lib/python3.10/dist-packages/vllm/worker/model_runner.py", line 12, in <module>
+    import torch._inductor.config
+  File "/usr/local/lib/python3.10/dist-packages/torch/_inductor/runtime/triton_heuristics.py", line 40, in <module>
+    import triton
+ModuleNotFoundError: No module named 'triton'
+'''
+
+
+def test_a_module_another_package_imports_is_answered_through_the_pin_that_brings_it():
+    d = diagnose(_TORCH_IMPORTS_TRITON).best
+    assert d.rule_id == "stack-module-missing"
+    assert "it pins torch 2.4.0, which requires `triton==3.0.0` only where" in d.cause
+    assert "has wheels for Linux x86_64 only" in d.cause and '`pip install "triton==3.0.0"`' in d.fix
+
+
+def test_no_answer_for_a_module_no_vllm_needs_or_vllms_own_import():
+    own = _TORCH_IMPORTS_TRITON.replace("'triton'", "'my_kernels'").replace("import triton", "import my_kernels")
+    assert diagnose(own).best is None or diagnose(own).best.rule_id != "stack-module-missing"
+    sub = _TORCH_IMPORTS_TRITON.replace("'triton'", "'triton.language'")
+    assert diagnose(sub).best is None or diagnose(sub).best.rule_id != "stack-module-missing"
+    vllm_own = _TORCH_IMPORTS_TRITON.replace("torch/_inductor/runtime/triton_heuristics.py", "vllm/triton_utils/importing.py")
+    assert diagnose(vllm_own).best is None or diagnose(vllm_own).best.rule_id != "stack-module-missing"
