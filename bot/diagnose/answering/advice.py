@@ -993,6 +993,16 @@ def _shm_too_small(values: dict, facts: dict) -> dict:
     return {"ray_store_gb": f"{store / 1e9:.1f}", "ray_shm_gb": f"{room / 1e9:.1f}"}
 
 
+@deriver("vllm-optional-package-missing")
+def _missing_module(values: dict, facts: dict) -> dict:
+    """Which distribution installs the module, whether the log's vLLM requires it (the specifier,
+    the extra, the marker, or through a package it pins) and where its wheels exist, by the stack
+    index's table of import names (knowledge/stack/missing_modules.py); {} for a module it lacks."""
+    from bot.diagnose.knowledge.stack import missing_modules, stack_index
+    module = str(values.get("module") or "")
+    return missing_modules.describe(stack_index.load(), module, facts) if module else {}
+
+
 @deriver("torchvision-torch-mismatch")
 def _torchvision_pair(values: dict, facts: dict) -> dict:
     """The torchvision that goes with the torch the paste shows, from vLLM's pins (its releases pin

@@ -13,6 +13,8 @@ A *family* rule (rules/*.yaml with `family:`) answers a message raised beneath v
     import-name    a name Python cannot import from transformers, which the index saw come or go
     attribute-name an attribute a transformers tokenizer, config, model or processor lacks, which the
                    index saw its base classes gain or lose
+    module-missing `No module named 'X'` raised in a package's code (torch importing triton), where X is
+                   a distribution the log's vLLM requires, directly or through a package it pins
 
 Like vLLM's families it answers only a paste no hand-written rule answers, and there the FIRST real
 error it knows (a wrapper, a worker's death or a native "Killed" does not count as an answer); the
@@ -473,6 +475,52 @@ def _attribute_name(ix, m: Message, text: str, facts: dict) -> Hit | None:
     return Hit("attribute-name", {"values": values}) if answerable(values) else None
 
 
+# --- module-missing: a module of a distribution vLLM requires, imported by another package ------------------
+
+_NO_MODULE = re.compile(r"No module named '(?P<module>[A-Za-z_][\w.]{0,120})'")
+_VLLM_FILE = re.compile(r"(?:^|/)vllm/[\w/]+\.py$")
+# Not a distribution to install: vLLM's, torch's own compiled parts (a broken install), a model's
+# remote code, and the modules vllm-checkout-shadow and dependency-submodule-missing answer.
+_NOT_INSTALLABLE = re.compile(r"^(?:vllm\w*|torch|transformers_modules)(?:\.|$)")
+
+
+def _module_missing(ix, m: Message, text: str, facts: dict) -> Hit | None:
+    """`No module named 'X'` where X is exactly an import name of the table (build/distributions.py)
+    and another package's code imported it (vLLM's own import is vllm-optional-package-missing's).
+    Answered only where the log's vLLM requires X's distribution (a pin, an extra, a marker, or a
+    package it pins exactly that pins X); with no version shown, where some vLLM release does and the
+    traceback runs through vLLM. A module no vLLM requires is the user's own affair: no answer."""
+    if (m.exc_type or "").rsplit(".", 1)[-1] not in ("ModuleNotFoundError", "ImportError"):
+        return None
+    found = _NO_MODULE.search(m.text)
+    if not found or _NOT_INSTALLABLE.match(found.group("module")):
+        return None
+    module = found.group("module")
+    known = ix.distributions_of(module)
+    if known is None or known[0] != module:
+        return None                     # X.Y with X installed: another release of X (submodule missing)
+    frame = raising_frame(text, m.line_no)
+    if frame and _VLLM_FILE.search(frame):
+        return None
+    from .missing_modules import describe
+    values = describe(ix, module, facts)
+    if values.get("mm_release"):
+        if not (values.get("mm_req") or values.get("mm_via")):
+            return None
+    elif not (re.search(r'File "[^"]*/vllm/', text) and (ix.requiring_releases(values["mm_dist"])
+                                                          or ix.needed_by(values["mm_dist"]))):
+        return None
+    if frame:
+        values["mm_importer"] = _package_of(frame)
+    return Hit("module-missing", {"values": values})
+
+
+def _package_of(path: str) -> str:
+    """The package a frame's file belongs to: the folder after site-packages (torch/_inductor/x.py: torch)."""
+    m = re.search(r"(?:site|dist)-packages/([A-Za-z_]\w*)", path)
+    return m.group(1) if m else path.rsplit("/", 1)[-1]
+
+
 FINDERS = {
     "error-code": _error_code,
     "loader": _loader,
@@ -482,4 +530,5 @@ FINDERS = {
     "attribute-name": _attribute_name,
     "stack-site": _stack_site,
     "import-name": _import_name,
+    "module-missing": _module_missing,
 }

@@ -715,6 +715,71 @@ class StackIndex:
     def pin(self, vllm_version: str, package: str) -> str | None:
         return self.pins(vllm_version).get(_norm_package(package))
 
+    # import names → distributions (build/distributions.py) -----------------------------------------
+
+    def _modules(self) -> dict:
+        return self._table("modules", lambda: self._block("modules") or {})
+
+    def distributions_of(self, module: str) -> tuple[str, list[str]] | None:
+        """(the import name the table knows, the distributions that install it) for a dotted module:
+        its longest known prefix (`google.protobuf.x` → `google.protobuf`); None when unknown."""
+        imports = self._modules().get("imports") or {}
+        parts = str(module).split(".")
+        for n in range(min(len(parts), 3), 0, -1):
+            name = ".".join(parts[:n])
+            if name in imports:
+                return name, list(imports[name])
+        return None
+
+    def requirements_of(self, vllm_version: str, distribution: str) -> list[Pin]:
+        """Each requirement a vLLM release (pins_release's) has on a distribution: extras and
+        markers included; [] when it has none or the release is not in the table."""
+        block = self._modules()
+        release = self.pins_release(vllm_version)
+        ids = (block.get("requires") or {}).get(release) if release else None
+        rows = block.get("rows") or []
+        want = _norm_package(distribution)
+        return [Pin(*rows[i]) for i in ids or () if rows[i][0] == want]
+
+    def requiring_releases(self, distribution: str) -> list[str]:
+        """The vLLM releases of the table that require a distribution (any extra or marker)."""
+        block = self._modules()
+        rows = block.get("rows") or []
+        want = _norm_package(distribution)
+        return [v for v, ids in (block.get("requires") or {}).items() if any(rows[i][0] == want for i in ids)]
+
+    def required_through(self, vllm_version: str, distribution: str) -> tuple[str, str, Pin] | None:
+        """(parent, its version, the parent's requirement on the distribution) where a vLLM release
+        pins a parent exactly (torch==2.4.0) and that version pins the distribution exactly
+        (triton==3.0.0, with its marker); None when no such pair is in the table."""
+        want = _norm_package(distribution)
+        through = (self._modules().get("through") or {}).get(want) or {}
+        release = self.pins_release(vllm_version)
+        ids = (self._modules().get("requires") or {}).get(release) if release else None
+        rows = self._modules().get("rows") or []
+        for i in ids or ():
+            parent, spec, _marker, extra = rows[i]
+            version = spec[2:].strip() if spec.startswith("==") and "," not in spec else None
+            if extra is None and version and version in through.get(parent, {}):
+                child_spec, marker = through[parent][version]
+                return parent, version, Pin(want, child_spec, marker, None)
+        return None
+
+    def needed_by(self, distribution: str) -> list[str]:
+        """The distributions vLLM requires whose newest release needs this one (one level down)."""
+        return list((self._modules().get("via") or {}).get(_norm_package(distribution)) or [])
+
+    def wheel_platforms(self, distribution: str, version: str | None = None) -> tuple[str, list[str]] | None:
+        """(the version, the platforms it ships wheels for: `linux_x86_64`, `any`, `sdist`) of a
+        version the table holds, else of the distribution's newest release."""
+        block = self._modules()
+        name = _norm_package(distribution)
+        rows = (block.get("wheels") or {}).get(name) or {}
+        if version and version in rows:
+            return version, rows[version]
+        newest = (block.get("newest") or {}).get(name)
+        return (newest, rows[newest]) if newest in rows else None
+
     def _torch(self) -> dict:
         return self._table("torch", lambda: {vkey(v): (v, r) for v, r in self._block("torch")["releases"].items()})
 

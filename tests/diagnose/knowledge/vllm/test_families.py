@@ -253,21 +253,23 @@ def test_every_release_is_answered_for_itself(shipped):
 
 
 def test_requirements_are_said_of_the_release_they_were_read_from(shipped):
-    # the index holds the requirements of each minor's last patch: a 0.8.3 log is told they are
-    # 0.8.5.post1's, and a log without its version which release they are of
+    # the stack index holds every release's requirements (build/distributions.py): a 0.8.3 log is told
+    # 0.8.3's; the source index holds each minor's last patch, said as such where a log does not show
+    # its version
     missing = tb("ModuleNotFoundError: No module named 'partial_json_parser'",
                  VLLM_FRAME.format(path="entrypoints/openai/serving_chat.py", func="<module>"))
     d = diagnose("vLLM API server version 0.8.3\n" + missing, book=shipped).best
     assert d.rule_id == "vllm-optional-package-missing"
-    assert "vLLM 0.8.5.post1, the indexed release of your minor, itself requires" in d.cause
-    assert "in this release" not in d.cause
+    assert "vLLM 0.8.3 requires `partial-json-parser` on every platform" in d.cause
+    assert "the indexed release of your minor" not in d.cause and "in this release" not in d.cause
+    assert "`pip install partial-json-parser`" in d.fix
     exact = diagnose("vLLM API server version 0.8.5.post1\n" + missing, book=shipped).best
-    assert "vLLM itself requires `partial_json_parser` in this release" in exact.cause
+    assert "vLLM 0.8.5.post1 requires `partial-json-parser` on every platform" in exact.cause
     log = ROOT / "tests/fixtures/logs/vllm-optional-package-missing/vllm-0.26-h200-compressed-tensors-missing.log"
     d = diagnose(log.read_text(), book=shipped).best
     assert "the log does not show its vLLM version) itself requires `compressed_tensors`" in d.cause
     zh = diagnose("vLLM API server version 0.8.3\n" + missing, lang="zh", book=shipped).best
-    assert "vLLM 0.8.5.post1（你所在小版本的已索引版本）本身就依赖" in zh.cause
+    assert "vLLM 0.8.3 在所有平台上都依赖 `partial-json-parser`" in zh.cause
 
 
 def test_a_package_vllm_imports_names_the_importer_the_pip_name_and_the_setting_that_avoids_it(shipped):

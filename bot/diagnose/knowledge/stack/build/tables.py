@@ -15,7 +15,7 @@ import os
 import time
 from pathlib import Path
 
-from . import (abi, caches, cuda_codes, cuda_library_codes, drivers, nccl_codes, nvml_codes, os_tables, pins, sonames,
+from . import (abi, caches, cuda_codes, cuda_library_codes, distributions, drivers, nccl_codes, nvml_codes, os_tables, pins, sonames,
                stack_sites, transformers_attributes, transformers_exports, vllm_wheels)
 from .packages import Packages
 
@@ -48,6 +48,8 @@ def build(pypi: Packages, log=print, stats=lambda: (0, 0)) -> dict:
     step("gcc", lambda: abi.gcc_table(pypi))
     step("manylinux", lambda: abi.manylinux(pypi))
     step("vllm_wheels", lambda: vllm_wheels.build(pypi))
+    # which distribution an import name is, whether a vLLM release requires it, where it has wheels
+    step("modules", lambda: distributions.build(pypi, log))
     step("pip", lambda: stack_sites.pip_references(pypi))
     step("transformers", lambda: stack_sites.transformers_tables(pypi, log))
     # what each of those releases lets a program import (read when such an ImportError is pasted)
@@ -97,6 +99,9 @@ def counts(blocks: dict) -> dict[str, int]:
     if "vllm_wheels" in blocks:
         for project, rows in blocks["vllm_wheels"]["projects"].items():
             out[f"{project} releases (wheels)"] = len(rows)
+    if "modules" in blocks:
+        out["import names (distributions)"] = len(blocks["modules"]["imports"])
+        out["vllm releases (requirements)"] = len(blocks["modules"]["requires"])
     if "exports:transformers" in blocks:
         out["transformers releases (exports)"] = len(blocks["exports:transformers"]["releases"])
         out["transformers modules (exports)"] = len(blocks["exports:transformers"]["modules"])

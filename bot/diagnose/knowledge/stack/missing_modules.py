@@ -1,0 +1,122 @@
+"""`No module named 'X'` against the stack index's table of import names (build/distributions.py):
+the distribution that installs X, whether the log's vLLM requires it (the specifier, the extra, the
+environment marker), the platforms its wheels are for, and the command that installs it.
+
+describe() gives the `mm_*` values vllm-optional-package-missing is filled with (advice.py's deriver);
+{} when the table does not know X (the user's own module, a package no vLLM release needs): then the
+answer says only what vLLM's source says.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .stack_index import vkey
+
+_OS_WORDS = {"linux": "Linux", "musllinux": "Linux (musl)", "macos": "macOS", "windows": "Windows"}
+# The servers vLLM runs on: a distribution with wheels for both says nothing about the platform.
+_SERVERS = ("linux_x86_64", "linux_aarch64")
+
+
+def describe(ix, module: str, facts: dict) -> dict:
+    found = ix.distributions_of(module) if ix is not None else None
+    if not found:
+        return {}
+    name, dists = found
+    version = facts.get("vllm_version")
+    release = ix.pins_release(str(version)) if version else None
+    required = {d: ix.requirements_of(release, d) for d in dists} if release else {}
+    dist = next((d for d in dists if required.get(d)), dists[0])
+    out: dict = {"mm_name": name, "mm_dist": dist}
+    if re.sub(r"[-_.]+", "-", name).lower() != dist:
+        out["mm_named"] = "yes"           # cv2 is opencv-python-headless: worth saying
+    if len(dists) > 1:
+        out["mm_dists"] = ", ".join(f"`{d}`" for d in dists)
+    if release:
+        out["mm_release"] = release
+        pins = required.get(dist) or []
+        through = None if pins else ix.required_through(release, dist)
+        if through:
+            parent, parent_version, pin = through
+            out["mm_through"] = f"{parent} {parent_version}"
+            pins = [pin]
+        out.update(_requirement(dist, pins, release))
+        if not pins:
+            out.update(_elsewhere(ix, dist, release))
+    parents = ix.needed_by(dist)
+    if parents and not out.get("mm_req"):
+        out["mm_via"] = ", ".join(f"`{p}`" for p in parents[:3])
+    out.update(_wheels(ix, dist, out.get("mm_exact")))
+    spec = out.get("mm_spec")
+    out.setdefault("mm_fix", f'pip install "{dist}{spec}"' if spec else f"pip install {dist}")
+    return out
+
+
+def _requirement(dist: str, pins: list, release: str) -> dict:
+    """How the release requires it: without an extra first (an install that lacks it is incomplete),
+    else the extra that brings it."""
+    plain = [p for p in pins if not p.extra]
+    if plain:
+        p = plain[0]
+        out = {"mm_req": f"{dist}{p.specifier}", "mm_spec": p.specifier}
+        marker = _marker(p.marker)
+        if marker:
+            out["mm_marker"] = marker
+        else:
+            out["mm_required"] = "yes"
+        if p.specifier.startswith("==") and "*" not in p.specifier and "," not in p.specifier:
+            out["mm_exact"] = p.specifier[2:].strip()
+        return out
+    if pins:
+        p = pins[0]
+        out = {"mm_req": f"{dist}{p.specifier}", "mm_extra": p.extra,
+               "mm_fix": f'pip install "vllm[{p.extra}]=={release}"'}
+        marker = _marker(p.marker)
+        if marker:
+            out["mm_marker"] = marker
+        return out
+    return {"mm_not_required": "yes"}
+
+
+def _marker(marker: str | None) -> str | None:
+    """The environment clauses of a requirement's marker, the extra taken out."""
+    if not marker:
+        return None
+    text = re.sub(r'\s*(?:and\s+)?extra\s*==\s*"[^"]+"\s*(?:and\s+)?', " ", marker).strip()
+    text = re.sub(r"^\((.*)\)$", r"\1", text).strip()
+    return text or None
+
+
+def _elsewhere(ix, dist: str, release: str) -> dict:
+    """The vLLM releases that do require it, when the log's does not."""
+    having = ix.requiring_releases(dist)
+    if not having:
+        return {}
+    key = vkey(release)
+    before = [v for v in having if vkey(v) < key]
+    after = [v for v in having if vkey(v) > key]
+    out = {}
+    if before:
+        out["mm_until"] = before[-1]
+    if after:
+        out["mm_from"] = after[0]
+    return out
+
+
+def _wheels(ix, dist: str, version: str | None) -> dict:
+    found = ix.wheel_platforms(dist, version)
+    if not found:
+        return {}
+    v, plats = found
+    wheels = [p for p in plats if p != "sdist"]
+    out = {"mm_wheel_version": v}
+    if not wheels:
+        out["mm_sdist_only"] = "yes"
+    elif "any" not in wheels and not all(p in wheels for p in _SERVERS):
+        out["mm_platforms"] = ", ".join(_platform_words(p) for p in wheels)
+    return out
+
+
+def _platform_words(platform: str) -> str:
+    os_name, _, arch = platform.partition("_")
+    return f"{_OS_WORDS.get(os_name, os_name)} {arch}".strip()
