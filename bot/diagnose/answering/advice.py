@@ -831,11 +831,16 @@ _NCCL_AREAS = {
 def _nccl_area(values: dict, facts: dict) -> dict:
     """The part of NCCL its WARN line names. Only CUDA graph capture has a vLLM setting that avoids
     it (eager mode); the other parts are NCCL's environment variables, which a call cannot carry."""
+    # ncclRemoteError: this rank only saw its peer go; the cause is on the peer's side
+    remote = {"nccl_remote": "yes"} if str(values.get("nccl_error") or "").startswith("remote process exited") else {}
     src = str(values.get("nccl_src") or "")
     area = next((a for f, a in _NCCL_AREAS.items() if src == f or src.startswith(f + "/")), None)
+    # a WARN line quoted without its file: only the graph-capture refusal names its part in words
+    if area is None and not src and "cannot be captured in a graph" in str(values.get("nccl_warn") or ""):
+        area = "graph"
     if area is None:
-        return {}
-    out: dict = {"nccl_area": area, f"nccl_{area}": "yes"}
+        return remote
+    out: dict = {"nccl_area": area, f"nccl_{area}": "yes", **remote}
     if area == "graph":
         out["suggest"] = {"enforce_eager": True}
     return out

@@ -92,3 +92,22 @@ def test_the_generic_line_alone_still_needs_vllm():
     """SGLang's copy of pynccl prints the same line: the WARN line answers a bare paste, this one not."""
     line = "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)"
     assert all(d.rule_id != "nccl-error" for d in diagnose(line, book=BOOK).diagnoses)
+
+
+def test_the_capture_refusal_names_its_part_without_a_file():
+    """Quoted without its file (strongstream.cc), the refusal's own words still say it is graph capture."""
+    warn = ("NCCL cannot be captured in a graph if either it wasn't built with CUDA runtime >= 11.3 or if the "
+            "installed CUDA driver < R465.")
+    out = advice.derive("nccl-error", {"nccl_warn": warn}, {})
+    assert out["nccl_area"] == "graph" and out["suggest"] == {"enforce_eager": True}
+    assert advice.derive("nccl-error", {"nccl_warn": "Cuda failure 'invalid argument'"}, {}) == {}
+
+
+def test_a_remote_error_points_at_the_peer():
+    """ncclRemoteError: this rank saw its peer go, the answer sends the reader to the peer's log."""
+    assert advice.derive("nccl-error", {"nccl_error": "remote process exited or there was a network error"},
+                         {}) == {"nccl_remote": "yes"}
+    d = diagnose("(RayWorkerWrapper pid=336) ERROR 09-01 10:00:05 [worker_base.py:620] RuntimeError: NCCL error: "
+                 "remote process exited or there was a network error (run with NCCL_DEBUG=INFO for details)",
+                 book=BOOK).best
+    assert d.rule_id == "nccl-error" and "messenger" in d.cause and "dmesg" in d.fix
