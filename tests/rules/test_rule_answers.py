@@ -109,10 +109,11 @@ def test_model_impl_call_keeps_the_users_parallel_settings():
 
 # --- flashinfer-sampler -------------------------------------------------------------------------
 
-def test_sampling_jit_build_failure_is_the_sampler():
-    d = answer("flashinfer-sampler/v0.10-kserve-jit-sampling-nvcc-not-found.log")
-    assert "(JIT)" in d.cause and "CUDA_HOME" in d.fix
-    assert d.command == "" or "VLLM_USE_FLASHINFER_SAMPLER" in d.command
+def test_sampling_jit_build_without_nvcc_is_the_sampler_then_the_toolkit():
+    res = diagnose(fixtures.read(LOGS / "flashinfer-sampler/v0.10-kserve-jit-sampling-nvcc-not-found.log").data,
+                   book=BOOK)
+    assert [d.rule_id for d in res.diagnoses[:2]] == ["flashinfer-sampler", "jit-cuda-toolkit-missing"]
+    assert "(JIT)" in res.best.cause and "CUDA_HOME" in res.best.fix
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -349,3 +350,54 @@ def test_a_hub_connection_that_failed_for_want_of_open_files_is_the_limits():
             "open files'))")
     d = diagnose("INFO 04-01 00:00:00 [api_server.py:1] vLLM API server version 0.8.2\n" + line + "\n", book=BOOK).best
     assert d is not None and d.rule_id == "stack-errno" and "EMFILE" in d.title
+
+
+# --- jit-cuda-toolkit-missing --------------------------------------------------------------------
+
+_JIT_NO_NVCC = """\
+INFO 01-10 12:00:00 [api_server.py:1000] vLLM API server version {version}
+(EngineCore_DP0 pid=1) Traceback (most recent call last):
+  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/attention/backends/flashinfer.py", line 600, in build
+    self._prefill_wrapper.plan(
+  File "/usr/local/lib/python3.12/dist-packages/flashinfer/jit/cpp_ext.py", line 57, in get_cuda_path
+    raise RuntimeError(
+RuntimeError: Could not find nvcc and default cuda_home='/usr/local/cuda' doesn't exist
+"""
+
+
+def test_jit_toolkit_names_torchs_cuda_and_the_pinned_flashinfer():
+    d = diagnose(_JIT_NO_NVCC.format(version="0.14.0"), book=BOOK).best
+    assert d.rule_id == "jit-cuda-toolkit-missing"
+    assert "FlashInfer compiles" in d.cause and "default `/usr/local/cuda` does not exist" in d.cause
+    # vLLM 0.14.0 pins torch 2.9.1 (CUDA 12.8 on PyPI) and flashinfer-python 0.5.3 (flashinfer-cubin on PyPI)
+    assert "CUDA 12.8" in d.fix and "flashinfer-cubin==0.5.3" in d.fix
+    assert "--attention-backend FLASH_ATTN" in d.fix and "VLLM_USE_FLASHINFER_SAMPLER" not in d.fix
+
+
+def test_jit_toolkit_for_the_sampler_is_the_samplers_answer_with_the_toolkit():
+    sampler = _JIT_NO_NVCC.format(version="0.14.0").replace(
+        "vllm/v1/attention/backends/flashinfer.py", "vllm/v1/sample/ops/topk_topp_sampler.py")
+    res = diagnose(sampler, book=BOOK)
+    assert [d.rule_id for d in res.diagnoses[:2]] == ["flashinfer-sampler", "jit-cuda-toolkit-missing"]
+    assert "CUDA 12.8" in res.best.fix and "flashinfer-cubin==0.5.3" in res.best.fix
+    assert "VLLM_USE_FLASHINFER_SAMPLER=0" in res.best.fix
+
+
+def test_jit_toolkit_without_cubin_on_pypi_says_so():
+    d = diagnose(_JIT_NO_NVCC.format(version="0.26.0"), book=BOOK).best
+    assert "CUDA 13.0" in d.fix and "/usr/local/cuda-13.0" in d.fix
+    assert "flashinfer-cubin==" not in d.fix and "flashinfer-jit-cache==0.6.14" in d.fix
+
+
+def test_jit_toolkit_colon_joined_cuda_home():
+    d = answer("jit-cuda-toolkit-missing/run-flashinfer-0.5.3-colon-joined-cuda-home.log")
+    assert "`:/usr/local/cuda-12.8`" in d.cause and "single folder" in d.fix
+
+
+def test_jit_toolkit_in_sglang_is_not_answered():
+    sglang = _JIT_NO_NVCC.format(version="0.14.0").replace(
+        "INFO 01-10 12:00:00 [api_server.py:1000] vLLM API server version 0.14.0",
+        "[2025-04-02 10:00:00] server_args=ServerArgs(model_path='Qwen/Qwen2.5-7B')").replace(
+        "/usr/local/lib/python3.12/dist-packages/vllm/v1/attention/backends/flashinfer.py",
+        "/opt/conda/lib/python3.11/site-packages/sglang/srt/layers/attention/flashinfer_backend.py").replace("(EngineCore_DP0 pid=1) ", "")
+    assert diagnose(sglang, book=BOOK).best is None

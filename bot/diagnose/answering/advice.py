@@ -1319,3 +1319,87 @@ def _build_requirements(values: dict, facts: dict) -> dict:
     ix = stack_index.load() if release else None
     torch = ix.pins(str(release)).get("torch") if ix else None
     return {**out, "pin_torch": torch} if torch and torch.startswith("==") else out
+
+
+# Which library compiled at run time, by the code in the traceback: its own JIT (FlashInfer's
+# flashinfer/jit, DeepGEMM's deep_gemm/jit) or torch's extension builder called by one of them.
+_JIT_LIBRARIES = (("flashinfer/", "FlashInfer"), ("deep_gemm/", "DeepGEMM"),
+                  ("torch/utils/cpp_extension.py", "torch's extension builder (torch.utils.cpp_extension)"))
+# vLLM's code that reaches FlashInfer's JIT, and the switch that keeps it from compiling there.
+_FLASHINFER_USERS = (("topk_topp_sampler", "sampler"), ("attention/backends/flashinfer", "attention"),
+                     ("flashinfer_all_reduce", "allreduce"), ("fused_moe", "moe"))
+# flashinfer-cubin (FlashInfer's precompiled kernels, no nvcc needed for them) on PyPI: every release
+# from 0.4.0 to 0.6.13, by PyPI's listing on 2026-12-05; later ones are published on FlashInfer's own
+# index only, with flashinfer-jit-cache, which is never on PyPI.
+_CUBIN_ON_PYPI = ">=0.4.0,<=0.6.13"
+
+
+def _flashinfer_version(values: dict, facts: dict) -> tuple[str | None, str | None]:
+    """(FlashInfer's version, where it was read: "log" or the vLLM release whose pin gave it)."""
+    installed = (facts.get("packages") or {}).get("flashinfer-python")
+    if installed:
+        return str(installed), "log"
+    if values.get("fi_cache_version"):       # FlashInfer's JIT folder is named after its version
+        return str(values["fi_cache_version"]), "log"
+    version = facts.get("vllm_version")
+    if not version:
+        return None, None
+    from bot.diagnose.knowledge.stack import stack_index
+    ix = stack_index.load()
+    pin = ix.pin(str(version), "flashinfer-python") if ix else None
+    return (pin[2:], str(version)) if pin and pin.startswith("==") else (None, None)
+
+
+def _toolkit_cuda(facts: dict) -> tuple[str | None, str | None]:
+    """(the CUDA torch was built with, the vLLM release whose pinned torch says it when the log does
+    not): the toolkit a kernel compiled for this torch must come from."""
+    if facts.get("torch_cuda"):
+        return str(facts["torch_cuda"]), None
+    from bot.diagnose.knowledge.stack import stack_index
+    ix = stack_index.load()
+    if ix is None:
+        return None, None
+    torch = facts.get("torch_version")
+    if torch:
+        return ix.torch_cuda(str(torch)), None
+    version = facts.get("vllm_version")
+    cuda = ix.manifest(str(version)).get("cuda") if version else None
+    return (cuda, str(version)) if cuda else (None, None)
+
+
+@deriver("jit-cuda-toolkit-missing", "flashinfer-sampler")
+def _jit_toolkit(values: dict, facts: dict) -> dict:
+    """Who compiled (from the frames), what CUDA the toolkit must be (torch's), FlashInfer's version
+    and whether its precompiled kernels are on PyPI for it, and the vLLM switch for the caller."""
+    frames = facts.get("frames") or ()
+    out: dict = {}
+    library = next((name for key, name in _JIT_LIBRARIES if any(key in f for f in frames)), None)
+    if library is None and (values.get("flashinfer_words") or values.get("fi_cache_version")):
+        library = "FlashInfer"
+    if library:
+        out["jit_library"] = library
+    for key, name in _FLASHINFER_USERS:
+        if any(key in f for f in frames):
+            out[f"jit_{name}"] = "yes"
+    path = str(values.get("cuda_home") or values.get("nvcc_path") or "")
+    if ":" in path:         # CUDA_HOME as a PATH-style list: the compiler runs "<list>/bin/nvcc"
+        out["cuda_home_list"] = re.sub(r"/bin/nvcc$", "", path)
+    cuda, cuda_from = _toolkit_cuda(facts)
+    if cuda and "." not in cuda:        # the index writes 13 for 13.0; toolkits are named major.minor
+        cuda += ".0"
+    if cuda:
+        # whole phrases: a bare "13.0" would be shown as "13" (report._show)
+        out["toolkit_cuda"] = f"CUDA {cuda}"
+        out["toolkit_dir"] = f"/usr/local/cuda-{cuda}"
+        if cuda_from:
+            out["toolkit_cuda_pin"] = cuda_from
+    if library == "FlashInfer" or "flashinfer" in path or values.get("fi_cache_version"):
+        out["jit_flashinfer"] = "yes"
+        fi, fi_from = _flashinfer_version(values, facts)
+        if fi:
+            out["flashinfer_version"] = fi
+            if fi_from != "log":
+                out["flashinfer_pin"] = fi_from
+            if in_range(fi, _CUBIN_ON_PYPI):
+                out["cubin_on_pypi"] = "yes"
+    return out
