@@ -454,3 +454,10 @@ def test_llama_cpps_tools_name_it():
     paste = ("$ python3 ./convert-hf-to-gguf.py ./model --outtype f16 --outfile converted.bin\n"
              "NotImplementedError: Architecture 'M2M100ForConditionalGeneration' not supported!\n")
     assert "llama.cpp" in facts.foreign_context(paste)[0]
+
+
+def test_a_pod_specs_gpu_limit_is_kubernetes_and_a_cdi_device_is_not():
+    spec = 'resources:\n  limits:\n    nvidia.com/gpu: "1"\n'
+    assert facts.host(spec, spec.lower())[1] == "kubernetes"
+    cdi = "podman run --device nvidia.com/gpu=all vllm"
+    assert facts.host(cdi, cdi)[1] == "podman"
