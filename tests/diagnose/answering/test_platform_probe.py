@@ -69,3 +69,16 @@ def test_only_the_final_error_stays_generic():
     d = best("Traceback (most recent call last):\n" + FINAL)
     assert d.rule_id == "device-infer-failed"
     assert "--gpus all" in d.cause and "platform check says why" not in d.cause
+
+
+BASE_RAISE = ('  File "/usr/local/lib/python3.12/dist-packages/vllm/platforms/interface.py", line 201, in is_async_output_supported\n'
+              "    raise NotImplementedError\nNotImplementedError\n")
+
+
+def test_the_placeholders_not_implemented_method_is_no_platform_but_a_plugins_is_not():
+    d = best(NO_PLATFORM + "Traceback (most recent call last):\n" + BASE_RAISE)
+    assert d.rule_id == "device-infer-failed" and "placeholder platform" in d.cause
+    # an out-of-tree platform that announced itself and lacks a method is that plugin's gap, not a missing GPU
+    d = best("INFO 08-18 15:31:33 [__init__.py:245] Platform plugin ascend is activated\n"
+             "Traceback (most recent call last):\n" + BASE_RAISE)
+    assert d is None or d.rule_id != "device-infer-failed"
