@@ -135,7 +135,7 @@ def _match(book: RuleBook, errors: list, tail: list, text: str, facts: dict) -> 
             cands += vllm.candidates(book, rank(cands), strong, text, facts)
         if book.stack_families:
             cands += stack.candidates(book, rank(cands), strong, text, facts)
-    elif book.stack_families and stack.root_above(book, cands, strong):
+    elif book.stack_families and stack.root_above(book, cands, strong, facts):
         # only a consequence of CUDA failing to start answers: the code above it may be the root
         cands += stack.candidates(book, rank(cands), strong, text, facts)
     return cover_wrappers(rank(cands), rulebook.wrappers(book, facts), strong, rulebook.holds_for(facts), text)

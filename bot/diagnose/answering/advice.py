@@ -1403,3 +1403,19 @@ def _jit_toolkit(values: dict, facts: dict) -> dict:
             if in_range(fi, _CUBIN_ON_PYPI):
                 out["cubin_on_pypi"] = "yes"
     return out
+
+
+@deriver("device-infer-failed")
+def _platform_probe(values: dict, facts: dict) -> dict:
+    """Why vLLM found no CUDA platform, from its own detection lines (reading/facts.platform_probe), as the flag
+    its paragraph starts with (`probe_nvml_missing`, `probe_no_gpu`, ...), and whether the paste shows a container,
+    which decides where NVML's library should have come from."""
+    probe = facts.get("platform_probe")
+    if not probe or probe == "no_platform":
+        return {"probe_none_found": "yes"} if probe else {}
+    out = {f"probe_{probe}": "yes", "probe_reason": "yes"}
+    if probe in ("nvml_missing", "libcuda_missing"):
+        out["probe_no_driver_" + ("container" if facts.get("container") else "where")] = "yes"
+    if facts.get("container"):
+        out["probe_container"] = facts["container"]
+    return out

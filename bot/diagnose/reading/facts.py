@@ -183,7 +183,41 @@ _PLATFORM = [
     # vLLM's CPU backend (cpu_executor / platforms.cpu) on a float16 model; often the only sign
     # of the platform in a short paste (vllm#12794)
     _P(r"float16 is not supported on (CPU), casting to bfloat16"),
+    # none found: vLLM runs on a placeholder whose device type is empty, and fails later
+    _P(r"No platform detected, vLLM is running on (Unspecified)Platform"),
 ]
+# Why vLLM's platform detection (vllm/platforms/__init__.py) found no CUDA platform, in its own words. From 0.8.0
+# each probe logs at DEBUG why it failed ("CUDA platform is not available because: <NVML's error>", "... because no
+# GPU is found.", "... because vLLM is built with CPU."); the NVML exception's text comes first as "Exception happens
+# when checking CUDA platform: <text>". From 0.7.0 to 0.11.x "No platform detected, vLLM is running on
+# UnspecifiedPlatform" is INFO, later DEBUG; before 0.7.0 nothing is logged. The NVML texts are pynvml's
+# (nvidia-ml-py) strings for NVML_ERROR_LIBRARY_NOT_FOUND (12), DRIVER_NOT_LOADED (9), NO_PERMISSION (4),
+# UNKNOWN (999).
+_PROBE_LINE = _P(r"(?:CUDA platform is not available because|Exception happens when checking CUDA platform)"
+                 r"(?::\s*(?P<reason>[^\n]{1,200})| (?P<plain>no GPU is found|vLLM is built with CPU))",
+                 literals=("CUDA platform",))
+_NVML_REASONS = (("nvml_missing", "NVML Shared Library Not Found"), ("driver_not_loaded", "Driver Not Loaded"),
+                 ("nvml_no_permission", "Insufficient Permissions"), ("nvml_unknown", "Unknown Error"))
+_NO_PLATFORM = "No platform detected, vLLM is running on UnspecifiedPlatform"
+
+
+def platform_probe(text: str) -> tuple[str | None, str | None]:
+    """(why the CUDA platform was refused: nvml_missing | driver_not_loaded | nvml_no_permission | nvml_unknown |
+    nvml_error | no_gpu | vllm_cpu_build | libcuda_missing | no_platform, NVML's own text) from vLLM's detection
+    lines; no_platform when the log says only that none was found."""
+    m = _PROBE_LINE.search(text) if "CUDA platform" in text else None
+    if m and m.group("plain"):
+        return ("no_gpu" if m.group("plain").startswith("no GPU") else "vllm_cpu_build"), None
+    if m:
+        reason = m.group("reason").strip().rstrip(".")
+        return next((k for k, words in _NVML_REASONS if reason.startswith(words)), "nvml_error"), reason
+    if _NO_PLATFORM not in text:
+        return None, None
+    # at INFO level the reason is not printed, but vLLM's kernels (vllm._C) failing to load the driver's libcuda
+    # beside it tells the same: no NVIDIA driver in this environment
+    return ("libcuda_missing" if "libcuda.so.1: cannot open shared object file" in text else "no_platform"), None
+
+
 _GPU_TOTAL = [
     _P(r"has a total capacity of (\d+(?:\.\d+)?) GiB"),
     _P(r"Free memory on device[^(\n]*\([\d.]+/(\d+(?:\.\d+)?) GiB\)"),
@@ -855,7 +889,9 @@ _WSL_DRIVE = _P(r"(?<![\w/])/mnt/[a-z]/", literals=("/mnt/",))     # Windows' dr
 _MACOS = ("-darwin", "macosx_", "macos ", "/opt/homebrew/", "apple m1", "apple m2", "apple m3", "apple m4", ".dylib")
 _MAC_HOME = _P(r"(?<![A-Za-z:])/Users/[^/\s]+/[^\s]*site-packages/", literals=("/Users/",))
 _CONTAINERS = (("openshift", ("openshift", "restricted-v2")),
-               ("kubernetes", ("kubectl", "kubernetes", "/var/run/secrets/kubernetes")),
+               # a pod spec's GPU limit (`nvidia.com/gpu: 1`; podman's CDI name has `=`), KServe's InferenceService
+               ("kubernetes", ("kubectl", "kubernetes", "/var/run/secrets/kubernetes", "nvidia.com/gpu:",
+                               "runtimeclassname", "inferenceservice", "kserve")),
                ("docker", ("docker", "/.dockerenv", "--shm-size", "--ipc=host", "vllm/vllm-openai", "nvcr.io/")),
                ("podman", ("podman",)),
                ("apptainer", ("apptainer", "singularity")))
@@ -1080,7 +1116,8 @@ def host(text: str, low: str) -> tuple[str | None, str | None]:
         os_hint = "macos"
     container = None
     if any(k in low for k in ("docker", "kube", "openshift", "restricted", "podman", "apptainer", "singularity",
-                              "shm-size", "ipc=host", "nvcr.io", "vllm/vllm-openai")):
+                              "shm-size", "ipc=host", "nvcr.io", "vllm/vllm-openai", "nvidia.com/gpu:", "runtimeclass",
+                              "inferenceservice", "kserve")):
         container = next((name for name, marks in _CONTAINERS if any(m in low for m in marks)), None)
     return os_hint, container
 
@@ -1553,6 +1590,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "torch_archs": torch_archs(text),
         "torch_min_cc": _first(_TORCH_MIN_CC, text),
         "platform": platform.lower() if platform else None,
+        **dict(zip(("platform_probe", "nvml_error"), platform_probe(text))),
         "engine_args": args,
         "user_args": given,
         # where they come from: vLLM's own "non-default args" (what that release accepted) or a

@@ -525,3 +525,10 @@ def test_trainers_log_formats_show_them_without_their_names():
     # vLLM's own header, and Python's logging with commas, are none of them
     assert facts.foreign_shape("INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.9.0\n") is None
     assert facts.foreign_shape("2024-05-01 10:00:00,123 - root - ERROR - failed\n") is None
+
+
+def test_a_pod_specs_gpu_limit_is_kubernetes_and_a_cdi_device_is_not():
+    spec = 'resources:\n  limits:\n    nvidia.com/gpu: "1"\n'
+    assert facts.host(spec, spec.lower())[1] == "kubernetes"
+    cdi = "podman run --device nvidia.com/gpu=all vllm"
+    assert facts.host(cdi, cdi)[1] == "podman"

@@ -29,7 +29,12 @@ def candidates(book, found: list, strong: list, text: str, facts: dict) -> list:
     return find(book, found, strong, text, facts)
 
 
-def yielded(book, found: list) -> set[str]:
+# Consequences whose own answer names the root once vLLM's platform check said why it found no CUDA platform
+# (reading/facts.platform_probe: NVML's error, no GPU, a CPU build): they no longer yield to the code above them.
+PROBE_READERS = frozenset({"device-infer-failed"})
+
+
+def yielded(book, found: list, facts: dict | None = None) -> set[str]:
     """The hand-written answers among `found` that a stack family rule `supersedes`, when they are
     all there is: a consequence ("No CUDA GPUs are available", "Failed to infer device type") of
     CUDA or NVML failing to start, whose code printed above it (torch's warning "CUDA
@@ -37,13 +42,15 @@ def yielded(book, found: list) -> set[str]:
     over = {i for r in book if r.family in FAMILIES and r.status == "active" for i in r.supersedes}
     answers = {c.rule.id for c in found if not c.points_above and c.rule.status == "active"
                and c.rule.level != "hint" and not c.rule.family}
+    if facts and facts.get("platform_probe") not in (None, "no_platform"):
+        answers -= PROBE_READERS
     return answers if answers and answers <= over else set()
 
 
-def root_above(book, found: list, strong: list) -> bool:
+def root_above(book, found: list, strong: list, facts: dict | None = None) -> bool:
     """Whether a consequence `yielded` answers, with a message above it that names CUDA or NVML (only
     then are the stack's modules loaded: a paste a rule answers otherwise never loads them)."""
-    ids = yielded(book, found)
+    ids = yielded(book, found, facts)
     if not ids:
         return False
     first = min(c.position for c in found if c.rule.id in ids)
