@@ -9,6 +9,7 @@ starts are counted over the whole text, with str.find alone.
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import re
 from collections import Counter
@@ -33,6 +34,7 @@ class _P:
             lead = lead[:-1] if nxt in ("*", "?", "{") else lead
             literals = (lead,) if len(lead) >= 3 and not flags & re.I else ()
         self.literals = literals
+        _LITERALS.update(literals)
 
     def search(self, text: str):
         starts = _line_starts(text, self.literals, self.MAX_TRIED) if self.literals else None
@@ -53,6 +55,9 @@ class _P:
 
 def _line_starts(text: str, literals: tuple[str, ...], most: int) -> list[int]:
     """Start offsets of the first lines holding any of the literals, in the order of the text."""
+    if len(text) >= 65536:          # skip the patterns' literals a long paste lacks (one pass for all)
+        present = _literals_present(text)
+        literals = tuple(lit for lit in literals if lit in present or lit not in _LITERALS)
     starts: set[int] = set()
     for lit in literals:
         pos, n = text.find(lit), 0
@@ -61,6 +66,31 @@ def _line_starts(text: str, literals: tuple[str, ...], most: int) -> list[int]:
             nl = text.find("\n", pos)
             pos, n = (text.find(lit, nl + 1) if nl >= 0 else -1), n + 1
     return sorted(starts)[:most]
+
+
+# The literals of every _P: on a long paste one Aho-Corasick pass says which of them it holds, where a
+# str.find each (some 300, most absent, each a pass over the whole paste) took 4 ms on a megabyte.
+_LITERALS: set[str] = set()
+_PRESENT: tuple = (None, frozenset())       # the last long paste asked about, and the literals it holds
+
+
+@functools.cache
+def _literal_scan(count: int):
+    """The automaton of the `count` literals registered so far (a _P made later makes a new one)."""
+    import ahocorasick_rs
+    names = sorted(_LITERALS)
+    return names, ahocorasick_rs.BytesAhoCorasick([n.encode() for n in names],
+                                                   matchkind=ahocorasick_rs.MATCHKIND_STANDARD)
+
+
+def _literals_present(text: str) -> frozenset:
+    global _PRESENT
+    seen, found = _PRESENT          # one tuple, read at once: another thread may replace it
+    if seen is not text:
+        names, scan = _literal_scan(len(_LITERALS))
+        found = frozenset(names[i] for i, _, _ in scan.find_matches_as_indexes(text.encode(), overlapping=True))
+        _PRESENT = (text, found)
+    return found
 
 
 _VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-][\w.+-]*)?)"
@@ -463,7 +493,8 @@ _FOREIGN_SHAPES = [
      _P(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: (?:TP|DP|EP|PP)\d+)+\]", literals=(" TP", " DP"))),
     ("SD.Next or text-generation-webui (their `HH:MM:SS-micro LEVEL` log)",
      _P(r"^\d\d:\d\d:\d\d-\d{6} (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) ", re.M,
-        literals=(" DEBUG ", " INFO ", " WARNING ", " ERROR ", " CRITICAL "))),    # DeepSpeed's logger: "[2023-08-18 10:54:39,821] [INFO] [real_accelerator.py:133:get_accelerator] ..."
+        literals=(" DEBUG ", " INFO ", " WARNING ", " ERROR ", " CRITICAL "))),
+    # DeepSpeed's logger: "[2023-08-18 10:54:39,821] [INFO] [real_accelerator.py:133:get_accelerator] ..."
     # (comma milliseconds, then file:line:function); importing deepspeed prints it, so a trainer that merely
     # has it installed shows it, and a run that starts vLLM shows vLLM's own lines beside it
     ("DeepSpeed (its `[date] [LEVEL] [file.py:line:function]` log)",
@@ -1433,6 +1464,26 @@ def vllm_install(text: str, low: str) -> bool:
     return "pip" in low and bool(_VLLM_PIN_LINE.search(text))       # pip's resolver says "pip"
 
 
+@functools.cache
+def _marker_scan():
+    """Every marker of _FOREIGN and _FOREIGN_RUNNERS as one Aho-Corasick automaton (overlapping matches: a
+    marker inside another counts too): some 300 substring tests, each a pass over a 1 MB paste, took 9 ms."""
+    import ahocorasick_rs
+    markers = sorted({m for _, _, ms in _FOREIGN for m in ms} | {m for _, ms in _FOREIGN_RUNNERS for m in ms})
+    return markers, ahocorasick_rs.BytesAhoCorasick([m.encode() for m in markers],
+                                                     matchkind=ahocorasick_rs.MATCHKIND_STANDARD)
+
+
+def _markers_present(low: str):
+    """A test of whether any of some markers is in `low`: substring tests on a short paste, one automaton
+    pass on a long one."""
+    if len(low) < 65536:
+        return lambda markers: any(m in low for m in markers)
+    names, scan = _marker_scan()
+    found = {names[i] for i, _, _ in scan.find_matches_as_indexes(low.encode(), overlapping=True)}
+    return lambda markers: any(m in found for m in markers)
+
+
 def foreign_context(text: str, low: str | None = None, install: bool | None = None,
                     os_hint: str | None = None) -> tuple[str | None, bool]:
     """(the program that printed this log when it is evidently not vLLM, whether that holds even
@@ -1442,8 +1493,9 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     low = text.lower() if low is None else low
     if vllm_install(text, low) if install is None else install:
         return None, False
+    present = _markers_present(low)
     for name, strict, markers in _FOREIGN:
-        if any(m in low for m in markers):
+        if present(markers):
             return name, strict
     shape = foreign_shape(text)
     if shape:
@@ -1451,7 +1503,7 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     if _relayed_server_error(text) or _VLLM_SERVER_ERROR.search(text):
         return None, False
     if not _mentions_vllm(low):
-        runner = next((name for name, markers in _FOREIGN_RUNNERS if any(m in low for m in markers)), None)
+        runner = next((name for name, markers in _FOREIGN_RUNNERS if present(markers)), None)
         if runner:
             return runner, False
     program = loader_program(text) if "error while loading shared" in low else None
