@@ -116,6 +116,11 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["wsl_at_init"] = True
         for key in ("cuda_999_at_init", "cuda_3_at_init", "code_cuda_100"):
             out.pop(key, None)
+    # NVML's Not Supported under WSL2: the Windows driver's NVML there answers fewer queries than a Linux one,
+    # not an integrated GPU or a vGPU profile
+    if kind == "nvml" and rec.number == 3 and facts.get("os_hint") == "wsl":
+        out["nvml_3_on_wsl"] = True
+        out.pop("code_nvml_3", None)
     # NVML's Invalid Argument where a GPU is looked up by its index: the index is past the GPUs NVML sees here
     if kind == "nvml" and rec.number == 2 and any(f.endswith(":nvmlDeviceGetHandleByIndex")
                                                   for f in facts.get("frames") or ()):

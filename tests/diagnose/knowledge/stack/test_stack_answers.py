@@ -423,3 +423,14 @@ def test_a_bare_unknown_error_raised_in_torchs_set_device_is_cuda_starting():
     d = diagnose(text).diagnoses[0]
     assert d.rule_id == "stack-error-code" and "cudaErrorUnknown" in d.title
     assert "/usr/lib/wsl/lib" in d.fix and "gpu_memory_utilization" not in d.fix
+
+
+def test_nvml_not_supported_under_wsl_is_the_windows_drivers_nvml_not_an_integrated_gpu():
+    # NVML's Not Supported (TensorRT#2669's two lines) in a paste that says it ran in WSL2 (genesis-world#114)
+    wsl = _body("stack-error-code/bare-genesis114-wsl2-cuinit-no-device.log")[0]
+    nvml = _body("stack-error-code/bare-tensorrt2669-nvml-not-supported.log")
+    d = diagnose("\n".join([wsl, *nvml])).diagnoses[0]
+    assert d.rule_id == "stack-error-code" and "NVML_ERROR_NOT_SUPPORTED" in d.cause
+    assert "/usr/lib/wsl/lib" in d.cause and "wsl --update" in d.fix and "Jetson" not in d.fix
+    alone = diagnose("\n".join(nvml)).diagnoses[0]
+    assert "Jetson" in alone.fix and "WSL" not in alone.cause
