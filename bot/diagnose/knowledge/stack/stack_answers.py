@@ -239,7 +239,8 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if m.shape in ("cannot_open", "pynccl_load_failed") and lib:
         base = re.split(r"[/\\]", lib)[-1]
         if base.startswith("libcuda.so"):
-            out["driver_library"] = True
+            # under WSL2 the driver's library is the Windows driver's, in /usr/lib/wsl/lib: no GPU to attach
+            out["driver_library_wsl" if facts.get("os_hint") == "wsl" else "driver_library"] = True
         else:
             cuda = facts.get("torch_cuda")
             wheels = ix.wheel_for_soname(base, cuda=cuda)

@@ -434,3 +434,16 @@ def test_nvml_not_supported_under_wsl_is_the_windows_drivers_nvml_not_an_integra
     assert "/usr/lib/wsl/lib" in d.cause and "wsl --update" in d.fix and "Jetson" not in d.fix
     alone = diagnose("\n".join(nvml)).diagnoses[0]
     assert "Jetson" in alone.fix and "WSL" not in alone.cause
+
+
+def test_a_missing_libcuda_under_wsl_is_the_windows_drivers_folder_not_a_container_without_gpus():
+    # the loader's own wording for vLLM's extension, under a paste that says it ran in WSL2 (genesis-world#114)
+    wsl = _body("stack-error-code/bare-genesis114-wsl2-cuinit-no-device.log")[0]
+    lines = ['  File "/home/u/venv/lib/python3.12/site-packages/vllm/_custom_ops.py", line 12, in <module>',
+             "    import vllm._C",
+             "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory"]
+    d = diagnose("\n".join([wsl, *lines])).diagnoses[0]
+    assert d.rule_id == "stack-loader" and "/usr/lib/wsl/lib" in d.fix and "wsl --update" in d.fix
+    assert "GPU node" not in d.fix
+    plain = diagnose("\n".join(lines)).diagnoses[0]
+    assert "GPU node" in plain.fix and "/usr/lib/wsl/lib" not in plain.fix
