@@ -44,6 +44,10 @@ def _values(c: Candidate, facts: dict, lang: str) -> dict:
     flat = lambda d: {k: v for k, v in d.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)}
     values = flat(facts.get("engine_args") or {})      # the user's own settings, e.g. {max_model_len}
     values.update(flat(facts))
+    # WSL2 changes whose driver a fix names (the Windows one, seen through /usr/lib/wsl/lib): any rule's
+    # text may keep a paragraph for it with {?wsl_host}
+    if facts.get("os_hint") == "wsl":
+        values["wsl_host"] = "WSL2"
     values.update(c.captures)
     values.update(vllm.describe(c, values, facts, lang))     # a family answer's text, or names' history
     values.update(stack.describe(c, values, facts, lang))    # a stack family answer's text

@@ -147,3 +147,18 @@ def test_an_error_of_an_earlier_run_or_a_warning_does_not_explain_a_wrapper(book
     assert ids(r) == ["engine-wrapper"] and r.verdict == "wrapper_only"
     warned = "FutureWarning: `resume_download` is deprecated\n" + WRAPPER
     assert diagnose(warned, book=book).verdict == "wrapper_only"
+
+
+def test_a_paste_from_wsl2_keeps_the_rules_wsl_paragraph_and_no_other_does(book):
+    from pathlib import Path
+    from bot.learn.fixtures import read
+    logs = Path(__file__).resolve().parents[1] / "fixtures" / "logs"
+    def body(name):
+        data = read(logs / name).data
+        return data.decode() if isinstance(data, bytes) else data
+    triton = body("triton-libcuda-missing/stack-vllm12505-ld-cannot-find-lcuda-docker-v070.log")
+    wsl = body("stack-error-code/bare-genesis114-wsl2-cuinit-no-device.log").split("\n")[0]   # "... under wsl2 ..."
+    plain = diagnose(triton).diagnoses[0]
+    under_wsl = diagnose(wsl + "\n" + triton).diagnoses[0]
+    assert plain.rule_id == under_wsl.rule_id == "triton-libcuda-missing"
+    assert "/usr/lib/wsl/lib" not in plain.fix and "TRITON_LIBCUDA_PATH=/usr/lib/wsl/lib" in under_wsl.fix

@@ -96,11 +96,12 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     }
     if (kind, number) in ADVISED:
         out[f"code_{kind}_{number}"] = True
-    if kind == "cuda" and number == 2 and cuda_starting(c.message.text):
+    starting = hit.info.get("starting", cuda_starting(c.message.text))
+    if kind == "cuda" and number == 2 and starting:
         out["cuda_2_at_init"] = True
         out["as_limit"] = set_limit(facts, "v")
     # at start-up, 3, 500 and 999 name no kernel and no fork: the driver library or its device files are what failed
-    if kind == "cuda" and number in (3, 500, 999) and cuda_starting(c.message.text):
+    if kind == "cuda" and number in (3, 500, 999) and starting:
         out[f"cuda_{number}_at_init"] = True
         out.pop("code_cuda_999", None)          # "often after an earlier failure": not where nothing ran yet
         out.pop("code_cuda_3", None)            # a forked worker: torch says "Cannot re-initialize CUDA" for that
@@ -110,10 +111,16 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["on_wsl"] = True
     # CUDA failing to start under WSL2: no kernel module to reload, no container to give the GPU; the GPU and
     # its libcuda come from the Windows driver (/usr/lib/wsl/lib), which a Linux driver inside WSL shadows
-    if kind == "cuda" and number in (100, 999) and facts.get("os_hint") == "wsl" and cuda_starting(c.message.text):
+    # (3: cuInit failed, "CUDA driver initialization failed": there is no kernel module to load under WSL either)
+    if kind == "cuda" and number in (3, 100, 999) and facts.get("os_hint") == "wsl" and starting:
         out["wsl_at_init"] = True
-        for key in ("cuda_999_at_init", "code_cuda_100"):
+        for key in ("cuda_999_at_init", "cuda_3_at_init", "code_cuda_100"):
             out.pop(key, None)
+    # NVML's Not Supported under WSL2: the Windows driver's NVML there answers fewer queries than a Linux one,
+    # not an integrated GPU or a vGPU profile
+    if kind == "nvml" and rec.number == 3 and facts.get("os_hint") == "wsl":
+        out["nvml_3_on_wsl"] = True
+        out.pop("code_nvml_3", None)
     # NVML's Invalid Argument where a GPU is looked up by its index: the index is past the GPUs NVML sees here
     if kind == "nvml" and rec.number == 2 and any(f.endswith(":nvmlDeviceGetHandleByIndex")
                                                   for f in facts.get("frames") or ()):
@@ -232,7 +239,8 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if m.shape in ("cannot_open", "pynccl_load_failed") and lib:
         base = re.split(r"[/\\]", lib)[-1]
         if base.startswith("libcuda.so"):
-            out["driver_library"] = True
+            # under WSL2 the driver's library is the Windows driver's, in /usr/lib/wsl/lib: no GPU to attach
+            out["driver_library_wsl" if facts.get("os_hint") == "wsl" else "driver_library"] = True
         else:
             cuda = facts.get("torch_cuda")
             wheels = ix.wheel_for_soname(base, cuda=cuda)

@@ -153,9 +153,10 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
     if h.kind == "nvml" and h.by == "text" and m.text[h.start:h.end] in NVML_LIBRARY_TEXTS.get(h.record.number, ()) \
             and not facts.get("vllm_context"):
         return None
-    advice = advised(ix, h.kind, h.record) or (h.kind == "cuda" and h.record.number in AT_INIT_ONLY
-                                               and cuda_starting(m.text))
-    return Hit("error-code", {"kind": h.kind, "record": h.record, "by": h.by, "advised": advice})
+    starting = h.kind == "cuda" and (cuda_starting(m.text) or torch_starting_cuda(text, m.line_no))
+    advice = advised(ix, h.kind, h.record) or (h.kind == "cuda" and h.record.number in AT_INIT_ONLY and starting)
+    return Hit("error-code", {"kind": h.kind, "record": h.record, "by": h.by, "advised": advice,
+                              "starting": starting})
 
 
 # A code a message names as one the reader *might* get ("If you get `CUDA error: invalid device function`
@@ -219,6 +220,17 @@ _CUDA_INIT = re.compile(r"cudaGetDeviceCount|cuInit|CUDA driver initialization|C
 def cuda_starting(text: str) -> bool:
     """Whether the message says CUDA was starting (torch counting the devices, setting one)."""
     return _CUDA_INIT.search(text) is not None
+
+
+# torch's own start-up calls: a bare "CUDA error: unknown error" raised in them (torch.cuda.set_device in
+# vLLM's worker init_device) is CUDA starting too, though the message does not say so
+_TORCH_CUDA_START = ("_lazy_init", "set_device", "device_count", "init")
+
+
+def torch_starting_cuda(text: str, line_no: int) -> bool:
+    """Whether the frame that raised the message at `line_no` is one of torch's CUDA start-up calls."""
+    call = raising_call(text, line_no)
+    return call is not None and call[0].endswith("torch/cuda/__init__.py") and call[1] in _TORCH_CUDA_START
 
 
 def advised(ix, kind: str, rec) -> bool:

@@ -397,3 +397,53 @@ def test_a_handle_that_could_not_be_made_is_answered_only_beside_vllm(ix):
     assert _one(bare) is None
     d = _one(_GEMM.format(status="CUBLAS_STATUS_ALLOC_FAILED"))
     assert d.rule_id == "stack-error-code" and "--gpu-memory-utilization" in d.fix
+
+
+def test_driver_initialization_failed_under_wsl_is_the_windows_driver_not_a_kernel_module():
+    # torch's warning (wenet#700) under a paste that says it ran in WSL2 (genesis-world#114's first line)
+    wsl = _body("stack-error-code/bare-genesis114-wsl2-cuinit-no-device.log")[0]
+    warning = _body("stack-error-code/bare-wenet700-cuda-driver-initialization-failed-warning.log")[1:]
+    d = diagnose("\n".join([wsl, *warning])).diagnoses[0]
+    assert d.rule_id == "stack-error-code" and "cudaErrorInitializationError" in d.title
+    assert "/usr/lib/wsl/lib" in d.fix and "wsl --update" in d.fix
+    assert "modprobe" not in d.fix and "--gpus all" not in d.fix
+
+
+def test_a_bare_unknown_error_raised_in_torchs_set_device_is_cuda_starting():
+    # vLLM's own WSL warning (vllm#1084), then the error torch.cuda.set_device raises in a worker's
+    # init_device: the message names no start-up call, the raising frame does
+    text = "\n".join([
+        "WARNING 09-18 10:59:09 cache_engine.py:96] Using 'pin_memory=False' as WSL is detected. "
+        "This may slow down the performance.",
+        '  File "/home/u/venv/lib/python3.11/site-packages/vllm/worker/worker.py", line 150, in init_device',
+        "    torch.cuda.set_device(self.device)",
+        '  File "/home/u/venv/lib/python3.11/site-packages/torch/cuda/__init__.py", line 478, in set_device',
+        "    torch._C._cuda_setDevice(device)",
+        "RuntimeError: CUDA error: unknown error"])
+    d = diagnose(text).diagnoses[0]
+    assert d.rule_id == "stack-error-code" and "cudaErrorUnknown" in d.title
+    assert "/usr/lib/wsl/lib" in d.fix and "gpu_memory_utilization" not in d.fix
+
+
+def test_nvml_not_supported_under_wsl_is_the_windows_drivers_nvml_not_an_integrated_gpu():
+    # NVML's Not Supported (TensorRT#2669's two lines) in a paste that says it ran in WSL2 (genesis-world#114)
+    wsl = _body("stack-error-code/bare-genesis114-wsl2-cuinit-no-device.log")[0]
+    nvml = _body("stack-error-code/bare-tensorrt2669-nvml-not-supported.log")
+    d = diagnose("\n".join([wsl, *nvml])).diagnoses[0]
+    assert d.rule_id == "stack-error-code" and "NVML_ERROR_NOT_SUPPORTED" in d.cause
+    assert "/usr/lib/wsl/lib" in d.cause and "wsl --update" in d.fix and "Jetson" not in d.fix
+    alone = diagnose("\n".join(nvml)).diagnoses[0]
+    assert "Jetson" in alone.fix and "WSL" not in alone.cause
+
+
+def test_a_missing_libcuda_under_wsl_is_the_windows_drivers_folder_not_a_container_without_gpus():
+    # the loader's own wording for vLLM's extension, under a paste that says it ran in WSL2 (genesis-world#114)
+    wsl = _body("stack-error-code/bare-genesis114-wsl2-cuinit-no-device.log")[0]
+    lines = ['  File "/home/u/venv/lib/python3.12/site-packages/vllm/_custom_ops.py", line 12, in <module>',
+             "    import vllm._C",
+             "ImportError: libcuda.so.1: cannot open shared object file: No such file or directory"]
+    d = diagnose("\n".join([wsl, *lines])).diagnoses[0]
+    assert d.rule_id == "stack-loader" and "/usr/lib/wsl/lib" in d.fix and "wsl --update" in d.fix
+    assert "GPU node" not in d.fix
+    plain = diagnose("\n".join(lines)).diagnoses[0]
+    assert "GPU node" in plain.fix and "/usr/lib/wsl/lib" not in plain.fix
