@@ -833,6 +833,9 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     it (eager mode); the other parts are NCCL's environment variables, which a call cannot carry."""
     # ncclRemoteError: this rank only saw its peer go; the cause is on the peer's side
     remote = {"nccl_remote": "yes"} if str(values.get("nccl_error") or "").startswith("remote process exited") else {}
+    # the CUDA error NCCL quoted, when no WARN line of a part of NCCL already says it
+    cuda = {} if values.get("nccl_warn") or not facts.get("nccl_cuda_failure") else {"nccl_cuda": facts["nccl_cuda_failure"]}
+    remote = {**remote, **cuda}
     src = str(values.get("nccl_src") or "")
     area = next((a for f, a in _NCCL_AREAS.items() if src == f or src.startswith(f + "/")), None)
     # a WARN line quoted without its file: only the graph-capture refusal names its part in words

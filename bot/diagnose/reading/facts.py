@@ -136,6 +136,13 @@ _CUDA = [
     _P(r"CUDA Version:?\s+(\d+\.\d+)"),
     _P(r"torch[=\s:]+\d+\.\d+\.\d+\+cu(\d{2,3})\b"),
 ]
+# The CUDA error beneath NCCL's generic "unhandled cuda error", in NCCL's own words: its WARN line
+# ("init.cc:1234 NCCL WARN Cuda failure 'invalid argument'"; "Cuda failure 1 'invalid argument'" from
+# NCCL 2.19 on), or the last error torch appends on a line of its own after "Last error:"
+# (NVIDIA/nccl#1410), whatever prefix a rank, a Ray worker or a host put before it. Only the
+# nccl-error answer reads it, once an NCCL error matched.
+_NCCL_CUDA_FAILURE = [re.compile(r"(?<![\w/])Cuda failure (?:\d+ )?'([^'\n]{1,80})'")]
+
 _DRIVER = [
     _P(r"Nvidia driver version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
     _P(r"Driver Version:\s*(\d+\.\d+(?:\.\d+)?)"),
@@ -1668,6 +1675,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "invocation": invocation,
         "write_path": _first(_FAILED_WRITE, text),
         "dev_shm_mb": dev_shm_mb(text),
+        "nccl_cuda_failure": _first(_NCCL_CUDA_FAILURE, text),
         "frames": frames(text),
         "vllm_frames": vllm_frames(text),
         **model_sizes(text),
