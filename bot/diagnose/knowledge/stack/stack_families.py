@@ -176,7 +176,9 @@ _CUDA_FAILURE = re.compile(r"Cuda failure (?:\d+ )?'[^'\n]{1,120}'")     # NCCL'
 # vLLM in the paste there is no telling what to lower, so a bare line with one gets no answer.
 # So are the math libraries' handles that could not be made or allocate (cuBLAS's and cuDNN's first call of a
 # device and thread, cuSOLVER's, cuFFT's plans): most often memory the program itself took.
-PROGRAMS_OWN = {("cuda", 2), ("hip", 2), ("errno", 12), ("cublas", 1), ("cublas", 3), ("cudnn", 1001), ("cudnn", 4003),
+# HIP's invalid device function is rocm-no-kernel-image's, which answers it only beside vLLM: a torch
+# script on a Radeon card prints it as often, for its own kernels.
+PROGRAMS_OWN = {("cuda", 2), ("hip", 2), ("hip", 98), ("errno", 12), ("cublas", 1), ("cublas", 3), ("cudnn", 1001), ("cudnn", 4003),
                 ("cudnn", 4004), ("cusolver", 1), ("cusolver", 2), ("cusparse", 2), ("cufft", 2)}
 
 # Codes with hand-written advice in the rule's text (a `{?code_<kind>_<n>}` paragraph each).
