@@ -112,6 +112,13 @@ def cases(ix) -> list[tuple[str, str, str, list[str]]]:
             continue
         out.append(("nvml", rec.name, paste(f"pynvml.{rec.exception}: {rec.text or rec.name}", NVML_FRAMES),
                     [rec.name, rec.exception] + ([rec.text] if rec.text else [])))
+    for rec in {r.name: r for r in ix._hip().values()}.values():
+        if rec.number == 0 or rec.deprecated or rec.name == "HSA_STATUS_INFO_BREAK":     # not errors
+            continue
+        # torch for ROCm prints "HIP error: <text>"; a code without a known text is named, as HIP's own log does
+        message = f"RuntimeError: HIP error: {rec.text}" if rec.text else \
+            f"RuntimeError: {rec.name}: {rec.doc or 'failed'}" if rec.api == "hip" else f"RuntimeError: {rec.name}: {rec.doc}"
+        out.append((rec.api, rec.name, paste(message, CUDA_FRAMES), [rec.name] + ([rec.text] if rec.text else [])))
     for rec in ix._libraries().values():
         if rec.number == 0:
             continue

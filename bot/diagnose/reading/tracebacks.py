@@ -104,12 +104,14 @@ _NATIVE = LazyRe(
     r"|(?:zsh: |\[\d+\] +\d+ )(?:killed|segmentation fault|bus error|abort|illegal hardware instruction)"
     r"(?: \(core dumped\))? +\S.{0,200}"
     r"|Fatal Python error: .{1,200}"
+    # ROCm's HIP runtime, finding no code object for the GPU as the library loads, before it aborts
+    r"|\"?hipErrorNoBinaryForGpu: .{1,200}"
     r"|terminate called after throwing an instance of .{1,200}"
     r"|\*\*\* (?:SIG[A-Z]{2,6}) received at time=.{0,200})$")
 # Words every such line has: a line without any is not matched at all (most lines of every paste).
 _NATIVE_WORDS = ("(src/", "Killed", "Segmentation fault", "Bus error", "Aborted", "Illegal instruction",
                  "killed", "segmentation fault", "bus error", "abort", "illegal hardware",
-                 "Floating point exception", "Fatal Python error", "terminate called", "*** SIG")
+                 "Floating point exception", "Fatal Python error", "terminate called", "*** SIG", "hipErrorNoBinaryForGpu")
 
 
 def is_native(line: str) -> bool:

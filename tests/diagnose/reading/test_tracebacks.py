@@ -376,3 +376,10 @@ def test_a_frame_pasted_with_its_exception_on_one_line_yields_the_exception():
     # a frame alone, or one whose code merely holds "Error: " in a string, is no message
     assert tracebacks.messages('  File "/x/a.py", line 3, in f\n    print("Error: x")\n') == []
     assert tracebacks.messages('File "/x/a.py", line 3, in f print("ValueError: x")') == []
+
+
+def test_hip_runtime_dying_for_want_of_a_code_object_is_a_native_line():
+    from bot.diagnose.reading.tracebacks import is_native
+    assert is_native("hipErrorNoBinaryForGpu: Unable to find code object for all current devices!")
+    assert is_native('"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"')
+    assert not is_native("see hipErrorNoBinaryForGpu in the docs")

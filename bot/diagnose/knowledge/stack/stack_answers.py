@@ -17,11 +17,13 @@ from .stack_families import ADVISED, LIBRARIES, Hit, _runtime_number, advice_num
 
 _L = {
     "en": {"runtime": "CUDA runtime", "driver": "CUDA driver API", "nccl": "NCCL", "nvml": "NVML",
+           "hip": "HIP (ROCm)", "hsa": "HSA runtime (ROCm)",
            "pins": "vLLM {vllm} pins torch {torch} (CUDA {cuda}), which needs an NVIDIA driver ≥ {min_driver}",
            "shows_driver": "; the log shows driver {driver}", "supports": " (it runs CUDA up to {driver_cuda})",
            "torch_built": "torch {torch} was built for CUDA {cuda}",
            "unknown": "unknown", "and": " and "},
     "zh": {"runtime": "CUDA 运行时", "driver": "CUDA 驱动 API", "nccl": "NCCL", "nvml": "NVML",
+           "hip": "HIP（ROCm）", "hsa": "HSA 运行时（ROCm）",
            "pins": "vLLM {vllm} 锁定 torch {torch}（CUDA {cuda}），需要 NVIDIA 驱动 ≥ {min_driver}",
            "shows_driver": "；日志显示驱动为 {driver}", "supports": "（它最高支持 CUDA {driver_cuda}）",
            "torch_built": "torch {torch} 是为 CUDA {cuda} 构建的",
@@ -89,7 +91,7 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         "code_library": t[api] if api else t[kind],
         "code_number": str(rec.number),
         "code_name": rec.name,
-        "code_text": rec.text or getattr(rec, "exception", None) or rec.name,
+        "code_text": rec.text or getattr(rec, "exception", None) or getattr(rec, "doc", None) or rec.name,
         "code_source": rec.source,
         "torch_detail": getattr(rec, "torch_detail", None),
         "stack_line": stack_line(ix, facts, lang) if kind == "cuda" else None,
@@ -133,6 +135,9 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if kind == "nvml" and rec.number == 999 and facts.get("container"):
         out["nvml_999_in_container"] = facts["container"]
         out.pop("code_nvml_999", None)
+    if kind in ("hip", "hsa"):
+        out["rocm_platform"] = True
+        out["hip_rocm"] = rec.rocm
     if kind == "nvml" and getattr(rec, "exception", None):
         out["nvml_exception"] = rec.exception
     return out

@@ -2,7 +2,7 @@
 
 A *family* rule (rules/*.yaml with `family:`) answers a message raised beneath vLLM:
 
-    error-code     a CUDA runtime/driver, NCCL or NVML code the message names, or a status of CUDA's math
+    error-code     a CUDA runtime/driver, NCCL, NVML, HIP or HSA code the message names, or a status of CUDA's math
                    libraries (cuBLAS, cuDNN, cuSOLVER, cuSPARSE, cuRAND, cuFFT)
     loader         one of the dynamic loader's messages (a library not found, a symbol version missing, ...)
     errno          an OS error: an errno, or the strerror text a native library printed
@@ -136,7 +136,7 @@ def _site_confidence(score: float) -> float:
 
 def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
     hits = ix.codes_in(m.text)
-    hits = [h for h in hits if not (h.kind in ("cuda", *LIBRARIES) and h.record.number == 0)     # "no error"
+    hits = [h for h in hits if not (h.kind in ("cuda", "hip", "hsa", *LIBRARIES) and h.record.number == 0)     # "no error"
             and not quoted_as_possible(m.text, h.start)]
     if not hits:
         return None
@@ -177,7 +177,9 @@ _CUDA_FAILURE = re.compile(r"Cuda failure (?:\d+ )?'[^'\n]{1,120}'")     # NCCL'
 # vLLM in the paste there is no telling what to lower, so a bare line with one gets no answer.
 # So are the math libraries' handles that could not be made or allocate (cuBLAS's and cuDNN's first call of a
 # device and thread, cuSOLVER's, cuFFT's plans): most often memory the program itself took.
-PROGRAMS_OWN = {("cuda", 2), ("errno", 12), ("cublas", 1), ("cublas", 3), ("cudnn", 1001), ("cudnn", 4003),
+# HIP's invalid device function is rocm-no-kernel-image's, which answers it only beside vLLM: a torch
+# script on a Radeon card prints it as often, for its own kernels.
+PROGRAMS_OWN = {("cuda", 2), ("hip", 2), ("hip", 98), ("errno", 12), ("cublas", 1), ("cublas", 3), ("cudnn", 1001), ("cudnn", 4003),
                 ("cudnn", 4004), ("cusolver", 1), ("cusolver", 2), ("cusparse", 2), ("cufft", 2)}
 
 # Codes with hand-written advice in the rule's text (a `{?code_<kind>_<n>}` paragraph each).
@@ -185,7 +187,10 @@ ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("
            ("cuda", 222),
            ("cuda", 34), ("cuda", 700), ("cuda", 802), ("cuda", 803), ("cuda", 804), ("cuda", 999),
            ("nccl", 2), ("nccl", 3), ("nccl", 5), ("nccl", 6), ("nvml", 2), ("nvml", 3), ("nvml", 9), ("nvml", 12), ("nvml", 18),
-           ("nvml", 999)}
+           ("nvml", 999),
+           # ROCm: HIP's out of memory, invalid device ordinal (a visible-devices variable under Ray), no code
+           # object for the GPU (the build's gfx targets)
+           ("hip", 2), ("hip", 101), ("hip", 209)}
 
 # CUDA's math libraries, whose statuses the stack index names (stack_index.LibraryStatus.library).
 LIBRARIES = ("cublas", "cudnn", "cusolver", "cusparse", "curand", "cufft")

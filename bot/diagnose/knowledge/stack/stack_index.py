@@ -193,6 +193,10 @@ class NvmlError(Record):
     __slots__ = ('number', 'name', 'text', 'exception', 'source')
 
 
+class HipError(Record):
+    __slots__ = ('api', 'number', 'name', 'text', 'doc', 'deprecated', 'rocm', 'source')
+
+
 class LibraryStatus(Record):
     __slots__ = ('library', 'label', 'number', 'name', 'text', 'deprecated', 'numbers', 'source')
 
@@ -338,10 +342,14 @@ NVML_LIBRARY_TEXTS = {18: ("Driver/library version mismatch",)}
 TORCH_CUDA_TEXTS = {3: ("CUDA driver initialization failed, you might not have a CUDA gpu",)}
 
 _CODE_NAME = r"\b(?:cudaError\w+|cudaSuccess|CUDA_ERROR_\w+|CUDA_SUCCESS|nccl[A-Z]\w+|NVML_ERROR_\w+|NVMLError_\w+" \
+             r"|hipError[A-Z]\w+|HSA_STATUS_ERROR\w*" \
              r"|(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_[A-Z0-9_]+|CUFFT_[A-Z0-9_]+)\b"
 # the math libraries' statuses (CUBLAS_STATUS_..., CUFFT_...): named as torch prints them, never by text
 _LIBRARY_NAME = re.compile(r"(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_|CUFFT_")
 _EXC_PREFIX = r"^(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Failure)|Exception):\s*"
+# torch's check of a HIP call: "HIP error: <hipGetErrorString's text>" (c10's C10_HIP_CHECK, hipified
+# from C10_CUDA_CHECK's "CUDA error: ..."); the reader joins the lines after it onto the same line
+_HIP_SAYS = re.compile(r"\bHIP error: ")
 _STACK_FOLDER = r"[/\\](torch|transformers|tokenizers|huggingface_hub|triton)[/\\](?=[\w/\\]+\.py)"
 _FRAME = r"(?:site-packages|dist-packages)[/\\](?P<rel>(?P<pkg>[A-Za-z_]\w*)[/\\][^\"'\s,]*)"
 # a home in a path: ~, root's, a user's, macOS's, Windows'; or none at all (HOME=/ gives "/.cache")
@@ -478,6 +486,39 @@ class StackIndex:
         text = str(key).strip().removeprefix("pynvml.")
         return t.get(text.lower()) or t.get(_fold(text)) or self._text_in("nvml", text, t)
 
+    # ROCm: HIP, and the HSA runtime beneath it ---------------------------------------------------
+
+    def _hip(self) -> dict:
+        def make():
+            block = self._block("hip") or {"hip": [], "hsa": [], "rocm": None, "source": []}
+            source = "; ".join(block["source"])
+            keys: dict = {}
+            primary: dict = {}
+            for n, name, text, doc, dep in block["hip"]:
+                first = primary.setdefault(n, HipError("hip", n, name, text, doc, dep, block["rocm"], source))
+                # a deprecated alias ("hipErrorMemoryAllocation = 2") names the code it stands for
+                keys[name.lower()] = first if dep else HipError("hip", n, name, text, doc, dep, block["rocm"], source)
+                keys.setdefault(("hip", n), keys[name.lower()])
+                if text:
+                    keys.setdefault(_fold(text), keys[name.lower()])
+            for n, name, doc in block["hsa"]:
+                keys[name.lower()] = keys[("hsa", n)] = HipError("hsa", n, name, None, doc, False, block["rocm"], source)
+            return keys
+        return self._table("hip", make)
+
+    def hip(self, key, api: str = "hip") -> HipError | None:
+        """A HIP code (or an HSA status, api="hsa") by number, name, or the text after "HIP error: "."""
+        t = self._hip()
+        if isinstance(key, int) or str(key).strip().isdigit():
+            return t.get((api, int(key)))
+        text = re.sub(r"^HIP error:\s*", "", str(key).strip(), flags=re.I)
+        return t.get(text.lower()) or t.get(_fold(text))
+
+    def _hip_texts(self) -> list[str]:
+        """HIP's texts, longest first (one that begins another is tried after it)."""
+        return self._table("hip_texts", lambda: sorted({k for k in self._hip() if isinstance(k, str)
+                                                        and " " in k}, key=len, reverse=True))
+
     def _libraries(self) -> dict:
         def make():
             block = self._block("cuda_libraries") or {"libraries": {}, "source": []}
@@ -515,10 +556,11 @@ class StackIndex:
         for m in re.finditer(_CODE_NAME, text):
             name = m.group()
             rec = self.library_status(name) if _LIBRARY_NAME.match(name) else \
+                self.hip(name) if name[0] in "hH" else \
                 self.cuda_error(name) if name[0] in "cC" else self.nccl(name) if name[0] == "n" else self.nvml(name)
             if rec is not None:
                 kind = rec.library if isinstance(rec, LibraryStatus) else "cuda" if isinstance(rec, CudaError) \
-                    else "nccl" if isinstance(rec, NcclResult) else "nvml"
+                    else rec.api if isinstance(rec, HipError) else "nccl" if isinstance(rec, NcclResult) else "nvml"
                 hits.append(CodeHit(kind, rec, "name", m.start(), m.end()))
         texts = self._code_texts()
         looks = {"cuda": self.cuda_error, "nccl": self.nccl, "nvml": self.nvml}
@@ -533,6 +575,12 @@ class StackIndex:
                     start, end = offset + i, offset + i + len(t)
                     if i >= 0 and not any(h.start < end and start < h.end for h in hits):
                         hits.append(CodeHit(kind, look(t), "text", start, end))
+            hip = _HIP_SAYS.search(line) if "HIP error" in line else None     # torch's "HIP error: <text>"
+            said = next((t for t in self._hip_texts() if low.startswith(t, hip.end())
+                         and not low[hip.end() + len(t):hip.end() + len(t) + 1].isalnum()), None) if hip else None
+            rec = self.hip(said) if said else None
+            if rec is not None and not any(h.record == rec for h in hits):
+                hits.append(CodeHit("hip", rec, "text", offset + hip.end(), offset + hip.end() + len(said)))
             m = re.search(r"\b(?:CUDA )?[Ee]rror (\d{1,5})\b", line) if "cuda" in low else None
             rec = self.cuda_error(int(m.group(1))) if m else None      # "Error 804: forward compat..."
             if rec is not None and not any(h.record == rec for h in hits):

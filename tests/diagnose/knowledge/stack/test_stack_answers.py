@@ -447,3 +447,22 @@ def test_a_missing_libcuda_under_wsl_is_the_windows_drivers_folder_not_a_contain
     assert "GPU node" not in d.fix
     plain = diagnose("\n".join(lines)).diagnoses[0]
     assert "GPU node" in plain.fix and "/usr/lib/wsl/lib" not in plain.fix
+
+
+def test_a_hip_error_is_answered_as_rocms(ix):
+    report, d = _best("stack-error-code/vllm21522-mi250-ray-hip-invalid-device-ordinal.log")
+    assert d.rule_id == "stack-error-code"
+    assert d.title.startswith("HIP (ROCm) error 101 (hipErrorInvalidDevice): invalid device ordinal")
+    assert "ROCR_VISIBLE_DEVICES" in d.cause and "RAY_EXPERIMENTAL_NOSET_HIP_VISIBLE_DEVICES" in d.fix
+    assert "rocm-smi" in d.fix and "nvidia-smi" not in d.fix
+    zh = diagnose(read(LOGS / "stack-error-code/vllm21522-mi250-ray-hip-invalid-device-ordinal.log").data, lang="zh")
+    assert "ROCm" in zh.diagnoses[0].title and "nvidia-smi" not in zh.diagnoses[0].fix
+
+
+def test_no_code_object_for_the_gpu_names_the_gfx_targets(ix):
+    text = ("INFO 08-25 14:50:19 [__init__.py:244] Automatically detected platform rocm.\n"
+            "INFO 08-25 14:50:36 [api_server.py:1395] vLLM API server version 0.9.2\n"
+            "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!\n")
+    d = diagnose(text).diagnoses[0]
+    assert (d.rule_id, d.title.split(":")[0]) == ("stack-error-code", "HIP (ROCm) error 209 (hipErrorNoBinaryForGpu)")
+    assert "gfx" in d.cause and "HSA_OVERRIDE_GFX_VERSION" in d.fix

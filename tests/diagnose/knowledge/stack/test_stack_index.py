@@ -226,3 +226,22 @@ def test_a_stack_message_finds_its_raise_site(ix):
     assert "4.40.2" in best.site.releases
     assert ix.match("transformers", "something nobody raises here at all, really") == []
     assert ix.match("no-such-package", text) == []
+
+
+def test_hip_codes_by_name_number_and_torchs_text(ix):
+    rec = ix.hip("hipErrorInvalidDevice")
+    assert (rec.api, rec.number, rec.text) == ("hip", 101, "invalid device ordinal")
+    assert ix.hip(209).name == "hipErrorNoBinaryForGpu"
+    assert ix.hip("hipErrorMemoryAllocation").name == "hipErrorOutOfMemory"      # a deprecated alias
+    assert ix.hip(0x1008, api="hsa").name == "HSA_STATUS_ERROR_OUT_OF_RESOURCES"
+    hits = ix.codes_in("RuntimeError: HIP error: invalid device ordinal HIP kernel errors might be asynchronously reported")
+    assert [(h.kind, h.record.number, h.by) for h in hits] == [("hip", 101, "text")]
+    assert [h.record.name for h in ix.codes_in("hipErrorNoBinaryForGpu: Unable to find code object for all current devices!")] \
+        == ["hipErrorNoBinaryForGpu"]
+
+
+def test_hip_texts_need_torchs_words(ix):
+    # CUDA's and HIP's texts are the same words: only "HIP error: " says which; torch's allocator line is not a code
+    assert ix.codes_in("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB") == []
+    assert ix.codes_in("RuntimeError: HIP error: invalid argumentation") == []
+    assert [h.kind for h in ix.codes_in("RuntimeError: CUDA error: invalid device ordinal")] == ["cuda"]

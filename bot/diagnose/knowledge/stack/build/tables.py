@@ -15,7 +15,7 @@ import os
 import time
 from pathlib import Path
 
-from . import (abi, caches, cuda_codes, cuda_library_codes, distributions, drivers, nccl_codes, nvml_codes, os_tables, pins, sonames,
+from . import (abi, caches, cuda_codes, cuda_library_codes, distributions, drivers, hip_codes, nccl_codes, nvml_codes, os_tables, pins, sonames,
                stack_sites, transformers_attributes, transformers_exports, vllm_wheels)
 from .packages import Packages
 
@@ -39,6 +39,7 @@ def build(pypi: Packages, log=print, stats=lambda: (0, 0)) -> dict:
     step("cuda_libraries", lambda: cuda_library_codes.build(pypi))
     step("nccl", lambda: nccl_codes.build(pypi))
     step("nvml", lambda: nvml_codes.build(pypi))
+    step("hip", lambda: hip_codes.build(pypi))
     for name, table in os_tables.build().items():
         blocks[name] = table
     step("vllm_pins", lambda: pins.vllm_pins(pypi))
@@ -94,6 +95,9 @@ def counts(blocks: dict) -> dict[str, int]:
         "model types": len(blocks["transformers"]["model_types"]), "gguf architectures": len(blocks["transformers"]["gguf"]),
         "cache dirs": len(blocks["caches"]["caches"]),
     }
+    if "hip" in blocks:
+        out["hip codes"] = len(blocks["hip"]["hip"])
+        out["hsa statuses"] = len(blocks["hip"]["hsa"])
     for key, lib in (blocks.get("cuda_libraries") or {}).get("libraries", {}).items():
         out[f"{lib['label']} statuses"] = len(lib["codes"])
     if "vllm_wheels" in blocks:
