@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # On the H200 (vLLM 0.26.0 installed from .gpu/p6): the user script under one broken environment each.
-# usage: h200.sh [base|variants|variants2|variants3|variants4]
+# usage: h200.sh [base|variants|variants2|variants3|variants4|variants5]
 #   base       the nine environments of issue 21 (and two healthy-looking offline/Hub runs)
 #   variants   other limits, caches and proxy answers: the same failures as other values word them
 #   variants2  other users, homes, unwritable caches, the Hub failing in other ways
 #   variants3  model files broken, a fake libcuda, Triton's ptxas missing, process limits, Triton's cache full
 #   variants4  PYTORCH_CUDA_ALLOC_CONF mistyped, no C compiler for Triton, a 1 MiB /dev/shm under the mp
 #              executor, cuBLAS's library missing, a model folder the user cannot read
+#   variants5  no C compiler on PATH (the venv's bin only), `True` written lower-case in the allocator config,
+#              FlashInfer's sampler forced on where FlashInfer is not installed
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -99,6 +101,12 @@ variants4)
   LIB=$($PY -c "import glob, os, torch; print((glob.glob(os.path.join(os.path.dirname(torch.__file__), '..', 'nvidia', '**', 'libcublas.so.*'), recursive=True) or [''])[0])" 2>/dev/null)
   echo "cublas: $LIB" >> $A/rc.txt
   if [ -n "$LIB" ]; then mv "$LIB" "$LIB.off"; run cublas-missing $PY $U $M; mv "$LIB.off" "$LIB"; fi ;;
+variants5)
+  export HF_HUB_OFFLINE=1
+  fresh() { echo "TRITON_CACHE_DIR=/tmp/vd-c-$1/triton TORCHINDUCTOR_CACHE_DIR=/tmp/vd-c-$1/inductor VLLM_CACHE_ROOT=/tmp/vd-c-$1/vllm"; }
+  run no-cc-on-path env $(fresh nocc) PATH=$(dirname "$(command -v $PY)") $PY $U $M
+  run alloc-conf-lowercase env PYTORCH_CUDA_ALLOC_CONF=expandable_segments:true $PY $U $M
+  run flashinfer-sampler-forced env VLLM_USE_FLASHINFER_SAMPLER=1 $PY $U $M ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt
