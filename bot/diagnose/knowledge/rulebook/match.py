@@ -7,6 +7,7 @@ rule's `when` conditions, and a pattern's own). Ranking is the answering's (answ
 
 from __future__ import annotations
 
+import functools
 import re
 
 from bot.base.versions import OPS, in_range
@@ -134,10 +135,38 @@ def _explained(rules: list[Rule], errors: list[Message], taken: set[str], holds)
     return {id(m) for m in errors if any(r.search(m.text, holds) is not None for r in hit_rules)}
 
 
+@functools.lru_cache(maxsize=4)
+def _literal_scan(literals: tuple[str, ...]):
+    """One automaton over every pattern's required literal (built once per rule book)."""
+    import ahocorasick_rs
+    return ahocorasick_rs.BytesAhoCorasick([lit.encode() for lit in literals],
+                                           matchkind=ahocorasick_rs.MATCHKIND_STANDARD)
+
+
+def _reachable(rules: list[Rule], messages: list[Message]) -> list[Rule]:
+    """The rules one of whose patterns could hit one of these messages. A pattern cannot match without
+    its required literal, and most rules' literals are in no message of a paste: one automaton pass
+    over all the messages leaves out those rules, where each rule testing each literal on each
+    message cost most of a small paste's diagnosis."""
+    literals = tuple(sorted({lit for r in rules for lit in r.literals if lit}))
+    if not literals or not messages:
+        return rules
+    joined = "\n".join(m.text for m in messages).encode("utf-8", "surrogatepass")
+    found = {literals[i] for i, _, _ in _literal_scan(literals).find_matches_as_indexes(joined, overlapping=True)}
+    return [r for r in rules if any(not lit or lit in found for lit in r.literals)]
+
+
 def holds_for(facts: dict):
-    """`holds(when)`: whether a rule's (or a pattern's) conditions hold for the log's facts."""
+    """`holds(when)`: whether a rule's (or a pattern's) conditions hold for the log's facts. Each
+    condition set is the rule book's own and is asked about once per message, so its answer is kept
+    for the paste (with the set itself, so that its id cannot be reused)."""
+    seen: dict[int, tuple[dict, bool]] = {}
+
     def holds(when: dict) -> bool:
-        return all(condition_holds(k, v, facts) for k, v in when.items())
+        known = seen.get(id(when))
+        if known is None:
+            known = seen[id(when)] = (when, all(condition_holds(k, v, facts) for k, v in when.items()))
+        return known[1]
     return holds
 
 
@@ -156,16 +185,19 @@ def candidates(book: RuleBook, errors: list[Message], tail: list[Message], facts
     by_scope: dict[str, list[Rule]] = {"errors": [], "any": [], "tail": []}
     for r in usable:
         by_scope[r.scope].append(r)
+    # the patterns' search only where a pattern can hit; the reworded-message scores below see every rule
+    reach = {id(r) for r in _reachable(usable, errors + tail)}
+    hit = {scope: [r for r in rules if id(r) in reach] for scope, rules in by_scope.items()}
     strong = strong_messages(errors)
-    cands = _pattern_candidates(by_scope["errors"], strong, holds)
+    cands = _pattern_candidates(hit["errors"], strong, holds)
     # scope: any — the rule's message may be an INFO or WARNING record, a little less sure
-    for c in _pattern_candidates(by_scope["any"], errors, holds):
+    for c in _pattern_candidates(hit["any"], errors, holds):
         c.position = sum(1 for m in strong if m.line_no < c.message.line_no)
         c.confidence *= 1.0 if c.message.is_error else 0.85
         cands.append(c)
-    cands += _tail_candidates(by_scope["tail"], tail, len(strong), holds)
+    cands += _tail_candidates(hit["tail"], tail, len(strong), holds)
     taken = {c.rule.id for c in cands}
-    explained = {id(c.message) for c in cands} | _explained(by_scope["errors"], strong, taken, holds)
+    explained = {id(c.message) for c in cands} | _explained(hit["errors"], strong, taken, holds)
     # A reworded message after the first root cause found by a pattern could never rank first:
     # score only the messages before it (this also spares most CLI calls importing rapidfuzz).
     first_root = min((c.position for c in cands if c.rule.level == "root"), default=len(strong))
