@@ -827,6 +827,15 @@ _NCCL_AREAS = {
 }
 
 
+def _nccl_cuda(failure: str) -> dict:
+    """The CUDA failure NCCL quoted, with its number and name from the stack's table where its text is known."""
+    from bot.diagnose.knowledge.stack import stack_index
+    ix = stack_index.load()
+    rec = ix.cuda_error(failure) if ix else None
+    named = {"nccl_cuda_code": rec.number, "nccl_cuda_name": rec.name} if rec else {}
+    return {"nccl_cuda": failure, **named}
+
+
 @deriver("nccl-error")
 def _nccl_area(values: dict, facts: dict) -> dict:
     """The part of NCCL its WARN line names. Only CUDA graph capture has a vLLM setting that avoids
@@ -834,7 +843,7 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     # ncclRemoteError: this rank only saw its peer go; the cause is on the peer's side
     remote = {"nccl_remote": "yes"} if str(values.get("nccl_error") or "").startswith("remote process exited") else {}
     # the CUDA error NCCL quoted, when no WARN line of a part of NCCL already says it
-    cuda = {} if values.get("nccl_warn") or not facts.get("nccl_cuda_failure") else {"nccl_cuda": facts["nccl_cuda_failure"]}
+    cuda = {} if values.get("nccl_warn") or not facts.get("nccl_cuda_failure") else _nccl_cuda(facts["nccl_cuda_failure"])
     remote = {**remote, **cuda}
     src = str(values.get("nccl_src") or "")
     area = next((a for f, a in _NCCL_AREAS.items() if src == f or src.startswith(f + "/")), None)

@@ -88,10 +88,16 @@ def test_lines_of_no_failing_part_are_not_answered_as_nccl(line):
     assert all(d.rule_id != "nccl-error" for d in diagnose(line, book=BOOK).diagnoses)
 
 
-def test_the_generic_line_alone_still_needs_vllm():
-    """SGLang's copy of pynccl prints the same line: the WARN line answers a bare paste, this one not."""
+def test_the_generic_line_alone_is_answered_on_nccls_terms_but_not_in_another_programs_log():
+    """A bare line means the same NCCL failure whoever printed it (with the word that no vLLM shows);
+    SGLang's copy of pynccl prints the same line, and its log, which shows SGLang, is not vLLM's."""
     line = "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)"
-    assert all(d.rule_id != "nccl-error" for d in diagnose(line, book=BOOK).diagnoses)
+    bare = diagnose(line, book=BOOK)
+    assert bare.diagnoses[0].rule_id == "nccl-error"
+    assert any("shows no line of vLLM's own" in c for c in bare.diagnoses[0].caveats)
+    sglang = ('  File "/usr/local/lib/python3.10/dist-packages/sglang/srt/distributed/device_communicators/'
+              'pynccl.py", line 99, in __init__\n' + line)
+    assert all(d.rule_id != "nccl-error" for d in diagnose(sglang, book=BOOK).diagnoses)
 
 
 def test_the_capture_refusal_names_its_part_without_a_file():

@@ -200,13 +200,16 @@ def test_an_oserror_retyped_without_its_errno_is_read_by_its_strerror_and_path()
         diagnose("ValueError: Unknown model: 'foo'\n").best.rule_id != "stack-errno"
 
 
-def test_nccls_unhandled_cuda_error_is_answered_by_the_cuda_failure_it_wraps():
+def test_nccls_unhandled_cuda_error_names_the_cuda_failure_it_wraps():
+    """NCCL is what failed (a bare line, answered on NCCL's terms); the CUDA call beneath it is named
+    with its code from CUDA's table, and the peer-to-peer switch is among the fixes."""
     log = ("torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3353, "
            "unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.26.2\n"
            "ncclUnhandledCudaError: Call to CUDA function failed.\nLast error:\n"
            "Cuda failure 217 'peer access is not supported between these two devices'\n")
     best = diagnose(log).best
-    assert best.rule_id == "stack-error-code" and "217" in best.title and "NCCL_P2P_DISABLE=1" in best.fix
+    assert best.rule_id == "nccl-error" and "runtime error 217, `cudaErrorPeerAccessUnsupported`" in best.cause
+    assert "NCCL_P2P_DISABLE=1" in best.fix
 
 
 def test_what_the_program_itself_asked_for_needs_vllm_in_the_paste():
