@@ -2,8 +2,9 @@
 
 A *family* rule (rules/*.yaml with `family:`) answers a message raised beneath vLLM:
 
-    error-code     a CUDA runtime/driver, NCCL, NVML, HIP or HSA code the message names, or a status of CUDA's math
-                   libraries (cuBLAS, cuDNN, cuSOLVER, cuSPARSE, cuRAND, cuFFT)
+    error-code     a CUDA runtime/driver, NCCL, NVML, HIP or HSA code the message names, an AMD SMI status, a Level
+                   Zero or SYCL Unified Runtime code (Intel GPUs), or a status of CUDA's math libraries (cuBLAS,
+                   cuDNN, cuSOLVER, cuSPARSE, cuRAND, cuFFT)
     loader         one of the dynamic loader's messages (a library not found, a symbol version missing, ...)
     errno          an OS error: an errno, or the strerror text a native library printed
     pip-conflict   pip's resolver refusing vLLM's own pins
