@@ -1,5 +1,5 @@
 """Synthetic pastes from the stack index's own tables, through the whole diagnose(): every CUDA
-runtime and driver code, NCCL and NVML code, status of CUDA's math libraries (cuBLAS, cuDNN,
+runtime and driver code, NCCL and NVML code, HIP/HSA code, Level Zero, Unified Runtime and AMD SMI code, status of CUDA's math libraries (cuBLAS, cuDNN,
 cuSOLVER, cuSPARSE, cuRAND, cuFFT), errno, loader shape and huggingface_hub error, each in the form
 a vLLM log prints it (an engine core's traceback), and whether the first answer names it: the code's
 number with its name or text, the status's name, the errno's name or text, the library the loader
@@ -113,12 +113,20 @@ def cases(ix) -> list[tuple[str, str, str, list[str]]]:
         out.append(("nvml", rec.name, paste(f"pynvml.{rec.exception}: {rec.text or rec.name}", NVML_FRAMES),
                     [rec.name, rec.exception] + ([rec.text] if rec.text else [])))
     for rec in {r.name: r for r in ix._hip().values()}.values():
-        if rec.number == 0 or rec.deprecated or rec.name == "HSA_STATUS_INFO_BREAK":     # not errors
+        if rec.number == 0 or rec.deprecated or "_ERROR" not in rec.name and rec.api == "hsa":     # not errors
             continue
         # torch for ROCm prints "HIP error: <text>"; a code without a known text is named, as HIP's own log does
         message = f"RuntimeError: HIP error: {rec.text}" if rec.text else \
             f"RuntimeError: {rec.name}: {rec.doc or 'failed'}" if rec.api == "hip" else f"RuntimeError: {rec.name}: {rec.doc}"
         out.append((rec.api, rec.name, paste(message, CUDA_FRAMES), [rec.name] + ([rec.text] if rec.text else [])))
+    # Intel's stack names its codes as oneCCL and the SYCL runtime print them; AMD SMI as its exception does
+    for rec in ix._platform_codes().values():
+        if rec.number == 0 or "_ERROR" not in rec.name and rec.kind != "amdsmi":
+            continue
+        message = {"level_zero": f"RuntimeError: oneCCL: ze_call.cpp:28 do_call: EXCEPTION: ze error at zeMemAllocDevice, code: {rec.name}",
+                   "unified_runtime": f"RuntimeError: level_zero backend failed with error: {rec.number} ({rec.name})",
+                   "amdsmi": f"amdsmi.amdsmi_exception.AmdSmiLibraryException: Error code:\n\t{rec.number} | {rec.name} - {rec.text}"}[rec.kind]
+        out.append((rec.kind, rec.name, paste(message, CUDA_FRAMES), [rec.name]))
     for rec in ix._libraries().values():
         if rec.number == 0:
             continue

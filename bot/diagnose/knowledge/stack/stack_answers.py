@@ -13,17 +13,20 @@ import re
 
 from bot.diagnose.reading.facts import set_limit
 
-from .stack_families import ADVISED, LIBRARIES, Hit, _runtime_number, advice_number, load_index, cuda_starting
+from .stack_families import (ADVISED, AMDSMI_START, LIBRARIES, ZE_INVALID_ARGUMENT, Hit, _runtime_number, advice_number,
+                              cuda_starting, load_index, ze_ipc)
 
 _L = {
     "en": {"runtime": "CUDA runtime", "driver": "CUDA driver API", "nccl": "NCCL", "nvml": "NVML",
-           "hip": "HIP (ROCm)", "hsa": "HSA runtime (ROCm)",
+           "hip": "HIP (ROCm)", "hsa": "HSA runtime (ROCm)", "level_zero": "Level Zero (Intel GPU)",
+           "unified_runtime": "SYCL Unified Runtime (Intel GPU)", "amdsmi": "AMD SMI (ROCm)",
            "pins": "vLLM {vllm} pins torch {torch} (CUDA {cuda}), which needs an NVIDIA driver ≥ {min_driver}",
            "shows_driver": "; the log shows driver {driver}", "supports": " (it runs CUDA up to {driver_cuda})",
            "torch_built": "torch {torch} was built for CUDA {cuda}",
            "unknown": "unknown", "and": " and "},
     "zh": {"runtime": "CUDA 运行时", "driver": "CUDA 驱动 API", "nccl": "NCCL", "nvml": "NVML",
-           "hip": "HIP（ROCm）", "hsa": "HSA 运行时（ROCm）",
+           "hip": "HIP（ROCm）", "hsa": "HSA 运行时（ROCm）", "level_zero": "Level Zero（Intel GPU）",
+           "unified_runtime": "SYCL Unified Runtime（Intel GPU）", "amdsmi": "AMD SMI（ROCm）",
            "pins": "vLLM {vllm} 锁定 torch {torch}（CUDA {cuda}），需要 NVIDIA 驱动 ≥ {min_driver}",
            "shows_driver": "；日志显示驱动为 {driver}", "supports": "（它最高支持 CUDA {driver_cuda}）",
            "torch_built": "torch {torch} 是为 CUDA {cuda} 构建的",
@@ -138,8 +141,45 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if kind in ("hip", "hsa"):
         out["rocm_platform"] = True
         out["hip_rocm"] = rec.rocm
+    if kind == "level_zero":
+        out.update(_level_zero(rec, c.message.text))
+    if kind == "unified_runtime":
+        out["xpu_platform"] = True
+        flag = _UR_ADVICE.get(rec.number)
+        if flag:
+            out[flag] = True
+    if kind == "amdsmi":
+        out["rocm_platform"] = True
+        if rec.name in AMDSMI_START:
+            out["amdsmi_start"] = True
     if kind == "nvml" and getattr(rec, "exception", None):
         out["nvml_exception"] = rec.exception
+    return out
+
+
+# oneCCL's "ze error at zeMemOpenIpcHandle, code: ..." and the runtimes' "zeInit failed": the call that failed
+_ZE_CALL = re.compile(r"\b(ze[A-Z]\w+)\b")
+# advice paragraphs by code: {?code_ze_<words>}
+_ZE_ADVICE = {0x70000001: "code_ze_device_lost", 0x70000003: "code_ze_out_of_device_memory",
+              0x78000001: "code_ze_uninitialized"}
+# the Unified Runtime's codes for the same failures share their advice
+_UR_ADVICE = {20: "code_ze_device_lost", 39: "code_ze_out_of_device_memory"}
+
+
+def _level_zero(rec, text: str) -> dict:
+    """Level Zero's code as Intel's stack prints it: the number as the header writes it (hex), the call, the advice."""
+    out = {"code_number": f"0x{rec.number:08x}", "xpu_platform": True,
+           "code_text": rec.text or re.sub(r"^ZE_RESULT_(?:ERROR_)?", "", rec.name).replace("_", " ").lower()}
+    call = _ZE_CALL.search(text)
+    if call:
+        out["ze_call"] = call.group(1)
+    if "oneccl" in text.lower():
+        out["ze_oneccl"] = True
+    flag = _ZE_ADVICE.get(rec.number)
+    if flag:
+        out[flag] = True
+    if rec.number == ZE_INVALID_ARGUMENT and ze_ipc(text):
+        out["ze_ipc_invalid_argument"] = True
     return out
 
 

@@ -2,8 +2,9 @@
 
 A *family* rule (rules/*.yaml with `family:`) answers a message raised beneath vLLM:
 
-    error-code     a CUDA runtime/driver, NCCL, NVML, HIP or HSA code the message names, or a status of CUDA's math
-                   libraries (cuBLAS, cuDNN, cuSOLVER, cuSPARSE, cuRAND, cuFFT)
+    error-code     a CUDA runtime/driver, NCCL, NVML, HIP or HSA code the message names, an AMD SMI status, a Level
+                   Zero or SYCL Unified Runtime code (Intel GPUs), or a status of CUDA's math libraries (cuBLAS,
+                   cuDNN, cuSOLVER, cuSPARSE, cuRAND, cuFFT)
     loader         one of the dynamic loader's messages (a library not found, a symbol version missing, ...)
     errno          an OS error: an errno, or the strerror text a native library printed
     pip-conflict   pip's resolver refusing vLLM's own pins
@@ -136,7 +137,8 @@ def _site_confidence(score: float) -> float:
 
 def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
     hits = ix.codes_in(m.text)
-    hits = [h for h in hits if not (h.kind in ("cuda", "hip", "hsa", *LIBRARIES) and h.record.number == 0)     # "no error"
+    hits = [h for h in hits if not (h.kind in ("cuda", "hip", "hsa", "amdsmi", *LIBRARIES) and h.record.number == 0)  # "no error"
+            and not (h.kind in ("level_zero", "unified_runtime") and "_ERROR_" not in h.record.name)     # success, not ready, warnings
             and not quoted_as_possible(m.text, h.start)]
     if not hits:
         return None
@@ -154,7 +156,8 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
             and not facts.get("vllm_context"):
         return None
     starting = h.kind == "cuda" and (cuda_starting(m.text) or torch_starting_cuda(text, m.line_no))
-    advice = advised(ix, h.kind, h.record) or (h.kind == "cuda" and h.record.number in AT_INIT_ONLY and starting)
+    advice = advised(ix, h.kind, h.record) or (h.kind == "cuda" and h.record.number in AT_INIT_ONLY and starting) \
+        or (h.kind == "level_zero" and h.record.number == ZE_INVALID_ARGUMENT and ze_ipc(m.text))
     return Hit("error-code", {"kind": h.kind, "record": h.record, "by": h.by, "advised": advice,
                               "starting": starting})
 
@@ -179,7 +182,7 @@ _CUDA_FAILURE = re.compile(r"Cuda failure (?:\d+ )?'[^'\n]{1,120}'")     # NCCL'
 # device and thread, cuSOLVER's, cuFFT's plans): most often memory the program itself took.
 # HIP's invalid device function is rocm-no-kernel-image's, which answers it only beside vLLM: a torch
 # script on a Radeon card prints it as often, for its own kernels.
-PROGRAMS_OWN = {("cuda", 2), ("hip", 2), ("hip", 98), ("errno", 12), ("cublas", 1), ("cublas", 3), ("cudnn", 1001), ("cudnn", 4003),
+PROGRAMS_OWN = {("cuda", 2), ("hip", 2), ("hip", 98), ("level_zero", 0x70000003), ("unified_runtime", 39), ("errno", 12), ("cublas", 1), ("cublas", 3), ("cudnn", 1001), ("cudnn", 4003),
                 ("cudnn", 4004), ("cusolver", 1), ("cusolver", 2), ("cusparse", 2), ("cufft", 2)}
 
 # Codes with hand-written advice in the rule's text (a `{?code_<kind>_<n>}` paragraph each).
@@ -190,7 +193,29 @@ ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("
            ("nvml", 999),
            # ROCm: HIP's out of memory, invalid device ordinal (a visible-devices variable under Ray), no code
            # object for the GPU (the build's gfx targets)
-           ("hip", 2), ("hip", 101), ("hip", 209)}
+           ("hip", 2), ("hip", 101), ("hip", 209),
+           # ROCm's page fault as it aborts (HSA's memory aperture violation, memory fault)
+           ("hsa", 41), ("hsa", 43),
+           # Intel's Level Zero: the GPU lost (a hang and reset), its memory full, no driver or GPU usable
+           ("level_zero", 0x70000001), ("level_zero", 0x70000003), ("level_zero", 0x78000001),
+           # SYCL's Unified Runtime relaying the same two: the GPU lost, its memory full
+           ("unified_runtime", 20), ("unified_runtime", 39)}
+
+# Level Zero's invalid argument is advised only where a process opened another's GPU memory (oneCCL's
+# zeMemOpenIpcHandle between tensor-parallel workers): peer-to-peer the platform does not allow.
+ZE_INVALID_ARGUMENT = 0x78000004
+_ZE_IPC = re.compile(r"\bze\w*Ipc\w*|\bIPC handle", re.I)
+
+
+def ze_ipc(text: str) -> bool:
+    return _ZE_IPC.search(text) is not None
+
+
+# AMD SMI failing to start (vLLM's ROCm platform asks it for the GPUs): the driver, the device files, the
+# library; each status with the advice it shares.
+AMDSMI_START = {"AMDSMI_STATUS_DRIVER_NOT_LOADED", "AMDSMI_STATUS_NO_PERM", "AMDSMI_STATUS_INIT_ERROR",
+                "AMDSMI_STATUS_NOT_INIT", "AMDSMI_STATUS_FILE_ERROR", "AMDSMI_STATUS_DRM_ERROR",
+                "AMDSMI_STATUS_NOT_FOUND", "AMDSMI_STATUS_FAIL_LOAD_MODULE", "AMDSMI_STATUS_FAIL_LOAD_SYMBOL"}
 
 # CUDA's math libraries, whose statuses the stack index names (stack_index.LibraryStatus.library).
 LIBRARIES = ("cublas", "cudnn", "cusolver", "cusparse", "curand", "cufft")
@@ -243,6 +268,8 @@ def advised(ix, kind: str, rec) -> bool:
     number = rec.number
     if kind in LIBRARIES:
         return advice_number(kind, number) is not None
+    if kind == "amdsmi":
+        return rec.name in AMDSMI_START
     if kind == "cuda" and getattr(rec, "api", None) == "driver" and rec.runtime_name:
         number = _runtime_number(ix, rec) or number
     return (kind, number) in ADVISED

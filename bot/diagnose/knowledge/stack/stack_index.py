@@ -197,6 +197,11 @@ class HipError(Record):
     __slots__ = ('api', 'number', 'name', 'text', 'doc', 'deprecated', 'rocm', 'source')
 
 
+class PlatformCode(Record):
+    """A code of another accelerator's stack: Level Zero's ze_result_t (Intel GPUs), AMD SMI's statuses."""
+    __slots__ = ('kind', 'number', 'name', 'text', 'source')
+
+
 class LibraryStatus(Record):
     __slots__ = ('library', 'label', 'number', 'name', 'text', 'deprecated', 'numbers', 'source')
 
@@ -342,7 +347,7 @@ NVML_LIBRARY_TEXTS = {18: ("Driver/library version mismatch",)}
 TORCH_CUDA_TEXTS = {3: ("CUDA driver initialization failed, you might not have a CUDA gpu",)}
 
 _CODE_NAME = r"\b(?:cudaError\w+|cudaSuccess|CUDA_ERROR_\w+|CUDA_SUCCESS|nccl[A-Z]\w+|NVML_ERROR_\w+|NVMLError_\w+" \
-             r"|hipError[A-Z]\w+|HSA_STATUS_ERROR\w*" \
+             r"|hipError[A-Z]\w+|HSA_STATUS_ERROR\w*|(?:ZE|UR)_RESULT_[A-Z_]+|AMDSMI_STATUS_[A-Z_]+" \
              r"|(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_[A-Z0-9_]+|CUFFT_[A-Z0-9_]+)\b"
 # the math libraries' statuses (CUBLAS_STATUS_..., CUFFT_...): named as torch prints them, never by text
 _LIBRARY_NAME = re.compile(r"(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_|CUFFT_")
@@ -519,6 +524,25 @@ class StackIndex:
         return self._table("hip_texts", lambda: sorted({k for k in self._hip() if isinstance(k, str)
                                                         and " " in k}, key=len, reverse=True))
 
+    # Intel's Level Zero, AMD SMI: codes printed by name only ----------------------------------------
+
+    def _platform_codes(self) -> dict:
+        def make():
+            keys: dict = {}
+            for kind in ("level_zero", "amdsmi"):
+                block = self._block(kind) or {"codes": [], "source": []}
+                source = "; ".join(block["source"])
+                for n, name, text in block["codes"]:
+                    keys[name.lower()] = PlatformCode(kind, n, name, text, source)
+                for n, name, text in block.get("ur") or ():
+                    keys[name.lower()] = PlatformCode("unified_runtime", n, name, text, source)
+            return keys
+        return self._table("platform_codes", make)
+
+    def platform_code(self, name: str) -> PlatformCode | None:
+        """A ZE_RESULT_*, UR_RESULT_* or AMDSMI_STATUS_* code by its name."""
+        return self._platform_codes().get(str(name).strip().lower())
+
     def _libraries(self) -> dict:
         def make():
             block = self._block("cuda_libraries") or {"libraries": {}, "source": []}
@@ -556,10 +580,11 @@ class StackIndex:
         for m in re.finditer(_CODE_NAME, text):
             name = m.group()
             rec = self.library_status(name) if _LIBRARY_NAME.match(name) else \
+                self.platform_code(name) if name.startswith(("ZE_", "UR_", "AMDSMI_")) else \
                 self.hip(name) if name[0] in "hH" else \
                 self.cuda_error(name) if name[0] in "cC" else self.nccl(name) if name[0] == "n" else self.nvml(name)
             if rec is not None:
-                kind = rec.library if isinstance(rec, LibraryStatus) else "cuda" if isinstance(rec, CudaError) \
+                kind = rec.library if isinstance(rec, LibraryStatus) else rec.kind if isinstance(rec, PlatformCode) else "cuda" if isinstance(rec, CudaError) \
                     else rec.api if isinstance(rec, HipError) else "nccl" if isinstance(rec, NcclResult) else "nvml"
                 hits.append(CodeHit(kind, rec, "name", m.start(), m.end()))
         texts = self._code_texts()

@@ -469,3 +469,38 @@ def test_no_code_object_for_the_gpu_names_the_gfx_targets(ix):
     d = diagnose(text).diagnoses[0]
     assert (d.rule_id, d.title.split(":")[0]) == ("stack-error-code", "HIP (ROCm) error 209 (hipErrorNoBinaryForGpu)")
     assert "gfx" in d.cause and "HSA_OVERRIDE_GFX_VERSION" in d.fix
+
+
+def test_level_zero_ipc_refusal_between_workers_names_the_p2p_workaround(ix):
+    _, d = _best("stack-error-code/llm-scaler398-2xb70-awq-tp2-zememopenipchandle.log")
+    assert d.title.startswith("Level Zero (Intel GPU) error 0x78000004 (ZE_RESULT_ERROR_INVALID_ARGUMENT)")
+    assert "peer-to-peer" in d.cause and "CCL_SYCL_ALLREDUCE_SIMPLE_THRESHOLD" in d.fix
+    assert "sycl-ls" in d.fix and "nvidia-smi" not in d.fix
+    # the same code at another call is its meaning only: no IPC, no advice
+    d = diagnose("RuntimeError: ze error at zeKernelSetArgumentValue, code: ZE_RESULT_ERROR_INVALID_ARGUMENT").diagnoses[0]
+    assert d.rule_id == "stack-error-code" and "CCL_SYCL" not in d.fix and d.confidence < 0.8
+
+
+def test_intel_gpu_lost_memory_full_and_no_driver(ix):
+    lost = diagnose("RuntimeError: level_zero backend failed with error: 20 (UR_RESULT_ERROR_DEVICE_LOST)").diagnoses[0]
+    assert "SYCL Unified Runtime" in lost.title and "dmesg" in lost.fix
+    init = diagnose("zeInit failed: ZE_RESULT_ERROR_UNINITIALIZED").diagnoses[0]
+    assert "render" in init.fix and "ZE_AFFINITY_MASK" in init.fix and "ONEAPI_DEVICE_SELECTOR" in init.fix
+    # out of device memory is the program's to lower: only beside vLLM
+    oom = "RuntimeError: oneCCL: ze_call.cpp:28 do_call: EXCEPTION: ze error at zeCommandListAppendMemoryCopy, code: ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY"
+    assert diagnose(oom).diagnoses == []
+    vllm = "INFO 08-25 14:50:19 [__init__.py:244] Automatically detected platform xpu.\n" + oom
+    d = diagnose(vllm).diagnoses[0]
+    assert d.rule_id == "stack-error-code" and "--gpu-memory-utilization" in d.fix
+    zh = diagnose(vllm, lang="zh").diagnoses[0]
+    assert "Level Zero" in zh.title and "nvidia-smi" not in zh.fix
+
+
+def test_amd_smi_failing_to_start_and_rocms_page_fault(ix):
+    d = diagnose("amdsmi.amdsmi_exception.AmdSmiLibraryException: Error code:\n\t34 | AMDSMI_STATUS_DRIVER_NOT_LOADED - Driver not loaded").diagnoses[0]
+    assert d.title.startswith("AMD SMI (ROCm) error 34") and "/dev/kfd" in d.fix and "nvidia-smi" not in d.fix
+    fault = (":0:rocdevice.cpp            :2881: 3460268781 us: [pid:1234  tid:0x7f00] Callback: Queue 0x7f0000 aborting "
+             "with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted to access memory beyond the largest "
+             "legal address. code: 0x29\nAborted (core dumped)")
+    d = diagnose(fault).diagnoses[0]
+    assert "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION" in d.title and "AMD_SERIALIZE_KERNEL=3" in d.fix

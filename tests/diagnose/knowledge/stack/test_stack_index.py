@@ -245,3 +245,14 @@ def test_hip_texts_need_torchs_words(ix):
     assert ix.codes_in("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 2.00 GiB") == []
     assert ix.codes_in("RuntimeError: HIP error: invalid argumentation") == []
     assert [h.kind for h in ix.codes_in("RuntimeError: CUDA error: invalid device ordinal")] == ["cuda"]
+
+
+def test_intel_and_amd_codes_by_name(ix):
+    # oneCCL's line for a failed Level Zero call, SYCL's Unified Runtime, amdsmi's exception, ROCm's page fault
+    hits = ix.codes_in("oneCCL: ze_call.cpp:28 do_call: EXCEPTION: ze error at zeMemOpenIpcHandle, "
+                       "code: ZE_RESULT_ERROR_INVALID_ARGUMENT")
+    assert [(h.kind, h.record.number) for h in hits] == [("level_zero", 0x78000004)]
+    assert ix.platform_code("UR_RESULT_ERROR_DEVICE_LOST").kind == "unified_runtime"
+    assert ix.platform_code("AMDSMI_STATUS_DRIVER_NOT_LOADED").text == "Driver not loaded"
+    assert ix.hip(41, api="hsa").name == "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION"
+    assert ix.codes_in("ZE_RESULT_ERROR_NO_SUCH_THING") == []

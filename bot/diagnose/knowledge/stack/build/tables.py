@@ -15,7 +15,8 @@ import os
 import time
 from pathlib import Path
 
-from . import (abi, caches, cuda_codes, cuda_library_codes, distributions, drivers, hip_codes, nccl_codes, nvml_codes, os_tables, pins, sonames,
+from . import (abi, amdsmi_codes, caches, cuda_codes, cuda_library_codes, distributions, drivers, hip_codes, level_zero_codes,
+               nccl_codes, nvml_codes, os_tables, pins, sonames,
                stack_sites, transformers_attributes, transformers_exports, vllm_wheels)
 from .packages import Packages
 
@@ -40,6 +41,8 @@ def build(pypi: Packages, log=print, stats=lambda: (0, 0)) -> dict:
     step("nccl", lambda: nccl_codes.build(pypi))
     step("nvml", lambda: nvml_codes.build(pypi))
     step("hip", lambda: hip_codes.build(pypi))
+    step("amdsmi", lambda: amdsmi_codes.build(pypi))
+    step("level_zero", lambda: level_zero_codes.build(pypi))
     for name, table in os_tables.build().items():
         blocks[name] = table
     step("vllm_pins", lambda: pins.vllm_pins(pypi))
@@ -98,6 +101,10 @@ def counts(blocks: dict) -> dict[str, int]:
     if "hip" in blocks:
         out["hip codes"] = len(blocks["hip"]["hip"])
         out["hsa statuses"] = len(blocks["hip"]["hsa"])
+    if "amdsmi" in blocks:
+        out["amdsmi statuses"] = len(blocks["amdsmi"]["codes"])
+    if "level_zero" in blocks:
+        out["level zero results"] = len(blocks["level_zero"]["codes"])
     for key, lib in (blocks.get("cuda_libraries") or {}).get("libraries", {}).items():
         out[f"{lib['label']} statuses"] = len(lib["codes"])
     if "vllm_wheels" in blocks:
