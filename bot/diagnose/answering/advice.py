@@ -1062,8 +1062,19 @@ def _vllm_wheels(values: dict, facts: dict) -> dict:
         return _unpinned_wheels(releases, host)
     release = ix.wheel_release(version, project)
     pinned = project == str(values.get("package") or "").lower().replace("_", "-")    # pip named this release
+    if release is None and pinned:
+        return {**shipped, **_no_such_release(version, releases)}
     out = {**shipped, **(_release_wheels(release, releases, host, pinned) if release else {})}
     return {**out, **_python_ignored(version, facts, out)} if pinned else out
+
+
+def _no_such_release(version: str, releases) -> dict:
+    """A final release number (`0.99.0`) the index of vLLM's files does not hold: a typo, or a release not out
+    (or newer than the index, which the text allows for). Pre-releases and dev builds are never on the index."""
+    if not re.fullmatch(r"\d+(?:\.\d+){1,3}", version or ""):
+        return {}
+    live = [r.version for r in releases if not r.yanked]
+    return {"no_such_release": version, "newest_release": live[-1]} if live else {}
 
 
 def _python_ignored(version: str, facts: dict, out: dict) -> dict:
