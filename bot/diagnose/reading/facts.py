@@ -1314,6 +1314,17 @@ def shadowing(text: str) -> dict:
 NEAR = 12 * 1024
 
 
+# The Hub's offline switches as a paste shows them (`HF_HUB_OFFLINE=1 vllm serve ...`, `-e TRANSFORMERS_OFFLINE=1`,
+# a compose file's `HF_HUB_OFFLINE: "1"`): transformers then reports a model missing from the cache as "We couldn't
+# connect to 'https://huggingface.co'", which reads like a network failure. No library prints the assignment itself.
+_HUB_OFFLINE = LazyRe(r"(?i)\b(?:HF_HUB_OFFLINE|TRANSFORMERS_OFFLINE)\s*[=:]\s*['\"]?(?:1|on|yes|true)\b")
+
+
+def hub_offline(text: str) -> bool:
+    """Whether the paste sets huggingface_hub's (or transformers') offline mode."""
+    return "_OFFLINE" in text and bool(_HUB_OFFLINE.search(text))
+
+
 def environment(text: str, low: str, error_lines: str = "") -> dict:
     """The facts of the stack beneath vLLM (the stack index's keys): torch's CUDA, the CUDA runtime,
     the CUDA the driver supports, Python, glibc, the libraries the loader names, the user, limits,
@@ -1341,6 +1352,7 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "driver_cuda": _cuda_number(_first(_DRIVER_CUDA, near)),
         "python_version": env.get("python") or _python(_first(_PYTHON, near)),
         "wheel_platform": wheel_platform(near),
+        "hub_offline": hub_offline(text),
         "glibc_version": env.get("glibc") or _first(_GLIBC, near),
         "gcc_version": env.get("gcc"),
         "os_release": env.get("os"),
