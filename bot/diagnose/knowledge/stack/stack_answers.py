@@ -436,6 +436,11 @@ def _pip_conflict(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         cuda = ix.torch_cuda(want)
         if cuda:
             out["wanted_cuda"] = cuda
+    # a range (transformers `<5,>=4.56.0`) has releases inside it to go back to; an exact pin is the release
+    # itself, which paragraph 1 installs
+    required = str(out.get("pin_required") or "")
+    if required and not required.startswith(("==", "===")) and re.match(r"^[<>!~]", required):
+        out["pin_range_fix"] = required
     m = ix.manifest(vllm) if release else {}
     if m.get("torch") and package != "torch":
         out["pin_torch"] = m["torch"]
