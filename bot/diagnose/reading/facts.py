@@ -100,8 +100,11 @@ _PROSE_VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-]\w+)*)"     # in a sentence: not i
 # "The current workaround is to downgrade to `vllm==0.7.1`" (outlines#1517, a 0.8.2 failure) read as
 # 0.7.1 dropped the advice for 0.8 and warned the message was unknown there. No version is better
 # than that one. ("my vllm version is X" states what runs, whatever the line says around it.)
+# not the release in use: one the user moved away from or to, or one pip found no file for (the
+# requirement it could not satisfy may name a release that does not exist)
 _NOT_A_TARGET = (r"(?m)^(?!.*(?i:downgrad|upgrad|roll(?:ed|ing)?[ -]?back|revert|switch(?:ed|ing)?(?: back)? to"
-                 r"|work(?:s|ed)? (?:fine |well )?(?:with|on)|instead)).*?")
+                 r"|work(?:s|ed)? (?:fine |well )?(?:with|on)|instead|satisfies the requirement"
+                 r"|no matching distribution found)).*?")
 
 _VLLM = [
     _P(r"Initializing an? (?:V[01] )?LLM engine \(v" + _VERSION + r"\)"),

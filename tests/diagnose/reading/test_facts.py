@@ -175,6 +175,10 @@ def test_a_release_the_user_moved_to_is_not_the_one_that_failed():
     assert facts.extract("pip install vllm==0.7.1\nTraceback (most recent call last):")["vllm_version"] == "0.7.1"
     assert facts.extract("Name: vllm\nvllm==0.8.2\ntorch==2.6.0")["vllm_version"] == "0.8.2"
     assert facts.extract("After upgrading, my vllm version is 0.8.0")["vllm_version"] == "0.8.0"
+    # pip found no file for the requirement: the release it names may not even exist
+    assert facts.extract("ERROR: Could not find a version that satisfies the requirement vllm==0.99.0 "
+                         "(from versions: 0.33.0, 0.34.0)\nERROR: No matching distribution found for vllm==0.99.0"
+                         )["vllm_version"] is None
 
 
 def test_vllms_error_body_quoted_inside_another_json_string_is_still_vllms():
