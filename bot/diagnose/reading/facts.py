@@ -462,6 +462,16 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
      + ("openrlhf/trainer/sft_trainer", "openrlhf/trainer/dpo_trainer", "openrlhf/trainer/rm_trainer")),
     ("verl's training", False, ("verl/workers/actor/", "verl/workers/critic/", "verl/utils/checkpoint/",
                                 "verl\\workers\\actor\\", "verl\\workers\\critic\\")),
+    # trainers and toolkits that never run vLLM, by their packages and CLIs: XTuner (`xtuner train`), torchtune
+    # (its torchtune.* loggers), LitGPT, Lightning (its packages and its "GPU available: True" banner above),
+    # OpenMMLab's runners (mmcv, mmdet, mmengine, ...), detectron2, fairseq, BMTrain, PaddlePaddle, MindSpore
+    ("a training framework that does not run vLLM (XTuner, torchtune, LitGPT, Lightning, OpenMMLab, ...)", False,
+     ("xtuner", "torchtune", "litgpt", "lit_gpt", "pytorch_lightning", "lightning.pytorch",
+      "lightning/pytorch/", "lightning_fabric", "mmcv", "mmdet", "mmengine", "mmseg", "mmpose", "mmrotate",
+      "detectron2", "fairseq", "bmtrain", "paddlepaddle", "paddle.fluid", "paddlenlp", "paddleocr", "mindspore")),
+    # sentence-transformers by its package and its class (the Hub's org of the same name is no sign: vLLM
+    # serves its models)
+    ("sentence-transformers", False, ("sentence_transformers", "sentencetransformer(")),
     # ipex-llm's own transformers path (bigdl-llm before its rename); its vLLM (ipex_llm/vllm/) prints vLLM's
     # lines, which keep such a log vLLM's
     ("ipex-llm's transformers", False, ("ipex_llm.transformers", "ipex_llm/transformers/",
@@ -1105,6 +1115,12 @@ def rlimits(text: str) -> dict[str, str]:
 # What any program, vLLM among them, meets first on native Windows: a module only POSIX systems have
 _POSIX_ONLY = _P(r"No module named '(?:resource|fcntl|termios|pwd|grp|posix)'|uvloop does not support Windows",
                  literals=("No module named '", "uvloop does not support"))
+# A process that ran on native Windows, whatever its folders are called (host() knows only the usual ones): a
+# Python frame on a drive letter ('File "D:\\ooba\\modules\\x.py"'), a native frame in a DLL or a Python
+# extension (torch's Windows build: "c10.dll!c10::Error::Error", "x.cp312-win_amd64.pyd!PyInit_x"), a cmd or
+# PowerShell prompt ("PS C:\\Users\\me> ", "C:\\decred\\GoMiner>gominer.exe")
+_WINDOWS_RUN = _P(r'File "[A-Za-z]:[\\/]|\b\w+\.(?:dll|pyd)!\w|^(?:PS )?[A-Za-z]:\\[^\n<>|"]{0,200}> ?\S',
+                  re.M, literals=('File "', ".dll!", ".pyd!", ":\\"))
 
 
 # uv's resolver, when no wheel of a package fits: "torch==2.7.0 has no wheels with a matching platform tag (e.g.,
@@ -1615,7 +1631,8 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
             return f"`{package}` (a package that is neither vLLM nor the stack beneath it)", False
     # vLLM does not run on native Windows: a CUDA kernel, a download, a loader there is another program's.
     # Not a POSIX-only module missing: that is what starting vLLM there looks like (windows-native).
-    if os_hint == "windows" and not _mentions_vllm(low) and not vllm_printed(text) and not _POSIX_ONLY.search(text):
+    if (os_hint == "windows" or _WINDOWS_RUN.search(text)) and not _mentions_vllm(low) and not vllm_printed(text) \
+            and not _POSIX_ONLY.search(text):
         return "a program on native Windows, where vLLM does not run", False
     return None, False
 

@@ -590,3 +590,19 @@ def test_the_runtimes_of_other_languages_show_their_program():
     lua = ("luajit: nn/utils.lua:11: cuda runtime error (2) : out of memory at THCStorage.cu:41\n"
            "stack traceback:\n    [C]: in function 'resize'\n")
     assert "Lua" in facts.foreign_context(lua)[0]
+
+
+def test_a_run_on_native_windows_shows_without_the_usual_folders():
+    # torch's Windows build reports a CUDA error with its DLL frames (kijai/ComfyUI-Hunyuan3DWrapper#16)
+    dll = ("CUDA error: no kernel image is available for execution on the device\n"
+           "00007FFEC7E683C900007FFEC7E68320 c10.dll!c10::Error::Error [<unknown file> @ <unknown line number>]\n")
+    assert "native Windows" in facts.foreign_context(dll)[0]
+    # a single Python frame on a drive letter, a cmd prompt
+    frame = ('  File "D:\\bots\\gen.py", line 67, in sample\n'
+             "RuntimeError: cuda runtime error (59) : device-side assert triggered at THCGeneral.cpp:371\n")
+    prompt = "C:\\decred\\GoMiner>gominer.exe\npanic: Unknown CUresult: 35\n"
+    for paste in (frame, prompt):
+        assert "native Windows" in facts.foreign_context(paste)[0], paste
+    # vLLM started there is still answered (windows-native), and a Linux path is no drive
+    assert facts.foreign_context(frame.replace("gen.py", "vllm_run.py") + "import vllm\n")[0] is None
+    assert facts.foreign_context('  File "/home/me/gen.py", line 3, in <module>\n')[0] is None
