@@ -313,7 +313,8 @@ _VLLM_MENTIONED = ("vllm", "gpu_memory_utilization", "max_model_len", "tensor_pa
 # Evidence that another program printed the log. `strict`: even a mention of vLLM does not make it
 # vLLM's log (pip installing a vllm wheel is an install failure, not a vLLM error).
 _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a regex with re.I is 30x slower
-    ("SGLang", False, ("sglang",)),
+    # SGLang by name and by its kernel package (sgl_kernel's common_ops failing to load names only it)
+    ("SGLang", False, ("sglang", "sgl_kernel", "sgl-kernel")),
     ("Ollama", False, ("ollama",)),
     # GGML's CUDA backend (ggml-cuda.cu) is llama.cpp's, and that of the programs built on it
     # (ctransformers, whisper.cpp, koboldcpp): a CUDA error raised in it is theirs;
@@ -396,12 +397,14 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # builds for Windows of ComfyUI and Fooocus ship Python as "python_embeded", Forge's as webui_forge_*
     ("an image, video or voice app (Fooocus, InvokeAI, SD.Next, SwarmUI, Forge, Pinokio, a portable ComfyUI, ...)",
      False, ("fooocus", "invokeai", "sdnext", "pinokio", "python_embeded", "webui_forge", "swarmui", "onetrainer",
-             "fluxgym", "framepack", "gpt-sovits", "gpt_sovits")),
+             "fluxgym", "framepack", "gpt-sovits", "gpt_sovits",
+             # Nunchaku, the 4-bit diffusion engine ComfyUI's nodes load ("NunchakuFluxDiTLoader")
+             "nunchaku")),
     # LoRA trainers for image models (kohya's sd-scripts and the GUIs around it)
     ("kohya_ss / sd-scripts", False, ("kohya", "sd-scripts", "lora-scripts")),
     ("Easy Diffusion", False, ("stable-diffusion-ui", "easydiffusion", "easy diffusion")),
     ("KoboldCpp", False, ("koboldcpp",)),
-    ("ExLlama", False, ("exllamav2", "exllamav3")),
+    ("ExLlama", False, ("exllama",)),
     # MLC LLM's package (mlc_llm, mlc_chat before 0.1) runs on Apache TVM, whose FFI names itself in every
     # traceback (tvm._ffi.base.TVMError, tvm/_ffi/_cython/...)
     ("MLC LLM or Apache TVM", False, ("mlc_llm", "mlc-llm", "mlc_chat", "mlc-chat", "tvm._ffi", "tvm/_ffi",
@@ -494,6 +497,11 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
                            "alltoall_perf", "sendrecv_perf", "broadcast_perf", "# collective test starting")),
     ("the OpenAI API", False, ("context_length_exceeded", "'code': 'model_not_found'",
                                '"code": "model_not_found"', "or you do not have access to it")),
+    # conda's own failures (its HTTP error, its solver's): installing packages with conda, which vLLM's install
+    # does not use; not strict, since a conda environment that then names vLLM is vLLM's to answer
+    ("conda", False, ("condahttperror", "packagesnotfounderror", "unsatisfiableerror", "libmambaunsatisfiableerror",
+                      "solving environment: failed", "collecting package metadata (repodata.json): failed",
+                      "collecting package metadata (current_repodata.json): failed")),
     ("pip", True, ("could not install packages due to an oserror", "failed building wheel",
                    "building wheels for collected packages", "building wheel for collected packages",
                    "error: could not find a version")),
