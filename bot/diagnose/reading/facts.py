@@ -472,6 +472,11 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
      ("xtuner", "torchtune", "litgpt", "lit_gpt", "pytorch_lightning", "lightning.pytorch",
       "lightning/pytorch/", "lightning_fabric", "mmcv", "mmdet", "mmengine", "mmseg", "mmpose", "mmrotate",
       "detectron2", "fairseq", "bmtrain", "paddlepaddle", "paddle.fluid", "paddlenlp", "paddleocr", "mindspore")),
+    # older frameworks' native logs: Caffe's glog checks ("syncedmem.cpp:56] Check failed: error == cudaSuccess
+    # (2 vs. 0)", its caffe:: frames) and MXNet's (libmxnet.so frames, dmlc-core's logger); torch's own C++ checks
+    # read "CUDA error: ..." and name no such file
+    ("Caffe or MXNet", False, ("caffe::", "syncedmem.cpp", "check failed: error == cudasuccess", "libmxnet",
+                               "mxnet.base.mxneterror", "dmlc-core", "pooled_storage_manager.h")),
     # sentence-transformers by its package and its class (the Hub's org of the same name is no sign: vLLM
     # serves its models)
     ("sentence-transformers", False, ("sentence_transformers", "sentencetransformer(")),
