@@ -404,7 +404,7 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("kohya_ss / sd-scripts", False, ("kohya", "sd-scripts", "lora-scripts")),
     ("Easy Diffusion", False, ("stable-diffusion-ui", "easydiffusion", "easy diffusion")),
     ("KoboldCpp", False, ("koboldcpp",)),
-    ("ExLlama", False, ("exllama",)),
+    ("ExLlama", False, ("exllamav2", "exllamav3")),
     # MLC LLM's package (mlc_llm, mlc_chat before 0.1) runs on Apache TVM, whose FFI names itself in every
     # traceback (tvm._ffi.base.TVMError, tvm/_ffi/_cython/...)
     ("MLC LLM or Apache TVM", False, ("mlc_llm", "mlc-llm", "mlc_chat", "mlc-chat", "tvm._ffi", "tvm/_ffi",
@@ -609,22 +609,27 @@ _PROGRAM_SIGNS = [
      _P(r"^stack traceback:\s*\n\s*\[C\]: in ", re.M, literals=("stack traceback:",), span=200)),
 ]
 # Rust crates of vLLM's stack, whose panics surface inside vLLM's Python process (tokenizers, safetensors,
-# the Hub's Xet client, tiktoken, the grammar engines): a panic in them is the stack's, not another program's
+# the Hub's Xet client, tiktoken, the grammar engines, openai-harmony): a panic in them is the stack's
 _STACK_CRATES = ("tokenizers", "safetensors", "hf_xet", "hf-xet", "xet", "cas_client", "tiktoken", "outlines",
-                 "llguidance", "minijinja", "pyo3")
+                 "llguidance", "minijinja", "pyo3", "harmony", "blake3")
 # Rust's panic message: "thread 'main' panicked at src/main.rs:12:5:", "thread '<unnamed>' (2785453)
 # panicked at /home/u/.cargo/registry/src/index.crates.io-.../cudarc-0.13.9/src/driver/safe/core.rs:257:76:"
-_RUST_PANIC = _P(r"thread '[^'\n]{1,60}'(?: \(\d+\))? panicked at '?([^\n]{0,300})", literals=("panicked at",))
+_RUST_PANIC = _P(r"thread '([^'\n]{1,60})'(?: \(\d+\))? panicked at '?([^\n]{0,300})", literals=("panicked at",))
+_CRATE_SOURCE = re.compile(r"[/\\]\.?cargo[/\\]registry[/\\]src[/\\][^/\\\s]+[/\\]([A-Za-z][\w-]*?)-\d")
 
 
 def _rust_program(text: str) -> str | None:
-    """A Rust program's panic, where no Python process hosts it (a crate of a Python package panics
-    inside a Python traceback, as pyo3's PanicException) and it is no crate of vLLM's stack."""
+    """A Rust program's own panic: on its main thread (Rust names the main thread 'main' only in a Rust
+    binary; a Python process's threads are '<unnamed>' to it), or in a registry crate that is none of the
+    stack's, where no Python traceback (pyo3's PanicException) shows a Python process hosting it."""
     m = _RUST_PANIC.search(text)
     if m is None or "Traceback (most recent call last)" in text or "PanicException" in text:
         return None
-    where = m.group(1).lower()
-    return None if any(c in where for c in _STACK_CRATES) else "a Rust program (its panic)"
+    thread, where = m.group(1), m.group(2).lower()
+    if any(c in where for c in _STACK_CRATES):
+        return None
+    crate = _CRATE_SOURCE.search(where)
+    return "a Rust program (its panic)" if thread == "main" or crate else None
 
 
 def program_sign(text: str) -> str | None:

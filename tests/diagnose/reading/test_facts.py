@@ -586,6 +586,10 @@ def test_the_runtimes_of_other_languages_show_their_program():
     tokenizers = ("thread '<unnamed>' panicked at /root/.cargo/registry/src/index.crates.io-6f17d22bba15001f/"
                   "tokenizers-0.19.1/src/models/bpe/model.rs:12:5:\nno entry found for key\n")
     assert facts.foreign_context(tokenizers)[0] is None
+    # a crate's own code panicking in a Python process names no registry path and no main thread: not shown
+    harmony = "thread '<unnamed>' panicked at src/encoding.rs:812:21:\nindex out of bounds\n"
+    assert facts.foreign_context(harmony)[0] is None
+    assert "Rust program" in facts.foreign_context(harmony.replace("<unnamed>", "main"))[0]
     # Lua's traceback (szagoruyko/cifar.torch#14)
     lua = ("luajit: nn/utils.lua:11: cuda runtime error (2) : out of memory at THCStorage.cu:41\n"
            "stack traceback:\n    [C]: in function 'resize'\n")
