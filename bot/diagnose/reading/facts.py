@@ -316,7 +316,8 @@ _VLLM_MENTIONED = ("vllm", "gpu_memory_utilization", "max_model_len", "tensor_pa
 # Evidence that another program printed the log. `strict`: even a mention of vLLM does not make it
 # vLLM's log (pip installing a vllm wheel is an install failure, not a vLLM error).
 _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a regex with re.I is 30x slower
-    ("SGLang", False, ("sglang",)),
+    # SGLang by name and by its kernel package (sgl_kernel's common_ops failing to load names only it)
+    ("SGLang", False, ("sglang", "sgl_kernel", "sgl-kernel")),
     ("Ollama", False, ("ollama",)),
     # GGML's CUDA backend (ggml-cuda.cu) is llama.cpp's, and that of the programs built on it
     # (ctransformers, whisper.cpp, koboldcpp): a CUDA error raised in it is theirs;
@@ -399,7 +400,9 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # builds for Windows of ComfyUI and Fooocus ship Python as "python_embeded", Forge's as webui_forge_*
     ("an image, video or voice app (Fooocus, InvokeAI, SD.Next, SwarmUI, Forge, Pinokio, a portable ComfyUI, ...)",
      False, ("fooocus", "invokeai", "sdnext", "pinokio", "python_embeded", "webui_forge", "swarmui", "onetrainer",
-             "fluxgym", "framepack", "gpt-sovits", "gpt_sovits")),
+             "fluxgym", "framepack", "gpt-sovits", "gpt_sovits",
+             # Nunchaku, the 4-bit diffusion engine ComfyUI's nodes load ("NunchakuFluxDiTLoader")
+             "nunchaku")),
     # LoRA trainers for image models (kohya's sd-scripts and the GUIs around it)
     ("kohya_ss / sd-scripts", False, ("kohya", "sd-scripts", "lora-scripts")),
     ("Easy Diffusion", False, ("stable-diffusion-ui", "easydiffusion", "easy diffusion")),
@@ -430,7 +433,12 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # external launcher prints vLLM's own lines, which keep the paste vLLM's)
     ("a PyTorch distributed run (torchrun, accelerate launch)", False,
      ("torchrun --nproc", "torchrun --nnodes", "torchrun --standalone", "accelerate launch",
-      "-m torch.distributed.launch", "-m torch.distributed.run")),
+      "-m torch.distributed.launch", "-m torch.distributed.run",
+      # torchrun's elastic agent reporting its workers' exit ("ChildFailedError: train.py FAILED",
+      # "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1)") and its banner
+      # ("Setting OMP_NUM_THREADS environment variable for each process to be 1 in default")
+      "childfailederror", "torch.distributed.elastic.multiprocessing.api:failed",
+      "setting omp_num_threads environment variable for each process")),
     # diffusion trainers: diffusers' example scripts and the trainers built on them
     ("a diffusion model trainer", False, ("finetrainers", "train_dreambooth", "train_text_to_image",
                                           "train_controlnet", "diffusers/training_utils",
@@ -460,6 +468,21 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
      + ("openrlhf/trainer/sft_trainer", "openrlhf/trainer/dpo_trainer", "openrlhf/trainer/rm_trainer")),
     ("verl's training", False, ("verl/workers/actor/", "verl/workers/critic/", "verl/utils/checkpoint/",
                                 "verl\\workers\\actor\\", "verl\\workers\\critic\\")),
+    # trainers and toolkits that never run vLLM, by their packages and CLIs: XTuner (`xtuner train`), torchtune
+    # (its torchtune.* loggers), LitGPT, Lightning (its packages and its "GPU available: True" banner above),
+    # OpenMMLab's runners (mmcv, mmdet, mmengine, ...), detectron2, fairseq, BMTrain, PaddlePaddle, MindSpore
+    ("a training framework that does not run vLLM (XTuner, torchtune, LitGPT, Lightning, OpenMMLab, ...)", False,
+     ("xtuner", "torchtune", "litgpt", "lit_gpt", "pytorch_lightning", "lightning.pytorch",
+      "lightning/pytorch/", "lightning_fabric", "mmcv", "mmdet", "mmengine", "mmseg", "mmpose", "mmrotate",
+      "detectron2", "fairseq", "bmtrain", "paddlepaddle", "paddle.fluid", "paddlenlp", "paddleocr", "mindspore")),
+    # older frameworks' native logs: Caffe's glog checks ("syncedmem.cpp:56] Check failed: error == cudaSuccess
+    # (2 vs. 0)", its caffe:: frames) and MXNet's (libmxnet.so frames, dmlc-core's logger); torch's own C++ checks
+    # read "CUDA error: ..." and name no such file
+    ("Caffe or MXNet", False, ("caffe::", "syncedmem.cpp", "check failed: error == cudasuccess", "libmxnet",
+                               "mxnet.base.mxneterror", "dmlc-core", "pooled_storage_manager.h")),
+    # sentence-transformers by its package and its class (the Hub's org of the same name is no sign: vLLM
+    # serves its models)
+    ("sentence-transformers", False, ("sentence_transformers", "sentencetransformer(")),
     # ipex-llm's own transformers path (bigdl-llm before its rename); its vLLM (ipex_llm/vllm/) prints vLLM's
     # lines, which keep such a log vLLM's
     ("ipex-llm's transformers", False, ("ipex_llm.transformers", "ipex_llm/transformers/",
@@ -473,10 +496,20 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # Taskcluster's task logs ("[task 2025-07-01T05:06:30.004Z] ..."): a CI task's own program printed them
     ("a Taskcluster task", False, ("[task 19", "[task 20")),
     # NVIDIA's NCCL benchmarks, run to test the fabric: their failures read like vLLM's NCCL errors
+    # NVIDIA's Data Center GPU Manager and its Prometheus exporter (its host engine nv-hostengine, its library's
+    # sources under dcgmlib/), and the Go NVML bindings GPU exporters and device plugins are built on; vLLM
+    # reads the GPUs through NVML's Python binding
+    ("DCGM or another GPU monitoring agent", False, ("dcgm-exporter", "dcgm_exporter", "nv-hostengine", "dcgmlib",
+                                                    "gonvml", "go-nvml", "gpu-monitoring-tools")),
     ("nccl-tests", False, ("test nccl failure", "all_reduce_perf", "all_gather_perf", "reduce_scatter_perf",
                            "alltoall_perf", "sendrecv_perf", "broadcast_perf", "# collective test starting")),
     ("the OpenAI API", False, ("context_length_exceeded", "'code': 'model_not_found'",
                                '"code": "model_not_found"', "or you do not have access to it")),
+    # conda's own failures (its HTTP error, its solver's): installing packages with conda, which vLLM's install
+    # does not use; not strict, since a conda environment that then names vLLM is vLLM's to answer
+    ("conda", False, ("condahttperror", "packagesnotfounderror", "unsatisfiableerror", "libmambaunsatisfiableerror",
+                      "solving environment: failed", "collecting package metadata (repodata.json): failed",
+                      "collecting package metadata (current_repodata.json): failed")),
     ("pip", True, ("could not install packages due to an oserror", "failed building wheel",
                    "building wheels for collected packages", "building wheel for collected packages",
                    "error: could not find a version")),
@@ -499,6 +532,11 @@ _FOREIGN_RUNNERS = [
 _FOREIGN_SHAPES = [
     ("Ollama or another Go server (its `level=... source=file.go` log)",
      _P(r"\blevel=(?:ERROR|WARN|INFO|DEBUG) source=[\w./-]+\.go:\d+", literals=(" source=",))),
+    # Go's log/slog text records without the source ("time=2026-09-19T20:06:59.547Z level=ERROR msg=..."):
+    # dcgm-exporter, the device plugins, Go servers; unquoted time and upper-case level are slog's (the docker
+    # CLI's logrus lines, which a vLLM image's start may print, quote the time and write the level in lower case)
+    ("a Go program (its `time=... level=... msg=` log)",
+     _P(r"(?:^|\s)time=\d{4}-\d\d-\d\dT\S+ level=(?:DEBUG|INFO|WARN|ERROR) msg=", re.M, literals=(" level=",))),
     ("SGLang (its `[date TP0]` log records)",
      _P(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: (?:TP|DP|EP|PP)\d+)+\]", literals=(" TP", " DP"))),
     ("SD.Next or text-generation-webui (their `HH:MM:SS-micro LEVEL` log)",
@@ -526,6 +564,81 @@ _FOREIGN_SHAPES = [
 def foreign_shape(text: str) -> str | None:
     """The program whose log format the paste shows, where that format is no program of vLLM's stack's."""
     return next((name for name, pattern in _FOREIGN_SHAPES if pattern.search(text)), None)
+
+
+# What another program does, where nothing names it: signs read only where the paste does not mention vLLM at
+# all (a mention keeps it vLLM's, not_vllm), and after a vLLM server's error relayed through a client.
+# vLLM only infers: it prints no training loss, steps no optimizer, calls no backward pass, loads no model
+# through transformers' or diffusers' model classes, and keeps no training tracker. Trainers that run vLLM
+# for rollouts (verl, OpenRLHF, TRL's GRPO) print vLLM's own lines or name it where vLLM fails inside them.
+_PROGRAM_SIGNS = [
+    # a progress bar whose postfix is a training loss (tqdm's "[00:10<4:06:13, 1.73s/step, loss=0.656]",
+    # kohya's "avr_loss=0.134") or whose label is a task vLLM does not do: training epochs and steps, a
+    # speech transcription ("Epoch 2/30:   0%|", "steps:  18%|", "Train (loss 63.31) epoch 1:   3%|",
+    # "Transcribe:   0%|")
+    ("a training or transcription loop (its progress bar)",
+     _P(r"\d+(?:\.\d+)?(?:s/it|it/s|s/step|step/s)?, (?:\w+_)?loss=-?\d|"
+        r"(?im:^\s*(?:epoch|steps?|training|train|transcrib\w*)\b[^|\n]{0,60}:\s+\d{1,3}%\|)",
+        literals=("loss=", "%|"))),
+    # trainers' own log records: the Hugging Face Trainer's dicts ("{'loss': 1.23, 'grad_norm': ...",
+    # "'train_runtime':") and banner, OpenMMLab's runner ("Epoch [6][3150/3681]\tlr: ...", mmengine's
+    # "Epoch(train)  [6][150/501]"), the classic "Epoch: [1][43/48]" of PyTorch's examples, Lightning's banner
+    ("a model trainer (its training log records)",
+     _P(r"\{'(?:train_)?loss': -?[\d.]+|'train_runtime': |\*{5} Running training \*{5}|"
+        r"\bEpoch(?:\(train\))?:? *\[\d+\] *\[\d+/\d+\]|^GPU available: (?:True|False)(?: \(\w+\))?, used: ",
+        re.M, literals=("'loss': ", "'train_loss': ", "'train_runtime'", "Running training", "Epoch",
+                        "GPU available: "))),
+    # Weights & Biases, the training tracker: "wandb: Tracking run with wandb version 0.18.7",
+    # "wandb: Run summary:"
+    ("a training run tracked by Weights & Biases",
+     _P(r"^wandb: (?:Tracking run|Run summary|Run history|Syncing run|Currently logged in|"
+        r"🚀 View run|You can sync this run|Find logs at)", re.M, literals=("wandb: ",))),
+    # the paste's code, or a traceback's source line, trains a model: a backward pass, an optimizer or a
+    # trainer stepping ("loss.backward()", "accelerator.backward(loss)", "trainer.train()"). Not a model loaded
+    # with transformers (`LlamaForCausalLM.from_pretrained`): such a bare script's stack errors are answered
+    ("a script that trains a model (its backward pass or optimizer step)",
+     _P(r"\b\w+\.backward\(|\boptimizer\.step\(|\btrainer\.(?:train|fit)\(",
+        literals=(".backward(", "optimizer.step(", "trainer.train(", "trainer.fit("))),
+    # Go's runtime and loggers, in no program of vLLM's stack: a panic's goroutine dump ("goroutine 1
+    # [running]:"), the standard log's "2023/10/19 03:11:54 " stamp at a line's start (after a container
+    # runtime's own prefix), klog's header naming a .go source ("I0819 07:02:54.756486  1 main.go:235]")
+    ("a Go program (its panic or log format)",
+     _P(r"^goroutine \d+ \[[\w ,]+\]:$|"
+        r"^(?:\S+ (?:stdout|stderr) [FP] )?\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(?:\.\d+)? \S|"
+        r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [\w.-]+\.go:\d+\]",
+        re.M, literals=("goroutine ", "/0", "/1", ".go:"))),
+    # Lua's traceback (Torch7's `th train.lua` on cutorch)
+    ("a Lua program (its `stack traceback:`)",
+     _P(r"^stack traceback:\s*\n\s*\[C\]: in ", re.M, literals=("stack traceback:",), span=200)),
+]
+# Rust crates of vLLM's stack, whose panics surface inside vLLM's Python process (tokenizers, safetensors,
+# the Hub's Xet client, tiktoken, the grammar engines, openai-harmony): a panic in them is the stack's
+_STACK_CRATES = ("tokenizers", "safetensors", "hf_xet", "hf-xet", "xet", "cas_client", "tiktoken", "outlines",
+                 "llguidance", "minijinja", "pyo3", "harmony", "blake3")
+# Rust's panic message: "thread 'main' panicked at src/main.rs:12:5:", "thread '<unnamed>' (2785453)
+# panicked at /home/u/.cargo/registry/src/index.crates.io-.../cudarc-0.13.9/src/driver/safe/core.rs:257:76:"
+_RUST_PANIC = _P(r"thread '([^'\n]{1,60})'(?: \(\d+\))? panicked at '?([^\n]{0,300})", literals=("panicked at",))
+_CRATE_SOURCE = re.compile(r"[/\\]\.?cargo[/\\]registry[/\\]src[/\\][^/\\\s]+[/\\]([A-Za-z][\w-]*?)-\d")
+
+
+def _rust_program(text: str) -> str | None:
+    """A Rust program's own panic: on its main thread (Rust names the main thread 'main' only in a Rust
+    binary; a Python process's threads are '<unnamed>' to it), or in a registry crate that is none of the
+    stack's, where no Python traceback (pyo3's PanicException) shows a Python process hosting it."""
+    m = _RUST_PANIC.search(text)
+    if m is None or "Traceback (most recent call last)" in text or "PanicException" in text:
+        return None
+    thread, where = m.group(1), m.group(2).lower()
+    if any(c in where for c in _STACK_CRATES):
+        return None
+    crate = _CRATE_SOURCE.search(where)
+    return "a Rust program (its panic)" if thread == "main" or crate else None
+
+
+def program_sign(text: str) -> str | None:
+    """The other program a paste that never mentions vLLM shows by what it does or how it logs."""
+    return next((name for name, pattern in _PROGRAM_SIGNS if pattern.search(text)), None) \
+        or _rust_program(text)
 
 
 # The dynamic loader names the executable it could not start ("/server: error while loading shared
@@ -1023,6 +1136,12 @@ def rlimits(text: str) -> dict[str, str]:
 # What any program, vLLM among them, meets first on native Windows: a module only POSIX systems have
 _POSIX_ONLY = _P(r"No module named '(?:resource|fcntl|termios|pwd|grp|posix)'|uvloop does not support Windows",
                  literals=("No module named '", "uvloop does not support"))
+# A process that ran on native Windows, whatever its folders are called (host() knows only the usual ones): a
+# Python frame on a drive letter ('File "D:\\ooba\\modules\\x.py"'), a native frame in a DLL or a Python
+# extension (torch's Windows build: "c10.dll!c10::Error::Error", "x.cp312-win_amd64.pyd!PyInit_x"), a cmd or
+# PowerShell prompt ("PS C:\\Users\\me> ", "C:\\decred\\GoMiner>gominer.exe")
+_WINDOWS_RUN = _P(r'File "[A-Za-z]:[\\/]|\b\w+\.(?:dll|pyd)!\w|^(?:PS )?[A-Za-z]:\\[^\n<>|"]{0,200}> ?\S',
+                  re.M, literals=('File "', ".dll!", ".pyd!", ":\\"))
 
 
 # uv's resolver, when no wheel of a package fits: "torch==2.7.0 has no wheels with a matching platform tag (e.g.,
@@ -1538,6 +1657,9 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
         runner = next((name for name, markers in _FOREIGN_RUNNERS if present(markers)), None)
         if runner:
             return runner, False
+        sign = program_sign(text)
+        if sign:
+            return sign, False
     program = loader_program(text) if "error while loading shared" in low else None
     if program:
         return f"`{program}` (the program the dynamic loader could not start)", False
@@ -1552,7 +1674,8 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
             return f"`{package}` (a package that is neither vLLM nor the stack beneath it)", False
     # vLLM does not run on native Windows: a CUDA kernel, a download, a loader there is another program's.
     # Not a POSIX-only module missing: that is what starting vLLM there looks like (windows-native).
-    if os_hint == "windows" and not _mentions_vllm(low) and not vllm_printed(text) and not _POSIX_ONLY.search(text):
+    if (os_hint == "windows" or _WINDOWS_RUN.search(text)) and not _mentions_vllm(low) and not vllm_printed(text) \
+            and not _POSIX_ONLY.search(text):
         return "a program on native Windows, where vLLM does not run", False
     return None, False
 

@@ -536,3 +536,81 @@ def test_a_pod_specs_gpu_limit_is_kubernetes_and_a_cdi_device_is_not():
     assert facts.host(spec, spec.lower())[1] == "kubernetes"
     cdi = "podman run --device nvidia.com/gpu=all vllm"
     assert facts.host(cdi, cdi)[1] == "podman"
+
+
+def test_what_another_program_does_shows_it_without_its_name():
+    nccl = ("[rank1]:[E1030 03:19:32.584828663 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=215121, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for "
+            "600080 milliseconds before timing out.\n")
+    # a training loop's progress bar: its loss postfix (SWivid/F5-TTS#346), a label vLLM never prints
+    # (jianfch/stable-ts#368, facebookarchive/loop#36)
+    bar = "Epoch 2/30:   0%|          | 6/8563 [00:10<4:06:13,  1.73s/step, loss=0.656, step=8569]"
+    assert "training" in facts.foreign_context(bar + nccl)[0]
+    assert "training" in facts.foreign_context(bar.replace("Epoch 2/30", "Train") + nccl)[0]
+    transcribe = "Transcribe:   0%|          | 0/4240.94 [00:00<?, ?sec/s]Could not load library libcudnn_ops_infer.so.8.\n"
+    assert "transcription" in facts.foreign_context(transcribe)[0]
+    # trainers' records and trackers: the HF Trainer's dicts, OpenMMLab's epoch records, Weights & Biases
+    for record in ("{'loss': 1.2345, 'grad_norm': 0.98, 'learning_rate': 2e-05, 'epoch': 0.12}\n",
+                   "2019-12-03 13:36:58,567 - INFO - Epoch [6][3150/3681]\tlr: 0.02000, eta: 3:50:55, loss: 0.6186\n",
+                   "wandb: Run summary:\nwandb:       global_avg_loss 0.26961\n"):
+        assert facts.foreign_context(record + nccl)[0] is not None, record
+    # a traceback's source line that steps a model's training
+    backward = ('  File "train.py", line 122, in train\n    loss.backward()\n'
+                "RuntimeError: cuda runtime error (2) : out of memory at /pytorch/THCStorage.cu:66\n")
+    assert "trains a model" in facts.foreign_context(backward)[0]
+    # vLLM's own bars and a vLLM run in a trainer (which names vLLM) are none of these
+    for own in ("Processed prompts: 100%|██████████| 4/4 [00:01<00:00,  2.10it/s, est. speed input: 10.5 toks/s]\n",
+                "Capturing CUDA graph shapes: 100%|██████████| 67/67 [00:20<00:00,  3.30it/s]\n",
+                "Loading safetensors checkpoint shards: 100% Completed | 2/2 [00:01<00:00,  1.5it/s]\n",
+                bar + "\n(WorkerDict pid=9) INFO 08-15 00:16:56 [gpu_model_runner.py:1000] vllm rollout\n"):
+        assert facts.foreign_context(own + nccl)[0] is None, own
+    # a bare transformers script loading a model is answered on the stack's terms, as before
+    load = "model = LlamaForCausalLM.from_pretrained(p)\nRuntimeError: CUDA error: device-side assert triggered\n"
+    assert facts.foreign_context(load)[0] is None
+
+
+def test_the_runtimes_of_other_languages_show_their_program():
+    # Go: the standard log's stamp (NVIDIA/k8s-device-plugin#444), a panic's goroutine dump
+    # (hashicorp/nomad-device-nvidia#2), slog's records (NVIDIA/dcgm-exporter#612)
+    std = ("2023-10-19T11:11:54.957723331+08:00 stderr F 2023/10/19 03:11:54 Failed to initialize NVML: "
+           "could not load NVML library.\n")
+    panic = "panic: runtime error: invalid memory address or nil pointer dereference\n\ngoroutine 1 [running]:\n"
+    slog = 'time=2026-09-19T20:06:59.547Z level=ERROR msg="Cannot init NVML library; err: Unknown Error"\n'
+    for go in (std, panic, slog):
+        assert "Go program" in facts.foreign_context(go)[0], go
+    # torch's own glog lines name a C++ source, and the docker CLI's logrus lines quote their time
+    glog = "I1028 12:13:38.405081 632355 ProcessGroupNCCL.cpp:843] [Rank 0] NCCL watchdog thread started!\n"
+    logrus = 'time="2024-01-01T00:00:00Z" level=error msg="error waiting for container: context canceled"\n'
+    assert facts.foreign_context(glog)[0] is None and facts.foreign_context(logrus)[0] is None
+    # Rust: a program's own panic (apache/mahout#696); a crate of the stack panicking inside Python is the stack's
+    rust = ("thread '<unnamed>' (2785453) panicked at /home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/"
+            "cudarc-0.13.9/src/driver/safe/core.rs:257:76:\ncalled `Result::unwrap()` on an `Err` value: "
+            'DriverError(CUDA_ERROR_ILLEGAL_ADDRESS, "an illegal memory access was encountered")\n')
+    assert "Rust program" in facts.foreign_context(rust)[0]
+    tokenizers = ("thread '<unnamed>' panicked at /root/.cargo/registry/src/index.crates.io-6f17d22bba15001f/"
+                  "tokenizers-0.19.1/src/models/bpe/model.rs:12:5:\nno entry found for key\n")
+    assert facts.foreign_context(tokenizers)[0] is None
+    # a crate's own code panicking in a Python process names no registry path and no main thread: not shown
+    harmony = "thread '<unnamed>' panicked at src/encoding.rs:812:21:\nindex out of bounds\n"
+    assert facts.foreign_context(harmony)[0] is None
+    assert "Rust program" in facts.foreign_context(harmony.replace("<unnamed>", "main"))[0]
+    # Lua's traceback (szagoruyko/cifar.torch#14)
+    lua = ("luajit: nn/utils.lua:11: cuda runtime error (2) : out of memory at THCStorage.cu:41\n"
+           "stack traceback:\n    [C]: in function 'resize'\n")
+    assert "Lua" in facts.foreign_context(lua)[0]
+
+
+def test_a_run_on_native_windows_shows_without_the_usual_folders():
+    # torch's Windows build reports a CUDA error with its DLL frames (kijai/ComfyUI-Hunyuan3DWrapper#16)
+    dll = ("CUDA error: no kernel image is available for execution on the device\n"
+           "00007FFEC7E683C900007FFEC7E68320 c10.dll!c10::Error::Error [<unknown file> @ <unknown line number>]\n")
+    assert "native Windows" in facts.foreign_context(dll)[0]
+    # a single Python frame on a drive letter, a cmd prompt
+    frame = ('  File "D:\\bots\\gen.py", line 67, in sample\n'
+             "RuntimeError: cuda runtime error (59) : device-side assert triggered at THCGeneral.cpp:371\n")
+    prompt = "C:\\decred\\GoMiner>gominer.exe\npanic: Unknown CUresult: 35\n"
+    for paste in (frame, prompt):
+        assert "native Windows" in facts.foreign_context(paste)[0], paste
+    # vLLM started there is still answered (windows-native), and a Linux path is no drive
+    assert facts.foreign_context(frame.replace("gen.py", "vllm_run.py") + "import vllm\n")[0] is None
+    assert facts.foreign_context('  File "/home/me/gen.py", line 3, in <module>\n')[0] is None
