@@ -635,6 +635,16 @@ def _rust_program(text: str) -> str | None:
     return "a Rust program (its panic)" if thread == "main" or crate else None
 
 
+# Reinforcement-learning trainers that generate their rollouts with vLLM (OpenRLHF's PPO, verl, TRL's GRPO, the
+# R1-style recipes built on them): their training loop's bars, records and backward pass share the log with
+# the vLLM engines they host, so what trains is no sign that vLLM is absent. Their SFT/DPO trainers, which
+# load no vLLM, are named in _FOREIGN above. Most of them place the engines in Ray actors, so a training job
+# on Ray (its actors' record prefixes, its errors) may be hosting vLLM too.
+_ROLLOUT_TRAINERS = ("openrlhf", "verl/", "verl.", "verl\\", "volcengine", "grpo", "nemo_rl", "nemo-rl", "skyrl",
+                     "open-r1", "open_r1", "search-r1", "search_r1", "ragen", "rllm",
+                     "ray.exceptions", "raylet", "ray::", "ray/_private", "ray\\_private", " pid=")
+
+
 def program_sign(text: str) -> str | None:
     """The other program a paste that never mentions vLLM shows by what it does or how it logs."""
     return next((name for name, pattern in _PROGRAM_SIGNS if pattern.search(text)), None) \
@@ -1657,7 +1667,7 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
         runner = next((name for name, markers in _FOREIGN_RUNNERS if present(markers)), None)
         if runner:
             return runner, False
-        sign = program_sign(text)
+        sign = None if present(_ROLLOUT_TRAINERS) else program_sign(text)
         if sign:
             return sign, False
     program = loader_program(text) if "error while loading shared" in low else None

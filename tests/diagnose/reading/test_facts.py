@@ -564,6 +564,14 @@ def test_what_another_program_does_shows_it_without_its_name():
                 "Loading safetensors checkpoint shards: 100% Completed | 2/2 [00:01<00:00,  1.5it/s]\n",
                 bar + "\n(WorkerDict pid=9) INFO 08-15 00:16:56 [gpu_model_runner.py:1000] vllm rollout\n"):
         assert facts.foreign_context(own + nccl)[0] is None, own
+    # an RL trainer that generates with vLLM (by its name, or by the Ray actors such trainers place the engines
+    # in) trains in the same log, vLLM's lines cut away or not: its bar is no sign that vLLM is absent
+    ray_oom = ("ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n"
+               "Memory on the node (IP: 10.0.0.1, ID: 1a2b) where the task (actor ID: 3c4d, name=ActorModelRayActor."
+               "__init__, pid=123, memory used=250.10GB) was running was 250.50GB / 251.00GB (0.998), which exceeds "
+               "the memory usage threshold of 0.95.\n")
+    for rollout in (bar + "\n" + ray_oom, bar + '\n  File "/opt/openrlhf/trainer/ppo_trainer.py", line 9\n' + nccl):
+        assert facts.foreign_context(rollout)[0] is None, rollout
     # a bare transformers script loading a model is answered on the stack's terms, as before
     load = "model = LlamaForCausalLM.from_pretrained(p)\nRuntimeError: CUDA error: device-side assert triggered\n"
     assert facts.foreign_context(load)[0] is None
