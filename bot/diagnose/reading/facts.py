@@ -1140,14 +1140,24 @@ def platform_arch(platform: str) -> str | None:
     return _ARCH_WORDS.get(last)
 
 
+def _ran_on_posix(text: str) -> bool:
+    """Whether the paste's Python ran from POSIX paths and never from a Windows drive: its Windows marks
+    are then the user's side (a PowerShell prompt that started a Linux container, Docker Desktop, a
+    `sys.platform == "win32"` line of a frame), not where the failing process ran."""
+    if 'File "' not in text:
+        return False
+    paths = _FRAME_PATH.findall(text)[:MAX_FRAMES]
+    return any(p.startswith("/") for p in paths) and not any(re.match(r"[A-Za-z]:[\\/]", p) for p in paths)
+
+
 def host(text: str, low: str) -> tuple[str | None, str | None]:
     """(the OS the paste's process ran on when it says: windows | wsl | macos, the container it ran in)."""
     os_hint = None
     # each group first asks for a few letters all its markers share, one find each
     if ("wsl" in low or "microsoft" in low) and any(m in low for m in _WSL) or _WSL_DRIVE.search(text):
         os_hint = "wsl"
-    elif _WINDOWS_PATH.search(text) or "microsoft windows" in low or "win32" in low or "win_amd64" in low \
-            or "windows-10-" in low or "windows-11-" in low:         # Python's platform.platform()
+    elif (_WINDOWS_PATH.search(text) or "microsoft windows" in low or "win32" in low or "win_amd64" in low
+          or "windows-10-" in low or "windows-11-" in low) and not _ran_on_posix(text):   # platform.platform()
         os_hint = "windows"
     elif ("mac" in low or "darwin" in low or "apple" in low or "dylib" in low or "homebrew" in low) \
             and any(m in low for m in _MACOS) or _MAC_HOME.search(text):
