@@ -1529,6 +1529,8 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     # A package build's traceback (pip's isolated build environment, setuptools, torch's extension
     # builder) names no program: which package was built is not in its frames.
     frames = [f for f in traceback_paths(text) if not _BUILD_FRAME.search(f)]
+    if frames and all(_RAY_CLI_FRAME.search(f) for f in frames) and any(f.endswith("/bin/ray") for f in frames):
+        frames = []
     if not any("vllm" in f.lower() for f in frames) and not vllm_printed(text):
         if len(frames) >= 2:
             return "a Python program that is not vLLM (no vLLM frame in its traceback)", False
@@ -1593,6 +1595,10 @@ def _foreign_package(paths: list[str]) -> str | None:
 
 _BUILD_FRAME = re.compile(r"[/\\](?:pip-build-env-[^/\\]+|setuptools|_distutils|pip[/\\]_internal)[/\\]|"
                           r"torch[/\\]utils[/\\]cpp_extension\.py$")
+# The `ray` command itself (`ray start --address`, `ray status`): its entry script, Ray's own modules and
+# click, which parses its arguments. A traceback of nothing else is Ray's, the stack beneath vLLM, whose
+# own words (a version mismatch, an unreachable GCS) mean the same whoever runs the cluster.
+_RAY_CLI_FRAME = re.compile(r"[/\\]bin[/\\]ray$|[/\\](?:site|dist)-packages[/\\](?:ray|click)[/\\]")
 
 
 _HUB_HOST = LazyRe(r"https?://[\w.-]*(?:huggingface\.co|hf\.co|hf-mirror\.com)\b")
