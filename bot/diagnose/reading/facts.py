@@ -1280,14 +1280,24 @@ def platform_arch(platform: str) -> str | None:
     return _ARCH_WORDS.get(last)
 
 
+def _ran_on_posix(text: str) -> bool:
+    """Whether the paste's Python ran from POSIX paths and never from a Windows drive: its Windows marks
+    are then the user's side (a PowerShell prompt that started a Linux container, Docker Desktop, a
+    `sys.platform == "win32"` line of a frame), not where the failing process ran."""
+    if 'File "' not in text:
+        return False
+    paths = _FRAME_PATH.findall(text)[:MAX_FRAMES]
+    return any(p.startswith("/") for p in paths) and not any(re.match(r"[A-Za-z]:[\\/]", p) for p in paths)
+
+
 def host(text: str, low: str) -> tuple[str | None, str | None]:
     """(the OS the paste's process ran on when it says: windows | wsl | macos, the container it ran in)."""
     os_hint = None
     # each group first asks for a few letters all its markers share, one find each
     if ("wsl" in low or "microsoft" in low) and any(m in low for m in _WSL) or _WSL_DRIVE.search(text):
         os_hint = "wsl"
-    elif _WINDOWS_PATH.search(text) or "microsoft windows" in low or "win32" in low or "win_amd64" in low \
-            or "windows-10-" in low or "windows-11-" in low:         # Python's platform.platform()
+    elif (_WINDOWS_PATH.search(text) or "microsoft windows" in low or "win32" in low or "win_amd64" in low
+          or "windows-10-" in low or "windows-11-" in low) and not _ran_on_posix(text):   # platform.platform()
         os_hint = "windows"
     elif ("mac" in low or "darwin" in low or "apple" in low or "dylib" in low or "homebrew" in low) \
             and any(m in low for m in _MACOS) or _MAC_HOME.search(text):
@@ -1676,6 +1686,8 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     # A package build's traceback (pip's isolated build environment, setuptools, torch's extension
     # builder) names no program: which package was built is not in its frames.
     frames = [f for f in traceback_paths(text) if not _BUILD_FRAME.search(f)]
+    if frames and all(_RAY_CLI_FRAME.search(f) for f in frames) and any(f.endswith("/bin/ray") for f in frames):
+        frames = []
     if not any("vllm" in f.lower() for f in frames) and not vllm_printed(text):
         if len(frames) >= 2:
             return "a Python program that is not vLLM (no vLLM frame in its traceback)", False
@@ -1741,6 +1753,10 @@ def _foreign_package(paths: list[str]) -> str | None:
 
 _BUILD_FRAME = re.compile(r"[/\\](?:pip-build-env-[^/\\]+|setuptools|_distutils|pip[/\\]_internal)[/\\]|"
                           r"torch[/\\]utils[/\\]cpp_extension\.py$")
+# The `ray` command itself (`ray start --address`, `ray status`): its entry script, Ray's own modules and
+# click, which parses its arguments. A traceback of nothing else is Ray's, the stack beneath vLLM, whose
+# own words (a version mismatch, an unreachable GCS) mean the same whoever runs the cluster.
+_RAY_CLI_FRAME = re.compile(r"[/\\]bin[/\\]ray$|[/\\](?:site|dist)-packages[/\\](?:ray|click)[/\\]")
 
 
 _HUB_HOST = LazyRe(r"https?://[\w.-]*(?:huggingface\.co|hf\.co|hf-mirror\.com)\b")

@@ -80,14 +80,23 @@ def _pattern_candidates(rules: list[Rule], errors: list[Message], holds) -> list
 
 
 def _tail_candidates(rules: list[Rule], tail: list[Message], n_errors: int, holds) -> list[Candidate]:
+    """A `tail` rule says the log stops at its line (a capture bar, a wait): an error printed after
+    that line says the process did not stop there but died, so the error answers, not the rule."""
     found = []
+    last = tail[-TAIL_LINES:]
     for rule in rules:
-        for msg in reversed(tail[-TAIL_LINES:]):
-            caps = rule.search(msg.text, holds)
+        for i in range(len(last) - 1, -1, -1):
+            caps = rule.search(last[i].text, holds)
             if caps is not None:
-                found.append(Candidate(rule, msg, n_errors, BASE_CONFIDENCE[rule.level], "pattern", caps))
+                if not any(_died_with(m) for m in last[i + 1:]):
+                    found.append(Candidate(rule, last[i], n_errors, BASE_CONFIDENCE[rule.level], "pattern", caps))
                 break
     return found
+
+
+def _died_with(msg: Message) -> bool:
+    """An exception line, or a line native code printed as it died."""
+    return bool(msg.exc_type or msg.native)
 
 
 def _fuzzy_candidates(rules: list[Rule], errors: list[Message], taken: set[str],
