@@ -9,6 +9,7 @@ what would make the diagnosis slow.
 from __future__ import annotations
 
 import re
+import textwrap
 
 from bot.base.record import Factory, Record
 
@@ -121,6 +122,10 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
         text = text.replace("\n\n", "\n")
     if "\x00" in text:                  # PostgreSQL refuses NUL in text; other controls are harmless
         text = text.replace("\x00", "")
+    # A paste indented as a whole (Markdown's indented code block, a quote copied from a page or an editor) is
+    # read at its margin: indented, every line would read as the continuation of a message none starts
+    if text.lstrip("\n")[:1] in (" ", "\t"):
+        text = textwrap.dedent(text)
     # pip prints a failed build's output near the end of its log: the last 256 KB are searched
     if text.find("[end of output]", max(0, len(text) - PIP_TAIL)) >= 0:
         text = _dedent_pip_output(text)

@@ -90,7 +90,10 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
                "at most ", "no available", "died", "not allowed", "larger than", "greater than",
                "longer than", "smaller than", "is restricted", "unauthorized", "permission denied",
                "too many open files", "no space left", "cannot allocate memory", "bad file descriptor",
-               "out of resource", "oom-kill", "exited with code", *_BOTH)
+               "out of resource", "oom-kill", "exited with code",
+               # the text of an uncaught C++ exception, on the line under "terminate called after throwing":
+               # std::system_error says only strerror ("what():  Resource temporarily unavailable")
+               "what():", *_BOTH)
 
 # What native code prints to stderr as it dies, with no Python exception: libzmq's check
 # ("Too many open files (src/epoll.cpp:38)", "Assertion failed: ok (src/mailbox.cpp:99)"), the

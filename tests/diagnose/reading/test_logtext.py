@@ -103,3 +103,12 @@ def test_markdown_links_a_rendered_page_put_in_the_log_are_read_as_their_text():
     got = clean(text).text
     assert "segment /dev/shm/nccl-EoOvZr (size 7340384)" in got
     assert "see the docs and [1, 2](3)" in got           # only links to an address are unwrapped
+
+
+def test_a_paste_indented_as_a_whole_is_read_at_its_margin():
+    # Markdown's indented code block: every line four spaces in, inner indentation kept
+    text = logtext.clean("    Traceback (most recent call last):\n      File \"x.py\", line 1, in <module>\n"
+                 "    OSError: [Errno 28] No space left on device\n").text
+    assert text.startswith("Traceback") and "\n  File" in text and "\nOSError" in text
+    # a log whose first line alone is indented keeps its lines where they were
+    assert logtext.clean("  a\nb\n").text == "  a\nb\n"

@@ -391,6 +391,10 @@ def _errno(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["nofile_limit"] = limit
     if err.name == "ENOMEM":
         out["as_limit"] = set_limit(facts, "v")
+    # torch's shared-memory allocator (MapAllocator) names its files "</torch_<pid>_..>": an open that failed
+    # for want of descriptors, or a mapping the kernel refused, is the sharing of tensors between processes
+    if "</torch_" in c.message.text:
+        out["torch_shm_file"] = True
     if facts.get("container"):
         out["container"] = facts["container"]
     return out

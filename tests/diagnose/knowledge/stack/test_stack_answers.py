@@ -504,3 +504,21 @@ def test_amd_smi_failing_to_start_and_rocms_page_fault(ix):
              "legal address. code: 0x29\nAborted (core dumped)")
     d = diagnose(fault).diagnoses[0]
     assert "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION" in d.title and "AMD_SERIALIZE_KERNEL=3" in d.fix
+
+
+def test_torchs_shared_memory_open_is_the_open_files_limit_with_the_sharing_strategy():
+    # a real run: 200 tensors shared under ulimit -n 64; shm_open failed for want of descriptors, not for /dev/shm
+    _, d = _best("stack-errno/bare-torch-2.13-share-memory-ulimit-n-64-shm-open-emfile.log")
+    assert d.rule_id == "stack-errno" and "EMFILE" in d.title
+    assert "torch's shared-memory files" in d.cause and 'set_sharing_strategy("file_system")' in d.fix
+    _, zh = _best("stack-errno/bare-torch-2.13-share-memory-ulimit-n-64-shm-open-emfile.log", "zh")
+    assert "file_descriptor" in zh.cause and "set_sharing_strategy" in zh.fix
+
+
+def test_torchs_shared_memory_mapping_refused_beside_vllm_names_the_mappings_limit():
+    # the real run's line (100000 shared tensors, vm.max_map_count 65530); ENOMEM needs vLLM in the paste
+    line = read(LOGS / "_negative/bare-torch-2.13-share-memory-max-map-count-mmap-enomem.log").data.decode()
+    assert not diagnose(line).diagnoses
+    d = diagnose("(EngineCore_DP0 pid=7) ERROR 12-05 22:40:00 [core.py:1510] EngineCore failed to start.\n" + line).best
+    assert d.rule_id == "stack-errno" and "ENOMEM" in d.title
+    assert "vm.max_map_count" in d.cause and "sysctl -w vm.max_map_count=262144" in " ".join(d.fix.split())
