@@ -1,7 +1,7 @@
-"""The researcher's pastes of failures beneath vLLM (stack_pastes.yaml), and eight sets collected blind
-later (stack2..stack9_pastes.yaml): well formed, split honestly, no answer on a held-out paste of the first
-four sets is wrong (the blind measures of stack5 and stack6 had wrong answers, which a blind set must not
-fail the suite for; stack7, stack8, stack9 and stack11 are not measured yet), and none on a negative of the first set is given. The figures themselves: `python tests/accuracy/measure_stack.py
+"""The researcher's pastes of failures beneath vLLM (stack_pastes.yaml), and ten sets collected blind
+later (stack2..stack11_pastes.yaml): well formed, split honestly, no answer on a held-out paste of the first
+four sets is wrong (the blind measures of stack5, stack6 and stack9 had wrong answers, which a blind set must
+not fail the suite for), and none on a negative of the first set is given. The figures themselves: `python tests/accuracy/measure_stack.py
 [--manifest tests/accuracy/stack2_pastes.yaml]` (the second set's negatives are mostly bare lines, which
 the bot answers on the stack's terms: README, "Which pastes the stack answers")."""
 
@@ -25,7 +25,8 @@ SIXTH = load(MANIFEST.with_name("stack6_pastes.yaml"))      # blind set, session
 SEVENTH = load(MANIFEST.with_name("stack7_pastes.yaml"))    # blind set, session 6 (2026-12-05)
 EIGHTH = load(MANIFEST.with_name("stack8_pastes.yaml"))     # blind set, session 7 (2026-12-05)
 NINTH = load(MANIFEST.with_name("stack9_pastes.yaml"))      # blind set, session 8 (2026-12-05)
-ELEVENTH = load(MANIFEST.with_name("stack11_pastes.yaml"))  # blind set, collected 2026-12-05, not measured yet
+TENTH = load(MANIFEST.with_name("stack10_pastes.yaml"))     # blind set, session 7 (2026-12-05)
+ELEVENTH = load(MANIFEST.with_name("stack11_pastes.yaml"))  # blind set, session 7 (2026-12-05)
 
 
 @pytest.fixture(scope="module")
@@ -33,9 +34,9 @@ def results():
     return run(CASES)
 
 
-@pytest.mark.parametrize("cases", [CASES, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, ELEVENTH],
+@pytest.mark.parametrize("cases", [CASES, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH],
                          ids=["stack", "stack2", "stack3", "stack4", "stack5", "stack6", "stack7", "stack8", "stack9",
-                              "stack11"])
+                              "stack10", "stack11"])
 def test_every_case_is_a_real_paste_with_its_source(cases):
     rules = set(load_rulebook().rules) | {"none"}
     for c in cases:
@@ -63,7 +64,7 @@ def test_no_rule_cites_a_held_out_thread():
     for fixture in (ROOT / "tests" / "fixtures" / "logs").rglob("*.log"):
         with open(fixture, encoding="utf-8", errors="replace") as f:
             cited |= set(re.findall(thread, f.readline()))          # its #=SOURCE=# line
-    held = {c["url"] for c in CASES + SECOND + THIRD + FOURTH + FIFTH + SIXTH + SEVENTH + EIGHTH + NINTH + ELEVENTH
+    held = {c["url"] for c in CASES + SECOND + THIRD + FOURTH + FIFTH + SIXTH + SEVENTH + EIGHTH + NINTH + TENTH + ELEVENTH
             if c["split"] == "measure"}
     assert held & cited == set()
 
