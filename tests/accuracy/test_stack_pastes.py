@@ -1,8 +1,8 @@
 """The researcher's pastes of failures beneath vLLM (stack_pastes.yaml), and ten sets collected blind
 later (stack2..stack11_pastes.yaml): well formed, split honestly, no answer on a held-out paste of the first
 four sets is wrong (the blind measures of stack5, stack6 and stack9 had wrong answers, which a blind set must
-not fail the suite for), and none on a negative of the first set is given. The figures themselves: `python tests/accuracy/measure_stack.py
-[--manifest tests/accuracy/stack2_pastes.yaml]` (the second set's negatives are mostly bare lines, which
+not fail the suite for), and none on a negative of the first set is given. The figures themselves:
+`python tests/accuracy/measure_stack.py [--manifest tests/accuracy/stack2_pastes.yaml]` (the second set's negatives are mostly bare lines, which
 the bot answers on the stack's terms: README, "Which pastes the stack answers")."""
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ def results():
     return run(CASES)
 
 
-@pytest.mark.parametrize("cases", [CASES, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH],
+@pytest.mark.parametrize("cases", [CASES, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH,
+                                   ELEVENTH],
                          ids=["stack", "stack2", "stack3", "stack4", "stack5", "stack6", "stack7", "stack8", "stack9",
                               "stack10", "stack11"])
 def test_every_case_is_a_real_paste_with_its_source(cases):
@@ -64,8 +65,8 @@ def test_no_rule_cites_a_held_out_thread():
     for fixture in (ROOT / "tests" / "fixtures" / "logs").rglob("*.log"):
         with open(fixture, encoding="utf-8", errors="replace") as f:
             cited |= set(re.findall(thread, f.readline()))          # its #=SOURCE=# line
-    held = {c["url"] for c in CASES + SECOND + THIRD + FOURTH + FIFTH + SIXTH + SEVENTH + EIGHTH + NINTH + TENTH + ELEVENTH
-            if c["split"] == "measure"}
+    held = {c["url"] for c in CASES + SECOND + THIRD + FOURTH + FIFTH + SIXTH + SEVENTH + EIGHTH + NINTH + TENTH
+            + ELEVENTH if c["split"] == "measure"}
     assert held & cited == set()
 
 
