@@ -2,8 +2,8 @@
 later (stack2..stack11_pastes.yaml): well formed, split honestly, no answer on a held-out paste of the first
 four sets is wrong (the blind measures of stack5, stack6 and stack9 had wrong answers, which a blind set must
 not fail the suite for), and none on a negative of the first set is given. The figures themselves:
-`python tests/accuracy/measure_stack.py [--manifest tests/accuracy/stack2_pastes.yaml]` (the second set's negatives are mostly bare lines, which
-the bot answers on the stack's terms: README, "Which pastes the stack answers")."""
+`python tests/accuracy/measure_stack.py [--manifest tests/accuracy/stack2_pastes.yaml]` (the second set's
+negatives are mostly bare lines, which the bot answers on the stack's terms: README, "Which pastes the stack answers")."""
 
 from __future__ import annotations
 
