@@ -314,10 +314,15 @@ _CLIENT_HTTP_ERROR = _P(r"Error code: [45]\d\d - |OpenAIException - |\b[45]\d\d 
 # A mention is weaker: another tool that runs vLLM (`--backend vllm`, `vllm==0.7.2`, VLLMException).
 _VLLM_MENTIONED = ("vllm", "gpu_memory_utilization", "max_model_len", "tensor_parallel_size")   # lower case
 # Ray actors that host vLLM engines but are named for the framework: verl's colocated WorkerDict (actor,
-# rollout and reference in one process), OpenRLHF's LLMRayActor, Ray Serve LLM's own modules. A paste of
+# rollout and reference in one process), OpenRLHF's LLMRayActor, Ray Serve LLM's own modules, and the RL
+# frameworks that place them. A paste of
 # their death or pending placement often shows no vLLM line. Weaker than a mention: the same actor also
 # trains, so only Ray's own messages about the actor (rules on `ray_vllm_context`) are answered for it.
-_VLLM_HOST_ACTORS = ("workerdict", "llmrayactor", "ray/llm/_internal", "ray.llm._internal")
+_VLLM_HOST_ACTORS = ("workerdict", "llmrayactor", "ray/llm/_internal", "ray.llm._internal",
+                     # the RL frameworks themselves, whose rollouts run vLLM by default (verl's driver actor
+                     # logs as main_task; GRPO recipes on Ray are verl's or OpenRLHF's)
+                     "openrlhf", "verl/", "verl.", "verl\\", "(main_task pid=", "nemo_rl", "nemo-rl", "skyrl",
+                     "grpo")
 # Ray relaying an actor's fate to the driver (ray.get's exception, the raylet's push, the scheduler's wait)
 _RAY_ACTOR_FATE = _P(r"\b(?:ActorDiedError|RayActorError|WorkerCrashedError)\b|The actor died unexpectedly"
                      r"|A worker died or was killed|cannot be scheduled right now|No available node types can fulfill",
