@@ -313,6 +313,21 @@ _CLIENT_HTTP_ERROR = _P(r"Error code: [45]\d\d - |OpenAIException - |\b[45]\d\d 
                         literals=("Error code: ", "OpenAIException - ", "Client Error: ", "Server Error: "))
 # A mention is weaker: another tool that runs vLLM (`--backend vllm`, `vllm==0.7.2`, VLLMException).
 _VLLM_MENTIONED = ("vllm", "gpu_memory_utilization", "max_model_len", "tensor_parallel_size")   # lower case
+# Ray actors that host vLLM engines but are named for the framework: verl's colocated WorkerDict (actor,
+# rollout and reference in one process), OpenRLHF's LLMRayActor, Ray Serve LLM's own modules, and the RL
+# frameworks that place them. A paste of
+# their death or pending placement often shows no vLLM line. Weaker than a mention: the same actor also
+# trains, so only Ray's own messages about the actor (rules on `ray_vllm_context`) are answered for it.
+_VLLM_HOST_ACTORS = ("workerdict", "llmrayactor", "ray/llm/_internal", "ray.llm._internal",
+                     # the RL frameworks themselves, whose rollouts run vLLM by default (verl's driver actor
+                     # logs as main_task; GRPO recipes on Ray are verl's or OpenRLHF's)
+                     "openrlhf", "verl/", "verl.", "verl\\", "(main_task pid=", "nemo_rl", "nemo-rl", "skyrl",
+                     "grpo")
+# Ray relaying an actor's fate to the driver (ray.get's exception, the raylet's push, the scheduler's wait)
+_RAY_ACTOR_FATE = _P(r"\b(?:ActorDiedError|RayActorError|WorkerCrashedError)\b|The actor died unexpectedly"
+                     r"|A worker died or was killed|cannot be scheduled right now|No available node types can fulfill",
+                     literals=("ActorDiedError", "RayActorError", "WorkerCrashedError", "The actor died",
+                               "A worker died", "cannot be scheduled", "No available node types"))
 # Evidence that another program printed the log. `strict`: even a mention of vLLM does not make it
 # vLLM's log (pip installing a vllm wheel is an install failure, not a vLLM error).
 _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a regex with re.I is 30x slower
@@ -1688,7 +1703,8 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     frames = [f for f in traceback_paths(text) if not _BUILD_FRAME.search(f)]
     if frames and all(_RAY_CLI_FRAME.search(f) for f in frames) and any(f.endswith("/bin/ray") for f in frames):
         frames = []
-    if not any("vllm" in f.lower() for f in frames) and not vllm_printed(text):
+    if not any("vllm" in f.lower() for f in frames) and not vllm_printed(text) \
+            and not _relayed_actor_fate(text, low):
         if len(frames) >= 2:
             return "a Python program that is not vLLM (no vLLM frame in its traceback)", False
         package = _foreign_package(frames)
@@ -1777,6 +1793,17 @@ def _relayed_server_error(text: str) -> bool:
     return not _HUB_HOST.match(url.group(0)) if url else _HUB_HOST.search(text) is None
 
 
+def _hosts_vllm(low: str) -> bool:
+    """A Ray actor the paste names is one that hosts vLLM engines (verl's WorkerDict, OpenRLHF's LLMRayActor)."""
+    return any(m in low for m in _VLLM_HOST_ACTORS)
+
+
+def _relayed_actor_fate(text: str, low: str) -> bool:
+    """The driver's traceback relays what happened to an actor that hosts vLLM: its frames are the
+    trainer's (ray.get in verl's or OpenRLHF's loop), the actor's death or pending placement is the error."""
+    return _hosts_vllm(low) and bool(_RAY_ACTOR_FATE.search(text))
+
+
 def _mentions_vllm(low: str) -> bool:
     """A mention is weaker than vLLM's own output: another tool that runs vLLM (`--backend vllm`)."""
     return any(m in low for m in _VLLM_MENTIONED)
@@ -1838,6 +1865,9 @@ def extract(text: str, error_lines: str = "") -> dict:
         # into a vLLM help channel); never in a log that shows another program.
         "stack_context": vllm_context or foreign is None,
         "vllm_printed": printed,
+        # Ray's messages about an actor (its death, its pending placement) where that actor hosts vLLM:
+        # the paste shows vLLM, or names an actor that frameworks place their vLLM engines in
+        "ray_vllm_context": vllm_context or _hosts_vllm(low),
         "vllm_install": install,
         "vllm_sdist": vllm_sdist(text) if install else None,
         # the build uses the environment's packages, not an isolated one with vLLM's build requirements

@@ -622,3 +622,19 @@ def test_a_run_on_native_windows_shows_without_the_usual_folders():
     # vLLM started there is still answered (windows-native), and a Linux path is no drive
     assert facts.foreign_context(frame.replace("gen.py", "vllm_run.py") + "import vllm\n")[0] is None
     assert facts.foreign_context('  File "/home/me/gen.py", line 3, in <module>\n')[0] is None
+
+
+def test_an_actor_that_hosts_vllm_gives_rays_messages_about_it_a_vllm_context_only():
+    facts_of = facts.extract
+    death = ("ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.\n"
+             "\tclass_name: create_colocated_worker_cls.<locals>.WorkerDict\n\tpid: 20174\n")
+    trainer = ('  File "rl-factory/verl/trainer/ppo/ray_trainer.py", line 952, in fit\n'
+               '  File "rl-factory/verl/single_controller/ray/base.py", line 49, in func\n')
+    found = facts_of(trainer + death)
+    assert found["ray_vllm_context"] and not found["vllm_context"]
+    assert found["foreign_context"] is None            # the trainer's frames relay the actor's death
+    plain = facts_of(death.replace("create_colocated_worker_cls.<locals>.WorkerDict", "Counter"))
+    assert not plain["ray_vllm_context"]
+    # the same actor failing in its own Python code (a tokenizer, a training step) is not relayed
+    own = facts_of(trainer + "ray.exceptions.RayTaskError(ValueError): ray::WorkerDict.ref_init_model()\n")
+    assert own["foreign_context"]

@@ -24,6 +24,7 @@ SCOPES = ("errors", "any", "tail")
 LANGS = ("en", "zh")
 WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "compute_capability",
              "platform", "has_traceback", "vllm_context", "stack_context", "vllm_printed", "frames",
+             "ray_vllm_context",
              # the stack beneath vLLM (reading/facts.py environment())
              "torch_cuda", "cuda_runtime", "driver_cuda", "driver_version", "python_version", "glibc_version",
              "os_hint", "container", "vllm_install", "torch_build", "hub_offline")
