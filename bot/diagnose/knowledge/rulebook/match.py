@@ -95,8 +95,9 @@ def _tail_candidates(rules: list[Rule], tail: list[Message], n_errors: int, hold
 
 
 def _died_with(msg: Message) -> bool:
-    """An exception line, or a line native code printed as it died."""
-    return bool(msg.exc_type or msg.native)
+    """An exception line, or a line native code printed as it died. Not the user's own Ctrl-C: a paste
+    of a run that hung ends with it, and the hang is what the tail's line explains."""
+    return bool(msg.exc_type or msg.native) and "KeyboardInterrupt" not in (msg.exc_type or "")
 
 
 def _fuzzy_candidates(rules: list[Rule], errors: list[Message], taken: set[str],
@@ -152,12 +153,25 @@ def _literal_scan(literals: tuple[str, ...]):
                                            matchkind=ahocorasick_rs.MATCHKIND_STANDARD)
 
 
-def _reachable(rules: list[Rule], messages: list[Message]) -> list[Rule]:
+_BOOK_LITERALS: dict[int, tuple[RuleBook, tuple[str, ...]]] = {}
+
+
+def _book_literals(book: RuleBook) -> tuple[str, ...]:
+    """Every pattern's required literal in the book, the same whatever a paste's facts let answer (so
+    the automaton over them is built once per book; kept with the book so that its id is not reused)."""
+    known = _BOOK_LITERALS.get(id(book))
+    if known is None or known[0] is not book:
+        if len(_BOOK_LITERALS) > 8:          # tests and rule authors load many books; a server, one
+            _BOOK_LITERALS.clear()
+        known = _BOOK_LITERALS[id(book)] = (book, tuple(sorted({lit for r in book for lit in r.literals if lit})))
+    return known[1]
+
+
+def _reachable(rules: list[Rule], messages: list[Message], literals: tuple[str, ...]) -> list[Rule]:
     """The rules one of whose patterns could hit one of these messages. A pattern cannot match without
     its required literal, and most rules' literals are in no message of a paste: one automaton pass
     over all the messages leaves out those rules, where each rule testing each literal on each
     message cost most of a small paste's diagnosis."""
-    literals = tuple(sorted({lit for r in rules for lit in r.literals if lit}))
     if not literals or not messages:
         return rules
     joined = "\n".join(m.text for m in messages).encode("utf-8", "surrogatepass")
@@ -195,7 +209,7 @@ def candidates(book: RuleBook, errors: list[Message], tail: list[Message], facts
     for r in usable:
         by_scope[r.scope].append(r)
     # the patterns' search only where a pattern can hit; the reworded-message scores below see every rule
-    reach = {id(r) for r in _reachable(usable, errors + tail)}
+    reach = {id(r) for r in _reachable(usable, errors + tail, _book_literals(book))}
     hit = {scope: [r for r in rules if id(r) in reach] for scope, rules in by_scope.items()}
     strong = strong_messages(errors)
     cands = _pattern_candidates(hit["errors"], strong, holds)
