@@ -68,7 +68,12 @@ def test_300_slow_connections_from_one_client_are_capped_and_events_still_get_th
         took = events_acknowledged(bot, botlog)
         assert max(took) < SLACK_ACK_S, took
         assert slow.opened + slow.refused == 300
-        assert slow.alive() == 20                                 # the per-client cap; the rest were closed at once
+        # the per-client cap; the rest were closed at once, which the clients see only on their next read
+        # (every half second, slower on a loaded 2-core box: a CI run saw 143 still open at the first look)
+        settled = time.monotonic() + 5           # well before the 10 s read deadline cuts the 20 it holds
+        while slow.alive() > 20 and time.monotonic() < settled:
+            time.sleep(0.1)
+        assert slow.alive() == 20
         print(f"one client: acks median {statistics.median(took) * 1000:.0f} ms, max {max(took) * 1000:.0f} ms; "
               f"{slow.alive()} of 300 slow connections held")
     finally:
