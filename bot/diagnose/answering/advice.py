@@ -561,7 +561,8 @@ def _tokenizer_class(values: dict, facts: dict) -> dict:
     first = _TOKENIZER_CLASS_FROM.get(str(values.get("tokenizer_class") or ""))
     if not first:
         return {}
-    out: dict = {"tc_first": first}
+    # a class only a newer transformers has: remote code would not bring it, so no trust_remote_code to paste
+    out: dict = {"tc_first": first, "suggest": {}}
     installed = facts.get("transformers_installed")
     table = _transformers_table()
     if table is None:
