@@ -19,6 +19,8 @@ MAX_INPUT_CHARS = 10 * 1024 * 1024
 _TAIL_AFTER_LAST_ERROR = 256 * 1024
 _ERROR_MARKERS = ("Traceback (most recent call last)", "Error", "ERROR", "Exception")
 
+# a paste whose first line, after leading blank lines, starts indented (matched in place: no copy of the text)
+_INDENTED = re.compile(r"\n*[ \t]")
 _SLACK_LINK = re.compile(r"<((?:https?|mailto|file|ftp)://[^|>\s]+|[#@!][^|>\s]+)(?:\|([^>\n]*))?>")
 # Real escape sequences (colours, cursor moves from tqdm) and colour codes whose ESC byte was lost
 # in a copy-paste, e.g. "[1;36m(EngineCore_DP0 pid=87)" (but not "[5ms]" or "[2m]").
@@ -124,7 +126,7 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
         text = text.replace("\x00", "")
     # A paste indented as a whole (Markdown's indented code block, a quote copied from a page or an editor) is
     # read at its margin: indented, every line would read as the continuation of a message none starts
-    if text.lstrip("\n")[:1] in (" ", "\t"):
+    if _INDENTED.match(text):
         text = textwrap.dedent(text)
     # pip prints a failed build's output near the end of its log: the last 256 KB are searched
     if text.find("[end of output]", max(0, len(text) - PIP_TAIL)) >= 0:

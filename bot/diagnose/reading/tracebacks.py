@@ -664,7 +664,7 @@ def _before_interrupt(text: str) -> int:
     if start <= 0:
         return len(text)
     line_start = text.rfind("\n", 0, start) + 1
-    return line_start if text[:line_start].strip() else len(text)
+    return line_start if _last_non_blank(text, line_start) else len(text)
 
 
 def _last_non_blank(text: str, end: int, chunk: int = 65536) -> int:

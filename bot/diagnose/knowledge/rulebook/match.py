@@ -7,7 +7,6 @@ rule's `when` conditions, and a pattern's own). Ranking is the answering's (answ
 
 from __future__ import annotations
 
-import functools
 import re
 
 from bot.base.versions import OPS, in_range
@@ -95,9 +94,9 @@ def _tail_candidates(rules: list[Rule], tail: list[Message], n_errors: int, hold
 
 
 def _died_with(msg: Message) -> bool:
-    """An exception line, or a line native code printed as it died. Not the user's own Ctrl-C: a paste
-    of a run that hung ends with it, and the hang is what the tail's line explains."""
-    return bool(msg.exc_type or msg.native) and "KeyboardInterrupt" not in (msg.exc_type or "")
+    """An exception line, or a line native code printed as it died (the user's own Ctrl-C that ends a
+    paste of a hang is not in the tail: tracebacks.tail leaves it out)."""
+    return bool(msg.exc_type or msg.native)
 
 
 def _fuzzy_candidates(rules: list[Rule], errors: list[Message], taken: set[str],
@@ -145,37 +144,34 @@ def _explained(rules: list[Rule], errors: list[Message], taken: set[str], holds)
     return {id(m) for m in errors if any(r.search(m.text, holds) is not None for r in hit_rules)}
 
 
-@functools.lru_cache(maxsize=4)
-def _literal_scan(literals: tuple[str, ...]):
-    """One automaton over every pattern's required literal (built once per rule book)."""
-    import ahocorasick_rs
-    return ahocorasick_rs.BytesAhoCorasick([lit.encode() for lit in literals],
-                                           matchkind=ahocorasick_rs.MATCHKIND_STANDARD)
+_BOOK_SCANS: dict[int, tuple[RuleBook, tuple[str, ...], object]] = {}
 
 
-_BOOK_LITERALS: dict[int, tuple[RuleBook, tuple[str, ...]]] = {}
-
-
-def _book_literals(book: RuleBook) -> tuple[str, ...]:
-    """Every pattern's required literal in the book, the same whatever a paste's facts let answer (so
-    the automaton over them is built once per book; kept with the book so that its id is not reused)."""
-    known = _BOOK_LITERALS.get(id(book))
+def _book_scan(book: RuleBook) -> tuple[tuple[str, ...], object]:
+    """Every pattern's required literal in the book, with one automaton over them: the same whatever a
+    paste's facts let answer, so built once per book (kept with the book, so that its id is not reused)."""
+    known = _BOOK_SCANS.get(id(book))
     if known is None or known[0] is not book:
-        if len(_BOOK_LITERALS) > 8:          # tests and rule authors load many books; a server, one
-            _BOOK_LITERALS.clear()
-        known = _BOOK_LITERALS[id(book)] = (book, tuple(sorted({lit for r in book for lit in r.literals if lit})))
-    return known[1]
+        import ahocorasick_rs
+        if len(_BOOK_SCANS) > 8:             # tests and rule authors load many books; a server, one
+            _BOOK_SCANS.clear()
+        literals = tuple(sorted({lit for r in book for lit in r.literals if lit}))
+        scan = ahocorasick_rs.BytesAhoCorasick([lit.encode() for lit in literals],
+                                               matchkind=ahocorasick_rs.MATCHKIND_STANDARD) if literals else None
+        known = _BOOK_SCANS[id(book)] = (book, literals, scan)
+    return known[1], known[2]
 
 
-def _reachable(rules: list[Rule], messages: list[Message], literals: tuple[str, ...]) -> list[Rule]:
+def _reachable(rules: list[Rule], messages: list[Message], book: RuleBook) -> list[Rule]:
     """The rules one of whose patterns could hit one of these messages. A pattern cannot match without
     its required literal, and most rules' literals are in no message of a paste: one automaton pass
     over all the messages leaves out those rules, where each rule testing each literal on each
     message cost most of a small paste's diagnosis."""
-    if not literals or not messages:
+    literals, scan = _book_scan(book)
+    if scan is None or not messages:
         return rules
     joined = "\n".join(m.text for m in messages).encode("utf-8", "surrogatepass")
-    found = {literals[i] for i, _, _ in _literal_scan(literals).find_matches_as_indexes(joined, overlapping=True)}
+    found = {literals[i] for i, _, _ in scan.find_matches_as_indexes(joined, overlapping=True)}
     return [r for r in rules if any(not lit or lit in found for lit in r.literals)]
 
 
@@ -209,7 +205,7 @@ def candidates(book: RuleBook, errors: list[Message], tail: list[Message], facts
     for r in usable:
         by_scope[r.scope].append(r)
     # the patterns' search only where a pattern can hit; the reworded-message scores below see every rule
-    reach = {id(r) for r in _reachable(usable, errors + tail, _book_literals(book))}
+    reach = {id(r) for r in _reachable(usable, errors + tail, book)}
     hit = {scope: [r for r in rules if id(r) in reach] for scope, rules in by_scope.items()}
     strong = strong_messages(errors)
     cands = _pattern_candidates(hit["errors"], strong, holds)
