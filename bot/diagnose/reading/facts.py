@@ -370,7 +370,11 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
                     "text_generation_router", "text-generation-inference", "shardcannotstart",
                     "text-generation-server", "text-generation-router",
                     # its launcher's shard manager relaying a shard's death ("Shard complete standard error output:")
-                    "shard-manager", "shard complete standard error output")),
+                    "shard-manager", "shard complete standard error output",
+                    # its launcher's own options and the Args it echoes ("num_shard: Some(2), ...,
+                    # max_batch_prefill_tokens: 4096"), which no vLLM option is named like
+                    "--num-shard", "--max-batch-prefill-tokens", "--max-input-length", "--max-total-tokens",
+                    "num_shard: some(", "max_batch_prefill_tokens")),
     # TEI's crates log under their names too: the router, the backends (text_embeddings_backend_candle, ..._ort,
     # ..._python) and the core (text_embeddings_core::tokenization); its binary is text-embeddings-router
     ("text-embeddings-inference", False, ("text-embeddings-inference", "text_embeddings_router",
@@ -427,6 +431,9 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("an image, video or voice app (Fooocus, InvokeAI, SD.Next, SwarmUI, Forge, Pinokio, a portable ComfyUI, ...)",
      False, ("fooocus", "invokeai", "sdnext", "pinokio", "python_embeded", "webui_forge", "swarmui", "onetrainer",
              "fluxgym", "framepack", "gpt-sovits", "gpt_sovits",
+             # FramePack's demo printing its attention back ends and VRAM mode; OneTrainer's trainer and cache
+             "sage attn is not installed", "currently enabled native sdp backends", "high-vram mode:",
+             "generictrainer", "workspace-cache/run",
              # Nunchaku, the 4-bit diffusion engine ComfyUI's nodes load ("NunchakuFluxDiTLoader")
              "nunchaku")),
     # LoRA trainers for image models (kohya's sd-scripts and the GUIs around it)
@@ -473,6 +480,19 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("a diffusion model trainer", False, ("finetrainers", "train_dreambooth", "train_text_to_image",
                                           "train_controlnet", "diffusers/training_utils",
                                           "diffusers\\training_utils")),
+    # Ray's training, tuning and RL libraries (Ray Train's TorchTrainer, Tune's trials and its "== Status ==" table,
+    # RLlib), which run no vLLM: a Ray error in their job is theirs (vLLM runs on Ray Core, Ray Data and Ray Serve)
+    ("a Ray Tune, Train or RLlib job", False,
+     ("ray.tune", "ray/tune/", "ray\\tune\\", "ray.rllib", "ray/rllib/", "ray\\rllib\\", "ray.train.",
+      "ray/train/", "ray\\train\\", "== status ==", "torchtrainer(", "tuner.fit(", "tune.run(")),
+    # diffusers, the image and video pipelines vLLM does not load: its package in a frame, its own offline-mode
+    # page the Hub's errors point to ("...see how to run the library in offline mode at
+    # 'https://huggingface.co/docs/diffusers/installation#offline-mode'"), its weight and pipeline files and its
+    # model classes (UNet2DConditionModel, AutoencoderKL, FluxTransformer2DModel, WanTransformer3DModel)
+    ("diffusers (an image or video generation pipeline)", False,
+     ("site-packages/diffusers/", "site-packages\\diffusers\\", "dist-packages/diffusers/", "docs/diffusers/",
+      "diffusers.pipelines", "diffusers.models", "diffusion_pytorch_model", "model_index.json",
+      "diffusionpipeline", "unet2dconditionmodel", "autoencoderkl", "transformer2dmodel", "transformer3dmodel")),
     # image restoration and super-resolution trainers (BasicSR and the models built on it)
     ("BasicSR or a model built on it", False, ("basicsr", "realesrgan", "gfpgan", "codeformer")),
     # DeepSpeed's package in any frame (deepspeed/runtime/, deepspeed/ops/, deepspeed/launcher/, ...) and
@@ -506,7 +526,10 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
       "lightning/pytorch/", "lightning_fabric", "mmcv", "mmdet", "mmengine", "mmseg", "mmpose", "mmrotate",
       "detectron2", "fairseq", "bmtrain", "paddlepaddle", "paddle.fluid", "paddlenlp", "paddleocr", "mindspore",
       # Meta's MMF: its CLI (mmf_run) and its loggers ("2021-02-27T13:58:58 | mmf.utils.configuration: ...")
-      "mmf_run", "mmf.utils.", "mmf.trainers.")),
+      "mmf_run", "mmf.utils.", "mmf.trainers.",
+      # OpenMMLab's older train.py and mmcv runner records ("- INFO - Distributed training: False",
+      # "workflow: [('train', 1)], max: 12 epochs")
+      "distributed training: false", "distributed training: true", "workflow: [('train'")),
     # older frameworks' native logs: Caffe's glog checks ("syncedmem.cpp:56] Check failed: error == cudaSuccess
     # (2 vs. 0)", its caffe:: frames) and MXNet's (libmxnet.so frames, dmlc-core's logger); torch's own C++ checks
     # read "CUDA error: ..." and name no such file
@@ -644,19 +667,22 @@ _PROGRAM_SIGNS = [
      _P(r"\b\w+\.backward\(|\boptimizer\.step\(|\btrainer\.(?:train|fit)\(",
         literals=(".backward(", "optimizer.step(", "trainer.train(", "trainer.fit("))),
     # the script run, named on a command line, in prose or in a frame: a training script (train.py,
-    # tools/train.py, train_net.py, finetune.py, pretrain_*.py, the Hugging Face examples' run_clm.py and
+    # tools/train.py, train_net.py, finetune.py, pretrain_*.py, their shell launchers (tools/dist_train.sh,
+    # scripts/finetune_lora.sh), the Hugging Face examples' run_clm.py and
     # the scripts derived from them such as run_clm_sft_with_peft.py; not the RL trainers' train_grpo.py or
     # train_ppo_ray.py, which start vLLM), a model's chat or web demo (cli_demo.py, web_demo.py,
-    # huatuo_cli_demo_stream.py, demo_gradio.py), a web UI's launcher (webui.py, launch.py), or a research
+    # huatuo_cli_demo_stream.py, demo_gradio.py, gradio_demo.py, a transformers-only inference_hf.py), a web UI's
+    # launcher (webui.py, launch.py), or a research
     # code base's entry point driven by its config file (`python main.py --config ...`). vLLM is started as
     # `vllm serve` or from a script that imports it, and its own files have none of these names.
     ("a training script, a model's demo or a web UI (the script it runs)",
-     _P(r"(?<![\w.-])(?:(?:train|finetune|fine_tune|pretrain)(?!\w*(?:grpo|ppo|rloo|rlhf|online))\w*|"
-        r"\w*(?:cli|web)_?demo\w*|demo_gradio|webui|launch|"
+     _P(r"(?<![\w.-])(?:(?:dist_)?(?:train|finetune|fine_tune|pretrain)(?!\w*(?:grpo|ppo|rloo|rlhf|online))\w*"
+        r"\.(?:py|sh)|(?:\w*(?:cli|web)_?demo\w*|demo_gradio|gradio_demo|webui|launch|inference_hf|"
         r"run_(?:clm|mlm|plm|glue|xnli|ner|qa|swag|seq2seq|summarization|translation|speech_recognition|"
-        r"image_classification|mae|mim|clip)\w*)\.py\b|"
+        r"image_classification|mae|mim|clip)\w*)\.py)\b|"
         r"\bpython[\d.]* +(?:-u +)?[\w./\\-]*\bmain\.py +--c(?:fg|onfig)\b",
-        re.I, literals=("train", "Train", "finetune", "pretrain", "demo", "webui", "launch.py", "main.py", "run_"))),
+        re.I, literals=("train", "Train", "finetune", "pretrain", "demo", "webui", "launch.py", "main.py", "run_",
+                        "inference_hf"))),
     # Go's runtime and loggers, in no program of vLLM's stack: a panic's goroutine dump ("goroutine 1
     # [running]:"), the standard log's "2023/10/19 03:11:54 " stamp at a line's start (after a container
     # runtime's own prefix), klog's header naming a .go source ("I0819 07:02:54.756486  1 main.go:235]")

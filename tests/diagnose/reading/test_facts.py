@@ -646,7 +646,8 @@ def test_the_script_another_program_runs_names_it():
     error = "CUDA driver version is insufficient for CUDA runtime version\n"
     for run in ("On executing train.py I am getting the following error:\n", "python tools/train.py configs/x.py\n",
                 "python huatuo_cli_demo_stream.py --model-name m\n", "python web_demo.py\n",
-                "python main.py --config config/st_gcn/test.yaml\n", "torchrun run_clm_sft_with_peft.py\n"):
+                "python main.py --config config/st_gcn/test.yaml\n", "torchrun run_clm_sft_with_peft.py\n",
+                "bash tools/dist_train.sh configs/x.py 4\n"):
         assert "training script" in facts.foreign_context(run + error)[0], run
     # the RL trainers' scripts start vLLM, a script of another name says nothing, and a mention of vLLM keeps
     # the paste vLLM's
@@ -679,3 +680,28 @@ def test_a_windows_path_quoted_in_an_exception_shows_native_windows():
     assert "native Windows" in facts.foreign_context(paste, os_hint="windows")[0]
     # the error's own words, with no path, are a bare line (port-in-use's Windows fixture)
     assert facts.extract("[WinError 10048] Only one application is allowed to use each socket address\n")["os_hint"] is None
+
+
+def test_diffusers_shows_itself_by_its_offline_page_files_and_classes():
+    # its own offline-mode page (Linaqruf/kohya-trainer#126) and its model classes (huggingface/diffusers#11948)
+    page = ("Checkout your internet connection or see how to run the library in offline mode at "
+            "'https://huggingface.co/docs/diffusers/installation#offline-mode'.\n")
+    wan = ("----> 1 transformer = WanTransformer3DModel.from_pretrained(\"Wan-AI/Wan2.1-T2V-1.3B-Diffusers\")\n"
+           "ConnectionError: [Errno 101] Network is unreachable\n")
+    for paste in (page, wan):
+        assert facts.foreign_context(paste)[0].startswith("diffusers"), paste
+    # transformers' own offline page names no program
+    assert facts.foreign_context(page.replace("docs/diffusers/", "docs/transformers/"))[0] is None
+
+
+def test_tgis_options_and_rays_training_libraries_name_their_programs():
+    # TGI's launcher options and the Args it echoes (huggingface/text-generation-inference#1642)
+    nccl = "NCCL error: unhandled system error\n"
+    for tgi in ("docker run --gpus all ghcr.io/me/tgi:1.4 --model-id /data/m --num-shard 2\n",
+                "Args { model_id: \"/data/mistral\", num_shard: Some(2), max_batch_prefill_tokens: 4096 }\n"):
+        assert facts.foreign_context(tgi + nccl)[0] == "TGI", tgi
+    # Ray Tune's and Ray Train's frames (ray-project/ray#39672); Ray Core's alone stay the stack's
+    tune = '  File "/venv/lib/python3.10/site-packages/ray/tune/trainable/trainable.py", line 400, in train\n'
+    assert "Ray Tune" in facts.foreign_context(tune + nccl)[0]
+    core = '  File "/venv/lib/python3.10/site-packages/ray/_private/worker.py", line 2554, in get\n'
+    assert facts.foreign_context(core + nccl)[0] is None
