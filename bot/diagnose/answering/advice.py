@@ -873,6 +873,19 @@ def _nccl_cuda(failure: str) -> dict:
     return {"nccl_cuda": failure, **named}
 
 
+def _nccl_setting(values: dict, facts: dict) -> dict:
+    """Where this communicator was: a trainer's weight-sync group with vLLM's workers, or ROCm's RCCL; and
+    NCCL's refusal of how it was called (invalid usage), whose usual cause in such a group is two ranks on one GPU."""
+    out = {}
+    if facts.get("weight_sync"):
+        out["nccl_weight_sync"] = "yes"
+    if facts.get("rocm_shown"):
+        out["nccl_rocm"] = "yes"
+    if str(values.get("nccl_error") or "").startswith("invalid usage"):
+        out["nccl_invalid_usage"] = "yes"
+    return out
+
+
 @deriver("nccl-error")
 def _nccl_area(values: dict, facts: dict) -> dict:
     """The part of NCCL its WARN line names. Only CUDA graph capture has a vLLM setting that avoids
@@ -881,7 +894,7 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     remote = {"nccl_remote": "yes"} if str(values.get("nccl_error") or "").startswith("remote process exited") else {}
     # the CUDA error NCCL quoted, when no WARN line of a part of NCCL already says it
     cuda = {} if values.get("nccl_warn") or not facts.get("nccl_cuda_failure") else _nccl_cuda(facts["nccl_cuda_failure"])
-    remote = {**remote, **cuda}
+    remote = {**remote, **cuda, **_nccl_setting(values, facts)}
     src = str(values.get("nccl_src") or "")
     area = next((a for f, a in _NCCL_AREAS.items() if src == f or src.startswith(f + "/")), None)
     # a WARN line quoted without its file: only the graph-capture refusal names its part in words

@@ -144,7 +144,26 @@ _CUDA = [
 # NCCL 2.19 on), or the last error torch appends on a line of its own after "Last error:"
 # (NVIDIA/nccl#1410), whatever prefix a rank, a Ray worker or a host put before it. Only the
 # nccl-error answer reads it, once an NCCL error matched.
-_NCCL_CUDA_FAILURE = [re.compile(r"(?<![\w/])Cuda failure (?:\d+ )?'([^'\n]{1,80})'")]
+_NCCL_CUDA_FAILURE = [re.compile(r"(?<![\w/])(?:Cuda|HIP) failure (?:\d+ )?'([^'\n]{1,80})'")]
+# A weight-sync group between an RL trainer and vLLM's workers, by the calls and routes that build one:
+# TRL's `vllm serve` and client (POST /init_communicator/, VLLMClient.init_communicator, update_named_param),
+# ms-swift's rollout server (the same client, `swift rollout`), OpenRLHF's and verl's weight-update groups
+# (model_update_group, init_process_group of their vLLM worker extensions), SkyRL's broadcast. Lower case.
+_WEIGHT_SYNC = ("init_communicator", "update_named_param", "model_update_group", "weight_update_group",
+                "init_weight_update", "init_weights_update", "update_weights_from_distributed",
+                "swift rollout", "swift.cli.rollout", "trl vllm-serve", "trl/scripts/vllm_serve",
+                "vllm_worker_wrap", "broadcast_to_vllm", "weight_transfer")
+# The paste ran on ROCm, where "NCCL" is AMD's RCCL: vLLM's platform line, torch's +rocm tag or collect_env's
+# ROCm build, RCCL by name, an AMD GPU's gfx architecture, HIP's or HSA's own words. Not collect_env's
+# "ROCM used to build PyTorch: N/A" of a CUDA build.
+_ROCM_SHOWN = _P(r"Automatically detected platform rocm|\+rocm\d|ROCM used to build PyTorch: \d|\bRCCL\b|librccl"
+                 r"|\bgfx(?:90[68a]|94[012]|950|10\d\d|11\d\d|12\d\d)\b|\bHSA_[A-Z_]{3,}|\bhipError\w+|\bHIP (?:error|failure)\b|\bROCm \d+\.\d",
+                 re.I, literals=("platform rocm", "rocm", "ROCM", "ROCm", "RCCL", "rccl", "gfx", "HSA_", "hipError", "HIP "))
+
+
+def weight_sync(low: str) -> bool:
+    """The paste shows a trainer's weight-sync group with vLLM's workers (TRL, ms-swift, OpenRLHF, verl)."""
+    return any(m in low for m in _WEIGHT_SYNC)
 
 _DRIVER = [
     _P(r"Nvidia driver version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
@@ -1949,6 +1968,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         "write_path": _first(_FAILED_WRITE, text),
         "dev_shm_mb": dev_shm_mb(text),
         "nccl_cuda_failure": _first(_NCCL_CUDA_FAILURE, text),
+        "weight_sync": weight_sync(low),
+        "rocm_shown": platform is not None and platform.lower() == "rocm" or bool(_ROCM_SHOWN.search(text)),
         "frames": frames(text),
         "vllm_frames": vllm_frames(text),
         **model_sizes(text),

@@ -206,3 +206,46 @@ def test_a_release_whose_check_prints_no_cuda_error_lead_in():
     log = V1 + "Failed: /workspace/csrc/custom_all_reduce.cuh:368 'invalid argument' [repeated 7x across cluster]\n"
     d = diagnose(log, book=BOOK).diagnoses[0]
     assert d.rule_id == "cuda-ipc-custom-allreduce" and "custom_all_reduce.cuh:368" in d.cause
+
+
+# --- where the communicator was: a trainer's weight-sync group, ROCm's RCCL; NCCL's invalid usage ----------
+
+def test_a_weight_sync_group_rocm_and_invalid_usage_each_set_their_flag():
+    out = advice.derive("nccl-error", {"nccl_error": "invalid usage"}, {"weight_sync": True, "rocm_shown": True})
+    assert out == {"nccl_weight_sync": "yes", "nccl_rocm": "yes", "nccl_invalid_usage": "yes"}
+    assert advice.derive("nccl-error", {"nccl_error": "unhandled system error"}, {"weight_sync": False}) == {}
+
+
+# TRL's client on the server's GPU (huggingface/trl#3706, as trl#3762 quotes the server's line)
+TRL_SERVER = ('INFO:     127.0.0.1:39744 - "POST /init_communicator/ HTTP/1.1" 200 OK\n'
+              "ERROR 07-08 10:09:09 [core.py:583] RuntimeError: Worker failed with error 'NCCL error: invalid usage "
+              "(run with NCCL_DEBUG=WARN for details)', please check the stack trace above for the root cause\n")
+
+
+def test_a_weight_sync_group_gets_both_sides_knobs_and_not_the_generic_list():
+    d = diagnose(TRL_SERVER, book=BOOK).best
+    assert d is not None and d.rule_id == "nccl-error"
+    assert "weight-sync group" in d.cause and "two ranks of one communicator on the same GPU" in d.cause
+    assert "CUDA_VISIBLE_DEVICES" in d.fix and "vllm_group_port" in d.fix
+    assert "--shm-size=16g" not in d.fix
+
+
+# RCCL's WARN line with its hipified source path (ROCm/vllm#390)
+RCCL_P2P = ("supllm:461:502 [1] /longer_pathname_so_that_rpms_can_support_packaging_the_debug_info_for_all_os_profiles"
+            "/src/out/ubuntu-22.04/22.04/build/rccl/hipify/src/transport/p2p.cc:239 NCCL WARN hipIpcGetMemHandle "
+            "failed : invalid argument\n")
+
+
+def test_rccls_hipified_path_names_the_part_and_rocm_gets_its_own_knobs():
+    d = diagnose(RCCL_P2P, book=BOOK).best
+    assert d is not None and d.rule_id == "nccl-error"
+    assert "RCCL" in d.cause and "peer-to-peer" in d.cause
+    assert "HSA_FORCE_FINE_GRAIN_PCIE=1" in d.fix and "iommu=pt" in d.fix
+    assert "nvidia-smi topo" not in d.fix and "nvidia-nccl-cu12" not in d.fix
+
+
+def test_the_same_nccl_error_on_cuda_gets_no_rocm_or_weight_sync_words():
+    d = diagnose("RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)\n",
+                 book=BOOK).best
+    assert d is not None and d.rule_id == "nccl-error"
+    assert "RCCL" not in d.cause and "weight-sync" not in d.cause and "HSA_" not in d.fix

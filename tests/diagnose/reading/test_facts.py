@@ -705,3 +705,28 @@ def test_tgis_options_and_rays_training_libraries_name_their_programs():
     assert "Ray Tune" in facts.foreign_context(tune + nccl)[0]
     core = '  File "/venv/lib/python3.10/site-packages/ray/_private/worker.py", line 2554, in get\n'
     assert facts.foreign_context(core + nccl)[0] is None
+
+
+@pytest.mark.parametrize("text,shown", [
+    ("INFO 05-28 12:26:46 [__init__.py:243] Automatically detected platform rocm.", True),
+    ("PyTorch version: 2.6.0a0+git8d4926e\nROCM used to build PyTorch: 6.3.42133-1b9c17779", True),
+    ("GPU models and configuration: Radeon RX 7900 XTX (gfx1100)", True),
+    ("x [1] /src/out/build/rccl/hipify/src/transport/p2p.cc:239 NCCL WARN hipIpcGetMemHandle failed", True),
+    ("[Issue]: ROCm 7.2.2 HIP failure: 'invalid argument'", True),
+    # a CUDA build's collect_env names ROCm only to say it has none
+    ("CUDA used to build PyTorch: 12.4\nROCM used to build PyTorch: N/A\nHIP runtime version: N/A", False),
+    ("vLLM Build Flags: CUDA Archs: Not Set; ROCm: Disabled", False),
+])
+def test_rocm_is_shown_by_its_platform_build_library_or_card(text, shown):
+    assert facts.extract(text)["rocm_shown"] is shown
+
+
+@pytest.mark.parametrize("text,sync", [
+    ('INFO:     127.0.0.1:39744 - "POST /init_communicator/ HTTP/1.1" 200 OK', True),
+    ('  File "/x/trl/extras/vllm_client.py", line 231, in init_communicator', True),
+    ("    self.model_update_group = NCCLWeightTransferEngine.trainer_init(", True),
+    ("CUDA_VISIBLE_DEVICES=3,4 python3 -m swift.cli.rollout --model /Model/Qwen3-32B", True),
+    ("RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)", False),
+])
+def test_a_trainers_weight_sync_group_is_seen_by_the_calls_that_build_it(text, sync):
+    assert facts.extract(text)["weight_sync"] is sync
