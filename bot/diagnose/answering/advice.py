@@ -873,6 +873,34 @@ def _nccl_cuda(failure: str) -> dict:
     return {"nccl_cuda": failure, **named}
 
 
+# The part of NCCL torch's "Last error:" text names, where no WARN line with its source file did: the words each part
+# says in its WARN lines (socket.cc's "socketStartConnect: Connect to ... failed", net_ib.cc's "NET/IB : ...",
+# shmutils.cc's "Error while creating shared memory segment", p2p.cc's "failed to open CUDA IPC handle").
+_NCCL_LAST_AREAS = (
+    ("socket", re.compile(r"\bsocket\w*|Connect to \S+ failed|Connection refused|Connection timed out|bootstrap", re.I)),
+    ("ib", re.compile(r"NET/IB|\bibv_\w+|\bmlx5")),
+    ("shm", re.compile(r"shared memory segment|/dev/shm/")),
+    ("p2p", re.compile(r"CUDA IPC|\b(?:cuda|hip)Ipc\w*|peer access is not supported")),
+    ("nvls", re.compile(r"\bNVLS\b|[Mm]ulticast")),
+)
+# a peer that went away: the connection's end is the symptom of the remote rank's exit, not of the network setup
+_PEER_GONE = re.compile(r"(?:closed|reset) by (?:remote )?peer|Broken pipe|Connection closed", re.I)
+
+
+def _nccl_last(values: dict, facts: dict) -> dict:
+    """NCCL's reason as torch relays it after "Last error:", shown where no WARN line was, and the part it names."""
+    last = str(facts.get("nccl_last_error") or "").strip()
+    # a CUDA call's failure is the CUDA error's own paragraph ({?nccl_cuda}), not a part of NCCL
+    if not last or values.get("nccl_warn") or re.match(r"(?:Cuda|HIP) failure", last):
+        return {}
+    out: dict = {"nccl_warn": last}
+    remote = str(values.get("nccl_error") or "").startswith("remote process exited")
+    area = next((a for a, rx in _NCCL_LAST_AREAS if rx.search(last)), None)
+    if area and not (remote and _PEER_GONE.search(last)):
+        out["nccl_last_area"] = area
+    return out
+
+
 def _nccl_setting(values: dict, facts: dict) -> dict:
     """Where this communicator was: a trainer's weight-sync group with vLLM's workers, or ROCm's RCCL; and
     NCCL's refusal of how it was called (invalid usage), whose usual cause in such a group is two ranks on one GPU."""
@@ -894,9 +922,10 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     remote = {"nccl_remote": "yes"} if str(values.get("nccl_error") or "").startswith("remote process exited") else {}
     # the CUDA error NCCL quoted, when no WARN line of a part of NCCL already says it
     cuda = {} if values.get("nccl_warn") or not facts.get("nccl_cuda_failure") else _nccl_cuda(facts["nccl_cuda_failure"])
-    remote = {**remote, **cuda, **_nccl_setting(values, facts)}
+    last = _nccl_last(values, facts)
+    remote = {**remote, **cuda, **_nccl_setting(values, facts), **{k: v for k, v in last.items() if k != "nccl_last_area"}}
     src = str(values.get("nccl_src") or "")
-    area = next((a for f, a in _NCCL_AREAS.items() if src == f or src.startswith(f + "/")), None)
+    area = next((a for f, a in _NCCL_AREAS.items() if src == f or src.startswith(f + "/")), last.get("nccl_last_area"))
     # a WARN line quoted without its file: only the graph-capture refusal names its part in words
     if area is None and not src and "cannot be captured in a graph" in str(values.get("nccl_warn") or ""):
         area = "graph"

@@ -145,6 +145,10 @@ _CUDA = [
 # (NVIDIA/nccl#1410), whatever prefix a rank, a Ray worker or a host put before it. Only the
 # nccl-error answer reads it, once an NCCL error matched.
 _NCCL_CUDA_FAILURE = [re.compile(r"(?<![\w/])(?:Cuda|HIP) failure (?:\d+ )?'([^'\n]{1,80})'")]
+# NCCL's own reason, which torch appends to its "NCCL error in: ..." after "Last error:" (NCCL 2.13+: the text of its
+# last WARN line, without the source file), on the same line or the next one, after a rank's or worker's prefix.
+_NCCL_LAST_ERROR = [_P(r"Last error:\s*(?:\[rank\d+\]:\s*|\([^)\n]{1,80}\)\s*|(?:ERROR|WARNING|INFO) [\d-]+ [\d:]+ "
+                       r"\[?[\w.]+:\d+\]\s*)*([^\s\[(][^\n]{2,200})", literals=("Last error:",), span=400)]
 # A weight-sync group between an RL trainer and vLLM's workers, by the calls and routes that build one:
 # TRL's `vllm serve` and client (POST /init_communicator/, VLLMClient.init_communicator, update_named_param),
 # ms-swift's rollout server (the same client, `swift rollout`), OpenRLHF's and verl's weight-update groups
@@ -1968,6 +1972,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "write_path": _first(_FAILED_WRITE, text),
         "dev_shm_mb": dev_shm_mb(text),
         "nccl_cuda_failure": _first(_NCCL_CUDA_FAILURE, text),
+        "nccl_last_error": _first(_NCCL_LAST_ERROR, text),
         "weight_sync": weight_sync(low),
         "rocm_shown": platform is not None and platform.lower() == "rocm" or bool(_ROCM_SHOWN.search(text)),
         "frames": frames(text),

@@ -249,3 +249,39 @@ def test_the_same_nccl_error_on_cuda_gets_no_rocm_or_weight_sync_words():
                  book=BOOK).best
     assert d is not None and d.rule_id == "nccl-error"
     assert "RCCL" not in d.cause and "weight-sync" not in d.cause and "HSA_" not in d.fix
+
+
+# torch relays NCCL's reason after "Last error:" (no source file): it names the part where no WARN line did
+LAST_SOCKET = ("[rank1]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+               "ProcessGroupNCCL.cpp:1970, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL "
+               "version 2.20.5\n[rank1]: ncclSystemError: System call (e.g. socket, malloc) or external library call "
+               "failed or device error. \n[rank1]: Last error:\n[rank1]: socketStartConnect: Connect to "
+               "10.0.0.2<45763> failed : Software caused connection abort\n")
+# NVIDIA/nccl#2076: the peer went away; the reset connection is its symptom, not the interface's
+LAST_PEER_GONE = ("torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp"
+                  ":268, remote process exited or there was a network error, NCCL version 2.21.5\nncclRemoteError: A "
+                  "call failed possibly due to a network error or a remote process exiting prematurely.\nLast error:\n"
+                  "socketProgressOpt: Call to recv from 172.16.0.5<33759> failed : Connection reset by peer\n")
+
+
+def test_torchs_last_error_names_the_socket_part():
+    d = diagnose(LAST_SOCKET, book=BOOK).best
+    assert d is not None and d.rule_id == "nccl-error"
+    assert "socketStartConnect: Connect to 10.0.0.2<45763> failed" in d.cause and "TCP layer" in d.cause
+    assert "NCCL_SOCKET_IFNAME" in d.fix
+
+
+def test_a_peer_that_went_away_is_the_messengers_case_not_the_sockets():
+    d = diagnose(LAST_PEER_GONE, book=BOOK).best
+    assert d is not None and d.rule_id == "nccl-error"
+    assert "only the messenger" in d.cause and "Connection reset by peer" in d.cause
+    assert "TCP layer" not in d.cause
+
+
+def test_a_cuda_failure_as_last_error_stays_the_cuda_paragraph():
+    text = ("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1333,"
+            " unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.1\nncclUnhandledCudaError: "
+            "Call to CUDA function failed.\nLast error:\nCuda failure 'invalid argument'\n")
+    d = diagnose(text, book=BOOK).best
+    assert d is not None and d.rule_id == "nccl-error"
+    assert d.cause.count("invalid argument") >= 1 and "printed why it failed" not in d.cause
