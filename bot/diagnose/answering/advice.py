@@ -937,6 +937,13 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     return out
 
 
+@deriver("torch-dist-rendezvous-failed")
+def _store_of_weight_sync(values: dict, facts: dict) -> dict:
+    """The store a trainer's weight-sync group meets at (TRL's group port on the vLLM server's host), not a
+    tensor-parallel group's own rendezvous."""
+    return {"store_weight_sync": "yes"} if facts.get("weight_sync") else {}
+
+
 # Linux signal numbers: vLLM's workers run on Linux, while the bot may not, so not `signal`'s own.
 _EXIT_SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
 
