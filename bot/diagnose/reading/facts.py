@@ -149,14 +149,14 @@ _NCCL_CUDA_FAILURE = [re.compile(r"(?<![\w/])(?:Cuda|HIP) failure (?:\d+ )?'([^'
 # last WARN line, without the source file), on the same line or the next one, after a rank's or worker's prefix.
 _NCCL_LAST_ERROR = [_P(r"Last error:\s*(?:\[rank\d+\]:\s*|\([^)\n]{1,80}\)\s*|(?:ERROR|WARNING|INFO) [\d-]+ [\d:]+ "
                        r"\[?[\w.]+:\d+\]\s*)*([^\s\[(][^\n]{2,200})", literals=("Last error:",), span=400)]
-# A weight-sync group between an RL trainer and vLLM's workers, by the calls and routes that build one:
-# TRL's `vllm serve` and client (POST /init_communicator/, VLLMClient.init_communicator, update_named_param),
-# ms-swift's rollout server (the same client, `swift rollout`), OpenRLHF's and verl's weight-update groups
-# (model_update_group, init_process_group of their vLLM worker extensions), SkyRL's broadcast. Lower case.
+# A weight-sync group between an RL trainer and vLLM's workers, by the calls that build or use one (in a traceback,
+# or TRL's request line): TRL's and ms-swift's client and server (POST /init_communicator/, init_communicator,
+# update_named_param), OpenRLHF's and verl's weight-update groups (model_update_group, _broadcast_to_vllm), vLLM's
+# own weight-transfer engine (vllm/distributed/weight_transfer/). Not the commands that start such a server
+# (`trl vllm-serve`, `swift rollout`): their own tensor-parallel group fails the same way. Lower case.
 _WEIGHT_SYNC = ("init_communicator", "update_named_param", "model_update_group", "weight_update_group",
                 "init_weight_update", "init_weights_update", "update_weights_from_distributed",
-                "swift rollout", "swift.cli.rollout", "trl vllm-serve", "trl/scripts/vllm_serve",
-                "vllm_worker_wrap", "broadcast_to_vllm", "weight_transfer")
+                "broadcast_to_vllm", "weight_transfer/", "weighttransferengine")
 # The paste ran on ROCm, where "NCCL" is AMD's RCCL: vLLM's platform line, torch's +rocm tag or collect_env's
 # ROCm build, RCCL by name, an AMD GPU's gfx architecture, HIP's or HSA's own words. Not collect_env's
 # "ROCM used to build PyTorch: N/A" of a CUDA build.

@@ -725,7 +725,9 @@ def test_rocm_is_shown_by_its_platform_build_library_or_card(text, shown):
     ('INFO:     127.0.0.1:39744 - "POST /init_communicator/ HTTP/1.1" 200 OK', True),
     ('  File "/x/trl/extras/vllm_client.py", line 231, in init_communicator', True),
     ("    self.model_update_group = NCCLWeightTransferEngine.trainer_init(", True),
-    ("CUDA_VISIBLE_DEVICES=3,4 python3 -m swift.cli.rollout --model /Model/Qwen3-32B", True),
+    # the command that starts a rollout server: its own tensor-parallel group fails the same way
+    ("CUDA_VISIBLE_DEVICES=3,4 python3 -m swift.cli.rollout --model /Model/Qwen3-32B", False),
+    ("worker_extension_cls='openrlhf.trainer.ray.vllm_worker_wrap.WorkerWrap'", False),
     ("RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)", False),
 ])
 def test_a_trainers_weight_sync_group_is_seen_by_the_calls_that_build_it(text, sync):
