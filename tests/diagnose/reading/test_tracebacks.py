@@ -383,3 +383,10 @@ def test_hip_runtime_dying_for_want_of_a_code_object_is_a_native_line():
     assert is_native("hipErrorNoBinaryForGpu: Unable to find code object for all current devices!")
     assert is_native('"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"')
     assert not is_native("see hipErrorNoBinaryForGpu in the docs")
+
+
+def test_pips_conflict_line_alone_reads_as_an_error():
+    # pip's resolver, pasted without its "ERROR: pip's dependency resolver ..." header
+    line = "vllm 0.8.5 requires torch==2.6.0, but you have torch 2.7.0 which is incompatible."
+    assert tracebacks.reads_like_error(line)
+    assert any(m.is_error for m in tracebacks.messages(line + "\n"))
