@@ -74,6 +74,8 @@ def test_a_config_error_under_transformers_5_and_a_vllm_made_for_4_is_the_versio
     assert d is not None and d.rule_id == "transformers-version-mismatch"
     assert "With transformers 5.0.0, vLLM 0.11.0 failed to build the model's configuration" in d.cause
     assert "rope_scaling should have a 'rope_type' key" in d.cause
+    # vLLM 0.11.0's pin (>=4.55.2) has no ceiling: the fix names transformers 4 itself
+    assert 'pip install "transformers<5"' in d.fix and "model card" not in d.fix
 
 
 def test_the_same_error_is_not_the_version_when_either_side_fits():
