@@ -535,8 +535,13 @@ def _name_history(module: str, name: str, facts: dict) -> dict:
     table = _transformers_table()
     if table is None:
         return {}
-    from bot.diagnose.knowledge.stack.import_names import history
-    return history(table[0], module, name, facts)
+    from bot.diagnose.knowledge.stack.import_names import history, importer
+    out = history(table[0], module, name, facts)
+    # the innermost frame of the paste: the import's, where one traceback shows
+    frames = facts.get("frames") or []
+    if out.get("nm_known") and frames:
+        out.update(importer(table[0], frames[-1], facts.get("vllm_version")))
+    return out
 
 
 def _attribute_history(cls: str, name: str, facts: dict) -> dict:

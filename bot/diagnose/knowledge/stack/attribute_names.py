@@ -91,10 +91,11 @@ def history(ix, family: str, cls: str, name: str, facts: dict, prefix: str = "at
 def answerable(values: dict) -> bool:
     """Only where the version is the cause: the base classes lost the name, and the release that ran
     is past that (the paste shows it, or shows none and the name was there from the table's first
-    release on). A name a base class gained says nothing of an older release's object: the subclasses
+    release on), or among the releases that lacked it between two that have it (a name dropped and
+    brought back). A name a base class gained says nothing of an older release's object: the subclasses
     declared it themselves before (a slow tokenizer's `sp_model`, a model config's `rope_scaling`)."""
-    if not values.get("at_known") or not values.get("at_removed"):
+    if not values.get("at_known") or not (values.get("at_removed") or values.get("at_gap")):
         return False
     if "at_installed" in values:
-        return bool(values.get("at_too_new"))
-    return not values.get("at_added")
+        return bool(values.get("at_too_new") or values.get("at_in_gap"))
+    return not values.get("at_added") and bool(values.get("at_removed"))

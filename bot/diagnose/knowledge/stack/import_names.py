@@ -33,6 +33,33 @@ def missing_name(text: str) -> tuple[str, str] | None:
     return (found.group("module"), found.group("name")) if found else None
 
 
+# The package of a frame: the folder below site-packages, or the first part of a frame as facts.frames()
+# writes it ("lmformatenforcer/integrations/transformers.py:<module>").
+_FRAME_PACKAGE = re.compile(r"(?:^|[/\\](?:site|dist)-packages[/\\])([A-Za-z_]\w*)[/\\]")
+# Not another package: vLLM's own code (transformers-version-mismatch's main story), transformers itself
+# (its lazy module re-raising), the import machinery.
+_NOT_IMPORTER = re.compile(r"^(?:vllm\w*|transformers|importlib|torch)$")
+
+
+def importer(ix, frame: str | None, vllm_version=None) -> dict:
+    """{nm_importer, nm_importer_dist} when the frame that imported the name is another package's
+    code that the index knows as a distribution (lm-format-enforcer importing `LogitsWarper`, removed
+    in 4.49): that package's release, not vLLM, was written for another transformers. With the
+    log's vLLM, `nm_importer_pin`: the release of it that vLLM requires (`==0.11.3`)."""
+    found = _FRAME_PACKAGE.search(frame or "")
+    if not found or _NOT_IMPORTER.match(found.group(1)):
+        return {}
+    known = ix.distributions_of(found.group(1))
+    if not known or known[0] != found.group(1) or not known[1]:
+        return {}
+    out = {"nm_importer": known[0], "nm_importer_dist": known[1][0]}
+    pins = [p for p in ix.requirements_of(str(vllm_version), known[1][0]) if p.specifier and not p.extra
+            and not p.marker] if vllm_version else []
+    if pins:
+        out["nm_importer_pin"] = pins[0].specifier
+    return out
+
+
 def history(ix, module: str, name: str, facts: dict) -> dict:
     """{nm_*: value} for a name missing from a transformers module; {} when the table does not hold
     the module. `nm_known` is set when the table saw the name come or go: only then is the release
@@ -52,19 +79,45 @@ def describe(ix, rec, rels: list[str], facts: dict) -> dict:
     if not rec.releases:
         out["nm_never"] = "yes"
         return out
-    out["nm_span"] = _span(rec.releases, rels)
+    runs = _runs(rec.releases, rels)
+    out["nm_span"] = ", ".join(_span(run, rels) for run in runs)
+    gaps = _gaps(runs, rels)
+    if gaps:
+        out["nm_gap"] = ", ".join(gaps)
     if rec.added:
         out["nm_added"] = rec.added
     if rec.removed:
         out["nm_removed"] = rec.removed
         if rec.elsewhere:
             out["nm_elsewhere"] = ", ".join(f"`{m}`" for m in rec.elsewhere[:MAX_ELSEWHERE])
-    if rec.added or rec.removed:
+    if rec.added or rec.removed or gaps:
         out["nm_known"] = "yes"
     else:
         out["nm_always"] = "yes"
-    out.update(_installed(rec, facts.get("transformers_installed")))
+    out.update(_installed(rec, facts.get("transformers_installed"), rels))
     out.update(_fix(ix, rec, rels, facts.get("vllm_version")))
+    return out
+
+
+def _runs(have: list[str], rels: list[str]) -> list[list[str]]:
+    """The releases that have the name, cut where releases between lack it (transformers 5.0 – 5.3
+    dropped `ALLOWED_LAYER_TYPES`, 5.4 brought it back): [[4.53.0 … 4.57.6], [5.4.0 … 5.25.0]]."""
+    at = {r: i for i, r in enumerate(rels)}
+    runs: list[list[str]] = []
+    for r in have:
+        if runs and at.get(r, -2) == at.get(runs[-1][-1], -9) + 1:
+            runs[-1].append(r)
+        else:
+            runs.append([r])
+    return runs
+
+
+def _gaps(runs: list[list[str]], rels: list[str]) -> list[str]:
+    """The releases between two runs, which lack the name: "5.0.0 – 5.3.0"."""
+    out = []
+    for before, after in zip(runs, runs[1:]):
+        lacking = rels[rels.index(before[-1]) + 1:rels.index(after[0])]
+        out.append(lacking[0] if len(lacking) == 1 else f"{lacking[0]} – {lacking[-1]}")
     return out
 
 
@@ -78,19 +131,22 @@ def _span(have: list[str], rels: list[str]) -> str:
     return have[0] if len(have) == 1 else f"{have[0]} – {have[-1]}"
 
 
-def _installed(rec, installed: str | None) -> dict:
-    """Where the transformers the paste shows stands: before the name came, after it went, or one
-    that has it (then the version is not the cause: another copy ran, or the import is not
-    transformers' own)."""
+def _installed(rec, installed: str | None, rels: list[str]) -> dict:
+    """Where the transformers the paste shows stands: before the name came, after it went, between
+    two releases that have it among those that lack it, or one that has it (then the version is not
+    the cause: another copy ran, or the import is not transformers' own)."""
     key = vkey(str(installed or "").split("+")[0])
     if not key:
         return {}
     out = {"nm_installed": installed}
+    runs = _runs(rec.releases, rels)
     if rec.added and key < vkey(rec.added):
         out["nm_too_old"] = "yes"
     elif rec.removed and key >= vkey(rec.removed):
         out["nm_too_new"] = "yes"
-    elif vkey(rec.releases[0]) <= key <= vkey(rec.releases[-1]) and (rec.added or rec.removed):
+    elif any(vkey(a[-1]) < key < vkey(b[0]) for a, b in zip(runs, runs[1:])):
+        out["nm_in_gap"] = "yes"
+    elif vkey(rec.releases[0]) <= key <= vkey(rec.releases[-1]) and (rec.added or rec.removed or len(runs) > 1):
         out["nm_has"] = "yes"
     else:
         return {}
@@ -118,17 +174,30 @@ def _fix(ix, rec, rels: list[str], vllm_version) -> dict:
         if earlier:
             out["nm_vllm_earlier"] = earlier
         return out
+    runs = _runs(ok, rels)
+    # releases that lack the name lie between those that have it: one run to install, the newest the
+    # pin's ceiling allows (with no ceiling, the first); without the log's vLLM, both the oldest and the
+    # newest run, since which one the importing code can use depends on that vLLM
+    ok = runs[-1] if pin and "<" in pin else runs[0]
+    spec = _run_spec(ok, rels, pin)
+    if spec:
+        out["nm_fix_spec"] = spec
+    if not pin and len(runs) > 1:
+        out["nm_fix_spec_alt"] = _run_spec(runs[-1], rels, pin)
+    return out
+
+
+def _run_spec(run: list[str], rels: list[str], pin: str | None) -> str:
+    """">=4.53.0,<5.0.0": the releases of one run, as pip's specifier ("" when it is every release)."""
     clauses = []
-    if ok[0] != rels[0]:
-        clauses.append(f">={ok[0]}")
-    after = rels.index(ok[-1]) + 1
+    if run[0] != rels[0]:
+        clauses.append(f">={run[0]}")
+    after = rels.index(run[-1]) + 1
     if after < len(rels):
         clauses.append(f"<{rels[after]}")
     elif pin:       # the newest release indexed has it: the pin's own ceiling still holds
         clauses += [c.strip() for c in pin.split(",") if c.strip().startswith("<")]
-    if clauses:
-        out["nm_fix_spec"] = ",".join(clauses)
-    return out
+    return ",".join(clauses)
 
 
 def _vllm_allowing(ix, having: list[str], vllm_version) -> tuple[str | None, str | None]:

@@ -369,10 +369,13 @@ def _pip_conflict(ix, m: Message, text: str, facts: dict) -> Hit | None:
                              or "ResolutionImpossible" in m.text or " depends on " in m.text
                              or "No solution found when resolving" in m.text):
         return None
-    # the pin another party contradicts: torch's first, then any package someone else also pins
+    # the pin another party contradicts: torch's first, then any package someone else also pins, then
+    # transformers and xformers (vLLM's code was built against their releases), then the first pip names
     contested = [c for c in conflicts if any(o["package"] == c["package"] and o["by"] != c["by"]
                                              for o in facts["pip_conflicts"])]
-    wanted = next((c for c in conflicts if c["package"] == "torch"), (contested or conflicts)[0])
+    ranked = [c for c in conflicts if c["package"] == "torch"] + contested + \
+        [c for c in conflicts if c["package"] in ("transformers", "xformers")]
+    wanted = (ranked or conflicts)[0]
     same = [c for c in facts.get("pip_conflicts") or () if c["package"] == wanted["package"]]
     user = next((c for c in same if c["by"] == "user"), None)
     # the other side: another project's pin of the same package (vllm-ascend's torch, sglang's xgrammar)
@@ -488,13 +491,14 @@ def _import_name(ix, m: Message, text: str, facts: dict) -> Hit | None:
     index saw X come or go in that module: the version is the cause, the same in any program. A
     name every indexed release exports, or none did (a typo, another package's name), says nothing
     about the version; nor does one the transformers the paste shows exports."""
-    from .import_names import history, missing_name
+    from .import_names import history, importer, missing_name
     found = missing_name(m.text)
     if found is None:
         return None
     values = history(ix, *found, facts)
     if not values.get("nm_known") or values.get("nm_has"):
         return None
+    values.update(importer(ix, raising_frame(text, m.line_no), facts.get("vllm_version")))
     return Hit("import-name", {"values": values})
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.diagnose.knowledge.stack import stack_index
-from bot.diagnose.knowledge.stack.import_names import history, missing_name
+from bot.diagnose.knowledge.stack.import_names import history, importer, missing_name
 
 
 def test_the_messages_are_read_and_others_are_not():
@@ -61,3 +61,36 @@ def test_a_name_every_release_has_or_none_had_is_not_known():
     assert "nm_known" not in history(ix, "transformers", "GenerationConfig", {})
     assert history(ix, "transformers", "NoSuchName", {}).get("nm_never")
     assert history(ix, "transformers.no_such_module", "X", {}) == {}
+
+
+def test_releases_between_that_lack_the_name_are_a_gap_not_an_upper_bound():
+    # transformers 5.0 - 5.3 dropped ALLOWED_LAYER_TYPES (vLLM imports it), 5.4 brought it back
+    ix = stack_index.load()
+    v = history(ix, "transformers.configuration_utils", "ALLOWED_LAYER_TYPES", {"transformers_installed": "5.2.0"})
+    assert v["nm_known"] and v["nm_in_gap"] and v["nm_gap"] == "5.0.0 – 5.3.0"
+    assert v["nm_span"] == "4.53.0 – 4.57.6, ≥ 5.4.0"
+    # without the log's vLLM both runs are offered; the first as the fix
+    assert v["nm_fix_spec"] == ">=4.53.0,<5.0.0" and v["nm_fix_spec_alt"] == ">=5.4.0"
+    # a release inside a run has it: the version is not the cause
+    assert history(ix, "transformers.configuration_utils", "ALLOWED_LAYER_TYPES",
+                   {"transformers_installed": "4.57.1"}).get("nm_has")
+
+
+def test_a_gap_is_fitted_to_the_logs_vllm_pin():
+    ix = stack_index.load()
+    pin = ix.pin("0.32.0", "transformers")          # <5.20.0,>=5.16.1: the run after the gap
+    v = history(ix, "transformers.configuration_utils", "ALLOWED_LAYER_TYPES",
+                {"transformers_installed": "5.2.0", "vllm_version": "0.32.0"})
+    assert v["nm_vllm_pin"] == pin and v["nm_fix_spec"] == ">=5.16.1,<5.20.0" and "nm_fix_spec_alt" not in v
+
+
+def test_another_packages_import_names_that_package_and_the_release_vllm_requires():
+    ix = stack_index.load()
+    frame = "/usr/lib/python3/dist-packages/lmformatenforcer/integrations/transformers.py"
+    assert importer(ix, frame) == {"nm_importer": "lmformatenforcer", "nm_importer_dist": "lm-format-enforcer"}
+    pinned = importer(ix, "lmformatenforcer/integrations/transformers.py:<module>", "0.32.0")
+    assert pinned["nm_importer_pin"] == ix.requirements_of("0.32.0", "lm-format-enforcer")[0].specifier
+    # vLLM's own code, transformers re-raising, and a user's script are not another package's import
+    for other in ("/x/site-packages/vllm/config/model.py", "vllm/transformers_utils/config.py:<module>",
+                  "/x/site-packages/transformers/utils/import_utils.py", "/home/u/run.py:<module>", None):
+        assert importer(ix, other) == {}, other
