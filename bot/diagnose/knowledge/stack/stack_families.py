@@ -140,6 +140,8 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
     hits = [h for h in hits if not (h.kind in ("cuda", "hip", "hsa", "amdsmi", "hccl", "torch_npu", *LIBRARIES)
                                     and h.record.number == 0)  # "no error"
             and not (h.kind in ("level_zero", "unified_runtime") and "_ERROR_" not in h.record.name)     # success, not ready, warnings
+            # torch_npu's exit hook prints "ERR99999 UNKNOWN applicaiton exception" under any other program error
+            and not (h.kind == "torch_npu" and h.record.name == "EXCEPT")
             and not quoted_as_possible(m.text, h.start)]
     if not hits:
         return None
