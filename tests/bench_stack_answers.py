@@ -127,6 +127,17 @@ def cases(ix) -> list[tuple[str, str, str, list[str]]]:
                    "unified_runtime": f"RuntimeError: level_zero backend failed with error: {rec.number} ({rec.name})",
                    "amdsmi": f"amdsmi.amdsmi_exception.AmdSmiLibraryException: Error code:\n\t{rec.number} | {rec.name} - {rec.text}"}[rec.kind]
         out.append((rec.kind, rec.name, paste(message, CUDA_FRAMES), [rec.name]))
+    # Huawei Ascend: torch_npu's checks of an ACL and an HCCL call, with its own code under them
+    for key, rec in ix._ascend().items():
+        if not isinstance(key, tuple) or key[0] == "torch_npu" or rec.number == 0:
+            continue
+        message = {"acl": f"RuntimeError: Initialize:torch_npu/csrc/core/npu/sys_ctrl/npu_sys_ctrl.cpp:146 NPU function error: "
+                          f"aclrtSetDevice(device_id_), error code is {rec.number}\n[ERROR] 2025-07-01-08:38:50 (PID:114020, "
+                          f"Device:-1, RankID:1) ERR00100 PTA call acl api failed",
+                   "hccl": f"RuntimeError: HcclAllreduce:torch_npu/csrc/distributed/ProcessGroupHCCL.cpp:3120 HCCL function error: "
+                           f"HcclAllReduce(input, output, count, type, op, comm, stream), error code is {rec.number}\n[ERROR] "
+                           f"2025-07-01-08:38:50 (PID:114020, Device:0, RankID:1) ERR02200 DIST call hccl api failed"}[rec.kind]
+        out.append((rec.kind, rec.name, paste(message, CUDA_FRAMES), [rec.name]))
     for rec in ix._libraries().values():
         if rec.number == 0:
             continue

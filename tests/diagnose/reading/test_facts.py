@@ -97,7 +97,7 @@ def test_the_dump_of_a_crashed_request_is_not_another_engine_start():
     from pathlib import Path
 
     from bot.learn.fixtures import read
-    path = Path(__file__).parents[2] / "fixtures/logs/_negative/wrap-v0.9-ascend-npu-error-under-engine-dead.log"
+    path = Path(__file__).parents[2] / "fixtures/logs/stack-error-code/vllm-ascend2667-v091-eagle3-npu-error-507899-engine-dead.log"
     text = read(path).data.decode()
     assert "Dumping input data for V1 LLM engine" in text
     assert facts.extract(text)["engine_starts"] == 1

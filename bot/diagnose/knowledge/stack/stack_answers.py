@@ -20,6 +20,7 @@ _L = {
     "en": {"runtime": "CUDA runtime", "driver": "CUDA driver API", "nccl": "NCCL", "nvml": "NVML",
            "hip": "HIP (ROCm)", "hsa": "HSA runtime (ROCm)", "level_zero": "Level Zero (Intel GPU)",
            "unified_runtime": "SYCL Unified Runtime (Intel GPU)", "amdsmi": "AMD SMI (ROCm)",
+           "acl": "Ascend ACL runtime (CANN)", "hccl": "HCCL (Ascend)", "torch_npu": "torch_npu",
            "pins": "vLLM {vllm} pins torch {torch} (CUDA {cuda}), which needs an NVIDIA driver ≥ {min_driver}",
            "shows_driver": "; the log shows driver {driver}", "supports": " (it runs CUDA up to {driver_cuda})",
            "torch_built": "torch {torch} was built for CUDA {cuda}",
@@ -27,6 +28,7 @@ _L = {
     "zh": {"runtime": "CUDA 运行时", "driver": "CUDA 驱动 API", "nccl": "NCCL", "nvml": "NVML",
            "hip": "HIP（ROCm）", "hsa": "HSA 运行时（ROCm）", "level_zero": "Level Zero（Intel GPU）",
            "unified_runtime": "SYCL Unified Runtime（Intel GPU）", "amdsmi": "AMD SMI（ROCm）",
+           "acl": "昇腾 ACL 运行时（CANN）", "hccl": "HCCL（昇腾）", "torch_npu": "torch_npu",
            "pins": "vLLM {vllm} 锁定 torch {torch}（CUDA {cuda}），需要 NVIDIA 驱动 ≥ {min_driver}",
            "shows_driver": "；日志显示驱动为 {driver}", "supports": "（它最高支持 CUDA {driver_cuda}）",
            "torch_built": "torch {torch} 是为 CUDA {cuda} 构建的",
@@ -152,8 +154,67 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["rocm_platform"] = True
         if rec.name in AMDSMI_START:
             out["amdsmi_start"] = True
+    if kind in ("acl", "hccl", "torch_npu"):
+        out.update(_ascend(kind, rec, c.message.text, lang))
     if kind == "nvml" and getattr(rec, "exception", None):
         out["nvml_exception"] = rec.exception
+    return out
+
+
+# torch_npu's checks name the call that failed: "NPU function error: aclrtSetDevice(device), error code is 507033",
+# "HCCL function error: HcclAllreduce(...), error code is 7"
+_NPU_CALL = re.compile(r"\b(?:NPU|HCCL) function error: (?:call )?([\w:]+)(?:\(|,)")
+# its own code: "ERR00100 PTA call acl api failed" (sub-module 00, code 100)
+_TORCH_NPU_CODE = re.compile(r"\bERR(\d{2})(\d{3}) ([A-Z]+)\b")
+# the text torch_npu takes from ACL's recent error ("[Error]: Failed to start the device."), and CANN's own
+# message under it: a code of a letter E, a letter or digit for the component and four digits ("EL0003: [PID: 1]
+# 2025-07-01-08:38:48.960.716 The argument is invalid.")
+_NPU_SAYS = re.compile(r"\[Error\]: ([^.\n]{4,120}\.)")
+_CANN_CODE = re.compile(r"\b(E[A-Z0-9]\d{4})(?::|\[PID)\s*(?:\[PID: ?\d+\]\s*)?(?:[\d.:-]{10,}\s*)?"
+                        r"(?:\(E[A-Z0-9]\d{4}\):\s*)?"
+                        r"((?:(?!\s(?:Solution|Possible Cause|TraceBack)\b)[^\n]){4,160}?[.!](?=\s|$))?")
+# the operator torch_npu names when an asynchronous task failed ("... the current working operator name is aclnnRmsNorm.")
+_NPU_OPERATOR = re.compile(r"current working operator name is ([\w.]+?)\.?(?=\s|$)")
+# torch_npu's sub-modules (utils/_error_code.py, _SubModuleID): what part of torch_npu reported
+_TORCH_NPU_MODULES = {
+    "en": {"PTA": "torch_npu's core (devices, memory, streams)", "OPS": "its operators",
+           "DIST": "its distributed backend (HCCL)", "GRAPH": "its graph mode", "PROF": "its profiler"},
+    "zh": {"PTA": "torch_npu 的核心部分（设备、内存、流）", "OPS": "它的算子", "DIST": "它的分布式后端（HCCL）",
+           "GRAPH": "它的图模式", "PROF": "它的性能分析器"}}
+
+
+def _ascend(kind: str, rec, text: str, lang: str) -> dict:
+    """An Ascend code as torch_npu prints it: the call, torch_npu's own code, CANN's message, the advice."""
+    out: dict = {"ascend_platform": True}
+    if not rec.text:        # acl_base_rt.h's codes have no comment: their name says it ("ACL_ERROR_INVALID_DEVICE")
+        out["code_text"] = re.sub(r"^ACL_ERROR_(?:RT_)?", "", rec.name).replace("_", " ").lower()
+    call = _NPU_CALL.search(text)
+    if call:
+        out["npu_call"] = call.group(1)
+    own = _TORCH_NPU_CODE.search(text)
+    if own:
+        out["torch_npu_code"] = f"ERR{own.group(1)}{own.group(2)} {own.group(3)}"
+        out["torch_npu_part"] = _TORCH_NPU_MODULES[lang].get(own.group(3))
+    if kind == "torch_npu":
+        out["code_number"] = out.get("torch_npu_code", f"ERR??{rec.number:03d}").split()[0]
+        out["code_name"] = f"ErrCode.{rec.name}"
+    says = _NPU_SAYS.search(text)
+    if says:
+        out["npu_says"] = says.group(1)
+    cann = _CANN_CODE.search(text)
+    if cann:
+        out["cann_code"] = cann.group(1)
+        out["cann_text"] = cann.group(2)
+    op = _NPU_OPERATOR.search(text)
+    if op:
+        out["npu_operator"] = op.group(1)
+    # codes that share their advice: TCP's and RoCE's connect; the device's memory full; the device's own faults
+    if kind == "hccl" and rec.number in (11, 12):
+        out["code_hccl_connect"] = True
+    if kind == "acl" and rec.number in (207001, 207018):
+        out["acl_device_oom"] = True
+    if kind == "acl" and rec.number in (507053, 507054):
+        out["acl_device_fault"] = True
     return out
 
 

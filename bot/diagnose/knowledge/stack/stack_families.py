@@ -137,12 +137,19 @@ def _site_confidence(score: float) -> float:
 
 def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
     hits = ix.codes_in(m.text)
-    hits = [h for h in hits if not (h.kind in ("cuda", "hip", "hsa", "amdsmi", *LIBRARIES) and h.record.number == 0)  # "no error"
+    hits = [h for h in hits if not (h.kind in ("cuda", "hip", "hsa", "amdsmi", "hccl", "torch_npu", *LIBRARIES)
+                                    and h.record.number == 0)  # "no error"
             and not (h.kind in ("level_zero", "unified_runtime") and "_ERROR_" not in h.record.name)     # success, not ready, warnings
+            # torch_npu's exit hook prints "ERR99999 UNKNOWN applicaiton exception" under any other program error
+            and not (h.kind == "torch_npu" and h.record.name == "EXCEPT")
             and not quoted_as_possible(m.text, h.start)]
     if not hits:
         return None
     h = hits[0]
+    # torch_npu's own code ("ERR00100 PTA call acl api failed") says only that an ACL or HCCL call failed; the code
+    # that call returned, where the message gives it, says which failure
+    if h.kind == "torch_npu":
+        h = next((x for x in hits if x.kind in ("acl", "hccl")), h)
     # NCCL's "unhandled cuda error" says only that a CUDA call failed; its "Last error: Cuda failure N"
     # is that call's own code
     if h.kind == "nccl" and h.record.number == 1:
@@ -182,7 +189,8 @@ _CUDA_FAILURE = re.compile(r"Cuda failure (?:\d+ )?'[^'\n]{1,120}'")     # NCCL'
 # device and thread, cuSOLVER's, cuFFT's plans): most often memory the program itself took.
 # HIP's invalid device function is rocm-no-kernel-image's, which answers it only beside vLLM: a torch
 # script on a Radeon card prints it as often, for its own kernels.
-PROGRAMS_OWN = {("cuda", 2), ("hip", 2), ("hip", 98), ("level_zero", 0x70000003), ("unified_runtime", 39), ("errno", 12), ("cublas", 1), ("cublas", 3), ("cudnn", 1001), ("cudnn", 4003),
+# Ascend's device out of memory (ACL_ERROR_RT_MEMORY_ALLOCATION, ACL_ERROR_RT_DEVICE_OOM) and HCCL's HCCL_E_OOM likewise.
+PROGRAMS_OWN = {("acl", 207001), ("acl", 207018), ("hccl", 24), ("cuda", 2), ("hip", 2), ("hip", 98), ("level_zero", 0x70000003), ("unified_runtime", 39), ("errno", 12), ("cublas", 1), ("cublas", 3), ("cudnn", 1001), ("cudnn", 4003),
                 ("cudnn", 4004), ("cusolver", 1), ("cusolver", 2), ("cusparse", 2), ("cufft", 2)}
 
 # Codes with hand-written advice in the rule's text (a `{?code_<kind>_<n>}` paragraph each).
@@ -199,7 +207,12 @@ ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("
            # Intel's Level Zero: the GPU lost (a hang and reset), its memory full, no driver or GPU usable
            ("level_zero", 0x70000001), ("level_zero", 0x70000003), ("level_zero", 0x78000001),
            # SYCL's Unified Runtime relaying the same two: the GPU lost, its memory full
-           ("unified_runtime", 20), ("unified_runtime", 39)}
+           ("unified_runtime", 20), ("unified_runtime", 39),
+           # Huawei Ascend (ACL, CANN's runtime): an NPU this process could not start, address or find, its memory
+           # full, a chip CANN does not know, the device memory's own faults (HBM); HCCL's timeout and links
+           ("acl", 107001), ("acl", 107002), ("acl", 207004), ("acl", 507033), ("acl", 207001), ("acl", 207018), ("acl", 507008),
+           ("acl", 507053), ("acl", 507054),
+           ("hccl", 9), ("hccl", 11), ("hccl", 12), ("hccl", 24)}
 
 # Level Zero's invalid argument is advised only where a process opened another's GPU memory (oneCCL's
 # zeMemOpenIpcHandle between tensor-parallel workers): peer-to-peer the platform does not allow.

@@ -367,6 +367,19 @@ _LAYOUTS = [(r"(?<=[/\\])(?:models|datasets|spaces)--[^/\\\s'\"]+", "HF_HUB_CACH
             (r"[/\\]\.triton[/\\]cache\b", "TRITON_CACHE_DIR")]
 
 
+# How torch_npu and CANN print an Ascend code: torch_npu's check of an ACL call (NPU_CHECK_ERROR: "NPU function
+# error: aclrtSetDevice(device), error code is 507033"), of an HCCL call (HCCL_CHECK_ERROR: "HCCL function error:
+# HcclAllreduce(...), error code is 7"), its device checks ("NPU error, error code is 507899"), its stream wait ("ACL stream synchronize failed, error code:507035"), CANN's
+# own trace ("open device 1 failed, runtime result = 107001"), and torch_npu's error-code line ("ERR00100 PTA call acl
+# api failed": sub-module 00 = PTA, code 100 = ACL).
+_ASCEND_FORMS = (
+    ("acl", re.compile(r"\b(?:NPU function error: [^\n]{0,300}?, error code is |NPU error, error code is "
+                       r"|ACL stream synchronize failed, error code:\s*|, runtime result = )(?P<code>\d{6})\b")),
+    ("hccl", re.compile(r"\bHCCL function error: [^\n]{0,300}?, error code is (?P<code>\d{1,2})\b")),
+    ("torch_npu", re.compile(r"\bERR(?P<sub>\d{2})(?P<code>\d{3}) (?P<module>PTA|OPS|DIST|GRAPH|PROF|UNKNOWN)\b")),
+)
+
+
 def _rest(tail: str) -> str:
     """The path below a cache, up to where the path ends in its line."""
     return re.split(r"[\s'\")]", tail.lstrip("/\\"), maxsplit=1)[0]
@@ -543,6 +556,42 @@ class StackIndex:
         """A ZE_RESULT_*, UR_RESULT_* or AMDSMI_STATUS_* code by its name."""
         return self._platform_codes().get(str(name).strip().lower())
 
+    # Huawei Ascend: ACL (CANN's runtime), HCCL and torch_npu's own codes, printed by number ------------
+
+    def _ascend(self) -> dict:
+        def make():
+            block = self._block("ascend") or {"acl": [], "hccl": [], "torch_npu": {"codes": [], "modules": []},
+                                              "source": []}
+            source = "; ".join(block["source"])
+            keys: dict = {}
+            for kind in ("acl", "hccl"):
+                for n, name, doc in block[kind]:
+                    keys[(kind, n)] = keys[name.lower()] = PlatformCode(kind, n, name, doc, source)
+            for n, name, text in block["torch_npu"]["codes"]:
+                keys[("torch_npu", n)] = PlatformCode("torch_npu", n, name, text, source)
+            keys["modules"] = {name: n for n, name in block["torch_npu"]["modules"]}
+            return keys
+        return self._table("ascend", make)
+
+    def ascend(self, kind: str, key) -> PlatformCode | None:
+        """An ACL or HCCL code by number or name (kind "acl" / "hccl"), or torch_npu's ErrCode by number."""
+        t = self._ascend()
+        return t.get((kind, int(key))) if isinstance(key, int) or str(key).isdigit() else t.get(str(key).strip().lower())
+
+    def ascend_in(self, line: str, offset: int = 0) -> list[CodeHit]:
+        """The Ascend codes one line names in torch_npu's and CANN's own forms (see _ASCEND_FORMS)."""
+        hits = []
+        for kind, form in _ASCEND_FORMS:
+            for m in form.finditer(line):
+                if kind == "torch_npu":
+                    module = self._ascend()["modules"].get(m.group("module"))
+                    rec = self.ascend(kind, int(m.group("code"))) if module == int(m.group("sub")) else None
+                else:
+                    rec = self.ascend(kind, m.group("code"))
+                if rec is not None:
+                    hits.append(CodeHit(kind, rec, "number", offset + m.start("code"), offset + m.end("code")))
+        return hits
+
     def _libraries(self) -> dict:
         def make():
             block = self._block("cuda_libraries") or {"libraries": {}, "source": []}
@@ -606,6 +655,8 @@ class StackIndex:
             rec = self.hip(said) if said else None
             if rec is not None and not any(h.record == rec for h in hits):
                 hits.append(CodeHit("hip", rec, "text", offset + hip.end(), offset + hip.end() + len(said)))
+            if "error code" in low or "runtime result" in low or " PTA " in line or "ERR0" in line:
+                hits += self.ascend_in(line, offset)
             m = re.search(r"\b(?:CUDA )?[Ee]rror (\d{1,5})\b", line) if "cuda" in low else None
             rec = self.cuda_error(int(m.group(1))) if m else None      # "Error 804: forward compat..."
             if rec is not None and not any(h.record == rec for h in hits):

@@ -522,3 +522,31 @@ def test_torchs_shared_memory_mapping_refused_beside_vllm_names_the_mappings_lim
     d = diagnose("(EngineCore_DP0 pid=7) ERROR 12-05 22:40:00 [core.py:1510] EngineCore failed to start.\n" + line).best
     assert d.rule_id == "stack-errno" and "ENOMEM" in d.title
     assert "vm.max_map_count" in d.cause and "sysctl -w vm.max_map_count=262144" in " ".join(d.fix.split())
+
+
+def test_ascend_codes_as_torch_npu_prints_them(ix):
+    # the ACL code torch_npu's check printed wins over its own ERR00100 on the same line, with the call and ACL's words
+    _, d = _best("stack-error-code/vllm-ascend1558-dp-setdevice-507033.log")
+    assert d.title.startswith("Ascend ACL runtime (CANN) error 507033 (ACL_ERROR_RT_DEV_SETUP_ERROR)")
+    assert "`c10_npu::SetDevice`" in d.cause and "ERR00100 PTA" in d.cause and "npu-smi info" in d.fix
+    assert "nvidia-smi" not in d.fix and "/dev/davinci_manager" in d.fix
+    # HCCL's code by its HcclResult name; torch_npu's ERR02200 alone names its distributed part
+    hccl = ("RuntimeError: HcclAllreduce:ProcessGroupHCCL.cpp:3120 HCCL function error: HcclAllReduce(input, output), "
+            "error code is 11\n[ERROR] 2025-07-01-08:38:50 (PID:1, Device:0, RankID:1) ERR02200 DIST call hccl api failed")
+    d = diagnose(hccl).diagnoses[0]
+    assert "HCCL_E_TCP_CONNECT" in d.title and "HCCL_SOCKET_IFNAME" in d.fix
+    d = diagnose("[ERROR] 2025-07-01-08:38:50 (PID:1, Device:0, RankID:1) ERR02200 DIST call hccl api failed").diagnoses[0]
+    assert d.title.startswith("torch_npu error ERR02200 (ErrCode.HCCL)") and "distributed backend" in d.cause
+    # a code of ACL's base header has no comment: its name says it
+    d = diagnose("RuntimeError: NPU function error: aclrtMalloc(ptr, size), error code is 100032").diagnoses[0]
+    assert "invalid queue id" in d.title
+    # the device's memory full is the program's to lower: only beside vLLM
+    oom = "RuntimeError: NPU function error: aclrtMalloc(&ptr, size, policy), error code is 207001"
+    assert diagnose(oom).diagnoses == []
+    d = diagnose("INFO 05-09 08:06:30 [__init__.py:230] Platform plugin ascend is activated\n" + oom).diagnoses[0]
+    assert "--gpu-memory-utilization" in d.fix
+
+
+def test_ascend_codes_from_programs_that_do_not_run_vllm_are_not_answered(ix):
+    for name in ("foreign-llamafactory4610-npu-train-err01005-ops.log", "foreign-mindspore236-ascend-libcann-kb-missing.log"):
+        assert diagnose(read(LOGS / "_negative" / name).data).diagnoses == []

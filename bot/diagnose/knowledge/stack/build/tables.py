@@ -15,7 +15,7 @@ import os
 import time
 from pathlib import Path
 
-from . import (abi, amdsmi_codes, caches, cuda_codes, cuda_library_codes, distributions, drivers, hip_codes, level_zero_codes,
+from . import (abi, amdsmi_codes, ascend_codes, caches, cuda_codes, cuda_library_codes, distributions, drivers, hip_codes, level_zero_codes,
                nccl_codes, nvml_codes, os_tables, pins, sonames,
                stack_sites, transformers_attributes, transformers_exports, vllm_wheels)
 from .packages import Packages
@@ -43,6 +43,7 @@ def build(pypi: Packages, log=print, stats=lambda: (0, 0)) -> dict:
     step("hip", lambda: hip_codes.build(pypi))
     step("amdsmi", lambda: amdsmi_codes.build(pypi))
     step("level_zero", lambda: level_zero_codes.build(pypi))
+    step("ascend", lambda: ascend_codes.build(pypi))
     for name, table in os_tables.build().items():
         blocks[name] = table
     step("vllm_pins", lambda: pins.vllm_pins(pypi))
@@ -105,6 +106,9 @@ def counts(blocks: dict) -> dict[str, int]:
         out["amdsmi statuses"] = len(blocks["amdsmi"]["codes"])
     if "level_zero" in blocks:
         out["level zero results"] = len(blocks["level_zero"]["codes"])
+    if "ascend" in blocks:
+        out["acl codes (ascend)"] = len(blocks["ascend"]["acl"])
+        out["hccl results (ascend)"] = len(blocks["ascend"]["hccl"])
     for key, lib in (blocks.get("cuda_libraries") or {}).get("libraries", {}).items():
         out[f"{lib['label']} statuses"] = len(lib["codes"])
     if "vllm_wheels" in blocks:
