@@ -604,6 +604,62 @@ def _no_kernel(values: dict, facts: dict) -> dict:
     cuda = str(facts.get("torch_cuda") or "")
     if int(cc.group(1)) >= 10 and cuda and version_key(cuda) < version_key("12.8"):
         out["blackwell_old_cuda"] = "yes"          # no build for CUDA below 12.8 has sm_100/sm_120
+    # torch 2.8 on builds its CUDA 12.8 and 12.9 wheels for compute capability 7.5 and newer only (pytorch#157517), and
+    # CUDA 13 targets nothing older: such a torch has no kernels for Maxwell, Pascal or Volta (the V100); its CUDA 12.6
+    # builds still do
+    torch = str(facts.get("torch_version") or "")
+    if (int(cc.group(1)), int(cc.group(2))) < (7, 5) and cuda and (
+            version_key(cuda) >= version_key("13.0")
+            or (version_key(cuda) >= version_key("12.8") and torch and version_key(torch.split("+")[0]) >= version_key("2.8"))):
+        out["old_gpu_new_build"] = "yes"
+        out["torch_kernel"] = "yes"
+    return out
+
+
+# Where in vLLM's run a library failed to create its handle: its start-up profiling run (before the KV cache is
+# allocated), or a step while serving (after it took its share of the GPU)
+_STARTUP_FRAMES = re.compile(r":(?:profile_run|_dummy_run|determine_num_available_blocks|determine_available_memory)$")
+_SERVING_FRAMES = re.compile(r":(?:run_engine_loop|engine_step|run_busy_loop|step_async|_process_engine_step)$")
+# the stack index's cuBLAS statuses that a handle or workspace allocation gives (not initialized, alloc failed,
+# internal error), and cuDNN's "not initialized"
+_HANDLE_CODES = ("code_cublas_1", "code_cublas_3", "code_cublas_14", "code_cudnn_1001")
+
+
+@deriver("cublas-handle-init-failed", "stack-error-code")
+def _handle_memory(values: dict, facts: dict) -> dict:
+    """For a math library that could not create its handle (or allocate its workspace): the share of the GPU
+    the run gave vLLM and what that left, and whether it failed at start-up or while serving."""
+    if not (values.get("lib_status") or any(values.get(k) for k in _HANDLE_CODES)):
+        return {}
+    out: dict = {}
+    gmu, total = num(values.get("gpu_memory_utilization")), num(facts.get("gpu_total_gib"))
+    if gmu and total and 0 < gmu <= 1:
+        out["gpu_total_gib"] = f"{total:g}"
+        out["headroom_gib"] = f"{total * (1 - gmu):.1f}"
+    frames = facts.get("frames") or []
+    if any(_STARTUP_FRAMES.search(f) for f in frames):
+        out["handle_at_startup"] = "yes"
+        return out              # vLLM's share is not taken yet: a lower one frees nothing for the handle
+    if any(_SERVING_FRAMES.search(f) for f in frames):
+        out["handle_when_serving"] = "yes"
+    if gmu and 0.5 < gmu <= 1:
+        out["suggest"] = {"gpu_memory_utilization": round(gmu - 0.05, 2)}
+    return out
+
+
+@deriver("triton-mma-layout-unsupported")
+def _triton_mma(values: dict, facts: dict) -> dict:
+    """The GPU's generation, where the log shows its capability (or names a GPU NVIDIA's table knows):
+    below Ampere Triton has no Ampere MMA; on Hopper the same abort is a Triton bug."""
+    cc = re.fullmatch(r"(\d+)\.(\d)", str(facts.get("compute_capability") or ""))
+    if not cc or not facts.get("gpu_name"):
+        return {}
+    major = int(cc.group(1))
+    out: dict = {"gpu_capability": f"{major}.{cc.group(2)} (`sm_{major}{cc.group(2)}`)"}
+    if major < 8:
+        out["gpu_pre_ampere"] = "yes"
+    elif major == 9:
+        out["gpu_hopper"] = "yes"
     return out
 
 

@@ -15,6 +15,7 @@ import re
 from collections import Counter
 
 from bot.base.lazyre import LazyRe
+from bot.diagnose.reading import gpus
 
 
 class _P:
@@ -205,6 +206,13 @@ _CAPABILITY = [
 # The architectures the torch in use was built for, from its warning about a GPU it has no kernels for:
 # "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90."
 _TORCH_ARCHS = [_P(r"The current PyTorch install supports CUDA capabilities ((?:sm|compute)_\d+a?(?: (?:sm|compute)_\d+a?)*)")]
+# torch's warnings that its build has no kernels for a GPU it counted: none of the GPU's major architecture,
+# or the GPU is below the build's floor
+_TORCH_GPU_UNSUPPORTED = [
+    _P(r"with CUDA capability sm_\d+a? is not compatible with the current PyTorch installation",
+       literals=("with CUDA capability sm_",)),
+    _P(r"PyTorch no longer supports this GPU because it is too old"),
+]
 # torch 2.9+ lists them one a line: "- 7.5 which supports hardware CC >=7.5,<8.0"
 # torch 2.7+ for a GPU below its floor: "The minimum cuda capability supported by this library is 7.5."
 _TORCH_MIN_CC = [_P(r"The minimum cuda capability supported by this library is (\d+\.\d)")]
@@ -1931,16 +1939,19 @@ def extract(text: str, error_lines: str = "") -> dict:
     vllm_context = printed or server_error or _mentions_vllm(low)
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
     torch = _first(_TORCH, text)
+    gpu_name = (_first(_GPU, text) or "").strip() or None
     return {
         "vllm_version": _first(_VLLM, text),
         "torch_version": torch,
         "torch_build": torch_build(torch, text),
         "cuda_version": cuda,
         "driver_version": _first(_DRIVER, text),
-        "gpu_name": (_first(_GPU, text) or "").strip() or None,
-        "compute_capability": _first(_CAPABILITY, text),
+        "gpu_name": gpu_name,
+        # the log's own figure, else the one NVIDIA's table gives the GPU it names
+        "compute_capability": _first(_CAPABILITY, text) or gpus.capability(gpu_name),
         "torch_archs": torch_archs(text),
         "torch_min_cc": _first(_TORCH_MIN_CC, text),
+        "torch_gpu_unsupported": any(p.search(text) for p in _TORCH_GPU_UNSUPPORTED),
         "platform": platform.lower() if platform else None,
         **dict(zip(("platform_probe", "nvml_error"), platform_probe(text))),
         "engine_args": args,
