@@ -647,6 +647,26 @@ def _handle_memory(values: dict, facts: dict) -> dict:
     return out
 
 
+@deriver("ptxas-feature-needs-newer-gpu")
+def _ptx_feature(values: dict, facts: dict) -> dict:
+    """The compute capability ptxas asked for ("sm_80" -> 8.0), what kind of instruction it refused (bfloat16:
+    float16 instead; FP8), and the GPU's own capability where the log shows it or names the GPU."""
+    need = re.fullmatch(r"(\d+)(\d)", str(values.get("need_sm") or ""))
+    if not need:
+        return {}
+    out: dict = {"need_cc": f"{need.group(1)}.{need.group(2)} (`sm_{need.group(1)}{need.group(2)}`)"}
+    feature = str(values.get("ptx_feature") or "").lower()
+    if "bf16" in feature:
+        out["ptx_bf16"] = "yes"
+        out["suggest"] = {"dtype": "half"}
+    elif re.search(r"e4m3|e5m2", feature):
+        out["ptx_fp8"] = "yes"
+    cc = re.fullmatch(r"(\d+)\.(\d)", str(facts.get("compute_capability") or ""))
+    if cc and facts.get("gpu_name"):
+        out["gpu_capability"] = f"{cc.group(1)}.{cc.group(2)} (`sm_{cc.group(1)}{cc.group(2)}`)"
+    return out
+
+
 @deriver("triton-mma-layout-unsupported")
 def _triton_mma(values: dict, facts: dict) -> dict:
     """The GPU's generation, where the log shows its capability (or names a GPU NVIDIA's table knows):

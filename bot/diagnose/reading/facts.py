@@ -191,6 +191,10 @@ _GPU = [
     # torch's warning for a GPU its build has no kernels for
     _P(r"((?:NVIDIA|Tesla|Quadro|GeForce)[\w .-]{1,60}?) with CUDA capability sm_\d+ is not compatible",
        literals=("with CUDA capability sm_",)),
+    # torch 1.x printed the driver's name as it was, which had no vendor word on some boards ("RTX A6000 with CUDA
+    # capability sm_86 is not compatible ...", "A100-SXM4-40GB with ..."): the line's start to the words
+    _P(r"^(?:\S.{0,40}?UserWarning:\s*)?([A-Z][\w.-]{0,24}(?: [\w.-]{1,24}){0,5}?) with CUDA capability sm_\d+a? is not compatible",
+       re.M, literals=("with CUDA capability sm_",)),
     # torch 2.7+: "Found GPU1 Tesla V100-PCIE-16GB which is of cuda capability 7.0." (too old), and 2.9+:
     # "Found GPU1 Tesla V100-SXM2-32GB which is of compute capability (CC) 7.0."
     _P(r"Found GPU\d+ (\S.{2,60}?) which is of (?:cuda|compute) capability", literals=("which is of ",)),
@@ -215,7 +219,8 @@ _TORCH_GPU_UNSUPPORTED = [
 ]
 # torch 2.9+ lists them one a line: "- 7.5 which supports hardware CC >=7.5,<8.0"
 # torch 2.7+ for a GPU below its floor: "The minimum cuda capability supported by this library is 7.5."
-_TORCH_MIN_CC = [_P(r"The minimum cuda capability supported by this library is (\d+\.\d)")]
+# (torch 1.x: "The minimum cuda capability that we support is 3.5.")
+_TORCH_MIN_CC = [_P(r"The minimum cuda capability (?:supported by this library is|that we support is) (\d+\.\d)")]
 
 
 # The build of the torch the paste shows: its local tag, or collect_env's "CUDA used to build PyTorch: None".

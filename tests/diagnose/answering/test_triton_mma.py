@@ -33,3 +33,19 @@ def test_without_the_gpu_the_generic_cause_only():
 def test_another_programs_log_is_not_answered():
     sglang = "[gpu=0] Prefill batch. #new-seq: 1, #new-token: 7\npython -m sglang.launch_server --model-path m\n" + ASSERT
     assert _top(sglang) is None
+
+
+PTXAS = "ptxas /tmp/compile-ptx-src-3c809d, line 382; error   : Feature '{feature}' requires .target sm_{sm} or higher\n"
+
+
+def test_a_bf16_instruction_on_a_named_turing_gpu_says_half_and_names_the_gpu():
+    d = _top("GPU models and configuration: GPU 0: Tesla T4\n" + PTXAS.format(feature=".bf16", sm="80"))
+    assert d.rule_id == "ptxas-feature-needs-newer-gpu"
+    assert "8.0 (`sm_80`)" in d.cause and "Tesla T4, is of compute capability 7.5 (`sm_75`)" in d.cause
+    assert "bfloat16" in d.cause and "--dtype half" in d.fix and d.suggested == {"dtype": "half"}
+
+
+def test_an_fp8_instruction_says_fp8_not_half():
+    d = _top(PTXAS.format(feature="cvt.rn.satfinite.e4m3x2.f32", sm="89"))
+    assert "8.9 (`sm_89`)" in d.cause and "FP8" in d.cause and "bfloat16" not in d.cause
+    assert "--dtype half" not in d.fix and "--kv-cache-dtype" in d.fix
