@@ -64,11 +64,32 @@ def test_a_volta_gpu_under_a_torch_built_without_it_is_told_which_build_has_it()
            "GPU models and configuration: GPU 0: Tesla V100-SXM2-32GB\n")
     error = _died_of("torch.AcceleratorError: CUDA error: no kernel image is available for execution on the device")
     d = diagnose(env + error).diagnoses[0]
-    assert d.rule_id == "no-kernel-image" and "(`sm_70`)" in d.cause and "compiled for no GPU below compute capability 7.5" in d.cause
+    assert d.rule_id == "no-kernel-image" and "(`sm_70`)" in d.cause and "below compute capability 7.5" in d.cause.replace("\n", " ")
     assert "whl/cu126" in d.fix
     # a T4 (sm_75) is still among CUDA 13's targets
     t4 = diagnose(env.replace("Tesla V100-SXM2-32GB", "Tesla T4") + error).diagnoses[0]
-    assert "below compute capability 7.5" not in t4.cause
-    # torch 2.7's CUDA 12.8 build still had Volta
-    older = diagnose(env.replace("2.11.0+cu130", "2.7.1+cu128") + error).diagnoses[0]
-    assert "below compute capability 7.5" not in older.cause
+    assert "below compute capability 7.5" not in t4.cause.replace("\n", " ")
+    # torch's CUDA 12.6 builds still have Volta
+    older = diagnose(env.replace("2.11.0+cu130", "2.7.1+cu126") + error).diagnoses[0]
+    assert "below compute capability 7.5" not in older.cause.replace("\n", " ")
+
+
+RANGE = ("/usr/local/lib/python3.10/site-packages/torch/cuda/__init__.py:283: UserWarning:\n"
+         "    Found GPU0 {name} which is of cuda capability {cc}.\n"
+         "    Minimum and Maximum cuda capability supported by this version of PyTorch is\n"
+         "    ({lo}) - ({hi})\n\n  warnings.warn(\n")
+SUGGESTS = ("/usr/local/lib/python3.10/site-packages/torch/cuda/__init__.py:304: UserWarning:\n"
+            "    Please install PyTorch with a following CUDA\n    configurations:  12.6 following instructions at\n"
+            "    https://pytorch.org/get-started/locally/\n")
+
+
+def test_torch_29s_range_answers_a_gpu_below_it_with_the_build_torch_names():
+    d = diagnose(RANGE.format(name="NVIDIA GeForce MX350", cc="6.1", lo="7.0", hi="12.0") + SUGGESTS).diagnoses[0]
+    assert d.rule_id == "no-kernel-image" and "7.0 (`sm_70`) and newer" in d.cause.replace("\n", " ")
+    assert "whl/cu126" in d.fix
+
+
+def test_torch_29s_range_answers_a_newer_major_but_not_a_newer_minor():
+    newer = diagnose(RANGE.format(name="NVIDIA GeForce RTX 5090", cc="12.0", lo="5.0", hi="9.0"))
+    assert newer.diagnoses and newer.diagnoses[0].rule_id == "no-kernel-image"
+    assert not diagnose(RANGE.format(name="NVIDIA GB10", cc="12.1", lo="8.0", hi="12.0")).diagnoses

@@ -601,18 +601,21 @@ def _no_kernel(values: dict, facts: dict) -> dict:
     if floor and (int(cc.group(1)), int(cc.group(2))) < (int(floor.group(1)), int(floor.group(2))):
         out["torch_below_floor"] = "yes"
         out["torch_kernel"] = "yes"
+        out["torch_floor"] = f"{floor.group(1)}.{floor.group(2)} (`sm_{floor.group(1)}{floor.group(2)}`)"
     cuda = str(facts.get("torch_cuda") or "")
     if int(cc.group(1)) >= 10 and cuda and version_key(cuda) < version_key("12.8"):
         out["blackwell_old_cuda"] = "yes"          # no build for CUDA below 12.8 has sm_100/sm_120
-    # torch 2.8 on builds its CUDA 12.8 and 12.9 wheels for compute capability 7.5 and newer only (pytorch#157517), and
-    # CUDA 13 targets nothing older: such a torch has no kernels for Maxwell, Pascal or Volta (the V100); its CUDA 12.6
-    # builds still do
-    torch = str(facts.get("torch_version") or "")
-    if (int(cc.group(1)), int(cc.group(2))) < (7, 5) and cuda and (
-            version_key(cuda) >= version_key("13.0")
-            or (version_key(cuda) >= version_key("12.8") and torch and version_key(torch.split("+")[0]) >= version_key("2.8"))):
+    # a torch built for no GPU below compute capability 7.5: its own floor says so (some CUDA 12.8 builds, from torch
+    # 2.7, pytorch#157517), or it is a CUDA 13 build (CUDA 13 targets nothing older): no kernels for Maxwell, Pascal or
+    # Volta (the V100); torch's CUDA 12.6 builds still have them
+    new_build = (cuda and version_key(cuda) >= version_key("13.0")) or str(facts.get("torch_min_cc") or "") == "7.5"
+    if (int(cc.group(1)), int(cc.group(2))) < (7, 5) and new_build:
         out["old_gpu_new_build"] = "yes"
         out["torch_kernel"] = "yes"
+    # torch's own advice, where it printed it: the CUDA of the builds that have this GPU
+    suggested = re.fullmatch(r"(\d+)\.(\d)", str(facts.get("torch_suggests_cuda") or ""))
+    if suggested:
+        out["torch_suggests_index"] = f"cu{suggested.group(1)}{suggested.group(2)}"
     return out
 
 

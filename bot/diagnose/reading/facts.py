@@ -217,6 +217,31 @@ _TORCH_GPU_UNSUPPORTED = [
        literals=("with CUDA capability sm_",)),
     _P(r"PyTorch no longer supports this GPU because it is too old"),
 ]
+# torch's range for a GPU outside it ("Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.\n Minimum and Maximum
+# cuda capability supported by this version of PyTorch is (8.0) - (12.0)"): a GPU below the range, or of a newer major
+# architecture than its top, has no kernels; one of the top's own major (sm_121 beside sm_120) runs them
+_TORCH_CC_RANGE = _P(r"which is of cuda capability (\d+)\.(\d+)\.?\s*Minimum and Maximum cuda capability supported by "
+                     r"this version of PyTorch is\s*\((\d+)\.(\d+)\)\s*-\s*\((\d+)\.(\d+)\)",
+                     literals=("which is of cuda capability",), span=400)
+
+
+# torch 2.9+ beside that range names the builds that have the GPU: "Please install PyTorch with a following CUDA
+# configurations:  12.6 following instructions at https://pytorch.org/get-started/locally/"
+_TORCH_SUGGESTS_CUDA = _P(r"Please install PyTorch with a following CUDA\s+configurations:\s+(\d+\.\d+)",
+                          literals=("Please install PyTorch with a following CUDA",), span=200)
+
+
+def torch_range_floor(text: str) -> tuple[bool, str | None]:
+    """(whether torch's range leaves the GPU without kernels, the range's floor when the GPU is below it)."""
+    m = _TORCH_CC_RANGE.search(text) if "Minimum and Maximum cuda capability" in text else None
+    if not m:
+        return False, None
+    cc, lo, hi = [(int(m.group(i)), int(m.group(i + 1))) for i in (1, 3, 5)]
+    if cc < lo:
+        return True, f"{lo[0]}.{lo[1]}"
+    return cc[0] > hi[0], None
+
+
 # torch 2.9+ lists them one a line: "- 7.5 which supports hardware CC >=7.5,<8.0"
 # torch 2.7+ for a GPU below its floor: "The minimum cuda capability supported by this library is 7.5."
 # (torch 1.x: "The minimum cuda capability that we support is 3.5.")
@@ -1945,6 +1970,7 @@ def extract(text: str, error_lines: str = "") -> dict:
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
     torch = _first(_TORCH, text)
     gpu_name = (_first(_GPU, text) or "").strip() or None
+    out_of_range, range_floor = torch_range_floor(text)
     return {
         "vllm_version": _first(_VLLM, text),
         "torch_version": torch,
@@ -1955,8 +1981,9 @@ def extract(text: str, error_lines: str = "") -> dict:
         # the log's own figure, else the one NVIDIA's table gives the GPU it names
         "compute_capability": _first(_CAPABILITY, text) or gpus.capability(gpu_name),
         "torch_archs": torch_archs(text),
-        "torch_min_cc": _first(_TORCH_MIN_CC, text),
-        "torch_gpu_unsupported": any(p.search(text) for p in _TORCH_GPU_UNSUPPORTED),
+        "torch_min_cc": _first(_TORCH_MIN_CC, text) or range_floor,
+        "torch_gpu_unsupported": out_of_range or any(p.search(text) for p in _TORCH_GPU_UNSUPPORTED),
+        "torch_suggests_cuda": _first([_TORCH_SUGGESTS_CUDA], text),
         "platform": platform.lower() if platform else None,
         **dict(zip(("platform_probe", "nvml_error"), platform_probe(text))),
         "engine_args": args,
