@@ -41,8 +41,13 @@ def test_a_wrapper_alone_stays_a_wrapper():
 
 
 def test_a_kernel_the_gpu_cannot_run_is_the_warnings_consequence():
-    r = diagnose(HEAD + WARNING + _died_of("RuntimeError: CUDA error: invalid device function"))
-    assert top(r) == "no-kernel-image"
+    for error in ("RuntimeError: CUDA error: invalid device function",
+                  "RuntimeError: Triton Error [CUDA]: device kernel image is invalid",
+                  "RuntimeError: CUDA error: a PTX JIT compilation failed"):
+        assert top(diagnose(HEAD + WARNING + _died_of(error))) == "no-kernel-image", error
+    # a fault of another kind says nothing of the architecture
+    assert top(diagnose(HEAD + WARNING + _died_of("RuntimeError: CUDA error: an illegal memory access was encountered"))) \
+        != "no-kernel-image"
 
 
 def test_the_same_code_without_the_warning_is_the_stacks():
