@@ -142,7 +142,24 @@ def _match(book: RuleBook, errors: list, tail: list, text: str, facts: dict) -> 
     elif book.stack_families and stack.root_above(book, cands, strong, facts):
         # only a consequence of CUDA failing to start answers: the code above it may be the root
         cands += stack.candidates(book, rank(cands), strong, text, facts)
-    return cover_wrappers(rank(cands), rulebook.wrappers(book, facts), strong, rulebook.holds_for(facts), text)
+    found = cover_wrappers(rank(cands), rulebook.wrappers(book, facts), strong, rulebook.holds_for(facts), text)
+    if found.cause is None and facts.get("has_traceback") and found.candidates and not rulebook.answers(found.candidates):
+        return _only_wrapped(book, found, errors, tail, text, facts)
+    return found
+
+
+def _only_wrapped(book: RuleBook, found: Matched, errors: list, tail: list, text: str, facts: dict) -> Matched:
+    """The only traceback is a wrapper's ("Engine core initialization failed. See root cause above"), and
+    the error it points to is left out of the paste: that traceback shows no cause, so a message that
+    answers a paste without one (torch's warning that it has no kernels for the GPU, `has_traceback:
+    false`) is the cause the paste does show."""
+    alone = {**facts, "has_traceback": False}
+    known = {c.rule.id for c in found.candidates}
+    more = [c for c in rulebook.candidates(book, errors, tail, alone)
+            if c.rule.id not in known and not c.rule.cleared(text, c.message.text)]
+    if not rulebook.answers(more):
+        return found
+    return Matched(rank(found.candidates + more))
 
 
 def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = None) -> Report:

@@ -606,9 +606,88 @@ def _no_kernel(values: dict, facts: dict) -> dict:
     if floor and (int(cc.group(1)), int(cc.group(2))) < (int(floor.group(1)), int(floor.group(2))):
         out["torch_below_floor"] = "yes"
         out["torch_kernel"] = "yes"
+        out["torch_floor"] = f"{floor.group(1)}.{floor.group(2)} (`sm_{floor.group(1)}{floor.group(2)}`)"
     cuda = str(facts.get("torch_cuda") or "")
     if int(cc.group(1)) >= 10 and cuda and version_key(cuda) < version_key("12.8"):
         out["blackwell_old_cuda"] = "yes"          # no build for CUDA below 12.8 has sm_100/sm_120
+    # a torch built for no GPU below compute capability 7.5: its own floor says so (some CUDA 12.8 builds, from torch
+    # 2.7, pytorch#157517), or it is a CUDA 13 build (CUDA 13 targets nothing older): no kernels for Maxwell, Pascal or
+    # Volta (the V100); torch's CUDA 12.6 builds still have them
+    new_build = (cuda and version_key(cuda) >= version_key("13.0")) or str(facts.get("torch_min_cc") or "") == "7.5"
+    if (int(cc.group(1)), int(cc.group(2))) < (7, 5) and new_build:
+        out["old_gpu_new_build"] = "yes"
+        out["torch_kernel"] = "yes"
+    # torch's own advice, where it printed it: the CUDA of the builds that have this GPU
+    suggested = re.fullmatch(r"(\d+)\.(\d)", str(facts.get("torch_suggests_cuda") or ""))
+    if suggested:
+        out["torch_suggests_index"] = f"cu{suggested.group(1)}{suggested.group(2)}"
+    return out
+
+
+# Where in vLLM's run a library failed to create its handle: its start-up profiling run (before the KV cache is
+# allocated), or a step while serving (after it took its share of the GPU)
+_STARTUP_FRAMES = re.compile(r":(?:profile_run|_dummy_run|determine_num_available_blocks|determine_available_memory)$")
+_SERVING_FRAMES = re.compile(r":(?:run_engine_loop|engine_step|run_busy_loop|step_async|_process_engine_step)$")
+# the stack index's cuBLAS statuses that a handle or workspace allocation gives (not initialized, alloc failed,
+# internal error), and cuDNN's "not initialized"
+_HANDLE_CODES = ("code_cublas_1", "code_cublas_3", "code_cublas_14", "code_cudnn_1001")
+
+
+@deriver("cublas-handle-init-failed", "stack-error-code")
+def _handle_memory(values: dict, facts: dict) -> dict:
+    """For a math library that could not create its handle (or allocate its workspace): the share of the GPU
+    the run gave vLLM and what that left, and whether it failed at start-up or while serving."""
+    if not (values.get("lib_status") or any(values.get(k) for k in _HANDLE_CODES)):
+        return {}
+    out: dict = {}
+    gmu, total = num(values.get("gpu_memory_utilization")), num(facts.get("gpu_total_gib"))
+    if gmu and total and 0 < gmu <= 1:
+        out["gpu_total_gib"] = f"{total:g}"
+        out["headroom_gib"] = f"{total * (1 - gmu):.1f}"
+    frames = facts.get("frames") or []
+    if any(_STARTUP_FRAMES.search(f) for f in frames):
+        out["handle_at_startup"] = "yes"
+        return out              # vLLM's share is not taken yet: a lower one frees nothing for the handle
+    if any(_SERVING_FRAMES.search(f) for f in frames):
+        out["handle_when_serving"] = "yes"
+    if gmu and 0.5 < gmu <= 1:
+        out["suggest"] = {"gpu_memory_utilization": round(gmu - 0.05, 2)}
+    return out
+
+
+@deriver("ptxas-feature-needs-newer-gpu")
+def _ptx_feature(values: dict, facts: dict) -> dict:
+    """The compute capability ptxas asked for ("sm_80" -> 8.0), what kind of instruction it refused (bfloat16:
+    float16 instead; FP8), and the GPU's own capability where the log shows it or names the GPU."""
+    need = re.fullmatch(r"(\d+)(\d)", str(values.get("need_sm") or ""))
+    if not need:
+        return {}
+    out: dict = {"need_cc": f"{need.group(1)}.{need.group(2)} (`sm_{need.group(1)}{need.group(2)}`)"}
+    feature = str(values.get("ptx_feature") or "").lower()
+    if "bf16" in feature:
+        out["ptx_bf16"] = "yes"
+        out["suggest"] = {"dtype": "half"}
+    elif re.search(r"e4m3|e5m2", feature):
+        out["ptx_fp8"] = "yes"
+    cc = re.fullmatch(r"(\d+)\.(\d)", str(facts.get("compute_capability") or ""))
+    if cc and facts.get("gpu_name"):
+        out["gpu_capability"] = f"{cc.group(1)}.{cc.group(2)} (`sm_{cc.group(1)}{cc.group(2)}`)"
+    return out
+
+
+@deriver("triton-mma-layout-unsupported")
+def _triton_mma(values: dict, facts: dict) -> dict:
+    """The GPU's generation, where the log shows its capability (or names a GPU NVIDIA's table knows):
+    below Ampere Triton has no Ampere MMA; on Hopper the same abort is a Triton bug."""
+    cc = re.fullmatch(r"(\d+)\.(\d)", str(facts.get("compute_capability") or ""))
+    if not cc or not facts.get("gpu_name"):
+        return {}
+    major = int(cc.group(1))
+    out: dict = {"gpu_capability": f"{major}.{cc.group(2)} (`sm_{major}{cc.group(2)}`)"}
+    if major < 8:
+        out["gpu_pre_ampere"] = "yes"
+    elif major == 9:
+        out["gpu_hopper"] = "yes"
     return out
 
 

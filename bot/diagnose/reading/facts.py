@@ -15,6 +15,7 @@ import re
 from collections import Counter
 
 from bot.base.lazyre import LazyRe
+from bot.diagnose.reading import gpus
 
 
 class _P:
@@ -190,6 +191,10 @@ _GPU = [
     # torch's warning for a GPU its build has no kernels for
     _P(r"((?:NVIDIA|Tesla|Quadro|GeForce)[\w .-]{1,60}?) with CUDA capability sm_\d+ is not compatible",
        literals=("with CUDA capability sm_",)),
+    # torch 1.x printed the driver's name as it was, which had no vendor word on some boards ("RTX A6000 with CUDA
+    # capability sm_86 is not compatible ...", "A100-SXM4-40GB with ..."): the line's start to the words
+    _P(r"^(?:\S.{0,40}?UserWarning:\s*)?([A-Z][\w.-]{0,24}(?: [\w.-]{1,24}){0,5}?) with CUDA capability sm_\d+a? is not compatible",
+       re.M, literals=("with CUDA capability sm_",)),
     # torch 2.7+: "Found GPU1 Tesla V100-PCIE-16GB which is of cuda capability 7.0." (too old), and 2.9+:
     # "Found GPU1 Tesla V100-SXM2-32GB which is of compute capability (CC) 7.0."
     _P(r"Found GPU\d+ (\S.{2,60}?) which is of (?:cuda|compute) capability", literals=("which is of ",)),
@@ -205,9 +210,42 @@ _CAPABILITY = [
 # The architectures the torch in use was built for, from its warning about a GPU it has no kernels for:
 # "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90."
 _TORCH_ARCHS = [_P(r"The current PyTorch install supports CUDA capabilities ((?:sm|compute)_\d+a?(?: (?:sm|compute)_\d+a?)*)")]
+# torch's warnings that its build has no kernels for a GPU it counted: none of the GPU's major architecture,
+# or the GPU is below the build's floor
+_TORCH_GPU_UNSUPPORTED = [
+    _P(r"with CUDA capability sm_\d+a? is not compatible with the current PyTorch installation",
+       literals=("with CUDA capability sm_",)),
+    _P(r"PyTorch no longer supports this GPU because it is too old"),
+]
+# torch's range for a GPU outside it ("Found GPU0 NVIDIA GB10 which is of cuda capability 12.1.\n Minimum and Maximum
+# cuda capability supported by this version of PyTorch is (8.0) - (12.0)"): a GPU below the range, or of a newer major
+# architecture than its top, has no kernels; one of the top's own major (sm_121 beside sm_120) runs them
+_TORCH_CC_RANGE = _P(r"which is of cuda capability (\d+)\.(\d+)\.?\s*Minimum and Maximum cuda capability supported by "
+                     r"this version of PyTorch is\s*\((\d+)\.(\d+)\)\s*-\s*\((\d+)\.(\d+)\)",
+                     literals=("which is of cuda capability",), span=400)
+
+
+# torch 2.9+ beside that range names the builds that have the GPU: "Please install PyTorch with a following CUDA
+# configurations:  12.6 following instructions at https://pytorch.org/get-started/locally/"
+_TORCH_SUGGESTS_CUDA = _P(r"Please install PyTorch with a following CUDA\s+configurations:\s+(\d+\.\d+)",
+                          literals=("Please install PyTorch with a following CUDA",), span=200)
+
+
+def torch_range_floor(text: str) -> tuple[bool, str | None]:
+    """(whether torch's range leaves the GPU without kernels, the range's floor when the GPU is below it)."""
+    m = _TORCH_CC_RANGE.search(text) if "Minimum and Maximum cuda capability" in text else None
+    if not m:
+        return False, None
+    cc, lo, hi = [(int(m.group(i)), int(m.group(i + 1))) for i in (1, 3, 5)]
+    if cc < lo:
+        return True, f"{lo[0]}.{lo[1]}"
+    return cc[0] > hi[0], None
+
+
 # torch 2.9+ lists them one a line: "- 7.5 which supports hardware CC >=7.5,<8.0"
 # torch 2.7+ for a GPU below its floor: "The minimum cuda capability supported by this library is 7.5."
-_TORCH_MIN_CC = [_P(r"The minimum cuda capability supported by this library is (\d+\.\d)")]
+# (torch 1.x: "The minimum cuda capability that we support is 3.5.")
+_TORCH_MIN_CC = [_P(r"The minimum cuda capability (?:supported by this library is|that we support is) (\d+\.\d)")]
 
 
 # The build of the torch the paste shows: its local tag, or collect_env's "CUDA used to build PyTorch: None".
@@ -1931,16 +1969,21 @@ def extract(text: str, error_lines: str = "") -> dict:
     vllm_context = printed or server_error or _mentions_vllm(low)
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
     torch = _first(_TORCH, text)
+    gpu_name = (_first(_GPU, text) or "").strip() or None
+    out_of_range, range_floor = torch_range_floor(text)
     return {
         "vllm_version": _first(_VLLM, text),
         "torch_version": torch,
         "torch_build": torch_build(torch, text),
         "cuda_version": cuda,
         "driver_version": _first(_DRIVER, text),
-        "gpu_name": (_first(_GPU, text) or "").strip() or None,
-        "compute_capability": _first(_CAPABILITY, text),
+        "gpu_name": gpu_name,
+        # the log's own figure, else the one NVIDIA's table gives the GPU it names
+        "compute_capability": _first(_CAPABILITY, text) or gpus.capability(gpu_name),
         "torch_archs": torch_archs(text),
-        "torch_min_cc": _first(_TORCH_MIN_CC, text),
+        "torch_min_cc": _first(_TORCH_MIN_CC, text) or range_floor,
+        "torch_gpu_unsupported": out_of_range or any(p.search(text) for p in _TORCH_GPU_UNSUPPORTED),
+        "torch_suggests_cuda": _first([_TORCH_SUGGESTS_CUDA], text),
         "platform": platform.lower() if platform else None,
         **dict(zip(("platform_probe", "nvml_error"), platform_probe(text))),
         "engine_args": args,

@@ -23,6 +23,7 @@ STATUSES = ("active", "shadow")
 SCOPES = ("errors", "any", "tail")
 LANGS = ("en", "zh")
 WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "compute_capability",
+             "torch_gpu_unsupported",
              "platform", "has_traceback", "vllm_context", "stack_context", "vllm_printed", "frames",
              "ray_vllm_context",
              # the stack beneath vLLM (reading/facts.py environment())

@@ -271,11 +271,24 @@ def _library_status(ix, kind: str, rec, c, facts: dict, lang: str) -> dict:
         out[f"code_{kind}_{advice}"] = True
     if kind == "cublas" and advice in (15, 7, 13):
         out.update(_gemm_type(text, facts, lang))
+    if kind == "cublas" and advice == 7 and _gemm_regression(facts):
+        out["cublas_gemm_regression"] = True
     # a status a mismatched library gives: the CUDA major its wheels must be of
     if (kind, advice) in _MISMATCH_SAYS and facts.get("torch_cuda"):
         out["lib_torch_cuda"] = facts["torch_cuda"]
         out["lib_cuda_major"] = facts["torch_cuda"].split(".")[0]
     return out
+
+
+def _gemm_regression(facts: dict) -> bool:
+    """torch 2.10's CUDA 12.8 build with the cuBLAS it pins (nvidia-cublas-cu12 12.8.4.1): cublasGemmEx refuses
+    ordinary half-precision multiplies with CUBLAS_STATUS_INVALID_VALUE on some GPUs (pytorch#174949, vLLM 0.16 and
+    later; pytorch#180713 on a GH200), which cuBLAS 12.9 does not."""
+    torch = str(facts.get("torch_version") or "")
+    if not re.match(r"2\.10\.", torch):
+        return False
+    wheel = (facts.get("packages") or {}).get("nvidia-cublas-cu12")
+    return wheel == "12.8.4.1" if wheel else facts.get("torch_cuda") == "12.8"
 
 
 def _gemm_type(text: str, facts: dict, lang: str) -> dict:

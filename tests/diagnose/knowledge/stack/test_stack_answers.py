@@ -550,3 +550,39 @@ def test_ascend_codes_as_torch_npu_prints_them(ix):
 def test_ascend_codes_from_programs_that_do_not_run_vllm_are_not_answered(ix):
     for name in ("foreign-llamafactory4610-npu-train-err01005-ops.log", "foreign-mindspore236-ascend-libcann-kb-missing.log"):
         assert diagnose(read(LOGS / "_negative" / name).data).diagnoses == []
+
+
+def test_bf16_on_a_gpu_the_log_only_names_takes_its_capability_from_nvidias_table(ix):
+    log = "GPU models and configuration: GPU 0: Tesla V100-SXM2-32GB\n" + _GEMM.format(status="CUBLAS_STATUS_NOT_SUPPORTED")
+    d = _one(log)
+    assert "7.0 (sm_70)" in d.cause and "V100" in d.cause
+
+
+_PINS = "Versions of relevant libraries:\n[pip3] nvidia-cublas-cu12=={cublas}\n[pip3] torch=={torch}\n\n"
+
+
+def test_torch_210s_cuda_128_build_with_its_pinned_cublas_is_the_known_bad_pair(ix):
+    bad = _one(_PINS.format(cublas="12.8.4.1", torch="2.10.0+cu128") + _GEMM.format(status="CUBLAS_STATUS_INVALID_VALUE"))
+    assert "CUBLAS_STATUS_INVALID_VALUE" in bad.title
+    assert "12.8.4.1" in bad.cause and "nvidia-cublas-cu12==12.9.1.4" in bad.fix
+    for cublas, torch in (("12.9.1.4", "2.10.0+cu128"), ("12.8.4.1", "2.9.1+cu128")):
+        d = _one(_PINS.format(cublas=cublas, torch=torch) + _GEMM.format(status="CUBLAS_STATUS_INVALID_VALUE"))
+        assert "12.9.1.4" not in d.fix
+
+
+def test_a_handle_that_failed_while_serving_names_the_share_vllm_was_given(ix):
+    args = "INFO 05-10 10:00:05 [cli_args.py:297] non-default args: {'model': '/m', 'gpu_memory_utilization': 0.95}\n"
+    smi = "|  0%   30C    P0             60W /  300W |   21800MiB /  24576MiB |      0%      Default |\n"
+    loop = ('  File "/usr/local/lib/python3.12/dist-packages/vllm/engine/async_llm_engine.py", line 733, in run_engine_loop\n'
+            '    result = task.result()\n')
+    d = _one(args + smi + _GEMM.format(status="CUBLAS_STATUS_INTERNAL_ERROR").replace("Traceback (most recent call last):\n",
+                                                                                      "Traceback (most recent call last):\n" + loop))
+    assert d.rule_id == "stack-error-code"
+    assert "0.95 of the GPU's 24 GiB" in d.cause and "about 1.2 GiB" in d.cause and "while serving" in d.cause
+    assert d.suggested == {"gpu_memory_utilization": 0.9}
+    # the same status at start-up: vLLM's share is not taken yet, so no lower one is offered
+    startup = ('  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_model_runner.py", line 2000, in profile_run\n'
+               '    self._dummy_run(self.max_num_tokens)\n')
+    d = _one(args + smi + _GEMM.format(status="CUBLAS_STATUS_INTERNAL_ERROR").replace(
+        "Traceback (most recent call last):\n", "Traceback (most recent call last):\n" + startup))
+    assert "start-up profiling run" in d.cause and "gpu_memory_utilization" not in (d.suggested or {})

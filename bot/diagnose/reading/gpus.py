@@ -1,0 +1,36 @@
+"""The compute capability of an NVIDIA GPU named in a log (nvidia-smi's table, collect_env's "GPU 0:",
+torch's warning), for a paste that names the GPU but not its capability.
+
+NVIDIA's table of compute capabilities (CUDA C++ Programming Guide, "CUDA-Enabled GPUs"): a GPU's
+capability is fixed by its chip, so the name decides it. Only names that cannot be mistaken are listed;
+a name none of these fits gives nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+# (name pattern, capability); the first that matches wins, so the more specific names come first
+_TABLE = [
+    (r"\bGB10\b|\bDGX Spark\b", "12.1"),
+    (r"RTX PRO \d{4} Blackwell|\bRTX 50\d0\b", "12.0"),
+    (r"\bG?B200\b", "10.0"),
+    (r"\bH[12]00\b|\bH20\b|\bH800\b|\bGH200\b", "9.0"),
+    (r"\bL4\b|\bL40S?\b|\bL20\b|\bRTX 40\d0\b|\bRTX (?:[2-6]000 )?Ada\b", "8.9"),
+    (r"\bA100\b|\bA800\b|\bA30\b", "8.0"),
+    (r"\bA10G?\b|\bA40\b|\bA16\b|\bA2\b|\bRTX 30\d0\b|\bRTX A\d{4}\b", "8.6"),
+    (r"\bT4\b|\bRTX 20\d0\b|\bTITAN RTX\b|\bQuadro RTX\b|\bGTX 16\d0\b", "7.5"),
+    (r"\bV100[A-Z]?\b|\bTITAN V\b", "7.0"),
+    (r"\bP100\b", "6.0"),
+    (r"\bP40\b|\bP4\b|\bGTX 10\d0\b|\bTITAN Xp\b", "6.1"),
+    (r"\bM40\b|\bM60\b|\bGTX 9[5-8]0\b", "5.2"),
+    (r"\bK80\b", "3.7"),
+]
+_COMPILED = [(re.compile(rx, re.I), cc) for rx, cc in _TABLE]
+
+
+def capability(name: str | None) -> str | None:
+    """"7.0" for "Tesla V100-SXM2-32GB"; None for a name the table does not know (or an AMD GPU)."""
+    if not name or re.search(r"\b(?:AMD|Radeon|Instinct|MI\d{3})\b", name):
+        return None
+    return next((cc for rx, cc in _COMPILED if rx.search(name)), None)
