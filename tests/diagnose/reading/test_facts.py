@@ -638,3 +638,34 @@ def test_an_actor_that_hosts_vllm_gives_rays_messages_about_it_a_vllm_context_on
     # the same actor failing in its own Python code (a tokenizer, a training step) is not relayed
     own = facts_of(trainer + "ray.exceptions.RayTaskError(ValueError): ray::WorkerDict.ref_init_model()\n")
     assert own["foreign_context"]
+
+
+def test_a_trainer_that_hosts_vllm_relays_rays_memory_kill_and_its_unreachable_cluster():
+    facts_of = facts.extract
+    trainer = ('  File "/workspace/EasyR1/verl/trainer/main.py", line 125, in main\n'
+               '    ray.get(runner.run.remote(ppo_config))\n'
+               '  File "/usr/local/lib/python3.10/dist-packages/ray/_private/worker.py", line 906, in get_objects\n')
+    oom = "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n"
+    newer = "ray.exceptions.OutOfMemoryError: 1 worker(s) were killed due to the node running low on memory.\n"
+    unreachable = "ConnectionError: Could not find any running Ray instance. Please specify the one to connect to.\n"
+    for error in (oom, newer, unreachable):
+        assert facts_of(trainer + error)["foreign_context"] is None, error
+    # the same Ray messages in a script that names no trainer known to host vLLM stay another program's
+    script = trainer.replace("/workspace/EasyR1/verl/trainer/main.py", "/home/me/sim/run_sim.py")
+    assert facts_of(script + oom)["foreign_context"]
+
+
+def test_the_rl_framework_a_fix_names_its_settings_for():
+    assert facts.rl_trainer("(workerdict pid=12) ...") == "verl"
+    assert facts.rl_trainer("python3 -m verl.trainer.main config=examples/config.yaml worker.rollout.n=5") == "EasyR1"
+    assert facts.rl_trainer("(actormodelrayactor pid=744, ip=10.1.59.27)") == "OpenRLHF"
+    assert facts.rl_trainer("ray.exceptions.actordiederror: the actor died") is None
+
+
+def test_a_job_of_rays_own_libraries_is_another_program():
+    tune = ("== Status ==\nMemory usage on this node: 7.4/7.5 GiB\nNumber of trials: 4/4 (4 TERMINATED)\n"
+            "(raylet) node_manager.cc:3069: 1 Workers (tasks / actors) killed due to memory pressure (OOM)\n")
+    assert "Ray Tune" in facts.foreign_context(tune)[0]
+    # unless it names vLLM or an actor known to host it
+    assert facts.foreign_context(tune + "(WorkerDict pid=3) INFO vllm loaded\n")[0] is None
+    assert facts.foreign_context(tune.replace("Number of trials", "(WorkerDict pid=3) trials"))[0] is None
