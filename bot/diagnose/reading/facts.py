@@ -329,6 +329,8 @@ _RL_TRAINERS = ("openrlhf", "modelrayactor", "policymodelactor",
 # shows no vLLM line. Weaker than a mention: the same actor also trains, so only Ray's own messages about the
 # actor (rules on `ray_vllm_context`) are answered for it.
 _VLLM_HOST_ACTORS = ("workerdict", "llmrayactor", "ray/llm/_internal", "ray.llm._internal", "(main_task pid=",
+                     # Ray Serve LLM's deployments, named "LLMServer:<model id>" (ray.llm serve builder, Ray 2.52)
+                     "llmserver:",
                      *_RL_TRAINERS)
 # Ray relaying an actor's fate to the driver (ray.get's exception, the raylet's push, the scheduler's wait,
 # Ray's memory monitor killing it), or the driver's own ray.init() failing to reach the cluster its actors
