@@ -1,5 +1,5 @@
-"""The researcher's pastes of failures beneath vLLM (stack_pastes.yaml), and ten sets collected blind
-later (stack2..stack11_pastes.yaml): well formed, split honestly, no answer on a held-out paste of the first
+"""The researcher's pastes of failures beneath vLLM (stack_pastes.yaml), and eleven sets collected blind
+later (stack2..stack12_pastes.yaml): well formed, split honestly, no answer on a held-out paste of the first
 four sets is wrong (the blind measures of stack5, stack6 and stack9 had wrong answers, which a blind set must
 not fail the suite for), and none on a negative of the first set is given. The figures themselves:
 `python tests/accuracy/measure_stack.py [--manifest tests/accuracy/stack2_pastes.yaml]` (the second set's
@@ -27,6 +27,7 @@ EIGHTH = load(MANIFEST.with_name("stack8_pastes.yaml"))     # blind set, session
 NINTH = load(MANIFEST.with_name("stack9_pastes.yaml"))      # blind set, session 8 (2026-12-05)
 TENTH = load(MANIFEST.with_name("stack10_pastes.yaml"))     # blind set, session 7 (2026-12-05)
 ELEVENTH = load(MANIFEST.with_name("stack11_pastes.yaml"))  # blind set, session 7 (2026-12-05)
+TWELFTH = load(MANIFEST.with_name("stack12_pastes.yaml"))   # blind set, session 8 (2026-12-06)
 
 
 @pytest.fixture(scope="module")
@@ -35,9 +36,9 @@ def results():
 
 
 @pytest.mark.parametrize("cases", [CASES, SECOND, THIRD, FOURTH, FIFTH, SIXTH, SEVENTH, EIGHTH, NINTH, TENTH,
-                                   ELEVENTH],
+                                   ELEVENTH, TWELFTH],
                          ids=["stack", "stack2", "stack3", "stack4", "stack5", "stack6", "stack7", "stack8", "stack9",
-                              "stack10", "stack11"])
+                              "stack10", "stack11", "stack12"])
 def test_every_case_is_a_real_paste_with_its_source(cases):
     rules = set(load_rulebook().rules) | {"none"}
     for c in cases:
@@ -66,7 +67,7 @@ def test_no_rule_cites_a_held_out_thread():
         with open(fixture, encoding="utf-8", errors="replace") as f:
             cited |= set(re.findall(thread, f.readline()))          # its #=SOURCE=# line
     held = {c["url"] for c in CASES + SECOND + THIRD + FOURTH + FIFTH + SIXTH + SEVENTH + EIGHTH + NINTH + TENTH
-            + ELEVENTH if c["split"] == "measure"}
+            + ELEVENTH + TWELFTH if c["split"] == "measure"}
     assert held & cited == set()
 
 

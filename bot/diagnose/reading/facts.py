@@ -379,7 +379,13 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # its router the `text-generation-router` binary
     ("TGI", False, ("text-generation-launcher", "text_generation_server", "text_generation_launcher",
                     "text_generation_router", "text-generation-inference", "shardcannotstart",
-                    "text-generation-server", "text-generation-router")),
+                    "text-generation-server", "text-generation-router",
+                    # its launcher's shard manager relaying a shard's death ("Shard complete standard error output:")
+                    "shard-manager", "shard complete standard error output",
+                    # its launcher's own options and the Args it echoes ("num_shard: Some(2), ...,
+                    # max_batch_prefill_tokens: 4096"), which no vLLM option is named like
+                    "--num-shard", "--max-batch-prefill-tokens", "--max-input-length", "--max-total-tokens",
+                    "num_shard: some(", "max_batch_prefill_tokens")),
     # TEI's crates log under their names too: the router, the backends (text_embeddings_backend_candle, ..._ort,
     # ..._python) and the core (text_embeddings_core::tokenization); its binary is text-embeddings-router
     ("text-embeddings-inference", False, ("text-embeddings-inference", "text_embeddings_router",
@@ -426,12 +432,19 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("stable-diffusion-webui", False, ("stable-diffusion-webui", "automatic1111", "*** error completing request",
                                        "--skip-torch-cuda-test", "commandline_args", "webui-user.",
                                        "modules/launch_utils", "modules\\launch_utils", "models/stable-diffusion/",
-                                       "models\\stable-diffusion\\", "extensions-builtin", "sd-webui-")),
+                                       "models\\stable-diffusion\\", "extensions-builtin", "sd-webui-",
+                                       # its launcher's own lines before the UI starts (A1111 and its forks)
+                                       "launching web ui with arguments", "installing requirements for web ui",
+                                       # webui.sh's banner on Linux and macOS
+                                       "install script for stable-diffusion + web ui")),
     # other image, video and voice front ends and trainers, and the launchers that install them; the portable
     # builds for Windows of ComfyUI and Fooocus ship Python as "python_embeded", Forge's as webui_forge_*
     ("an image, video or voice app (Fooocus, InvokeAI, SD.Next, SwarmUI, Forge, Pinokio, a portable ComfyUI, ...)",
      False, ("fooocus", "invokeai", "sdnext", "pinokio", "python_embeded", "webui_forge", "swarmui", "onetrainer",
              "fluxgym", "framepack", "gpt-sovits", "gpt_sovits",
+             # FramePack's demo printing its attention back ends and VRAM mode; OneTrainer's trainer and cache
+             "sage attn is not installed", "currently enabled native sdp backends", "high-vram mode:",
+             "generictrainer", "workspace-cache/run",
              # Nunchaku, the 4-bit diffusion engine ComfyUI's nodes load ("NunchakuFluxDiTLoader")
              "nunchaku")),
     # LoRA trainers for image models (kohya's sd-scripts and the GUIs around it)
@@ -445,16 +458,20 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
                                       "tvm::runtime")),
     # chat and RAG front ends with their own model runners: Open WebUI's package open_webui (its log records
     # "INFO  [open_webui.env] ...") and image open-webui; LM Studio's Electron log ("[LMSInternal]...",
-    # paths under "LM Studio\resources" and ~/.lmstudio); PrivateGPT's package private_gpt; h2oGPT and
-    # H2O LLM Studio; any of them in front of a vLLM server names vLLM when vLLM's error is relayed
+    # paths under "LM Studio\resources" and ~/.lmstudio); PrivateGPT's package private_gpt, localGPT's
+    # run_localGPT.py; h2oGPT and H2O LLM Studio; any of them in front of a vLLM server names vLLM when vLLM's
+    # error is relayed
     ("Open WebUI", False, ("open_webui", "open-webui")),
     ("LM Studio", False, ("lm studio", "lmstudio-ai", "[lmsinternal]", ".lmstudio")),
     ("PrivateGPT", False, ("private_gpt", "privategpt", "private-gpt")),
+    ("localGPT", False, ("localgpt",)),
     ("h2oGPT or H2O LLM Studio", False, ("h2ogpt", "h2o-llmstudio", "h2o_llmstudio")),
     # FastChat's own model worker, CLI and trainer (its vllm_worker runs vLLM and is left out): their modules
     # and the logger name the worker's records carry ("| INFO | model_worker | Loading the model ...")
-    ("FastChat", False, ("fastchat.serve.model_worker", "fastchat/serve/model_worker", "| model_worker |",
-                         "fastchat.serve.cli", "fastchat/serve/cli", "fastchat/train/", "fastchat.train.")),
+    # The projects that copied its serving code (LLaVA's llava/serve/model_worker.py, Langchain-Chatchat) keep the
+    # worker's name; vLLM's engine has no model_worker (FastChat's own vLLM worker is vllm_worker, a mention)
+    ("FastChat", False,
+     ("model_worker", "fastchat.serve.cli", "fastchat/serve/cli", "fastchat/train/", "fastchat.train.")),
     # training and vision stacks that do not run vLLM: their packages, launchers and log prefixes.
     # LLaMA-Factory runs vLLM only to infer (llamafactory/chat/vllm_engine.py, scripts/vllm_infer.py); its training
     # (llamafactory-cli train, llamafactory/train/) does not
@@ -474,6 +491,19 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("a diffusion model trainer", False, ("finetrainers", "train_dreambooth", "train_text_to_image",
                                           "train_controlnet", "diffusers/training_utils",
                                           "diffusers\\training_utils")),
+    # Ray's training, tuning and RL libraries (Ray Train's TorchTrainer, Tune's trials and its "== Status ==" table,
+    # RLlib), which run no vLLM: a Ray error in their job is theirs (vLLM runs on Ray Core, Ray Data and Ray Serve)
+    ("a Ray Tune, Train or RLlib job", False,
+     ("ray.tune", "ray/tune/", "ray\\tune\\", "ray.rllib", "ray/rllib/", "ray\\rllib\\", "ray.train.",
+      "ray/train/", "ray\\train\\", "== status ==", "torchtrainer(", "tuner.fit(", "tune.run(")),
+    # diffusers, the image and video pipelines vLLM does not load: its package in a frame, its own offline-mode
+    # page the Hub's errors point to ("...see how to run the library in offline mode at
+    # 'https://huggingface.co/docs/diffusers/installation#offline-mode'"), its weight and pipeline files and its
+    # model classes (UNet2DConditionModel, AutoencoderKL, FluxTransformer2DModel, WanTransformer3DModel)
+    ("diffusers (an image or video generation pipeline)", False,
+     ("site-packages/diffusers/", "site-packages\\diffusers\\", "dist-packages/diffusers/", "docs/diffusers/",
+      "diffusers.pipelines", "diffusers.models", "diffusion_pytorch_model", "model_index.json",
+      "diffusionpipeline", "unet2dconditionmodel", "autoencoderkl", "transformer2dmodel", "transformer3dmodel")),
     # image restoration and super-resolution trainers (BasicSR and the models built on it)
     ("BasicSR or a model built on it", False, ("basicsr", "realesrgan", "gfpgan", "codeformer")),
     # DeepSpeed's package in any frame (deepspeed/runtime/, deepspeed/ops/, deepspeed/launcher/, ...) and
@@ -501,23 +531,40 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
                                 "verl\\workers\\actor\\", "verl\\workers\\critic\\")),
     # trainers and toolkits that never run vLLM, by their packages and CLIs: XTuner (`xtuner train`), torchtune
     # (its torchtune.* loggers), LitGPT, Lightning (its packages and its "GPU available: True" banner above),
-    # OpenMMLab's runners (mmcv, mmdet, mmengine, ...), detectron2, fairseq, BMTrain, PaddlePaddle, MindSpore
+    # OpenMMLab's runners (mmcv, mmdet, mmengine, ...), detectron2, fairseq, BMTrain, PaddlePaddle, MindSpore, MMF
     ("a training framework that does not run vLLM (XTuner, torchtune, LitGPT, Lightning, OpenMMLab, ...)", False,
      ("xtuner", "torchtune", "litgpt", "lit_gpt", "pytorch_lightning", "lightning.pytorch",
       "lightning/pytorch/", "lightning_fabric", "mmcv", "mmdet", "mmengine", "mmseg", "mmpose", "mmrotate",
-      "detectron2", "fairseq", "bmtrain", "paddlepaddle", "paddle.fluid", "paddlenlp", "paddleocr", "mindspore")),
+      "detectron2", "fairseq", "bmtrain", "paddlepaddle", "paddle.fluid", "paddlenlp", "paddleocr", "mindspore",
+      # Meta's MMF: its CLI (mmf_run) and its loggers ("2021-02-27T13:58:58 | mmf.utils.configuration: ...")
+      "mmf_run", "mmf.utils.", "mmf.trainers.",
+      # OpenMMLab's older train.py and mmcv runner records ("- INFO - Distributed training: False",
+      # "workflow: [('train', 1)], max: 12 epochs")
+      "distributed training: false", "distributed training: true", "workflow: [('train'")),
     # older frameworks' native logs: Caffe's glog checks ("syncedmem.cpp:56] Check failed: error == cudaSuccess
     # (2 vs. 0)", its caffe:: frames) and MXNet's (libmxnet.so frames, dmlc-core's logger); torch's own C++ checks
     # read "CUDA error: ..." and name no such file
+    # THC, the CUDA library of Lua Torch (cutorch) and of PyTorch before 1.11, which no vLLM runs on: its check's
+    # own log line ("THCudaCheck FAIL file=.../THCGeneral.cpp line=74 error=35 : ..."), and a build that compiles
+    # it (luarocks installing cutorch, "THC_generated_*.cu.o"). A bare "cuda runtime error (35) : ..." line, which
+    # names no program, is still answered.
+    ("Lua Torch or a PyTorch older than any vLLM (its THC library)", False,
+     ("thcudacheck fail", "cutorch", "luarocks", "thc_generated_", "lib/thc/cmakefiles", "thc.dir/")),
+    # AMD's Vitis AI (FPGA and DPU toolkit): its images (xilinx/vitis-ai-gpu, vitis-ai-pytorch-cpu) and packages
+    ("Vitis AI", False, ("vitis-ai", "vitis_ai", "xilinx/vitis")),
     ("Caffe or MXNet", False, ("caffe::", "syncedmem.cpp", "check failed: error == cudasuccess", "libmxnet",
                                "mxnet.base.mxneterror", "dmlc-core", "pooled_storage_manager.h")),
     # sentence-transformers by its package and its class (the Hub's org of the same name is no sign: vLLM
-    # serves its models)
-    ("sentence-transformers", False, ("sentence_transformers", "sentencetransformer(")),
+    # serves its models), and its warning for a model that has no sentence-transformers config
+    ("sentence-transformers", False, ("sentence_transformers", "sentencetransformer(",
+                                      "no sentence-transformers model found with name")),
     # ipex-llm's own transformers path (bigdl-llm before its rename); its vLLM (ipex_llm/vllm/) prints vLLM's
     # lines, which keep such a log vLLM's
     ("ipex-llm's transformers", False, ("ipex_llm.transformers", "ipex_llm/transformers/",
-                                        "ipex_llm\\transformers\\", "bigdl.llm", "bigdl/llm/", "bigdl\\llm\\")),
+                                        "ipex_llm\\transformers\\", "bigdl.llm", "bigdl/llm/", "bigdl\\llm\\",
+                                        # its examples' own option and its low-bit loader's log line ("- INFO -
+                                        # Converting the current model to sym_int4 format......")
+                                        "--repo-id-or-model-path", "converting the current model to ")),
     # TensorFlow's C++ log names its sources ("W tensorflow/stream_executor/.../dso_loader.cc:60]")
     ("TensorFlow", False, ("tensorflow/", "tensorflow\\", "dso_loader.cc", "cudart_stub.cc")),
     ("Ultralytics YOLO", False, ("ultralytics", "yolov5", "yolox")),
@@ -552,15 +599,6 @@ _FOREIGN_RUNNERS = [
     ("Unsloth", ("unsloth",)),
     ("Axolotl", ("axolotl",)),
     ("a Gradio app", ("running on local url:", "gradio.live", "to create a public link, set `share=true`")),
-]
-# Ray's own libraries, by their modules and Ray Tune's status report ("== Status ==" up to Ray 2.4, "Trial status:"
-# after): a job of Ray Tune, Ray Train, Ray Data or RLlib that names no vLLM is another program, whose Ray messages
-# (a worker killed for memory, a request no node can hold) are not answered, unless the paste names an RL trainer
-# or an actor known to host vLLM (Ray Serve LLM's own modules are such).
-_RAY_LIBRARIES = [
-    ("a Ray Tune, Ray Train, Ray Data or RLlib job", ("ray/tune/", "ray.tune", "ray\\tune\\", "ray/train/", "ray.train.",
-                                                      "ray/data/", "ray.data.", "ray/rllib/", "ray.rllib", "rllib",
-                                                      "== status ==", "trial status:", "number of trials:")),
 ]
 
 
@@ -639,6 +677,23 @@ _PROGRAM_SIGNS = [
     ("a script that trains a model (its backward pass or optimizer step)",
      _P(r"\b\w+\.backward\(|\boptimizer\.step\(|\btrainer\.(?:train|fit)\(",
         literals=(".backward(", "optimizer.step(", "trainer.train(", "trainer.fit("))),
+    # the script run, named on a command line, in prose or in a frame: a training script (train.py,
+    # tools/train.py, train_net.py, finetune.py, pretrain_*.py, their shell launchers (tools/dist_train.sh,
+    # scripts/finetune_lora.sh), the Hugging Face examples' run_clm.py and
+    # the scripts derived from them such as run_clm_sft_with_peft.py; not the RL trainers' train_grpo.py or
+    # train_ppo_ray.py, which start vLLM), a model's chat or web demo (cli_demo.py, web_demo.py,
+    # huatuo_cli_demo_stream.py, demo_gradio.py, gradio_demo.py, a transformers-only inference_hf.py), a web UI's
+    # launcher (webui.py, launch.py), or a research
+    # code base's entry point driven by its config file (`python main.py --config ...`). vLLM is started as
+    # `vllm serve` or from a script that imports it, and its own files have none of these names.
+    ("a training script, a model's demo or a web UI (the script it runs)",
+     _P(r"(?<![\w.-])(?:(?:dist_)?(?:train|finetune|fine_tune|pretrain)(?!\w*(?:grpo|ppo|rloo|rlhf|online))\w*"
+        r"\.(?:py|sh)|(?:\w*(?:cli|web)_?demo\w*|demo_gradio|gradio_demo|webui|launch|inference_hf|"
+        r"run_(?:clm|mlm|plm|glue|xnli|ner|qa|swag|seq2seq|summarization|translation|speech_recognition|"
+        r"image_classification|mae|mim|clip)\w*)\.py)\b|"
+        r"\bpython[\d.]* +(?:-u +)?[\w./\\-]*\bmain\.py +--c(?:fg|onfig)\b",
+        re.I, literals=("train", "Train", "finetune", "pretrain", "demo", "webui", "launch.py", "main.py", "run_",
+                        "inference_hf"))),
     # Go's runtime and loggers, in no program of vLLM's stack: a panic's goroutine dump ("goroutine 1
     # [running]:"), the standard log's "2023/10/19 03:11:54 " stamp at a line's start (after a container
     # runtime's own prefix), klog's header naming a .go source ("I0819 07:02:54.756486  1 main.go:235]")
@@ -1083,7 +1138,9 @@ _RLIMIT_CALL = _P(r"RLIMIT_(NOFILE|AS|MEMLOCK|NPROC|STACK|DATA|FSIZE)\)?\s*(?:=|
 _OPENBLAS_NPROC = _P(r"RLIMIT_NPROC (-?\d+) current", literals=("RLIMIT_NPROC ",))
 _ULIMIT_FLAGS = {"NOFILE": "n", "AS": "v", "MEMLOCK": "l", "NPROC": "u", "STACK": "s", "DATA": "d", "FSIZE": "f"}
 # Hints of the host: native Windows, WSL, macOS, a container.
-_WINDOWS_PATH = _P(r"\b[A-Za-z]:\\(?:[^\\\n\"']{1,80}\\){0,8}?(?:Users|site-packages|Scripts|Program Files|ProgramData|AppData)\\"
+# (a path quoted in an exception's repr doubles its backslashes: 'C:\\Users\\me\\.cache\\...')
+_WINDOWS_PATH = _P(r"\b[A-Za-z]:\\{1,2}(?:[^\\\n\"']{1,80}\\{1,2}){0,8}?(?:Users|site-packages|Scripts|Program Files|ProgramData|"
+                   r"AppData)\\"
                    r"|(?:^|\s)PS [A-Za-z]:\\", re.I, literals=(":\\",))
 _WSL = ("microsoft-standard", "wsl2", "wsl 2", "(wsl)", " wsl ", "/usr/lib/wsl/")
 _WSL_DRIVE = _P(r"(?<![\w/])/mnt/[a-z]/", literals=("/mnt/",))     # Windows' drives, as WSL mounts them
@@ -1715,9 +1772,6 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
         runner = next((name for name, markers in _FOREIGN_RUNNERS if present(markers)), None)
         if runner:
             return runner, False
-        library = None if _hosts_vllm(low) else next((name for name, markers in _RAY_LIBRARIES if present(markers)), None)
-        if library:
-            return library, False
         sign = None if present(_ROLLOUT_TRAINERS) else program_sign(text)
         if sign:
             return sign, False

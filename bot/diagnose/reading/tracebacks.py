@@ -109,12 +109,17 @@ _NATIVE = LazyRe(
     r"|Fatal Python error: .{1,200}"
     # ROCm's HIP runtime, finding no code object for the GPU as the library loads, before it aborts
     r"|\"?hipErrorNoBinaryForGpu: .{1,200}"
+    # the HIP runtime's own log line ":0:rocdevice.cpp   :2984: 3178446713 us: [pid:2189 tid:0x..] Callback: Queue
+    # 0x.. aborting with error : HSA_STATUS_ERROR_...": written straight to stderr, so it follows a vLLM record;
+    # levels 0 and 1 only (AMD_LOG_LEVEL's errors; 3 and 4 are its info and debug lines)
+    r"|:[01]:\w+\.(?:cpp|hpp|h) *:\d+ *: \d+d? us: .{1,400}"
     r"|terminate called after throwing an instance of .{1,200}"
     r"|\*\*\* (?:SIG[A-Z]{2,6}) received at time=.{0,200})$")
 # Words every such line has: a line without any is not matched at all (most lines of every paste).
 _NATIVE_WORDS = ("(src/", "Killed", "Segmentation fault", "Bus error", "Aborted", "Illegal instruction",
                  "killed", "segmentation fault", "bus error", "abort", "illegal hardware",
-                 "Floating point exception", "Fatal Python error", "terminate called", "*** SIG", "hipErrorNoBinaryForGpu")
+                 "Floating point exception", "Fatal Python error", "terminate called", "*** SIG", "hipErrorNoBinaryForGpu",
+                 " us: ")
 
 
 def is_native(line: str) -> bool:

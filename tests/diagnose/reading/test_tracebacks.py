@@ -383,3 +383,20 @@ def test_hip_runtime_dying_for_want_of_a_code_object_is_a_native_line():
     assert is_native("hipErrorNoBinaryForGpu: Unable to find code object for all current devices!")
     assert is_native('"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"')
     assert not is_native("see hipErrorNoBinaryForGpu in the docs")
+
+
+def test_hip_runtime_error_log_line_ends_the_vllm_record_above_it():
+    """The HIP runtime writes its abort straight to stderr, under the last vLLM record: that record is
+    not continued by it, and its info and debug levels (:3:, :4:) are no native line."""
+    from bot.diagnose.reading.tracebacks import is_native
+    abort = (":0:rocdevice.cpp            :2984: 3178446713 us: [pid:2189  tid:0x7f0a44dff640] Callback: Queue "
+             "0x7f0a44600000 aborting with error : HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: The agent attempted "
+             "to access memory beyond the largest legal address. code: 0x29")
+    text = "INFO 03-12 10:01:02 [gpu_model_runner.py:1234] Model loading took 14.9 GiB and 12.3 seconds\n" + abort + "\n"
+    msgs = tracebacks.messages(text)
+    assert [m.text for m in msgs][-1] == abort
+    assert msgs[0].text == "Model loading took 14.9 GiB and 12.3 seconds"
+    assert is_native(":1:memory.cpp               :347 : 9616777840 us: 4277 : [tid:0x7f2accbfe6c0] Video memory "
+                     "allocation failed!")
+    assert is_native(":0:rocdevice.cpp            :3018: 183469315192d us:  Callback: Queue 0x7fb378200000 aborting")
+    assert not is_native(":3:rocdevice.cpp            :469 : 1341533546d us:  Initializing HSA stack.")

@@ -13,22 +13,13 @@ from __future__ import annotations
 import ast
 import re
 
+from .module_constants import int_constants
 from .packages import Packages
 
 PROJECT = "amdsmi"
 WRAPPER = "amdsmi/amdsmi_wrapper.py"
 EXCEPTION = "amdsmi/amdsmi_exception.py"
 _TEXT = re.compile(r"^(?P<name>AMD_?SMI_\w+) - (?P<text>.+)$")
-
-
-def numbers(source: str) -> dict[str, int]:
-    out = {}
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                and node.targets[0].id.startswith("AMDSMI_STATUS_") and isinstance(node.value, ast.Constant) \
-                and isinstance(node.value.value, int):
-            out[node.targets[0].id] = node.value.value
-    return out
 
 
 def texts(source: str) -> dict[str, str]:
@@ -53,7 +44,7 @@ def build(pypi: Packages) -> dict:
     def make():
         got = pypi.remote(wheel).texts([WRAPPER, EXCEPTION])
         said = texts(got[EXCEPTION])
-        return sorted([n, name, said.get(name)] for name, n in numbers(got[WRAPPER]).items())
+        return sorted([n, name, said.get(name)] for name, n in int_constants(got[WRAPPER], "AMDSMI_STATUS_").items())
 
     codes = pypi.memo("amdsmi-codes", wheel["filename"], make)
     return {"codes": codes, "source": [f"{PROJECT}=={version} ({WRAPPER}: amdsmi_status_t; {EXCEPTION}: texts)"]}

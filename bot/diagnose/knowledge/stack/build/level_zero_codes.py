@@ -14,8 +14,7 @@ oneCCL, torch's XCCL backend and Intel's runtimes print a failed call's code by 
 
 from __future__ import annotations
 
-import ast
-
+from .module_constants import int_constants
 from .packages import Packages
 
 PROJECT = "pyzes"
@@ -93,13 +92,7 @@ UR_SOURCE = "https://github.com/intel/llvm/blob/sycl/unified-runtime/include/ur_
 def scan(source: str) -> list[list]:
     """[[number, name]] of the ZE_RESULT_* constants of a module, by number (the enum's upper bound
     ZE_RESULT_FORCE_UINT32 left out)."""
-    rows = []
-    for node in ast.parse(source).body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                and node.targets[0].id.startswith("ZE_RESULT_") and isinstance(node.value, ast.Constant) \
-                and isinstance(node.value.value, int) and node.targets[0].id != "ZE_RESULT_FORCE_UINT32":
-            rows.append([node.value.value, node.targets[0].id])
-    return sorted(rows)
+    return sorted([n, name] for name, n in int_constants(source, "ZE_RESULT_", frozenset({"ZE_RESULT_FORCE_UINT32"})).items())
 
 
 def build(pypi: Packages) -> dict:

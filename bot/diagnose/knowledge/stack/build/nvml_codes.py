@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import string
 
+from .module_constants import int_constants
 from .packages import Packages
 
 PROJECT = "nvidia-ml-py"
@@ -26,12 +27,7 @@ def exception_class(name: str) -> str:
 def scan(source: str) -> list[list]:
     """[[number, name, text, exception class]] of a pynvml.py."""
     tree = ast.parse(source)
-    numbers: dict[str, int] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                and node.targets[0].id.startswith("NVML_ERROR_") and isinstance(node.value, ast.Constant) \
-                and isinstance(node.value.value, int):
-            numbers[node.targets[0].id] = node.value.value
+    numbers = int_constants(source, "NVML_ERROR_")
     texts: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef) and node.name == "NVMLError":

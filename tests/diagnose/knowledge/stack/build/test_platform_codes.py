@@ -3,6 +3,7 @@ pyzes' ZE_RESULT_* constants, amdsmi's AMDSMI_STATUS_* constants and the texts i
 and the statuses hsa_ext_amd.h adds to hsa_status_t."""
 
 from bot.diagnose.knowledge.stack.build import amdsmi_codes, hip_codes, level_zero_codes
+from bot.diagnose.knowledge.stack.build.module_constants import int_constants
 
 PYZES = """
 ze_result_t = c_int32
@@ -50,8 +51,8 @@ def test_level_zero_results_from_the_bindings_without_the_enums_bound():
 
 
 def test_amdsmi_statuses_with_the_text_its_exception_prints():
-    assert amdsmi_codes.numbers(WRAPPER) == {"AMDSMI_STATUS_SUCCESS": 0, "AMDSMI_STATUS_DRM_ERROR": 6,
-                                             "AMDSMI_STATUS_DRIVER_NOT_LOADED": 34}
+    assert int_constants(WRAPPER, "AMDSMI_STATUS_") == {"AMDSMI_STATUS_SUCCESS": 0, "AMDSMI_STATUS_DRM_ERROR": 6,
+                                                          "AMDSMI_STATUS_DRIVER_NOT_LOADED": 34}
     assert amdsmi_codes.texts(EXCEPTION) == {"AMDSMI_STATUS_DRM_ERROR": "Error when called libdrm",
                                              "AMDSMI_STATUS_DRIVER_NOT_LOADED": "Driver not loaded"}
 
