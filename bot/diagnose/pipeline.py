@@ -48,6 +48,10 @@ def _values(c: Candidate, facts: dict, lang: str) -> dict:
     # text may keep a paragraph for it with {?wsl_host}
     if facts.get("os_hint") == "wsl":
         values["wsl_host"] = "WSL2"
+    # the RL framework that hosts vLLM in the paste: a rule's text may keep a paragraph for its own settings
+    # with {?rl_verl} / {?rl_openrlhf}
+    if facts.get("rl_trainer"):
+        values["rl_" + facts["rl_trainer"].lower()] = facts["rl_trainer"]
     values.update(c.captures)
     values.update(vllm.describe(c, values, facts, lang))     # a family answer's text, or names' history
     values.update(stack.describe(c, values, facts, lang))    # a stack family answer's text

@@ -375,10 +375,12 @@ _CLIENT_HTTP_ERROR = _P(r"Error code: [45]\d\d - |OpenAIException - |\b[45]\d\d 
 # A mention is weaker: another tool that runs vLLM (`--backend vllm`, `vllm==0.7.2`, VLLMException).
 _VLLM_MENTIONED = ("vllm", "gpu_memory_utilization", "max_model_len", "tensor_parallel_size")   # lower case
 # Reinforcement-learning trainers that generate their rollouts with vLLM by default (OpenRLHF's PPO, verl, TRL's
-# GRPO trainer, NeMo-RL, SkyRL, the R1-style recipes built on them), by their packages and classes; verl by its
-# package path and modules, since "verl." alone is in words such as "overl." (lower case), and by its Hydra
-# config's own keys, which its command lines and "Error executing job with overrides" echo.
-_RL_TRAINERS = ("openrlhf", "/verl/", "\\verl\\", "verl.trainer", "verl.workers", "verl.utils", "volcengine",
+# GRPO trainer, NeMo-RL, SkyRL, the R1-style recipes built on them), by their packages and classes (OpenRLHF's
+# Actor/Critic/Reference/RewardModelRayActor and, in later releases, PolicyModelActor: the record prefixes of its
+# training actors); verl by its package path and modules, since "verl." alone is in words such as "overl." (lower
+# case), and by its Hydra config's own keys, which its command lines and "Error executing job with overrides" echo.
+_RL_TRAINERS = ("openrlhf", "modelrayactor", "policymodelactor",
+                "/verl/", "\\verl\\", "verl.trainer", "verl.workers", "verl.utils", "volcengine",
                 "actor_rollout_ref.", "algorithm.adv_estimator",
                 "nemo_rl", "nemo-rl", "skyrl", "grpotrainer", "grpo_trainer", "open-r1", "open_r1", "search-r1",
                 "search_r1", "ragen", "rllm")
@@ -388,12 +390,21 @@ _RL_TRAINERS = ("openrlhf", "/verl/", "\\verl\\", "verl.trainer", "verl.workers"
 # shows no vLLM line. Weaker than a mention: the same actor also trains, so only Ray's own messages about the
 # actor (rules on `ray_vllm_context`) are answered for it.
 _VLLM_HOST_ACTORS = ("workerdict", "llmrayactor", "ray/llm/_internal", "ray.llm._internal", "(main_task pid=",
+                     # Ray Serve LLM's deployments, named "LLMServer:<model id>" (ray.llm serve builder, Ray 2.52)
+                     "llmserver:",
                      *_RL_TRAINERS)
-# Ray relaying an actor's fate to the driver (ray.get's exception, the raylet's push, the scheduler's wait)
+# Ray relaying an actor's fate to the driver (ray.get's exception, the raylet's push, the scheduler's wait,
+# Ray's memory monitor killing it), or the driver's own ray.init() failing to reach the cluster its actors
+# were to run on: Ray's words, whatever frames the trainer's traceback has
 _RAY_ACTOR_FATE = _P(r"\b(?:ActorDiedError|RayActorError|WorkerCrashedError)\b|The actor died unexpectedly"
-                     r"|A worker died or was killed|cannot be scheduled right now|No available node types can fulfill",
+                     r"|A worker died or was killed|cannot be scheduled right now|No available node types can fulfill"
+                     r"|killed due to the node running low on memory|killed due to memory pressure \(OOM\)"
+                     r"|Could not find any running Ray instance|Failed to connect to GCS at address"
+                     r"|Can't find a `?node_ip_address\.json`? file",
                      literals=("ActorDiedError", "RayActorError", "WorkerCrashedError", "The actor died",
-                               "A worker died", "cannot be scheduled", "No available node types"))
+                               "A worker died", "cannot be scheduled", "No available node types",
+                               "running low on memory", "memory pressure (OOM)", "running Ray instance",
+                               "Failed to connect to GCS", "node_ip_address"))
 # Evidence that another program printed the log. `strict`: even a mention of vLLM does not make it
 # vLLM's log (pip installing a vllm wheel is an install failure, not a vLLM error).
 _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a regex with re.I is 30x slower
@@ -1928,6 +1939,23 @@ def _hosts_vllm(low: str) -> bool:
     return any(m in low for m in _VLLM_HOST_ACTORS)
 
 
+# The RL frameworks whose own settings a rule's text names, by the markers above: OpenRLHF (its package, its
+# vLLM actor), EasyR1, and verl with the projects built on its package (the R1 recipes; its colocated WorkerDict,
+# its Hydra keys). The first that the paste shows.
+_RL_TRAINER_NAMES = (
+    ("OpenRLHF", ("openrlhf", "llmrayactor", "modelrayactor", "policymodelactor")),
+    # EasyR1 ships verl's package under its own config keys (worker.actor..., worker.rollout...)
+    ("EasyR1", ("easyr1", "worker.rollout.", "worker.actor.offload", "worker.actor.model.")),
+    ("verl", ("/verl/", "\\verl\\", "verl.trainer", "verl.workers", "verl.utils", "volcengine", "actor_rollout_ref.",
+              "workerdict", "(main_task pid=")),
+)
+
+
+def rl_trainer(low: str) -> str | None:
+    """The RL framework hosting vLLM that the paste shows (`low` in lower case), for its own settings in a fix."""
+    return next((name for name, markers in _RL_TRAINER_NAMES if any(m in low for m in markers)), None)
+
+
 def _relayed_actor_fate(text: str, low: str) -> bool:
     """The driver's traceback relays what happened to an actor that hosts vLLM: its frames are the
     trainer's (ray.get in verl's or OpenRLHF's loop), the actor's death or pending placement is the error."""
@@ -2003,6 +2031,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         # Ray's messages about an actor (its death, its pending placement) where that actor hosts vLLM:
         # the paste shows vLLM, or names an actor that frameworks place their vLLM engines in
         "ray_vllm_context": vllm_context or _hosts_vllm(low),
+        "rl_trainer": rl_trainer(low),
         "vllm_install": install,
         "vllm_sdist": vllm_sdist(text) if install else None,
         # the build uses the environment's packages, not an isolated one with vLLM's build requirements

@@ -743,3 +743,34 @@ def test_lm_format_enforcers_import_name_is_a_package_of_the_stack():
     paste = ('  File "/usr/local/lib/python3.12/dist-packages/lmformatenforcer/integrations/transformers.py", line 5, '
              'in <module>\nImportError: cannot import name \'LogitsWarper\' from \'transformers.generation.logits_process\'\n')
     assert facts.extract(paste)["foreign_context"] is None
+
+
+def test_a_trainer_that_hosts_vllm_relays_rays_memory_kill_and_its_unreachable_cluster():
+    facts_of = facts.extract
+    trainer = ('  File "/workspace/EasyR1/verl/trainer/main.py", line 125, in main\n'
+               '    ray.get(runner.run.remote(ppo_config))\n'
+               '  File "/usr/local/lib/python3.10/dist-packages/ray/_private/worker.py", line 906, in get_objects\n')
+    oom = "ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n"
+    newer = "ray.exceptions.OutOfMemoryError: 1 worker(s) were killed due to the node running low on memory.\n"
+    unreachable = "ConnectionError: Could not find any running Ray instance. Please specify the one to connect to.\n"
+    for error in (oom, newer, unreachable):
+        assert facts_of(trainer + error)["foreign_context"] is None, error
+    # the same Ray messages in a script that names no trainer known to host vLLM stay another program's
+    script = trainer.replace("/workspace/EasyR1/verl/trainer/main.py", "/home/me/sim/run_sim.py")
+    assert facts_of(script + oom)["foreign_context"]
+
+
+def test_the_rl_framework_a_fix_names_its_settings_for():
+    assert facts.rl_trainer("(workerdict pid=12) ...") == "verl"
+    assert facts.rl_trainer("python3 -m verl.trainer.main config=examples/config.yaml worker.rollout.n=5") == "EasyR1"
+    assert facts.rl_trainer("(actormodelrayactor pid=744, ip=10.1.59.27)") == "OpenRLHF"
+    assert facts.rl_trainer("ray.exceptions.actordiederror: the actor died") is None
+
+
+def test_a_job_of_rays_own_libraries_is_another_program():
+    tune = ("== Status ==\nMemory usage on this node: 7.4/7.5 GiB\nNumber of trials: 4/4 (4 TERMINATED)\n"
+            "(raylet) node_manager.cc:3069: 1 Workers (tasks / actors) killed due to memory pressure (OOM)\n")
+    assert "Ray Tune" in facts.foreign_context(tune)[0]
+    assert not facts.extract(tune)["stack_context"]
+    # unless the paste shows vLLM
+    assert facts.extract(tune + "(WorkerDict pid=3) INFO 04-24 04:12:04 [block_pool.py:264] vllm reset\n")["stack_context"]
