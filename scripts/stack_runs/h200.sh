@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the H200 (vLLM 0.26.0 installed from .gpu/p6): the user script under one broken environment each.
-# usage: h200.sh [base|variants|variants2|variants3|variants4|variants5]
+# usage: h200.sh [base|variants|variants2|variants3|variants4|variants5|variants6]
 #   base       the nine environments of issue 21 (and two healthy-looking offline/Hub runs)
 #   variants   other limits, caches and proxy answers: the same failures as other values word them
 #   variants2  other users, homes, unwritable caches, the Hub failing in other ways
@@ -9,6 +9,9 @@
 #              executor, cuBLAS's library missing, a model folder the user cannot read
 #   variants5  no C compiler on PATH (the venv's bin only), `True` written lower-case in the allocator config,
 #              FlashInfer's sampler forced on where FlashInfer is not installed
+#   variants6  weight sync over vLLM's PyNcclCommunicator (same GPU twice, a missing NCCL_SOCKET_IFNAME, a peer
+#              that never joins, VLLM_NCCL_SO_PATH naming nothing), TRITON_LIBCUDA_PATH naming nothing,
+#              CUDA_VISIBLE_DEVICES=0,0
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -107,6 +110,17 @@ variants5)
   run no-cc-on-path env $(fresh nocc) PATH=$(dirname "$(command -v $PY)") $PY $U $M
   run alloc-conf-lowercase env PYTORCH_CUDA_ALLOC_CONF=expandable_segments:true $PY $U $M
   run flashinfer-sampler-forced env VLLM_USE_FLASHINFER_SAMPLER=1 $PY $U $M ;;
+variants6)
+  # weight sync between a trainer and a vLLM server (vLLM's PyNcclCommunicator) broken four ways, Triton's
+  # libcuda path naming nothing, and one GPU listed twice in CUDA_VISIBLE_DEVICES
+  export HF_HUB_OFFLINE=1 NCCL_DEBUG=WARN; W="$PY $S/weight_sync.py"
+  run ws-same-gpu bash -c "$W 0 0 51301 & $W 1 0 51301; wait"
+  run ws-socket-ifname bash -c "export NCCL_SOCKET_IFNAME=nosuch0; $W 0 0 51302 & $W 1 0 51302; wait"
+  run ws-peer-never-joins $W 1 0 51303 20
+  run ws-nccl-so-missing bash -c "export VLLM_NCCL_SO_PATH=/nonexistent/libnccl.so.2; $W 0 0 51304 & $W 1 0 51304; wait"
+  fresh() { echo "TRITON_CACHE_DIR=/tmp/vd-c-$1/triton TORCHINDUCTOR_CACHE_DIR=/tmp/vd-c-$1/inductor VLLM_CACHE_ROOT=/tmp/vd-c-$1/vllm"; }
+  run triton-libcuda-path env $(fresh tlp) TRITON_LIBCUDA_PATH=/nonexistent/lib64 $PY $U $M
+  run cvd-same-gpu-twice env CUDA_VISIBLE_DEVICES=0,0 $PY $U $M ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt
