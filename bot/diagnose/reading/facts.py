@@ -431,6 +431,10 @@ _OTHER_MODES = [
                                   for name in ("cli.train_sft", "cli.train_dpo", "cli.train_rm",
                                                "cli/train_sft", "cli/train_dpo", "cli/train_rm"))
      + ("openrlhf/trainer/sft_trainer", "openrlhf/trainer/dpo_trainer", "openrlhf/trainer/rm_trainer")),
+    # a trainer or server whose vLLM switch is off (TRL's GRPOConfig dump "use_vllm=False,", a YAML or JSON config,
+    # `--use_vllm false`): it generates with its own model, and its vLLM options are echoed unused
+    ("a program with its vLLM switched off (use_vllm false)", ("use_vllm=false", "use_vllm: false", "'use_vllm': false",
+                                                               '"use_vllm": false', "--use_vllm false")),
     ("Xinference's transformers engine", ("xinference/model/llm/transformers/", "xinference\\model\\llm\\transformers\\",
                                           "xinference.model.llm.transformers")),
 ]

@@ -802,3 +802,12 @@ def test_image_medical_and_voice_trainers_show_themselves():
         assert name in (facts.foreign_context(text + error)[0] or ""), name
     # vLLM serving Whisper is vLLM's
     assert facts.foreign_context("vllm serve openai/whisper-large-v3\n" + error)[0] is None
+
+
+def test_a_vllm_switch_that_is_off_shows_no_vllm():
+    # a GRPOConfig dump and a server's config dict (xusenlinzy/api-for-open-llm's 'USE_VLLM': False) name vLLM's options
+    nccl = "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1331, unhandled cuda error\n"
+    for off in ("GRPOConfig(use_vllm=False, vllm_gpu_memory_utilization=0.3, ...)\n",
+                "Config: {'GPUS': '2,3', 'USE_VLLM': False, 'TENSOR_PARALLEL_SIZE': 1, 'GPU_MEMORY_UTILIZATION': 0.9}\n"):
+        assert facts.foreign_context(off + nccl) == ("a program with its vLLM switched off (use_vllm false)", True), off
+    assert facts.foreign_context("GRPOConfig(use_vllm=True, vllm_mode='colocate')\n" + nccl)[0] is None
