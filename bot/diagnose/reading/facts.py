@@ -374,6 +374,70 @@ _CLIENT_HTTP_ERROR = _P(r"Error code: [45]\d\d - |OpenAIException - |\b[45]\d\d 
                         literals=("Error code: ", "OpenAIException - ", "Client Error: ", "Server Error: "))
 # A mention is weaker: another tool that runs vLLM (`--backend vllm`, `vllm==0.7.2`, VLLMException).
 _VLLM_MENTIONED = ("vllm", "gpu_memory_utilization", "max_model_len", "tensor_parallel_size")   # lower case
+# Frameworks that host vLLM in one of their modes, shown in that mode by words that do not name vLLM (the rest
+# of their vLLM modes name it: LLaMA-Factory's `infer_backend: vllm` and scripts/vllm_infer.py, Xinference's
+# model/llm/vllm/, FastChat's vllm_worker, `lm_eval --model vllm`, `lighteval vllm`, OpenCompass' VLLM models,
+# swift's `--infer_backend vllm`, GPUStack's backends/vllm, Dynamo's dynamo.vllm, `axolotl vllm-serve`, which
+# _VLLM_MENTIONED finds). A paste that shows one is a vLLM user's even where vLLM's own lines are cut away.
+_VLLM_MODES = (
+    # Ray Serve LLM, whose LLMServer runs vLLM's engine: its public and internal modules, its builders, the
+    # replicas of its router and ingress deployments ("(ServeReplica:default:LLMRouter pid=...)")
+    "ray.serve.llm", "ray/serve/llm", "ray.llm._internal.serve", "ray/llm/_internal/serve", "build_openai_app",
+    "build_llm_deployment", ":llmrouter", ":openaiingress", ":llmdeployment",
+    # ms-swift's rollout server, the vLLM engine its GRPO trainer generates with (`swift rollout --model ...`)
+    "swift rollout", "swift/cli/rollout.py", "swift/llm/infer/rollout.py",
+    # Unsloth's FastLanguageModel loading the model into vLLM for generation
+    "fast_inference = true", "fast_inference=true",
+    # LMCache's connector, which only vLLM's KV transfer config names (SGLang's is its own HiCache)
+    "lmcacheconnectorv1",
+    # and the vLLM modes that name vLLM, listed too so that they win over the same framework's other modes below
+    # (LLaMA-Factory's and swift's backend option and engines, lm-eval's and lighteval's vLLM model)
+    "infer_backend: vllm", "infer_backend=vllm", "--infer_backend vllm", "llamafactory/chat/vllm_engine",
+    "infer_engine/vllm_engine", "scripts/vllm_infer.py", "--model vllm", "--model=vllm", "lighteval vllm",
+)
+# The same frameworks in a mode that never runs vLLM: their other inference backends and their own model
+# runners, shown by their option values, entry points and modules. Such a paste often names vLLM without running
+# it (LLaMA-Factory's `llamafactory-cli env` lists the vLLM installed, swift's pt engine takes
+# --gpu_memory_utilization and --max_model_len, a config's comment lists the backends), so a mention of vLLM does
+# not make it vLLM's; vLLM's own lines or one of its vLLM modes above do. Their training is in _FOREIGN.
+_OTHER_MODES = [
+    ("LLaMA-Factory's Hugging Face backend", ("infer_backend: huggingface", "infer_backend=huggingface",
+                                              "llamafactory/chat/hf_engine", "llamafactory\\chat\\hf_engine",
+                                              "llamafactory.chat.hf_engine")),
+    # ms-swift's own engine: `--infer_backend pt` (swift 3), `--infer_backend transformers` (swift 4), PtEngine
+    ("ms-swift's PyTorch backend", ("--infer_backend pt ", "--infer_backend pt\n", "--infer_backend=pt",
+                                    "infer_backend: pt\n", "infer_engine/pt_engine", "infer_engine\\pt_engine",
+                                    "infer_engine.pt_engine", "--infer_backend transformers",
+                                    "--infer_backend=transformers")),
+    # lm-evaluation-harness' transformers model (`--model hf`, its results header "hf (pretrained=...)",
+    # and its evaluator's "Initializing hf model, with arguments: {...}")
+    ("lm-evaluation-harness' transformers model", ("lm_eval/models/huggingface.py", "lm_eval\\models\\huggingface.py",
+                                                   "lm_eval.models.huggingface", "--model hf ", "--model=hf ",
+                                                   "hf (pretrained=", "initializing hf model, with arguments")),
+    ("lighteval's transformers model", ("lighteval accelerate", "lighteval/models/transformers/",
+                                        "lighteval\\models\\transformers\\", "lighteval.models.transformers")),
+    ("OpenCompass' Hugging Face models", ("opencompass/models/huggingface", "opencompass\\models\\huggingface",
+                                          "opencompass.models.huggingface", "huggingfacewithchattemplate")),
+    # LLaMA-Factory runs vLLM only to infer (llamafactory/chat/vllm_engine.py, scripts/vllm_infer.py); its training
+    # (llamafactory-cli train, llamafactory/train/) does not
+    ("LLaMA-Factory's training", ("llamafactory-cli train", "llamafactory/train/", "llamafactory\\train\\",
+                                  "llamafactory.train.")),
+    # the training entry points of the trainers whose GRPO, online DPO or PPO generate with vLLM (TRL's offline
+    # trainers, ms-swift's `swift sft`/`swift pt`, OpenRLHF's SFT/DPO/RM)
+    ("TRL's training", tuple(f"trl{sep}trainer{sep}{name}_trainer" for sep in ("/", "\\")
+                             for name in ("sft", "dpo", "ppo", "reward", "kto", "orpo", "cpo", "bco"))),
+    ("ms-swift's training", ("swift/cli/sft.py", "swift/cli/pt.py", "swift\\cli\\sft.py", "swift sft ", "swift pt ")),
+    ("OpenRLHF's training", tuple(f"openrlhf{sep}{name}" for sep in (".", "/")
+                                  for name in ("cli.train_sft", "cli.train_dpo", "cli.train_rm",
+                                               "cli/train_sft", "cli/train_dpo", "cli/train_rm"))
+     + ("openrlhf/trainer/sft_trainer", "openrlhf/trainer/dpo_trainer", "openrlhf/trainer/rm_trainer")),
+    # a trainer or server whose vLLM switch is off (TRL's GRPOConfig dump "use_vllm=False,", a YAML or JSON config,
+    # `--use_vllm false`): it generates with its own model, and its vLLM options are echoed unused
+    ("a program with its vLLM switched off (use_vllm false)", ("use_vllm=false", "use_vllm: false", "'use_vllm': false",
+                                                               '"use_vllm": false', "--use_vllm false")),
+    ("Xinference's transformers engine", ("xinference/model/llm/transformers/", "xinference\\model\\llm\\transformers\\",
+                                          "xinference.model.llm.transformers")),
+]
 # Reinforcement-learning trainers that generate their rollouts with vLLM by default (OpenRLHF's PPO, verl, TRL's
 # GRPO trainer, NeMo-RL, SkyRL, the R1-style recipes built on them), by their packages and classes (OpenRLHF's
 # Actor/Critic/Reference/RewardModelRayActor and, in later releases, PolicyModelActor: the record prefixes of its
@@ -383,7 +447,9 @@ _RL_TRAINERS = ("openrlhf", "modelrayactor", "policymodelactor",
                 "/verl/", "\\verl\\", "verl.trainer", "verl.workers", "verl.utils", "volcengine",
                 "actor_rollout_ref.", "algorithm.adv_estimator",
                 "nemo_rl", "nemo-rl", "skyrl", "grpotrainer", "grpo_trainer", "open-r1", "open_r1", "search-r1",
-                "search_r1", "ragen", "rllm")
+                "search_r1", "ragen", "rllm",
+                # Alibaba's ROLL (its pipelines and distributed strategies, vLLM its default inference strategy)
+                "roll/pipeline/", "roll.pipeline.", "roll/distributed/", "roll.distributed.")
 # Ray actors that host vLLM engines but are named for the framework: verl's colocated WorkerDict (actor,
 # rollout and reference in one process; its driver actor logs as main_task), OpenRLHF's LLMRayActor, Ray Serve
 # LLM's own modules, and the RL frameworks that place them. A paste of their death or pending placement often
@@ -415,7 +481,9 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # (ctransformers, whisper.cpp, koboldcpp): a CUDA error raised in it is theirs;
     # its tools are named llama-* (llama-cli, llama-bench, llama-quantize), its converter convert_hf_to_gguf.py
     # (convert-hf-to-gguf.py before, logging as "hf-to-gguf")
+    # GPUStack's llama-box is a llama.cpp server too
     ("llama.cpp or another GGML program", False, ("llama.cpp", "llama-server", "llama_model_load", "ggml_", "ggml-cuda",
+                                                  "llama-box",
                                                   "llama-cli", "llama-bench", "llama-quantize", "hf_to_gguf",
                                                   "hf-to-gguf")),
     # llama.cpp's loader lines, which Ollama and llama-cpp-python print too (older "llm_load_*", newer
@@ -510,8 +578,23 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
              "nunchaku")),
     # LoRA trainers for image models (kohya's sd-scripts and the GUIs around it)
     ("kohya_ss / sd-scripts", False, ("kohya", "sd-scripts", "lora-scripts")),
+    # the other image and video LoRA trainers: SimpleTuner, ostris' ai-toolkit, kohya's musubi-tuner for video
+    # models, diffusion-pipe, EveryDream (their packages and checkouts); ai-toolkit's run.py also by its job banner
+    # and its failure line ("# Running job: my_first_lora_v1", "Error running job: CUDA error: ...")
+    ("a diffusion LoRA trainer (SimpleTuner, ai-toolkit, musubi-tuner, diffusion-pipe, EveryDream)", False,
+     ("simpletuner", "ai-toolkit/", "ai-toolkit\\", "musubi-tuner", "musubi_tuner", "diffusion-pipe",
+      "everydream", "# running job: ", "error running job: ")),
+    # voice conversion: RVC (Retrieval-based-Voice-Conversion-WebUI, its infer-web.py and infer/modules/vc/),
+    # its front end Applio, so-vits-svc
+    ("a voice conversion app (RVC, Applio, so-vits-svc)", False,
+     ("retrieval-based-voice-conversion", "infer-web.py", "infer/modules/vc/", "infer\\modules\\vc\\",
+      "rvc_for_realtime", "applio", "so-vits-svc", "so_vits_svc")),
+    # nnU-Net, the medical segmentation trainer (nnUNetv2_train, its nnunetv2 package, its nnUNet_raw folders)
+    ("nnU-Net", False, ("nnunet",)),
     ("Easy Diffusion", False, ("stable-diffusion-ui", "easydiffusion", "easy diffusion")),
     ("KoboldCpp", False, ("koboldcpp",)),
+    # (not TabbyAPI by its name: its Python errors name exllamav2 in their frames, and its container's start, which
+    # the container toolkit refuses on an old driver, is answered like any image's)
     ("ExLlama", False, ("exllamav2", "exllamav3")),
     # MLC LLM's package (mlc_llm, mlc_chat before 0.1) runs on Apache TVM, whose FFI names itself in every
     # traceback (tvm._ffi.base.TVMError, tvm/_ffi/_cython/...)
@@ -534,10 +617,7 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("FastChat", False,
      ("model_worker", "fastchat.serve.cli", "fastchat/serve/cli", "fastchat/train/", "fastchat.train.")),
     # training and vision stacks that do not run vLLM: their packages, launchers and log prefixes.
-    # LLaMA-Factory runs vLLM only to infer (llamafactory/chat/vllm_engine.py, scripts/vllm_infer.py); its training
-    # (llamafactory-cli train, llamafactory/train/) does not
-    ("LLaMA-Factory's training", False, ("llamafactory-cli train", "llamafactory/train/", "llamafactory\\train\\",
-                                         "llamafactory.train.")),
+    # (LLaMA-Factory's training is among _OTHER_MODES: it never runs the vLLM its inference runs)
     # the launchers of PyTorch's distributed training and tests; vLLM starts its own workers (its torchrun
     # external launcher prints vLLM's own lines, which keep the paste vLLM's)
     ("a PyTorch distributed run (torchrun, accelerate launch)", False,
@@ -574,20 +654,12 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # training frameworks, by the code paths of their own training (not those that start vLLM for rollouts:
     # verl's rollout workers, OpenRLHF's vllm_engine, TRL's GRPO and online DPO, ms-swift's rlhf/infer):
     # Megatron-LM's core and training loop, NeMo's collections and logger ("[NeMo W 2024-03-20 ...
-    # nemo_logging:349]"), TRL's offline trainers, ms-swift's `swift sft`/`swift pt`, OpenRLHF's SFT/DPO/RM
-    # entry points, verl's actor, critic and checkpoint code
+    # nemo_logging:349]"), verl's actor, critic and checkpoint code (TRL's offline trainers, ms-swift's
+    # `swift sft`/`swift pt` and OpenRLHF's SFT/DPO/RM entry points are among _OTHER_MODES)
     ("Megatron-LM", False, ("megatron/core/", "megatron\\core\\", "megatron.core.", "megatron/training",
                             "megatron\\training", "megatron/legacy/", "pretrain_gpt.py")),
     ("NeMo", False, ("nemo/collections/", "nemo\\collections\\", "nemo.collections", "[nemo i ", "[nemo w ",
                      "[nemo e ", "nemo/core/", "nemo/utils/exp_manager", "nemo_toolkit")),
-    ("TRL's training", False, tuple(f"trl{sep}trainer{sep}{name}_trainer" for sep in ("/", "\\")
-                                    for name in ("sft", "dpo", "ppo", "reward", "kto", "orpo", "cpo", "bco"))),
-    ("ms-swift's training", False, ("swift/cli/sft.py", "swift/cli/pt.py", "swift\\cli\\sft.py", "swift sft ",
-                                    "swift pt ")),
-    ("OpenRLHF's training", False, tuple(f"openrlhf{sep}{name}" for sep in (".", "/")
-                                         for name in ("cli.train_sft", "cli.train_dpo", "cli.train_rm",
-                                                      "cli/train_sft", "cli/train_dpo", "cli/train_rm"))
-     + ("openrlhf/trainer/sft_trainer", "openrlhf/trainer/dpo_trainer", "openrlhf/trainer/rm_trainer")),
     ("verl's training", False, ("verl/workers/actor/", "verl/workers/critic/", "verl/utils/checkpoint/",
                                 "verl\\workers\\actor\\", "verl\\workers\\critic\\")),
     # trainers and toolkits that never run vLLM, by their packages and CLIs: XTuner (`xtuner train`), torchtune
@@ -630,8 +702,11 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("TensorFlow", False, ("tensorflow/", "tensorflow\\", "dso_loader.cc", "cudart_stub.cc")),
     ("Ultralytics YOLO", False, ("ultralytics", "yolov5", "yolox")),
     # speech stacks: faster-whisper runs on CTranslate2, whose cuDNN loads fail on their own
-    ("faster-whisper or WhisperX", False, ("faster_whisper", "faster-whisper", "whisperx", "ctranslate2",
-                                           "pyannote", "stable_whisper", "whisper_timestamped")),
+    # and openai-whisper's own package (whisper/transcribe.py, whisper.load_model); vLLM's Whisper is
+    # vllm/model_executor/models/whisper.py, served by `vllm serve openai/whisper-large-v3`
+    ("Whisper (openai-whisper, faster-whisper, WhisperX)", False,
+     ("faster_whisper", "faster-whisper", "whisperx", "ctranslate2", "pyannote", "stable_whisper",
+      "whisper_timestamped", "whisper/transcribe.py", "whisper\\transcribe.py", "whisper.load_model(")),
     # Taskcluster's task logs ("[task 2025-07-01T05:06:30.004Z] ..."): a CI task's own program printed them
     ("a Taskcluster task", False, ("[task 19", "[task 20")),
     # NVIDIA's NCCL benchmarks, run to test the fabric: their failures read like vLLM's NCCL errors
@@ -1796,7 +1871,8 @@ def _marker_scan():
     """Every marker of _FOREIGN and _FOREIGN_RUNNERS as one Aho-Corasick automaton (overlapping matches: a
     marker inside another counts too): some 300 substring tests, each a pass over a 1 MB paste, took 9 ms."""
     import ahocorasick_rs
-    markers = sorted({m for _, _, ms in _FOREIGN for m in ms} | {m for _, ms in _FOREIGN_RUNNERS for m in ms})
+    markers = sorted({m for _, _, ms in _FOREIGN for m in ms} | {m for _, ms in _FOREIGN_RUNNERS for m in ms}
+                     | {m for _, ms in _OTHER_MODES for m in ms} | set(_VLLM_MODES))
     return markers, ahocorasick_rs.BytesAhoCorasick([m.encode() for m in markers],
                                                      matchkind=ahocorasick_rs.MATCHKIND_STANDARD)
 
@@ -1821,6 +1897,12 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     if vllm_install(text, low) if install is None else install:
         return None, False
     present = _markers_present(low)
+    hosted = present(_VLLM_MODES)
+    if not hosted:
+        # a framework that hosts vLLM, in one of its other modes: a mention of vLLM does not make it vLLM's
+        other = next((name for name, markers in _OTHER_MODES if present(markers)), None)
+        if other:
+            return other, True
     for name, strict, markers in _FOREIGN:
         if present(markers):
             return name, strict
@@ -1829,7 +1911,7 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
         return shape, False
     if _relayed_server_error(text) or _VLLM_SERVER_ERROR.search(text):
         return None, False
-    if not _mentions_vllm(low):
+    if not hosted and not _mentions_vllm(low):
         runner = next((name for name, markers in _FOREIGN_RUNNERS if present(markers)), None)
         if runner:
             return runner, False
@@ -1967,6 +2049,11 @@ def _mentions_vllm(low: str) -> bool:
     return any(m in low for m in _VLLM_MENTIONED)
 
 
+def vllm_mode(low: str) -> bool:
+    """The paste shows a framework in its vLLM mode, in words that do not name vLLM (Ray Serve LLM, swift rollout)."""
+    return any(m in low for m in _VLLM_MODES)
+
+
 def extract(text: str, error_lines: str = "") -> dict:
     starts = engine_starts(text)
     if len(text) > WINDOW + TAIL_WINDOW:
@@ -1994,7 +2081,7 @@ def extract(text: str, error_lines: str = "") -> dict:
     env = environment(text, low, error_lines)
     foreign, strict = foreign_context(text, low, install, env["os_hint"])
     server_error = foreign is None and bool(_VLLM_SERVER_ERROR.search(text))
-    vllm_context = printed or server_error or _mentions_vllm(low)
+    vllm_context = printed or server_error or _mentions_vllm(low) or vllm_mode(low)
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
     torch = _first(_TORCH, text)
     gpu_name = (_first(_GPU, text) or "").strip() or None

@@ -774,3 +774,71 @@ def test_a_job_of_rays_own_libraries_is_another_program():
     assert not facts.extract(tune)["stack_context"]
     # unless the paste shows vLLM
     assert facts.extract(tune + "(WorkerDict pid=3) INFO 04-24 04:12:04 [block_pool.py:264] vllm reset\n")["stack_context"]
+
+
+def test_a_frameworks_vllm_mode_is_vllms_even_in_words_that_do_not_name_vllm():
+    oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+    frame = '  File "{}", line 10, in f\n'
+    ray_serve_llm = (frame.format("/home/ray/anaconda3/lib/python3.11/site-packages/ray/serve/_private/replica.py")
+                     + frame.format("/home/ray/anaconda3/lib/python3.11/site-packages/ray/llm/_internal/serve/"
+                                    "deployments/llm/llm_server.py"))
+    modes = {   # Ray Serve LLM's server, swift's rollout server, Unsloth's fast inference, vLLM's LMCache connector
+        "Ray Serve LLM": ray_serve_llm,
+        "Ray Serve LLM's router replica": "(ServeReplica:default:LLMRouter pid=1829, ip=10.0.0.2) Exception raised\n",
+        "swift rollout": "CUDA_VISIBLE_DEVICES=6,7 swift rollout --model Qwen/Qwen3-8B --port 8000\n",
+        "Unsloth": "Unsloth: Will patch your computer\nmodel = FastLanguageModel.from_pretrained(m, fast_inference = True)\n",
+        "LMCache": '--kv-transfer-config \'{"kv_connector":"LMCacheConnectorV1","kv_role":"kv_both"}\'\n',
+    }
+    for name, text in modes.items():
+        f = facts.extract(text + oom)
+        assert f["vllm_context"] and _vllms(text + oom), name
+    # Ray's own Serve deployments are no such mode
+    plain = frame.format("/home/ray/anaconda3/lib/python3.11/site-packages/ray/serve/_private/replica.py") * 2
+    assert not facts.extract(plain + oom)["vllm_context"]
+
+
+def test_a_framework_in_a_mode_that_runs_no_vllm_stays_another_program_even_where_vllm_is_named():
+    oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+    other = {   # each names vLLM (an env listing, a config comment, swift's vLLM-like options) without running it
+        "LLaMA-Factory's Hugging Face backend": "template: qwen\ninfer_backend: huggingface  # choices: [huggingface, "
+                                                "vllm, sglang]\n",
+        "LLaMA-Factory's training": "- `llamafactory` version: 0.9.2\n- vLLM version: 0.8.2\n"
+                                    "llamafactory-cli train examples/train_lora/llama3_lora_sft.yaml\n",
+        "ms-swift's PyTorch backend": "swift deploy --adapters ckpt --infer_backend pt --gpu_memory_utilization 0.40 "
+                                      "--max_model_len 18000\n",
+        "lm-evaluation-harness' transformers model": "vllm==0.6.3\nhf (pretrained=EleutherAI/pythia-160m), gen_kwargs: "
+                                                     "(None), limit: None, num_fewshot: None, batch_size: 32\n",
+    }
+    for name, text in other.items():
+        found, strict = facts.foreign_context(text + oom)
+        assert (found, strict) == (name, True), name
+        assert not _vllms(text + oom), name
+    # its vLLM mode, or vLLM's own lines, still make the paste vLLM's
+    both = other["LLaMA-Factory's training"] + "llamafactory-cli api --infer_backend vllm\n"
+    assert facts.foreign_context(both + oom)[0] is None
+    printed = other["ms-swift's PyTorch backend"] + "INFO 05-01 10:00:00 [llm_engine.py:1] Initializing\n"
+    assert _vllms(printed + oom)
+
+
+def test_image_medical_and_voice_trainers_show_themselves():
+    error = "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+    own = {   # their banners, entry points and packages
+        "nnU-Net": "CUDA_VISIBLE_DEVICES=0 nnUNetv2_train 010 3d_fullres 3 -device cuda\n",
+        "a diffusion LoRA trainer": "# Running job: my_first_lora_v1\nError running job: CUDA error\n",
+        "a voice conversion app": "(.venv) [yui@victus RVC]$ python infer-web.py\n",
+        "Whisper": "model = whisper.load_model('large-v3')\n",
+        "llama.cpp": "gpustack worker: llama-box exited with status 1\n",
+    }
+    for name, text in own.items():
+        assert name in (facts.foreign_context(text + error)[0] or ""), name
+    # vLLM serving Whisper is vLLM's
+    assert facts.foreign_context("vllm serve openai/whisper-large-v3\n" + error)[0] is None
+
+
+def test_a_vllm_switch_that_is_off_shows_no_vllm():
+    # a GRPOConfig dump and a server's config dict (xusenlinzy/api-for-open-llm's 'USE_VLLM': False) name vLLM's options
+    nccl = "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1331, unhandled cuda error\n"
+    for off in ("GRPOConfig(use_vllm=False, vllm_gpu_memory_utilization=0.3, ...)\n",
+                "Config: {'GPUS': '2,3', 'USE_VLLM': False, 'TENSOR_PARALLEL_SIZE': 1, 'GPU_MEMORY_UTILIZATION': 0.9}\n"):
+        assert facts.foreign_context(off + nccl) == ("a program with its vLLM switched off (use_vllm false)", True), off
+    assert facts.foreign_context("GRPOConfig(use_vllm=True, vllm_mode='colocate')\n" + nccl)[0] is None
