@@ -1185,7 +1185,11 @@ def _oom_killed(values: dict, facts: dict) -> dict:
     out: dict = {}
     rss = num(values.get("anon_rss_kb"))
     if rss:
-        out["anon_rss_gib"] = round(rss / 2**20, 1)
+        gib = rss / 2**20
+        out["anon_rss"] = f"{gib:.1f} GiB" if gib >= 1 else f"{rss / 1024:.0f} MiB"
+        if gib < 1:
+            # the kernel scores oom_score_adj as well as size: Ray's idle workers (1000) go first
+            out["small_victim"] = "yes"
     offload = num(_args(facts).get("cpu_offload_gb"))
     if offload and offload > 0:
         out["cpu_offload"] = offload
