@@ -938,6 +938,7 @@ def _eager(values: dict, facts: dict) -> dict:
 # NCCL's source file, as its WARN lines print it (relative to NCCL's src/), and the part of NCCL
 # it belongs to: each part has its own knob, so its own paragraph ({?nccl_nvls}, ...). A file
 # under a folder counts for the folder (NCCL split net_ib.cc into transport/net_ib/*.cc).
+_NCCL_MEMLOCK = LazyRe(r"Call to (?:ibv_reg_mr\w*|ibv_reg_dmabuf_mr) failed with error Cannot allocate memory")
 _NCCL_AREAS = {
     "transport/nvls": "nvls",
     "transport/p2p": "p2p",
@@ -1016,6 +1017,12 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     if area is None:
         return remote
     out: dict = {"nccl_area": area, f"nccl_{area}": "yes", **remote}
+    # registering (pinning) its buffers with the adapter refused: the locked-memory limit, almost always
+    if area == "ib" and _NCCL_MEMLOCK.search(str(values.get("nccl_warn") or "")):
+        out["nccl_memlock"] = "yes"
+        limit = set_limit(facts, "l")
+        if limit:
+            out["memlock_kb"] = limit
     if area == "graph":
         out["suggest"] = {"enforce_eager": True}
     return out
@@ -1160,6 +1167,36 @@ def _thread_limit(values: dict, facts: dict) -> dict:
     if limit:
         return {"nproc_limit": limit}
     return {"nproc_unlimited": "yes"} if (facts.get("rlimits") or {}).get("u") == "unlimited" else {}
+
+
+@deriver("rdma-memlock-limit")
+def _ib_memlock(values: dict, facts: dict) -> dict:
+    """The locked-memory limit (`ulimit -l`, kB) the process had: UCX says it, or the paste shows it."""
+    if values.get("memlock_kb"):
+        return {}
+    limit = set_limit(facts, "l")
+    return {"memlock_kb": limit} if limit else {}
+
+
+@deriver("os-oom-killed")
+def _oom_killed(values: dict, facts: dict) -> dict:
+    """The RAM the kernel's victim held of its own (anon-rss, kB), in GiB; and the run's settings that
+    hold host RAM: weights offloaded to the CPU (per GPU), tensor-parallel workers loading at once."""
+    out: dict = {}
+    rss = num(values.get("anon_rss_kb"))
+    if rss:
+        gib = rss / 2**20
+        out["anon_rss"] = f"{gib:.1f} GiB" if gib >= 1 else f"{rss / 1024:.0f} MiB"
+        if gib < 1:
+            # the kernel scores oom_score_adj as well as size: Ray's idle workers (1000) go first
+            out["small_victim"] = "yes"
+    offload = num(_args(facts).get("cpu_offload_gb"))
+    if offload and offload > 0:
+        out["cpu_offload"] = offload
+    tp = num(_args(facts).get("tensor_parallel_size"))
+    if tp and tp > 1:
+        out["tp_loaders"] = int(tp)
+    return out
 
 
 @deriver("nccl-collective-timeout")

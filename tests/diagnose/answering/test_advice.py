@@ -328,3 +328,13 @@ def test_torchvision_real_run_names_the_cause_without_inventing_versions():
     assert d.rule_id == "torchvision-torch-mismatch"
     assert "another torch than the one that ran" in d.cause and "The paste shows torch" not in d.cause
     assert "pip uninstall torchvision" in d.fix
+
+
+def test_oom_killed_victims_ram_and_the_settings_that_hold_ram():
+    """The kernel's anon-rss (kB) in GiB, or MiB for a small victim (then the kernel chose by oom_score_adj);
+    weights offloaded to the CPU and tensor-parallel loaders from the run's own arguments."""
+    big = advice.derive("os-oom-killed", {"anon_rss_kb": "33554432"},
+                        {"engine_args": {"cpu_offload_gb": 8, "tensor_parallel_size": 4}})
+    assert big == {"anon_rss": "32.0 GiB", "cpu_offload": 8.0, "tp_loaders": 4}
+    small = advice.derive("os-oom-killed", {"anon_rss_kb": "37760"}, {"engine_args": {"cpu_offload_gb": 0}})
+    assert small == {"anon_rss": "37 MiB", "small_victim": "yes"}

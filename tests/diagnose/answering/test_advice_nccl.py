@@ -285,3 +285,15 @@ def test_a_cuda_failure_as_last_error_stays_the_cuda_paragraph():
     d = diagnose(text, book=BOOK).best
     assert d is not None and d.rule_id == "nccl-error"
     assert d.cause.count("invalid argument") >= 1 and "printed why it failed" not in d.cause
+
+
+def test_registering_memory_refused_is_the_locked_memory_limit():
+    """NVIDIA/nccl-tests#206: ibv_reg_mr's ENOMEM is RLIMIT_MEMLOCK (the issue's `ulimit -l` was 8192); the
+    limit the paste shows is quoted, and a verbs call failing otherwise gets no memlock paragraph."""
+    warn = "Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory"
+    out = advice.derive("nccl-error", {"nccl_src": "misc/ibvwrap", "nccl_warn": warn}, {"rlimits": {"l": "8192"}})
+    assert out["nccl_memlock"] == "yes" and out["memlock_kb"] == "8192"
+    other = advice.derive("nccl-error", {"nccl_src": "misc/ibvwrap", "nccl_warn": LINES["ib"][0]}, {})
+    assert "nccl_memlock" not in other
+    d = diagnose("node:1:2 [0] misc/ibvwrap.cc:278 NCCL WARN " + warn, book=BOOK).best
+    assert d.rule_id == "nccl-error" and "locked-memory limit" in d.cause and "memlock=-1" in d.fix

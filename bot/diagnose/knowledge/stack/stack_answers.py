@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from bot.base.lazyre import LazyRe
 from bot.diagnose.reading.facts import set_limit
 
 from .stack_families import (ADVISED, AMDSMI_START, LIBRARIES, ZE_INVALID_ARGUMENT, Hit, _runtime_number, advice_number,
@@ -465,6 +466,7 @@ def _errno(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["nofile_limit"] = limit
     if err.name == "ENOMEM":
         out["as_limit"] = set_limit(facts, "v")
+        out.update(_weights_mapping(c, facts))
     # torch's shared-memory allocator (MapAllocator) names its files "</torch_<pid>_..>": an open that failed
     # for want of descriptors, or a mapping the kernel refused, is the sharing of tensors between processes
     if "</torch_" in c.message.text:
@@ -472,6 +474,23 @@ def _errno(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if facts.get("container"):
         out["container"] = facts["container"]
     return out
+
+
+# torch's MapAllocator mapping a checkpoint file whole ("unable to mmap 4965799096 bytes from file
+# <.../model-00001-of-00002.safetensors>: Cannot allocate memory (12)"), or safetensors' own mapping in newer
+# releases, a bare "MemoryError: Cannot allocate memory (os error 12)" under vLLM's weight iterator
+_CHECKPOINT_MMAP = LazyRe(r"unable to mmap (\d+) bytes from file <([^<>]{1,400}\.(?:safetensors|bin|pt|pth|ckpt))>")
+_WEIGHTS_FRAME = LazyRe(r"model_loader/weight_utils\.py:\w*(?:safetensors|weights_iterator)")
+
+
+def _weights_mapping(c, facts: dict) -> dict:
+    """ENOMEM mapping a checkpoint file while vLLM loads weights: the file and its size in GiB, where torch says."""
+    m = _CHECKPOINT_MMAP.search(c.message.text)
+    if m:
+        return {"weights_mmap": True, "weights_file": m.group(2), "mmap_gib": round(int(m.group(1)) / 2**30, 2)}
+    if "os error 12" in c.message.text and any(_WEIGHTS_FRAME.search(f) for f in facts.get("frames") or []):
+        return {"weights_mmap": True}
+    return {}
 
 
 # --- pip-conflict -------------------------------------------------------------------------------------------------

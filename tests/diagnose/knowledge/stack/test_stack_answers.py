@@ -586,3 +586,14 @@ def test_a_handle_that_failed_while_serving_names_the_share_vllm_was_given(ix):
     d = _one(args + smi + _GEMM.format(status="CUBLAS_STATUS_INTERNAL_ERROR").replace(
         "Traceback (most recent call last):\n", "Traceback (most recent call last):\n" + startup))
     assert "start-up profiling run" in d.cause and "gpu_memory_utilization" not in (d.suggested or {})
+
+
+def test_enomem_mapping_a_checkpoint_names_the_file_and_its_size():
+    """torch's MapAllocator refusing a shard as vLLM loads it (its message, aten/src/ATen/MapAllocator.cpp): host
+    memory, with the file and its size in GiB."""
+    log = ("INFO 01-09 10:00:00 api_server.py:727] vLLM API server version 0.6.3\n"
+           "RuntimeError: unable to mmap 4294967296 bytes from file </models/m/model-00001-of-00002.safetensors>: "
+           "Cannot allocate memory (12)\n")
+    d = diagnose(log).best
+    assert d.rule_id == "stack-errno"
+    assert "/models/m/model-00001-of-00002.safetensors`, 4 GiB" in d.cause and "overcommit_memory" in d.fix
