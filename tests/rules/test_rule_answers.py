@@ -402,3 +402,20 @@ def test_jit_toolkit_in_sglang_is_not_answered():
         "/usr/local/lib/python3.12/dist-packages/vllm/v1/attention/backends/flashinfer.py",
         "/opt/conda/lib/python3.11/site-packages/sglang/srt/layers/attention/flashinfer_backend.py").replace("(EngineCore_DP0 pid=1) ", "")
     assert diagnose(sglang, book=BOOK).best is None
+
+
+# --- ray-pg-insufficient: a framework's own settings only where the paste shows it ---------------------------
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_strict_pack_names_verls_settings_only_where_verl_shows(lang):
+    verl_words = "trainer.n_gpus_per_node"
+    rel = "ray-pg-insufficient/skyworkor1-34-verl-strict-pack-defaultdict.log"
+    d = answer(rel, lang)
+    assert "STRICT_PACK" in d.cause and verl_words in d.cause
+    # the same autoscaler lines under a job that shows vLLM and no verl (Ray Serve LLM packs its replicas so too)
+    lines = fixtures.read(LOGS / rel).data.decode().splitlines()
+    plain = "\n".join(["from vllm.version import __version__ as VLLM_VERSION"]
+                      + [line for line in lines if line.startswith("(autoscaler")])
+    d = diagnose(plain, lang=lang, book=BOOK).best
+    assert d is not None and d.rule_id == "ray-pg-insufficient" and "STRICT_PACK" in d.cause
+    assert "verl" not in d.cause and verl_words not in d.cause

@@ -972,6 +972,11 @@ _NCCL_LAST_AREAS = (
 _PEER_GONE = re.compile(r"(?:closed|reset) by (?:remote )?peer|Broken pipe|Connection closed", re.I)
 
 
+def _nccl_remote(values: dict) -> bool:
+    """ncclRemoteError: this rank only saw a peer go away (its exit, or the network between them)."""
+    return str(values.get("nccl_error") or "").startswith("remote process exited")
+
+
 def _nccl_last(values: dict, facts: dict) -> dict:
     """NCCL's reason as torch relays it after "Last error:", shown where no WARN line was, and the part it names."""
     last = str(facts.get("nccl_last_error") or "").strip()
@@ -979,20 +984,25 @@ def _nccl_last(values: dict, facts: dict) -> dict:
     if not last or values.get("nccl_warn") or re.match(r"(?:Cuda|HIP) failure", last):
         return {}
     out: dict = {"nccl_warn": last}
-    remote = str(values.get("nccl_error") or "").startswith("remote process exited")
     area = next((a for a, rx in _NCCL_LAST_AREAS if rx.search(last)), None)
-    if area and not (remote and _PEER_GONE.search(last)):
+    if area and not (_nccl_remote(values) and _PEER_GONE.search(last)):
         out["nccl_last_area"] = area
     return out
 
 
-def _nccl_setting(values: dict, facts: dict) -> dict:
-    """Where this communicator was: a trainer's weight-sync group with vLLM's workers, or ROCm's RCCL; and
-    NCCL's refusal of how it was called (invalid usage), whose usual cause in such a group is two ranks on one GPU."""
+# the parts of NCCL whose failure on ROCm is the platform's GPU-to-GPU path (IOMMU, PCIe P2P, BAR, the card's
+# support), which RCCL's own knobs answer; a part not named at all is most often that path too
+_RCCL_PLATFORM_AREAS = (None, "p2p", "shm")
+
+
+def _nccl_setting(values: dict, facts: dict, area: str | None) -> dict:
+    """Where this communicator was: a trainer's weight-sync group with vLLM's workers, or ROCm's RCCL where the
+    platform's GPU-to-GPU path failed (not a peer that went away, nor the network or NVLS); and NCCL's refusal of
+    how it was called (invalid usage), whose usual cause in such a group is two ranks on one GPU."""
     out = {}
     if facts.get("weight_sync"):
         out["nccl_weight_sync"] = "yes"
-    if facts.get("rocm_shown"):
+    if facts.get("rocm_shown") and not _nccl_remote(values) and area in _RCCL_PLATFORM_AREAS:
         out["nccl_rocm"] = "yes"
     if str(values.get("nccl_error") or "").startswith("invalid usage"):
         out["nccl_invalid_usage"] = "yes"
@@ -1004,16 +1014,17 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     """The part of NCCL its WARN line names. Only CUDA graph capture has a vLLM setting that avoids
     it (eager mode); the other parts are NCCL's environment variables, which a call cannot carry."""
     # ncclRemoteError: this rank only saw its peer go; the cause is on the peer's side
-    remote = {"nccl_remote": "yes"} if str(values.get("nccl_error") or "").startswith("remote process exited") else {}
+    remote = {"nccl_remote": "yes"} if _nccl_remote(values) else {}
     # the CUDA error NCCL quoted, when no WARN line of a part of NCCL already says it
     cuda = {} if values.get("nccl_warn") or not facts.get("nccl_cuda_failure") else _nccl_cuda(facts["nccl_cuda_failure"])
     last = _nccl_last(values, facts)
-    remote = {**remote, **cuda, **_nccl_setting(values, facts), **{k: v for k, v in last.items() if k != "nccl_last_area"}}
     src = str(values.get("nccl_src") or "")
     area = next((a for f, a in _NCCL_AREAS.items() if src == f or src.startswith(f + "/")), last.get("nccl_last_area"))
     # a WARN line quoted without its file: only the graph-capture refusal names its part in words
     if area is None and not src and "cannot be captured in a graph" in str(values.get("nccl_warn") or ""):
         area = "graph"
+    remote = {**remote, **cuda, **_nccl_setting(values, facts, area),
+              **{k: v for k, v in last.items() if k != "nccl_last_area"}}
     if area is None:
         return remote
     out: dict = {"nccl_area": area, f"nccl_{area}": "yes", **remote}
@@ -1030,9 +1041,10 @@ def _nccl_area(values: dict, facts: dict) -> dict:
 
 @deriver("torch-dist-rendezvous-failed")
 def _store_of_weight_sync(values: dict, facts: dict) -> dict:
-    """The store a trainer's weight-sync group meets at (TRL's group port on the vLLM server's host), not a
-    tensor-parallel group's own rendezvous."""
-    return {"store_weight_sync": "yes"} if facts.get("weight_sync") else {}
+    """The store a trainer's weight-sync group meets at, not a tensor-parallel group's own rendezvous, and who set it
+    up: the vLLM server (TRL's and ms-swift's group port) or the trainer (OpenRLHF, verl, vLLM's weight transfer)."""
+    kind = facts.get("weight_sync")
+    return {"store_weight_sync": "yes", f"store_weight_sync_{kind}": "yes"} if kind else {}
 
 
 # Linux signal numbers: vLLM's workers run on Linux, while the bot may not, so not `signal`'s own.

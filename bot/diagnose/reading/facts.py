@@ -148,16 +148,25 @@ _CUDA = [
 _NCCL_CUDA_FAILURE = [re.compile(r"(?<![\w/])(?:Cuda|HIP) failure (?:\d+ )?'([^'\n]{1,80})'")]
 # NCCL's own reason, which torch appends to its "NCCL error in: ..." after "Last error:" (NCCL 2.13+: the text of its
 # last WARN line, without the source file), on the same line or the next one, after a rank's or worker's prefix.
-_NCCL_LAST_ERROR = [_P(r"Last error:\s*(?:\[rank\d+\]:\s*|\([^)\n]{1,80}\)\s*|(?:ERROR|WARNING|INFO) [\d-]+ [\d:]+ "
-                       r"\[?[\w.]+:\d+\]\s*)*([^\s\[(][^\n]{2,200})", literals=("Last error:",), span=400)]
+# Only those two lines: where NCCL kept no reason the line is empty, and what follows it is torch's own trace
+# ("Exception raised from getNCCLComm at ...", "frame #0: ...") or the next traceback, not NCCL's words.
+_NCCL_LAST_ERROR = [_P(r"Last error:[ \t]*(?:\r?\n[ \t]*)?(?:\[rank\d+\]:[ \t]*|\([^)\n]{1,80}\)[ \t]*"
+                       r"|(?:ERROR|WARNING|INFO) [\d-]+ [\d:]+ \[?[\w.]+:\d+\][ \t]*)*"
+                       r"(?!Exception raised from |frame #\d|Traceback \(most recent)([^\s\[(][^\n]{2,200})",
+                       literals=("Last error:",), span=400)]
 # A weight-sync group between an RL trainer and vLLM's workers, by the calls that build or use one (in a traceback,
-# or TRL's request line): TRL's and ms-swift's client and server (POST /init_communicator/, init_communicator,
-# update_named_param), OpenRLHF's and verl's weight-update groups (model_update_group, _broadcast_to_vllm), vLLM's
-# own weight-transfer engine (vllm/distributed/weight_transfer/). Not the commands that start such a server
+# or TRL's request line), and by who sets its rendezvous up. Not the commands that start such a server
 # (`trl vllm-serve`, `swift rollout`): their own tensor-parallel group fails the same way. Lower case.
-_WEIGHT_SYNC = ("init_communicator", "update_named_param", "model_update_group", "weight_update_group",
-                "init_weight_update", "init_weights_update", "update_weights_from_distributed",
-                "broadcast_to_vllm", "weight_transfer/", "weighttransferengine")
+_WEIGHT_SYNC = (
+    # TRL's and ms-swift's client and server (POST /init_communicator/, init_communicator, update_named_param): the
+    # vLLM server's first worker serves the group's store on the server's group port, the trainer joins it last
+    ("server", ("init_communicator", "update_named_param")),
+    # OpenRLHF's and verl's weight-update groups (model_update_group, _broadcast_to_vllm), SGLang-style
+    # update_weights_from_distributed, vLLM's own weight-transfer engine (vllm/distributed/weight_transfer/): the
+    # trainer picks the group's address and port and hands them to vLLM's workers
+    ("trainer", ("model_update_group", "weight_update_group", "init_weight_update", "init_weights_update",
+                 "update_weights_from_distributed", "broadcast_to_vllm", "weight_transfer/", "weighttransferengine")),
+)
 # The paste ran on ROCm, where "NCCL" is AMD's RCCL: vLLM's platform line, torch's +rocm tag or collect_env's
 # ROCm build, RCCL by name, an AMD GPU's gfx architecture, HIP's or HSA's own words. Not collect_env's
 # "ROCM used to build PyTorch: N/A" of a CUDA build.
@@ -166,9 +175,10 @@ _ROCM_SHOWN = _P(r"Automatically detected platform rocm|\+rocm\d|ROCM used to bu
                  re.I, literals=("platform rocm", "rocm", "ROCM", "ROCm", "RCCL", "rccl", "gfx", "HSA_", "hipError", "HIP "))
 
 
-def weight_sync(low: str) -> bool:
-    """The paste shows a trainer's weight-sync group with vLLM's workers (TRL, ms-swift, OpenRLHF, verl)."""
-    return any(m in low for m in _WEIGHT_SYNC)
+def weight_sync(low: str) -> str | None:
+    """Whose weight-sync group with vLLM's workers the paste shows: "server" (TRL, ms-swift: the vLLM server sets it
+    up) or "trainer" (OpenRLHF, verl, vLLM's weight-transfer engine: the trainer does)."""
+    return next((kind for kind, markers in _WEIGHT_SYNC if any(m in low for m in markers)), None)
 
 _DRIVER = [
     _P(r"Nvidia driver version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
@@ -438,27 +448,41 @@ _OTHER_MODES = [
     ("Xinference's transformers engine", ("xinference/model/llm/transformers/", "xinference\\model\\llm\\transformers\\",
                                           "xinference.model.llm.transformers")),
 ]
-# Reinforcement-learning trainers that generate their rollouts with vLLM by default (OpenRLHF's PPO, verl, TRL's
-# GRPO trainer, NeMo-RL, SkyRL, the R1-style recipes built on them), by their packages and classes (OpenRLHF's
-# Actor/Critic/Reference/RewardModelRayActor and, in later releases, PolicyModelActor: the record prefixes of its
-# training actors); verl by its package path and modules, since "verl." alone is in words such as "overl." (lower
-# case), and by its Hydra config's own keys, which its command lines and "Error executing job with overrides" echo.
-_RL_TRAINERS = ("openrlhf", "modelrayactor", "policymodelactor",
-                "/verl/", "\\verl\\", "verl.trainer", "verl.workers", "verl.utils", "volcengine",
-                "actor_rollout_ref.", "algorithm.adv_estimator",
-                "nemo_rl", "nemo-rl", "skyrl", "grpotrainer", "grpo_trainer", "open-r1", "open_r1", "search-r1",
-                "search_r1", "ragen", "rllm",
-                # Alibaba's ROLL (its pipelines and distributed strategies, vLLM its default inference strategy)
-                "roll/pipeline/", "roll.pipeline.", "roll/distributed/", "roll.distributed.")
-# Ray actors that host vLLM engines but are named for the framework: verl's colocated WorkerDict (actor,
-# rollout and reference in one process; its driver actor logs as main_task), OpenRLHF's LLMRayActor, Ray Serve
-# LLM's own modules, and the RL frameworks that place them. A paste of their death or pending placement often
-# shows no vLLM line. Weaker than a mention: the same actor also trains, so only Ray's own messages about the
-# actor (rules on `ray_vllm_context`) are answered for it.
-_VLLM_HOST_ACTORS = ("workerdict", "llmrayactor", "ray/llm/_internal", "ray.llm._internal", "(main_task pid=",
-                     # Ray Serve LLM's deployments, named "LLMServer:<model id>" (ray.llm serve builder, Ray 2.52)
-                     "llmserver:",
-                     *_RL_TRAINERS)
+# Reinforcement-learning frameworks that generate their rollouts with vLLM by default (OpenRLHF's PPO, verl, TRL's
+# GRPO trainer, NeMo-RL, SkyRL, EasyR1, the R1-style recipes built on them): (name, role, lower-case markers). The
+# name is the one a rule's text names for the framework's own settings ({?rl_verl}; None: no text names it); the
+# first row the paste shows gives it. Roles: `trains`, the framework's packages, classes and config keys, whose
+# training loop shares its log with the vLLM engines it hosts; `hosts`, the Ray actors it places vLLM engines in,
+# named for the framework (a paste of their death or pending placement often shows no vLLM line); `names`, words
+# that only tell which framework it is.
+_RL_FRAMEWORKS = (
+    # its package, and the record prefixes of its training actors (Actor/Critic/Reference/RewardModelRayActor,
+    # PolicyModelActor in later releases); its vLLM engines in LLMRayActor
+    ("OpenRLHF", "trains", ("openrlhf", "modelrayactor", "policymodelactor")),
+    ("OpenRLHF", "hosts", ("llmrayactor",)),
+    # EasyR1 ships verl's package under its own config keys (worker.actor..., worker.rollout...)
+    ("EasyR1", "names", ("easyr1", "worker.rollout.", "worker.actor.offload", "worker.actor.model.")),
+    # verl by its package path and modules, since "verl." alone is in words such as "overl.", and by its Hydra
+    # config's own keys, which its command lines and "Error executing job with overrides" echo; the projects built
+    # on its package (the R1 recipes) too. Its colocated WorkerDict holds actor, rollout and reference in one
+    # process; its driver actor logs as main_task.
+    ("verl", "trains", ("/verl/", "\\verl\\", "verl.trainer", "verl.workers", "verl.utils", "volcengine",
+                        "actor_rollout_ref.")),
+    ("verl", "hosts", ("workerdict", "(main_task pid=")),
+    # verl's Hydra key that EasyR1 keeps too
+    (None, "trains", ("algorithm.adv_estimator",)),
+    (None, "trains", ("nemo_rl", "nemo-rl", "skyrl", "grpotrainer", "grpo_trainer", "open-r1", "open_r1", "search-r1",
+                      "search_r1", "ragen", "rllm")),
+    # Alibaba's ROLL (its pipelines and distributed strategies, vLLM its default inference strategy)
+    (None, "trains", ("roll/pipeline/", "roll.pipeline.", "roll/distributed/", "roll.distributed.")),
+)
+_RL_TRAINERS = tuple(m for _, role, markers in _RL_FRAMEWORKS if role == "trains" for m in markers)
+# Ray actors that host vLLM engines but are named for the framework: the RL frameworks' own above, Ray Serve LLM's
+# modules and its deployments, named "LLMServer:<model id>" (ray.llm serve builder, Ray 2.52), and the RL
+# frameworks' training markers. Weaker than a mention: the same actor also trains, so only Ray's own messages
+# about the actor (rules on `ray_vllm_context`) are answered for it.
+_VLLM_HOST_ACTORS = (*(m for _, role, markers in _RL_FRAMEWORKS if role == "hosts" for m in markers),
+                     "ray/llm/_internal", "ray.llm._internal", "llmserver:", *_RL_TRAINERS)
 # Ray relaying an actor's fate to the driver (ray.get's exception, the raylet's push, the scheduler's wait,
 # Ray's memory monitor killing it), or the driver's own ray.init() failing to reach the cluster its actors
 # were to run on: Ray's words, whatever frames the trainer's traceback has
@@ -2021,26 +2045,15 @@ def _hosts_vllm(low: str) -> bool:
     return any(m in low for m in _VLLM_HOST_ACTORS)
 
 
-# The RL frameworks whose own settings a rule's text names, by the markers above: OpenRLHF (its package, its
-# vLLM actor), EasyR1, and verl with the projects built on its package (the R1 recipes; its colocated WorkerDict,
-# its Hydra keys). The first that the paste shows.
-_RL_TRAINER_NAMES = (
-    ("OpenRLHF", ("openrlhf", "llmrayactor", "modelrayactor", "policymodelactor")),
-    # EasyR1 ships verl's package under its own config keys (worker.actor..., worker.rollout...)
-    ("EasyR1", ("easyr1", "worker.rollout.", "worker.actor.offload", "worker.actor.model.")),
-    ("verl", ("/verl/", "\\verl\\", "verl.trainer", "verl.workers", "verl.utils", "volcengine", "actor_rollout_ref.",
-              "workerdict", "(main_task pid=")),
-)
-
-
 def rl_trainer(low: str) -> str | None:
     """The RL framework hosting vLLM that the paste shows (`low` in lower case), for its own settings in a fix."""
-    return next((name for name, markers in _RL_TRAINER_NAMES if any(m in low for m in markers)), None)
+    return next((name for name, _, markers in _RL_FRAMEWORKS if name and any(m in low for m in markers)), None)
 
 
 def _relayed_actor_fate(text: str, low: str) -> bool:
-    """The driver's traceback relays what happened to an actor that hosts vLLM: its frames are the
-    trainer's (ray.get in verl's or OpenRLHF's loop), the actor's death or pending placement is the error."""
+    """The driver's traceback relays what happened to the actors that host vLLM: its frames are the trainer's (ray.get
+    in verl's or OpenRLHF's loop), the error is Ray's about those actors (their death, their pending placement, Ray's
+    memory monitor killing them) or the driver's ray.init failing to reach the cluster they were to run on."""
     return _hosts_vllm(low) and bool(_RAY_ACTOR_FATE.search(text))
 
 

@@ -5,6 +5,7 @@ import pytest
 
 from bot.diagnose import diagnose, load_rulebook
 from bot.diagnose.answering import advice
+from bot.diagnose.reading import facts
 
 BOOK = load_rulebook(use_cache=False)
 
@@ -220,28 +221,56 @@ def test_a_weight_sync_group_rocm_and_invalid_usage_each_set_their_flag():
 TRL_SERVER = ('INFO:     127.0.0.1:39744 - "POST /init_communicator/ HTTP/1.1" 200 OK\n'
               "ERROR 07-08 10:09:09 [core.py:583] RuntimeError: Worker failed with error 'NCCL error: invalid usage "
               "(run with NCCL_DEBUG=WARN for details)', please check the stack trace above for the root cause\n")
-
-
-def test_a_weight_sync_group_gets_both_sides_knobs_and_not_the_generic_list():
-    d = diagnose(TRL_SERVER, book=BOOK).best
-    assert d is not None and d.rule_id == "nccl-error"
-    assert "weight-sync group" in d.cause and "two ranks of one communicator on the same GPU" in d.cause
-    assert "CUDA_VISIBLE_DEVICES" in d.fix and "vllm_group_port" in d.fix
-    assert "--shm-size=16g" not in d.fix
-
-
 # RCCL's WARN line with its hipified source path (ROCm/vllm#390)
 RCCL_P2P = ("supllm:461:502 [1] /longer_pathname_so_that_rpms_can_support_packaging_the_debug_info_for_all_os_profiles"
             "/src/out/ubuntu-22.04/22.04/build/rccl/hipify/src/transport/p2p.cc:239 NCCL WARN hipIpcGetMemHandle "
             "failed : invalid argument\n")
 
 
-def test_rccls_hipified_path_names_the_part_and_rocm_gets_its_own_knobs():
-    d = diagnose(RCCL_P2P, book=BOOK).best
+# (paste, words its cause says, knobs its fix gives, words its fix leaves out)
+@pytest.mark.parametrize("paste,said,knobs,unsaid", [
+    # a weight-sync group gets both sides' knobs, not the generic list
+    (TRL_SERVER, ("weight-sync group", "two ranks of one communicator on the same GPU"),
+     ("CUDA_VISIBLE_DEVICES", "vllm_group_port"), ("--shm-size=16g",)),
+    # RCCL's hipified path names the part, and ROCm gets its own knobs, not CUDA's
+    (RCCL_P2P, ("RCCL", "peer-to-peer"), ("HSA_FORCE_FINE_GRAIN_PCIE=1", "iommu=pt"),
+     ("nvidia-smi topo", "nvidia-nccl-cu12")),
+])
+def test_where_the_communicator_was_sets_its_own_paragraphs(paste, said, knobs, unsaid):
+    d = diagnose(paste, book=BOOK).best
     assert d is not None and d.rule_id == "nccl-error"
-    assert "RCCL" in d.cause and "peer-to-peer" in d.cause
-    assert "HSA_FORCE_FINE_GRAIN_PCIE=1" in d.fix and "iommu=pt" in d.fix
-    assert "nvidia-smi topo" not in d.fix and "nvidia-nccl-cu12" not in d.fix
+    assert all(w in d.cause for w in said) and all(k in d.fix for k in knobs)
+    assert not any(w in d.fix for w in unsaid)
+
+
+# ROCm's own paragraphs are about the platform's GPU-to-GPU path (IOMMU, PCIe P2P, BAR): not for a peer that went
+# away, nor for NCCL's network or NVLS parts, whose knobs RCCL reads the same
+@pytest.mark.parametrize("values,rocm", [
+    ({"nccl_error": "unhandled system error"}, True),
+    ({"nccl_error": "unhandled system error", "nccl_src": "transport/p2p", "nccl_warn": "hipIpcGetMemHandle failed"}, True),
+    ({"nccl_error": "unhandled system error", "nccl_src": "misc/shmutils", "nccl_warn": "Error while creating"}, True),
+    ({"nccl_error": "remote process exited or there was a network error"}, False),
+    ({"nccl_error": "unhandled system error", "nccl_src": "misc/socket", "nccl_warn": "Connect to 10.0.0.2 failed"}, False),
+    ({"nccl_error": "unhandled system error", "nccl_src": "transport/net_ib", "nccl_warn": "ibv_modify_qp failed"}, False),
+])
+def test_rccls_platform_paragraphs_only_where_the_gpu_to_gpu_path_failed(values, rocm):
+    assert ("nccl_rocm" in advice.derive("nccl-error", values, {"rocm_shown": True})) is rocm
+
+
+# a multi-node MI300 job whose peer went away: the messenger's answer, without Radeon's P2P knobs
+ROCM_REMOTE = ("INFO 05-28 12:26:46 [__init__.py:243] Automatically detected platform rocm.\n"
+               "(RayWorkerWrapper pid=4521, ip=10.1.0.12) ERROR 05-28 12:40:02 [worker_base.py:620] torch.distributed."
+               "DistBackendError: NCCL error in: /app/pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, remote "
+               "process exited or there was a network error, NCCL version 2.21.5\n"
+               "(RayWorkerWrapper pid=4521, ip=10.1.0.12) ERROR 05-28 12:40:02 [worker_base.py:620] Last error:\n"
+               "(RayWorkerWrapper pid=4521, ip=10.1.0.12) ERROR 05-28 12:40:02 [worker_base.py:620] socketProgressOpt: "
+               "Call to recv from 10.1.0.11<33759> failed : Connection closed by remote peer\n")
+
+
+def test_a_peer_that_went_away_on_rocm_gets_the_messengers_answer_only():
+    d = diagnose(ROCM_REMOTE, book=BOOK).best
+    assert d is not None and d.rule_id == "nccl-error" and "only the messenger" in d.cause
+    assert "RCCL" not in d.cause and "NCCL_P2P_DISABLE" not in d.fix and "nvidia-nccl-cu12" not in d.fix
 
 
 def test_the_same_nccl_error_on_cuda_gets_no_rocm_or_weight_sync_words():
@@ -297,3 +326,20 @@ def test_registering_memory_refused_is_the_locked_memory_limit():
     assert "nccl_memlock" not in other
     d = diagnose("node:1:2 [0] misc/ibvwrap.cc:278 NCCL WARN " + warn, book=BOOK).best
     assert d.rule_id == "nccl-error" and "locked-memory limit" in d.cause and "memlock=-1" in d.fix
+
+
+# torch prints "Last error:" and an empty line where NCCL kept no reason; what follows is torch's own trace
+@pytest.mark.parametrize("empty", [
+    "Last error:\n\nException raised from getNCCLComm at /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:3356"
+    " (most recent call first):\nframe #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96\n",
+    "[rank0]: Last error:\n[rank0]: \n[rank0]: Exception raised from getNCCLComm at /pytorch/torch/csrc/distributed/"
+    "c10d/ProcessGroupNCCL.cpp:3356 (most recent call first):\n",
+    "Last error:\nframe #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x96\n",
+    "Last error:\n\nTraceback (most recent call last):\n  File \"/app/run.py\", line 3, in <module>\n",
+])
+def test_an_empty_last_error_takes_nothing_from_the_lines_below_it(empty):
+    head = ("torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL"
+            ".cpp:3356, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n")
+    assert facts.extract(head + empty)["nccl_last_error"] is None
+    d = diagnose(head + empty, book=BOOK).best
+    assert d is not None and d.rule_id == "nccl-error" and "printed why it failed" not in d.cause

@@ -446,14 +446,25 @@ def test_a_pytorch_distributed_launcher_shows_a_training_run():
     assert f["vllm_printed"] and f["stack_context"]
 
 
-def test_a_gradio_demo_is_another_program_unless_it_relays_a_servers_error():
+@pytest.mark.parametrize("paste,program", [
     # oobabooga/textgen#6632: a web UI's Gradio banner above a loader error of its own
-    demo = ("Running on local URL:  http://127.0.0.1:7860/\n"
-            "OSError: libcuda.so.1: cannot open shared object file: No such file or directory\n")
-    assert facts.foreign_context(demo)[0] == "a Gradio app"
-    relayed = ("Running on local URL:  http://127.0.0.1:7860/\n"
-               "openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': 'too long', 'code': 400}\n")
-    assert facts.foreign_context(relayed)[0] is None
+    ("Running on local URL:  http://127.0.0.1:7860/\n"
+     "OSError: libcuda.so.1: cannot open shared object file: No such file or directory\n", "a Gradio app"),
+    # the same banner above a server's answer it relays
+    ("Running on local URL:  http://127.0.0.1:7860/\n"
+     "openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': 'too long', 'code': 400}\n", None),
+    # legacy torch's THC check line (fanq15/FSOD-code#54) and a Lua torch cutorch build (soumith/cudnn.torch#248)
+    ("THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1535491974311/work/aten/src/THC/THCGeneral.cpp "
+     "line=663 error=11 : invalid argument\n", "THC"),
+    ("catastrophic error: error while writing generated C++ file: No space left on device\n"
+     "  /tmp/luarocks_cutorch-scm-1-4378/cutorch/build/lib/THC/CMakeFiles/THC.dir//./THC_generated_x.cu.o\n", "THC"),
+    # the bare RuntimeError line of THC names no program: still answered (driver-too-old's fixture)
+    ("RuntimeError: cuda runtime error (35) : CUDA driver version is insufficient for CUDA runtime version "
+     "at /opt/conda/conda-bld/pytorch_1524586445097/work/aten/src/THC/THCGeneral.cpp:70\n", None),
+])
+def test_a_program_shows_itself_but_not_in_what_it_relays_or_a_bare_line(paste, program):
+    found = facts.foreign_context(paste)[0]
+    assert (program in found) if program else found is None
 
 
 def test_llama_cpps_tools_name_it():
@@ -661,20 +672,6 @@ def test_the_script_another_program_runs_names_it():
     assert facts.extract(error)["stack_context"]
 
 
-def test_legacy_torchs_thc_and_lua_torchs_builds_name_them():
-    # THC's own check line (fanq15/FSOD-code#54) and a cutorch build (soumith/cudnn.torch#248)
-    check = ("THCudaCheck FAIL file=/opt/conda/conda-bld/pytorch_1535491974311/work/aten/src/THC/THCGeneral.cpp "
-             "line=663 error=11 : invalid argument\n")
-    build = ("catastrophic error: error while writing generated C++ file: No space left on device\n"
-             "  /tmp/luarocks_cutorch-scm-1-4378/cutorch/build/lib/THC/CMakeFiles/THC.dir//./THC_generated_x.cu.o\n")
-    for paste in (check, build):
-        assert "THC" in facts.foreign_context(paste)[0], paste
-    # the bare RuntimeError line of THC names no program: still answered (driver-too-old's fixture)
-    bare = ("RuntimeError: cuda runtime error (35) : CUDA driver version is insufficient for CUDA runtime version "
-            "at /opt/conda/conda-bld/pytorch_1524586445097/work/aten/src/THC/THCGeneral.cpp:70\n")
-    assert facts.foreign_context(bare)[0] is None
-
-
 def test_a_windows_path_quoted_in_an_exception_shows_native_windows():
     # an exception's repr doubles the path's backslashes (huggingface/datasets#590)
     paste = ("PermissionError: [WinError 32] The process cannot access the file because it is being used by "
@@ -725,16 +722,19 @@ def test_rocm_is_shown_by_its_platform_build_library_or_card(text, shown):
 
 
 @pytest.mark.parametrize("text,sync", [
-    ('INFO:     127.0.0.1:39744 - "POST /init_communicator/ HTTP/1.1" 200 OK', True),
-    ('  File "/x/trl/extras/vllm_client.py", line 231, in init_communicator', True),
-    ("    self.model_update_group = NCCLWeightTransferEngine.trainer_init(", True),
+    # TRL's and ms-swift's client and server: the vLLM server sets the group up
+    ('INFO:     127.0.0.1:39744 - "POST /init_communicator/ HTTP/1.1" 200 OK', "server"),
+    ('  File "/x/trl/extras/vllm_client.py", line 231, in init_communicator', "server"),
+    # OpenRLHF's, verl's and vLLM's own weight transfer: the trainer does
+    ("    self.model_update_group = NCCLWeightTransferEngine.trainer_init(", "trainer"),
+    ('  File "/opt/openrlhf/openrlhf/trainer/ray/ppo_actor.py", line 120, in _broadcast_to_vllm', "trainer"),
     # the command that starts a rollout server: its own tensor-parallel group fails the same way
-    ("CUDA_VISIBLE_DEVICES=3,4 python3 -m swift.cli.rollout --model /Model/Qwen3-32B", False),
-    ("worker_extension_cls='openrlhf.trainer.ray.vllm_worker_wrap.WorkerWrap'", False),
-    ("RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)", False),
+    ("CUDA_VISIBLE_DEVICES=3,4 python3 -m swift.cli.rollout --model /Model/Qwen3-32B", None),
+    ("worker_extension_cls='openrlhf.trainer.ray.vllm_worker_wrap.WorkerWrap'", None),
+    ("RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for details)", None),
 ])
 def test_a_trainers_weight_sync_group_is_seen_by_the_calls_that_build_it(text, sync):
-    assert facts.extract(text)["weight_sync"] is sync
+    assert facts.extract(text)["weight_sync"] == sync
 
 
 def test_lm_format_enforcers_import_name_is_a_package_of_the_stack():
@@ -765,6 +765,15 @@ def test_the_rl_framework_a_fix_names_its_settings_for():
     assert facts.rl_trainer("python3 -m verl.trainer.main config=examples/config.yaml worker.rollout.n=5") == "EasyR1"
     assert facts.rl_trainer("(actormodelrayactor pid=744, ip=10.1.59.27)") == "OpenRLHF"
     assert facts.rl_trainer("ray.exceptions.actordiederror: the actor died") is None
+
+
+@pytest.mark.parametrize("name,role,marker", [(n, r, m) for n, r, markers in facts._RL_FRAMEWORKS for m in markers])
+def test_each_rl_frameworks_marker_plays_its_role(name, role, marker):
+    # one table gives the framework a fix names, the actors that host vLLM and the trainers that share vLLM's log
+    low = f"  file \"/x/{marker}/y.py\", line 1, in <module>"
+    assert facts.rl_trainer(low) == name
+    assert facts._hosts_vllm(low) is (role != "names")
+    assert (marker in facts._ROLLOUT_TRAINERS) is (role == "trains")
 
 
 def test_a_job_of_rays_own_libraries_is_another_program():
