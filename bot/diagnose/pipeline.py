@@ -56,7 +56,7 @@ def _values(c: Candidate, facts: dict, lang: str) -> dict:
     values.update(vllm.describe(c, values, facts, lang))     # a family answer's text, or names' history
     values.update(stack.describe(c, values, facts, lang))    # a stack family answer's text
     # Derivers also see the whole matched message, for numbers no capture holds.
-    values.update(advice.derive(c.rule.id, {**values, "matched_text": c.message.text}, facts))
+    values.update(advice.derive(c.rule.id, {**values, "matched_text": c.message.text}, facts, lang))
     return values
 
 
@@ -157,6 +157,8 @@ def _only_wrapped(book: RuleBook, found: Matched, errors: list, tail: list, text
     the error it points to is left out of the paste: that traceback shows no cause, so a message that
     answers a paste without one (torch's warning that it has no kernels for the GPU, `has_traceback:
     false`) is the cause the paste does show."""
+    if not _wrappers_only(book, errors, facts):
+        return found
     alone = {**facts, "has_traceback": False}
     known = {c.rule.id for c in found.candidates}
     more = [c for c in rulebook.candidates(book, errors, tail, alone)
@@ -164,6 +166,15 @@ def _only_wrapped(book: RuleBook, found: Matched, errors: list, tail: list, text
     if not rulebook.answers(more):
         return found
     return Matched(rank(found.candidates + more))
+
+
+def _wrappers_only(book: RuleBook, errors: list, facts: dict) -> bool:
+    """Whether every exception the paste raises is a wrapper's ("the real error is above"): an exception no wrapper
+    rule knows (a KeyError of the user's own server) is a cause the paste shows, answered or not."""
+    holds = rulebook.holds_for(facts)
+    pointers = [r for r in rulebook.wrappers(book, facts) if r.level == "wrapper"]
+    raised = [m for m in errors if m.exc_type and not m.py_warning]
+    return bool(raised) and all(any(r.search(m.text, holds) is not None for r in pointers) for m in raised)
 
 
 def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = None) -> Report:

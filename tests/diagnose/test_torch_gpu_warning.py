@@ -36,6 +36,18 @@ def test_a_wrapper_whose_error_is_left_out_is_answered_by_the_warning():
     assert "sm_120" in r.diagnoses[0].cause
 
 
+def test_a_traceback_no_wrapper_rule_knows_is_not_taken_for_a_wrapper():
+    # a hint (no answer) and the user's own KeyError, which no rule knows: the paste shows an error, not only a
+    # wrapper's pointer, so the warning does not become its cause
+    stall = ("INFO 08-13 04:40:39 [shm_broadcast.py:430] No available shared memory broadcast block found in 60 second. "
+             "This typically happens when some processes are hanging.\n")
+    own = ('Traceback (most recent call last):\n  File "/app/my_server.py", line 40, in handle\n'
+           "    prompt = templates[name]\nKeyError: 'summarize'\n")
+    assert top(diagnose(HEAD + WARNING + stall + own)) != "no-kernel-image"
+    # the same hint beside a wrapper whose error is left out: the warning is the cause the paste shows
+    assert top(diagnose(HEAD + WARNING + stall + WRAPPER)) == "no-kernel-image"
+
+
 def test_a_wrapper_alone_stays_a_wrapper():
     assert diagnose(HEAD + WRAPPER).verdict == "wrapper_only"
 

@@ -17,6 +17,7 @@ from bot.base.lazyre import LazyRe
 from bot.base.versions import in_range
 from bot.diagnose.knowledge.vllm.releases import version_key
 from bot.diagnose.reading.facts import set_limit
+from bot.diagnose.reading.gpus import cc_label
 
 _DERIVERS: dict = {}        # rule id -> fn(values, facts) -> dict
 # Every engine argument a deriver below may put in `suggest`: the rule book's map of vLLM's source
@@ -37,14 +38,20 @@ def deriver(*rule_ids: str):
     return register
 
 
-def derive(rule_id: str, values: dict, facts: dict) -> dict:
+class Words(dict):
+    """A text a deriver writes in each language, {"en": ..., "zh": ...}: one text that several rules show (a rule
+    names it as a value, `{name}`); derive() gives the reader's."""
+
+
+def derive(rule_id: str, values: dict, facts: dict, lang: str = "en") -> dict:
     fn = _DERIVERS.get(rule_id)
     if fn is None:
         return {}
     try:
-        return fn(values, facts)
+        out = fn(values, facts)
     except (TypeError, ValueError, ZeroDivisionError, KeyError, OverflowError):
         return {}
+    return {k: v.get(lang) or v["en"] if isinstance(v, Words) else v for k, v in out.items()}
 
 
 def num(value) -> float | None:
@@ -606,7 +613,7 @@ def _no_kernel(values: dict, facts: dict) -> dict:
     if floor and (int(cc.group(1)), int(cc.group(2))) < (int(floor.group(1)), int(floor.group(2))):
         out["torch_below_floor"] = "yes"
         out["torch_kernel"] = "yes"
-        out["torch_floor"] = f"{floor.group(1)}.{floor.group(2)} (`sm_{floor.group(1)}{floor.group(2)}`)"
+        out["torch_floor"] = cc_label(floor.group(0))
     cuda = str(facts.get("torch_cuda") or "")
     if int(cc.group(1)) >= 10 and cuda and version_key(cuda) < version_key("12.8"):
         out["blackwell_old_cuda"] = "yes"          # no build for CUDA below 12.8 has sm_100/sm_120
@@ -624,32 +631,73 @@ def _no_kernel(values: dict, facts: dict) -> dict:
     return out
 
 
-# Where in vLLM's run a library failed to create its handle: its start-up profiling run (before the KV cache is
-# allocated), or a step while serving (after it took its share of the GPU)
-_STARTUP_FRAMES = re.compile(r":(?:profile_run|_dummy_run|determine_num_available_blocks|determine_available_memory)$")
+# Where in vLLM's run a library failed to create its handle (or its workspace). The start-up profiling run comes
+# before the KV cache is allocated; capturing CUDA graphs and warming the model up come after it, and so does serving.
+# Both the profiling run and the capture call _dummy_run, so that frame alone says neither: the frames above it do.
+_AFTER_KV_FRAMES = re.compile(r":(?:capture_model|_capture_cudagraphs|compile_or_warm_up_model|_warm_up_model)$")
+_STARTUP_FRAMES = re.compile(r":(?:profile_run|determine_num_available_blocks|determine_available_memory)$")
 _SERVING_FRAMES = re.compile(r":(?:run_engine_loop|engine_step|run_busy_loop|step_async|_process_engine_step)$")
-# the stack index's cuBLAS statuses that a handle or workspace allocation gives (not initialized, alloc failed,
-# internal error), and cuDNN's "not initialized"
-_HANDLE_CODES = ("code_cublas_1", "code_cublas_3", "code_cublas_14", "code_cudnn_1001")
+
+# The memory the handle had, in the words both rules that answer a handle's failure show (cublas-handle-init-failed,
+# and stack-error-code for the statuses of creating a handle or workspace): {handle_memory} in their cause.
+_HANDLE_TEXTS = {
+    "headroom": Words(
+        en="This run gave vLLM `gpu_memory_utilization` {gmu} of the GPU's {total} GiB, which left about {headroom} GiB "
+           "for all that is created outside vLLM's budget (the CUDA context, this library's handle and workspace) and "
+           "for every other process on the GPU.",
+        zh="这次运行给 vLLM 的 `gpu_memory_utilization` 是 {gmu}，GPU 共 {total} GiB，留给 vLLM 预算之外创建的一切（CUDA 上下文、"
+           "这个库的句柄和 workspace）以及 GPU 上其他所有进程的，只有约 {headroom} GiB。"),
+    "startup": Words(
+        en="It failed in vLLM's start-up profiling run, before the KV cache is allocated: what filled the GPU then was "
+           "the model's weights, the profiling run's activations and whatever other processes hold. A lower "
+           "`gpu_memory_utilization` frees nothing there: stopping the other processes, or a GPU the model fits with "
+           "room, does.",
+        zh="它在 vLLM 启动时的 profiling 运行中失败，这时 KV cache 还没有分配：占满 GPU 的是模型权重、profiling 运行的激活值，"
+           "以及其他进程占用的显存。调低 `gpu_memory_utilization` 在这里腾不出任何显存：要停掉其他进程，或换一块放得下模型且有余量的 GPU。"),
+    "after_kv": Words(
+        en="It failed at start-up after the KV cache was allocated, while vLLM captured CUDA graphs or warmed the model "
+           "up: the KV cache already holds its share, so only the headroom that `gpu_memory_utilization` leaves was "
+           "there for it.",
+        zh="它在启动阶段、KV cache 分配之后失败，当时 vLLM 正在捕获 CUDA graph 或预热模型：KV cache 已经拿走了它那一份，"
+           "留给它的只有 `gpu_memory_utilization` 之外的余量。"),
+    "serving": Words(
+        en="It failed while serving, after start-up: the KV cache already holds its share, so only the headroom that "
+           "`gpu_memory_utilization` leaves was there for it.",
+        zh="它在启动之后、处理请求时失败：KV cache 已经拿走了它那一份，留给它的只有 `gpu_memory_utilization` 之外的余量。"),
+}
+
+
+def _handle_phase(frames: list) -> str | None:
+    """When in vLLM's run the handle was created: after the KV cache first (a capture's frames hold the same
+    _dummy_run a profiling run's do), then the start-up profiling run, then serving."""
+    for phase, rx in (("after_kv", _AFTER_KV_FRAMES), ("startup", _STARTUP_FRAMES), ("serving", _SERVING_FRAMES)):
+        if any(rx.search(f) for f in frames):
+            return phase
+    return None
 
 
 @deriver("cublas-handle-init-failed", "stack-error-code")
 def _handle_memory(values: dict, facts: dict) -> dict:
     """For a math library that could not create its handle (or allocate its workspace): the share of the GPU
-    the run gave vLLM and what that left, and whether it failed at start-up or while serving."""
-    if not (values.get("lib_status") or any(values.get(k) for k in _HANDLE_CODES)):
+    the run gave vLLM and what that left, and whether it failed before the KV cache was allocated or after.
+    The rule's capture (`lib_status`) or the stack index's answer (`lib_handle`: a handle's or workspace's
+    status, or the call that creates one) says it is one; cuBLAS's other failures are not."""
+    if not (values.get("lib_status") or values.get("lib_handle")):
         return {}
-    out: dict = {}
     gmu, total = num(values.get("gpu_memory_utilization")), num(facts.get("gpu_total_gib"))
+    said = []
     if gmu and total and 0 < gmu <= 1:
-        out["gpu_total_gib"] = f"{total:g}"
-        out["headroom_gib"] = f"{total * (1 - gmu):.1f}"
-    frames = facts.get("frames") or []
-    if any(_STARTUP_FRAMES.search(f) for f in frames):
+        said.append(("headroom", {"gmu": f"{gmu:g}", "total": f"{total:g}", "headroom": f"{total * (1 - gmu):.1f}"}))
+    phase = _handle_phase(facts.get("frames") or [])
+    if phase:
+        said.append((phase, {}))
+    out: dict = {}
+    if said:
+        out["handle_memory"] = Words({lang: "\n\n".join(_HANDLE_TEXTS[key][lang].format(**kw) for key, kw in said)
+                                      for lang in ("en", "zh")})
+    if phase == "startup":
         out["handle_at_startup"] = "yes"
         return out              # vLLM's share is not taken yet: a lower one frees nothing for the handle
-    if any(_SERVING_FRAMES.search(f) for f in frames):
-        out["handle_when_serving"] = "yes"
     if gmu and 0.5 < gmu <= 1:
         out["suggest"] = {"gpu_memory_utilization": round(gmu - 0.05, 2)}
     return out
@@ -658,20 +706,23 @@ def _handle_memory(values: dict, facts: dict) -> dict:
 @deriver("ptxas-feature-needs-newer-gpu")
 def _ptx_feature(values: dict, facts: dict) -> dict:
     """The compute capability ptxas asked for ("sm_80" -> 8.0), what kind of instruction it refused (bfloat16:
-    float16 instead; FP8), and the GPU's own capability where the log shows it or names the GPU."""
-    need = re.fullmatch(r"(\d+)(\d)", str(values.get("need_sm") or ""))
+    float16 instead; FP8), and the GPU's own capability where the log shows it or names the GPU. In a build (nvcc
+    compiling for the architectures the build targets) no model runs: no dtype to change, only the targets."""
+    need = cc_label(values.get("need_sm"))
     if not need:
         return {}
-    out: dict = {"need_cc": f"{need.group(1)}.{need.group(2)} (`sm_{need.group(1)}{need.group(2)}`)"}
+    if facts.get("cuda_build"):
+        # only the build's targets to change: no model runs, so no dtype or checkpoint, and the machine's GPU is no cause
+        return {"need_cc": need, "ptx_build": "yes"}
+    out: dict = {"need_cc": need}
+    if facts.get("gpu_name") and cc_label(facts.get("compute_capability")):
+        out["gpu_capability"] = cc_label(facts.get("compute_capability"))
     feature = str(values.get("ptx_feature") or "").lower()
     if "bf16" in feature:
         out["ptx_bf16"] = "yes"
         out["suggest"] = {"dtype": "half"}
     elif re.search(r"e4m3|e5m2", feature):
         out["ptx_fp8"] = "yes"
-    cc = re.fullmatch(r"(\d+)\.(\d)", str(facts.get("compute_capability") or ""))
-    if cc and facts.get("gpu_name"):
-        out["gpu_capability"] = f"{cc.group(1)}.{cc.group(2)} (`sm_{cc.group(1)}{cc.group(2)}`)"
     return out
 
 
@@ -679,11 +730,11 @@ def _ptx_feature(values: dict, facts: dict) -> dict:
 def _triton_mma(values: dict, facts: dict) -> dict:
     """The GPU's generation, where the log shows its capability (or names a GPU NVIDIA's table knows):
     below Ampere Triton has no Ampere MMA; on Hopper the same abort is a Triton bug."""
-    cc = re.fullmatch(r"(\d+)\.(\d)", str(facts.get("compute_capability") or ""))
-    if not cc or not facts.get("gpu_name"):
+    label = cc_label(facts.get("compute_capability"))
+    if not label or not facts.get("gpu_name"):
         return {}
-    major = int(cc.group(1))
-    out: dict = {"gpu_capability": f"{major}.{cc.group(2)} (`sm_{major}{cc.group(2)}`)"}
+    major = int(label.split(".")[0])
+    out: dict = {"gpu_capability": label}
     if major < 8:
         out["gpu_pre_ampere"] = "yes"
     elif major == 9:

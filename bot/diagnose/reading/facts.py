@@ -1868,6 +1868,18 @@ def dev_shm_mb(text: str) -> int | None:
     return mb if mb is not None and mb < 1024 else None
 
 
+# nvcc compiling CUDA code: its temporary files (ptxas reads "/tmp/tmpxft_0000601c_00000000-6_x.ptx"), its
+# -gencode flags, the compiler itself on a build's command line. Such a paste is a build of vLLM or of an extension,
+# for the architectures the build targets: no model runs there, whatever GPU the machine has.
+_CUDA_BUILD = _P(r"\btmpxft_[0-9a-f]+_|-gencode[= ]arch=|--generate-code[= ]|[/\\]bin[/\\]nvcc\b",
+                 literals=("tmpxft_", "-gencode", "--generate-code", "nvcc"))
+
+
+def cuda_build(text: str, install: bool) -> bool:
+    """Whether the paste is a build that compiles CUDA code (vLLM's own, or an extension's), not a run."""
+    return install or _CUDA_BUILD.search(text) is not None
+
+
 def vllm_install(text: str, low: str) -> bool:
     """Whether the paste is pip building vLLM, or resolving vLLM's own pins."""
     if any(k in low for k in ("building", "setup.py", "csrc", "collected packages", "--target=")) and \
@@ -2134,6 +2146,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "rl_trainer": rl_trainer(low),
         "vllm_install": install,
         "vllm_sdist": vllm_sdist(text) if install else None,
+        "cuda_build": cuda_build(text, install),
         # the build uses the environment's packages, not an isolated one with vLLM's build requirements
         "no_build_isolation": "--no-build-isolation" in low,
         "vllm_server_error": server_error,

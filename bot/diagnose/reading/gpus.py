@@ -10,16 +10,23 @@ from __future__ import annotations
 
 import re
 
-# (name pattern, capability); the first that matches wins, so the more specific names come first
+# (name pattern, capability); the first that matches wins, so the more specific names come first: the workstation
+# cards, whose four-digit numbers read like a GeForce series ("Quadro RTX 5000" is Turing, "RTX 5000 Ada Generation"
+# Ada, neither an RTX 50 card), ahead of the GeForce series, whose numbers never end in 00 (2060 ... 5090; the RTX 2050 is
+# an Ampere chip, left out)
 _TABLE = [
     (r"\bGB10\b|\bDGX Spark\b", "12.1"),
-    (r"RTX PRO \d{4} Blackwell|\bRTX 50\d0\b", "12.0"),
+    (r"RTX PRO \d{4} Blackwell", "12.0"),
+    (r"\bQuadro RTX\b|\bTITAN RTX\b", "7.5"),
+    (r"\bRTX \d{3,4}E?(?: SFF)? Ada\b|\bRTX Ada\b", "8.9"),
+    (r"\bRTX A\d{3,4}\b", "8.6"),
+    (r"\bRTX 50[5-9]0\b", "12.0"),
     (r"\bG?B200\b", "10.0"),
     (r"\bH[12]00\b|\bH20\b|\bH800\b|\bGH200\b", "9.0"),
-    (r"\bL4\b|\bL40S?\b|\bL20\b|\bRTX 40\d0\b|\bRTX (?:[2-6]000 )?Ada\b", "8.9"),
+    (r"\bL4\b|\bL40S?\b|\bL20\b|\bRTX 40[5-9]0\b", "8.9"),
     (r"\bA100\b|\bA800\b|\bA30\b", "8.0"),
-    (r"\bA10G?\b|\bA40\b|\bA16\b|\bA2\b|\bRTX 30\d0\b|\bRTX A\d{4}\b", "8.6"),
-    (r"\bT4\b|\bRTX 20\d0\b|\bTITAN RTX\b|\bQuadro RTX\b|\bGTX 16\d0\b", "7.5"),
+    (r"\bA10G?\b|\bA40\b|\bA16\b|\bA2\b|\bRTX 30[5-9]0\b", "8.6"),
+    (r"\bT4\b|\bRTX 20[6-8]0\b|\bGTX 16\d0\b", "7.5"),
     (r"\bV100[A-Z]?\b|\bTITAN V\b", "7.0"),
     (r"\bP100\b", "6.0"),
     (r"\bP40\b|\bP4\b|\bGTX 10\d0\b|\bTITAN Xp\b", "6.1"),
@@ -34,3 +41,11 @@ def capability(name: str | None) -> str | None:
     if not name or re.search(r"\b(?:AMD|Radeon|Instinct|MI\d{3})\b", name):
         return None
     return next((cc for rx, cc in _COMPILED if rx.search(name)), None)
+
+
+def cc_label(cc: str | tuple | None) -> str | None:
+    """"7.5 (`sm_75`)" for "7.5", "75", (7, 5) or "sm_75": a compute capability as the answers write it."""
+    if isinstance(cc, tuple):
+        cc = ".".join(str(x) for x in cc[:2])
+    m = re.fullmatch(r"(?:sm_)?(\d+)\.?(\d)a?", str(cc or "").strip())
+    return f"{int(m.group(1))}.{m.group(2)} (`sm_{int(m.group(1))}{m.group(2)}`)" if m else None

@@ -49,3 +49,26 @@ def test_an_fp8_instruction_says_fp8_not_half():
     d = _top(PTXAS.format(feature="cvt.rn.satfinite.e4m3x2.f32", sm="89"))
     assert "8.9 (`sm_89`)" in d.cause and "FP8" in d.cause and "bfloat16" not in d.cause
     assert "--dtype half" not in d.fix and "--kv-cache-dtype" in d.fix
+
+
+def test_a_build_is_told_to_change_its_targets_not_the_models_dtype():
+    build = ('  [112/260] /usr/local/cuda/bin/nvcc -I/workspace/vllm/csrc -gencode arch=compute_70,code=sm_70 '
+             '-gencode arch=compute_80,code=sm_80 -c /workspace/vllm/csrc/attention/paged_attention_v1.cu -o a.o\n'
+             "  ptxas /tmp/tmpxft_0000601c_00000000-6_paged_attention_v1.ptx, line 583; error   : Feature '.bf16' "
+             "requires .target sm_80 or higher\n  ninja: build stopped: subcommand failed.\n")
+    for lang, words in (("en", "This is a build"), ("zh", "这是构建")):
+        d = diagnose(build, lang=lang).diagnoses[0]
+        assert d.rule_id == "ptxas-feature-needs-newer-gpu" and words in d.cause and "TORCH_CUDA_ARCH_LIST" in d.fix
+        assert "bfloat16" not in d.cause and "--dtype half" not in d.fix and not d.suggested and not d.command
+
+
+CHUNKED = "INFO 01-01 00:00:00 [api_server.py:1755] vLLM API server version {v}\n" + ASSERT
+
+
+def test_the_flags_that_turn_chunked_prefill_off_are_the_releases_own():
+    # --no-enable-prefix-caching from 0.6.5, --no-enable-chunked-prefill from 0.8.5 (StoreBoolean before: =False)
+    for version, has, lacks in (("0.8.5", "--no-enable-chunked-prefill", "--enable-chunked-prefill=False"),
+                                ("0.7.3", "--no-enable-prefix-caching --enable-chunked-prefill=False", "--no-enable-chunked"),
+                                ("0.6.4", "leave out `--enable-prefix-caching`", "--no-enable")):
+        d = _top(CHUNKED.format(v=version))
+        assert has in d.fix and lacks not in d.fix, version

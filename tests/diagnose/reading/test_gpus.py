@@ -18,6 +18,30 @@ def test_capability_of_known_names(name, cc):
     assert gpus.capability(name) == cc
 
 
+# workstation cards whose numbers read like a GeForce series: a Turing Quadro or an Ada card is no RTX 50 or 40 card
+@pytest.mark.parametrize("name,cc", [
+    ("Quadro RTX 5000", "7.5"), ("Quadro RTX 4000", "7.5"), ("Quadro RTX 3000 with Max-Q Design", "7.5"),
+    ("Quadro RTX 8000", "7.5"), ("NVIDIA RTX 5000 Ada Generation", "8.9"), ("NVIDIA RTX 4000 SFF Ada Generation", "8.9"),
+    ("NVIDIA RTX 2000 Ada Generation", "8.9"), ("NVIDIA RTX 5880 Ada Generation", "8.9"), ("NVIDIA RTX A5000", "8.6"),
+    ("NVIDIA RTX A500 Laptop GPU", "8.6"), ("NVIDIA GeForce RTX 5060 Ti", "12.0"), ("NVIDIA GeForce RTX 4090", "8.9"),
+    ("NVIDIA GeForce RTX 3050", "8.6"), ("NVIDIA GeForce RTX 2060 SUPER", "7.5"),
+])
+def test_workstation_names_are_not_read_as_a_geforce_series(name, cc):
+    assert gpus.capability(name) == cc
+
+
+def test_a_bare_four_digit_rtx_number_gives_nothing():
+    # "RTX 5000" without Quadro or Ada could be either generation; the RTX 2050 is an Ampere chip
+    assert gpus.capability("NVIDIA RTX 5000") is None and gpus.capability("NVIDIA GeForce RTX 2050") is None
+
+
+@pytest.mark.parametrize("cc", ["7.5", "75", "sm_75", (7, 5)])
+def test_cc_label_writes_the_capability_and_its_arch(cc):
+    assert gpus.cc_label(cc) == "7.5 (`sm_75`)"
+    assert gpus.cc_label("12.0") == "12.0 (`sm_120`)" and gpus.cc_label("sm_120a") == "12.0 (`sm_120`)"
+    assert gpus.cc_label(None) is None and gpus.cc_label("gfx90a") is None
+
+
 @pytest.mark.parametrize("name", [None, "", "AMD Instinct MI300X", "NVIDIA Jetson AGX Orin", "NVIDIA Quadro P2000"])
 def test_unknown_names_give_nothing(name):
     assert gpus.capability(name) is None

@@ -13,6 +13,7 @@ import re
 
 from bot.base.lazyre import LazyRe
 from bot.diagnose.reading.facts import set_limit
+from bot.diagnose.reading.gpus import cc_label
 
 from .stack_families import (ADVISED, AMDSMI_START, LIBRARIES, ZE_INVALID_ARGUMENT, Hit, _runtime_number, advice_number,
                               cuda_starting, load_index, ze_ipc)
@@ -252,6 +253,13 @@ _CALL_TYPES = ((re.compile(r"\bCUDA_R_8F_E[45]M[23]\b|Float8_e4m3|Float8_e5m2|\b
 _LT_CALL = re.compile(r"\bcublasLt\w*")
 _MISMATCH_SAYS = {("cublas", 1), ("cublas", 7), ("cublas", 13), ("cudnn", 1001), ("cudnn", 1002), ("cudnn", 4006),
                   ("cudnn", 5000)}
+# A handle or its workspace that could not be made, which takes GPU memory (the answer then says how much the run
+# left for it): the statuses only that gives (cuBLAS's not initialized and alloc failed, cuDNN's not initialized), or
+# any status of the calls that make one, as torch names them (cublasCreate / cublasLtCreate at a device's and thread's
+# first matrix multiply, cublasSetWorkspace just after it, cudnnCreate at its first convolution). An internal error of
+# a matrix multiply (cublasGemmEx) creates nothing.
+_HANDLE_STATUSES = {("cublas", 1), ("cublas", 3), ("cudnn", 1001)}
+_HANDLE_CALL = re.compile(r"\b(?:cublas(?:Lt)?Create|cublas(?:Lt)?SetWorkspace\w*|cudnnCreate)\b")
 
 
 def _library_status(ix, kind: str, rec, c, facts: dict, lang: str) -> dict:
@@ -270,10 +278,12 @@ def _library_status(ix, kind: str, rec, c, facts: dict, lang: str) -> dict:
     advice = advice_number(kind, rec.number)
     if advice is not None:
         out[f"code_{kind}_{advice}"] = True
+    if (kind, advice) in _HANDLE_STATUSES or _HANDLE_CALL.search(text):
+        out["lib_handle"] = True
     if kind == "cublas" and advice in (15, 7, 13):
         out.update(_gemm_type(text, facts, lang))
-    if kind == "cublas" and advice == 7 and _gemm_regression(facts):
-        out["cublas_gemm_regression"] = True
+    if kind == "cublas" and advice == 7:
+        out.update(_gemm_regression(ix, facts))
     # a status a mismatched library gives: the CUDA major its wheels must be of
     if (kind, advice) in _MISMATCH_SAYS and facts.get("torch_cuda"):
         out["lib_torch_cuda"] = facts["torch_cuda"]
@@ -281,15 +291,25 @@ def _library_status(ix, kind: str, rec, c, facts: dict, lang: str) -> dict:
     return out
 
 
-def _gemm_regression(facts: dict) -> bool:
-    """torch 2.10's CUDA 12.8 build with the cuBLAS it pins (nvidia-cublas-cu12 12.8.4.1): cublasGemmEx refuses
-    ordinary half-precision multiplies with CUBLAS_STATUS_INVALID_VALUE on some GPUs (pytorch#174949, vLLM 0.16 and
-    later; pytorch#180713 on a GH200), which cuBLAS 12.9 does not."""
+# torch 2.10's CUDA 12.8 build with the cuBLAS it pins (nvidia-cublas-cu12 12.8.4.1, by the stack index's torch
+# table): cublasGemmEx refuses ordinary half-precision multiplies with CUBLAS_STATUS_INVALID_VALUE on some GPUs
+# (pytorch#174949, vLLM 0.16 and later; pytorch#180713 on a GH200), which cuBLAS 12.9 does not.
+_GEMM_REGRESSION = {"torch": "2.10", "cuda": "12.8", "wheel": "nvidia-cublas-cu12", "cublas": "12.8.4.1"}
+
+
+def _gemm_regression(ix, facts: dict) -> dict:
+    """That pair, where the paste shows it: `cublas_gemm_regression` where it lists the cuBLAS wheel too, and
+    `cublas_gemm_maybe` where only torch shows (its pin is that cuBLAS, but another may be installed)."""
+    known = _GEMM_REGRESSION
     torch = str(facts.get("torch_version") or "")
-    if not re.match(r"2\.10\.", torch):
-        return False
-    wheel = (facts.get("packages") or {}).get("nvidia-cublas-cu12")
-    return wheel == "12.8.4.1" if wheel else facts.get("torch_cuda") == "12.8"
+    if not torch.startswith(known["torch"] + ".") or facts.get("torch_cuda") != known["cuda"]:
+        return {}
+    wheel = (facts.get("packages") or {}).get(known["wheel"])
+    if wheel:
+        return {"cublas_gemm_regression": True} if wheel == known["cublas"] else {}
+    rec = ix.torch_release(torch) if ix is not None else None
+    pin = (rec.pins.get(known["wheel"]) or "").lstrip("=") if rec else None
+    return {"cublas_gemm_maybe": True} if pin == known["cublas"] else {}
 
 
 def _gemm_type(text: str, facts: dict, lang: str) -> dict:
@@ -301,7 +321,7 @@ def _gemm_type(text: str, facts: dict, lang: str) -> dict:
             have = tuple(int(x) for x in re.findall(r"\d+", str(cap or "")))[:2]
             if len(have) == 2 and have < needs:
                 out[f"gemm_{dtype}_unsupported"] = True
-                out["gpu_capability"] = f"{have[0]}.{have[1]} (sm_{have[0]}{have[1]})"
+                out["gpu_capability"] = cc_label(have)
                 out["gpu_name"] = facts.get("gpu_name") or ("这块 GPU" if lang == "zh" else "this GPU")
             return out
     return {}

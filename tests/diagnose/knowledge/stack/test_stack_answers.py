@@ -380,7 +380,7 @@ def test_bf16_on_a_gpu_without_it_names_the_gpu_from_the_log(ix):
            "Your Tesla V100-SXM2-32GB GPU has compute capability 7.0\n" + _GEMM.format(status="CUBLAS_STATUS_NOT_SUPPORTED"))
     d = _one(log)
     assert "CUBLAS_STATUS_NOT_SUPPORTED" in d.title
-    assert "bfloat16" in d.cause and "7.0 (sm_70)" in d.cause and "V100" in d.cause
+    assert "bfloat16" in d.cause and "7.0 (`sm_70`)" in d.cause and "V100" in d.cause
     assert "--dtype float16" in d.fix
     # without the GPU in the log, the data type's rule only
     d = _one(_GEMM.format(status="CUBLAS_STATUS_NOT_SUPPORTED"))
@@ -555,7 +555,7 @@ def test_ascend_codes_from_programs_that_do_not_run_vllm_are_not_answered(ix):
 def test_bf16_on_a_gpu_the_log_only_names_takes_its_capability_from_nvidias_table(ix):
     log = "GPU models and configuration: GPU 0: Tesla V100-SXM2-32GB\n" + _GEMM.format(status="CUBLAS_STATUS_NOT_SUPPORTED")
     d = _one(log)
-    assert "7.0 (sm_70)" in d.cause and "V100" in d.cause
+    assert "7.0 (`sm_70`)" in d.cause and "V100" in d.cause
 
 
 _PINS = "Versions of relevant libraries:\n[pip3] nvidia-cublas-cu12=={cublas}\n[pip3] torch=={torch}\n\n"
@@ -570,20 +570,32 @@ def test_torch_210s_cuda_128_build_with_its_pinned_cublas_is_the_known_bad_pair(
         assert "12.9.1.4" not in d.fix
 
 
+def test_torch_210s_cuda_128_build_without_the_cublas_wheel_in_the_paste_is_only_a_maybe(ix):
+    # torch pins cuBLAS 12.8.4.1 (the stack index's torch table), but the paste does not show the wheel installed
+    torch_only = "Versions of relevant libraries:\n[pip3] torch==2.10.0+cu128\n\n"
+    for lang in ("en", "zh"):
+        d = _one(torch_only + _GEMM.format(status="CUBLAS_STATUS_INVALID_VALUE"), lang)
+        assert ("may be a known fault" in d.cause and "not known" in d.cause) if lang == "en" else "可能是" in d.cause
+        assert "pair itself" not in d.cause and "这对组合本身" not in d.cause
+        assert "grep -i nvidia-cublas" in d.fix and "nvidia-cublas-cu12==12.9.1.4" in d.fix
+    bad = _one(_PINS.format(cublas="12.8.4.1", torch="2.10.0+cu128") + _GEMM.format(status="CUBLAS_STATUS_INVALID_VALUE"))
+    assert "pair itself" in bad.cause and "may be a known fault" not in bad.cause
+
+
 def test_a_handle_that_failed_while_serving_names_the_share_vllm_was_given(ix):
     args = "INFO 05-10 10:00:05 [cli_args.py:297] non-default args: {'model': '/m', 'gpu_memory_utilization': 0.95}\n"
     smi = "|  0%   30C    P0             60W /  300W |   21800MiB /  24576MiB |      0%      Default |\n"
     loop = ('  File "/usr/local/lib/python3.12/dist-packages/vllm/engine/async_llm_engine.py", line 733, in run_engine_loop\n'
             '    result = task.result()\n')
-    d = _one(args + smi + _GEMM.format(status="CUBLAS_STATUS_INTERNAL_ERROR").replace("Traceback (most recent call last):\n",
-                                                                                      "Traceback (most recent call last):\n" + loop))
+    d = _one(args + smi + _GEMM.format(status="CUBLAS_STATUS_ALLOC_FAILED").replace("Traceback (most recent call last):\n",
+                                                                                    "Traceback (most recent call last):\n" + loop))
     assert d.rule_id == "stack-error-code"
     assert "0.95 of the GPU's 24 GiB" in d.cause and "about 1.2 GiB" in d.cause and "while serving" in d.cause
     assert d.suggested == {"gpu_memory_utilization": 0.9}
     # the same status at start-up: vLLM's share is not taken yet, so no lower one is offered
     startup = ('  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_model_runner.py", line 2000, in profile_run\n'
                '    self._dummy_run(self.max_num_tokens)\n')
-    d = _one(args + smi + _GEMM.format(status="CUBLAS_STATUS_INTERNAL_ERROR").replace(
+    d = _one(args + smi + _GEMM.format(status="CUBLAS_STATUS_ALLOC_FAILED").replace(
         "Traceback (most recent call last):\n", "Traceback (most recent call last):\n" + startup))
     assert "start-up profiling run" in d.cause and "gpu_memory_utilization" not in (d.suggested or {})
 
@@ -597,3 +609,20 @@ def test_enomem_mapping_a_checkpoint_names_the_file_and_its_size():
     d = diagnose(log).best
     assert d.rule_id == "stack-errno"
     assert "/models/m/model-00001-of-00002.safetensors`, 4 GiB" in d.cause and "overcommit_memory" in d.fix
+
+
+def test_an_internal_error_of_a_matrix_multiply_creates_no_handle(ix):
+    # CUBLAS_STATUS_INTERNAL_ERROR is any failure inside cuBLAS: only a call that makes a handle or its workspace
+    # allocates one, so only there does the share vLLM left say anything
+    args = "INFO 05-10 10:00:05 [cli_args.py:297] non-default args: {'model': '/m', 'gpu_memory_utilization': 0.95}\n"
+    smi = "|  0%   30C    P0             60W /  300W |   21800MiB /  24576MiB |      0%      Default |\n"
+    loop = ('  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 200, in run_busy_loop\n'
+            '    self._process_engine_step()\n')
+    gemm = _GEMM.format(status="CUBLAS_STATUS_INTERNAL_ERROR").replace("Traceback (most recent call last):\n",
+                                                                      "Traceback (most recent call last):\n" + loop)
+    d = _one(args + smi + gemm)
+    assert d.rule_id == "stack-error-code" and "CUBLAS_STATUS_INTERNAL_ERROR" in d.title
+    assert "GiB" not in d.cause and "while serving" not in d.cause and not d.suggested
+    workspace = gemm.replace(gemm[gemm.index("when calling"):], "when calling `cublasSetWorkspace(handle, workspace, size)`\n")
+    d = _one(args + smi + workspace)
+    assert "about 1.2 GiB" in d.cause and "while serving" in d.cause and d.suggested == {"gpu_memory_utilization": 0.9}
