@@ -8,6 +8,7 @@ a name none of these fits gives nothing.
 
 from __future__ import annotations
 
+import functools
 import re
 
 # (name pattern, capability); the first that matches wins, so the more specific names come first: the workstation
@@ -33,14 +34,19 @@ _TABLE = [
     (r"\bM40\b|\bM60\b|\bGTX 9[5-8]0\b", "5.2"),
     (r"\bK80\b", "3.7"),
 ]
-_COMPILED = [(re.compile(rx, re.I), cc) for rx, cc in _TABLE]
+
+
+@functools.cache
+def _compiled() -> list[tuple[re.Pattern, str]]:
+    # compiled on the first GPU name, not at import: most pastes name none (a cold start pays for what it reads)
+    return [(re.compile(rx, re.I), cc) for rx, cc in _TABLE]
 
 
 def capability(name: str | None) -> str | None:
     """"7.0" for "Tesla V100-SXM2-32GB"; None for a name the table does not know (or an AMD GPU)."""
     if not name or re.search(r"\b(?:AMD|Radeon|Instinct|MI\d{3})\b", name):
         return None
-    return next((cc for rx, cc in _COMPILED if rx.search(name)), None)
+    return next((cc for rx, cc in _compiled() if rx.search(name)), None)
 
 
 def cc_label(cc: str | tuple | None) -> str | None:
