@@ -10,6 +10,8 @@ them, answer the best.
 
 from __future__ import annotations
 
+import functools
+
 from bot.base.versions import in_range
 from bot.diagnose.answering import advice
 from bot.diagnose.answering.rank import Matched, cover_wrappers, rank
@@ -40,7 +42,7 @@ def _caveats(c: Candidate, facts: dict, lang: str) -> list[str]:
     return out
 
 
-def _values(c: Candidate, facts: dict, lang: str) -> dict:
+def _values(c: Candidate, facts: dict, lang: str, paste: str) -> dict:
     flat = lambda d: {k: v for k, v in d.items() if isinstance(v, (str, int, float)) and not isinstance(v, bool)}
     values = flat(facts.get("engine_args") or {})      # the user's own settings, e.g. {max_model_len}
     values.update(flat(facts))
@@ -55,8 +57,11 @@ def _values(c: Candidate, facts: dict, lang: str) -> dict:
     values.update(c.captures)
     values.update(vllm.describe(c, values, facts, lang))     # a family answer's text, or names' history
     values.update(stack.describe(c, values, facts, lang))    # a stack family answer's text
-    # Derivers also see the whole matched message, for numbers no capture holds.
-    values.update(advice.derive(c.rule.id, {**values, "matched_text": c.message.text}, facts, lang))
+    # Derivers also see the whole matched message, for numbers no capture holds, and can ask for the frame that
+    # raised it (read only when asked: it costs a pass over a long paste).
+    raised_in = functools.partial(tracebacks.raising_frame, paste, c.message.line_no)
+    values.update(advice.derive(c.rule.id, {**values, "matched_text": c.message.text, "raised_in": raised_in},
+                                facts, lang))
     return values
 
 
@@ -80,8 +85,8 @@ def _fix(rule, values: dict, facts: dict, lang: str) -> tuple[str, dict, str, li
     return fix, suggest, command, notes
 
 
-def _to_diagnosis(c: Candidate, facts: dict, lang: str) -> Diagnosis:
-    rule, values = c.rule, _values(c, facts, lang)
+def _to_diagnosis(c: Candidate, facts: dict, lang: str, paste: str) -> Diagnosis:
+    rule, values = c.rule, _values(c, facts, lang, paste)
     caveats = _caveats(c, facts, lang)
     confidence = c.confidence * (0.9 if caveats else 1.0)
     fix, suggest, command, notes = _fix(rule, values, facts, lang)
@@ -194,8 +199,8 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
         # (`supersedes`: e.g. an architecture that failed to be inspected is not "unsupported").
         present = {c.rule.id for c in shown}
         shown = [c for c in shown if c.rule.level != "wrapper" or present & set(c.rule.supersedes)]
-    diagnoses = [_to_diagnosis(c, found_facts, lang) for c in shown]
-    shadow = [_to_diagnosis(c, found_facts, lang) for c in cands if c.rule.status == "shadow"]
+    diagnoses = [_to_diagnosis(c, found_facts, lang, clean.text) for c in shown]
+    shadow = [_to_diagnosis(c, found_facts, lang, clean.text) for c in cands if c.rule.status == "shadow"]
     diagnoses = [d for d in diagnoses if d.confidence >= 0.5]
 
     best = diagnoses[0] if diagnoses else None

@@ -1,6 +1,7 @@
 """The colleague's answer: concrete values computed from the numbers in the user's own log.
 
-Each deriver takes the values known so far (the rule's captures and the log's facts) and returns
+Each deriver takes the values known so far (the rule's captures and the log's facts; `matched_text`, the
+whole matched message; `raised_in()`, the frame that raised it) and returns
 new values for the rule's text plus `suggest`: the settings to change. A value the log cannot
 support is left out, so the paragraph that needs it is dropped; every suggested value is checked
 against the limits the log shows (never a max_model_len above the model's own, never a
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 
 from bot.base.lazyre import LazyRe
 from bot.base.versions import in_range
@@ -466,7 +468,7 @@ def _transformers_pin(facts: dict, prefix: str) -> dict:
     # than the vLLM, which may have dropped what it imports: meeting it proves nothing, and installing
     # "inside" it changes nothing for a transformers that is too new.
     bounded = any(c.strip().startswith(("<", "!=", "==", "~=")) for c in pin.split(","))
-    installed = facts.get("transformers_installed")
+    installed = facts.get("transformers_version")
     side = _against_pin(str(installed), pin) if installed else None
     if side == "inside" and not bounded:
         side = None
@@ -489,7 +491,7 @@ def _transformers_mismatch(values: dict, facts: dict) -> dict:
     if values.get("tf_model_dir"):
         out.update(_model_module_history(str(values["tf_model_dir"]), facts))
     if values.get("module") and values.get("symbol"):
-        out.update(_name_history(str(values["module"]), str(values["symbol"]), facts))
+        out.update(_name_history(str(values["module"]), str(values["symbol"]), values.get("raised_in"), facts))
     elif values.get("cls") and values.get("symbol"):
         out.update(_attribute_history(str(values["cls"]), str(values["symbol"]), facts))
     floor = _TOKENIZER_CLASS_FROM.get(str(values.get("cls") or ""))
@@ -514,7 +516,7 @@ def _model_module_history(model_dir: str, facts: dict) -> dict:
     having = [r for r in rels if r in set(ix.model_type_releases(model_dir))]
     if not having:
         return {}
-    installed = str(facts.get("transformers_installed") or "")
+    installed = str(facts.get("transformers_version") or "")
     if installed and vkey(installed) and vkey(having[0]) <= vkey(installed) <= vkey(having[-1]):
         return {}           # the transformers that ran has that model: its install is broken, not its release
     if vkey(having[0]) > vkey(rels[0]):
@@ -537,17 +539,16 @@ def _model_module_history(model_dir: str, facts: dict) -> dict:
     return {}
 
 
-def _name_history(module: str, name: str, facts: dict) -> dict:
-    """Which transformers releases export the missing name, by the stack index (import_names.py)."""
+def _name_history(module: str, name: str, raised_in: Callable[[], str | None] | None, facts: dict) -> dict:
+    """Which transformers releases export the missing name, by the stack index (import_names.py), and the
+    package whose import failed: the frame that raised the error (`raised_in`, the pipeline's reader of it)."""
     table = _transformers_table()
     if table is None:
         return {}
     from bot.diagnose.knowledge.stack.import_names import history, importer
     out = history(table[0], module, name, facts)
-    # the innermost frame of the paste: the import's, where one traceback shows
-    frames = facts.get("frames") or []
-    if out.get("nm_known") and frames:
-        out.update(importer(table[0], frames[-1], facts.get("vllm_version")))
+    if out.get("nm_known") and raised_in is not None:
+        out.update(importer(table[0], raised_in(), facts.get("vllm_version")))
     return out
 
 
@@ -575,7 +576,7 @@ def _tokenizer_class(values: dict, facts: dict) -> dict:
         return {}
     # a class only a newer transformers has: remote code would not bring it, so no trust_remote_code to paste
     out: dict = {"tc_first": first, "suggest": {}}
-    installed = facts.get("transformers_installed")
+    installed = facts.get("transformers_version")
     table = _transformers_table()
     if table is None:
         return out

@@ -174,6 +174,16 @@ _ROCM_SHOWN = _P(r"Automatically detected platform rocm|\+rocm\d|ROCM used to bu
                  r"|\bgfx(?:90[68a]|94[012]|950|10\d\d|11\d\d|12\d\d)\b|\bHSA_[A-Z_]{3,}|\bhipError\w+|\bHIP (?:error|failure)\b|\bROCm \d+\.\d",
                  re.I, literals=("platform rocm", "rocm", "ROCM", "ROCm", "RCCL", "rccl", "gfx", "HSA_", "hipError", "HIP "))
 
+# The paste ran on Huawei Ascend: vLLM's Ascend plugin (its platform line, its package), torch_npu, CANN's install
+# folder (/usr/local/Ascend/...), the NPU's tool, HCCL by name.
+_ASCEND_SHOWN = _P(r"Platform plugin ascend is activated|\bvllm[_-]ascend\b|\btorch_npu\b|[/\\]Ascend[/\\]|\bnpu-smi\b|\bHCCL\b",
+                   literals=("ascend", "torch_npu", "Ascend", "npu-smi", "HCCL"))
+# torch_npu's check of a call into CANN printed the code the call returned ("NPU function error: aclrtMalloc(...), error
+# code is 207001", "HCCL function error: HcclAllreduce(...), error code is 9", "NPU error, error code is 507899"): the
+# failure itself, which the code names (stack_index's Ascend forms read it), not only where it surfaced.
+_ASCEND_CALL_CODE = _P(r"\b(?:(?:NPU|HCCL) function error: [^\n]{0,300}?|NPU error), error code is \d+",
+                       literals=("NPU function error", "HCCL function error", "NPU error, error code"))
+
 
 def weight_sync(low: str) -> str | None:
     """Whose weight-sync group with vLLM's workers the paste shows: "server" (TRL, ms-swift: the vLLM server sets it
@@ -637,16 +647,20 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # FastChat's own model worker, CLI and trainer (its vllm_worker runs vLLM and is left out): their modules
     # and the logger name the worker's records carry ("| INFO | model_worker | Loading the model ...")
     # The projects that copied its serving code (LLaVA's llava/serve/model_worker.py, Langchain-Chatchat) keep the
-    # worker's name; vLLM's engine has no model_worker (FastChat's own vLLM worker is vllm_worker, a mention)
+    # worker's module under serve/; vLLM's engine has no model_worker. Not a bare "model_worker": FastChat's vLLM
+    # worker (vllm_worker.py) derives from serve/base_model_worker.py, whose frames it prints
     ("FastChat", False,
-     ("model_worker", "fastchat.serve.cli", "fastchat/serve/cli", "fastchat/train/", "fastchat.train.")),
+     ("| model_worker |", "serve/model_worker", "serve\\model_worker", "serve.model_worker",
+      "fastchat.serve.cli", "fastchat/serve/cli", "fastchat/train/", "fastchat.train.")),
     # training and vision stacks that do not run vLLM: their packages, launchers and log prefixes.
     # (LLaMA-Factory's training is among _OTHER_MODES: it never runs the vLLM its inference runs)
-    # the launchers of PyTorch's distributed training and tests; vLLM starts its own workers (its torchrun
-    # external launcher prints vLLM's own lines, which keep the paste vLLM's)
+    # the launchers of PyTorch's distributed training and tests, by their commands or their own files; vLLM starts
+    # its own workers (its torchrun external launcher prints vLLM's own lines, which keep the paste vLLM's)
     ("a PyTorch distributed run (torchrun, accelerate launch)", False,
      ("torchrun --nproc", "torchrun --nnodes", "torchrun --standalone", "accelerate launch",
       "-m torch.distributed.launch", "-m torch.distributed.run",
+      "torch/distributed/launch.py", "torch\\distributed\\launch.py", "accelerate/commands/launch.py",
+      "accelerate\\commands\\launch.py",
       # torchrun's elastic agent reporting its workers' exit ("ChildFailedError: train.py FAILED",
       # "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1)") and its banner
       # ("Setting OMP_NUM_THREADS environment variable for each process to be 1 in default")
@@ -843,12 +857,15 @@ _PROGRAM_SIGNS = [
     # the scripts derived from them such as run_clm_sft_with_peft.py; not the RL trainers' train_grpo.py or
     # train_ppo_ray.py, which start vLLM), a model's chat or web demo (cli_demo.py, web_demo.py,
     # huatuo_cli_demo_stream.py, demo_gradio.py, gradio_demo.py, a transformers-only inference_hf.py), a web UI's
-    # launcher (webui.py, launch.py), or a research
+    # launcher (webui.py, launch.py; not torch's, accelerate's or DeepSpeed's launch.py), or a research
     # code base's entry point driven by its config file (`python main.py --config ...`). vLLM is started as
     # `vllm serve` or from a script that imports it, and its own files have none of these names.
     ("a training script, a model's demo or a web UI (the script it runs)",
      _P(r"(?<![\w.-])(?:(?:dist_)?(?:train|finetune|fine_tune|pretrain)(?!\w*(?:grpo|ppo|rloo|rlhf|online))\w*"
-        r"\.(?:py|sh)|(?:\w*(?:cli|web)_?demo\w*|demo_gradio|gradio_demo|webui|launch|inference_hf|"
+        r"\.(?:py|sh)|(?:\w*(?:cli|web)_?demo\w*|demo_gradio|gradio_demo|webui|"
+        # a web UI's launch.py, not the launchers of torch (distributed/launch.py), accelerate (commands/launch.py)
+        # and DeepSpeed (launcher/launch.py), which start whatever script they are given
+        r"(?<![/\\]distributed[/\\])(?<![/\\]commands[/\\])(?<![/\\]launcher[/\\])launch|inference_hf|"
         r"run_(?:clm|mlm|plm|glue|xnli|ner|qa|swag|seq2seq|summarization|translation|speech_recognition|"
         r"image_classification|mae|mim|clip)\w*)\.py)\b|"
         r"\bpython[\d.]* +(?:-u +)?[\w./\\-]*\bmain\.py +--c(?:fg|onfig)\b",
@@ -1767,7 +1784,7 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "uv_unchecked_index": uv_unchecked_index(near),
         "pip_python_ignored": pip_python_ignored(near),
         "packages": packages,
-        "transformers_installed": transformers_installed(near, packages, conflicts),
+        "transformers_version": transformers_installed(near, packages, conflicts),
         "collect_env": report["fields"] if report else None,
         "env_vars": report["env"] if report else {},
         **shadowing(text),
@@ -2160,6 +2177,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         "nccl_last_error": _first(_NCCL_LAST_ERROR, text),
         "weight_sync": weight_sync(low),
         "rocm_shown": platform is not None and platform.lower() == "rocm" or bool(_ROCM_SHOWN.search(text)),
+        "ascend_shown": platform is not None and platform.lower() in ("ascend", "npu") or bool(_ASCEND_SHOWN.search(text)),
+        "ascend_call_code": bool(_ASCEND_CALL_CODE.search(text)),
         "frames": frames(text),
         "vllm_frames": vllm_frames(text),
         **model_sizes(text),

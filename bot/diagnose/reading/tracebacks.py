@@ -684,3 +684,34 @@ def _last_non_blank(text: str, end: int, chunk: int = 65536) -> int:
             return base + kept
         end = base
     return 0
+
+
+# The frame a traceback prints last above its exception is the code that raised it: the stack families read
+# whose site it is, the derivers whose import failed (a package beside vLLM, or vLLM itself).
+_FRAME_LINE = re.compile(r'File "([^"\n]{1,400})", line \d+, in ([\w<>.]*)')
+FRAME_REACH = 8         # lines between a frame and its exception: the source line, carets, a chained note
+
+
+def raising_frame(text: str, line_no: int) -> str | None:
+    """The path (with "/") of the innermost frame printed right above the message at `line_no`."""
+    call = raising_call(text, line_no)
+    return call[0] if call else None
+
+
+def raising_call(text: str, line_no: int) -> tuple[str, str] | None:
+    """(path with "/", function) of the innermost frame printed right above the message at `line_no`."""
+    starts = line_starts(text)
+    end = starts[min(line_no, len(starts)) - 1]
+    above = text[starts[max(0, line_no - 1 - FRAME_REACH)]:end].split("\n")
+    for line in reversed(above):
+        found = _FRAME_LINE.search(line)
+        if found:
+            return found.group(1).replace("\\", "/"), found.group(2)
+    return None
+
+
+@functools.lru_cache(maxsize=1)
+def line_starts(text: str) -> list[int]:
+    """Where each line of the paste starts: one pass, shared by every message tried (splitting a long
+    paste up to each message's line cost a pass per message)."""
+    return [0, *(m.end() for m in re.finditer("\n", text))]

@@ -26,30 +26,30 @@ def test_where_the_installed_release_stands(installed, pin, side):
 
 
 def test_the_pin_and_the_direction():
-    assert mismatch(vllm_version="0.12.0", transformers_installed="5.3.0") == {
+    assert mismatch(vllm_version="0.12.0", transformers_version="5.3.0") == {
         "tf_pin": "<5,>=4.56.0", "tf_installed": "5.3.0", "tf_newer": "yes", "tf_pin_fix": "<5,>=4.56.0"}
-    assert mismatch(vllm_version="0.10.2", transformers_installed="4.51.3") == {
+    assert mismatch(vllm_version="0.10.2", transformers_version="4.51.3") == {
         "tf_pin": ">=4.55.2", "tf_installed": "4.51.3", "tf_older": "yes", "tf_unbounded": "yes",
         "tf_pin_fix": ">=4.55.2"}
 
 
 def test_no_direction_without_the_installed_release_and_nothing_without_the_vllm_release():
     assert mismatch(vllm_version="0.12.0") == {"tf_pin": "<5,>=4.56.0", "tf_pin_fix": "<5,>=4.56.0"}
-    assert mismatch(vllm_version="0.12.0", transformers_installed="4.57.1") == {
+    assert mismatch(vllm_version="0.12.0", transformers_version="4.57.1") == {
         "tf_pin": "<5,>=4.56.0", "tf_installed": "4.57.1", "tf_inside": "yes"}
 
 
 def test_a_pin_without_an_upper_bound_says_nothing_of_a_newer_transformers():
     # vLLM 0.11.0 with transformers 5.1.0 (es-at-scale#41): it meets ">=4.55.2" and still lacks what 0.11 reads
-    assert mismatch(vllm_version="0.11.0", transformers_installed="5.1.0") == {
+    assert mismatch(vllm_version="0.11.0", transformers_version="5.1.0") == {
         "tf_pin": ">=4.55.2", "tf_unbounded": "yes"}
-    assert mismatch(transformers_installed="5.3.0") == {}
+    assert mismatch(transformers_version="5.3.0") == {}
 
 
 def test_a_shadowing_copy_or_a_dependency_check_tells_its_own_story():
-    assert mismatch(vllm_version="0.12.0", transformers_installed="5.3.0", shadowed_root="/tmp/tf") == {}
+    assert mismatch(vllm_version="0.12.0", transformers_version="5.3.0", shadowed_root="/tmp/tf") == {}
     assert advice.derive("transformers-version-mismatch", {"dep": "tokenizers"},
-                         {"vllm_version": "0.12.0", "transformers_installed": "5.3.0"}) == {}
+                         {"vllm_version": "0.12.0", "transformers_version": "5.3.0"}) == {}
 
 
 def tokenizer(cls: str, **facts) -> dict:
@@ -61,7 +61,7 @@ def test_tokenizers_backend_against_the_pin():
     assert tokenizer("TokenizersBackend", vllm_version="0.19.0") == {
         "tc_first": "5.0.0", "tc_vllm_pin": "<5,>=4.56.0", "tc_vllm_allowing": "0.19.1", "suggest": {}}
     # 0.24 pins transformers>=5.5.3: the class is there, no pin claim
-    assert tokenizer("TokenizersBackend", vllm_version="0.24.0", transformers_installed="4.57.6") == {
+    assert tokenizer("TokenizersBackend", vllm_version="0.24.0", transformers_version="4.57.6") == {
         "tc_first": "5.0.0", "tc_installed": "4.57.6", "suggest": {}}
 
 

@@ -63,9 +63,9 @@ def best(text: str):
 
 
 def test_transformers_version_is_a_when_key_read_as_a_version():
-    assert condition_holds("transformers_version", ">=5.0.0.dev0", {"transformers_installed": "5.2.0"})
-    assert condition_holds("transformers_version", ">=5.0.0.dev0", {"transformers_installed": "5.0.0rc1"})
-    assert not condition_holds("transformers_version", ">=5.0.0.dev0", {"transformers_installed": "4.57.6"})
+    assert condition_holds("transformers_version", ">=5.0.0.dev0", {"transformers_version": "5.2.0"})
+    assert condition_holds("transformers_version", ">=5.0.0.dev0", {"transformers_version": "5.0.0rc1"})
+    assert not condition_holds("transformers_version", ">=5.0.0.dev0", {"transformers_version": "4.57.6"})
     assert not condition_holds("transformers_version", ">=5.0.0.dev0", {})
 
 
@@ -127,6 +127,31 @@ ImportError: cannot import name 'LogitsWarper' from 'transformers.generation.log
     assert "`lmformatenforcer`'s own code" in d.cause and "not vLLM's" in d.cause
     # vLLM 0.7.2's own range of it, newest first (0.10.11 stopped importing LogitsWarper)
     assert 'pip install -U "lm-format-enforcer<0.11,>=0.10.9"' in d.fix and '"transformers>=4.48.2,<4.49.0"' in d.fix
+
+
+def test_the_importer_is_the_frame_that_raised_the_import_not_the_last_traceback():
+    # vLLM's own import fails; a second traceback (its usage report failing to connect) ends in requests' code,
+    # which imported nothing from transformers
+    log = """\
+INFO 02-19 10:00:00 api_server.py:900] vLLM API server version 0.7.2
+Traceback (most recent call last):
+  File "/usr/local/lib/python3.12/dist-packages/vllm/model_executor/guided_decoding/xgrammar_decoding.py", line 8, in <module>
+    from transformers.generation.logits_process import LogitsWarper
+ImportError: cannot import name 'LogitsWarper' from 'transformers.generation.logits_process' (/usr/local/lib/python3.12/dist-packages/transformers/generation/logits_process.py)
+
+During handling of the above exception, another exception occurred:
+
+Traceback (most recent call last):
+  File "/usr/local/lib/python3.12/dist-packages/vllm/usage/usage_lib.py", line 40, in report
+    requests.post(url, json=data)
+  File "/usr/local/lib/python3.12/dist-packages/requests/adapters.py", line 700, in send
+    raise ConnectionError(e, request=request)
+requests.exceptions.ConnectionError: HTTPSConnectionPool(host='stats.vllm.ai', port=443): Max retries exceeded
+"""
+    d = best(log)
+    assert d is not None and d.rule_id == "transformers-version-mismatch"
+    assert "requests" not in d.cause and "requests" not in d.fix
+    assert '"transformers>=4.48.2,<4.49.0"' in d.fix
 
 
 def test_a_wording_only_transformers_5_has_needs_no_version_of_it():

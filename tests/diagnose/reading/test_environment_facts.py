@@ -261,7 +261,7 @@ def test_gpu_reports_from_real_runs_on_an_h200(name):
     ("transformers 5.0 is required for this model\n", None),
 ])
 def test_installed_transformers(text, version):
-    assert _facts(text)["transformers_installed"] == version
+    assert _facts(text)["transformers_version"] == version
 
 
 def test_openblas_names_the_users_process_limit():

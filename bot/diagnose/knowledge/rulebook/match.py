@@ -37,13 +37,8 @@ def _norm_sentence(s: str) -> str:
     return found
 
 
-# A when-key read from a fact of another name: the transformers the paste shows (pip's list, collect_env, a
-# conflict line), compared as a version like the `*_version` facts.
-_FACT_OF = {"transformers_version": "transformers_installed"}
-
-
 def condition_holds(key: str, expected, facts: dict) -> bool:
-    actual = facts.get(_FACT_OF.get(key, key))
+    actual = facts.get(key)
     if key == "frames":          # a regex some traceback frame matches; "!regex": none does
         rx, want = (str(expected)[1:], False) if str(expected).startswith("!") else (str(expected), True)
         return any(re.search(rx, f) for f in actual or ()) == want

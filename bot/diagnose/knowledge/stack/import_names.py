@@ -94,7 +94,7 @@ def describe(ix, rec, rels: list[str], facts: dict) -> dict:
         out["nm_known"] = "yes"
     else:
         out["nm_always"] = "yes"
-    out.update(_installed(rec, facts.get("transformers_installed"), rels))
+    out.update(_installed(rec, facts.get("transformers_version"), rels))
     out.update(_fix(ix, rec, rels, facts.get("vllm_version")))
     return out
 

@@ -24,12 +24,11 @@ pipeline ranks it against vLLM's family by position, so an OS error above a vLLM
 
 from __future__ import annotations
 
-import functools
 import re
 
 from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
-from bot.diagnose.reading.tracebacks import Message
+from bot.diagnose.reading.tracebacks import Message, line_starts, raising_call, raising_frame
 
 from . import names_cuda, yielded as consequences
 from .stack_index import ERRNO_FORMS, NVML_LIBRARY_TEXTS, LoaderMatch
@@ -415,7 +414,7 @@ _ERROR_LINE = re.compile(r"^(?:[^\n]*?\] )?(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Erro
 
 
 def _later_error(text: str, line_no: int, file: str) -> bool:
-    after = text[_line_starts(text)[min(line_no, len(_line_starts(text)) - 1)]:]
+    after = text[line_starts(text)[min(line_no, len(line_starts(text)) - 1)]:]
     return any(file.rsplit("/", 1)[-1] not in e.group(0) for e in _ERROR_LINE.finditer(after))
 
 
@@ -439,39 +438,10 @@ def _stack_site(ix, m: Message, text: str, facts: dict) -> Hit | None:
     return None
 
 
-# The frame a traceback prints last above its exception is the code that raised it: a site of the
-# package answers only where that frame is in one of the site's files ("'LlavaConfig' object has no
-# attribute 'vision_config'" raised by Python in configuration_utils.py is not the tokenizer's
-# `__getattr__` message that words it alike).
-_FRAME_LINE = re.compile(r'File "([^"\n]{1,400})", line \d+, in ([\w<>.]*)')
-FRAME_REACH = 8         # lines between a frame and its exception: the source line, carets, a chained note
-
-
-def raising_frame(text: str, line_no: int) -> str | None:
-    """The path (with "/") of the innermost frame printed right above the message at `line_no`."""
-    call = raising_call(text, line_no)
-    return call[0] if call else None
-
-
-def raising_call(text: str, line_no: int) -> tuple[str, str] | None:
-    """(path with "/", function) of the innermost frame printed right above the message at `line_no`."""
-    starts = _line_starts(text)
-    end = starts[min(line_no, len(starts)) - 1]
-    above = text[starts[max(0, line_no - 1 - FRAME_REACH)]:end].split("\n")
-    for line in reversed(above):
-        found = _FRAME_LINE.search(line)
-        if found:
-            return found.group(1).replace("\\", "/"), found.group(2)
-    return None
-
-
-@functools.lru_cache(maxsize=1)
-def _line_starts(text: str) -> list[int]:
-    """Where each line of the paste starts: one pass, shared by every message tried (splitting a long
-    paste up to each message's line cost a pass per message)."""
-    return [0, *(m.end() for m in re.finditer("\n", text))]
-
-
+# The frame a traceback prints last above its exception is the code that raised it (tracebacks.raising_call): a
+# site of the package answers only where that frame is in one of the site's files ("'LlavaConfig' object has no
+# attribute 'vision_config'" raised by Python in configuration_utils.py is not the tokenizer's `__getattr__`
+# message that words it alike).
 def _raised_at(match, path: str) -> bool:
     return any(path.endswith("/" + w["file"]) or path == w["file"] for w in match.site.where)
 

@@ -50,15 +50,15 @@ def test_the_shipped_table_knows_what_transformers_5_removed():
 def test_history_fits_the_logs_vllm_and_abstains_where_the_version_is_not_the_cause():
     ix = stack_index.load()
     v = history(ix, "tokenizer", "Qwen2Tokenizer", "all_special_tokens_extended",
-                {"transformers_installed": "5.3.0", "vllm_version": "0.11.0"})
+                {"transformers_version": "5.3.0", "vllm_version": "0.11.0"})
     assert v["at_too_new"] and v["at_cls"] == "Qwen2Tokenizer" and answerable(v)
     assert v["at_vllm_pin"] == ix.pin("0.11.0", "transformers") and v["at_fix_spec"].endswith("<5.0.0")
     # the transformers the paste shows has it: another cause
-    assert not answerable(history(ix, "tokenizer", "X", "all_special_tokens_extended", {"transformers_installed": "4.57.1"}))
+    assert not answerable(history(ix, "tokenizer", "X", "all_special_tokens_extended", {"transformers_version": "4.57.1"}))
     # a name the base gained: an older release's subclasses declared it themselves, or lacked it for
     # their own reasons (a slow tokenizer's sp_model, a model config's rope_scaling)
     assert not answerable(history(ix, "config", "X", "rope_parameters", {}))
-    assert not answerable(history(ix, "config", "X", "rope_parameters", {"transformers_installed": "4.57.1"}))
-    assert not answerable(history(ix, "tokenizer", "X", "sp_model", {"transformers_installed": "4.38.2"}))
+    assert not answerable(history(ix, "config", "X", "rope_parameters", {"transformers_version": "4.57.1"}))
+    assert not answerable(history(ix, "tokenizer", "X", "sp_model", {"transformers_version": "4.38.2"}))
     nm = history(ix, "tokenizer", "X", "all_special_tokens_extended", {}, prefix="nm")
     assert nm["nm_attribute"] and nm["nm_known"] and "at_known" not in nm

@@ -33,7 +33,7 @@ def test_the_shipped_table_knows_removed_and_added_names():
 def test_history_says_too_new_and_names_the_range_without_vllm():
     ix = stack_index.load()
     v = history(ix, "transformers.models.llama.modeling_llama", "LlamaFlashAttention2",
-                {"transformers_installed": "4.57.1"})
+                {"transformers_version": "4.57.1"})
     assert v["nm_known"] and v["nm_too_new"] and v["nm_removed"] == "4.48.0"
     assert v["nm_span"] == "≤ 4.47.1" and v["nm_fix_spec"] == "<4.48.0"
 
@@ -66,21 +66,21 @@ def test_a_name_every_release_has_or_none_had_is_not_known():
 def test_releases_between_that_lack_the_name_are_a_gap_not_an_upper_bound():
     # transformers 5.0 - 5.3 dropped ALLOWED_LAYER_TYPES (vLLM imports it), 5.4 brought it back
     ix = stack_index.load()
-    v = history(ix, "transformers.configuration_utils", "ALLOWED_LAYER_TYPES", {"transformers_installed": "5.2.0"})
+    v = history(ix, "transformers.configuration_utils", "ALLOWED_LAYER_TYPES", {"transformers_version": "5.2.0"})
     assert v["nm_known"] and v["nm_in_gap"] and v["nm_gap"] == "5.0.0 – 5.3.0"
     assert v["nm_span"] == "4.53.0 – 4.57.6, ≥ 5.4.0"
     # without the log's vLLM both runs are offered; the first as the fix
     assert v["nm_fix_spec"] == ">=4.53.0,<5.0.0" and v["nm_fix_spec_alt"] == ">=5.4.0"
     # a release inside a run has it: the version is not the cause
     assert history(ix, "transformers.configuration_utils", "ALLOWED_LAYER_TYPES",
-                   {"transformers_installed": "4.57.1"}).get("nm_has")
+                   {"transformers_version": "4.57.1"}).get("nm_has")
 
 
 def test_a_gap_is_fitted_to_the_logs_vllm_pin():
     ix = stack_index.load()
     pin = ix.pin("0.32.0", "transformers")          # <5.20.0,>=5.16.1: the run after the gap
     v = history(ix, "transformers.configuration_utils", "ALLOWED_LAYER_TYPES",
-                {"transformers_installed": "5.2.0", "vllm_version": "0.32.0"})
+                {"transformers_version": "5.2.0", "vllm_version": "0.32.0"})
     assert v["nm_vllm_pin"] == pin and v["nm_fix_spec"] == ">=5.16.1,<5.20.0" and "nm_fix_spec_alt" not in v
 
 

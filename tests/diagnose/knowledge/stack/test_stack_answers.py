@@ -329,7 +329,7 @@ def test_a_code_named_as_one_you_might_get_is_advice_not_the_error():
 def test_a_site_answers_only_where_the_traceback_shows_it_raised(ix):
     # Python's "'X' object has no attribute 'y'" raised in configuration_utils.py is not the tokenizer's
     # `__getattr__` site that words it alike (ml-fastvlm#28)
-    from bot.diagnose.knowledge.stack.stack_families import raising_frame
+    from bot.diagnose.reading.tracebacks import raising_frame
     text = ('  File "/x/site-packages/transformers/configuration_utils.py", line 207, in __getattribute__\n'
             '    return super().__getattribute__(key)\n'
             '           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n'

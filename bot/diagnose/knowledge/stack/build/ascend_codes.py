@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import re
 
+from .module_constants import class_members
 from .packages import Packages
 
 PROJECT = "torch-npu"
@@ -50,21 +51,13 @@ def hccl_items(header: str) -> list[list]:
     return [[int(n), name, doc or None] for name, n, doc in _HCCL_ITEM.findall(m.group("body"))]
 
 
-def _enum_members(tree: ast.Module, cls: str) -> dict[str, ast.expr]:
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == cls:
-            return {s.targets[0].id: s.value for s in node.body
-                    if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)}
-    return {}
-
-
 def torch_npu_items(source: str) -> dict:
     """{"modules": [[number, name]], "codes": [[number, name, message]]} of torch_npu's error module."""
     tree = ast.parse(source)
-    modules = [[v.value, k] for k, v in _enum_members(tree, "_SubModuleID").items()
+    modules = [[v.value, k] for k, v in class_members(tree, "_SubModuleID").items()
                if isinstance(v, ast.Constant) and isinstance(v.value, int)]
     codes = []
-    for name, v in _enum_members(tree, "ErrCode").items():
+    for name, v in class_members(tree, "ErrCode").items():
         if isinstance(v, ast.Tuple) and len(v.elts) == 2 and all(isinstance(e, ast.Constant) for e in v.elts):
             codes.append([v.elts[0].value, name, v.elts[1].value])
     return {"modules": sorted(modules), "codes": sorted(codes)}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import string
 
-from .module_constants import int_constants
+from .module_constants import class_members, int_constants
 from .packages import Packages
 
 PROJECT = "nvidia-ml-py"
@@ -27,16 +27,10 @@ def exception_class(name: str) -> str:
 def scan(source: str) -> list[list]:
     """[[number, name, text, exception class]] of a pynvml.py."""
     tree = ast.parse(source)
-    numbers = int_constants(source, "NVML_ERROR_")
-    texts: dict[str, str] = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and node.name == "NVMLError":
-            for st in node.body:
-                if isinstance(st, ast.Assign) and any(getattr(t, "id", "") == "_errcode_to_string" for t in st.targets) \
-                        and isinstance(st.value, ast.Dict):
-                    for k, v in zip(st.value.keys, st.value.values):
-                        if isinstance(k, ast.Name) and isinstance(v, ast.Constant):
-                            texts[k.id] = v.value
+    numbers = int_constants(tree, "NVML_ERROR_")
+    said = class_members(tree, "NVMLError").get("_errcode_to_string")
+    texts = {k.id: v.value for k, v in zip(said.keys, said.values)
+             if isinstance(k, ast.Name) and isinstance(v, ast.Constant)} if isinstance(said, ast.Dict) else {}
     return sorted([num, name, texts.get(name), exception_class(name)] for name, num in numbers.items())
 
 

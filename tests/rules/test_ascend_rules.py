@@ -1,0 +1,67 @@
+"""Huawei Ascend's rules against what else a paste shows: the code torch_npu's check printed above its task
+queue's "inner error" line, and library names that are CANN's only where the paste shows Ascend."""
+
+from pathlib import Path
+
+import pytest
+
+from bot.diagnose import diagnose, load_rulebook
+from bot.learn import fixtures
+
+BOOK = load_rulebook(use_cache=False)
+LOGS = Path(BOOK.directory).parent / "tests" / "fixtures" / "logs"
+INNER = LOGS / "acl-runtime-error" / "vllm-ascend6190-v0110-serving-inner-error-rmsnorm.log"
+LIBATB = LOGS / "ascend-cann-libs-missing" / "vllm-ascend130-v071-import-torch-npu-libatb-missing.log"
+TAG = "(Worker_TP0 pid=415) ERROR 01-16 11:51:23 [multiproc_executor.py:671] "
+
+
+def best(text: str):
+    return diagnose(text, book=BOOK).best
+
+
+def paste(path: Path) -> str:
+    return fixtures.read(path).data.decode()
+
+
+def _with_above_inner_error(line: str) -> str:
+    """The real task-queue paste with torch_npu's check of a call printed above its "inner error" line."""
+    text = paste(INNER)
+    at = text.index(TAG + "RuntimeError: The Inner error is reported as above")
+    return text[:at] + TAG + line + "\n" + text[at:]
+
+
+@pytest.mark.parametrize("line, title", [
+    # torch_npu's wording of a failed pinned-host allocation and of an HCCL timeout
+    ("RuntimeError: NPU function error: aclrtMallocHostWithCfg, error code is 207001", "207001"),
+    ("RuntimeError: HCCL function error: HcclAllreduce(input, output, count, dataType, op, comm, stream), "
+     "error code is 9", "HCCL_E_TIMEOUT"),
+])
+def test_the_code_above_the_task_queues_inner_error_answers(line, title):
+    d = best(_with_above_inner_error(line))
+    assert d is not None and d.rule_id == "stack-error-code" and title in d.title, d and d.title
+
+
+def test_the_task_queues_inner_error_alone_names_its_operator():
+    d = best(paste(INNER))
+    assert d is not None and d.rule_id == "acl-runtime-error" and "aclnnRmsNorm" in d.cause
+
+
+@pytest.mark.parametrize("lib", ["libruntime.so", "libgraph.so", "libplatform.so", "libc_sec.so"])
+def test_a_generic_library_name_is_canns_where_the_paste_shows_ascend(lib):
+    d = best(paste(LIBATB).replace("libatb.so", lib))
+    assert d is not None and d.rule_id == "ascend-cann-libs-missing" and lib in d.title
+
+
+def test_a_generic_library_name_elsewhere_is_not_canns():
+    # a platform plugin of vLLM's CUDA run missing its own libruntime.so: no NPU, torch_npu or CANN in sight
+    log = """\
+INFO 06-01 10:00:00 [__init__.py:239] Automatically detected platform cuda.
+Traceback (most recent call last):
+  File "/usr/local/lib/python3.12/dist-packages/vllm/platforms/__init__.py", line 120, in resolve_current_platform_cls_qualname
+    platform_cls_qualname = func()
+  File "/opt/plugins/my_plugin/__init__.py", line 10, in register
+    import my_runtime_ext
+ImportError: libruntime.so: cannot open shared object file: No such file or directory
+"""
+    d = best(log)
+    assert d is None or d.rule_id != "ascend-cann-libs-missing"
