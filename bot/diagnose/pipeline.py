@@ -15,7 +15,7 @@ import functools
 from bot.base.versions import in_range
 from bot.diagnose.answering import advice
 from bot.diagnose.answering.rank import Matched, cover_wrappers, rank
-from bot.diagnose.answering.report import Diagnosis, Report, RootError, fill, text
+from bot.diagnose.answering.report import Diagnosis, Report, RootError, fill, program_name, text
 from bot.diagnose.knowledge import Candidate, rulebook, stack, vllm
 from bot.diagnose.knowledge.rulebook import RuleBook, load_rulebook
 from bot.diagnose.reading import facts as _facts
@@ -215,7 +215,7 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
     elif best and best.level == "wrapper":
         verdict, next_step = "wrapper_only", text("wrapper_only", lang)
     elif foreign and root is not None:
-        verdict, next_step = "unsure", text("not_vllm", lang, program=foreign)
+        verdict, next_step = "unsure", text("not_vllm", lang, program=program_name(foreign, lang))
     elif root is not None:
         verdict = "unsure"
         next_step = text("unsure", lang, line_no=root.line_no, root=root.text[:300])

@@ -160,7 +160,7 @@ TEXTS = {
         "en": ("This log looks like it comes from {program}, not from vLLM, so the vLLM rule book does "
                "not apply. If vLLM is involved, paste the vLLM part of the log (its own lines and first "
                "traceback)."),
-        "zh": "这份日志看起来来自 {program}，而不是 vLLM，所以 vLLM 规则库不适用。如果确实涉及 vLLM，请贴出 vLLM 自己的日志和第一条 traceback。",
+        "zh": "这份日志看起来来自{program}，而不是 vLLM，所以 vLLM 规则库不适用。如果确实涉及 vLLM，请贴出 vLLM 自己的日志和第一条 traceback。",
     },
     "no_error": {
         "en": ("I found no error in this text. Paste the whole log from the start of the run, including "
@@ -242,6 +242,89 @@ _CJK_LATIN = LazyRe(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u
 def _space_latin(text: str) -> str:
     """Chinese text puts a space between Chinese and Latin words: '依据 vLLM 源码'."""
     return _CJK_LATIN.sub(" ", text)
+
+
+# The other programs of a not_vllm verdict, in Chinese: the reading layer describes them in English (facts.py's
+# _FOREIGN, _OTHER_MODES, _FOREIGN_RUNNERS, _FOREIGN_SHAPES, _PROGRAM_SIGNS and foreign_context's own phrases),
+# keyed here by that English. A bare name (SGLang, ComfyUI, pip) is the same in both languages and is not listed.
+_PROGRAMS_ZH = {
+    "BasicSR or a model built on it": "BasicSR 或基于它的模型",
+    "Caffe or MXNet": "Caffe 或 MXNet",
+    "DCGM or another GPU monitoring agent": "DCGM 或其他 GPU 监控代理",
+    "DeepSpeed (its `[date] [LEVEL] [file.py:line:function]` log)":
+        "DeepSpeed（它的 `[date] [LEVEL] [file.py:line:function]` 日志格式）",
+    "FastChat (its `date | LEVEL | logger |` log)": "FastChat（它的 `date | LEVEL | logger |` 日志格式）",
+    "LLaMA-Factory's Hugging Face backend": "LLaMA-Factory 的 Hugging Face 后端",
+    "LLaMA-Factory's training": "LLaMA-Factory 的训练",
+    "Lua Torch or a PyTorch older than any vLLM (its THC library)": "Lua Torch 或比任何 vLLM 都旧的 PyTorch（它的 THC 库）",
+    "MLC LLM or Apache TVM": "MLC LLM 或 Apache TVM",
+    "OpenCompass' Hugging Face models": "OpenCompass 的 Hugging Face 模型",
+    "OpenRLHF's training": "OpenRLHF 的训练",
+    "Ollama or another Go server (its `level=... source=file.go` log)":
+        "Ollama 或其他 Go 服务（它的 `level=... source=file.go` 日志格式）",
+    "SD.Next or text-generation-webui (their `HH:MM:SS-micro LEVEL` log)":
+        "SD.Next 或 text-generation-webui（它们的 `HH:MM:SS-micro LEVEL` 日志格式）",
+    "SGLang (its `[date TP0]` log records)": "SGLang（它的 `[date TP0]` 日志记录）",
+    "TRL's training": "TRL 的训练",
+    "Xinference's transformers engine": "Xinference 的 transformers 引擎",
+    "a Go program (its `time=... level=... msg=` log)": "Go 程序（它的 `time=... level=... msg=` 日志格式）",
+    "a Go program (its panic or log format)": "Go 程序（它的 panic 或日志格式）",
+    "a Gradio app": "Gradio 应用",
+    "a Jupyter server (its `[I time ServerApp]` log)": "Jupyter 服务（它的 `[I time ServerApp]` 日志格式）",
+    "a Lua program (its `stack traceback:`)": "Lua 程序（它的 `stack traceback:`）",
+    "a PyTorch distributed run (torchrun, accelerate launch)": "PyTorch 分布式运行（torchrun、accelerate launch）",
+    "a Python program that is not vLLM (no vLLM frame in its traceback)":
+        "一个不是 vLLM 的 Python 程序（它的 traceback 里没有 vLLM 的帧）",
+    "a Ray Tune, Train or RLlib job": "Ray Tune、Train 或 RLlib 任务",
+    "a Rust program (its panic)": "Rust 程序（它的 panic）",
+    "a Taskcluster task": "Taskcluster 任务",
+    "a diffusion LoRA trainer (SimpleTuner, ai-toolkit, musubi-tuner, diffusion-pipe, EveryDream)":
+        "扩散模型的 LoRA 训练器（SimpleTuner、ai-toolkit、musubi-tuner、diffusion-pipe、EveryDream）",
+    "a diffusion model trainer": "扩散模型训练器",
+    "a model trainer (its training log records)": "模型训练器（它的训练日志记录）",
+    "a program on native Windows, where vLLM does not run": "原生 Windows 上的程序（vLLM 不能在原生 Windows 上运行）",
+    "a program with its vLLM switched off (use_vllm false)": "关闭了 vLLM 的程序（use_vllm false）",
+    "a script that trains a model (its backward pass or optimizer step)": "训练模型的脚本（它的反向传播或优化器 step）",
+    "a training framework that does not run vLLM (XTuner, torchtune, LitGPT, Lightning, OpenMMLab, ...)":
+        "不运行 vLLM 的训练框架（XTuner、torchtune、LitGPT、Lightning、OpenMMLab 等）",
+    "a training or transcription loop (its progress bar)": "训练或语音转写循环（它的进度条）",
+    "a training run tracked by Weights & Biases": "由 Weights & Biases 跟踪的训练任务",
+    "a training script, a model's demo or a web UI (the script it runs)": "训练脚本、模型演示或 Web UI（它运行的脚本）",
+    "a voice conversion app (RVC, Applio, so-vits-svc)": "变声应用（RVC、Applio、so-vits-svc）",
+    "an image, video or voice app (Fooocus, InvokeAI, SD.Next, SwarmUI, Forge, Pinokio, a portable ComfyUI, ...)":
+        "图像、视频或语音应用（Fooocus、InvokeAI、SD.Next、SwarmUI、Forge、Pinokio、便携版 ComfyUI 等）",
+    "diffusers (an image or video generation pipeline)": "diffusers（图像或视频生成管线）",
+    "h2oGPT or H2O LLM Studio": "h2oGPT 或 H2O LLM Studio",
+    "ipex-llm's transformers": "ipex-llm 的 transformers 接口",
+    "lighteval's transformers model": "lighteval 的 transformers 模型",
+    "llama.cpp or a binding of it": "llama.cpp 或它的某个绑定",
+    "llama.cpp or another GGML program": "llama.cpp 或其他 GGML 程序",
+    "lm-evaluation-harness' transformers model": "lm-evaluation-harness 的 transformers 模型",
+    "ms-swift's PyTorch backend": "ms-swift 的 PyTorch 后端",
+    "ms-swift's training": "ms-swift 的训练",
+    "text-generation-webui or another one-click web UI": "text-generation-webui 或其他一键式 Web UI",
+    "the OpenAI API": "OpenAI API",
+    "verl's training": "verl 的训练",
+}
+# foreign_context's `name` (what it is) shapes, by their parenthetical
+_PROGRAM_ROLES_ZH = {
+    "the program the dynamic loader could not start": "动态加载器无法启动的程序",
+    "a package that is neither vLLM nor the stack beneath it": "既不是 vLLM 也不是其下层软件栈的包",
+}
+_NAMED_ROLE = LazyRe(r"^(`[^`\n]+`) \(([^()]+)\)$")
+
+
+def program_name(program: str, lang: str) -> str:
+    """The other program of a not_vllm verdict as the reader's language says it; in Chinese led by a space where
+    it starts with a Latin word ("来自 SGLang", "来自一个不是 vLLM 的 Python 程序")."""
+    if lang != "zh":
+        return program
+    said = _PROGRAMS_ZH.get(program)
+    if said is None:
+        m = _NAMED_ROLE.match(program)
+        role = _PROGRAM_ROLES_ZH.get(m.group(2)) if m else None
+        said = f"{m.group(1)}（{role}）" if role else program
+    return said if "\u4e00" <= said[:1] <= "\u9fff" else " " + said
 
 
 def text(key: str, lang: str, **values) -> str:
