@@ -65,3 +65,14 @@ ImportError: libruntime.so: cannot open shared object file: No such file or dire
 """
     d = best(log)
     assert d is None or d.rule_id != "ascend-cann-libs-missing"
+
+
+@pytest.mark.parametrize("code, rule", [
+    ("507035", "acl-runtime-error"),        # the device's own failure, reported at the stream wait
+    ("507011", "acl-runtime-error"),
+    ("207001", "stack-error-code"),         # memory: the code family names it, not "a failed kernel"
+])
+def test_a_stream_waits_code_is_a_failed_kernel_only_when_the_device_failed(code, rule):
+    line = f"RuntimeError: NPU function error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(copy_stream), error code is {code}"
+    d = best("INFO 03-01 10:00:00 [__init__.py:30] Platform plugin ascend is activated\n" + line + "\n")
+    assert d is not None and d.rule_id == rule and code in d.cause + d.title
