@@ -11,7 +11,7 @@
 #              FlashInfer's sampler forced on where FlashInfer is not installed
 #   variants6  weight sync over vLLM's PyNcclCommunicator (same GPU twice, a missing NCCL_SOCKET_IFNAME, a peer
 #              that never joins, VLLM_NCCL_SO_PATH naming nothing), TRITON_LIBCUDA_PATH naming nothing,
-#              CUDA_VISIBLE_DEVICES=0,0
+#              CUDA_VISIBLE_DEVICES=0,0, the API server's port already held
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -120,7 +120,11 @@ variants6)
   run ws-nccl-so-missing bash -c "export VLLM_NCCL_SO_PATH=/nonexistent/libnccl.so.2; $W 0 0 51304 & $W 1 0 51304; wait"
   fresh() { echo "TRITON_CACHE_DIR=/tmp/vd-c-$1/triton TORCHINDUCTOR_CACHE_DIR=/tmp/vd-c-$1/inductor VLLM_CACHE_ROOT=/tmp/vd-c-$1/vllm"; }
   run triton-libcuda-path env $(fresh tlp) TRITON_LIBCUDA_PATH=/nonexistent/lib64 $PY $U $M
-  run cvd-same-gpu-twice env CUDA_VISIBLE_DEVICES=0,0 $PY $U $M ;;
+  run cvd-same-gpu-twice env CUDA_VISIBLE_DEVICES=0,0 $PY $U $M
+  # the API server's port held by another process (a stale server)
+  $PY -c "import socket,time; s=socket.socket(); s.bind(('0.0.0.0', 8000)); s.listen(); time.sleep(300)" & HOLD=$!
+  run api-port-in-use $PY -m vllm.entrypoints.openai.api_server --model $M --port 8000 --enforce-eager
+  kill $HOLD 2>/dev/null ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt
