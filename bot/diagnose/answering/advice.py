@@ -1042,6 +1042,9 @@ def _nccl_last(values: dict, facts: dict) -> dict:
     return out
 
 
+# init.cc's refusal of a second rank on a GPU one of the communicator's ranks already has
+_NCCL_DUPLICATE_GPU = re.compile(r"Duplicate GPU detected : rank \d+ and rank \d+")
+
 # the parts of NCCL whose failure on ROCm is the platform's GPU-to-GPU path (IOMMU, PCIe P2P, BAR, the card's
 # support), which RCCL's own knobs answer; a part not named at all is most often that path too
 _RCCL_PLATFORM_AREAS = (None, "p2p", "shm")
@@ -1058,6 +1061,9 @@ def _nccl_setting(values: dict, facts: dict, area: str | None) -> dict:
         out["nccl_rocm"] = "yes"
     if str(values.get("nccl_error") or "").startswith("invalid usage"):
         out["nccl_invalid_usage"] = "yes"
+    # NCCL's own check behind that invalid usage, in its WARN line or torch's "Last error:": two ranks on one GPU
+    if _NCCL_DUPLICATE_GPU.search(str(values.get("nccl_warn") or facts.get("nccl_last_error") or "")):
+        out.update(nccl_invalid_usage="yes", nccl_duplicate_gpu="yes")
     return out
 
 

@@ -166,6 +166,10 @@ _WEIGHT_SYNC = (
     # trainer picks the group's address and port and hands them to vLLM's workers
     ("trainer", ("model_update_group", "weight_update_group", "init_weight_update", "init_weights_update",
                  "update_weights_from_distributed", "broadcast_to_vllm", "weight_transfer/", "weighttransferengine")),
+    # a PyNcclCommunicator over a StatelessProcessGroup ("PyNcclCommunicator(pg, device=...)"): vLLM's own groups pass
+    # group=, only weight-sync code (TRL's client, vLLM's RL examples and weight transfer, verl's and other
+    # frameworks' helpers) builds one this way; who set its rendezvous up it does not say
+    ("group", ("pyncclcommunicator(pg,",)),
 )
 # The paste ran on ROCm, where "NCCL" is AMD's RCCL: vLLM's platform line, torch's +rocm tag or collect_env's
 # ROCm build, RCCL by name, an AMD GPU's gfx architecture, HIP's or HSA's own words. Not collect_env's
@@ -187,7 +191,8 @@ _ASCEND_CALL_CODE = _P(r"\b(?:(?:NPU|HCCL) function error: [^\n]{0,300}?|NPU err
 
 def weight_sync(low: str) -> str | None:
     """Whose weight-sync group with vLLM's workers the paste shows: "server" (TRL, ms-swift: the vLLM server sets it
-    up) or "trainer" (OpenRLHF, verl, vLLM's weight-transfer engine: the trainer does)."""
+    up), "trainer" (OpenRLHF, verl, vLLM's weight-transfer engine: the trainer does) or "group" (such a group, whoever
+    set it up)."""
     return next((kind for kind, markers in _WEIGHT_SYNC if any(m in low for m in markers)), None)
 
 _DRIVER = [

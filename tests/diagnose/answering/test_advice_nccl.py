@@ -217,6 +217,17 @@ def test_a_weight_sync_group_rocm_and_invalid_usage_each_set_their_flag():
     assert advice.derive("nccl-error", {"nccl_error": "unhandled system error"}, {"weight_sync": False}) == {}
 
 
+@pytest.mark.parametrize("values,facts", [
+    # init.cc's WARN line, as the pattern captures it
+    ({"nccl_warn": "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 40"}, {}),
+    # torch relays it after "Last error:"
+    ({"nccl_error": "invalid usage"}, {"nccl_last_error": "Duplicate GPU detected : rank 3 and rank 0 both on CUDA device f000"}),
+])
+def test_nccls_own_duplicate_gpu_check_is_an_invalid_usage_with_its_own_words(values, facts):
+    out = advice.derive("nccl-error", values, facts)
+    assert out["nccl_invalid_usage"] == out["nccl_duplicate_gpu"] == "yes"
+
+
 # TRL's client on the server's GPU (huggingface/trl#3706, as trl#3762 quotes the server's line)
 TRL_SERVER = ('INFO:     127.0.0.1:39744 - "POST /init_communicator/ HTTP/1.1" 200 OK\n'
               "ERROR 07-08 10:09:09 [core.py:583] RuntimeError: Worker failed with error 'NCCL error: invalid usage "

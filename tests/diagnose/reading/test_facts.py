@@ -728,6 +728,10 @@ def test_rocm_is_shown_by_its_platform_build_library_or_card(text, shown):
     # OpenRLHF's, verl's and vLLM's own weight transfer: the trainer does
     ("    self.model_update_group = NCCLWeightTransferEngine.trainer_init(", "trainer"),
     ('  File "/opt/openrlhf/openrlhf/trainer/ray/ppo_actor.py", line 120, in _broadcast_to_vllm', "trainer"),
+    # a PyNcclCommunicator over a StatelessProcessGroup (TRL's client, huggingface/trl#3158): weight sync, whoever set it up
+    ('self.pynccl_comm = PyNcclCommunicator(pg, device="cuda:0")', "group"),
+    # vLLM's own tensor-parallel group passes group=
+    ("    self.pynccl_comm = PyNcclCommunicator(\n        group=self.cpu_group,", None),
     # the command that starts a rollout server: its own tensor-parallel group fails the same way
     ("CUDA_VISIBLE_DEVICES=3,4 python3 -m swift.cli.rollout --model /Model/Qwen3-32B", None),
     ("worker_extension_cls='openrlhf.trainer.ray.vllm_worker_wrap.WorkerWrap'", None),
