@@ -1067,6 +1067,23 @@ def _nccl_setting(values: dict, facts: dict, area: str | None) -> dict:
     return out
 
 
+# the parts of NCCL that connect ranks over the network, where the address its bootstrap picked is the one to check
+_NCCL_NETWORK_AREAS = (None, "socket", "ib")
+
+
+def _nccl_specifics(facts: dict, area: str | None) -> dict:
+    """What the paste says of its NCCLs: two versions (a trainer and vLLM that loaded different ones), and the interface and address
+    NCCL's bootstrap used, where the failure can be the network's."""
+    out = {}
+    versions = facts.get("nccl_versions") or []
+    # in a weight-sync group two programs load NCCL, each its own: there two releases are two sides that differ
+    if len(versions) > 1 and facts.get("weight_sync"):
+        out["nccl_versions_differ"] = "`, `".join(versions)
+    if facts.get("nccl_bootstrap") and area in _NCCL_NETWORK_AREAS:
+        out["nccl_bootstrap"] = "`, `".join(facts["nccl_bootstrap"][:4])
+    return out
+
+
 @deriver("nccl-error")
 def _nccl_area(values: dict, facts: dict) -> dict:
     """The part of NCCL its WARN line names. Only CUDA graph capture has a vLLM setting that avoids
@@ -1082,7 +1099,7 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     if area is None and not src and "cannot be captured in a graph" in str(values.get("nccl_warn") or ""):
         area = "graph"
     remote = {**remote, **cuda, **_nccl_setting(values, facts, area),
-              **{k: v for k, v in last.items() if k != "nccl_last_area"}}
+              **{k: v for k, v in last.items() if k != "nccl_last_area"}, **_nccl_specifics(facts, area)}
     if area is None:
         return remote
     out: dict = {"nccl_area": area, f"nccl_{area}": "yes", **remote}

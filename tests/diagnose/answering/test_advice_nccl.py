@@ -354,3 +354,22 @@ def test_an_empty_last_error_takes_nothing_from_the_lines_below_it(empty):
     assert facts.extract(head + empty)["nccl_last_error"] is None
     d = diagnose(head + empty, book=BOOK).best
     assert d is not None and d.rule_id == "nccl-error" and "printed why it failed" not in d.cause
+
+
+# --- what the paste says of its NCCLs: the bootstrap's interface, two releases on the two sides of a weight sync ------
+
+def test_the_bootstrap_address_is_named_where_the_failure_can_be_the_networks():
+    facts = {"nccl_bootstrap": ["br0:192.168.1.178", "eth0:10.0.0.2"]}
+    assert advice.derive("nccl-error", {"nccl_error": "unhandled system error"}, facts)["nccl_bootstrap"] == \
+        "br0:192.168.1.178`, `eth0:10.0.0.2"
+    # a peer-to-peer or shared-memory failure is one machine's: its address is beside the point
+    p2p = {"nccl_src": "transport/p2p", "nccl_warn": "Cuda failure 'invalid argument'"}
+    assert "nccl_bootstrap" not in advice.derive("nccl-error", p2p, facts)
+
+
+def test_two_nccl_releases_are_two_sides_only_in_a_weight_sync_group():
+    facts = {"nccl_versions": ["2.21.5", "2.27.3"]}
+    values = {"nccl_error": "unhandled system error"}
+    assert "nccl_versions_differ" not in advice.derive("nccl-error", values, facts)
+    out = advice.derive("nccl-error", values, {**facts, "weight_sync": "server"})
+    assert out["nccl_versions_differ"] == "2.21.5`, `2.27.3"

@@ -855,3 +855,14 @@ def test_a_vllm_switch_that_is_off_shows_no_vllm():
                 "Config: {'GPUS': '2,3', 'USE_VLLM': False, 'TENSOR_PARALLEL_SIZE': 1, 'GPU_MEMORY_UTILIZATION': 0.9}\n"):
         assert facts.foreign_context(off + nccl) == ("a program with its vLLM switched off (use_vllm false)", True), off
     assert facts.foreign_context("GRPOConfig(use_vllm=True, vllm_mode='colocate')\n" + nccl)[0] is None
+
+
+def test_the_nccls_the_paste_loaded_and_the_address_its_bootstrap_used():
+    text = ("INFO 12-28 18:54:49 [pynccl.py:103] vLLM is using nccl==2.27.3\n"
+            "6000gpu:2909560:2909560 [0] NCCL INFO Bootstrap: Using eno1:172.20.0.160<0>\n"
+            "NCCL version 2.21.5+cuda12.4\n"
+            "h:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.177.137.15<0>\n"
+            "(RayWorkerWrapper pid=182) INFO 03-02 03:24:44 pynccl.py:69] vLLM is using nccl==2.27.3\n")
+    f = facts.extract(text)
+    assert f["nccl_versions"] == ["2.27.3", "2.21.5"]
+    assert f["nccl_bootstrap"] == ["eno1:172.20.0.160", "eth0:10.177.137.15"]
