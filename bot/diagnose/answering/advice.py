@@ -1042,6 +1042,9 @@ def _nccl_last(values: dict, facts: dict) -> dict:
     return out
 
 
+# init.cc's refusal of a second rank on a GPU one of the communicator's ranks already has
+_NCCL_DUPLICATE_GPU = re.compile(r"Duplicate GPU detected : rank \d+ and rank \d+")
+
 # the parts of NCCL whose failure on ROCm is the platform's GPU-to-GPU path (IOMMU, PCIe P2P, BAR, the card's
 # support), which RCCL's own knobs answer; a part not named at all is most often that path too
 _RCCL_PLATFORM_AREAS = (None, "p2p", "shm")
@@ -1058,6 +1061,26 @@ def _nccl_setting(values: dict, facts: dict, area: str | None) -> dict:
         out["nccl_rocm"] = "yes"
     if str(values.get("nccl_error") or "").startswith("invalid usage"):
         out["nccl_invalid_usage"] = "yes"
+    # NCCL's own check behind that invalid usage, in its WARN line or torch's "Last error:": two ranks on one GPU
+    if _NCCL_DUPLICATE_GPU.search(str(values.get("nccl_warn") or facts.get("nccl_last_error") or "")):
+        out.update(nccl_invalid_usage="yes", nccl_duplicate_gpu="yes")
+    return out
+
+
+# the parts of NCCL that connect ranks over the network, where the address its bootstrap picked is the one to check
+_NCCL_NETWORK_AREAS = (None, "socket", "ib")
+
+
+def _nccl_specifics(facts: dict, area: str | None) -> dict:
+    """What the paste says of its NCCLs: two versions (a trainer and vLLM that loaded different ones), and the interface and address
+    NCCL's bootstrap used, where the failure can be the network's."""
+    out = {}
+    versions = facts.get("nccl_versions") or []
+    # in a weight-sync group two programs load NCCL, each its own: there two releases are two sides that differ
+    if len(versions) > 1 and facts.get("weight_sync"):
+        out["nccl_versions_differ"] = "`, `".join(versions)
+    if facts.get("nccl_bootstrap") and area in _NCCL_NETWORK_AREAS:
+        out["nccl_bootstrap"] = "`, `".join(facts["nccl_bootstrap"][:4])
     return out
 
 
@@ -1076,7 +1099,7 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     if area is None and not src and "cannot be captured in a graph" in str(values.get("nccl_warn") or ""):
         area = "graph"
     remote = {**remote, **cuda, **_nccl_setting(values, facts, area),
-              **{k: v for k, v in last.items() if k != "nccl_last_area"}}
+              **{k: v for k, v in last.items() if k != "nccl_last_area"}, **_nccl_specifics(facts, area)}
     if area is None:
         return remote
     out: dict = {"nccl_area": area, f"nccl_{area}": "yes", **remote}

@@ -154,6 +154,26 @@ _NCCL_LAST_ERROR = [_P(r"Last error:[ \t]*(?:\r?\n[ \t]*)?(?:\[rank\d+\]:[ \t]*|
                        r"|(?:ERROR|WARNING|INFO) [\d-]+ [\d:]+ \[?[\w.]+:\d+\][ \t]*)*"
                        r"(?!Exception raised from |frame #\d|Traceback \(most recent)([^\s\[(][^\n]{2,200})",
                        literals=("Last error:",), span=400)]
+# The NCCL the ranks loaded, as vLLM ("vLLM is using nccl==2.21.5") or NCCL itself ("NCCL version 2.21.5+cuda12.4")
+# prints it: two versions in one paste are ranks (a trainer and vLLM's workers, two nodes) whose NCCLs differ.
+_NCCL_VERSIONS = (_P(r"vLLM is using nccl==(\d+\.\d+\.\d+)", literals=("using nccl==",)),
+                  _P(r"\bNCCL version (\d+\.\d+\.\d+)(?:\+(?:cuda|hip)[\d.]+)?", literals=("NCCL version",)))
+# The interface and address NCCL's bootstrap picked (NCCL_DEBUG=INFO: "NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>",
+# later "Bootstrap: Using ..."): where the other ranks must connect.
+_NCCL_BOOTSTRAP = _P(r"NCCL INFO Bootstrap ?: Using ([A-Za-z][\w.-]{0,30}:[0-9A-Fa-f.:%]{3,45})<\d+>",
+                     literals=("Bootstrap",))
+
+
+def nccl_versions(text: str) -> list[str]:
+    """Each NCCL version the paste shows, once, in order."""
+    return list(dict.fromkeys(m.group(1) for p in _NCCL_VERSIONS for m in _all(p, text)))
+
+
+def nccl_bootstrap(text: str) -> list[str]:
+    """Each interface:address NCCL's bootstrap used, once, in order."""
+    return list(dict.fromkeys(m.group(1) for m in _all(_NCCL_BOOTSTRAP, text)))
+
+
 # A weight-sync group between an RL trainer and vLLM's workers, by the calls that build or use one (in a traceback,
 # or TRL's request line), and by who sets its rendezvous up. Not the commands that start such a server
 # (`trl vllm-serve`, `swift rollout`): their own tensor-parallel group fails the same way. Lower case.
@@ -166,6 +186,10 @@ _WEIGHT_SYNC = (
     # trainer picks the group's address and port and hands them to vLLM's workers
     ("trainer", ("model_update_group", "weight_update_group", "init_weight_update", "init_weights_update",
                  "update_weights_from_distributed", "broadcast_to_vllm", "weight_transfer/", "weighttransferengine")),
+    # a PyNcclCommunicator over a StatelessProcessGroup ("PyNcclCommunicator(pg, device=...)"): vLLM's own groups pass
+    # group=, only weight-sync code (TRL's client, vLLM's RL examples and weight transfer, verl's and other
+    # frameworks' helpers) builds one this way; who set its rendezvous up it does not say
+    ("group", ("pyncclcommunicator(pg,",)),
 )
 # The paste ran on ROCm, where "NCCL" is AMD's RCCL: vLLM's platform line, torch's +rocm tag or collect_env's
 # ROCm build, RCCL by name, an AMD GPU's gfx architecture, HIP's or HSA's own words. Not collect_env's
@@ -187,7 +211,8 @@ _ASCEND_CALL_CODE = _P(r"\b(?:(?:NPU|HCCL) function error: [^\n]{0,300}?|NPU err
 
 def weight_sync(low: str) -> str | None:
     """Whose weight-sync group with vLLM's workers the paste shows: "server" (TRL, ms-swift: the vLLM server sets it
-    up) or "trainer" (OpenRLHF, verl, vLLM's weight-transfer engine: the trainer does)."""
+    up), "trainer" (OpenRLHF, verl, vLLM's weight-transfer engine: the trainer does) or "group" (such a group, whoever
+    set it up)."""
     return next((kind for kind, markers in _WEIGHT_SYNC if any(m in low for m in markers)), None)
 
 _DRIVER = [
@@ -2175,6 +2200,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         "dev_shm_mb": dev_shm_mb(text),
         "nccl_cuda_failure": _first(_NCCL_CUDA_FAILURE, text),
         "nccl_last_error": _first(_NCCL_LAST_ERROR, text),
+        "nccl_versions": nccl_versions(text),
+        "nccl_bootstrap": nccl_bootstrap(text),
         "weight_sync": weight_sync(low),
         "rocm_shown": platform is not None and platform.lower() == "rocm" or bool(_ROCM_SHOWN.search(text)),
         "ascend_shown": platform is not None and platform.lower() in ("ascend", "npu") or bool(_ASCEND_SHOWN.search(text)),

@@ -217,6 +217,17 @@ def test_a_weight_sync_group_rocm_and_invalid_usage_each_set_their_flag():
     assert advice.derive("nccl-error", {"nccl_error": "unhandled system error"}, {"weight_sync": False}) == {}
 
 
+@pytest.mark.parametrize("values,facts", [
+    # init.cc's WARN line, as the pattern captures it
+    ({"nccl_warn": "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 40"}, {}),
+    # torch relays it after "Last error:"
+    ({"nccl_error": "invalid usage"}, {"nccl_last_error": "Duplicate GPU detected : rank 3 and rank 0 both on CUDA device f000"}),
+])
+def test_nccls_own_duplicate_gpu_check_is_an_invalid_usage_with_its_own_words(values, facts):
+    out = advice.derive("nccl-error", values, facts)
+    assert out["nccl_invalid_usage"] == out["nccl_duplicate_gpu"] == "yes"
+
+
 # TRL's client on the server's GPU (huggingface/trl#3706, as trl#3762 quotes the server's line)
 TRL_SERVER = ('INFO:     127.0.0.1:39744 - "POST /init_communicator/ HTTP/1.1" 200 OK\n'
               "ERROR 07-08 10:09:09 [core.py:583] RuntimeError: Worker failed with error 'NCCL error: invalid usage "
@@ -343,3 +354,22 @@ def test_an_empty_last_error_takes_nothing_from_the_lines_below_it(empty):
     assert facts.extract(head + empty)["nccl_last_error"] is None
     d = diagnose(head + empty, book=BOOK).best
     assert d is not None and d.rule_id == "nccl-error" and "printed why it failed" not in d.cause
+
+
+# --- what the paste says of its NCCLs: the bootstrap's interface, two releases on the two sides of a weight sync ------
+
+def test_the_bootstrap_address_is_named_where_the_failure_can_be_the_networks():
+    facts = {"nccl_bootstrap": ["br0:192.168.1.178", "eth0:10.0.0.2"]}
+    assert advice.derive("nccl-error", {"nccl_error": "unhandled system error"}, facts)["nccl_bootstrap"] == \
+        "br0:192.168.1.178`, `eth0:10.0.0.2"
+    # a peer-to-peer or shared-memory failure is one machine's: its address is beside the point
+    p2p = {"nccl_src": "transport/p2p", "nccl_warn": "Cuda failure 'invalid argument'"}
+    assert "nccl_bootstrap" not in advice.derive("nccl-error", p2p, facts)
+
+
+def test_two_nccl_releases_are_two_sides_only_in_a_weight_sync_group():
+    facts = {"nccl_versions": ["2.21.5", "2.27.3"]}
+    values = {"nccl_error": "unhandled system error"}
+    assert "nccl_versions_differ" not in advice.derive("nccl-error", values, facts)
+    out = advice.derive("nccl-error", values, {**facts, "weight_sync": "server"})
+    assert out["nccl_versions_differ"] == "2.21.5`, `2.27.3"

@@ -728,6 +728,10 @@ def test_rocm_is_shown_by_its_platform_build_library_or_card(text, shown):
     # OpenRLHF's, verl's and vLLM's own weight transfer: the trainer does
     ("    self.model_update_group = NCCLWeightTransferEngine.trainer_init(", "trainer"),
     ('  File "/opt/openrlhf/openrlhf/trainer/ray/ppo_actor.py", line 120, in _broadcast_to_vllm', "trainer"),
+    # a PyNcclCommunicator over a StatelessProcessGroup (TRL's client, huggingface/trl#3158): weight sync, whoever set it up
+    ('self.pynccl_comm = PyNcclCommunicator(pg, device="cuda:0")', "group"),
+    # vLLM's own tensor-parallel group passes group=
+    ("    self.pynccl_comm = PyNcclCommunicator(\n        group=self.cpu_group,", None),
     # the command that starts a rollout server: its own tensor-parallel group fails the same way
     ("CUDA_VISIBLE_DEVICES=3,4 python3 -m swift.cli.rollout --model /Model/Qwen3-32B", None),
     ("worker_extension_cls='openrlhf.trainer.ray.vllm_worker_wrap.WorkerWrap'", None),
@@ -851,3 +855,14 @@ def test_a_vllm_switch_that_is_off_shows_no_vllm():
                 "Config: {'GPUS': '2,3', 'USE_VLLM': False, 'TENSOR_PARALLEL_SIZE': 1, 'GPU_MEMORY_UTILIZATION': 0.9}\n"):
         assert facts.foreign_context(off + nccl) == ("a program with its vLLM switched off (use_vllm false)", True), off
     assert facts.foreign_context("GRPOConfig(use_vllm=True, vllm_mode='colocate')\n" + nccl)[0] is None
+
+
+def test_the_nccls_the_paste_loaded_and_the_address_its_bootstrap_used():
+    text = ("INFO 12-28 18:54:49 [pynccl.py:103] vLLM is using nccl==2.27.3\n"
+            "6000gpu:2909560:2909560 [0] NCCL INFO Bootstrap: Using eno1:172.20.0.160<0>\n"
+            "NCCL version 2.21.5+cuda12.4\n"
+            "h:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.177.137.15<0>\n"
+            "(RayWorkerWrapper pid=182) INFO 03-02 03:24:44 pynccl.py:69] vLLM is using nccl==2.27.3\n")
+    f = facts.extract(text)
+    assert f["nccl_versions"] == ["2.27.3", "2.21.5"]
+    assert f["nccl_bootstrap"] == ["eno1:172.20.0.160", "eth0:10.177.137.15"]
