@@ -494,6 +494,8 @@ def _transformers_mismatch(values: dict, facts: dict) -> dict:
         out.update(_name_history(str(values["module"]), str(values["symbol"]), values.get("raised_in"), facts))
     elif values.get("cls") and values.get("symbol"):
         out.update(_attribute_history(str(values["cls"]), str(values["symbol"]), facts))
+    if values.get("layer_type"):
+        out.update(_layer_type_rename(out.get("tf_pin"), facts))
     floor = _TOKENIZER_CLASS_FROM.get(str(values.get("cls") or ""))
     if out.get("tf_pin") and floor and "tf_installed" not in out:
         # the class that lacks the attribute exists only from `floor` on: a transformers at least
@@ -502,6 +504,35 @@ def _transformers_mismatch(values: dict, facts: dict) -> dict:
                   not c.strip().startswith("<=")]
         if any(version_key(u) <= version_key(floor) for u in uppers):
             out.update(tf_class=values["cls"], tf_floor=floor)
+    return out
+
+
+# Where transformers renamed the legacy layer types of hybrid models' configs (`attention` -> `full_attention`,
+# `mamba` -> `linear_attention`): the release that first exports the remap, by the stack index (5.13.0). The vLLM
+# release whose model code first knows both names: granitemoehybrid.py's ALL_DECODER_LAYER_TYPES has the old ones
+# only in the 0.19.1, 0.25.0 and 0.25.1 wheels, both in 0.26.0 ("Transformers >= 5.13.0").
+_LAYER_TYPE_REMAP = ("transformers.configuration_utils", "remap_legacy_layer_types")
+_LAYER_TYPES_BOTH_IN_VLLM = "0.26.0"
+
+
+def _layer_type_rename(pin: str | None, facts: dict) -> dict:
+    """A config's new layer-type name missing from vLLM's table: the transformers release that renamed them, where
+    the one the paste shows stands, and the range to install (the log's vLLM's pin, below that release). A
+    transformers older than the rename that still met the new name read it from the checkpoint's own config.json,
+    which no install of transformers changes."""
+    table = _transformers_table()
+    rec = table[0].import_name(*_LAYER_TYPE_REMAP) if table else None
+    if rec is None or not rec.added:
+        return {}
+    renamed, rels, vkey = rec.added, table[1], table[2]
+    out = {"lt_renamed": renamed, "lt_vllm_fixed": _LAYER_TYPES_BOTH_IN_VLLM}
+    installed = str(facts.get("transformers_version") or "")
+    if installed and vkey(installed):
+        out.update(lt_installed=installed, **({"lt_too_new": "yes"} if vkey(installed) >= vkey(renamed) else {"lt_saved": "yes"}))
+    allowed = [r for r in rels if not pin or in_range(r, pin)]
+    if "lt_saved" not in out and any(vkey(r) < vkey(renamed) for r in allowed):
+        below = all(vkey(r) < vkey(renamed) for r in allowed)
+        out["lt_fix"] = pin if pin and below else ",".join(filter(None, (pin, f"<{renamed}")))
     return out
 
 

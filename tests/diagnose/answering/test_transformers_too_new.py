@@ -172,3 +172,39 @@ def test_a_wording_only_transformers_5_has_needs_no_version_of_it():
     # the same under a vLLM made for transformers 5 is the model's config, not the version
     d = best(log.replace("version 0.12.0", "version 0.24.0"))
     assert d is None or d.rule_id != "transformers-version-mismatch"
+
+
+def test_a_negated_version_condition_holds_where_the_paste_shows_no_release_inside_it():
+    assert condition_holds("vllm_version", "!>=0.26.0", {})
+    assert condition_holds("vllm_version", "!>=0.26.0", {"vllm_version": "0.25.1"})
+    assert not condition_holds("vllm_version", "!>=0.26.0", {"vllm_version": "0.26.0"})
+
+
+# vLLM 0.25's granitemoehybrid.py keys its decoder layers on the old layer-type names; transformers >= 5.13.0
+# renames them as the config loads (the granite-switch#122 shape, with the version lines a full log has)
+LAYER_TYPE = """\
+(APIServer pid=1) INFO 09-08 10:00:00 [api_server.py:1839] vLLM API server version {vllm}
+{tf}(EngineCore pid=9824)   File "/venv/lib/python3.12/site-packages/vllm/model_executor/models/granitemoehybrid.py", line 347, in get_layer
+(EngineCore pid=9824)     layer_class = ALL_DECODER_LAYER_TYPES[config.layer_types[layer_idx]]
+(EngineCore pid=9824) KeyError: 'linear_attention'
+"""
+
+
+def test_a_renamed_layer_type_under_a_vllm_before_0_26_is_the_version():
+    d = best(LAYER_TYPE.format(vllm="0.25.0", tf="transformers                             5.16.1\n"))
+    assert d is not None and d.rule_id == "transformers-version-mismatch"
+    assert "transformers 5.13.0 renamed the layer types" in d.cause and "`linear_attention`" in d.cause
+    assert "The paste shows transformers 5.16.1" in d.cause
+    assert 'pip install "transformers>=5.5.3,<5.13.0"' in d.fix and 'vllm>=0.26.0' in d.fix
+
+
+def test_a_renamed_layer_type_read_from_the_checkpoint_itself_asks_for_vllm_not_an_older_transformers():
+    d = best(LAYER_TYPE.format(vllm="0.25.0", tf="transformers                             5.12.1\n"))
+    assert d is not None and d.rule_id == "transformers-version-mismatch"
+    assert "the new names are in the checkpoint's" in d.cause
+    assert 'pip install "transformers' not in d.fix and 'vllm>=0.26.0' in d.fix
+
+
+def test_a_renamed_layer_type_under_vllm_0_26_is_not_the_version():
+    d = best(LAYER_TYPE.format(vllm="0.26.0", tf=""))
+    assert d is None or d.rule_id != "transformers-version-mismatch"
