@@ -1719,6 +1719,25 @@ def _toolkit_cuda(facts: dict) -> tuple[str | None, str | None]:
     return (cuda, str(version)) if cuda else (None, None)
 
 
+# CUDA 13.0 renamed Jetson Thor's architecture: sm_101 of CUDA 12.8 and 12.9 is sm_110 from 13.0 on
+_RENAMED_IN_CUDA_13 = ("sm_101",)
+
+
+def _nvcc_arch(arch: str) -> dict:
+    """An nvcc that rejected `compute_120a`: the architecture as sm_*, and the first toolkit that knows it (nvcc and
+    ptxas of one toolkit know the same ones), or that CUDA 13.0 renamed it."""
+    if not arch.startswith("compute_"):
+        return {}
+    sm = "sm_" + arch[len("compute_"):]
+    base = sm.rstrip("af")
+    if base in _RENAMED_IN_CUDA_13:
+        return {"nvcc_sm": sm, "nvcc_renamed": "yes"}
+    first = _PTXAS_FIRST_CUDA.get(sm) or _PTXAS_FIRST_CUDA.get(base)
+    if first and sm.endswith("f"):
+        first = max(first, "12.9", key=version_key)
+    return {"nvcc_sm": sm, **({"nvcc_first_cuda": first} if first else {})}
+
+
 @deriver("jit-cuda-toolkit-missing", "flashinfer-sampler")
 def _jit_toolkit(values: dict, facts: dict) -> dict:
     """Who compiled (from the frames), what CUDA the toolkit must be (torch's), FlashInfer's version
@@ -1745,6 +1764,7 @@ def _jit_toolkit(values: dict, facts: dict) -> dict:
         out["toolkit_dir"] = f"/usr/local/cuda-{cuda}"
         if cuda_from:
             out["toolkit_cuda_pin"] = cuda_from
+    out.update(_nvcc_arch(str(values.get("nvcc_arch") or "")))
     if library == "FlashInfer" or "flashinfer" in path or values.get("fi_cache_version"):
         out["jit_flashinfer"] = "yes"
         fi, fi_from = _flashinfer_version(values, facts)

@@ -47,6 +47,7 @@ def describe(ix, module: str, facts: dict) -> dict:
     if parents and not out.get("mm_req"):
         out["mm_via"] = ", ".join(f"`{p}`" for p in parents[:3])
     out.update(_wheels(ix, dist, out.get("mm_exact")))
+    out.update(_host_without_wheel(ix, dists, facts))
     spec = out.get("mm_spec")
     out.setdefault("mm_fix", f'pip install "{dist}{spec}"' if spec else f"pip install {dist}")
     return out
@@ -115,6 +116,31 @@ def _wheels(ix, dist: str, version: str | None) -> dict:
     elif "any" not in wheels and not all(p in wheels for p in _SERVERS):
         out["mm_platforms"] = ", ".join(_platform_words(p) for p in wheels)
     return out
+
+
+# The OS a paste shows it ran on (facts.host's os_hint) as the wheel table names it; WSL runs Linux wheels
+_HOST_OS = {"macos": "macos", "windows": "windows"}
+
+
+def _host_without_wheel(ix, dists: list, facts: dict) -> dict:
+    """The paste ran on macOS or native Windows and no distribution of the module ships a wheel for it there
+    (triton on a Mac): no `pip install` brings it, whatever the step above says. Nothing when a distribution's
+    wheels are unknown, universal, or built from a source archive."""
+    host = _HOST_OS.get(str(facts.get("os_hint") or ""))
+    if not host:
+        return {}
+    shown = None
+    for d in dists:
+        found = ix.wheel_platforms(d)
+        if not found:
+            return {}
+        plats = found[1]
+        if any(p in ("any", "sdist") or p.partition("_")[0] == host for p in plats):
+            return {}
+        shown = shown or (d, found)
+    d, (version, plats) = shown
+    return {"mm_host": _OS_WORDS[host], "mm_wheel_version": version, "mm_host_dist": d,
+            "mm_platforms": ", ".join(_platform_words(p) for p in plats)}
 
 
 def _platform_words(platform: str) -> str:

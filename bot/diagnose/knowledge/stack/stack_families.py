@@ -508,7 +508,7 @@ def _attribute_name(ix, m: Message, text: str, facts: dict) -> Hit | None:
 
 # --- module-missing: a module of a distribution vLLM requires, imported by another package ------------------
 
-_NO_MODULE = re.compile(r"No module named '(?P<module>[A-Za-z_][\w.]{0,120})'")
+_NO_MODULE = re.compile(r"No module named ['‘’](?P<module>[A-Za-z_][\w.]{0,120})['‘’]")
 _VLLM_FILE = re.compile(r"(?:^|/)vllm/[\w/]+\.py$")
 # Not a distribution to install: vLLM's, torch's own compiled parts (a broken install), a model's
 # remote code, and the modules vllm-checkout-shadow and dependency-submodule-missing answer.

@@ -230,7 +230,8 @@ def _plain_value(value: str | None) -> str | None:
 
 # --- optional-package: vLLM imported a package that is not installed -------------------------------
 
-_NO_MODULE = re.compile(r"No module named '(?P<module>[\w.]+)'")
+# typographic quotes too: a person retyping the line (macOS, a chat client) writes ‘triton’
+_NO_MODULE = re.compile(r"No module named ['‘’](?P<module>[\w.]+)['‘’]")
 _VLLM_FILE = re.compile(r"(?:^|[/\\])(vllm[/\\][\w/\\]+?)\.py$")
 
 

@@ -69,3 +69,13 @@ def test_no_answer_for_a_module_no_vllm_needs_or_vllms_own_import():
     assert diagnose(sub).best is None or diagnose(sub).best.rule_id != "stack-module-missing"
     vllm_own = _TORCH_IMPORTS_TRITON.replace("torch/_inductor/runtime/triton_heuristics.py", "vllm/triton_utils/importing.py")
     assert diagnose(vllm_own).best is None or diagnose(vllm_own).best.rule_id != "stack-module-missing"
+
+
+def test_a_host_no_distribution_has_wheels_for():
+    ix = stack_index.load()
+    v = describe(ix, "triton", {"os_hint": "macos"})
+    assert v["mm_host"] == "macOS" and v["mm_host_dist"] == "triton" and "Linux x86_64" in v["mm_platforms"]
+    # triton-windows ships Windows wheels, WSL runs Linux ones: nothing to say there
+    assert "mm_host" not in describe(ix, "triton", {"os_hint": "windows"})
+    assert "mm_host" not in describe(ix, "triton", {"os_hint": "wsl"})
+    assert "mm_host" not in describe(ix, "zmq", {"os_hint": "macos"})
