@@ -265,6 +265,9 @@ _PROGRAMS_ZH = {
     "SD.Next or text-generation-webui (their `HH:MM:SS-micro LEVEL` log)":
         "SD.Next 或 text-generation-webui（它们的 `HH:MM:SS-micro LEVEL` 日志格式）",
     "SGLang (its `[date TP0]` log records)": "SGLang（它的 `[date TP0]` 日志记录）",
+    "SGLang (its `[gpu_id=N]` log records)": "SGLang（它的 `[gpu_id=N]` 日志记录）",
+    "FFmpeg or a media tool built on it (its `[component @ 0x...]` log)":
+        "FFmpeg 或基于它的媒体工具（它的 `[component @ 0x...]` 日志格式）",
     "TRL's training": "TRL 的训练",
     "Xinference's transformers engine": "Xinference 的 transformers 引擎",
     "a Go program (its `time=... level=... msg=` log)": "Go 程序（它的 `time=... level=... msg=` 日志格式）",
@@ -288,6 +291,8 @@ _PROGRAMS_ZH = {
     "a training framework that does not run vLLM (XTuner, torchtune, LitGPT, Lightning, OpenMMLab, ...)":
         "不运行 vLLM 的训练框架（XTuner、torchtune、LitGPT、Lightning、OpenMMLab 等）",
     "a training or transcription loop (its progress bar)": "训练或语音转写循环（它的进度条）",
+    "a training loop (its epoch or step lines with a loss)": "训练循环（它带 loss 的 epoch 或 step 日志行）",
+    "a video encoder (NVENC)": "视频编码器（NVENC）",
     "a training run tracked by Weights & Biases": "由 Weights & Biases 跟踪的训练任务",
     "a training script, a model's demo or a web UI (the script it runs)": "训练脚本、模型演示或 Web UI（它运行的脚本）",
     "a voice conversion app (RVC, Applio, so-vits-svc)": "变声应用（RVC、Applio、so-vits-svc）",
@@ -310,6 +315,7 @@ _PROGRAMS_ZH = {
 _PROGRAM_ROLES_ZH = {
     "the program the dynamic loader could not start": "动态加载器无法启动的程序",
     "a package that is neither vLLM nor the stack beneath it": "既不是 vLLM 也不是其下层软件栈的包",
+    "a container image that is not vLLM's": "不是 vLLM 的容器镜像",
 }
 _NAMED_ROLE = LazyRe(r"^(`[^`\n]+`) \(([^()]+)\)$")
 

@@ -550,6 +550,10 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # "llama_kv_cache_init"); llama_cpp is llama-cpp-python's package
     ("llama.cpp or a binding of it", False, ("llm_load_tensors", "llm_load_print_meta", "llama_load_model_from_file",
                                              "llama_cpp", "libllama", "llama_model_loader", "load_tensors: ",
+                                             # the front ends' name for that backend, without the dot (Jan's
+                                             # "[llamacpp-router stdout]", h2oGPT's llamacpp_path, the web UIs'
+                                             # llamacpp_HF loader)
+                                             "llamacpp",
                                              "llama_new_context_with_model", "llama_init_from_model",
                                              "llama_kv_cache_init",
                                              # newer llama.cpp's loader and context lines, its common/ helpers
@@ -665,6 +669,10 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # run_localGPT.py; h2oGPT and H2O LLM Studio; any of them in front of a vLLM server names vLLM when vLLM's
     # error is relayed
     ("Open WebUI", False, ("open_webui", "open-webui")),
+    # RAGFlow, the RAG engine, by its name in its image (infiniflow/ragflow), compose services and containers
+    # (ragflow-server, ragflow-mysql) and package paths; it calls a vLLM server as one of its model providers, and
+    # a vLLM error it relays names vLLM, which keeps such a paste vLLM's
+    ("RAGFlow", False, ("ragflow",)),
     ("LM Studio", False, ("lm studio", "lmstudio-ai", "[lmsinternal]", ".lmstudio")),
     ("PrivateGPT", False, ("private_gpt", "privategpt", "private-gpt")),
     ("localGPT", False, ("localgpt",)),
@@ -816,6 +824,16 @@ _FOREIGN_SHAPES = [
      _P(r"(?:^|\s)time=\d{4}-\d\d-\d\dT\S+ level=(?:DEBUG|INFO|WARN|ERROR) msg=", re.M, literals=(" level=",))),
     ("SGLang (its `[date TP0]` log records)",
      _P(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: (?:TP|DP|EP|PP)\d+)+\]", literals=(" TP", " DP"))),
+    # SGLang's records before its `[date TP0]` header (0.1-0.2, 2024): "[gpu_id=0] Load weight begin.",
+    # "[gpu_id=3] Memory pool end. avail mem=2.52 GB"; vLLM names no GPU so in any record
+    ("SGLang (its `[gpu_id=N]` log records)",
+     _P(r"^\[gpu_id=\d+\] ", re.M, literals=("[gpu_id=",))),
+    # FFmpeg's log records name the component and its address ("[h264_nvenc @ 0x5612d4a0] Cannot load ...",
+    # "[AVHWDeviceContext @ 0x562894e1d340] cu->cuInit(0) failed", on Windows "[h264_nvenc @ 00000219ccbba800]"):
+    # a media server's or a video tool's transcoding (Jellyfin, Plex, Frigate, HandBrake), whose CUDA errors read
+    # like vLLM's; a vLLM log with a video decoder's warning prints vLLM's own lines, which keep it vLLM's
+    ("FFmpeg or a media tool built on it (its `[component @ 0x...]` log)",
+     _P(r"^\[[A-Za-z][\w:-]{1,40} @ (?:0x)?[0-9a-fA-F]{6,16}\] ", re.M, literals=(" @ 0",))),
     ("SD.Next or text-generation-webui (their `HH:MM:SS-micro LEVEL` log)",
      _P(r"^\d\d:\d\d:\d\d-\d{6} (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) ", re.M,
         literals=(" DEBUG ", " INFO ", " WARNING ", " ERROR ", " CRITICAL "))),
@@ -855,8 +873,20 @@ _PROGRAM_SIGNS = [
     # "Transcribe:   0%|")
     ("a training or transcription loop (its progress bar)",
      _P(r"\d+(?:\.\d+)?(?:s/it|it/s|s/step|step/s)?, (?:\w+_)?loss=-?\d|"
-        r"(?im:^\s*(?:epoch|steps?|training|train|transcrib\w*)\b[^|\n]{0,60}:\s+\d{1,3}%\|)",
+        r"(?im:^\s*(?:epoch|steps?|training|train|transcrib\w*|(?:\w+ )?frames)\b[^|\n]{0,60}:\s+\d{1,3}%\|)",
         literals=("loss=", "%|"))),
+    # a training loop's own progress lines: an epoch, iteration or step counter and a loss value on one line
+    # ("{| Epoch: 54/167 (1922/1926) | Loss: 0.2836 |", "iter 100: loss 2.3456", "Epoch [1/10], Step [100/600],
+    # Loss: 0.21", "iter: 79  total_loss: 2.734", "INFO:tensorflow:global step 60: loss = 11.7182"), and Keras'
+    # bar (" 39/100 [=====>.....] - ETA: 29s - loss: 2.4585e-06"); vLLM computes no loss
+    ("a training loop (its epoch or step lines with a loss)",
+     _P(r"(?im)^[^\n]{0,200}?\b(?:epochs?|iter(?:ation)?s?|steps?)\b[^\n]{0,200}?\b(?:\w+[_ ])?loss\b[\s:=(|]{0,3}"
+        r"-?\d|\s-\s(?:\w+_)?loss:\s-?\d", literals=("loss", "Loss", "LOSS"))),
+    # NVIDIA's video encoder, which vLLM never uses: FFmpeg's and PyAV's NVENC encoders ("h264_nvenc",
+    # "ERROR:libav.h264_nvenc:Driver does not support the required nvenc API version") and the Video Codec SDK's
+    # session ("nvEncOpenEncodeSessionEx ... returned error 2")
+    ("a video encoder (NVENC)",
+     _P(r"\b(?:h264|hevc|av1)_nvenc\b|\bnvEncOpenEncodeSession", literals=("_nvenc", "nvEncOpenEncodeSession"))),
     # trainers' own log records: the Hugging Face Trainer's dicts ("{'loss': 1.23, 'grad_norm': ...",
     # "'train_runtime':") and banner, OpenMMLab's runner ("Epoch [6][3150/3681]\tlr: ...", mmengine's
     # "Epoch(train)  [6][150/501]"), the classic "Epoch: [1][43/48]" of PyTorch's examples, Lightning's banner
@@ -939,10 +969,68 @@ def _rust_program(text: str) -> str | None:
 _ROLLOUT_TRAINERS = (*_RL_TRAINERS, "ray.exceptions", "raylet", "ray::", "ray/_private", "ray\\_private", " pid=")
 
 
+# A container the paste runs: `docker run [options] IMAGE [command]` (podman's, nvidia-docker's; a command continued
+# with backslashes, after a prompt or in inline code) and a compose file's `image:` lines. An error raised inside a
+# container is its image's program's: one that is not vLLM's image is another program, like the CUDA base image
+# that only runs nvidia-smi. vLLM's images name vLLM (vllm/vllm-openai, a custom tag built on it, which a mention
+# already keeps vLLM's); so do the images of the frameworks that host it.
+_CONTAINER_RUN = _P(r"(?:^|[`$#>] ?)[ \t]*(?:sudo[ \t]+(?:-E[ \t]+)?)?(?:nvidia-docker|docker|podman)[ \t]+(?:container[ \t]+)?"
+                    r"run[ \t]+((?:\\\n|[^\n]){1,1500})", re.M,
+                    literals=("docker run", "podman run", "container run"), span=1600)
+_COMPOSE_IMAGE = _P(r"^[ \t]*image:[ \t]*['\"]?([^\s'\"#]{1,200})", re.M, literals=("image:",))
+# docker run's options that take no value (the rest take the next word unless written `--opt=value`)
+_RUN_FLAGS = frozenset(("--rm", "--privileged", "--init", "--detach", "--interactive", "--tty", "--read-only",
+                        "-P", "--publish-all", "--no-healthcheck", "--oom-kill-disable", "--sig-proxy"))
+_IMAGE_NAME = re.compile(r"[a-z0-9][a-z0-9._/-]*(?::[\w.-]+)?(?:@sha256:[0-9a-f]+)?")
+_PROSE_WORDS = frozenset("a an the it its this that my your with without and or but on in as for from to using "
+                         "is was command commands image images container containers again".split())
+# images of vLLM and of the frameworks that run it (verl, OpenRLHF, LLaMA-Factory, Xinference, GPUStack, Ray's LLM
+# images, KServe's huggingfaceserver, LMCache, Dynamo, NIM, ms-swift and ModelScope's, NeMo-RL, SkyRL, EasyR1,
+# LocalAI, OpenLLM): lower-case substrings of the image's name (Axolotl's and Unsloth's are _FOREIGN_RUNNERS)
+_VLLM_HOST_IMAGES = ("vllm", "verl", "openrlhf", "llamafactory", "llama-factory", "xinference", "gpustack",
+                     "ray-llm", "rayproject/ray", "kserve", "huggingfaceserver", "lmcache", "dynamo", "nvcr.io/nim/",
+                     "ms-swift", "modelscope", "nemo-rl", "skyrl", "easyr1", "localai", "openllm")
+# The container engine refusing to start the container (no NVIDIA runtime, the toolkit's hook failing, a pull that
+# failed): the image's program never ran, so which image it was says nothing; these stay the stack's to answer.
+_CONTAINER_NOT_STARTED = ("error response from daemon", "oci runtime create failed", "nvidia-container-cli",
+                          "could not select device driver", "unresolvable cdi devices", "error running hook",
+                          "error running prestart hook", "failed to create shim", "unknown or invalid runtime name",
+                          "unknown runtime specified", "failed to register layer", "pull access denied",
+                          "error pulling image")
+
+
+def container_image(text: str) -> str | None:
+    """The image of the first container the paste runs (docker/podman run, a compose file), if it names one."""
+    m = _CONTAINER_RUN.search(text)
+    if m:
+        words = [w.strip("`'\"") for w in m.group(1).replace("\\\n", " ").split()]
+        while words and words[0].startswith("-"):
+            flag = words.pop(0)
+            takes_value = "=" not in flag and flag not in _RUN_FLAGS and not re.fullmatch(r"-[dit]+", flag)
+            if takes_value and words:
+                words.pop(0)
+        image = words[0] if words else ""
+        if _IMAGE_NAME.fullmatch(image) and image not in _PROSE_WORDS:
+            return image
+    m = _COMPOSE_IMAGE.search(text)
+    return m.group(1) if m and _IMAGE_NAME.fullmatch(m.group(1)) else None
+
+
+def _container_program(text: str) -> str | None:
+    """A container of an image that is neither vLLM's nor a framework's that hosts it, whose program ran."""
+    image = container_image(text)
+    if image is None or any(h in image for h in _VLLM_HOST_IMAGES):
+        return None
+    low = text.lower()
+    if any(m in low for m in _CONTAINER_NOT_STARTED):
+        return None
+    return f"`{image}` (a container image that is not vLLM's)"
+
+
 def program_sign(text: str) -> str | None:
     """The other program a paste that never mentions vLLM shows by what it does or how it logs."""
     return next((name for name, pattern in _PROGRAM_SIGNS if pattern.search(text)), None) \
-        or _rust_program(text)
+        or _rust_program(text) or _container_program(text)
 
 
 # The dynamic loader names the executable it could not start ("/server: error while loading shared

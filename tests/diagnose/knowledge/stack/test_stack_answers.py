@@ -233,7 +233,7 @@ def test_torchs_cuda_init_warning_above_a_missing_gpu_is_the_root():
     # raised for want of a GPU (vllm#13230). The warning starts its own message (not the INFO
     # record's tail), and its code, not "No CUDA GPUs are available", is the answer.
     info = _body("cuda-system-not-ready/stack-gpustack1254-802-fabricmanager-v06.log")[0]
-    warning = _body("stack-error-code/bare-faster-whisper20-500-wsl2-docker-warning.log")[1:]
+    warning = _body("_negative/docker-fasterwhisper20-subplz-image-cuda-500-wsl2.log")[1:]
     later = _body("no-cuda-gpus/rlhf-example-vllm072.log")
     report = diagnose("\n".join([info, *warning, *later]))
     d = report.diagnoses[0]
