@@ -656,9 +656,8 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("nnU-Net", False, ("nnunet",)),
     ("Easy Diffusion", False, ("stable-diffusion-ui", "easydiffusion", "easy diffusion")),
     ("KoboldCpp", False, ("koboldcpp",)),
-    # (not TabbyAPI by its name: its Python errors name exllamav2 in their frames, and its container's start, which
-    # the container toolkit refuses on an old driver, is answered like any image's)
-    ("ExLlama", False, ("exllamav2", "exllamav3")),
+    # TabbyAPI serves ExLlama: its Python errors name exllamav2 in their frames, its compose service its name
+    ("ExLlama or TabbyAPI", False, ("exllamav2", "exllamav3", "tabbyapi")),
     # MLC LLM's package (mlc_llm, mlc_chat before 0.1) runs on Apache TVM, whose FFI names itself in every
     # traceback (tvm._ffi.base.TVMError, tvm/_ffi/_cython/...)
     ("MLC LLM or Apache TVM", False, ("mlc_llm", "mlc-llm", "mlc_chat", "mlc-chat", "tvm._ffi", "tvm/_ffi",
@@ -991,7 +990,11 @@ _VLLM_HOST_IMAGES = ("vllm", "verl", "openrlhf", "llamafactory", "llama-factory"
                      "ray-llm", "rayproject/ray", "kserve", "huggingfaceserver", "lmcache", "dynamo", "nvcr.io/nim/",
                      "ms-swift", "modelscope", "nemo-rl", "skyrl", "easyr1", "localai", "openllm")
 # The container engine refusing to start the container (no NVIDIA runtime, the toolkit's hook failing, a pull that
-# failed): the image's program never ran, so which image it was says nothing; these stay the stack's to answer.
+# failed): the image's program never ran, but the paste is still that program's deployment, which a vLLM channel
+# does not answer; only images that exist to test the GPU or to build on (CUDA's bases and samples, plain OS
+# images) stay the stack's to answer, as the first step of any vLLM container's set-up.
+_GPU_TEST_IMAGES = re.compile(r"(?:^|/)(?:cuda|cuda-sample|samples|ubuntu|debian|centos|rockylinux|almalinux|fedora|"
+                              r"alpine|busybox|nbody)(?::|@|$)")
 _CONTAINER_NOT_STARTED = ("error response from daemon", "oci runtime create failed", "nvidia-container-cli",
                           "could not select device driver", "unresolvable cdi devices", "error running hook",
                           "error running prestart hook", "failed to create shim", "unknown or invalid runtime name",
@@ -1022,7 +1025,7 @@ def _container_program(text: str) -> str | None:
     if image is None or any(h in image for h in _VLLM_HOST_IMAGES):
         return None
     low = text.lower()
-    if any(m in low for m in _CONTAINER_NOT_STARTED):
+    if any(m in low for m in _CONTAINER_NOT_STARTED) and _GPU_TEST_IMAGES.search(image):
         return None
     return f"`{image}` (a container image that is not vLLM's)"
 

@@ -21,8 +21,23 @@ def best(rel: str, lang: str = "en"):
     return diagnose(fixtures.read(LOGS / rel).data, lang=lang, book=BOOK).best
 
 
+# TabbyAPI's compose start refused on driver 550 (tabbyAPI#324) is TabbyAPI's deployment and stays unanswered;
+# the same lines with vLLM's image in its place are a vLLM user's
+TABBY = "_negative/tabbyapi-compose-image-require-cuda128-driver550.log"
+
+
+def vllm_image(lang: str = "en"):
+    text = fixtures.read(LOGS / TABBY).data.decode()
+    text = text.replace("ghcr.io/theroyallab/tabbyapi:latest", "vllm/vllm-openai:latest").replace("tabbyapi-1", "vllm-1")
+    return diagnose(text, lang=lang, book=BOOK).best
+
+
+def test_another_programs_image_refused_by_the_toolkit_is_not_answered():
+    assert best(TABBY) is None
+
+
 def test_image_cuda_needs_its_toolkit_driver_and_the_host_driver_gets_a_release_it_runs():
-    d = best("driver-too-old/container-require-cuda128-driver550.log")
+    d = vllm_image()
     assert d.rule_id == "driver-too-old"
     assert "570.26" in d.fix
     # driver 550 runs CUDA 12.4: the newest vLLM whose pinned torch is built for CUDA <= 12.4
@@ -45,5 +60,5 @@ def test_a_driver_that_would_pass_is_not_this_hosts_and_is_not_used():
 
 
 def test_chinese_text_keeps_the_values():
-    d = best("driver-too-old/container-require-cuda128-driver550.log", lang="zh")
+    d = vllm_image(lang="zh")
     assert "570.26" in d.fix and "pip install vllm==" in d.fix

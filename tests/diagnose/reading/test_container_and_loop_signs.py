@@ -39,12 +39,19 @@ def test_vllms_images_and_the_frameworks_that_host_it_are_not_another_program():
     assert diagnose(f"docker run --gpus all verlai/verl:base\n{HUB_DOWN}").diagnoses[0].rule_id == "hf-unreachable"
 
 
-def test_the_daemon_refusing_to_start_a_container_stays_the_stacks():
-    # linonetwo/MOSS-DockerFile#2: the container never started, so which image it was says nothing
-    paste = ("docker run --gpus all -it --volume=/home/moss:/mnt/llm -d linonetwo/moss:int4\n"
-             "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].\n")
-    assert facts.extract(paste)["foreign_context"] is None
-    assert diagnose(paste).diagnoses[0].rule_id == "container-gpu-runtime-missing"
+def test_the_daemon_refusing_another_programs_image_is_that_programs_deployment():
+    # linonetwo/MOSS-DockerFile#2: MOSS's image, which the daemon would not start: MOSS's set-up, not vLLM's
+    refusal = "docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].\n"
+    moss = "docker run --gpus all -it --volume=/home/moss:/mnt/llm -d linonetwo/moss:int4\n" + refusal
+    assert "linonetwo/moss:int4" in (facts.extract(moss)["foreign_context"] or "")
+    assert not diagnose(moss).diagnoses
+    # the CUDA base image that only runs nvidia-smi is the first step of any GPU container's set-up: answered
+    cuda = "docker run --rm --gpus all nvidia/cuda:12.4.1-base-ubuntu22.04 nvidia-smi\n" + refusal
+    assert facts.extract(cuda)["foreign_context"] is None
+    assert diagnose(cuda).diagnoses[0].rule_id == "container-gpu-runtime-missing"
+    # and vLLM's own image, of course
+    ours = "docker run --gpus all -p 8000:8000 vllm/vllm-openai:latest --model Qwen/Qwen2.5-7B-Instruct\n" + refusal
+    assert diagnose(ours).diagnoses[0].rule_id == "container-gpu-runtime-missing"
 
 
 def test_a_training_loops_epoch_and_loss_lines_show_another_program():
