@@ -1296,11 +1296,22 @@ def _ib_memlock(values: dict, facts: dict) -> dict:
     return {"memlock_kb": limit} if limit else {}
 
 
+def _offline_script(facts: dict) -> dict:
+    """The batch script around LLM.generate whose own options hold the batch's host RAM (reading/facts.offline_batch)."""
+    return {"offline_vllm_infer": "yes"} if facts.get("offline_batch") == "vllm_infer" else {}
+
+
+@deriver("engine-core-died")
+def _engine_core_died(values: dict, facts: dict) -> dict:
+    return _offline_script(facts)
+
+
 @deriver("os-oom-killed")
 def _oom_killed(values: dict, facts: dict) -> dict:
     """The RAM the kernel's victim held of its own (anon-rss, kB), in GiB; and the run's settings that
-    hold host RAM: weights offloaded to the CPU (per GPU), tensor-parallel workers loading at once."""
-    out: dict = {}
+    hold host RAM: weights offloaded to the CPU (per GPU), tensor-parallel workers loading at once, the
+    offline batch's script."""
+    out: dict = _offline_script(facts)
     rss = num(values.get("anon_rss_kb"))
     if rss:
         gib = rss / 2**20

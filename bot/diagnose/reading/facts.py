@@ -1443,7 +1443,9 @@ _CONTAINERS = (("openshift", ("openshift", "restricted-v2")),
                # a pod spec's GPU limit (`nvidia.com/gpu: 1`; podman's CDI name has `=`), KServe's InferenceService
                ("kubernetes", ("kubectl", "kubernetes", "/var/run/secrets/kubernetes", "nvidia.com/gpu:",
                                "runtimeclassname", "inferenceservice", "kserve")),
-               ("docker", ("docker", "/.dockerenv", "--shm-size", "--ipc=host", "vllm/vllm-openai", "nvcr.io/")),
+               # vLLM's own image works in /vllm-workspace (its Dockerfile's WORKDIR): a prompt or path there is its container
+               ("docker", ("docker", "/.dockerenv", "--shm-size", "--ipc=host", "vllm/vllm-openai", "nvcr.io/",
+                           "/vllm-workspace/", ":/vllm-workspace#")),
                ("podman", ("podman",)),
                ("apptainer", ("apptainer", "singularity")))
 # pip's resolver: "vllm 0.5.4 requires torch==2.4.0, but you have torch 2.1.1 which is incompatible."
@@ -1692,7 +1694,7 @@ def host(text: str, low: str) -> tuple[str | None, str | None]:
     container = None
     if any(k in low for k in ("docker", "kube", "openshift", "restricted", "podman", "apptainer", "singularity",
                               "shm-size", "ipc=host", "nvcr.io", "vllm/vllm-openai", "nvidia.com/gpu:", "runtimeclass",
-                              "inferenceservice", "kserve")):
+                              "inferenceservice", "kserve", "/vllm-workspace")):
         container = next((name for name, marks in _CONTAINERS if any(m in low for m in marks)), None)
     return os_hint, container
 
@@ -2207,6 +2209,19 @@ def _mentions_vllm(low: str) -> bool:
     return any(m in low for m in _VLLM_MENTIONED)
 
 
+# An offline batch: LLM.generate's progress bars (it renders every prompt, images included, before the engine runs
+# them), or LLaMA-Factory's batch script around it
+_OFFLINE_BATCH = _P(r"(?:Processed|Rendering) prompts:|Adding requests:", literals=(" prompts:", "Adding requests:"))
+
+
+def offline_batch(text: str, low: str) -> str | None:
+    """"vllm_infer" where the paste runs LLaMA-Factory's scripts/vllm_infer.py, "yes" where it shows LLM.generate's
+    progress over a batch of prompts: the host RAM the batch's prepared inputs hold is then the run's own."""
+    if "vllm_infer" in low:
+        return "vllm_infer"
+    return "yes" if _OFFLINE_BATCH.search(text) else None
+
+
 def vllm_mode(low: str) -> bool:
     """The paste shows a framework in its vLLM mode, in words that do not name vLLM (Ray Serve LLM, swift rollout)."""
     return any(m in low for m in _VLLM_MODES)
@@ -2277,6 +2292,10 @@ def extract(text: str, error_lines: str = "") -> dict:
         # the paste shows vLLM, or names an actor that frameworks place their vLLM engines in
         "ray_vllm_context": vllm_context or _hosts_vllm(low),
         "rl_trainer": rl_trainer(low),
+        "offline_batch": offline_batch(text, low),
+        # the engine core logged its own orderly shutdown (0.23+: "[shutdown] EngineCore: trigger received signal=SIGTERM"):
+        # the client's "engine core exited unexpectedly" that follows is the exit's noise, not a death
+        "engine_core_stopped": "[shutdown] EngineCore:" in text,
         "vllm_install": install,
         "vllm_sdist": vllm_sdist(text) if install else None,
         "cuda_build": cuda_build(text, install),

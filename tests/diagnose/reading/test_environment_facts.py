@@ -200,9 +200,29 @@ def test_host_os_hints(text, os_hint):
     ("pod vllm-0 in namespace llm, OpenShift restricted-v2 SCC", "openshift"),
     ("kubectl logs vllm-7d9f -n serving", "kubernetes"),
     ("python -m vllm.entrypoints.openai.api_server --model m", None),
+    # vLLM's image works in /vllm-workspace (its Dockerfile's WORKDIR)
+    ("root@test2222-7dcd6b94b7-wl6w4:/vllm-workspace# python3 --version", "docker"),
+    ('  File "/home/me/vllm-workspace-notes/run.py", line 3', None),
 ])
 def test_container_hints(text, container):
     assert _facts(text)["container"] == container
+
+
+@pytest.mark.parametrize("text, batch", [
+    ("Processed prompts:  13%|#3        | 529/4000 [00:44<02:11, 26.45it/s]", "yes"),
+    ("Adding requests: 100%|##########| 5000/5000 [00:03<00:00, 1500.00it/s]", "yes"),
+    ("python scripts/vllm_infer.py --model_name_or_path Qwen2-VL --dataset mllm_demo", "vllm_infer"),
+    ("INFO:     Application startup complete.", None),
+])
+def test_offline_batch(text, batch):
+    assert _facts(text)["offline_batch"] == batch
+
+
+def test_engine_core_stopped_in_order():
+    stopped = "(EngineCore pid=2606) INFO 11-30 02:44:52 [core.py:1313] [shutdown] EngineCore: trigger received signal=SIGTERM"
+    assert _facts(stopped)["engine_core_stopped"] is True
+    assert _facts("WARNING [core_client.py:817] [shutdown] MPClient: engine core exited unexpectedly")[
+        "engine_core_stopped"] is False
 
 
 @pytest.mark.parametrize("text, python", [
