@@ -40,9 +40,9 @@ VLLM_FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-packa
 # answered from the stack index (bot/diagnose/knowledge/stack/families.py): the layers beneath vLLM
 STACK_FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "hub-http", "stack-site", "import-name", "attribute-name", "module-missing")
 FAMILIES = VLLM_FAMILIES + STACK_FAMILIES
-MATCH_KEYS = {"patterns", "fuzzy", "scope", "when", "cleared_by"}
+MATCH_KEYS = {"patterns", "fuzzy", "scope", "when", "cleared_by", "cleared_before"}
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_CACHE_FORMAT = 10
+_CACHE_FORMAT = 11
 
 
 class RuleError(ValueError):
@@ -73,6 +73,7 @@ class Rule(Record):
     family: str | None = None          # answered from vLLM's source (FAMILIES), not by patterns
     points_above: bool = False         # a hint that, like a wrapper, reports an error printed above it
     cleared_by: str | None = None      # a line after the message's last time that shows it resolved
+    cleared_before: str | None = None  # a line that starts another run: a cleared_by line after it is not this run's
     literals: list[str] = Factory(list)
     pattern_when: list[dict] = Factory(list)
     _compiled: dict = Factory(dict)
@@ -123,10 +124,19 @@ class Rule(Record):
         last = text.rfind(message[:120].strip())
         if last < 0:
             return False
-        rx = self._compiled.get("cleared_by")
+        start = last + len(message[:120].strip())
+        # a paste of several processes (each node of a cluster): the line that clears must be this run's own
+        end = len(text)
+        if self.cleared_before:
+            other = self._regex("cleared_before").search(text, start)
+            end = other.start() if other else end
+        return self._regex("cleared_by").search(text, start, end) is not None
+
+    def _regex(self, key: str) -> re.Pattern[str]:
+        rx = self._compiled.get(key)
         if rx is None:
-            rx = self._compiled["cleared_by"] = re.compile(self.cleared_by, re.M)
-        return rx.search(text, last + len(message[:120].strip())) is not None
+            rx = self._compiled[key] = re.compile(getattr(self, key), re.M)
+        return rx
 
     def to_json(self) -> dict:
         return self.to_dict()
@@ -323,10 +333,12 @@ def validate(data, path) -> Rule:
         if not isinstance(cleared_by, str) or level == "root":
             raise RuleError(f"{where}: match.cleared_by: a regex, and only for a hint or a wrapper "
                             "(a root cause does not clear)")
-        try:
-            re.compile(cleared_by)
-        except re.error as e:
-            raise RuleError(f"{where}: match.cleared_by: does not compile: {e}") from None
+        _compiles(cleared_by, f"{where}: match.cleared_by")
+    cleared_before = match.get("cleared_before")
+    if cleared_before is not None:
+        if not isinstance(cleared_before, str) or cleared_by is None:
+            raise RuleError(f"{where}: match.cleared_before: a regex, and only beside cleared_by")
+        _compiles(cleared_before, f"{where}: match.cleared_before")
     versions = data.get("versions")
     if versions is not None:
         versions = str(versions)
@@ -356,8 +368,16 @@ def validate(data, path) -> Rule:
         family=family,
         points_above=points_above,
         cleared_by=cleared_by,
+        cleared_before=cleared_before,
         literals=[required_literal(p) for p in patterns],
     )
+
+
+def _compiles(regex: str, where: str) -> None:
+    try:
+        re.compile(regex)
+    except re.error as e:
+        raise RuleError(f"{where}: does not compile: {e}") from None
 
 
 def _parse_yaml(path):

@@ -36,6 +36,7 @@ GOOD = """
     (("fix: {en: f, zh: f}", "fix: {en: 'f [vllm >=0.7] g', zh: 'f'}"), "must start its paragraph"),
     (("cause: {en: c, zh: c}", "cause: {en: '[vllm >=0.7] c', zh: 'c'}"), "cause: the en and zh texts guard different releases"),
     (("match: {patterns: ['abc']}", "match: {patterns: ['abc'], cleared_by: 'done'}"), "only for a hint or a wrapper"),
+    (("match: {patterns: ['abc']}", "match: {patterns: ['abc'], cleared_before: 'next'}"), "only beside cleared_by"),
     (("level: root\n    title", "level: hint\n    title"), None),
 ])
 def test_errors_name_file_and_field(tmp_path, change, expected):
@@ -84,3 +85,13 @@ def test_a_warning_is_cleared_only_by_a_line_after_its_last_time(tmp_path):
     assert rule.cleared("WARN stalled\nWARN stalled\nINFO startup complete\n", "stalled")
     assert not rule.cleared("WARN stalled\nINFO startup complete\nWARN stalled\n", "stalled")
     assert not rule.cleared("INFO startup complete\n", "stalled")       # never printed: nothing to clear
+
+
+def test_a_line_of_another_process_clears_nothing(tmp_path):
+    # two nodes' terminals in one paste: the head's start after a worker's failed tries is not the worker's
+    d = write(tmp_path, "ok-rule", GOOD.replace("level: root", "level: hint").replace(
+        "match: {patterns: ['abc']}",
+        "match: {patterns: ['no head'], cleared_by: 'runtime started', cleared_before: 'Local node IP'}"))
+    [rule] = list(rulebook.load_rulebook(d, use_cache=False))
+    assert rule.cleared("Local node IP: a\nW no head\nW no head\nRay runtime started\n", "no head")
+    assert not rule.cleared("Local node IP: a\nW no head\nLocal node IP: b\nRay runtime started\n", "no head")
