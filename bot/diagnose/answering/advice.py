@@ -1007,10 +1007,63 @@ def _mm_item_budget(values: dict, facts: dict) -> dict:
     return {"suggest": {"max_num_batched_tokens": int(math.ceil(item / 1024) * 1024)}}
 
 
+# Whose socket a port clash hit, read from the paste's frames ("path:function"): each has its own setting. The
+# first match wins, the more specific first (vLLM's init runs inside torchrun's job, a trainer's weight-sync
+# call inside the HTTP server's request).
+_PORT_USERS = (
+    ("clash_torchrun", LazyRe(r"^torch/distributed/(?:run\.py|elastic/)")),      # torchrun's own rendezvous
+    ("clash_shm", LazyRe(r"^vllm/distributed/device_communicators/shm_broadcast\.py:")),
+    # a process group vLLM creates beside its own world: data parallel's, or a trainer's weight sync
+    ("clash_group", LazyRe(r"^vllm/distributed/utils\.py:(?:create|stateless_init_torch_distributed_process_group)$"
+                           r"|:stateless_init_dp_group$")),
+    ("clash_env", LazyRe(r"^torch/distributed/rendezvous\.py:_env_rendezvous_handler$")),   # MASTER_ADDR/PORT
+    ("clash_dist", LazyRe(r"^vllm/distributed/parallel_state\.py:init_distributed_environment$")),
+    ("clash_http", LazyRe(r"^(?:vllm/entrypoints/|uvicorn/)")),
+)
+
+
+def _clash_user(facts: dict, http: bool) -> str | None:
+    frames = facts.get("frames") or []
+    for name, rx in _PORT_USERS:
+        if (http or name != "clash_http") and any(rx.search(f) for f in frames):
+            return name
+    return None
+
+
 @deriver("port-in-use")
 def _port(values: dict, facts: dict) -> dict:
-    port = num(values.get("port"))
-    return {"suggest": {"port": int(port) + 1}} if port and port < 65535 else {}
+    """The port that was taken and whose it is: the HTTP server's (`--port`, suggested one up), torch.distributed's
+    store (torchrun's, MASTER_PORT, vLLM's multi-node master port, or a port vLLM picked), a process group's, or
+    one of vLLM's ZMQ sockets. A port of another socket is no `--port` to change, whatever the log's `--port`."""
+    if values.get("docker_port"):
+        return {"suggest": {}}
+    text = str(values.get("matched_text") or "")
+    # an OSError names no port (vLLM binds the HTTP socket itself from 0.6) unless uvicorn's words do
+    errno_form = not (values.get("store_port") or values.get("zmq_port")) and ("Errno" in text or "WinError" in text)
+    # gloo's pair sockets bind a port of their own choosing: no setting of vLLM's or torchrun's moves it
+    user = None if "gloo" in text else _clash_user(facts, http=errno_form)
+    out: dict = {"suggest": {}}
+    port = values.get("store_port") or values.get("zmq_port")
+    if errno_form and user in (None, "clash_http"):
+        port = num(values.get("port"))
+        if port and port < 65535:
+            port = int(port)
+            out["suggest"] = {"port": port + 1}
+            user = "clash_http"
+    if user == "clash_dist":
+        args = _args(facts)
+        if int(num(args.get("nnodes")) or 1) > 1 or str(args.get("master_port")) == str(port):
+            user = "clash_nnodes"               # `--master-port` (0.11.2+): every node's the same
+    if user == "clash_group" and facts.get("weight_sync"):
+        user = "clash_weight_sync"
+    if port:
+        out["clash_port"] = port
+    if user:
+        out[user] = True
+    # a port between vLLM's own processes (a store's, ZMQ's, gloo's, a group's): the HTTP server's advice is wrong there
+    if not errno_form or user not in (None, "clash_http"):
+        out["clash_internal"] = True
+    return out
 
 
 @deriver("cuda-graph-capture-slow")
