@@ -1126,6 +1126,9 @@ def _nccl_last(values: dict, facts: dict) -> dict:
     return out
 
 
+# the bootstrap finding no network interface to use ("NCCL WARN Bootstrap : no socket interface found")
+_NCCL_NO_INTERFACE = re.compile(r"Bootstrap ?: no socket interface found")
+
 # init.cc's refusal of a second rank on a GPU one of the communicator's ranks already has
 _NCCL_DUPLICATE_GPU = re.compile(r"Duplicate GPU detected : rank \d+ and rank \d+")
 
@@ -1182,6 +1185,15 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     # a WARN line quoted without its file: only the graph-capture refusal names its part in words
     if area is None and not src and "cannot be captured in a graph" in str(values.get("nccl_warn") or ""):
         area = "graph"
+    # the bootstrap found no interface at all (bootstrap.cc): NCCL_SOCKET_IFNAME names none that is up here. It
+    # returns invalid usage (internal error in older NCCLs), which is then not two ranks on one GPU.
+    if _NCCL_NO_INTERFACE.search(str(values.get("nccl_warn") or facts.get("nccl_last_error") or "")):
+        area = "socket"
+        remote.pop("nccl_invalid_usage", None)
+        remote.pop("nccl_bootstrap", None)
+        remote["nccl_no_interface"] = "yes"
+        if facts.get("nccl_socket_ifname"):
+            remote["nccl_socket_ifname"] = facts["nccl_socket_ifname"]
     remote = {**remote, **cuda, **_nccl_setting(values, facts, area),
               **{k: v for k, v in last.items() if k != "nccl_last_area"}, **_nccl_specifics(facts, area)}
     if area is None:

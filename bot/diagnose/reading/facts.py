@@ -164,6 +164,19 @@ _NCCL_BOOTSTRAP = _P(r"NCCL INFO Bootstrap ?: Using ([A-Za-z][\w.-]{0,30}:[0-9A-
                      literals=("Bootstrap",))
 
 
+# The interfaces NCCL was told to use (NCCL_DEBUG=INFO: "NCCL INFO NCCL_SOCKET_IFNAME set by environment to ^lo,docker";
+# or the variable as the paste sets it: `export NCCL_SOCKET_IFNAME=eth0`, `NCCL_SOCKET_IFNAME=ib0 vllm serve ...`,
+# `-e NCCL_SOCKET_IFNAME=...`)
+_NCCL_SOCKET_IFNAME = [_P(r"\bNCCL_SOCKET_IFNAME(?: set by environment to |=)['\"]?([\^=]?[\w.,^=:-]{1,60})",
+                          literals=("NCCL_SOCKET_IFNAME",))]
+
+
+# the NCCL library a user pointed vLLM's wrapper at (vLLM's nccl.py: "Found nccl from environment variable
+# VLLM_NCCL_SO_PATH=/path/libnccl.so.2")
+_VLLM_NCCL_SO_PATH = [_P(r"Found nccl from environment variable VLLM_NCCL_SO_PATH=(\S{1,300})",
+                         literals=("VLLM_NCCL_SO_PATH",))]
+
+
 def nccl_versions(text: str) -> list[str]:
     """Each NCCL version the paste shows, once, in order."""
     return list(dict.fromkeys(m.group(1) for p in _NCCL_VERSIONS for m in _all(p, text)))
@@ -2311,6 +2324,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         "nccl_cuda_failure": _first(_NCCL_CUDA_FAILURE, text),
         "nccl_last_error": _first(_NCCL_LAST_ERROR, text),
         "nccl_versions": nccl_versions(text),
+        "nccl_socket_ifname": _first(_NCCL_SOCKET_IFNAME, text),
+        "vllm_nccl_so_path": _first(_VLLM_NCCL_SO_PATH, text),
         "nccl_bootstrap": nccl_bootstrap(text),
         "weight_sync": weight_sync(low),
         "rocm_shown": platform is not None and platform.lower() == "rocm" or bool(_ROCM_SHOWN.search(text)),

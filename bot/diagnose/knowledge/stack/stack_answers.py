@@ -409,6 +409,10 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
                     out["torch_cuda"] = torch_cuda
     if hit.info.get("pynccl"):
         out["pynccl"] = True
+        # the file is the one the user named in VLLM_NCCL_SO_PATH: the variable is the thing to change
+        if facts.get("vllm_nccl_so_path"):
+            out["nccl_so_path_set"] = facts["vllm_nccl_so_path"]
+            out.pop("wheel_choice", None)
     if m.shape == "failed_to_map":
         out["as_limit"] = set_limit(facts, "v")
         if "not permitted" in (g.get("reason") or ""):
