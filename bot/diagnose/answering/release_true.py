@@ -18,9 +18,9 @@ TEXTS = {
     "en": {"gone": "vLLM {version} has no {shown} (it exists in {runs}); it uses {successor} instead.",
            "gone_none": "vLLM {version} has no {shown} (it exists in {runs}), and vLLM names no replacement: leave it out.",
            "newer": "vLLM {version} does not have {shown} yet (it arrives in {first}): upgrade vLLM, or leave it out."},
-    "zh": {"gone": "vLLM {version} 没有 {shown}(存在于 {runs});这个版本用 {successor} 代替。",
-           "gone_none": "vLLM {version} 没有 {shown}(存在于 {runs}),vLLM 也没有给出替代项:去掉它即可。",
-           "newer": "vLLM {version} 还没有 {shown}(从 {first} 起才有):请升级 vLLM,或者去掉它。"},
+    "zh": {"gone": "vLLM {version} 没有 {shown}（存在于 {runs}）；这个版本用 {successor} 代替。",
+           "gone_none": "vLLM {version} 没有 {shown}（存在于 {runs}），vLLM 也没有给出替代项：去掉它即可。",
+           "newer": "vLLM {version} 还没有 {shown}（从 {first} 起才有）：请升级 vLLM，或者去掉它。"},
 }
 
 

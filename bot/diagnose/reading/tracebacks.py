@@ -291,6 +291,50 @@ _FRAME_THEN_EXCEPTION = re.compile(r'^\s*File "[^"\n]{1,400}", line \d+, in [\w<
                                    r"(?P<exc>(?:[A-Za-z_]\w*\.)+[A-Z]\w*(?:Error|Exception): (?=\S))")
 
 
+# Chinese (and Japanese) blog and forum prose around a pasted error: CSDN, Zhihu, Juejin and the
+# like quote the message inside a sentence ('系统报错"Bfloat16 is only supported on GPUs ..."'), or let
+# the sentence run on after it ("抛出 RuntimeError: No CUDA GPUs are available 错误。"), one paragraph a
+# line. The ideographs, CJK and full-width punctuation, and the check marks such posts put before a
+# paste ("❌ 典型报错:") are prose; box drawing (rich's tracebacks) and the "…" of a cut line are not.
+_PROSE_CHARS = "\u2705\u274c\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff60"
+_PROSE_LEAD = re.compile(f"[{_PROSE_CHARS}]")
+# Where the prose takes over again after an English message: the first CJK character of a run, not glued
+# to a path or a name ("/data/模型/x", "qwen-中文" go on): "available 错误。", "GiB.✅解决方案", "> 0断言失败".
+_PROSE_RESUMES = re.compile(f"(?<![/\\\\A-Za-z_{_PROSE_CHARS}-])[{_PROSE_CHARS}]")
+# An English message quoted in such a sentence, in ASCII or CJK quotes; the sentence calls it an error
+# (报错, 错误, 异常, 失败, 抛出, 提示) or the message reads like one itself.
+_PROSE_QUOTE = re.compile(r'["\u201c\u300c\u300e](?P<inner>[\x20-\x7e]{6,600}?)["\u201d\u300d\u300f]')
+_PROSE_SAYS_ERROR = re.compile("报错|错误|異常|异常|失败|失敗|抛出|拋出|提示|崩溃|エラー")
+# A full-width colon after an exception's name, as a Chinese input method types it ("ValueError：...").
+_FULLWIDTH_COLON = re.compile(r"((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Za-z_][A-Za-z0-9_]*(?:Error|Exception))\uff1a\s*")
+
+
+def _is_prose(body: str) -> bool:
+    """A line of the person's prose: it starts with a CJK character (a log line never does)."""
+    return bool(body) and body[0] > "\u2700" and _PROSE_LEAD.match(body) is not None
+
+
+def _before_prose(text: str) -> str:
+    """An English message without the prose that resumes after it on its line. A line that merely
+    opens with a name ("vllm部署后,发送图片报错ValueError: ...") is a sentence, not a message: kept."""
+    if text.isascii():
+        return text
+    found = _PROSE_RESUMES.search(text, 1)
+    return text[:found.start()].rstrip() if found and found.start() >= _MESSAGE_BEFORE_PROSE else text
+
+
+_MESSAGE_BEFORE_PROSE = 12      # characters of English before the prose: shorter is a name, not a message
+
+
+def _quoted_in_prose(body: str) -> list[str]:
+    """The English messages a prose line quotes as errors."""
+    if not _is_prose(body) and not _PROSE_LEAD.search(body):
+        return []
+    says_error = _PROSE_SAYS_ERROR.search(body) is not None
+    return [q for q in (m.group("inner").strip() for m in _PROSE_QUOTE.finditer(body))
+            if (says_error or reads_like_error(q)) and any(c.isalpha() for c in q) and " " in q]
+
+
 def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
     """The code a traceback frame quotes ("    raise ValueError(msg)"): indented, after a frame."""
     indented = rest[:2] in ("  ", "\t") or rest[:1] == "\t"
@@ -357,7 +401,7 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         body = rest.strip()
         headed = lv is not None
         # (CMake's diagnostics and its "-- " status lines, indented under pip's output, are records of their own)
-        if _stops(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ", "Exception in ", "Error in ",
+        if _stops(body) or _is_prose(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ", "Exception in ", "Error in ",
                                             "CMake Error", "CMake Warning", "-- ")) \
                 or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) \
@@ -372,9 +416,12 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         if body.startswith("For further information visit"):
             j += 1
             continue
-        parts.append(_joiner(lines[j - 1], prev_body, body) + body)
+        cut = _before_prose(body)
+        parts.append(_joiner(lines[j - 1], prev_body, cut) + cut)
         prev_body = body
         j += 1
+        if cut != body:
+            break               # the prose resumed on this line: the message ends here
     return parts, j
 
 
@@ -409,6 +456,7 @@ def _later_exception(text: str) -> tuple[str, str] | None:
         return None
     text = text[found.start():]
     m = EXCEPTION_LINE.match(text)
+    text = _before_prose(text)
     return (m.group("type"), _end_of_quoted(text) if "`" in text else text) if m else None
 
 
@@ -500,6 +548,8 @@ def messages(text: str) -> list[Message]:
             if collapsed is None:
                 continue
             body = body[collapsed.start("exc"):]
+        if "\uff1a" in body:
+            body = _FULLWIDTH_COLON.sub(r"\1: ", body)
         m = EXCEPTION_LINE.match(body)
         quoted = None if m else exception_in_span(body)
         if quoted:
@@ -516,16 +566,23 @@ def messages(text: str) -> list[Message]:
         header = raw[: len(raw) - len(rest.lstrip())]
         # a line native code or the shell printed as the process died ("Killed") is whole: what follows
         # it is the next program's output (docker compose's "vllm-1 exited with code 137"), not its tail
-        if exc_type is None and is_native(body):
-            parts, consumed_to = [], i + 1
+        prose = _is_prose(body)
+        resumed = False
+        if not prose:
+            cut = _before_prose(body)
+            resumed, body = cut != body, cut    # the prose resumed on this line: the message ends here
+        if (exc_type is None and is_native(body)) or prose or resumed:
+            parts, consumed_to = [], i + 1     # (a paragraph of prose is one line: the next is the paste)
         else:
             parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None, body, header)
         consumed = consumed_to - 1
         full = "".join([body, *parts])[:MAX_MESSAGE_CHARS]
         if exc_type and "`" in full:
             full = _end_of_quoted(full)
+        quotes = _quoted_in_prose(full) if not full.isascii() and exc_type is None else []
         native = exc_type is None and is_native(full)
-        is_error = bool(exc_type) or native or level in ("ERROR", "CRITICAL") or reads_like_error(full)
+        # a prose line that quotes the error is not the error: the quote is (read on its own below)
+        is_error = not quotes and (bool(exc_type) or native or level in ("ERROR", "CRITICAL") or reads_like_error(full))
         msg = Message(i + 1, full, level, proc, exc_type, is_error,
                       plain=short and not is_error and level is None, header=header.strip(), native=native,
                       py_warning=level is None and _py_warning(body))
@@ -538,6 +595,10 @@ def messages(text: str) -> list[Message]:
         seen.add(key)
         out.append(msg)
         out.extend(_unwrapped(msg))
+        for q in quotes:
+            qm = EXCEPTION_LINE.match(q)
+            # (like a wrapper's inner text: the sentence around it only says that it is the error)
+            out.append(Message(i + 1, q, level, proc, qm.group("type") if qm else None, True, True, header=msg.header))
     if len(out) > MAX_MESSAGES:
         out = out[: MAX_MESSAGES * 3 // 4] + out[-MAX_MESSAGES // 4:]
     # a paste whose only traceback was cut before its exception: its last frame is all there is

@@ -407,3 +407,39 @@ def test_pips_conflict_line_alone_reads_as_an_error():
     line = "vllm 0.8.5 requires torch==2.6.0, but you have torch 2.7.0 which is incompatible."
     assert tracebacks.reads_like_error(line)
     assert any(m.is_error for m in tracebacks.messages(line + "\n"))
+
+
+# Chinese blog and forum prose around a pasted error (CSDN, Zhihu, Juejin: the fixtures zh-blog-*)
+from bot.diagnose.reading.tracebacks import messages
+
+
+def test_message_quoted_in_chinese_prose_is_read_on_its_own():
+    msgs = messages('当尝试加载模型时,系统会抛出"No model architectures are specified"的错误提示。')
+    quoted = [m for m in msgs if m.text == "No model architectures are specified"]
+    assert quoted and quoted[0].is_error and quoted[0].inner
+    assert not any(m.is_error for m in msgs if m is not quoted[0])      # the sentence itself is not the error
+
+
+def test_exception_ends_where_the_prose_resumes():
+    msgs = messages("由于没有 GPU,torch 抛出 RuntimeError: No CUDA GPUs are available 错误。\n错误传播")
+    assert any(m.exc_type == "RuntimeError" and m.text == "RuntimeError: No CUDA GPUs are available" for m in msgs)
+    msgs = messages("RuntimeError: CUDA out of memory. Tried to allocate 2.1 GiB.✅解决方案: 换卡")
+    assert msgs[0].text == "RuntimeError: CUDA out of memory. Tried to allocate 2.1 GiB."
+
+
+def test_prose_line_neither_continues_nor_is_continued():
+    msgs = messages("从错误日志中可以看到,系统会抛出以下典型错误:\n"
+                    "/pytorch/aten/src/ATen/native/cuda/IndexKernel.cu:94: Assertion `index` failed.\n"
+                    "ValueError: bad value\n根本原因 模型路径配置错误")
+    assert any(m.text.startswith("/pytorch/aten") for m in msgs)
+    assert any(m.text == "ValueError: bad value" for m in msgs)
+
+
+def test_a_chinese_path_inside_a_message_stays():
+    msgs = messages("OSError: /data/模型/qwen-中文 does not exist")
+    assert msgs[0].text == "OSError: /data/模型/qwen-中文 does not exist"
+
+
+def test_fullwidth_colon_after_an_exception_name():
+    msgs = messages("ValueError：Bfloat16 is only supported on GPUs with compute capability of at least 8.0")
+    assert msgs[0].exc_type == "ValueError"
