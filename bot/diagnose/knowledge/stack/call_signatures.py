@@ -36,9 +36,9 @@ SIGNATURE = (r"(?P<callee>[A-Za-z_][\w.]*)\(\) (?:got an unexpected keyword argu
              r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?(?:was|were) given|"
              r"got multiple values for argument '(?P<twice>\w+)'|"
              r"got some positional-only arguments passed as keyword arguments: '(?P<posonly>[\w, ]+)')")
-_MESSAGE = re.compile(r"^(?:TypeError: )?" + SIGNATURE + r"\.?$")
-# Xinference prefixes the error it relays with its actor's address
-_RELAY_PREFIX = re.compile(r"^\[address=[^\]]{1,200}\]\s*")
+_MESSAGE = re.compile(SIGNATURE + r"\.?$")
+# the exception's class, and the address of the actor Xinference relays the error from
+_PREFIX = re.compile(r"^(?:TypeError: )?(?:\[address=[^\]]{1,200}\]\s*)?")
 
 # vLLM's public API (vllm/__init__.py's exports that frameworks construct or call), by class name
 VLLM_API = frozenset({"LLM", "LLMEngine", "AsyncLLMEngine", "AsyncLLM", "EngineArgs", "AsyncEngineArgs", "SamplingParams",
@@ -62,7 +62,7 @@ _BY_MODULE = ("tokenizer", "processor")
 
 def read(text: str) -> dict | None:
     """{callee, cls, method, kind, arg, ...} of a signature error's message; None for any other."""
-    found = _MESSAGE.match(_RELAY_PREFIX.sub("", " ".join(text.split())))
+    found = _MESSAGE.match(_PREFIX.sub("", " ".join(text.split()), count=1))
     if not found or "<" in found.group("callee"):
         return None
     callee = found.group("callee")

@@ -13,6 +13,8 @@ def test_read_every_wording_and_the_relay_prefix():
     assert (c["cls"], c["method"], c["arg"]) == ("PreTrainedConfig", "get_text_config", "decoder")
     c = read("[address=0.0.0.0:41523, pid=812] LLM.generate() missing 1 required positional argument: 'prompts'")
     assert c["callee"] == "LLM.generate" and c["kind"] == "missing"
+    assert read("TypeError: [address=0.0.0.0:41523, pid=812] LLM.generate() missing 1 required positional argument: "
+                "'prompts'")["arg"] == "'prompts'"
     assert read("f() takes from 1 to 2 positional arguments but 3 were given")["takes_max"] == "2"
     assert read("<lambda>() takes 0 positional arguments but 1 was given") is None
     assert read("outer.<locals>.inner() got an unexpected keyword argument 'x'") is None
