@@ -13,7 +13,8 @@ it is the CALLER's code; the callee is only named in the message (by its qualifi
   functions: transformers' `layer_type_validation`, huggingface_hub's `hf_hub_download`), a transformers base
   class or a tokenizer/processor class a model's module exports (attribute_names.family_of), or vLLM's public
   API (the classes `vllm/__init__.py` exports). A name two packages define, a re-exported name (transformers
-  imports flash-attn's functions), a lambda, a local function or a model's own class tells no package.
+  imports flash-attn's functions), a lambda, a local function or a model's own class tells no package; a config
+  class is left to transformers-version-mismatch, and a keyword the paste's own settings name is the user's.
 
 Caller and callee must be two packages, one of them vLLM, or two of the stack vLLM pins: then the releases
 of the two are out of step, and the fix is the range the log's vLLM pins (or the framework's own
@@ -55,6 +56,7 @@ FRAMEWORKS = {"verl": "verl", "trl": "trl", "openrlhf": "openrlhf", "llamafactor
 _SITE_FOLDER = re.compile(r"(?:site|dist)-packages/(?P<pkg>[A-Za-z_]\w*)/")
 _KNOWN_FOLDER = re.compile(r"/(?P<pkg>%s)/(?=[\w/]+\.py$)" % "|".join(["vllm", *STACK, *FRAMEWORKS]))
 _SHOWN = {"vllm": "vLLM"}
+_FRAME_LINE = re.compile(r'File "[^"\n]+", line \d+, in ')
 # transformers' families whose classes are told by a model module's exports: vLLM defines configs and models
 # of the same names (its vendored configs, its own model classes), never tokenizers or processors
 _BY_MODULE = ("tokenizer", "processor")
@@ -100,21 +102,37 @@ def callee_package(ix, call: dict) -> str | None:
     """The package that defines the callee, where only one can: its function among one package's raise
     sites (qualified as Python names it), vLLM's API, or a transformers class by its base classes or a model
     module's tokenizer or processor."""
+    from .attribute_names import family_of
+    cls = call["cls"].split(".")[0] if call["cls"] else None
+    family = family_of(ix, cls, None) if cls else None
+    # a config class's signature is transformers-version-mismatch's (its config wordings, transformers 5's stricter
+    # configs) or a model's config.json's: not told here
+    if family == "config":
+        return None
     owners = ix.function_packages(call["callee"])
     if len(owners) == 1:
         return owners[0]
-    if owners or not call["cls"]:
+    if owners or not cls:
         return None
-    cls = call["cls"].split(".")[0]
     if cls in VLLM_API:
         return "vllm"
-    from .attribute_names import FAMILIES, family_of
-    family = family_of(ix, cls, None)
-    if family is None:
-        return None
-    if cls in ix.attribute_roots(family) or family in _BY_MODULE:
+    if family is not None and (cls in ix.attribute_roots(family) or family in _BY_MODULE):
         return "transformers"
     return None
+
+
+def users_keyword(call: dict, text: str, line_no: int) -> bool:
+    """Whether the keyword the callee refused is one the paste's own settings name (`mm_processor_kwargs`,
+    `tokenizer_kwargs`, `chat_template_kwargs`, an engine argument: `'foo': 1`, `foo=1`, `--foo`) on a line
+    other than the error's: vLLM passed the user's setting on, which is no drift to fix with versions."""
+    kw = call.get("arg") if call["kind"] == "kwarg" else None
+    if not kw:
+        return False
+    setting = re.compile(r"""(?:['"]%s['"]\s*:|(?<![\w.])%s\s*=(?!=)|--%s\b)""" % ((re.escape(kw),) * 2 + (re.escape(kw.replace("_", "-")),)))
+    lines = text.split("\n")
+    # the source lines a traceback prints under its frames are the packages' code, not the user's settings
+    code = {i + 1 for i, line in enumerate(lines) if _FRAME_LINE.search(line)}
+    return any(setting.search(line) for i, line in enumerate(lines) if i + 1 != line_no and i not in code)
 
 
 def describe(ix, call: dict, caller: str, callee: str, facts: dict) -> dict | None:

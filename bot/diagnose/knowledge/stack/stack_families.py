@@ -563,9 +563,9 @@ def _call_signature(ix, m: Message, text: str, facts: dict) -> Hit | None:
     same error in a training script is that script's affair."""
     if (m.exc_type or "TypeError").rsplit(".", 1)[-1] != "TypeError" or not facts.get("vllm_context"):
         return None
-    from .call_signatures import callee_package, caller_package, describe, read
+    from .call_signatures import callee_package, caller_package, describe, read, users_keyword
     call = read(m.text)
-    if call is None:
+    if call is None or users_keyword(call, text, m.line_no):
         return None
     caller = caller_package(raising_frame(text, m.line_no))
     callee = callee_package(ix, call) if caller else None

@@ -82,3 +82,14 @@ def test_through_the_pipeline_a_framework_calling_vllm():
 def test_a_users_script_calling_vllm_is_not_drift():
     text = _FRAMEWORK.replace("/workspace/verl/verl/workers/rollout/vllm_rollout/vllm_rollout.py", "/home/me/run.py")
     assert all(d.rule_id != "stack-call-signature" for d in diagnose(text).diagnoses)
+
+
+def test_a_keyword_the_pastes_settings_name_is_the_users_and_config_classes_are_tvms():
+    ix = stack_index.load()
+    from bot.diagnose.knowledge.stack.call_signatures import users_keyword
+    call = read("Qwen2VLImageProcessor.preprocess() got an unexpected keyword argument 'max_pxls'")
+    settings = "INFO [utils.py:233] non-default args: {'mm_processor_kwargs': {'max_pxls': 1024}}\nTypeError: x\n"
+    assert users_keyword(call, settings, 2)
+    code = 'File "/x/site-packages/vllm/multimodal/processing.py", line 9, in call_hf\n    out = proc(max_pxls=1)\nTypeError: x\n'
+    assert not users_keyword(call, code, 3)
+    assert callee_package(ix, read("PretrainedConfig.__init__() got an unexpected keyword argument 'x'")) is None
