@@ -38,7 +38,8 @@ TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "f
 # written by hand.
 VLLM_FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package")
 # answered from the stack index (bot/diagnose/knowledge/stack/families.py): the layers beneath vLLM
-STACK_FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "hub-http", "stack-site", "import-name", "attribute-name", "module-missing")
+STACK_FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "hub-http", "stack-site", "import-name", "attribute-name", "module-missing",
+                  "call-signature")
 FAMILIES = VLLM_FAMILIES + STACK_FAMILIES
 MATCH_KEYS = {"patterns", "fuzzy", "scope", "when", "cleared_by", "cleared_before"}
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

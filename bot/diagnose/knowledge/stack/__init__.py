@@ -19,7 +19,8 @@ answers never loads the index, nor the modules that read it.
 
 from __future__ import annotations
 
-FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "hub-http", "stack-site", "import-name", "attribute-name", "module-missing")
+FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "hub-http", "stack-site", "import-name", "attribute-name", "module-missing",
+            "call-signature")
 
 
 def candidates(book, found: list, strong: list, text: str, facts: dict) -> list:

@@ -628,4 +628,4 @@ def _found_values(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
 
 _FILLERS = {"error-code": _error_code, "loader": _loader, "errno": _errno, "pip-conflict": _pip_conflict,
             "stack-site": _stack_site, "hub-http": _found_values, "import-name": _found_values, "attribute-name": _found_values,
-            "module-missing": _found_values}
+            "module-missing": _found_values, "call-signature": _found_values}

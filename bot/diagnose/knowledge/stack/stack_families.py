@@ -16,6 +16,9 @@ A *family* rule (rules/*.yaml with `family:`) answers a message raised beneath v
                    index saw its base classes gain or lose
     module-missing `No module named 'X'` raised in a package's code (torch importing triton), where X is
                    a distribution the log's vLLM requires, directly or through a package it pins
+    call-signature a call that does not fit the callee's signature (`f() got an unexpected keyword argument
+                   'y'`, `takes 1 positional argument but 2 were given`) where the caller's package (the frame
+                   above) and the callee's (the index's functions and classes) are two that vLLM ties together
 
 Like vLLM's families it answers only a paste no hand-written rule answers, and there the FIRST real
 error it knows (a wrapper, a worker's death or a native "Killed" does not count as an answer); the
@@ -31,6 +34,7 @@ from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.tracebacks import Message, line_starts, raising_call, raising_frame
 
 from . import names_cuda, yielded as consequences
+from .call_signatures import SIGNATURE
 from .stack_index import ERRNO_FORMS, NVML_LIBRARY_TEXTS, LoaderMatch
 
 MAX_TRIED = 20                  # messages looked up per paste (a hostile paste has thousands)
@@ -451,9 +455,7 @@ def _raised_at(match, path: str) -> bool:
 # only where the traceback shows the raise in that site's own file.
 _BUILTIN_MESSAGE = re.compile(
     r"^(?:'[\w.]+' object has no attribute '\w+'|module '[\w.]+' has no attribute '\w+'|"
-    r"No module named '[\w.]+'|[\w.<>]+\(\) (?:got an unexpected keyword argument '\w+'|"
-    r"missing \d+ required (?:positional|keyword-only) arguments?: .+|"
-    r"takes (?:from )?\d+ (?:to \d+ )?positional arguments? but \d+ (?:was|were) given)|"
+    r"No module named '[\w.]+'|" + SIGNATURE.replace(r"(?P<callee>[A-Za-z_][\w.]*)", r"[\w.<>]+").replace("?P<", "?P<_") + "|"
     r"'[\w.]+' object is not (?:callable|subscriptable|iterable))\.?$")
 
 
@@ -552,6 +554,25 @@ def _package_of(path: str) -> str:
     return m.group(1) if m else path.rsplit("/", 1)[-1]
 
 
+# --- call-signature: a call across two packages whose releases no longer fit ------------------------------
+
+def _call_signature(ix, m: Message, text: str, facts: dict) -> Hit | None:
+    """`X() got an unexpected keyword argument 'y'` (and Python's other signature errors) where the caller,
+    the frame printed above the message, is one package's code and the callee another's that the index tells
+    (call_signatures.py): vLLM and transformers, a framework and vLLM. Only in a paste that shows vLLM: the
+    same error in a training script is that script's affair."""
+    if (m.exc_type or "TypeError").rsplit(".", 1)[-1] != "TypeError" or not facts.get("vllm_context"):
+        return None
+    from .call_signatures import callee_package, caller_package, describe, read, users_keyword
+    call = read(m.text)
+    if call is None or users_keyword(call, text, m.line_no):
+        return None
+    caller = caller_package(raising_frame(text, m.line_no))
+    callee = callee_package(ix, call) if caller else None
+    values = describe(ix, call, caller, callee, facts) if callee else None
+    return Hit("call-signature", {"values": values}) if values else None
+
+
 FINDERS = {
     "error-code": _error_code,
     "loader": _loader,
@@ -559,6 +580,7 @@ FINDERS = {
     "pip-conflict": _pip_conflict,
     "hub-http": _hub_http,
     "attribute-name": _attribute_name,
+    "call-signature": _call_signature,
     "stack-site": _stack_site,
     "import-name": _import_name,
     "module-missing": _module_missing,

@@ -1045,6 +1045,20 @@ class StackIndex:
         sites = self._sites(package.replace("-", "_")) if package.replace("-", "_") in SITE_PACKAGES else None
         return list(sites.releases) if sites else []
 
+    def function_packages(self, name: str) -> list[str]:
+        """The packages whose own source the index saw define a function of that name (qualified as
+        Python names it, `PreTrainedConfig.get_text_config`): the functions of their raise sites."""
+        def make():
+            owners: dict[str, list[str]] = {}
+            for package in SITE_PACKAGES:
+                for site in self._block("places:" + package) or ():
+                    for place in site:
+                        have = owners.setdefault(place[1], [])
+                        if package not in have:
+                            have.append(package)
+            return owners
+        return list(self._table("functions", make).get(name.strip(), ()))
+
     def _names(self) -> dict:
         """The env vars each package reads and the exception classes it defines, by name."""
         def make():
