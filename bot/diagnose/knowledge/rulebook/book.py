@@ -388,9 +388,15 @@ def _parse_yaml(path):
         return yaml.load(f, Loader=loader)
 
 
+# The code that reads and checks the rules: a cache written by another version of it is stale too (a changed
+# validator once kept serving rules compiled by the old one until a rule file was touched).
+_CODE = sorted(os.path.join(os.path.dirname(__file__), n) for n in os.listdir(os.path.dirname(__file__))
+               if n.endswith(".py"))
+
+
 def _stamp(files: list[str]) -> str:
     parts = [str(_CACHE_FORMAT)]
-    for p in files:
+    for p in [*_CODE, *files]:
         st = os.stat(p)
         parts.append(f"{os.path.basename(p)}:{st.st_size}:{st.st_mtime_ns}")
     return ";".join(parts)

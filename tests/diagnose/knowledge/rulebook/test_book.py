@@ -72,6 +72,19 @@ def test_cache_is_used_and_invalidated(tmp_path, monkeypatch):
     assert third.version != first.version and third.rules["ok-rule"].patterns[0].pattern == "abcd"
 
 
+def test_a_cache_written_by_other_rule_book_code_is_not_used(tmp_path, monkeypatch):
+    from bot.diagnose.knowledge.rulebook import book
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    d = write(tmp_path, "ok-rule", GOOD)
+    files = sorted(str(p) for p in d.glob("*.yaml"))
+    before = book._stamp(files)
+    # the reading code changed since (another install, an edit): its own files are part of the stamp
+    code = tmp_path / "validator.py"
+    code.write_text("x = 1\n")
+    monkeypatch.setattr(book, "_CODE", [*book._CODE, str(code)])
+    assert book._stamp(files) != before
+
+
 def test_the_real_rule_book_loads_clean():
     book = rulebook.load_rulebook(use_cache=False)
     assert book.errors == []
