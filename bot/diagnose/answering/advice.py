@@ -1185,17 +1185,21 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     # a WARN line quoted without its file: only the graph-capture refusal names its part in words
     if area is None and not src and "cannot be captured in a graph" in str(values.get("nccl_warn") or ""):
         area = "graph"
-    # the bootstrap found no interface at all (bootstrap.cc): NCCL_SOCKET_IFNAME names none that is up here. It
-    # returns invalid usage (internal error in older NCCLs), which is then not two ranks on one GPU.
-    if _NCCL_NO_INTERFACE.search(str(values.get("nccl_warn") or facts.get("nccl_last_error") or "")):
+    # the bootstrap found no interface at all (bootstrap.cc), anywhere in the paste (its WARN line is often joined to
+    # the INFO line above it, and the error answered is then the RuntimeError): NCCL_SOCKET_IFNAME names none that is
+    # up here. NCCL returns invalid usage (internal error in older releases), which is then not two ranks on one GPU.
+    no_interface = facts.get("nccl_no_interface") or _NCCL_NO_INTERFACE.search(str(values.get("nccl_warn") or ""))
+    if no_interface:
         area = "socket"
+    remote = {**remote, **cuda, **_nccl_setting(values, facts, area),
+              **{k: v for k, v in last.items() if k != "nccl_last_area"}, **_nccl_specifics(facts, area)}
+    if no_interface:
         remote.pop("nccl_invalid_usage", None)
         remote.pop("nccl_bootstrap", None)
         remote["nccl_no_interface"] = "yes"
+        remote.setdefault("nccl_warn", "Bootstrap : no socket interface found")
         if facts.get("nccl_socket_ifname"):
             remote["nccl_socket_ifname"] = facts["nccl_socket_ifname"]
-    remote = {**remote, **cuda, **_nccl_setting(values, facts, area),
-              **{k: v for k, v in last.items() if k != "nccl_last_area"}, **_nccl_specifics(facts, area)}
     if area is None:
         return remote
     out: dict = {"nccl_area": area, f"nccl_{area}": "yes", **remote}

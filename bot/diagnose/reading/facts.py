@@ -2325,6 +2325,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "nccl_last_error": _first(_NCCL_LAST_ERROR, text),
         "nccl_versions": nccl_versions(text),
         "nccl_socket_ifname": _first(_NCCL_SOCKET_IFNAME, text),
+        "nccl_no_interface": "no socket interface found" in text,
         "vllm_nccl_so_path": _first(_VLLM_NCCL_SO_PATH, text),
         "nccl_bootstrap": nccl_bootstrap(text),
         "weight_sync": weight_sync(low),

@@ -373,3 +373,20 @@ def test_two_nccl_releases_are_two_sides_only_in_a_weight_sync_group():
     assert "nccl_versions_differ" not in advice.derive("nccl-error", values, facts)
     out = advice.derive("nccl-error", values, {**facts, "weight_sync": "server"})
     assert out["nccl_versions_differ"] == "2.21.5`, `2.27.3"
+
+
+def test_no_interface_found_is_the_interface_not_two_ranks_on_one_gpu_even_when_the_runtimeerror_is_answered():
+    # the real H100 run (NCCL_SOCKET_IFNAME=nosuch0), with the line NCCL_DEBUG=INFO prints before the WARN: the
+    # WARN line then joins that INFO record, and the error the rule answers is pynccl's RuntimeError below it
+    from pathlib import Path
+    from bot.learn import fixtures
+    path = Path(BOOK.directory).parent / "tests/fixtures/logs/nccl-error/h100-weight-sync-socket-ifname-no-interface.log"
+    text = fixtures.read(path).data.decode()
+    info = "vm:855:855 [0] NCCL INFO NCCL_SOCKET_IFNAME set by environment to nosuch0\n"
+    text = text.replace("[2026-12-06 04:27:07] vm:855:855 [0] bootstrap.cc", info + "vm:855:855 [0] bootstrap.cc")
+    assert facts.extract(text)["nccl_socket_ifname"] == "nosuch0"
+    d = diagnose(text, book=BOOK).best
+    assert d.rule_id == "nccl-error"
+    assert "found no network interface" in d.cause and "NCCL_SOCKET_IFNAME=nosuch0" in d.cause
+    assert "List the interfaces" in d.fix
+    assert "Give every rank its own GPU" not in d.fix

@@ -388,10 +388,15 @@ def _parse_yaml(path):
         return yaml.load(f, Loader=loader)
 
 
-# The code that reads and checks the rules: a cache written by another version of it is stale too (a changed
+# The code that reads and checks the rules (this package and bot/base beneath it): a cache written by another version of it is stale too (a changed
 # validator once kept serving rules compiled by the old one until a rule file was touched).
-_CODE = sorted(os.path.join(os.path.dirname(__file__), n) for n in os.listdir(os.path.dirname(__file__))
-               if n.endswith(".py"))
+def _code_files() -> list[str]:
+    here = os.path.dirname(__file__)
+    base = os.path.join(here, os.pardir, os.pardir, os.pardir, "base")     # bot/base: versions, records, lazy regexes
+    return sorted(os.path.join(d, n) for d in (here, base) for n in os.listdir(d) if n.endswith(".py"))
+
+
+_CODE = _code_files()
 
 
 def _stamp(files: list[str]) -> str:
