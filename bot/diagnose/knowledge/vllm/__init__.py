@@ -8,6 +8,8 @@
     answers.py       the values a family answer (or a hand-written rule the index completes) is
                      filled with
     conditions.py    a raise site's enclosing condition, in words
+    knobs.py         the knobs behind a check that are no engine argument (request fields, parsers)
+    reads.py         the names a check reads that stand for a knob of another name, or the model's
     rulebook_map.py  the rule book's map of vLLM's source (rules/_vllm_source.json): where a
                      hand-written rule's message is raised, and which releases have the names it uses
     synthesis.py     a raise site's message synthesised from its template

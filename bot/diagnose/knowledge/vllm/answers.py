@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote_plus
 
-from . import conditions, knobs, load_index
+from . import conditions, knobs, load_index, reads
 from .families import Hit, place
 from .releases import runs
 
@@ -23,12 +23,14 @@ _L = {
            "field_of": "a field of `{cls}`", "set_with": "set it with `{flag} '{{\"{field}\": …}}'`",
            "not_in": "not in vLLM {release} (in {runs})", "llm": "`LLM({kw}=…)`", "no_flag": "no command-line flag",
            "yours_named": " **You set it to `{value}`, which the message names.**",
+           "read_as": "- {name} (what the check reads): {why}",
            "of_indexed": "indexed releases", "unknown_version": "The log does not show its vLLM version: this describes vLLM {release}, the newest indexed release that has it.",
            "frames_version": "The log does not show its vLLM version, but its traceback raised at the file and line where vLLM {releases} raises it: this describes vLLM {release}."},
     "zh": {"default": "默认", "type": "类型", "range": "范围", "choices": "可选", "env": "环境变量",
            "field_of": "`{cls}` 的字段", "set_with": "用 `{flag} '{{\"{field}\": …}}'` 设置",
            "not_in": "vLLM {release} 中没有（存在于 {runs}）", "llm": "`LLM({kw}=…)`", "no_flag": "没有命令行参数",
            "yours_named": " **你把它设成了 `{value}`，报错里提到的正是这个值。**",
+           "read_as": "- {name}（检查读取的值）：{why}",
            "of_indexed": "已索引的版本", "unknown_version": "日志里没有 vLLM 版本号：以下按 vLLM {release}（有这条报错的最新已索引版本）说明。",
            "frames_version": "日志里没有 vLLM 版本号，但它的 traceback 抛错的文件和行号与 vLLM {releases} 抛出这条报错的位置一致：以下按 vLLM {release} 说明。"},
 }
@@ -208,6 +210,8 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
     cls = cls if cls in idx.config_classes() else None
     for token in _TEMPLATE_NAMES.findall(literal):
         name = token.lstrip("-").replace("-", "_") if token.startswith("--") else token
+        if token.startswith("--no-") and idx.arg(name) is None:
+            name = name.removeprefix("no_")          # `--no-enable-chunked-prefill` turns one off
         if cls and not token.startswith("--") and idx.config_field(cls, name, release) is not None:
             found.setdefault(name, cls)
         elif name.startswith("VLLM_") or idx.arg(name) is not None:
@@ -222,7 +226,14 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
             found.setdefault(name, None)
             yours[name] = value
     lines = knobs.lines(idx, site, w, captures, release, lang, given)
+    # names that stand for a knob of another name (`torch.accelerator.device_count()`:
+    # CUDA_VISIBLE_DEVICES; `parallel_config.world_size`: the parallel sizes), reads.py's table
+    mapped = reads.find(w.get("condition"), site.placeholders, w.get("function"), w.get("file"))
+    lines += [line for line in read_lines(idx, mapped, release, lang) if line not in lines]
+    covered = {reads.last_attr(n) for f in mapped for n in f.names}
     for name, owner in found.items():
+        if name in covered and name not in yours:
+            continue                    # said through the table (world_size is no flag of its own)
         if name.endswith("_config") and idx.arg(name, release) is None:
             # A whole config object: its fields are the settings; one that exists only when a flag
             # turns it on is that flag (`lora_config` is --enable-lora; vllm#3044 was told the
@@ -237,12 +248,74 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
         if line and any(_head(known) == re.split(r" \(|（", line, maxsplit=1)[0] for known in lines):
             continue                    # the knob's own line (a parser's registry) said it already
         if line and name in yours:
-            line += _L[lang]["yours_named"].format(value=yours[name])
+            plain, line = line, line + _L[lang]["yours_named"].format(value=yours[name])
+            if plain in lines:          # the table said this knob already: say there that it is yours
+                lines[lines.index(plain)] = line
         if line and line not in lines:
             lines.append(line)
         if len(lines) >= MAX_SETTINGS:
             break
     return lines
+
+
+MAX_READS = 3           # rows of reads.py's table said per check
+MAX_NAMES_SHOWN = 4
+
+
+def _read_names(found) -> str:
+    return ", ".join(f"`{n}`" for n in found.names[:MAX_NAMES_SHOWN])
+
+
+def _knob_line(idx, knob: str, release: str | None, lang: str) -> str | None:
+    """One knob of reads.py's table as `release` has it: a variable of the stack, of vLLM, or an
+    engine argument (None when the release lacks it)."""
+    if knob.isupper() and not knob.startswith("VLLM_"):
+        return knobs.env_line(knob, lang)
+    if knob.startswith("VLLM_"):
+        return setting_line(idx, knob, None, release, lang) if idx.env(knob, release) is not None else None
+    return setting_line(idx, knob, None, release, lang) if idx.arg(knob, release) is not None else None
+
+
+def read_lines(idx, mapped: list, release: str | None, lang: str) -> list[str]:
+    """Bullets for the names a check reads that stand for knobs of other names: what the name is,
+    then each knob with its flag, range and default."""
+    t = _L[lang if lang in _L else "en"]
+    out: list[str] = []
+    for found in [f for f in mapped if not f.of_model][:MAX_READS]:
+        said = [line for line in (_knob_line(idx, k, release, lang) for k in found.knobs) if line]
+        if not said:
+            continue                    # a size this release does not have (decode context parallel)
+        why = found.read.why.get(lang) or found.read.why["en"]
+        if why:
+            out.append(t["read_as"].format(name=_read_names(found), why=why))
+        out += said
+    return list(dict.fromkeys(out))
+
+
+def model_lines(mapped: list, lang: str) -> list[str]:
+    """Bullets for the model's and the checkpoint's own values a check reads: no setting."""
+    t = _L[lang if lang in _L else "en"]
+    by_why: dict[str, list[str]] = {}           # one line per reason (`config.json`'s, the checkpoint's)
+    for f in mapped:
+        if f.of_model:
+            names = by_why.setdefault(f.read.why.get(lang) or f.read.why["en"], [])
+            names += [n for n in f.names if n not in names]
+    return [t["read_as"].format(name=", ".join(f"`{n}`" for n in names[:MAX_NAMES_SHOWN]), why=why)
+            for why, names in by_why.items()]
+
+
+# A flag or an assignment of a variable the message spells out: the user's own knob, or the one the
+# message tells them to set (`--no-async-scheduling`, `MOONCAKE_CONFIG_PATH=...`, docker's `--shm-size`).
+_MESSAGE_KNOB = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]+|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?==)")
+
+
+def message_knobs(site, captures: dict | None, settings: list[str]) -> str:
+    """The flags and variables the message names that no settings line speaks of."""
+    said = " ".join(v for k, v in site.parts if k == "lit") + " " + " ".join(str(v) for v in (captures or {}).values())
+    text = "\n".join(settings)
+    names = [n for n in dict.fromkeys(_MESSAGE_KNOB.findall(said))
+             if n not in text and n.lstrip("-").replace("-", "_") not in text]
+    return ", ".join(f"`{n}`" for n in names[:MAX_NAMES_SHOWN])
 
 
 def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None) -> dict:
@@ -275,6 +348,12 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
     if settings:
         out["settings"] = "\n".join(in_form(line, facts.get("invocation")) for line in settings)
         out["settings_release"] = described
+    of_model = model_lines(reads.find(cond, site.placeholders, w.get("function"), w.get("file")), lang)
+    if of_model:
+        out["model_reads"] = "\n".join(of_model)
+    named = message_knobs(site, captures, settings)
+    if named:
+        out["message_knobs"] = named
     return out
 
 

@@ -303,6 +303,13 @@ _ALLOC_OPTIONS = ("expandable_segments", "max_split_size_mb", "garbage_collectio
                   "roundup_power2_divisions", "pinned_use_cuda_host_register", "release_lock_on_cudamalloc")
 
 
+def env_line(name: str, lang: str) -> str:
+    """The bullet for one variable of the stack beneath vLLM (`CUDA_VISIBLE_DEVICES`)."""
+    t = _L[lang if lang in _L else "en"]
+    owner = next((o for p, o in _OWNERS if name.startswith(p)), "the environment")
+    return t["env"].format(name=name, owner=owner)
+
+
 def stack_env_lines(site, condition: str | None, t: dict) -> list[str]:
     """Environment variables of the stack beneath vLLM that the message or its check names."""
     said = " ".join(v for k, v in site.parts if k == "lit") + " " + (condition or "")

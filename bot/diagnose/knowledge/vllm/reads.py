@@ -1,0 +1,204 @@
+"""What the names a vLLM check reads stand for, when no engine argument has their name.
+
+A check compares `self.local_rank < torch.accelerator.device_count()`: neither name is a flag, yet
+the user chose both, with `CUDA_VISIBLE_DEVICES` and the parallel sizes. `parallel_config.world_size`
+is `--tensor-parallel-size` × `--pipeline-parallel-size`; `self.kv_cache_dtype` inside an attention
+backend is `--kv-cache-dtype`; `hf_config.num_attention_heads` is the model's own, which no setting
+changes. Saying "none of these names is a setting of yours" there is false or useless (a real H100
+log was told so), so this table maps them, as data: a pattern over one name as vLLM wrote it, the
+knobs behind it, and why. Counted over the index's raise sites of every release (the names that
+left a check with no setting named, most frequent first), not per message.
+
+A knob is an engine argument (lower case), a vLLM variable (`VLLM_*`), a variable of the stack
+(other upper case), or MODEL / CHECKPOINT: the model's `config.json`, or the quantization config
+its checkpoint was made with, which are no setting and are said to be none.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import NamedTuple
+
+from .conditions import _parse as parse_condition
+
+MODEL, CHECKPOINT = "@model", "@checkpoint"
+
+
+class Read(NamedTuple):
+    pattern: re.Pattern      # fullmatched against a name: `self.` is read as the class it is in
+    knobs: tuple             # knob names; "\\1" is the pattern's first group (the same name)
+    why: dict                # {lang: one line}
+    files: re.Pattern | None = None     # only in these files (a `config` there is the model's)
+
+
+def _r(pattern: str, knobs: tuple, en: str, zh: str, files: str | None = None) -> Read:
+    return Read(re.compile(pattern), knobs, {"en": en, "zh": zh}, re.compile(files) if files else None)
+
+
+_ANY = r"(?:[\w\[\]'\"]+\.)*"        # any receiver: `self.`, `vllm_config.cache_config.`, `spec.`
+_GROUPS = (r"(?:get_(?:tp|tensor_model_parallel|world|pp|dp|dcp|pcp)_group\(\)\.)?")
+
+TABLE: tuple[Read, ...] = (
+    # --- the devices a process sees ------------------------------------------------------------------
+    _r(r"(?:\w+\.)*(?:device_count|get_device_count|cuda_device_count_stateless)\(\)|"
+       r"(?:\w+\.)*(?:visible_device_count|visible_device_ids|cuda_device_count|device_count|num_gpus|"
+       r"num_visible_devices|device_control_env_var|available_gpus)",
+       ("CUDA_VISIBLE_DEVICES", "tensor_parallel_size", "pipeline_parallel_size"),
+       "the GPUs this process can see, which `CUDA_VISIBLE_DEVICES` chooses (`HIP_VISIBLE_DEVICES` on ROCm, "
+       "`ZE_AFFINITY_MASK` on Intel XPU; unset means all, a repeated or missing index leaves fewer), and the "
+       "parallel sizes say how many one node must have.",
+       "本进程能看到的 GPU：由 `CUDA_VISIBLE_DEVICES` 决定（ROCm 上是 `HIP_VISIBLE_DEVICES`，Intel XPU 上是 "
+       "`ZE_AFFINITY_MASK`；不设置即全部可见，重复或不存在的编号会让可见的卡变少），并行规模决定一个节点需要几张。"),
+    # --- the parallel sizes, under the names the distributed code gives them --------------------------
+    _r(_ANY + r"(?:parallel_config|ParallelConfig)\.world_size|(?:\w+\.)*(?:replica_world_size|torch_world_size)|"
+       r"get_world_group\(\)\.world_size|(?:torch\.)?distributed\.get_world_size\(\)|_WORLD\.world_size",
+       ("tensor_parallel_size", "pipeline_parallel_size"),
+       "vLLM's world size: `--tensor-parallel-size` × `--pipeline-parallel-size` (× the context-parallel "
+       "sizes where the release has them), the GPUs one engine uses.",
+       "vLLM 的 world size：`--tensor-parallel-size` × `--pipeline-parallel-size`（版本支持时再乘上下文并行规模），"
+       "即一个引擎使用的 GPU 数。"),
+    _r(_ANY + r"(?:world_size_across_dp|dp_size|dp_world_size|_dp_size)|"
+       r"get_dp_group\(\)\.world_size",
+       ("data_parallel_size",),
+       "the data-parallel size (`--data-parallel-size`): how many engine replicas run.",
+       "数据并行规模（`--data-parallel-size`）：运行的引擎副本数。"),
+    _r(_ANY + r"(?:local_world_size|local_rank|rank_in_node)",
+       ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size_local"),
+       "this node's share of the workers: tensor × pipeline parallel size over the nodes, times the data-parallel "
+       "ranks on this node; each worker's `local_rank` indexes the GPUs `CUDA_VISIBLE_DEVICES` leaves visible.",
+       "本节点上的 worker：张量并行 × 流水线并行规模按节点分摊，再乘本节点的数据并行副本数；每个 worker 的 "
+       "`local_rank` 是它在 `CUDA_VISIBLE_DEVICES` 可见 GPU 中的编号。"),
+    _r(_ANY + r"(?:tp_size|tp_world_size|local_tp_size|remote_tp_size|tensor_model_parallel_size|"
+       r"tensor_model_parallel_world_size)|get_tensor_model_parallel_world_size\(\)|get_tp_group\(\)\.world_size",
+       ("tensor_parallel_size",),
+       "the tensor-parallel size (`--tensor-parallel-size`; for a disaggregated pair, each side's own).",
+       "张量并行规模（`--tensor-parallel-size`；P/D 分离时是各自一侧的设置）。"),
+    _r(_ANY + r"(?:pp_size|pp_world_size|pipeline_model_parallel_size)|get_pp_group\(\)\.world_size",
+       ("pipeline_parallel_size",),
+       "the pipeline-parallel size (`--pipeline-parallel-size`).",
+       "流水线并行规模（`--pipeline-parallel-size`）。"),
+    _r(_ANY + r"(?:dcp_world_size|dcp_size|total_cp_world_size)|get_dcp_group\(\)\.world_size",
+       ("decode_context_parallel_size",),
+       "the decode context-parallel size (`--decode-context-parallel-size`).",
+       "解码上下文并行规模（`--decode-context-parallel-size`）。"),
+    _r(_ANY + r"pcp_world_size|get_pcp_group\(\)\.world_size",
+       ("prefill_context_parallel_size",),
+       "the prefill context-parallel size (`--prefill-context-parallel-size`).",
+       "预填充上下文并行规模（`--prefill-context-parallel-size`）。"),
+    # --- engine arguments read off the objects that carry them ------------------------------------------
+    _r(_ANY + r"(max_model_len|max_num_seqs|max_num_batched_tokens|kv_cache_dtype|gpu_memory_utilization|"
+       r"enforce_eager|enable_prefix_caching|max_loras|max_lora_rank|max_cpu_loras|swap_space|cpu_offload_gb|"
+       r"max_logprobs|num_gpu_blocks_override|kv_cache_memory_bytes|max_num_partial_prefills|"
+       r"dcp_kv_cache_interleave_size|tokenizer_mode|served_model_name|num_scheduler_steps)",
+       ("\\1",), "", ""),
+    _r(_ANY + r"(?:cache_dtype|kv_cache_torch_dtype|kv_cache_quantized_dtype|fp8_kv|is_fp8_kv_cache|kv_quant_mode)|"
+       r"(?:\w+\.)*is_quantized_kv_cache\(.*\)", ("kv_cache_dtype",),
+       "the KV cache's data type, which `--kv-cache-dtype` sets.", "KV cache 的数据类型，由 `--kv-cache-dtype` 设置。"),
+    _r(_ANY + r"(?:max_num_reqs)", ("max_num_seqs",),
+       "the most requests a step schedules, `--max-num-seqs`.", "每步最多调度的请求数，即 `--max-num-seqs`。"),
+    _r(_ANY + r"(?:max_num_tokens)", ("max_num_batched_tokens",),
+       "the most tokens a step schedules, `--max-num-batched-tokens`.", "每步最多调度的 token 数，即 `--max-num-batched-tokens`。",
+       files=r"/worker/|/v1/core/|/v1/spec_decode/"),
+    _r(_ANY + r"(?:chunked_prefill_enabled|enable_chunked_prefill)", ("enable_chunked_prefill",),
+       "whether chunked prefill is on, `--enable-chunked-prefill` (`--no-enable-chunked-prefill` to turn it off).",
+       "是否开启分块预填充，即 `--enable-chunked-prefill`（关闭用 `--no-enable-chunked-prefill`）。"),
+    _r(r"(?:\w+\.)*(?:cache_config|CacheConfig|kv_cache_spec|spec|mamba_spec|attn_spec)\.block_size|"
+       r"(?:\w+\.)*block_size", ("block_size",),
+       "the KV cache's block size, which `--block-size` sets (an attention backend or a hybrid model may "
+       "require or choose another).",
+       "KV cache 的块大小，由 `--block-size` 设置（某些注意力后端或混合模型会要求或另选一个值）。",
+       files=r"/attention/|/v1/core/|/v1/worker/|/worker/|kv_cache|/config/cache|/core/block|/kv_transfer/"),
+    _r(_ANY + r"model_config\.quantization|(?:\w+\.)*quant_config\.get_name\(\)", ("quantization",),
+       "the quantization method: the checkpoint's own, or `--quantization`.", "量化方法：检查点自带的，或 `--quantization` 指定的。"),
+    # --- the model's own configuration: no setting --------------------------------------------------
+    _r(r"(?:\w+\.)*(?:hf_config|hf_text_config|text_config|hf_vision_config|vision_config)(?:\.\w+)+(?:\(.*\))?|"
+       r"(?:\w+\.)*model_config\.(?:get_num_attention_heads|get_num_kv_heads|get_total_num_kv_heads|get_hidden_size|"
+       r"get_head_size|get_vocab_size|get_num_layers|get_num_experts|get_layers_start_end_indices)\(.*\)|"
+       r"(?:\w+\.)*model_config\.(?:is_multimodal_model|is_encoder_decoder|architecture|architectures|is_hybrid|"
+       r"use_mla|is_attention_free|has_inner_state|is_cross_encoder|hf_config|hf_text_config)|"
+       r"(?:\w+\.)*(?:total_num_attention_heads|total_num_kv_heads|num_attention_heads|num_key_value_heads)",
+       (MODEL,),
+       "the model's own value (its `config.json`), not a setting: no flag changes it.",
+       "模型自己的值（来自它的 `config.json`），不是设置项：没有参数能改它。"),
+    _r(r"\w*Config\.\w+|(?:\w+\.)*config\.\w+", (MODEL,),
+       "the model's own value (its `config.json`), not a setting: no flag changes it.",
+       "模型自己的值（来自它的 `config.json`），不是设置项：没有参数能改它。",
+       files=r"/transformers_utils/configs/|/model_executor/models/"),
+    _r(r"(?:\w+\.)*(?:quant_config|config|layer_config|weight_quant|\w+Config)\.(?:weight_bits|group_size|bits|num_bits|"
+       r"pack_factor|is_sym|sym|desc_act|quant_type|zero_point|has_zp|strategy|is_checkpoint_fp8_serialized|"
+       r"activation_scheme|weight_block_size|packing_format|lm_head_quantized)|"
+       r"(?:\w+\.)*(?:weight_bits|group_size|num_bits|pack_factor)",
+       (CHECKPOINT,),
+       "a field of the checkpoint's quantization config (`quantization_config` in its `config.json`, or "
+       "`quantize_config.json`), fixed when the model was quantized: no flag changes it; use a checkpoint "
+       "quantized the way the check accepts.",
+       "检查点量化配置里的字段（`config.json` 的 `quantization_config` 或 `quantize_config.json`），在量化模型时就已确定："
+       "没有参数能改它；请换一个按检查要求量化的检查点。",
+       files=r"/quantization/"),
+)
+
+
+class Found(NamedTuple):
+    names: tuple       # as vLLM wrote them
+    read: Read
+    knobs: tuple       # resolved ("\\1" replaced)
+
+    @property
+    def of_model(self) -> bool:
+        """The model's or its checkpoint's own value: no setting."""
+        return self.knobs[0] in (MODEL, CHECKPOINT)
+
+
+def names(condition: str | None, placeholders: list[str], function: str | None) -> list[str]:
+    """The names a check and its message read, in order: attribute chains, calls, locals."""
+    trees = []
+    parsed = parse_condition(condition) if condition and not condition.startswith("except ") else None
+    if parsed is not None:
+        trees.append(parsed[1])
+    for ph in placeholders:
+        expr = re.split(r"(?<![!=<>])[!:](?![=])", ph, maxsplit=1)[0].strip()     # `{x:.2f}`, `{x!r}`
+        try:
+            trees.append(ast.parse(expr, mode="eval").body)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+    out: list[str] = []
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Attribute, ast.Name, ast.Call)):
+                text = ast.unparse(node)
+                if len(text) <= 120:
+                    out.append(text)
+    return list(dict.fromkeys(out))
+
+
+def _as_read(name: str, function: str | None) -> str:
+    """`self.x` inside `ParallelConfig.__post_init__` reads as `ParallelConfig.x`."""
+    cls = (function or "").split(".")[0] if "." in (function or "") else ""
+    return re.sub(r"^(?:self|cls)\.", cls + ".", name) if cls else name
+
+
+def find(condition: str | None, placeholders: list[str], function: str | None, file: str | None) -> list[Found]:
+    """The table's rows the check's names match, in the table's order (the devices before the sizes
+    they must hold), each with every name that matched it."""
+    hits: dict[tuple, list[str]] = {}
+    for name in names(condition, placeholders, function):
+        read_as = _as_read(name, function)
+        for i, row in enumerate(TABLE):
+            if row.files is not None and not row.files.search(file or ""):
+                continue
+            m = row.pattern.fullmatch(read_as)
+            if m is None:
+                continue
+            knobs = tuple(m.group(1) if k == "\\1" else k for k in row.knobs)
+            found = hits.setdefault((i, knobs), [])
+            if not any(other.startswith((name + ".", name + "(")) or other.endswith("." + name)
+                       or name.endswith("." + other) for other in found):
+                found.append(name)      # `x.device_count()` says it; `x.device_count`, `device_count` add nothing
+            break
+    return [Found(tuple(v), TABLE[i], knobs) for (i, knobs), v in sorted(hits.items(), key=lambda kv: kv[0][0])]
+
+
+def last_attr(name: str) -> str:
+    """`self.parallel_config.world_size` → `world_size`; a call keeps its function's name."""
+    return re.sub(r"\(.*\)$", "", name).rsplit(".", 1)[-1]

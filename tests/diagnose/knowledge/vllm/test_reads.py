@@ -1,0 +1,135 @@
+"""The names a check reads that stand for a knob of another name (reads.py's table), and the answers
+built from them: the knob named with its flag or variable, the model's own values said to be no
+setting, and "none of the names ... is a knob" only where that is true."""
+
+import pytest
+
+from bot.diagnose import diagnose
+from bot.diagnose.knowledge.vllm import load_index, reads
+from bot.diagnose.knowledge.vllm.synthesis import synthesise
+
+NO_KNOB = "None of the names this check reads"
+MODEL_SAYS = "the model's own value (its `config.json`)"
+CHECKPOINT_SAYS = "the checkpoint's quantization config"
+
+
+def knobs_of(condition, placeholders=(), function="Worker.init_device", file="vllm/v1/worker/gpu_worker.py"):
+    return [f.knobs for f in reads.find(condition, list(placeholders), function, file)]
+
+
+def test_the_devices_a_process_sees_are_cuda_visible_devices_and_the_parallel_sizes():
+    found = knobs_of("self.local_rank < torch.accelerator.device_count()")
+    assert found[0] == ("CUDA_VISIBLE_DEVICES", "tensor_parallel_size", "pipeline_parallel_size")
+    assert knobs_of("torch.cuda.device_count() < world_size")[0][0] == "CUDA_VISIBLE_DEVICES"
+    assert knobs_of("x < current_platform.device_count()")[0][0] == "CUDA_VISIBLE_DEVICES"
+
+
+def test_the_parallel_sizes_under_the_names_the_distributed_code_gives_them():
+    assert knobs_of("assert self.parallel_config.world_size == 1") == [("tensor_parallel_size", "pipeline_parallel_size")]
+    assert knobs_of("self.world_size > 1", function="ParallelConfig.__post_init__",
+                    file="vllm/config/parallel.py") == [("tensor_parallel_size", "pipeline_parallel_size")]
+    assert knobs_of("assert get_tensor_model_parallel_world_size() == 2") == [("tensor_parallel_size",)]
+    assert knobs_of("assert dp_size > 1") == [("data_parallel_size",)]
+    # a group's own size (any group, in the communicator) is no knob
+    assert knobs_of("src >= self.world_size", function="GroupCoordinator.send",
+                    file="vllm/distributed/parallel_state.py") == []
+    # the rank a user sets is its own engine argument, not the size
+    assert knobs_of("not 0 <= self.data_parallel_rank < 4") == []
+
+
+def test_engine_arguments_read_off_the_objects_that_carry_them():
+    assert knobs_of("self.kv_cache_dtype.startswith('fp8')", function="TritonMLAImpl.__init__",
+                    file="vllm/v1/attention/backends/mla/triton_mla.py") == [("kv_cache_dtype",)]
+    assert knobs_of("fp8_kv", file="vllm/v1/attention/backends/cpu_attn.py") == [("kv_cache_dtype",)]
+    assert knobs_of("assert spec.block_size % bs == 0", file="vllm/v1/kv_cache_interface.py") == [("block_size",)]
+    # a quantization block is no KV cache block
+    assert knobs_of("self.block_size != 128", function="Fp8Config.__init__",
+                    file="vllm/model_executor/layers/quantization/fp8.py") == []
+    assert knobs_of("not self.scheduler_config.chunked_prefill_enabled") == [("enable_chunked_prefill",)]
+
+
+def test_the_models_own_values_and_the_checkpoints_are_said_to_be_no_setting():
+    assert knobs_of("self.hf_config.model_type == 'x'") == [(reads.MODEL,)]
+    assert knobs_of("self.num_attention_heads % self.num_key_value_heads", function="DoryConfig.__init__",
+                    file="vllm/transformers_utils/configs/dory.py") == [(reads.MODEL,)]
+    assert knobs_of("self.weight_bits not in [4, 8]", function="GPTQBitBLASConfig.__init__",
+                    file="vllm/model_executor/layers/quantization/gptq_bitblas.py") == [(reads.CHECKPOINT,)]
+    # `config.x` is the model's only in a model's own code
+    assert knobs_of("config.weight_bits == 4", file="vllm/engine/arg_utils.py") == []
+
+
+def _paste(site, release: str) -> str:
+    return (f"INFO 12-05 10:00:00 [api_server.py:1] vLLM API server version {release}\n"
+            "Traceback (most recent call last):\n  File \"/app/serve.py\", line 3, in <module>\n    main()\n"
+            f"{site.exc}: {synthesise(site)}\n")
+
+
+# 30 raise sites, 5 per class of name, drawn at random (seed 9) from the sites of each class that no
+# hand-written rule answers; each message synthesised from its template. Before reads.py, 19 of them
+# were told that none of the names the check reads is a knob.
+SAMPLE = [
+    ('devices', 'ValueError', 'Local TP/PP/PCP replica size ({replica_world_size}) exceeds the number of visible XPU devices ({visible_device_count}).', '0.34.0', '`CUDA_VISIBLE_DEVICES`'),  # before: no setting named
+    ('devices', 'ValueError', 'TP/PP/PCP replica size ({replica_world_size}) exceeds the number of visible XPU devices ({visible_device_count}), but nnodes_within_dp is 1. Configure the multi-node topology, or ensure every DP rank can see all devices on its node.', '0.34.0', '`CUDA_VISIBLE_DEVICES`'),  # before: no setting named
+    ('devices', 'ValueError', 'Invalid device index {device}, must be in range [0, {device_count})', '0.34.0', '`CUDA_VISIBLE_DEVICES`'),  # before: no setting named
+    ('devices', 'AssertionError', 'local_world_size ({parallel_config.local_world_size}) must be less than or equal to the number of visible devices ({visible_device_count}).', '0.30.0', '`CUDA_VISIBLE_DEVICES`'),  # before: no setting named
+    ('devices', 'IndexError', 'visible device ordinal {device_id} is out of range for {cls.device_control_env_var}={device_control_env}', '0.34.0', '`CUDA_VISIBLE_DEVICES`'),  # before: no setting named
+    ('world', 'AssertionError', "Given number of CPU id list {omp_cpuids_list} doesn't match local world size {local_world_size}.", '0.34.0', '`--tensor-parallel-size`'),  # before: no setting named
+    ('world', 'ValueError', "mm_tensor_ipc='torch_shm' is not supported with data_parallel_size > 1 or tensor_parallel_size > 1 or pipeline_parallel_size > 1.", '0.34.0', '`--data-parallel-size`'),  # before: a setting named
+    ('world', 'AssertionError', 'Coordinator only used for data parallel', '0.34.0', '`--data-parallel-size`'),  # before: no setting named
+    ('world', 'RuntimeError', 'NIXL KV-head re-sharding is not supported for NVFP4 KV cache (local TP {transfer_topo.tp_size}, remote TP {remote_tp_size}). Use matching TP sizes on prefill and decode.', '0.34.0', '`--tensor-parallel-size`'),  # before: no setting named
+    ('world', 'AssertionError', 'TP > 1 is only supported under SPMD.', '0.13.0', '`--tensor-parallel-size`'),  # before: no setting named
+    ('config_obj', 'NotImplementedError', 'FP8 Triton MLA not yet supported', '0.17.1', '`--kv-cache-dtype`'),  # before: no setting named
+    ('config_obj', 'AssertionError', 'max_num_seqs must be set by this point', '0.34.0', '`--max-num-seqs`'),  # before: a setting named
+    ('config_obj', 'AssertionError', 'Block_size({cache_config.block_size}) should be greater than or equal to and divisible by dcp_kv_cache_interleave_size ({parallel_config.dcp_kv_cache_interleave_size}).', '0.11.2', '`--block-size`'),  # before: a setting named
+    ('config_obj', 'AssertionError', 'Kernel block size {bs} must divide KV cache block size {spec.block_size}.', '0.34.0', '`--block-size`'),  # before: a setting named
+    ('config_obj', 'AssertionError', 'SlidingWindowManager does not support fine-grained (partial) cache hits', '0.29.0', '`--block-size`'),  # before: no setting named
+    ('model', 'ValueError', "DeepSeek V4.1 has no classic-MTP draft: its checkpoints ship DSpark stages under mtp.* (main_proj/markov_head/confidence_head) and carry no e_proj/h_proj/enorm/hnorm/hc_head weights. Use speculative method 'dspark' instead of 'mtp'.", '0.34.0', 'MODEL'),  # before: no setting named
+    ('model', 'ValueError', 'num_attention_heads must be divisible by num_key_value_heads', '0.34.0', 'MODEL'),  # before: no setting named
+    ('model', 'NotImplementedError', 'MRV2 sparse MLA PCP supports CUDA graphs only for DeepSeek-V3.2 and GLM-5.2/5.3. Set -cc.cudagraph_mode=NONE.', '0.34.0', '`--decode-context-parallel-size`'),  # before: a setting named
+    ('model', 'ValueError', 'Attention dimensions must be positive integers', '0.34.0', 'MODEL'),  # before: no setting named
+    ('model', 'NotImplementedError', 'Mamba with speculative decoding is not supported yet.', '0.16.0', '`--speculative-config`'),  # before: a setting named
+    ('quant_ckpt', 'ValueError', 'BitBLAS does not support weight_bits = {weight_bits}. Only weight_bits = {GPTQ_BITBLAS_SUPPORTED_NUM_BITS} are supported.', '0.15.1', 'CHECKPOINT'),  # before: no setting named
+    ('quant_ckpt', 'ValueError', 'Weight output_size_per_partition = {output_size_per_partition} is not divisible by pack_factor = {quant_config.pack_factor}.', '0.15.1', 'CHECKPOINT'),  # before: no setting named
+    ('quant_ckpt', 'AssertionError', 'INC MXFP only supports bits=4 or bits=8, but found bits={weight_bits}.', '0.34.0', 'CHECKPOINT'),  # before: no setting named
+    ('quant_ckpt', 'ValueError', 'Unsupported quantization config: bits={config.weight_bits}, sym={config.is_sym}', '0.34.0', 'CHECKPOINT'),  # before: no setting named
+    ('quant_ckpt', 'AssertionError', 'INC block-wise FP8 only supports bits=8, but found bits={weight_bits}.', '0.34.0', 'CHECKPOINT'),  # before: no setting named
+    ('envs', 'NotImplementedError', 'Multi-step scheduling is not supported (and not needed) on vLLM V1. Please launch without --num-scheduler-steps.', '0.9.2', '`VLLM_USE_V1`'),  # before: a setting named
+    ('envs', 'NotImplementedError', 'Speculative decoding is not yet supported on VLLM V1.', '0.7.3', '`VLLM_USE_V1`'),  # before: a setting named
+    ('envs', 'ValueError', 'VLLM_ATTENTION_BACKEND is set to FLASHINFER, but flashinfer module was not found. See https://github.com/vllm-project/vllm/blob/main/docker/Dockerfile for instructions on how to install it.', '0.12.0', '`VLLM_ATTENTION_BACKEND`'),  # before: a setting named
+    ('envs', 'ValueError', 'Using V0 AsyncLLMEngine, but envs.VLLM_USE_V1=True. This should not happen. As a workaround, try using AsyncLLMEngine.from_vllm_config(...) or explicitly set VLLM_USE_V1=0 or 1 and report this issue on Github.', '0.10.2', '`VLLM_USE_V1`'),  # before: a setting named
+    ('envs', 'TypeError', 'Object of type {type(obj)} is not serializableSet VLLM_ALLOW_INSECURE_SERIALIZATION=1 to allow fallback to pickle-based serialization.', '0.34.0', '`VLLM_ALLOW_INSECURE_SERIALIZATION`'),  # before: a setting named
+]
+
+
+@pytest.mark.parametrize("kind,exc,template,release,knob", SAMPLE, ids=[f"{r[0]}-{r[2][:30]}" for r in SAMPLE])
+def test_the_sample_names_the_knob_of_its_class(kind, exc, template, release, knob):
+    idx = load_index()
+    site = next((s for s in idx.sites if s.exc == exc and s.template == template), None)
+    if site is None:
+        pytest.skip("the index no longer has this template")
+    report = diagnose(_paste(site, release))
+    d = report.diagnoses[0]
+    assert d.rule_id == "vllm-check-failed"
+    said = d.cause + d.fix
+    assert NO_KNOB not in d.fix
+    if knob == "MODEL":
+        assert MODEL_SAYS in d.cause and "What the check reads is the model's own" in d.fix
+    elif knob == "CHECKPOINT":
+        assert CHECKPOINT_SAYS in d.cause and "What the check reads is the model's own" in d.fix
+    else:
+        assert knob in said
+
+
+def test_a_flag_the_message_names_is_never_called_no_setting():
+    # `--no-enable-chunked-prefill` turns a flag off: it is that flag
+    idx = load_index()
+    site = next(s for s in idx.sites if "--no-enable-chunked-prefill" in s.template)
+    d = diagnose(_paste(site, site.latest_where()["release"])).diagnoses[0]
+    assert NO_KNOB not in d.fix and "--enable-chunked-prefill" in d.cause
+
+
+def test_the_answer_in_chinese_names_the_same_knob():
+    idx = load_index()
+    site = next(s for s in idx.sites if s.template.startswith("Invalid device index {device}"))
+    d = diagnose(_paste(site, site.latest_where()["release"]), lang="zh").diagnoses[0]
+    assert "`CUDA_VISIBLE_DEVICES`" in d.cause and "检查读取的值" in d.cause
