@@ -216,15 +216,132 @@ def _cuda_oom(values: dict, facts: dict) -> dict:
 
 @deriver("kv-cache-no-memory")
 def _kv_no_memory(values: dict, facts: dict) -> dict:
+    """Where the budget went, from the memory numbers the failing run printed: the share to ask for
+    when the model is what fills it, none when memory outside the engine took it."""
+    split = budget_split(_memory_profile(values), facts)
+    if split.get("outside_grew"):
+        return {**split, "suggest": {}}         # a larger share would be taken the same way
+    fit = _fit_from_numbers(split)
+    if fit:
+        return {**split, "fit_utilization": fit, "suggest": {"gpu_memory_utilization": fit}}
     util, said = _utilization(facts)
-    if not said:
+    if not said or split.get("too_big"):
         # The default is 0.9 already: pasting 0.9 back to a run whose share the log does not show
         # is no fix (Bonito passed 0.9 itself, bonito#22).
-        return {"suggest": {}}
+        return {**split, "suggest": {}}
     new_util = min(MAX_UTILIZATION, max(util + 0.1, util * 1.5)) if util < 0.5 else min(MAX_UTILIZATION, util + 0.05)
     if new_util <= util:
-        return {"suggest": {}}
-    return {"fit_utilization": _fmt_util(new_util), "suggest": {"gpu_memory_utilization": _fmt_util(new_util)}}
+        return {**split, "suggest": {}}
+    return {**split, "fit_utilization": _fmt_util(new_util), "suggest": {"gpu_memory_utilization": _fmt_util(new_util)}}
+
+
+# More than one engine's activation peak and memory outside torch (CUDA graphs' pools, NCCL, cuBLAS workspaces
+# take well under this; the tiny model's run on an H100 took 0.22 + 0.59 GiB): memory this large beside a
+# KV cache that got nothing is another process's.
+OUTSIDE_GIB = 3.0
+# The GPU a budget is bounded with when the log does not print the total: vLLM's users rarely run on less.
+SMALL_GPU_GIB = 16.0
+
+
+def _memory_profile(values: dict) -> dict:
+    read = values.get("memory_profile")
+    return read() if callable(read) else {}
+
+
+def _gib(x: float) -> str:
+    return f"{x:.2f}"
+
+
+def budget_split(prof: dict, facts: dict) -> dict:
+    """The run's budget split into weights, activation peak, memory outside torch and the KV cache, with the
+    part that dominates; `outside_grew` when the KV cache got nothing while weights and a forward pass are
+    small against what was taken (vLLM counts the GPU's free memory dropping as its own use)."""
+    kv, weights = prof.get("kv"), prof.get("weights")
+    if kv is None:
+        return {}
+    util = prof.get("util") or num(_args(facts).get("gpu_memory_utilization"))
+    total = prof.get("total") or num(facts.get("gpu_total_gib"))
+    budget = prof.get("budget") or (util * total if util and total else None)
+    out: dict = {"kv_gib": _gib(kv)}
+    if weights is not None:
+        out["weights_gib"] = _gib(weights)
+    if budget:
+        out.update(budget_gib=_gib(budget), total_gib=_gib(total) if total else None)
+    act, non_torch = prof.get("activation"), prof.get("non_torch")
+    # the rest: what neither the weights nor the KV cache hold (the activation peak and memory outside torch)
+    rest = budget - (weights or 0.0) - kv if budget else None
+    bounded = rest is None and util and weights is not None
+    if bounded:
+        rest = util * SMALL_GPU_GIB - weights - kv        # at least this much on a GPU of 16 GiB or more
+    parts = {"weights": weights, "activation": act, "non_torch": non_torch}
+    if act is None and non_torch is None and rest is not None:
+        parts["rest"] = rest
+    parts = {k: v for k, v in parts.items() if v is not None}
+    if not parts:
+        return {k: v for k, v in out.items() if v is not None}
+    top = max(parts, key=parts.get)
+    nothing_left = kv <= 0.05 * (budget or 1.0)
+    if non_torch is not None:
+        outside = non_torch >= OUTSIDE_GIB and top == "non_torch"
+    else:
+        # the activation peak is in the rest too, and a multimodal model's profiling can take several times its
+        # weights (Llama-3.2-11B-Vision: 36.63 GiB beside 19.86 GiB of weights, vllm#12126): far more than that
+        outside = rest is not None and weights is not None and rest >= OUTSIDE_GIB and rest >= 4 * weights
+    out.update(_split_words(parts, kv, budget, util, total, bounded, top))
+    if nothing_left and outside:
+        out["outside_grew"] = "yes"
+        taken = _gib(non_torch if non_torch is not None else rest)
+        out["outside_gib"] = Words(en=f"at least {taken}", zh=f"至少 {taken}") if bounded else taken
+    elif top == "weights" and budget and weights >= 0.5 * budget:
+        out["budget_short"] = "yes"
+    elif top == "activation" and act >= 1.0:
+        out["activation_heavy"] = "yes"
+    if budget and total and (budget - kv + 1.0) / total > MAX_UTILIZATION:
+        out["too_big"] = "yes"             # no share of this GPU holds what the run took and 1 GiB of KV cache
+    return {k: v for k, v in out.items() if v is not None}
+
+
+_PART_WORDS = {"weights": ("model weights", "模型权重"), "activation": ("activation peak", "激活峰值"),
+               "non_torch": ("memory outside torch (counted from the GPU's free memory)", "torch 之外的显存（按 GPU 空闲显存算）"),
+               "rest": ("activation peak and memory outside torch together", "激活峰值加 torch 之外的显存")}
+
+
+def _split_words(parts: dict, kv: float, budget, util, total, bounded: bool, top: str) -> dict:
+    """`budget_split`: one sentence per language with every number the log gave, and the part that dominates."""
+    if budget and total:
+        head = (f"budget {_gib(budget)} GiB = {util:g} x {_gib(total)} GiB" if util else f"budget {_gib(budget)} GiB",
+                f"预算 {_gib(budget)} GiB = {util:g} × {_gib(total)} GiB" if util else f"预算 {_gib(budget)} GiB")
+    elif budget:
+        head = (f"budget {_gib(budget)} GiB", f"预算 {_gib(budget)} GiB")
+    elif util:
+        head = (f"budget {util:g} x the GPU's total memory (the log does not show the total: "
+                f"{_gib(util * SMALL_GPU_GIB)} GiB on a 16 GiB GPU, {_gib(util * 80)} GiB on an 80 GiB one)",
+                f"预算 {util:g} × GPU 总显存（日志里没有总显存：16 GiB 的卡上是 {_gib(util * SMALL_GPU_GIB)} GiB，"
+                f"80 GiB 的卡上是 {_gib(util * 80)} GiB）")
+    else:
+        head = ("budget gpu_memory_utilization x the GPU's total memory (neither is in the log)",
+                "预算 gpu_memory_utilization × GPU 总显存（日志里两者都没有）")
+    at_least = (" (at least, on a GPU of 16 GiB or more; this release does not print the two apart)",
+                "（至少这么多，按 16 GiB 及以上的卡算；这个版本不分开打印两者）")
+    en = [f"{_PART_WORDS[k][0]} {_gib(v)} GiB" + (at_least[0] if k == "rest" and bounded else "") for k, v in parts.items()]
+    zh = [f"{_PART_WORDS[k][1]} {_gib(v)} GiB" + (at_least[1] if k == "rest" and bounded else "") for k, v in parts.items()]
+    largest = len(parts) > 1 or top == "rest"
+    return {"budget_split": Words(
+        en=f"Where the budget went, by the numbers in the log: {head[0]}; " + "; ".join(en)
+           + f"; left for the KV cache: {_gib(kv)} GiB." + (f" The largest part: {_PART_WORDS[top][0]}." if largest else ""),
+        zh=f"按日志里的数字，预算的去向：{head[1]}；" + "；".join(zh)
+           + f"；留给 KV cache 的：{_gib(kv)} GiB。" + (f"占得最多的是：{_PART_WORDS[top][1]}。" if largest else ""))}
+
+
+def _fit_from_numbers(split: dict) -> float | None:
+    """The share that holds what the run took before the KV cache plus a KV cache of a quarter of that (at
+    least 1 GiB), from the log's own budget and total; None when the log lacks them or no share holds it."""
+    budget, total, kv = num(split.get("budget_gib")), num(split.get("total_gib")), num(split.get("kv_gib"))
+    if not (budget and total) or kv is None or split.get("too_big"):
+        return None
+    taken = budget - kv
+    new_util = math.ceil((taken + max(1.0, 0.25 * taken)) / total * 20) / 20
+    return new_util if new_util <= MAX_UTILIZATION else None
 
 
 @deriver("second-engine-same-process")

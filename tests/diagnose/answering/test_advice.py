@@ -338,3 +338,49 @@ def test_oom_killed_victims_ram_and_the_settings_that_hold_ram():
     assert big == {"anon_rss": "32.0 GiB", "cpu_offload": 8.0, "tp_loaders": 4}
     small = advice.derive("os-oom-killed", {"anon_rss_kb": "37760"}, {"engine_args": {"cpu_offload_gb": 0}})
     assert small == {"anon_rss": "37 MiB", "small_victim": "yes"}
+
+
+# --- kv-cache-no-memory: where the budget went -----------------------------------------------------
+
+def _kv(prof: dict, facts: dict | None = None) -> dict:
+    from bot.diagnose.answering import advice
+    return advice.derive("kv-cache-no-memory", {"memory_profile": lambda: prof}, facts or {})
+
+
+def test_kv_budget_taken_outside_the_engine_asks_for_no_larger_share():
+    # V0's split: non-torch memory (what grew on the GPU since the engine started) dwarfs weights and activations
+    out = _kv({"weights": 0.43, "total": 44.55, "util": 0.1, "budget": 4.45, "non_torch": 5.06,
+               "activation": 0.09, "kv": -1.13}, {"engine_args": {"gpu_memory_utilization": 0.1}})
+    assert out["outside_grew"] == "yes" and out["suggest"] == {} and "fit_utilization" not in out
+    assert "non_torch" not in out["budget_split"] and "memory outside torch" in out["budget_split"]
+
+
+def test_kv_weights_filling_the_budget_ask_for_a_share_from_the_numbers():
+    # 14.99 GiB of weights in a 15.84 GiB budget (0.2 of 79.18 GiB): the budget is what is short
+    out = _kv({"weights": 14.99, "util": 0.2, "budget": 15.84, "activation": 1.2, "non_torch": 0.6, "kv": -0.95},
+              {"gpu_total_gib": 79.18, "engine_args": {"gpu_memory_utilization": 0.2}})
+    assert out["budget_short"] == "yes" and "outside_grew" not in out
+    u = out["suggest"]["gpu_memory_utilization"]
+    assert (15.84 + 0.95 + 1.0) / 79.18 < u <= 0.35
+
+
+def test_kv_v1_tiny_weights_and_no_total_bound_the_rest_on_a_16_gib_gpu():
+    out = _kv({"weights": 0.01, "kv": -0.43}, {"engine_args": {"gpu_memory_utilization": 0.2}})
+    assert out["outside_grew"] == "yes" and out["outside_gib"] == "at least 3.62" and out["suggest"] == {}
+
+
+def test_kv_v1_tiny_share_is_the_budget_short_not_another_process():
+    # gpu_memory_utilization=0.001 (real H200 run): what was taken is a fraction of a GiB
+    out = _kv({"weights": 0.0, "kv": -0.19}, {"engine_args": {"gpu_memory_utilization": 0.001}})
+    assert "outside_grew" not in out and out["suggest"] == {"gpu_memory_utilization": 0.1}
+
+
+def test_kv_multimodal_activation_peak_is_not_read_as_another_process():
+    # Llama-3.2-11B-Vision's profiling peak (vllm#12126's numbers), as V1 prints them: weights and the KV cache only
+    out = _kv({"weights": 19.86, "kv": -2.0}, {"gpu_total_gib": 79.22, "engine_args": {"gpu_memory_utilization": 0.7}})
+    assert "outside_grew" not in out
+
+
+def test_kv_no_memory_lines_keep_the_old_answer():
+    out = _kv({}, {"engine_args": {"gpu_memory_utilization": 0.2}})
+    assert out == {"fit_utilization": 0.3, "suggest": {"gpu_memory_utilization": 0.3}}
