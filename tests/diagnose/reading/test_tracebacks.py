@@ -443,3 +443,46 @@ def test_a_chinese_path_inside_a_message_stays():
 def test_fullwidth_colon_after_an_exception_name():
     msgs = messages("ValueError：Bfloat16 is only supported on GPUs with compute capability of at least 8.0")
     assert msgs[0].exc_type == "ValueError"
+
+
+# A Chinese name inside an English message is part of it: the prose resumes only after a complete word or
+# sentence, never inside a quote or bracket, nor after a digit, ".", "-", "_" or "/" (review of 2e434a0)
+_VLLM_HEAD = ("INFO 05-19 06:58:00 [api_server.py:1000] vLLM API server version 0.8.5\n"
+              "Traceback (most recent call last):\n")
+_TOKENIZER_CN = ("OSError: Can't load tokenizer for '千问/Qwen-7B'. If you were trying to load it from "
+                 "'https://huggingface.co/models', make sure you don't have a local directory with the same name. "
+                 "Otherwise, make sure '千问/Qwen-7B' is the correct path to a directory containing all relevant "
+                 "files for a Qwen2TokenizerFast tokenizer.")
+_NO_FILE_CN = "FileNotFoundError: [Errno 2] No such file or directory: '/data/models/v2模型/config.json'"
+
+
+def test_a_chinese_model_name_in_quotes_stays_in_the_message():
+    from bot.diagnose import diagnose
+    paste = (_VLLM_HEAD
+             + '  File "/usr/local/lib/python3.10/dist-packages/vllm/transformers_utils/tokenizer.py", line 217, in get_tokenizer\n'
+             + "    tokenizer = AutoTokenizer.from_pretrained(\n" + _TOKENIZER_CN + "\n")
+    assert [m.text for m in messages(paste) if m.exc_type == "OSError"] == [_TOKENIZER_CN]
+    report = diagnose(paste)
+    assert report.diagnoses[0].rule_id == "tokenizer-load-failed"
+    assert report.diagnoses[0].captures["tokenizer"] == "千问/Qwen-7B"
+
+
+def test_a_chinese_folder_after_a_digit_stays_in_the_path():
+    from bot.diagnose import diagnose
+    paste = (_VLLM_HEAD
+             + '  File "/usr/local/lib/python3.10/dist-packages/vllm/transformers_utils/config.py", line 300, in get_config\n'
+             + "    with open(config_path) as f:\n" + _NO_FILE_CN + "\n")
+    assert [m.text for m in messages(paste) if m.exc_type] == [_NO_FILE_CN]
+    report = diagnose(paste)
+    assert report.diagnoses[0].rule_id == "stack-errno"
+    assert "/data/models/v2模型/config.json" in report.diagnoses[0].cause
+
+
+def test_prose_resumes_only_after_a_complete_word_outside_quotes():
+    from bot.diagnose.reading.tracebacks import _before_prose
+    kept = ["OSError: model.模型 not found", "OSError: qwen_中文 not found", "ValueError: got (张三 is not valid)",
+            'ValueError: unknown name "千问" here', "ValueError: size must be > 0断言失败",
+            "ValueError:模型路径不存在 please check"]
+    assert [_before_prose(t) for t in kept] == kept
+    assert _before_prose("ValueError: unknown name '千问' 错误。") == "ValueError: unknown name '千问'"
+    assert _before_prose("RuntimeError: No CUDA GPUs are available, 请检查驱动") == "RuntimeError: No CUDA GPUs are available"
