@@ -313,7 +313,9 @@ _OPENS, _CLOSES = "([{", ")]}"
 _PROSE_QUOTE = re.compile(r'["\u201c\u300c\u300e](?P<inner>[\x20-\x7e]{6,600}?)["\u201d\u300d\u300f]')
 _PROSE_SAYS_ERROR = re.compile("报错|错误|異常|异常|失败|失敗|抛出|拋出|提示|崩溃|エラー")
 # A full-width colon after an exception's name, as a Chinese input method types it ("ValueError：...").
-_FULLWIDTH_COLON = re.compile(r"((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Za-z_][A-Za-z0-9_]*(?:Error|Exception))\uff1a\s*")
+# Looked behind from the colon, not matched from the name's start: a long run of word characters would
+# make that backtrack quadratically.
+_FULLWIDTH_COLON = re.compile(r"(?<=Error)\uff1a\s*|(?<=Exception)\uff1a\s*")
 
 
 def _is_prose(body: str) -> bool:
@@ -586,7 +588,7 @@ def messages(text: str) -> list[Message]:
                 continue
             body = body[collapsed.start("exc"):]
         if "\uff1a" in body:
-            body = _FULLWIDTH_COLON.sub(r"\1: ", body)
+            body = _FULLWIDTH_COLON.sub(": ", body)
         m = EXCEPTION_LINE.match(body)
         quoted = None if m else exception_in_span(body)
         if quoted:
