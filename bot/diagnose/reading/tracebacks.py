@@ -294,9 +294,9 @@ _FRAME_THEN_EXCEPTION = re.compile(r'^\s*File "[^"\n]{1,400}", line \d+, in [\w<
 # Chinese (and Japanese) blog and forum prose around a pasted error: CSDN, Zhihu, Juejin and the
 # like quote the message inside a sentence ('系统报错"Bfloat16 is only supported on GPUs ..."'), or let
 # the sentence run on after it ("抛出 RuntimeError: No CUDA GPUs are available 错误。"), one paragraph a
-# line. The ideographs, CJK and full-width punctuation, and the check marks such posts put before a
+# line. The ideographs, kana, CJK and full-width punctuation, and the check marks such posts put before a
 # paste ("❌ 典型报错:") are prose; box drawing (rich's tracebacks) and the "…" of a cut line are not.
-_PROSE_CHARS = "\u2705\u274c\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff60"
+_PROSE_CHARS = "\u2705\u274c\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff60"
 _PROSE_LEAD = re.compile(f"[{_PROSE_CHARS}]")
 # Where the prose may take over again after an English message: the first CJK character of a run.
 # _before_prose cuts there only after a complete English word or sentence ("available 错误。") or at a

@@ -509,3 +509,12 @@ def test_fullwidth_colon_keeps_dotted_names_and_reads_adversarial_lines_in_linea
                 times.append(time.perf_counter() - start)
             return min(times)
         assert best(adversarial) < 30 * best(baseline) + 0.02
+
+
+def test_japanese_prose_around_a_pasted_error():
+    # kana are prose too: a Japanese sentence quoting the error, and one running on after it
+    msgs = messages('モデルを読み込むと"No model architectures are specified"というエラーが出ます。')
+    assert [m.text for m in msgs if m.is_error] == ["No model architectures are specified"]
+    msgs = messages("RuntimeError: No CUDA GPUs are available というエラーになります\nValueError: bad value")
+    assert [m.text for m in msgs] == ["RuntimeError: No CUDA GPUs are available", "ValueError: bad value"]
+    assert tracebacks._is_prose("エラーが発生しました: CUDA out of memory")
