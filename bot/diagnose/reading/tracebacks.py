@@ -294,19 +294,28 @@ _FRAME_THEN_EXCEPTION = re.compile(r'^\s*File "[^"\n]{1,400}", line \d+, in [\w<
 # Chinese (and Japanese) blog and forum prose around a pasted error: CSDN, Zhihu, Juejin and the
 # like quote the message inside a sentence ('系统报错"Bfloat16 is only supported on GPUs ..."'), or let
 # the sentence run on after it ("抛出 RuntimeError: No CUDA GPUs are available 错误。"), one paragraph a
-# line. The ideographs, CJK and full-width punctuation, and the check marks such posts put before a
+# line. The ideographs, kana, CJK and full-width punctuation, and the check marks such posts put before a
 # paste ("❌ 典型报错:") are prose; box drawing (rich's tracebacks) and the "…" of a cut line are not.
-_PROSE_CHARS = "\u2705\u274c\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff60"
+_PROSE_CHARS = "\u2705\u274c\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff60"
 _PROSE_LEAD = re.compile(f"[{_PROSE_CHARS}]")
-# Where the prose takes over again after an English message: the first CJK character of a run, not glued
-# to a path or a name ("/data/模型/x", "qwen-中文" go on): "available 错误。", "GiB.✅解决方案", "> 0断言失败".
-_PROSE_RESUMES = re.compile(f"(?<![/\\\\A-Za-z_{_PROSE_CHARS}-])[{_PROSE_CHARS}]")
+# Where the prose may take over again after an English message: the first CJK character of a run.
+# _before_prose cuts there only after a complete English word or sentence ("available 错误。") or at a
+# check mark ("GiB.✅解决方案"), never inside a name, path or quote ("for '千问/Qwen-7B'", "/models/v2模型/").
+_PROSE_RUN = re.compile(f"(?<![{_PROSE_CHARS}])[{_PROSE_CHARS}]")
+_PROSE_MARKS = "\u2705\u274c"
+# What may stand just before resumed prose: a space, or punctuation that ends a clause. Not a letter,
+# digit, ".", "-", "_", "/" or "\\" (a name or path runs on: "qwen-中文", "v2模型", "model.模型"), nor
+# ":" (the message itself follows it: "ValueError:模型路径不存在").
+_ENDS_CLAUSE = frozenset(" \t,;!?)]}\"'")
+_OPENS, _CLOSES = "([{", ")]}"
 # An English message quoted in such a sentence, in ASCII or CJK quotes; the sentence calls it an error
 # (报错, 错误, 异常, 失败, 抛出, 提示) or the message reads like one itself.
 _PROSE_QUOTE = re.compile(r'["\u201c\u300c\u300e](?P<inner>[\x20-\x7e]{6,600}?)["\u201d\u300d\u300f]')
 _PROSE_SAYS_ERROR = re.compile("报错|错误|異常|异常|失败|失敗|抛出|拋出|提示|崩溃|エラー")
 # A full-width colon after an exception's name, as a Chinese input method types it ("ValueError：...").
-_FULLWIDTH_COLON = re.compile(r"((?:[A-Za-z_][A-Za-z0-9_]*\.)*[A-Za-z_][A-Za-z0-9_]*(?:Error|Exception))\uff1a\s*")
+# Looked behind from the colon, not matched from the name's start: a long run of word characters would
+# make that backtrack quadratically.
+_FULLWIDTH_COLON = re.compile(r"(?<=Error)\uff1a\s*|(?<=Exception)\uff1a\s*")
 
 
 def _is_prose(body: str) -> bool:
@@ -319,8 +328,38 @@ def _before_prose(text: str) -> str:
     opens with a name ("vllm部署后,发送图片报错ValueError: ...") is a sentence, not a message: kept."""
     if text.isascii():
         return text
-    found = _PROSE_RESUMES.search(text, 1)
-    return text[:found.start()].rstrip() if found and found.start() >= _MESSAGE_BEFORE_PROSE else text
+    cut = _prose_resumes_at(text)
+    return text[:cut].rstrip(" \t,;") if cut is not None and cut >= _MESSAGE_BEFORE_PROSE else text
+
+
+def _prose_resumes_at(text: str) -> int | None:
+    """Where the first CJK run that resumes the prose starts, outside quotes and brackets; None if none."""
+    quote, depth, k = "", 0, 0
+    for m in _PROSE_RUN.finditer(text, 1):
+        for i in range(k, m.start()):       # the quotes and brackets open before this run
+            c = text[i]
+            if c in "'\"" and not _apostrophe(text, i):
+                quote = "" if quote == c else (quote or c)
+            elif not quote and c in _OPENS:
+                depth += 1
+            elif not quote and c in _CLOSES:
+                depth = max(depth - 1, 0)
+        k = m.start()
+        if quote or depth:
+            continue
+        if text[k] in _PROSE_MARKS or (text[k - 1] in _ENDS_CLAUSE and not _opening_quote(text, k - 1)):
+            return k
+    return None
+
+
+def _apostrophe(text: str, i: int) -> bool:
+    """A ' between two letters is an apostrophe ("Can't"), not a quote."""
+    return text[i] == "'" and 0 < i < len(text) - 1 and text[i - 1].isalpha() and text[i + 1].isalpha()
+
+
+def _opening_quote(text: str, i: int) -> bool:
+    """A quote mark that opens (after a space or at the start), not one that closes a quoted word."""
+    return text[i] in "'\"" and (i == 0 or text[i - 1] in " \t([{=:,")
 
 
 _MESSAGE_BEFORE_PROSE = 12      # characters of English before the prose: shorter is a name, not a message
@@ -549,7 +588,7 @@ def messages(text: str) -> list[Message]:
                 continue
             body = body[collapsed.start("exc"):]
         if "\uff1a" in body:
-            body = _FULLWIDTH_COLON.sub(r"\1: ", body)
+            body = _FULLWIDTH_COLON.sub(": ", body)
         m = EXCEPTION_LINE.match(body)
         quoted = None if m else exception_in_span(body)
         if quoted:

@@ -443,3 +443,78 @@ def test_a_chinese_path_inside_a_message_stays():
 def test_fullwidth_colon_after_an_exception_name():
     msgs = messages("ValueError：Bfloat16 is only supported on GPUs with compute capability of at least 8.0")
     assert msgs[0].exc_type == "ValueError"
+
+
+# A Chinese name inside an English message is part of it: the prose resumes only after a complete word or
+# sentence, never inside a quote or bracket, nor after a digit, ".", "-", "_" or "/" (review of 2e434a0)
+_VLLM_HEAD = ("INFO 05-19 06:58:00 [api_server.py:1000] vLLM API server version 0.8.5\n"
+              "Traceback (most recent call last):\n")
+_TOKENIZER_CN = ("OSError: Can't load tokenizer for '千问/Qwen-7B'. If you were trying to load it from "
+                 "'https://huggingface.co/models', make sure you don't have a local directory with the same name. "
+                 "Otherwise, make sure '千问/Qwen-7B' is the correct path to a directory containing all relevant "
+                 "files for a Qwen2TokenizerFast tokenizer.")
+_NO_FILE_CN = "FileNotFoundError: [Errno 2] No such file or directory: '/data/models/v2模型/config.json'"
+
+
+def test_a_chinese_model_name_in_quotes_stays_in_the_message():
+    from bot.diagnose import diagnose
+    paste = (_VLLM_HEAD
+             + '  File "/usr/local/lib/python3.10/dist-packages/vllm/transformers_utils/tokenizer.py", line 217, in get_tokenizer\n'
+             + "    tokenizer = AutoTokenizer.from_pretrained(\n" + _TOKENIZER_CN + "\n")
+    assert [m.text for m in messages(paste) if m.exc_type == "OSError"] == [_TOKENIZER_CN]
+    report = diagnose(paste)
+    assert report.diagnoses[0].rule_id == "tokenizer-load-failed"
+    assert report.diagnoses[0].captures["tokenizer"] == "千问/Qwen-7B"
+
+
+def test_a_chinese_folder_after_a_digit_stays_in_the_path():
+    from bot.diagnose import diagnose
+    paste = (_VLLM_HEAD
+             + '  File "/usr/local/lib/python3.10/dist-packages/vllm/transformers_utils/config.py", line 300, in get_config\n'
+             + "    with open(config_path) as f:\n" + _NO_FILE_CN + "\n")
+    assert [m.text for m in messages(paste) if m.exc_type] == [_NO_FILE_CN]
+    report = diagnose(paste)
+    assert report.diagnoses[0].rule_id == "stack-errno"
+    assert "/data/models/v2模型/config.json" in report.diagnoses[0].cause
+
+
+def test_prose_resumes_only_after_a_complete_word_outside_quotes():
+    from bot.diagnose.reading.tracebacks import _before_prose
+    kept = ["OSError: model.模型 not found", "OSError: qwen_中文 not found", "ValueError: got (张三 is not valid)",
+            'ValueError: unknown name "千问" here', "ValueError: size must be > 0断言失败",
+            "ValueError:模型路径不存在 please check"]
+    assert [_before_prose(t) for t in kept] == kept
+    assert _before_prose("ValueError: unknown name '千问' 错误。") == "ValueError: unknown name '千问'"
+    assert _before_prose("RuntimeError: No CUDA GPUs are available, 请检查驱动") == "RuntimeError: No CUDA GPUs are available"
+
+
+def test_fullwidth_colon_keeps_dotted_names_and_reads_adversarial_lines_in_linear_time():
+    import time
+    from bot.diagnose.reading.tracebacks import _FULLWIDTH_COLON
+    msgs = messages("torch.cuda.OutOfMemoryError：  CUDA out of memory. Tried to allocate 20.00 MiB")
+    assert msgs[0].exc_type == "torch.cuda.OutOfMemoryError"
+    assert msgs[0].text == "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"
+    assert _FULLWIDTH_COLON.sub(": ", "名称：值 ErrorCode：1") == "名称：值 ErrorCode：1"     # only after Error/Exception
+    # (adversarial: the former name-first pattern backtracked over a long run of word characters: 0.2-0.5 s
+    # for 8 KB, under MAX_LINE_CHARS, against a few ms for the same line with an ASCII colon, the baseline)
+    for run in ("_" * 8000, "a." * 4000):
+        adversarial, baseline = run + "\uff1a\n", run + ":\n"
+        assert _FULLWIDTH_COLON.search(adversarial) is None
+
+        def best(text: str) -> float:
+            times = []
+            for _ in range(3):
+                start = time.perf_counter()
+                messages(text)
+                times.append(time.perf_counter() - start)
+            return min(times)
+        assert best(adversarial) < 30 * best(baseline) + 0.02
+
+
+def test_japanese_prose_around_a_pasted_error():
+    # kana are prose too: a Japanese sentence quoting the error, and one running on after it
+    msgs = messages('モデルを読み込むと"No model architectures are specified"というエラーが出ます。')
+    assert [m.text for m in msgs if m.is_error] == ["No model architectures are specified"]
+    msgs = messages("RuntimeError: No CUDA GPUs are available というエラーになります\nValueError: bad value")
+    assert [m.text for m in msgs] == ["RuntimeError: No CUDA GPUs are available", "ValueError: bad value"]
+    assert tracebacks._is_prose("エラーが発生しました: CUDA out of memory")
