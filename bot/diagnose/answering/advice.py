@@ -875,6 +875,62 @@ def _ptx_feature(values: dict, facts: dict) -> dict:
     return out
 
 
+# Which of vLLM's code paths called FlashAttention on a GPU below Ampere, by the traceback's frames (`path:function`):
+# the first that matches names the path, and the fix for it. The vision encoder first (its frames sit above the
+# language model's, whose model file it shares), then MLA's prefill, then V0's FlashInfer backend (its prefill calls
+# FlashAttention); any other frame is the language model's attention.
+_FA_PATHS = (
+    ("fa_vision", re.compile(r"vit_attn_wrappers|mm_encoder_attention|:(?:_execute_mm_encoder|_execute_encoder|"
+                             r"get_multimodal_embeddings|embed_multimodal|_process_image_input|_process_video_input)$")),
+    ("fa_mla", re.compile(r"attention/backends/(?:mla/|triton_mla)|v1/attention/backends/mla/|"
+                          r"models/(?:deepseek_v2|deepseek_v3|deepseek_mtp|minicpm3|kimi_vl)\.py:")),
+    ("fa_flashinfer", re.compile(r"(?:^|/)vllm/attention/backends/flashinfer\.py:")),
+)
+
+
+@deriver("flash-attn-needs-ampere")
+def _flash_attn_path(values: dict, facts: dict) -> dict:
+    """Where FlashAttention was called from (the fix differs: the vision encoder's own backend, MLA's switch, the
+    backend a setting forced), whether it was the flash-attn package rather than vLLM's copy, and the GPU's compute
+    capability where the log names the GPU."""
+    frames = facts.get("frames") or []
+    path = next((key for key, rx in _FA_PATHS if any(rx.search(f) for f in frames)), "fa_decoder")
+    out: dict = {path: "yes"}
+    if any(f.startswith("flash_attn/") for f in frames) and not any("vllm_flash_attn/" in f for f in frames):
+        out["fa_package"] = "yes"
+    label = cc_label(facts.get("compute_capability"))
+    if label and facts.get("gpu_name"):
+        out["gpu_capability"] = label
+    return out
+
+
+_FI_SAMPLER = re.compile(r"flashinfer/sampling\.py:|topk_topp_sampler")
+_FI_ATTENTION = re.compile(r"attention/backends/flashinfer\.py:|flashinfer/(?:prefill|decode)\.py:")
+
+
+@deriver("flashinfer-gpu-arch-refused")
+def _flashinfer_arch(values: dict, facts: dict) -> dict:
+    """FlashInfer found no architecture of 7.5 or newer: with the GPU's capability in the log, whether the GPU is
+    too old (no FlashInfer at all) or FlashInfer's list was wrong (the GPU is new enough); which of vLLM's paths
+    called FlashInfer, for the switch that turns it off."""
+    frames = facts.get("frames") or []
+    out: dict = {}
+    if any(_FI_SAMPLER.search(f) for f in frames):
+        out["fi_sampler"] = "yes"
+    if any(_FI_ATTENTION.search(f) for f in frames):
+        out["fi_attention"] = "yes"
+    if values.get("fi_archs") is not None and not str(values.get("fi_archs")).strip():
+        out["fi_empty"] = "yes"
+    cc = re.fullmatch(r"(\d+)\.(\d)", str(facts.get("compute_capability") or ""))
+    if cc and facts.get("gpu_name"):
+        out["gpu_capability"] = cc_label(cc.group(0))
+        out["gpu_cc"] = cc.group(0)
+        out["fi_old_gpu" if (int(cc.group(1)), int(cc.group(2))) < (7, 5) else "fi_wrong_list"] = "yes"
+    elif out.get("fi_empty"):
+        out["fi_wrong_list"] = "yes"        # it saw no GPU at all: no GPU is too old for it
+    return out
+
+
 @deriver("triton-mma-layout-unsupported")
 def _triton_mma(values: dict, facts: dict) -> dict:
     """The GPU's generation, where the log shows its capability (or names a GPU NVIDIA's table knows):

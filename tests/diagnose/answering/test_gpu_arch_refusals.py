@@ -1,0 +1,56 @@
+"""Kernel libraries beneath vLLM refusing the GPU's architecture: which of vLLM's paths called FlashAttention on a
+GPU below Ampere (the fix differs by path), and whether FlashInfer's "sm75 or higher" means an old GPU or a wrong
+architecture list (the GPU the log names decides)."""
+
+from bot.diagnose.answering import advice
+
+
+def _fa(frames, **facts):
+    return advice.derive("flash-attn-needs-ampere", {}, {"frames": frames, **facts})
+
+
+def _fi(frames=(), values=None, **facts):
+    return advice.derive("flashinfer-gpu-arch-refused", values or {}, {"frames": list(frames), **facts})
+
+
+def test_the_vision_encoder_is_told_from_the_language_model_of_the_same_file():
+    vision = ["vllm/v1/worker/gpu_model_runner.py:_execute_mm_encoder", "vllm/model_executor/models/qwen2_vl.py:forward",
+              "vllm/vllm_flash_attn/flash_attn_interface.py:flash_attn_varlen_func"]
+    assert _fa(vision) == {"fa_vision": "yes"}
+    decoder = ["vllm/model_executor/models/qwen2_vl.py:forward", "vllm/attention/layer.py:unified_attention"]
+    assert _fa(decoder) == {"fa_decoder": "yes"}
+
+
+def test_mla_and_v0_flashinfer_are_their_own_paths():
+    assert "fa_mla" in _fa(["vllm/model_executor/models/deepseek_v2.py:forward"])
+    assert "fa_flashinfer" in _fa(["vllm/attention/backends/flashinfer.py:forward",
+                                   "vllm/vllm_flash_attn/flash_attn_interface.py:flash_attn_varlen_func"])
+
+
+def test_the_flash_attn_package_is_named_only_without_vllms_copy():
+    assert _fa(["vllm/model_executor/models/qwen2_vl.py:forward", "flash_attn/flash_attn_interface.py:forward"])[
+        "fa_package"] == "yes"
+    assert "fa_package" not in _fa(["vllm/vllm_flash_attn/flash_attn_interface.py:flash_attn_varlen_func"])
+
+
+def test_the_gpus_capability_is_named_where_the_log_names_the_gpu():
+    out = _fa([], gpu_name="Tesla T4", compute_capability="7.5")
+    assert out["gpu_capability"] == "7.5 (`sm_75`)"
+    assert "gpu_capability" not in _fa([], compute_capability="7.5")
+
+
+def test_flashinfer_an_old_gpu_is_no_wrong_list():
+    out = _fi(gpu_name="Tesla V100-SXM2-32GB", compute_capability="7.0")
+    assert out["fi_old_gpu"] == "yes" and "fi_wrong_list" not in out
+
+
+def test_flashinfer_a_new_enough_gpu_means_the_list_was_wrong():
+    out = _fi(["vllm/v1/sample/ops/topk_topp_sampler.py:forward_cuda", "flashinfer/sampling.py:top_k_top_p_sampling"],
+              gpu_name="NVIDIA H100 80GB HBM3", compute_capability="9.0")
+    assert out["fi_wrong_list"] == "yes" and out["gpu_cc"] == "9.0" and out["fi_sampler"] == "yes"
+
+
+def test_flashinfer_an_empty_detected_list_is_a_wrong_list_without_the_gpu():
+    out = _fi(values={"fi_archs": ""})
+    assert out == {"fi_empty": "yes", "fi_wrong_list": "yes"}
+    assert "fi_empty" not in _fi(values={"fi_archs": "(7, '0')"})
