@@ -30,13 +30,20 @@ from bot.base.versions import in_range
 from .stack_index import vkey
 
 # Python's wordings of a call that does not fit the callee's signature (ceval.c / getargs.c). A method's name
-# is qualified from Python 3.10 on; `<locals>` and `<lambda>` name code of no package.
+# is qualified from Python 3.10 on; `<locals>` and `<lambda>` name code of no package. WORDINGS (no groups, any
+# callee) is for other matchers that only tell such a message from a package's own (stack_families.py).
 SIGNATURE = (r"(?P<callee>[A-Za-z_][\w.]*)\(\) (?:got an unexpected keyword argument '(?P<kwarg>\w+)'|"
              r"missing (?P<missing_n>\d+) required (?:positional|keyword-only) arguments?: (?P<missing>.+)|"
              r"takes (?:from )?(?P<takes>\d+)(?: to (?P<takes_max>\d+))? positional arguments? but (?P<given>\d+) "
              r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?(?:was|were) given|"
              r"got multiple values for argument '(?P<twice>\w+)'|"
              r"got some positional-only arguments passed as keyword arguments: '(?P<posonly>[\w, ]+)')")
+WORDINGS = (r"[\w.<>]+\(\) (?:got an unexpected keyword argument '\w+'|"
+            r"missing \d+ required (?:positional|keyword-only) arguments?: .+|"
+            r"takes (?:from )?\d+(?: to \d+)? positional arguments? but \d+ "
+            r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?(?:was|were) given|"
+            r"got multiple values for argument '\w+'|"
+            r"got some positional-only arguments passed as keyword arguments: '[\w, ]+')")
 _MESSAGE = re.compile(SIGNATURE + r"\.?$")
 # the exception's class, and the address of the actor Xinference relays the error from
 _PREFIX = re.compile(r"^(?:TypeError: )?(?:\[address=[^\]]{1,200}\]\s*)?")

@@ -144,3 +144,20 @@ def test_through_the_pipeline_a_refused_keyword_the_config_dump_names():
                                   "layer_type_validation() got an unexpected keyword argument 'revision'")
     r = diagnose(_real_run_lines() + "\n" + run)
     assert r.diagnoses and r.diagnoses[0].rule_id == "stack-call-signature"
+
+
+def test_the_groupless_wordings_match_what_the_signature_reads():
+    import re
+    from bot.diagnose.knowledge.stack.call_signatures import SIGNATURE, WORDINGS
+    assert re.compile(WORDINGS).groups == 0
+    for text in ("layer_type_validation() takes 1 positional argument but 2 were given",
+                 "PreTrainedConfig.get_text_config() got an unexpected keyword argument 'decoder'",
+                 "LLM.generate() missing 1 required positional argument: 'prompts'",
+                 "f() missing 2 required keyword-only arguments: 'a' and 'b'",
+                 "f() takes from 1 to 2 positional arguments but 3 were given",
+                 "f() takes 1 positional argument but 2 positional arguments (and 1 keyword-only argument) were given",
+                 "f() got multiple values for argument 'x'",
+                 "f() got some positional-only arguments passed as keyword arguments: 'a, b'",
+                 "outer.<locals>.inner() got an unexpected keyword argument 'x'"):
+        assert re.fullmatch(WORDINGS, text), text
+        assert re.fullmatch(SIGNATURE, text) or "<" in text, text
