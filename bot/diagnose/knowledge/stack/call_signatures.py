@@ -60,6 +60,11 @@ FRAMEWORKS = {"verl": "verl", "trl": "trl", "openrlhf": "openrlhf", "llamafactor
               "xinference": "xinference", "swift": "ms-swift", "lmformatenforcer": "lm-format-enforcer",
               "outlines": "outlines", "nemo_rl": "nemo-rl", "skyrl_train": "skyrl-train", "areal": "areal",
               "roll": "roll", "lighteval": "lighteval", "lm_eval": "lm-eval"}
+# The frameworks whose package ships a `[vllm]` extra that requires vLLM (Provides-Extra in their wheels' METADATA,
+# read 2026-12: trl 1.16.0, verl 0.9.1, openrlhf 0.11.2, lighteval 0.13.0, lm-eval 0.4.13, xinference 4.1.0).
+# None in lm-format-enforcer 0.11.3, llamafactory 0.9.5, ms-swift 4.6.0, areal 1.0.4; outlines 1.3.3's `[vllm]` installs
+# the openai client, not vLLM. `pip install "X[vllm]"` for any other only warns that X has no such extra.
+VLLM_EXTRA = frozenset({"trl", "verl", "openrlhf", "lighteval", "lm-eval", "xinference"})
 _SITE_FOLDER = re.compile(r"(?:site|dist)-packages/(?P<pkg>[A-Za-z_]\w*)/")
 _KNOWN_FOLDER = re.compile(r"/(?P<pkg>%s)/(?=[\w/]+\.py$)" % "|".join(["vllm", *STACK, *FRAMEWORKS]))
 _SHOWN = {"vllm": "vLLM"}
@@ -253,7 +258,7 @@ def _installed(facts: dict, package: str) -> str | None:
 def _framework_fix(caller: str, facts: dict) -> dict:
     """The vLLM a framework's release requires, where pip printed it; the vLLM the log shows."""
     dist = FRAMEWORKS.get(caller, caller)
-    out: dict = {}
+    out: dict = {"sg_vllm_extra": "yes"} if dist in VLLM_EXTRA else {}
     for c in facts.get("pip_conflicts") or ():
         if c["package"] == "vllm" and c["by"].replace("_", "-") == dist and c["required"]:
             out.update(sg_fw_requires=c["required"], sg_fw_version=c["by_version"] or "")

@@ -161,3 +161,16 @@ def test_the_groupless_wordings_match_what_the_signature_reads():
                  "outer.<locals>.inner() got an unexpected keyword argument 'x'"):
         assert re.fullmatch(WORDINGS, text), text
         assert re.fullmatch(SIGNATURE, text) or "<" in text, text
+
+
+def test_the_vllm_extra_is_offered_only_for_frameworks_that_ship_one():
+    ix = stack_index.load()
+    call = read("LLM.generate() takes from 2 to 7 positional arguments but 9 were given")
+    assert describe(ix, call, "verl", "vllm", {})["sg_vllm_extra"]
+    assert "sg_vllm_extra" not in describe(ix, call, "swift", "vllm", {})         # ms-swift has no [vllm]
+    verl = diagnose(_FRAMEWORK).diagnoses[0]
+    assert 'pip install "verl[vllm]"' in verl.fix
+    swift = diagnose(_FRAMEWORK.replace("/workspace/verl/verl/workers/rollout/vllm_rollout/vllm_rollout.py",
+                                        "/usr/local/lib/python3.10/dist-packages/swift/llm/infer/infer_engine/vllm_engine.py"))
+    d = swift.diagnoses[0]
+    assert d.rule_id == "stack-call-signature" and "[vllm]" not in d.fix and "requirements name" in d.fix
