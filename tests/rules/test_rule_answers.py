@@ -431,3 +431,11 @@ def test_engine_core_died_from_the_first_release_that_logs_it(version, inside):
     d = diagnose(text.replace(b"(v0.32.0)", f"(v{version})".encode()), book=BOOK).best
     assert d.rule_id == "engine-core-died" and any(d.versions in c for c in d.caveats) != inside
 
+
+@pytest.mark.parametrize("version,named", [("0.7.3", False), ("0.8.0", True), ("0.8.4", True)])
+def test_the_dp_master_port_is_offered_from_the_release_that_reads_it(version, named):
+    """VLLM_DP_MASTER_PORT is in envs.py from 0.8.0 (absent in 0.7.3; read in the 0.8.0 - 0.8.5 wheels)."""
+    from bot.diagnose.answering.report import fill
+    fix = BOOK.rules["port-in-use"].fix["en"]
+    said = fill(fix, {"vllm_version": version, "clash_group": True, "clash_internal": True, "clash_port": 29555})
+    assert ("VLLM_DP_MASTER_PORT" in said) == named

@@ -1053,7 +1053,7 @@ def _port(values: dict, facts: dict) -> dict:
     if user == "clash_dist":
         args = _args(facts)
         if int(num(args.get("nnodes")) or 1) > 1 or str(args.get("master_port")) == str(port):
-            user = "clash_nnodes"               # `--master-port` (0.11.2+): every node's the same
+            user = "clash_nnodes"               # `--master-port` (0.11.1+): every node's the same
     if user == "clash_group" and facts.get("weight_sync"):
         user = "clash_weight_sync"
     if port:
