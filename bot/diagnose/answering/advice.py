@@ -1056,6 +1056,9 @@ def _port(values: dict, facts: dict) -> dict:
             user = "clash_nnodes"               # `--master-port` (0.11.1+): every node's the same
     if user == "clash_group" and facts.get("weight_sync"):
         user = "clash_weight_sync"
+    if user == "clash_torchrun":
+        # the port one up from the one taken, as for the HTTP server (29501 after torchrun's default 29500)
+        out["torchrun_port"] = int(num(port) or 29500) + 1
     if port:
         out["clash_port"] = port
     if user:
