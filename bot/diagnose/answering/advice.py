@@ -1009,12 +1009,17 @@ _PTXAS_FIRST_CUDA = {"sm_89": "11.8", "sm_90": "11.8", "sm_90a": "12.0", "sm_100
                      "sm_120": "12.8", "sm_103": "12.9", "sm_121": "12.9", "sm_110": "13.0"}
 
 
+def _first_cuda_for(sm: str) -> str | None:
+    """The first CUDA toolkit that knows `sm` (sm_120a as its base sm_120; an `f` variant no earlier than 12.9)."""
+    first = _PTXAS_FIRST_CUDA.get(sm) or _PTXAS_FIRST_CUDA.get(sm.rstrip("af"))
+    if first and sm.endswith("f"):
+        first = max(first, "12.9", key=version_key)
+    return first
+
+
 @deriver("triton-ptxas-arch-unknown")
 def _ptxas_arch(values: dict, facts: dict) -> dict:
-    arch = str(values.get("arch") or "")
-    first = _PTXAS_FIRST_CUDA.get(arch) or _PTXAS_FIRST_CUDA.get(arch.rstrip("af"))
-    if first and arch.endswith("f"):
-        first = max(first, "12.9", key=version_key)
+    first = _first_cuda_for(str(values.get("arch") or ""))
     return {"min_cuda": first} if first else {}
 
 
@@ -1226,9 +1231,12 @@ def _port(values: dict, facts: dict) -> dict:
     if user == "clash_dist":
         args = _args(facts)
         if int(num(args.get("nnodes")) or 1) > 1 or str(args.get("master_port")) == str(port):
-            user = "clash_nnodes"               # `--master-port` (0.11.2+): every node's the same
+            user = "clash_nnodes"               # `--master-port` (0.11.1+): every node's the same
     if user == "clash_group" and facts.get("weight_sync"):
         user = "clash_weight_sync"
+    if user == "clash_torchrun":
+        # the port one up from the one taken, as for the HTTP server (29501 after torchrun's default 29500)
+        out["torchrun_port"] = int(num(port) or 29500) + 1
     if port:
         out["clash_port"] = port
     if user:
@@ -1982,12 +1990,9 @@ def _nvcc_arch(arch: str) -> dict:
     if not arch.startswith("compute_"):
         return {}
     sm = "sm_" + arch[len("compute_"):]
-    base = sm.rstrip("af")
-    if base in _RENAMED_IN_CUDA_13:
+    if sm.rstrip("af") in _RENAMED_IN_CUDA_13:
         return {"nvcc_sm": sm, "nvcc_renamed": "yes"}
-    first = _PTXAS_FIRST_CUDA.get(sm) or _PTXAS_FIRST_CUDA.get(base)
-    if first and sm.endswith("f"):
-        first = max(first, "12.9", key=version_key)
+    first = _first_cuda_for(sm)
     return {"nvcc_sm": sm, **({"nvcc_first_cuda": first} if first else {})}
 
 

@@ -259,6 +259,15 @@ def test_ptxas_names_the_first_cuda_that_knows_the_architecture():
     assert derive("sm_75") == {}                               # no claim for an arch the table lacks
 
 
+def test_nvcc_and_ptxas_read_one_table_of_first_toolkits():
+    """nvcc and ptxas of one toolkit know the same architectures: nvcc's `compute_*` answers as ptxas's `sm_*`."""
+    for arch in ("sm_121a", "sm_120", "sm_90a", "sm_100f", "sm_110f"):
+        ptxas = advice.derive("triton-ptxas-arch-unknown", {"arch": arch}, {})["min_cuda"]
+        assert advice._nvcc_arch(arch.replace("sm_", "compute_")) == {"nvcc_sm": arch, "nvcc_first_cuda": ptxas}
+    assert advice._nvcc_arch("compute_101a") == {"nvcc_sm": "sm_101a", "nvcc_renamed": "yes"}
+    assert advice._nvcc_arch("compute_75") == {"nvcc_sm": "sm_75"}
+
+
 def test_a_full_disk_names_the_cache_its_path_is_in():
     from bot.diagnose.answering.advice import derive
     cases = {

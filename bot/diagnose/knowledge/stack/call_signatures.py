@@ -30,13 +30,20 @@ from bot.base.versions import in_range
 from .stack_index import vkey
 
 # Python's wordings of a call that does not fit the callee's signature (ceval.c / getargs.c). A method's name
-# is qualified from Python 3.10 on; `<locals>` and `<lambda>` name code of no package.
+# is qualified from Python 3.10 on; `<locals>` and `<lambda>` name code of no package. WORDINGS (no groups, any
+# callee) is for other matchers that only tell such a message from a package's own (stack_families.py).
 SIGNATURE = (r"(?P<callee>[A-Za-z_][\w.]*)\(\) (?:got an unexpected keyword argument '(?P<kwarg>\w+)'|"
              r"missing (?P<missing_n>\d+) required (?:positional|keyword-only) arguments?: (?P<missing>.+)|"
              r"takes (?:from )?(?P<takes>\d+)(?: to (?P<takes_max>\d+))? positional arguments? but (?P<given>\d+) "
              r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?(?:was|were) given|"
              r"got multiple values for argument '(?P<twice>\w+)'|"
              r"got some positional-only arguments passed as keyword arguments: '(?P<posonly>[\w, ]+)')")
+WORDINGS = (r"[\w.<>]+\(\) (?:got an unexpected keyword argument '\w+'|"
+            r"missing \d+ required (?:positional|keyword-only) arguments?: .+|"
+            r"takes (?:from )?\d+(?: to \d+)? positional arguments? but \d+ "
+            r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?(?:was|were) given|"
+            r"got multiple values for argument '\w+'|"
+            r"got some positional-only arguments passed as keyword arguments: '[\w, ]+')")
 _MESSAGE = re.compile(SIGNATURE + r"\.?$")
 # the exception's class, and the address of the actor Xinference relays the error from
 _PREFIX = re.compile(r"^(?:TypeError: )?(?:\[address=[^\]]{1,200}\]\s*)?")
@@ -53,10 +60,15 @@ FRAMEWORKS = {"verl": "verl", "trl": "trl", "openrlhf": "openrlhf", "llamafactor
               "xinference": "xinference", "swift": "ms-swift", "lmformatenforcer": "lm-format-enforcer",
               "outlines": "outlines", "nemo_rl": "nemo-rl", "skyrl_train": "skyrl-train", "areal": "areal",
               "roll": "roll", "lighteval": "lighteval", "lm_eval": "lm-eval"}
+# The frameworks whose package ships a `[vllm]` extra that requires vLLM (Provides-Extra in their wheels' METADATA,
+# read 2026-12: trl 1.16.0, verl 0.9.1, openrlhf 0.11.2, lighteval 0.13.0, lm-eval 0.4.13, xinference 4.1.0).
+# None in lm-format-enforcer 0.11.3, llamafactory 0.9.5, ms-swift 4.6.0, areal 1.0.4; outlines 1.3.3's `[vllm]` installs
+# the openai client, not vLLM. `pip install "X[vllm]"` for any other only warns that X has no such extra.
+VLLM_EXTRA = frozenset({"trl", "verl", "openrlhf", "lighteval", "lm-eval", "xinference"})
 _SITE_FOLDER = re.compile(r"(?:site|dist)-packages/(?P<pkg>[A-Za-z_]\w*)/")
 _KNOWN_FOLDER = re.compile(r"/(?P<pkg>%s)/(?=[\w/]+\.py$)" % "|".join(["vllm", *STACK, *FRAMEWORKS]))
 _SHOWN = {"vllm": "vLLM"}
-_FRAME_LINE = re.compile(r'File "[^"\n]+", line \d+, in ')
+_FRAME_LINE = re.compile(r'File "(?P<path>[^"\n]+)", line \d+, in ')
 # transformers' families whose classes are told by a model module's exports: vLLM defines configs and models
 # of the same names (its vendored configs, its own model classes), never tokenizers or processors
 _BY_MODULE = ("tokenizer", "processor")
@@ -123,16 +135,64 @@ def callee_package(ix, call: dict) -> str | None:
 
 def users_keyword(call: dict, text: str, line_no: int) -> bool:
     """Whether the keyword the callee refused is one the paste's own settings name (`mm_processor_kwargs`,
-    `tokenizer_kwargs`, `chat_template_kwargs`, an engine argument: `'foo': 1`, `foo=1`, `--foo`) on a line
-    other than the error's: vLLM passed the user's setting on, which is no drift to fix with versions."""
+    `tokenizer_kwargs`, `chat_template_kwargs`, an engine argument) on a line other than the error's: vLLM
+    passed the user's setting on, which is no drift to fix with versions."""
     kw = call.get("arg") if call["kind"] == "kwarg" else None
     if not kw:
         return False
-    setting = re.compile(r"""(?:['"]%s['"]\s*:|(?<![\w.])%s\s*=(?!=)|--%s\b)""" % ((re.escape(kw),) * 2 + (re.escape(kw.replace("_", "-")),)))
+    key = re.compile(r"""['"]%s['"]\s*:|--%s\b""" % (re.escape(kw), re.escape(kw.replace("_", "-"))))
+    argument = re.compile(r"(?<![\w.])%s\s*=(?!=)" % re.escape(kw))
     lines = text.split("\n")
-    # the source lines a traceback prints under its frames are the packages' code, not the user's settings
-    code = {i + 1 for i, line in enumerate(lines) if _FRAME_LINE.search(line)}
-    return any(setting.search(line) for i, line in enumerate(lines) if i + 1 != line_no and i not in code)
+    return any(key.search(region) or is_call and argument.search(region)
+               for region, is_call in _settings(lines, line_no))
+
+
+# Where a paste shows the user's own settings: vLLM's `non-default args: {...}` line, a command line's flags (and
+# the JSON they pass), an `LLM(...)`/`EngineArgs(...)` call's arguments. Never vLLM's config dump (`Initializing a
+# V1 LLM engine ... with config: model=..., revision=None, seed=0, ...` names every field, set or not) nor the
+# source a traceback prints under a package's frame (that package's code).
+_NON_DEFAULT = re.compile(r"non-default args: (\{.*)")
+_CONFIG_DUMP = "with config: "
+_FLAG = re.compile(r"(?:^|\s)--[A-Za-z]")
+_ENGINE_CALL = re.compile(r"(?<![\w.])(?:LLM|EngineArgs|AsyncEngineArgs)\(")
+_CALL_REACH = 30      # lines an `LLM(` call's arguments may span in a pasted script
+
+
+def _settings(lines: list[str], line_no: int):
+    """(text, whether it is a call's arguments) of each place in the paste that names the user's settings."""
+    package_source = _package_source_lines(lines)
+    for i, line in enumerate(lines):
+        if i + 1 == line_no or i in package_source or _CONFIG_DUMP in line:
+            continue
+        non_default = _NON_DEFAULT.search(line)
+        engine_call = _ENGINE_CALL.search(line)
+        if non_default:
+            yield non_default.group(1), False
+        elif engine_call:
+            yield _call_arguments(lines[i:i + _CALL_REACH], engine_call.end()), True
+        elif _FLAG.search(line):
+            yield line, False
+
+
+def _package_source_lines(lines: list[str]) -> set[int]:
+    """The 0-based indexes of the source lines a traceback prints under a package's frames (a user's own script's
+    frames show the user's settings: `llm = LLM(model=..., revision="v2")`)."""
+    out = set()
+    for i, line in enumerate(lines):
+        frame = _FRAME_LINE.search(line)
+        if frame and caller_package(frame.group("path")) is not None:
+            out.add(i + 1)
+    return out
+
+
+def _call_arguments(lines: list[str], start: int) -> str:
+    """The text of a call from just past its `(` to the parenthesis that closes it (or the lines' end)."""
+    depth, text = 1, "\n".join(lines)
+    for j in range(start, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[j], 0)
+        if depth == 0:
+            return text[start:j]
+    return text[start:]
 
 
 def describe(ix, call: dict, caller: str, callee: str, facts: dict) -> dict | None:
@@ -198,7 +258,7 @@ def _installed(facts: dict, package: str) -> str | None:
 def _framework_fix(caller: str, facts: dict) -> dict:
     """The vLLM a framework's release requires, where pip printed it; the vLLM the log shows."""
     dist = FRAMEWORKS.get(caller, caller)
-    out: dict = {}
+    out: dict = {"sg_vllm_extra": "yes"} if dist in VLLM_EXTRA else {}
     for c in facts.get("pip_conflicts") or ():
         if c["package"] == "vllm" and c["by"].replace("_", "-") == dist and c["required"]:
             out.update(sg_fw_requires=c["required"], sg_fw_version=c["by_version"] or "")

@@ -34,7 +34,7 @@ from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.tracebacks import Message, line_starts, raising_call, raising_frame
 
 from . import names_cuda, yielded as consequences
-from .call_signatures import SIGNATURE
+from .call_signatures import WORDINGS
 from .stack_index import ERRNO_FORMS, NVML_LIBRARY_TEXTS, LoaderMatch
 
 MAX_TRIED = 20                  # messages looked up per paste (a hostile paste has thousands)
@@ -455,7 +455,7 @@ def _raised_at(match, path: str) -> bool:
 # only where the traceback shows the raise in that site's own file.
 _BUILTIN_MESSAGE = re.compile(
     r"^(?:'[\w.]+' object has no attribute '\w+'|module '[\w.]+' has no attribute '\w+'|"
-    r"No module named '[\w.]+'|" + SIGNATURE.replace(r"(?P<callee>[A-Za-z_][\w.]*)", r"[\w.<>]+").replace("?P<", "?P<_") + "|"
+    r"No module named '[\w.]+'|" + WORDINGS + "|"
     r"'[\w.]+' object is not (?:callable|subscriptable|iterable))\.?$")
 
 
