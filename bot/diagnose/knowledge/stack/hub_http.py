@@ -77,6 +77,20 @@ ADVISED_STATUS = frozenset((401, 403, 404, 416))
 _HUB_WORDS = re.compile(r"HfHub|Repo|Entry|Revision")
 
 
+# The paragraph huggingface_hub prints under its 404s' status line ("404 Client Error.\n\nEntry Not Found for
+# url: ..."), worded alike from 0.x to 1.x (hf_raise_for_status): pasted alone, without the exception line
+# above it, it still names the class.
+_CLASS_TEXT = re.compile(r"(?P<what>Entry|Revision|Repository) Not Found for url: https?://")
+_TEXT_CLASS = {"Entry": "EntryNotFoundError", "Revision": "RevisionNotFoundError",
+               "Repository": "RepositoryNotFoundError"}
+
+
+def class_of_text(message: str) -> str | None:
+    """huggingface_hub's class for its own 404 paragraph (`Entry Not Found for url: ...`), else None."""
+    found = _CLASS_TEXT.match(message.strip())
+    return "huggingface_hub.errors." + _TEXT_CLASS[found.group("what")] if found else None
+
+
 def hub_class(ix, exc_type: str | None, hub_frames: bool = False) -> tuple[str, str] | None:
     """(class name, its paragraph key) when `exc_type` is one of huggingface_hub's HTTP errors."""
     if not exc_type:

@@ -404,9 +404,10 @@ def _pip_conflict(ix, m: Message, text: str, facts: dict) -> Hit | None:
 def _hub_http(ix, m: Message, text: str, facts: dict) -> Hit | None:
     """`RevisionNotFoundError: 404 Client Error.` and its siblings: the class says what the Hub answered in
     every release, whatever words surround it (hub_http.py)."""
-    from .hub_http import read, read_wrapped
+    from .hub_http import class_of_text, read, read_wrapped
     hub_frames = any(f.startswith("huggingface_hub/") for f in facts.get("frames") or ())
-    found = read(ix, m.exc_type, m.text, text, m.line_no, hub_frames) or read_wrapped(ix, m.exc_type, m.text)
+    exc_type = m.exc_type or class_of_text(m.text)
+    found = read(ix, exc_type, m.text, text, m.line_no, hub_frames) or read_wrapped(ix, m.exc_type, m.text)
     # a file vLLM and transformers go on without (generation_config.json) is the answer only where nothing
     # failed after it: a later error that does not name that file is where the run broke
     if found and found.get("hub_entry_optional") and _later_error(text, m.line_no, found.get("hub_file", "")):

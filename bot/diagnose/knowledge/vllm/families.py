@@ -26,7 +26,7 @@ from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.tracebacks import EXCEPTION_LINE, RELAY, Message, strip_prefixes
 
 from . import load_index
-from .releases import raised_at
+from .releases import plain, raised_at, version_key
 
 MAX_TRIED = 20                  # real errors looked up per paste (a hostile paste has thousands)
 # Confidence of a family answer: always below a hand-written rule's (0.95 for a root cause).
@@ -51,6 +51,15 @@ def _real(m: Message) -> bool:
     return bool(exc or m.inner) and m.level != "WARNING" and not exc.endswith("Warning")
 
 
+def _logged_exception(m: Message, lines: list[str]) -> bool:
+    """vLLM's `logger.exception(e)` (V0's engine process: `ERROR ... [engine.py:467] CPU backend only
+    supports V1.`, then `ERROR ... [engine.py:467] Traceback (most recent call last):`): an ERROR record
+    of vLLM's logger whose next line opens the traceback is the exception's own message, without its
+    class, which a paste cut before the traceback's end shows nowhere else."""
+    return (m.level == "ERROR" and not m.exc_type and bool(m.header) and 0 < m.line_no < len(lines)
+            and "Traceback (most recent call last)" in lines[m.line_no])
+
+
 def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> list:
     """A family candidate for the first real error a family knows (at most one), when no
     hand-written rule answers. `cands` are the hand-written candidates, best first."""
@@ -59,15 +68,17 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
         return []
     explained = {id(c.message) for c in cands}
     wrappers = [r for r in book if r.pointer and not r.family]
-    lines = None
+    lines = text.split("\n")
     tried = 0
     for pos, m in enumerate(strong):
-        if id(m) in explained or not (_real(m) or _CLI_ARG.search(m.text)) \
+        real = _real(m) or _CLI_ARG.search(m.text) is not None
+        logged = not real and _logged_exception(m, lines)
+        if id(m) in explained or not (real or logged) \
                 or any(r.search(m.text) is not None for r in wrappers) or RELAY.search(m.text):
             continue            # a relay of a worker's error: its unwrapped inner message is the error
-        if lines is None:
-            lines = text.split("\n")
         hit = _hit(m, lines, facts, families)
+        if hit is not None and logged and hit.by == "fuzzy":
+            hit = None          # a log record's own words, not an exception's: only vLLM's exact text is one
         if hit is not None:
             rule = families[hit.family]
             return [Candidate(rule, m, pos, _confidence(hit), "index", dict(hit.captures), source=hit)]
@@ -336,7 +347,7 @@ def _site_of(idx, m: Message, facts: dict | None = None) -> tuple:
 
 def _raise_site(idx, m: Message, lines, facts) -> Hit | None:
     found, twin_releases = _site_of(idx, m, facts)
-    if found is None or _rewraps(found.site, facts):
+    if found is None or _rewraps(found.site, facts) or _predates(idx, found, facts):
         return None
     info = {"twin_releases": twin_releases} if twin_releases else {}
     return Hit("raise-site", found.site, found.score, found.by, found.captures, info)
@@ -346,6 +357,30 @@ def _raise_site(idx, m: Message, lines, facts) -> Hit | None:
 # ("Loading lora X failed" from `except Exception as e: raise RuntimeError(...) from e`). The
 # failed check is the caught error's, printed above it or lost with the lines the user left out.
 _CATCH_ALL = frozenset({"except", "except Exception", "except BaseException"})
+
+
+# A final release as PyPI numbers it ("0.8.2", "0.6.3.post1"; a local tag like "+cu121" aside): a dev or
+# rc build ("0.10.1rc2.dev158+g88491c1b6") may already carry messages of the release after it.
+_FINAL = re.compile(r"\d+(?:\.\d+)+(?:\.post\d+)?")
+
+
+def _predates(idx, found, facts: dict) -> bool:
+    """The log's vLLM is a final release no newer than an indexed release that lacks this exact text, and
+    older than every release that raises it: that vLLM cannot have printed it. Another package raised the
+    same words (vLLM copies transformers' image-processor checks: "size must contain 'shortest_edge' and
+    'longest_edge' keys." is transformers' Qwen2-VL processor in a vLLM 0.8 log, vLLM's HunYuan copy from
+    0.12 on). A reworded (fuzzy) match, or a traceback through the site's own file, still answers."""
+    version = facts.get("vllm_version")
+    if found.by != "template" or not version or not _FINAL.fullmatch(plain(str(version))):
+        return False
+    releases = idx.releases
+    first = found.site.releases[0] if found.site.releases else None
+    if first not in releases or releases.index(first) == 0:
+        return False
+    if frame_releases(found.site.where, facts.get("vllm_frames")):
+        return False
+    log, lacking = version_key(plain(str(version))), version_key(releases[releases.index(first) - 1])
+    return log is not None and lacking is not None and log <= lacking
 
 
 def _rewraps(site, facts: dict) -> bool:
