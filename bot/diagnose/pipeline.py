@@ -19,7 +19,7 @@ from bot.diagnose.answering.report import Diagnosis, Report, RootError, fill, pr
 from bot.diagnose.knowledge import Candidate, rulebook, stack, vllm
 from bot.diagnose.knowledge.rulebook import RuleBook, load_rulebook
 from bot.diagnose.reading import facts as _facts
-from bot.diagnose.reading import logtext, memory, tracebacks
+from bot.diagnose.reading import logtext, tracebacks
 
 ANSWER_THRESHOLD = 0.6
 _BOOK: RuleBook | None = None
@@ -61,10 +61,16 @@ def _values(c: Candidate, facts: dict, lang: str, paste: str) -> dict:
     # raised it (read only when asked: it costs a pass over a long paste).
     raised_in = functools.partial(tracebacks.raising_frame, paste, c.message.line_no)
     # ... and for the memory numbers the run that raised it printed (read only when asked, as above)
-    memory_profile = functools.partial(memory.profile, paste, c.message.line_no)
+    memory_profile = functools.partial(_memory_profile, paste, c.message.line_no)
     values.update(advice.derive(c.rule.id, {**values, "matched_text": c.message.text, "raised_in": raised_in,
                                             "memory_profile": memory_profile}, facts, lang))
     return values
+
+
+def _memory_profile(paste: str, line_no: int):
+    # imported here: its reader is needed by one rule, and an import at the top cost every cold start 2 ms
+    from bot.diagnose.reading import memory
+    return memory.profile(paste, line_no)
 
 
 def _fix(rule, values: dict, facts: dict, lang: str) -> tuple[str, dict, str, list[str]]:

@@ -297,11 +297,12 @@ _FRAME_THEN_EXCEPTION = re.compile(r'^\s*File "[^"\n]{1,400}", line \d+, in [\w<
 # line. The ideographs, kana, CJK and full-width punctuation, and the check marks such posts put before a
 # paste ("❌ 典型报错:") are prose; box drawing (rich's tracebacks) and the "…" of a cut line are not.
 _PROSE_CHARS = "\u2705\u274c\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff60"
-_PROSE_LEAD = re.compile(f"[{_PROSE_CHARS}]")
+# compiled on first use: a class this wide takes milliseconds to compile, and an ASCII log never needs it
+_PROSE_LEAD = LazyRe(f"[{_PROSE_CHARS}]")
 # Where the prose may take over again after an English message: the first CJK character of a run.
 # _before_prose cuts there only after a complete English word or sentence ("available 错误。") or at a
 # check mark ("GiB.✅解决方案"), never inside a name, path or quote ("for '千问/Qwen-7B'", "/models/v2模型/").
-_PROSE_RUN = re.compile(f"(?<![{_PROSE_CHARS}])[{_PROSE_CHARS}]")
+_PROSE_RUN = LazyRe(f"(?<![{_PROSE_CHARS}])[{_PROSE_CHARS}]")
 _PROSE_MARKS = "\u2705\u274c"
 # What may stand just before resumed prose: a space, or punctuation that ends a clause. Not a letter,
 # digit, ".", "-", "_", "/" or "\\" (a name or path runs on: "qwen-中文", "v2模型", "model.模型"), nor
@@ -367,7 +368,7 @@ _MESSAGE_BEFORE_PROSE = 12      # characters of English before the prose: shorte
 
 def _quoted_in_prose(body: str) -> list[str]:
     """The English messages a prose line quotes as errors."""
-    if not _is_prose(body) and not _PROSE_LEAD.search(body):
+    if body.isascii() or (not _is_prose(body) and not _PROSE_LEAD.search(body)):
         return []
     says_error = _PROSE_SAYS_ERROR.search(body) is not None
     return [q for q in (m.group("inner").strip() for m in _PROSE_QUOTE.finditer(body))

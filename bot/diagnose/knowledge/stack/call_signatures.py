@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from bot.base.lazyre import LazyRe
 from bot.base.versions import in_range
 
 from .stack_index import vkey
@@ -44,9 +45,9 @@ WORDINGS = (r"[\w.<>]+\(\) (?:got an unexpected keyword argument '\w+'|"
             r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?(?:was|were) given|"
             r"got multiple values for argument '\w+'|"
             r"got some positional-only arguments passed as keyword arguments: '[\w, ]+')")
-_MESSAGE = re.compile(SIGNATURE + r"\.?$")
+_MESSAGE = LazyRe(SIGNATURE + r"\.?$")
 # the exception's class, and the address of the actor Xinference relays the error from
-_PREFIX = re.compile(r"^(?:TypeError: )?(?:\[address=[^\]]{1,200}\]\s*)?")
+_PREFIX = LazyRe(r"^(?:TypeError: )?(?:\[address=[^\]]{1,200}\]\s*)?")
 
 # vLLM's public API (vllm/__init__.py's exports that frameworks construct or call), by class name
 VLLM_API = frozenset({"LLM", "LLMEngine", "AsyncLLMEngine", "AsyncLLM", "EngineArgs", "AsyncEngineArgs", "SamplingParams",
@@ -65,10 +66,10 @@ FRAMEWORKS = {"verl": "verl", "trl": "trl", "openrlhf": "openrlhf", "llamafactor
 # None in lm-format-enforcer 0.11.3, llamafactory 0.9.5, ms-swift 4.6.0, areal 1.0.4; outlines 1.3.3's `[vllm]` installs
 # the openai client, not vLLM. `pip install "X[vllm]"` for any other only warns that X has no such extra.
 VLLM_EXTRA = frozenset({"trl", "verl", "openrlhf", "lighteval", "lm-eval", "xinference"})
-_SITE_FOLDER = re.compile(r"(?:site|dist)-packages/(?P<pkg>[A-Za-z_]\w*)/")
-_KNOWN_FOLDER = re.compile(r"/(?P<pkg>%s)/(?=[\w/]+\.py$)" % "|".join(["vllm", *STACK, *FRAMEWORKS]))
+_SITE_FOLDER = LazyRe(r"(?:site|dist)-packages/(?P<pkg>[A-Za-z_]\w*)/")
+_KNOWN_FOLDER = LazyRe(r"/(?P<pkg>%s)/(?=[\w/]+\.py$)" % "|".join(["vllm", *STACK, *FRAMEWORKS]))
 _SHOWN = {"vllm": "vLLM"}
-_FRAME_LINE = re.compile(r'File "(?P<path>[^"\n]+)", line \d+, in ')
+_FRAME_LINE = LazyRe(r'File "(?P<path>[^"\n]+)", line \d+, in ')
 # transformers' families whose classes are told by a model module's exports: vLLM defines configs and models
 # of the same names (its vendored configs, its own model classes), never tokenizers or processors
 _BY_MODULE = ("tokenizer", "processor")
@@ -151,10 +152,10 @@ def users_keyword(call: dict, text: str, line_no: int) -> bool:
 # the JSON they pass), an `LLM(...)`/`EngineArgs(...)` call's arguments. Never vLLM's config dump (`Initializing a
 # V1 LLM engine ... with config: model=..., revision=None, seed=0, ...` names every field, set or not) nor the
 # source a traceback prints under a package's frame (that package's code).
-_NON_DEFAULT = re.compile(r"non-default args: (\{.*)")
+_NON_DEFAULT = LazyRe(r"non-default args: (\{.*)")
 _CONFIG_DUMP = "with config: "
-_FLAG = re.compile(r"(?:^|\s)--[A-Za-z]")
-_ENGINE_CALL = re.compile(r"(?<![\w.])(?:LLM|EngineArgs|AsyncEngineArgs)\(")
+_FLAG = LazyRe(r"(?:^|\s)--[A-Za-z]")
+_ENGINE_CALL = LazyRe(r"(?<![\w.])(?:LLM|EngineArgs|AsyncEngineArgs)\(")
 _CALL_REACH = 30      # lines an `LLM(` call's arguments may span in a pasted script
 
 

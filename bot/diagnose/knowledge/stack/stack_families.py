@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 
+from bot.base.lazyre import LazyRe
 from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.tracebacks import Message, line_starts, raising_call, raising_frame
@@ -62,10 +63,10 @@ def load_index():
 
 # vLLM's own DEBUG record of why its CUDA platform check failed ("Exception happens when checking CUDA
 # platform: NVML Shared Library Not Found"): the root, when the run then found no platform at all.
-_PLATFORM_CHECK = re.compile(r"^(?:Exception happens when checking CUDA platform|CUDA platform is not available because):")
+_PLATFORM_CHECK = LazyRe(r"^(?:Exception happens when checking CUDA platform|CUDA platform is not available because):")
 # A CPU build, a platform plugin (vllm-ascend) or another platform confirmed: CUDA's absence is expected.
 _NO_PLATFORM = ("No platform detected", "Failed to infer device type")
-_OTHER_PLATFORM = re.compile(r"Automatically detected platform|Confirmed \w+ platform is available"
+_OTHER_PLATFORM = LazyRe(r"Automatically detected platform|Confirmed \w+ platform is available"
                              r"|Available plugins for group vllm\.platform_plugins")
 
 
@@ -175,7 +176,7 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
 # A code a message names as one the reader *might* get ("If you get `CUDA error: invalid device function`
 # errors, the above might be the cause": bitsandbytes' warning about duplicate libcudart): advice about
 # an error, not the error. The clause runs up to the code without ending a sentence.
-_CONDITIONAL = re.compile(r"\b(?:if|when|whenever|in case) (?:you|users?|one) (?:get|see|encounter|hit|run into|receive|"
+_CONDITIONAL = LazyRe(r"\b(?:if|when|whenever|in case) (?:you|users?|one) (?:get|see|encounter|hit|run into|receive|"
                           r"observe|experience)s?\b[^.!?\n]{0,24}$", re.I)
 
 
@@ -184,7 +185,7 @@ def quoted_as_possible(text: str, start: int) -> bool:
     return _CONDITIONAL.search(text[max(0, start - 100):start]) is not None
 
 
-_CUDA_FAILURE = re.compile(r"Cuda failure (?:\d+ )?'[^'\n]{1,120}'")     # NCCL's "Last error:" line
+_CUDA_FAILURE = LazyRe(r"Cuda failure (?:\d+ )?'[^'\n]{1,120}'")     # NCCL's "Last error:" line
 
 # Codes whose cause is what the program itself asked for (memory: CUDA's out of memory, ENOMEM): without
 # vLLM in the paste there is no telling what to lower, so a bare line with one gets no answer.
@@ -220,7 +221,7 @@ ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("
 # Level Zero's invalid argument is advised only where a process opened another's GPU memory (oneCCL's
 # zeMemOpenIpcHandle between tensor-parallel workers): peer-to-peer the platform does not allow.
 ZE_INVALID_ARGUMENT = 0x78000004
-_ZE_IPC = re.compile(r"\bze\w*Ipc\w*|\bIPC handle", re.I)
+_ZE_IPC = LazyRe(r"\bze\w*Ipc\w*|\bIPC handle", re.I)
 
 
 def ze_ipc(text: str) -> bool:
@@ -256,7 +257,7 @@ def advice_number(kind: str, number: int) -> int | None:
 # Codes whose advice holds only where CUDA was starting (torch counting the devices): elsewhere a
 # "named symbol not found" is a kernel's, not the driver library's.
 AT_INIT_ONLY = {500}
-_CUDA_INIT = re.compile(r"cudaGetDeviceCount|cuInit|CUDA driver initialization|CUDA initialization|_cuda_init"
+_CUDA_INIT = LazyRe(r"cudaGetDeviceCount|cuInit|CUDA driver initialization|CUDA initialization|_cuda_init"
                         r"|_cuda_getDeviceCount|cudaSetDevice|set_device"
                         # c10's device count, raised as well as warned: "CUDA unknown error - this may be due to an
                         # incorrectly set up environment, ... Setting the available devices to be zero."
@@ -313,11 +314,11 @@ def _loader(ix, m: Message, text: str, facts: dict) -> Hit | None:
     return Hit("loader", info)
 
 
-_PYNCCL = re.compile(r"Failed to (?:load|import) NCCL library")
+_PYNCCL = LazyRe(r"Failed to (?:load|import) NCCL library")
 # vLLM's NCCL wrapper names the file it could not load ("Failed to load NCCL library from libnccl.so.2 .It is
 # expected ...", "... from %s. It is expected ...", "... from %s (%s). Set VLLM_NCCL_SO_PATH ...": the words
 # after the file changed between releases) and re-raises the loader's error, which a paste often leaves out.
-_PYNCCL_FAILED = re.compile(r"Failed to load NCCL library from (?P<library>[^\s(]+?) ?(?:\.(?=\s|It\b|$)|\()")
+_PYNCCL_FAILED = LazyRe(r"Failed to load NCCL library from (?P<library>[^\s(]+?) ?(?:\.(?=\s|It\b|$)|\()")
 PYNCCL_LOAD_FAILED = ("vLLM's NCCL wrapper could not load it (not on the loader's path, unreadable, or not built "
                       "for this platform)")
 
@@ -342,11 +343,11 @@ def _pynccl_load(ix, m: Message, text: str) -> Hit | None:
 # A strerror text a native library printed at the end of its line: libzmq's "Too many open files
 # (src/epoll.cpp:38)", gloo's "socket: Too many open files", mmap's "Cannot allocate memory (12)",
 # aiohttp's "Cannot connect to host x:8000 ssl:default [Too many open files]".
-_STRERROR_END = re.compile(r"(?:^|:\s|\s|\[)(?P<text>[A-Z][a-z][a-z ]{3,60}?)\s*(?:\(src/[^)]*\)|\(\d+\)|\])?\s*$")
+_STRERROR_END = LazyRe(r"(?:^|:\s|\s|\[)(?P<text>[A-Z][a-z][a-z ]{3,60}?)\s*(?:\(src/[^)]*\)|\(\d+\)|\])?\s*$")
 # Python's OSError without a readable errno ("permissionError: [error 13] Permission denied: '/.cache'",
 # retyped): the strerror and the quoted path it ends with
-_STRERROR_PATH_END = re.compile(r"(?:^|:\s|\]\s)(?P<text>[A-Z][a-z][a-z ]{3,60}?): ['\"][^'\"\n]{1,400}['\"]\s*$")
-_PATH = re.compile(r"""(?:: |\s)['"](?P<path>(?:[A-Za-z]:)?[/\\~.][^'"\n]{0,400})['"]""")
+_STRERROR_PATH_END = LazyRe(r"(?:^|:\s|\]\s)(?P<text>[A-Z][a-z][a-z ]{3,60}?): ['\"][^'\"\n]{1,400}['\"]\s*$")
+_PATH = LazyRe(r"""(?:: |\s)['"](?P<path>(?:[A-Za-z]:)?[/\\~.][^'"\n]{0,400})['"]""")
 
 
 def _errno(ix, m: Message, text: str, facts: dict) -> Hit | None:
@@ -415,7 +416,7 @@ def _hub_http(ix, m: Message, text: str, facts: dict) -> Hit | None:
     return Hit("hub-http", {"values": found}) if found else None
 
 
-_ERROR_LINE = re.compile(r"^(?:[^\n]*?\] )?(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception): (?P<rest>[^\n]*)", re.M)
+_ERROR_LINE = LazyRe(r"^(?:[^\n]*?\] )?(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception): (?P<rest>[^\n]*)", re.M)
 
 
 def _later_error(text: str, line_no: int, file: str) -> bool:
@@ -425,7 +426,7 @@ def _later_error(text: str, line_no: int, file: str) -> bool:
 
 # --- stack-site: huggingface_hub's and transformers' own messages ------------------------------------------
 
-_PACKAGE_PREFIX = re.compile(r"^(?P<pkg>%s)\." % "|".join(SITE_PACKAGES))
+_PACKAGE_PREFIX = LazyRe(r"^(?P<pkg>%s)\." % "|".join(SITE_PACKAGES))
 
 
 def _stack_site(ix, m: Message, text: str, facts: dict) -> Hit | None:
@@ -454,7 +455,7 @@ def _raised_at(match, path: str) -> bool:
 # Messages the interpreter itself words ("'X' object has no attribute 'y'", "No module named 'x'",
 # "f() got an unexpected keyword argument 'y'"): a package's site that words one alike is the answer
 # only where the traceback shows the raise in that site's own file.
-_BUILTIN_MESSAGE = re.compile(
+_BUILTIN_MESSAGE = LazyRe(
     r"^(?:'[\w.]+' object has no attribute '\w+'|module '[\w.]+' has no attribute '\w+'|"
     r"No module named '[\w.]+'|" + WORDINGS + "|"
     r"'[\w.]+' object is not (?:callable|subscriptable|iterable))\.?$")
@@ -511,11 +512,11 @@ def _attribute_name(ix, m: Message, text: str, facts: dict) -> Hit | None:
 
 # --- module-missing: a module of a distribution vLLM requires, imported by another package ------------------
 
-_NO_MODULE = re.compile(r"No module named ['‘’](?P<module>[A-Za-z_][\w.]{0,120})['‘’]")
-_VLLM_FILE = re.compile(r"(?:^|/)vllm/[\w/]+\.py$")
+_NO_MODULE = LazyRe(r"No module named ['‘’](?P<module>[A-Za-z_][\w.]{0,120})['‘’]")
+_VLLM_FILE = LazyRe(r"(?:^|/)vllm/[\w/]+\.py$")
 # Not a distribution to install: vLLM's, torch's own compiled parts (a broken install), a model's
 # remote code, and the modules vllm-checkout-shadow and dependency-submodule-missing answer.
-_NOT_INSTALLABLE = re.compile(r"^(?:vllm\w*|torch|transformers_modules)(?:\.|$)")
+_NOT_INSTALLABLE = LazyRe(r"^(?:vllm\w*|torch|transformers_modules)(?:\.|$)")
 
 
 def _module_missing(ix, m: Message, text: str, facts: dict) -> Hit | None:
