@@ -36,7 +36,7 @@ TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "f
 # A family rule is answered from the index of vLLM's own source (bot/diagnose/knowledge/vllm/families.py finds the
 # message, its texts are filled from the index): it needs no patterns, and ranks below the rules
 # written by hand.
-VLLM_FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package")
+VLLM_FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package", "module-gone")
 # answered from the stack index (bot/diagnose/knowledge/stack/families.py): the layers beneath vLLM
 STACK_FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "hub-http", "stack-site", "import-name", "attribute-name", "module-missing",
                   "call-signature")

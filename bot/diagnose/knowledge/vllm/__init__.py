@@ -28,7 +28,7 @@ import os
 # releases had the name and what replaced it (answers.for_rule).
 COMPLETES = ("unexpected-keyword-argument", "cli-bad-args", "tool-call-parser-missing")
 # The families this source answers (the rule book's VLLM_FAMILIES).
-VLLM_FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package")
+VLLM_FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package", "module-gone")
 
 
 def load_index():

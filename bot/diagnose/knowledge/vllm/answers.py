@@ -723,8 +723,28 @@ def _feature(path: list[str]) -> tuple[str, str | None] | None:
     return None
 
 
+def _module_gone(idx, hit: Hit, facts: dict, lang: str) -> dict:
+    """The releases that had the module (or the name in it), and where the log's vLLM stands: after
+    the last of them (removed: the framework was written for an older vLLM) or before the first."""
+    info = hit.info
+    module, name = info["module"], info.get("name")
+    out = {"module": module, "what": f"`{name}` (from `{module}`)" if name else f"`{module}`",
+           "mg_seen": runs(info["releases"], idx.releases), "mg_first": info["first"], "mg_last": info["last"]}
+    if name:
+        out["name"] = name
+    if info.get("gone_after"):
+        out["mg_gone"] = info["gone_after"]
+    if info.get("added_in"):
+        out["mg_added"] = info["added_in"]
+    if info.get("release"):
+        out["mg_release"] = info["release"]
+    if info.get("importer"):
+        out["mg_importer"] = info["importer"]
+    return out
+
+
 _FILLERS = {"config-invalid": _config_invalid, "name-unknown": _name_unknown,
-            "optional-package": _optional_package}
+            "optional-package": _optional_package, "module-gone": _module_gone}
 
 
 # --- hand-written rules whose text the index completes ----------------------------------------------

@@ -25,7 +25,7 @@ from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.tracebacks import EXCEPTION_LINE, RELAY, Message, strip_prefixes
 
-from . import load_index
+from . import load_index, modules
 from .releases import plain, raised_at, version_key
 
 MAX_TRIED = 20                  # real errors looked up per paste (a hostile paste has thousands)
@@ -326,6 +326,51 @@ def vllm_module(path: str) -> str | None:
     return module
 
 
+# --- module-gone: a framework imports a vLLM module or name this release no longer (or not yet) has --
+
+_NO_VLLM_MODULE = re.compile(r"No module named ['‘’](?P<module>vllm(?:\.\w+)+)['‘’]")
+# CPython's words; `(unknown location)` is a bare folder named vllm (vllm-namespace-shadow) and a
+# `partially initialized module` is a circular import: neither is a release without the name
+_NO_VLLM_NAME = re.compile(r"cannot import name ['‘’](?P<name>\w+)['‘’] from ['‘’](?P<module>vllm(?:\.\w+)*)['‘’]"
+                           r"(?! \(unknown location\))")
+_SITE_PACKAGE = re.compile(r"(?:site|dist)-packages/(?P<pkg>[A-Za-z_]\w*)/")
+
+
+def _module_gone(idx, m: Message, lines, facts) -> Hit | None:
+    if (m.exc_type or "").rsplit(".", 1)[-1] not in ("ModuleNotFoundError", "ImportError"):
+        return None
+    if "partially initialized" in m.text:
+        return None
+    frames = frames_before(lines, m.line_no)
+    if _importing_vllm_module(frames) is not None:
+        return None     # vLLM's own import of its own module failed: a broken or mixed install, not a release gap
+    found = _NO_VLLM_MODULE.search(m.text)
+    if found:
+        module, name = found.group("module"), None
+        releases = modules.module_releases(idx, module)
+    else:
+        found = _NO_VLLM_NAME.search(m.text)
+        if not found:
+            return None
+        module, name = found.group("module"), found.group("name")
+        releases = modules.name_releases(idx, module, name)
+    story = modules.history(idx, releases, facts.get("vllm_version"))
+    if story is None:
+        return None     # never seen (a typo, or a module that raises nothing), or the log's release has it
+    caps = {"module": module, **({"name": name} if name else {})}
+    return Hit("module-gone", None, 100.0, "parsed", caps,
+               {"module": module, "name": name, "releases": releases, "importer": _importer(frames), **story})
+
+
+def _importer(frames: list[tuple[str, str]]) -> str | None:
+    """The installed package whose code made the import (verl, trl, ...), from its innermost frame."""
+    for path, _ in reversed(frames):
+        found = _SITE_PACKAGE.search(path)
+        if found and not path.startswith("<frozen"):
+            return found.group("pkg")
+    return None
+
+
 # --- raise-site: any message vLLM raises -----------------------------------------------------------
 
 def _site_of(idx, m: Message, facts: dict | None = None) -> tuple:
@@ -390,7 +435,7 @@ def _rewraps(site, facts: dict) -> bool:
 
 
 _FINDERS = (("name-unknown", _name_unknown), ("config-invalid", _config_invalid),
-            ("optional-package", _optional_package), ("raise-site", _raise_site))
+            ("optional-package", _optional_package), ("module-gone", _module_gone), ("raise-site", _raise_site))
 
 
 # --- releases ---------------------------------------------------------------------------------------

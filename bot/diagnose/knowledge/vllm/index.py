@@ -389,6 +389,14 @@ class Index:
     def _places(self, i: int) -> list:
         return self._where_pack.get(str(i // self._where_block))[i % self._where_block]
 
+    @property
+    def site_count(self) -> int:
+        return len(self._exc)
+
+    def import_rows(self) -> list:
+        """Every optional-package import as stored: [[module, guards, [mask, line, ...]], ...] per package."""
+        return list(self._fact("imports").values())
+
     def places(self, i: int) -> list:
         """Site i's places as stored: [[file id, function, condition, [mask, line, ...]], ...], the
         masks counting `releases` (for whole-index passes that would make a dict per place)."""
