@@ -852,6 +852,12 @@ def _handle_memory(values: dict, facts: dict) -> dict:
     return out
 
 
+def _gpu_capability(facts: dict) -> str | None:
+    """The GPU's compute capability as the answers write it, only where the log names the GPU (a capability the
+    log shows without its GPU may be another machine's or a build target)."""
+    return cc_label(facts.get("compute_capability")) if facts.get("gpu_name") else None
+
+
 @deriver("ptxas-feature-needs-newer-gpu")
 def _ptx_feature(values: dict, facts: dict) -> dict:
     """The compute capability ptxas asked for ("sm_80" -> 8.0), what kind of instruction it refused (bfloat16:
@@ -864,8 +870,8 @@ def _ptx_feature(values: dict, facts: dict) -> dict:
         # only the build's targets to change: no model runs, so no dtype or checkpoint, and the machine's GPU is no cause
         return {"need_cc": need, "ptx_build": "yes"}
     out: dict = {"need_cc": need}
-    if facts.get("gpu_name") and cc_label(facts.get("compute_capability")):
-        out["gpu_capability"] = cc_label(facts.get("compute_capability"))
+    if _gpu_capability(facts):
+        out["gpu_capability"] = _gpu_capability(facts)
     feature = str(values.get("ptx_feature") or "").lower()
     if "bf16" in feature:
         out["ptx_bf16"] = "yes"
@@ -898,8 +904,8 @@ def _flash_attn_path(values: dict, facts: dict) -> dict:
     out: dict = {path: "yes"}
     if any(f.startswith("flash_attn/") for f in frames) and not any("vllm_flash_attn/" in f for f in frames):
         out["fa_package"] = "yes"
-    label = cc_label(facts.get("compute_capability"))
-    if label and facts.get("gpu_name"):
+    label = _gpu_capability(facts)
+    if label:
         out["gpu_capability"] = label
     return out
 
@@ -921,11 +927,11 @@ def _flashinfer_arch(values: dict, facts: dict) -> dict:
         out["fi_attention"] = "yes"
     if values.get("fi_archs") is not None and not str(values.get("fi_archs")).strip():
         out["fi_empty"] = "yes"
-    cc = re.fullmatch(r"(\d+)\.(\d)", str(facts.get("compute_capability") or ""))
-    if cc and facts.get("gpu_name"):
-        out["gpu_capability"] = cc_label(cc.group(0))
-        out["gpu_cc"] = cc.group(0)
-        out["fi_old_gpu" if (int(cc.group(1)), int(cc.group(2))) < (7, 5) else "fi_wrong_list"] = "yes"
+    label = _gpu_capability(facts)
+    if label:
+        cc = label.split(" ")[0]
+        out.update(gpu_capability=label, gpu_cc=cc)
+        out["fi_old_gpu" if version_key(cc) < version_key("7.5") else "fi_wrong_list"] = "yes"
     elif out.get("fi_empty"):
         out["fi_wrong_list"] = "yes"        # it saw no GPU at all: no GPU is too old for it
     return out
@@ -935,8 +941,8 @@ def _flashinfer_arch(values: dict, facts: dict) -> dict:
 def _triton_mma(values: dict, facts: dict) -> dict:
     """The GPU's generation, where the log shows its capability (or names a GPU NVIDIA's table knows):
     below Ampere Triton has no Ampere MMA; on Hopper the same abort is a Triton bug."""
-    label = cc_label(facts.get("compute_capability"))
-    if not label or not facts.get("gpu_name"):
+    label = _gpu_capability(facts)
+    if not label:
         return {}
     major = int(label.split(".")[0])
     out: dict = {"gpu_capability": label}

@@ -55,6 +55,15 @@ def bits(mask: int) -> list[int]:
     return [i for i in range(mask.bit_length()) if mask >> i & 1]
 
 
+def places_mask(lines: list[int]) -> int:
+    """The releases a place's `lines` ([mask, line, mask, line, ...]: the line it stood on per set of releases)
+    holds, as one mask."""
+    mask = 0
+    for j in range(0, len(lines), 2):
+        mask |= lines[j]
+    return mask
+
+
 class SiteMatch:
     """A message matched to a raise site: the site, the score (80-100), the values the message
     filled the placeholders with, and how (template | prefix | fuzzy)."""

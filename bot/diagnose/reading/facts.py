@@ -2164,11 +2164,16 @@ _STACK_PACKAGES = frozenset("""
 _SITE_PACKAGE = LazyRe(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)[/\\]")
 
 
+def site_package(path: str) -> str | None:
+    """The installed package a frame's file belongs to: the folder after site-packages or dist-packages."""
+    m = _SITE_PACKAGE.search(path)
+    return m.group(1) if m else None
+
+
 def _foreign_package(paths: list[str]) -> str | None:
     """The first package of these frames that is neither vLLM's, nor the stack's, nor a runner's."""
     for path in paths:
-        m = _SITE_PACKAGE.search(path)
-        name = m.group(1) if m else ""
+        name = site_package(path) or ""
         if name and not {name, name.lower()} & _STACK_PACKAGES and not name.lower().startswith("vllm"):
             return name
     return None

@@ -74,8 +74,9 @@ def profile(text: str, line_no: int) -> dict:
     for line in lines[start - 1:]:
         if not any(lit in line for lit in _LITERALS):
             continue
-        current.update(_read(line))
-        if "kv" in _read(line) and ("kv" not in worst or current["kv"] < worst["kv"]):
+        got = _read(line)
+        current.update(got)
+        if "kv" in got and ("kv" not in worst or current["kv"] < worst["kv"]):
             worst = dict(current)
     found = worst or {k: v for k, v in current.items() if k == "weights"}
     if "peak_torch" in found and "weights" in found and "activation" not in found:

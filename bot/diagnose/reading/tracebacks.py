@@ -367,8 +367,8 @@ _MESSAGE_BEFORE_PROSE = 12      # characters of English before the prose: shorte
 
 
 def _quoted_in_prose(body: str) -> list[str]:
-    """The English messages a prose line quotes as errors."""
-    if body.isascii() or (not _is_prose(body) and not _PROSE_LEAD.search(body)):
+    """The English messages a prose line quotes as errors (the caller passes only lines that are not ASCII)."""
+    if not _is_prose(body) and not _PROSE_LEAD.search(body):
         return []
     says_error = _PROSE_SAYS_ERROR.search(body) is not None
     return [q for q in (m.group("inner").strip() for m in _PROSE_QUOTE.finditer(body))

@@ -27,24 +27,21 @@ import re
 
 from bot.base.lazyre import LazyRe
 from bot.base.versions import in_range
+from bot.diagnose.reading.facts import site_package
 
 from .stack_index import vkey
 
 # Python's wordings of a call that does not fit the callee's signature (ceval.c / getargs.c). A method's name
 # is qualified from Python 3.10 on; `<locals>` and `<lambda>` name code of no package. WORDINGS (no groups, any
 # callee) is for other matchers that only tell such a message from a package's own (stack_families.py).
-SIGNATURE = (r"(?P<callee>[A-Za-z_][\w.]*)\(\) (?:got an unexpected keyword argument '(?P<kwarg>\w+)'|"
-             r"missing (?P<missing_n>\d+) required (?:positional|keyword-only) arguments?: (?P<missing>.+)|"
-             r"takes (?:from )?(?P<takes>\d+)(?: to (?P<takes_max>\d+))? positional arguments? but (?P<given>\d+) "
-             r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?(?:was|were) given|"
-             r"got multiple values for argument '(?P<twice>\w+)'|"
-             r"got some positional-only arguments passed as keyword arguments: '(?P<posonly>[\w, ]+)')")
-WORDINGS = (r"[\w.<>]+\(\) (?:got an unexpected keyword argument '\w+'|"
-            r"missing \d+ required (?:positional|keyword-only) arguments?: .+|"
-            r"takes (?:from )?\d+(?: to \d+)? positional arguments? but \d+ "
-            r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?(?:was|were) given|"
-            r"got multiple values for argument '\w+'|"
-            r"got some positional-only arguments passed as keyword arguments: '[\w, ]+')")
+_COMPLAINT = (r"(?:got an unexpected keyword argument '(?P<kwarg>\w+)'|"
+              r"missing (?P<missing_n>\d+) required (?:positional|keyword-only) arguments?: (?P<missing>.+)|"
+              r"takes (?:from )?(?P<takes>\d+)(?: to (?P<takes_max>\d+))? positional arguments? but (?P<given>\d+) "
+              r"(?:positional arguments? \(and \d+ keyword-only arguments?\) )?(?:was|were) given|"
+              r"got multiple values for argument '(?P<twice>\w+)'|"
+              r"got some positional-only arguments passed as keyword arguments: '(?P<posonly>[\w, ]+)')")
+SIGNATURE = r"(?P<callee>[A-Za-z_][\w.]*)\(\) " + _COMPLAINT
+WORDINGS = r"[\w.<>]+\(\) " + re.sub(r"\(\?P<\w+>", "(?:", _COMPLAINT)
 _MESSAGE = LazyRe(SIGNATURE + r"\.?$")
 # the exception's class, and the address of the actor Xinference relays the error from
 _PREFIX = LazyRe(r"^(?:TypeError: )?(?:\[address=[^\]]{1,200}\]\s*)?")
@@ -66,7 +63,6 @@ FRAMEWORKS = {"verl": "verl", "trl": "trl", "openrlhf": "openrlhf", "llamafactor
 # None in lm-format-enforcer 0.11.3, llamafactory 0.9.5, ms-swift 4.6.0, areal 1.0.4; outlines 1.3.3's `[vllm]` installs
 # the openai client, not vLLM. `pip install "X[vllm]"` for any other only warns that X has no such extra.
 VLLM_EXTRA = frozenset({"trl", "verl", "openrlhf", "lighteval", "lm-eval", "xinference"})
-_SITE_FOLDER = LazyRe(r"(?:site|dist)-packages/(?P<pkg>[A-Za-z_]\w*)/")
 _KNOWN_FOLDER = LazyRe(r"/(?P<pkg>%s)/(?=[\w/]+\.py$)" % "|".join(["vllm", *STACK, *FRAMEWORKS]))
 _SHOWN = {"vllm": "vLLM"}
 _FRAME_LINE = LazyRe(r'File "(?P<path>[^"\n]+)", line \d+, in ')
@@ -104,9 +100,9 @@ def caller_package(path: str | None) -> str | None:
     if not path:
         return None
     path = path.replace("\\", "/")
-    found = _SITE_FOLDER.search(path)
-    if found:
-        return found.group("pkg")
+    installed = site_package(path)
+    if installed:
+        return installed
     known = list(_KNOWN_FOLDER.finditer(path))
     return known[-1].group("pkg") if known else None
 

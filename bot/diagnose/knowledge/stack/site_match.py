@@ -16,7 +16,7 @@ from __future__ import annotations
 import heapq
 import re
 
-from ..raise_sites import SiteMatch, Template, bits, template_parts
+from ..raise_sites import SiteMatch, Template, bits, places_mask, template_parts
 
 MIN_SCORE = 80
 CLASS_PENALTY = 12           # the message's class is not the one the site raises
@@ -106,8 +106,7 @@ class Site(Template):
     def releases(self) -> list[str]:
         mask = 0
         for _, _, _, lines in self.index.places(self.id):
-            for j in range(0, len(lines), 2):
-                mask |= lines[j]
+            mask |= places_mask(lines)
         return [self.index.releases[i] for i in bits(mask)]
 
     def latest_where(self) -> dict:

@@ -23,6 +23,7 @@ import re
 
 from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
+from bot.diagnose.reading.facts import site_package
 from bot.diagnose.reading.tracebacks import EXCEPTION_LINE, RELAY, Message, strip_prefixes
 
 from . import load_index, modules
@@ -333,7 +334,6 @@ _NO_VLLM_MODULE = re.compile(r"No module named ['‘’](?P<module>vllm(?:\.\w+)
 # `partially initialized module` is a circular import: neither is a release without the name
 _NO_VLLM_NAME = re.compile(r"cannot import name ['‘’](?P<name>\w+)['‘’] from ['‘’](?P<module>vllm(?:\.\w+)*)['‘’]"
                            r"(?! \(unknown location\))")
-_SITE_PACKAGE = re.compile(r"(?:site|dist)-packages/(?P<pkg>[A-Za-z_]\w*)/")
 
 
 def _module_gone(idx, m: Message, lines, facts) -> Hit | None:
@@ -365,9 +365,9 @@ def _module_gone(idx, m: Message, lines, facts) -> Hit | None:
 def _importer(frames: list[tuple[str, str]]) -> str | None:
     """The installed package whose code made the import (verl, trl, ...), from its innermost frame."""
     for path, _ in reversed(frames):
-        found = _SITE_PACKAGE.search(path)
-        if found and not path.startswith("<frozen"):
-            return found.group("pkg")
+        package = site_package(path)
+        if package and not path.startswith("<frozen"):
+            return package
     return None
 
 

@@ -13,7 +13,7 @@ Pure: reads the loaded index only; the tables are built once per index object.
 
 from __future__ import annotations
 
-from ..raise_sites import bits
+from ..raise_sites import bits, places_mask
 
 _TABLES: dict[int, tuple] = {}      # id(index) -> (module masks, {(module, name): mask})
 
@@ -36,9 +36,7 @@ def _build(idx) -> tuple[dict, dict]:
     names: dict[tuple[str, str], int] = {}
     for i in range(idx.site_count):
         for fi, function, _, lines in idx.places(i):
-            mask = 0
-            for j in range(0, len(lines), 2):
-                mask |= lines[j]
+            mask = places_mask(lines)
             module = _module_of(idx.files[fi])
             modules[module] = modules.get(module, 0) | mask
             top = (function or "").split(".")[0]
@@ -46,9 +44,7 @@ def _build(idx) -> tuple[dict, dict]:
                 names[(module, top)] = names.get((module, top), 0) | mask
     for rows in idx.import_rows():
         for module, _, lines in rows:
-            mask = 0
-            for j in range(0, len(lines), 2):
-                mask |= lines[j]
+            mask = places_mask(lines)
             modules[module] = modules.get(module, 0) | mask
     # a package existed wherever one of its modules did
     for module, mask in list(modules.items()):
