@@ -190,9 +190,10 @@ _TEMPLATE_NAMES = re.compile(r"--[a-z][a-z0-9-]+|\bVLLM_[A-Z0-9_]+|\b[a-z][a-z0-
 
 
 def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: dict | None = None,
-                given: dict | None = None) -> list[str]:
+                given: dict | None = None, mapped: list | None = None) -> list[str]:
     """Bullets for the settings the check reads and the message names: the knobs that are no
-    engine argument first (knobs.py: request fields, parsers, sizes the check divides by)."""
+    engine argument first (knobs.py: request fields, parsers, sizes the check divides by). `mapped`:
+    reads.find's rows for this check, where the caller has them already."""
     found: dict[str, str | None] = dict(conditions.names(w.get("condition"), w.get("function")))
     for config in conditions.configs_read(w.get("condition")):        # `not self.lora_config`
         found.setdefault(config, None)
@@ -228,7 +229,8 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
     lines = knobs.lines(idx, site, w, captures, release, lang, given)
     # names that stand for a knob of another name (`torch.accelerator.device_count()`:
     # CUDA_VISIBLE_DEVICES; `parallel_config.world_size`: the parallel sizes), reads.py's table
-    mapped = reads.find(w.get("condition"), site.placeholders, w.get("function"), w.get("file"))
+    if mapped is None:
+        mapped = reads.find(w.get("condition"), site.placeholders, w.get("function"), w.get("file"))
     lines += [line for line in read_lines(idx, mapped, release, lang) if line not in lines]
     covered = {reads.last_attr(n) for f in mapped for n in f.names}
     for name, owner in found.items():
@@ -344,11 +346,12 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
         said = conditions.words(cond, lang)
         if said:
             out["condition_words"] = said
-    settings = settings_of(idx, site, w, described, lang, captures, facts.get("engine_args"))
+    mapped = reads.find(cond, site.placeholders, w.get("function"), w.get("file"))
+    settings = settings_of(idx, site, w, described, lang, captures, facts.get("engine_args"), mapped)
     if settings:
         out["settings"] = "\n".join(in_form(line, facts.get("invocation")) for line in settings)
         out["settings_release"] = described
-    of_model = model_lines(reads.find(cond, site.placeholders, w.get("function"), w.get("file")), lang)
+    of_model = model_lines(mapped, lang)
     if of_model:
         out["model_reads"] = "\n".join(of_model)
     named = message_knobs(site, captures, settings)
