@@ -1997,6 +1997,22 @@ _UV_VLLM_DEPENDS = _P(r"\bvllm(?:-cpu)?(?:\[[\w,-]*\])?(?:\{[^}]{0,200}\})?[=<>!
 # names only the files it opens): a full disk's answer says which cache it was.
 _FAILED_WRITE = [_P(r"Error during atomic write\. Original file '([^'\n]+)' not modified")]
 
+# max_model_len forced past the model's own length with VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: vLLM then only warns (0.10.2+:
+# "... must be used with extreme caution"; earlier a WARNING record ending "Make sure the value is correct and within
+# the model context size", which before 0.5.4 was the refusal's own text, hence the record's level).
+_LONG_LEN = _P(r"(WARNING\b[^\n]{0,200})?User-specified max_model_len \((\d+)\) is greater than the derived max_model_len "
+               r"\((?:None=|(\w[\w.]*)=)(\d+)(?:\.\d+)?[^)\n]{0,80}\)[^\n]{0,80}?(VLLM_ALLOW_LONG_MAX_MODEL_LEN must be used)?",
+               literals=("User-specified max_model_len (",))
+
+
+def long_max_model_len(text: str) -> dict | None:
+    """The length asked for and the model's own, where vLLM let the first exceed the second."""
+    m = _LONG_LEN.search(text)
+    if not m or not (m.group(1) or m.group(5)):
+        return None
+    return {"requested": m.group(2), "key": m.group(3) or "max_position_embeddings", "derived": m.group(4)}
+
+
 
 # How much /dev/shm had when Ray started (its object store falls back to /tmp and warns) or when the raylet
 # asked for its store: a container's default 64 MB is what kills workers with a bus error, so an answer
@@ -2325,6 +2341,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "gpu_total_gib": float(total) if total else None,
         "invocation": invocation,
         "write_path": _first(_FAILED_WRITE, text),
+        "long_max_model_len": long_max_model_len(text),
         "dev_shm_mb": dev_shm_mb(text),
         "nccl_cuda_failure": _first(_NCCL_CUDA_FAILURE, text),
         "nccl_last_error": _first(_NCCL_LAST_ERROR, text),
