@@ -810,17 +810,19 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("FAISS", False, ("faiss assertion", "faiss::gpu", "faiss/gpu/")),
     # Horovod's collectives wrap NCCL ("ncclCommInitRank failed: unhandled cuda error" from mpi_lib.horovod_torch_...,
     # TensorFlow's HorovodAllreduce op, horovod.common.exceptions.HorovodInternalError)
-    ("Horovod", False, ("horovod",)),
+    # (its modules and ops, not the bare name a package list may carry beside vLLM's stack)
+    ("Horovod", False, ("horovod_", "horovod.", "horovod/", "horovod\\", "horovodallreduce", "horovodrun",
+                        "horovodinternalerror")),
     # PyCUDA's driver errors ("pycuda._driver.LogicError: cuInit failed: initialization error")
-    ("PyCUDA", False, ("pycuda",)),
+    ("PyCUDA", False, ("pycuda.", "pycuda/", "pycuda\\")),
     # RAPIDS: cuDF's GDFError ("GDFError: CUDA ERROR. cudaErrorInsufficientDriver: ..."), RMM's allocator ("RMM failure
     # at: .../rmm/mr/device/pool_memory_resource.hpp", "rmm::out_of_memory"), cuML, dask-cuda and their images
-    ("RAPIDS (cuDF, cuML, RMM)", False, ("gdferror", "cudf", "cuml", "rmm failure", "/rmm/", "rmm::", "rapidsai",
-                                         "dask_cuda", "dask-cuda")),
+    ("RAPIDS (cuDF, cuML, RMM)", False, ("gdferror", "cudf.", "cudf/", "libcudf", "cuml.", "cuml/", "rmm failure",
+                                         "/rmm/", "rmm::", "rapidsai", "dask_cuda")),
     # gradient-boosting libraries on the GPU: XGBoost ("xgboost.core.XGBoostError: ... cudaErrorNoKernelImageForDevice",
     # libxgboost.so frames) and ThunderGBM (`thundergbm-train`, "FATAL device_lambda.cuh:54 : Check failed: [error ==
     # cudaSuccess] ...")
-    ("XGBoost", False, ("xgboost",)),
+    ("XGBoost", False, ("xgboost.core", "xgboosterror", "libxgboost", "xgboost/", "xgboost\\")),
     ("ThunderGBM", False, ("thundergbm",)),
     # OpenCV's CUDA modules, whose errors are "Gpu API call"s ("OpenCV(3.4.10) .../opencv2/cudev/grid/detail/copy.hpp:78:
     # error: (-217:Gpu API call) no kernel image is available ..."); the opencv-python that vLLM decodes video with has

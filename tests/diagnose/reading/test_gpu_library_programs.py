@@ -50,6 +50,9 @@ def test_a_vllm_log_that_names_them_stays_vllms():
     f = facts.extract(own)
     assert f["stack_context"]
     assert diagnose(own).diagnoses[0].rule_id == "no-kernel-image"
+    # a package list names what is installed, not the program that ran: without vLLM's line it is a bare error
+    listed = own.split("\n", 1)[1].replace("faiss-gpu", "cudf-cu12")
+    assert facts.extract(listed)["foreign_context"] is None
 
 
 def test_a_training_scripts_name_may_lead_with_one_word_but_not_an_rl_trainers():
