@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the H200 (vLLM 0.26.0 installed from .gpu/p6): the user script under one broken environment each.
-# usage: h200.sh [base|variants|variants2|variants3|variants4|variants5|variants6|variants7]
+# usage: h200.sh [base|variants|variants2|variants3|variants4|variants5|variants6|variants7|variants8]
 #   base       the nine environments of issue 21 (and two healthy-looking offline/Hub runs)
 #   variants   other limits, caches and proxy answers: the same failures as other values word them
 #   variants2  other users, homes, unwritable caches, the Hub failing in other ways
@@ -15,6 +15,8 @@
 #   variants7  an index past a table at the first forward: a tokenizer larger than the checkpoint's embeddings,
 #              GPT-2's learned positions past max_position_embeddings (VLLM_ALLOW_LONG_MAX_MODEL_LEN=1); each
 #              compiled (the defaults) and eager
+#   variants8  no GPU for the process on a GPU host: CUDA_VISIBLE_DEVICES empty or -1, and the driver's user-space
+#              libraries hidden (libcuda, libnvidia-ml, or both: a container started without --gpus)
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -135,6 +137,16 @@ variants7)
   run vocab-tokenizer-larger-eager $PY $S/user_script_prompt.py /models/vocab-big "w1500 w1600 w1700 a b" float32 eager
   run long-len-absolute-positions env VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 $PY $S/user_script_prompt.py /models/gpt2-64 "$LONG"
   run long-len-absolute-positions-eager env VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 $PY $S/user_script_prompt.py /models/gpt2-64 "$LONG" float32 eager ;;
+variants8)
+  export HF_HUB_OFFLINE=1
+  # every copy the loader could find, hidden by /dev/null in a mount namespace of the run's own
+  hide() { local libs=""; for n in "$@"; do libs="$libs $(ldconfig -p | awk -v n="$n" '$1 ~ "^"n {print $NF}')"; done
+           echo "hidden:$libs" >> $A/rc.txt; local m=""; for l in $libs; do m="$m mount --bind /dev/null $(readlink -f $l);"; done; echo "$m"; }
+  run cvd-empty env CUDA_VISIBLE_DEVICES= $PY $U $M
+  run cvd-minus-one env CUDA_VISIBLE_DEVICES=-1 $PY $U $M
+  run no-driver-libs unshare -m bash -c "$(hide libcuda.so libnvidia-ml.so) exec $PY $U $M"
+  run no-nvml unshare -m bash -c "$(hide libnvidia-ml.so) exec $PY $U $M"
+  run no-libcuda unshare -m bash -c "$(hide libcuda.so) exec $PY $U $M" ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt
