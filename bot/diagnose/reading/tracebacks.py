@@ -382,7 +382,13 @@ def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
     deep = rest[:4] == "    " or rest[:1] == "\t"       # 4 spaces: a frame's code, not a message
     if deep and _py_warning(body):
         deep = False            # a warning a build printed under pip's indented "[N lines of output]"
-    return (after_frame and (indented or not rest.strip())) or (body.startswith("raise ") and indented) or deep
+    return (after_frame and (indented or not rest.strip())) or (body.startswith("raise ") and indented) or deep \
+        or _RAISE_STATEMENT.match(body) is not None
+
+
+# a raise statement alone on its line is a frame's code even where a web page dropped its indentation
+# ("ERROR ... engine.py:366] raise ValueError(f\"No supported config format found in {model}\")")
+_RAISE_STATEMENT = re.compile(r"raise [A-Za-z_][\w.]*(?:\(.*)?$")
 
 
 def _mask(text: str) -> str:

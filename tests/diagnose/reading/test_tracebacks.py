@@ -131,6 +131,13 @@ def test_source_lines_are_skipped_but_a_raise_with_its_exception_is_not():
     assert [m.text for m in msgs] == ["ValueError: No available memory for the cache blocks"]
 
 
+def test_a_raise_statement_a_page_unindented_is_still_code_and_prose_saying_raise_is_not():
+    log = ("ERROR 12-16 09:49:55 engine.py:366] raise ValueError(f\"No supported config format found in {model}\")\n"
+           "ERROR 12-16 09:49:55 engine.py:366] ValueError: No supported config format found in org/repo\n")
+    assert texts(log) == ["ValueError: No supported config format found in org/repo"]
+    assert tracebacks._RAISE_STATEMENT.match("raise the limit: RuntimeError: out of memory") is None
+
+
 def test_a_progress_bar_after_an_exception_is_not_part_of_it():
     log = ("KeyError: 'layers.1.mlp.experts.w13_weight'\n"
            "Loading safetensors checkpoint shards:  47% Completed | 7/15 [00:03<00:04,  1.9it/s]\n")

@@ -392,7 +392,8 @@ def _site_of(idx, m: Message, facts: dict | None = None) -> tuple:
 
 def _raise_site(idx, m: Message, lines, facts) -> Hit | None:
     found, twin_releases = _site_of(idx, m, facts)
-    if found is None or _rewraps(found.site, facts) or _predates(idx, found, facts):
+    if found is None or _rewraps(found.site, facts) or _predates(idx, found, facts) \
+            or _another_models_check(idx, found.site, lines, facts):
         return None
     info = {"twin_releases": twin_releases} if twin_releases else {}
     return Hit("raise-site", found.site, found.score, found.by, found.captures, info)
@@ -426,6 +427,56 @@ def _predates(idx, found, facts: dict) -> bool:
         return False
     log, lacking = version_key(plain(str(version))), version_key(releases[releases.index(first) - 1])
     return log is not None and lacking is not None and log <= lacking
+
+
+# Code of one architecture: a model's own file, its config or processor class (vLLM keeps copies of
+# transformers' config classes there, with transformers' validation messages). The folders' shared
+# modules are no one model's.
+_MODEL_FILE = re.compile(r"^vllm/(?:model_executor/models|transformers_utils/(?:configs|processors))/(?P<stem>\w+)\.py$"
+                         r"|^vllm/models/(?P<folder>\w+)/")
+_SHARED_MODEL_FILES = frozenset({"__init__", "adapters", "config", "interfaces", "interfaces_base", "module_mapping",
+                                 "registry", "utils", "vision", "common"})
+
+
+def _architecture(file: str) -> str | None:
+    """The architecture a file of vLLM is the code of (`blip2`, `nemotron`), None for shared code."""
+    found = _MODEL_FILE.match(file)
+    name = found and (found.group("stem") or found.group("folder"))
+    return None if not name or name in _SHARED_MODEL_FILES else name
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+# shorter names ("opt", "phi", "bert") are the beginnings of ordinary words
+_MIN_NAME = 5
+
+
+def _names_architecture(names, tokens: list[str]) -> bool:
+    """A word of the paste is one of these architectures' names, or begins with it (`DeepseekV2Config`)."""
+    return any(t.startswith(n) for n in names if len(n) >= _MIN_NAME for t in tokens)
+
+
+def _another_models_check(idx, site, lines: list[str], facts: dict) -> bool:
+    """vLLM raises this text only in the code of some architectures, and the paste is about another one
+    it has code for: another package raised the same words for that model (transformers' own config
+    classes: Llama's `rope_scaling must be a dictionary with two fields` is vLLM's Nemotron copy too,
+    its hidden-size check vLLM's BLIP-2 Q-Former's). A paste that names no architecture keeps the answer."""
+    files = {w["file"] for w in site.where}
+    names = {_architecture(f) for f in files}
+    if None in names:
+        return False
+    frames = facts.get("vllm_frames") or ()
+    if any(path.endswith(f) for f in files for path, _, _ in frames):
+        return False
+    text = "\n".join(lines)
+    squeezed = _squeezed(text)
+    if any(_squeezed(n) in squeezed for n in names):
+        return False
+    tokens = [t.replace("_", "") for t in re.findall(r"[a-z][a-z0-9_]*", text.lower())]
+    others = {_squeezed(a) for a in map(_architecture, idx.files) if a} - {_squeezed(n) for n in names}
+    return _names_architecture(others, tokens)
 
 
 def _rewraps(site, facts: dict) -> bool:

@@ -511,3 +511,15 @@ def test_a_source_checkout_in_a_folder_named_vllm_names_the_inner_package():
         "vllm.model_executor.guided_logits_processors"
     assert vllm_module("/usr/lib/python3/site-packages/vllm/v1/worker/gpu_worker.py") == "vllm.v1.worker.gpu_worker"
     assert vllm_module("/x/site-packages/vllm/vllm_flash_attn/__init__.py") == "vllm.vllm_flash_attn"
+
+
+def test_a_check_only_one_architectures_code_raises_is_not_another_models(shipped):
+    # vLLM raises this only in its copy of Nemotron's config; transformers raises it for Llama
+    message = ("ValueError: `rope_scaling` must be a dictionary with two fields, `type` and `factor`, "
+               "got {'factor': 8.0, 'original_max_position_embeddings': 4096, 'type': 'yarn'}")
+    assert diagnose("Loading Yarn-Llama-2-7b-64k\n" + message, book=shipped).diagnoses == []
+    named = diagnose("Loading a Nemotron-4 checkpoint\n" + message, book=shipped).diagnoses
+    assert named and named[0].rule_id == "vllm-check-failed"
+    assert named[0].vllm_source["file"].endswith("configs/nemotron.py")
+    # a paste that names no model at all keeps the answer
+    assert diagnose(message, book=shipped).diagnoses[0].rule_id == "vllm-check-failed"
