@@ -1921,6 +1921,22 @@ def hub_offline(text: str) -> bool:
     return "_OFFLINE" in text and bool(_HUB_OFFLINE.search(text))
 
 
+# `VLLM_USE_MODELSCOPE=true` as a paste shows it (shell, `-e`/`--env`, compose, `os.environ[...] = ...`). vLLM's
+# envs.py turns the switch on only for the value "true" in any case (checked in 0.8.5 and 0.26.0): `=1` or `=yes`
+# leave it off, and the ModelScope id then goes to huggingface.co.
+_MODELSCOPE = LazyRe(r"\bVLLM_USE_MODELSCOPE['\"\]]*\s*[=:]\s*['\"]?([\w-]+)")
+
+
+def modelscope(text: str) -> tuple[bool, bool]:
+    """(on, set but off): whether the paste turns vLLM's ModelScope switch on, or sets it to a value vLLM reads as
+    off."""
+    if "VLLM_USE_MODELSCOPE" not in text:
+        return False, False
+    values = {m.group(1).lower() for m in _MODELSCOPE.finditer(text)}
+    on = "true" in values
+    return on, bool(values) and not on and not values <= {"false", "0", "no", "off"}
+
+
 def environment(text: str, low: str, error_lines: str = "") -> dict:
     """The facts of the stack beneath vLLM (the stack index's keys): torch's CUDA, the CUDA runtime,
     the CUDA the driver supports, Python, glibc, the libraries the loader names, the user, limits,
@@ -1941,6 +1957,7 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         os_hint, container = host(near, low_near)
     libs = loader_libraries(text)
     conflicts = pip_conflicts(near)
+    ms_on, ms_ignored = modelscope(text)
     packages = report["packages"] if report else {}
     return {
         "torch_cuda": _cuda_number(env.get("torch_cuda") or _first(_TORCH_CUDA, near)),
@@ -1949,6 +1966,8 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "python_version": env.get("python") or _python(_first(_PYTHON, near)),
         "wheel_platform": wheel_platform(near),
         "hub_offline": hub_offline(text),
+        "modelscope_on": ms_on,
+        "modelscope_ignored": ms_ignored,
         "glibc_version": env.get("glibc") or _first(_GLIBC, near),
         "gcc_version": env.get("gcc"),
         "os_release": env.get("os"),

@@ -25,8 +25,9 @@ from __future__ import annotations
 import os
 
 # Hand-written rules about names a release lacks: their text says, from the index, which
-# releases had the name and what replaced it (answers.for_rule).
-COMPLETES = ("unexpected-keyword-argument", "cli-bad-args", "tool-call-parser-missing")
+# releases had the name and what replaced it (answers.for_rule); the tool-call rules list the
+# release's parsers.
+COMPLETES = ("unexpected-keyword-argument", "cli-bad-args", "tool-call-parser-missing", "tool-call-parse-failed")
 # The families this source answers (the rule book's VLLM_FAMILIES).
 VLLM_FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package", "module-gone")
 

@@ -777,6 +777,9 @@ def for_rule(rule_id: str, values: dict, facts: dict, lang: str) -> dict:
     when it went, what replaced it."""
     if rule_id == "tool-call-parser-missing":
         return _parsers(values, facts)
+    if rule_id == "tool-call-parse-failed":
+        # the parsers of the newest release would mislead a user of an older one: only the log's own release
+        return _parsers(values, facts) if facts.get("vllm_version") else {}
     if rule_id == "unexpected-keyword-argument":
         if values.get("callee") not in _ENGINE_CALLEES or not values.get("arg"):
             return {}
