@@ -626,3 +626,21 @@ def test_an_internal_error_of_a_matrix_multiply_creates_no_handle(ix):
     workspace = gemm.replace(gemm[gemm.index("when calling"):], "when calling `cublasSetWorkspace(handle, workspace, size)`\n")
     d = _one(args + smi + workspace)
     assert "about 1.2 GiB" in d.cause and "while serving" in d.cause and d.suggested == {"gpu_memory_utilization": 0.9}
+
+
+def test_a_kernels_own_assertion_is_not_the_driver_or_the_install():
+    # a device-side assert with no assertion line above it (the kernel's lines went to another terminal): the
+    # answer points at those lines, and says nothing of the driver the torch pin needs nor to run nvidia-smi
+    text = ("INFO 03-02 10:11:12 [llm_engine.py:100] Initializing an LLM engine (v0.8.5) with config: model='/m'\n"
+            "RuntimeError: CUDA error: device-side assert triggered\n"
+            "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below "
+            "might be incorrect.\n")
+    d = diagnose(text).diagnoses[0]
+    assert d.rule_id == "stack-error-code" and "710" in d.title
+    assert "Assertion ... failed" in d.fix
+    assert "needs an NVIDIA driver" not in d.cause and "nvidia-smi" not in d.fix
+    # an index assertion printed above it is the answer, whatever CUDA call reported the fault next
+    above = text.replace("RuntimeError", "../aten/src/ATen/native/cuda/Indexing.cu:1369: indexSelectSmallIndex: "
+                         "block: [3,0,0], thread: [96,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n"
+                         "RuntimeError", 1)
+    assert diagnose(above).diagnoses[0].rule_id == "index-out-of-bounds"
