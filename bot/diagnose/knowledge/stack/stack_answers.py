@@ -376,7 +376,10 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["glibc"] = True
         out["glibc_needed"] = version.split("_", 1)[1]
         out["glibc_have"] = facts.get("glibc_version")
-    if m.shape in ("cannot_open", "pynccl_load_failed") and lib:
+    if g.get("deleted"):
+        # the file was there when the process loaded it: no package is missing, the environment changed under it
+        out["lib_deleted"] = True
+    elif m.shape in ("cannot_open", "pynccl_load_failed") and lib:
         base = re.split(r"[/\\]", lib)[-1]
         if base.startswith("libcuda.so"):
             # under WSL2 the driver's library is the Windows driver's, in /usr/lib/wsl/lib: no GPU to attach
