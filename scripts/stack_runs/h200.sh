@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the H200 (vLLM 0.26.0 installed from .gpu/p6): the user script under one broken environment each.
-# usage: h200.sh [base|variants|variants2|variants3|variants4|variants5|variants6]
+# usage: h200.sh [base|variants|variants2|variants3|variants4|variants5|variants6|variants7]
 #   base       the nine environments of issue 21 (and two healthy-looking offline/Hub runs)
 #   variants   other limits, caches and proxy answers: the same failures as other values word them
 #   variants2  other users, homes, unwritable caches, the Hub failing in other ways
@@ -12,6 +12,9 @@
 #   variants6  weight sync over vLLM's PyNcclCommunicator (same GPU twice, a missing NCCL_SOCKET_IFNAME, a peer
 #              that never joins, VLLM_NCCL_SO_PATH naming nothing), TRITON_LIBCUDA_PATH naming nothing,
 #              CUDA_VISIBLE_DEVICES=0,0, the API server's port already held
+#   variants7  an index past a table at the first forward: a tokenizer larger than the checkpoint's embeddings,
+#              GPT-2's learned positions past max_position_embeddings (VLLM_ALLOW_LONG_MAX_MODEL_LEN=1); each
+#              compiled (the defaults) and eager
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -125,6 +128,13 @@ variants6)
   $PY -c "import socket,time; s=socket.socket(); s.bind(('0.0.0.0', 8000)); s.listen(); time.sleep(300)" & HOLD=$!
   run api-port-in-use $PY -m vllm.entrypoints.openai.api_server --model $M --port 8000 --enforce-eager
   kill $HOLD 2>/dev/null ;;
+variants7)
+  export HF_HUB_OFFLINE=1; $PY $S/make_variant_models.py $M /models > $A/make-variants.log 2>&1; chmod -R a+rX /models
+  LONG=$($PY -c "print(' '.join('w%d' % i for i in range(100)))")
+  run vocab-tokenizer-larger $PY $S/user_script_prompt.py /models/vocab-big "w1500 w1600 w1700 a b"
+  run vocab-tokenizer-larger-eager $PY $S/user_script_prompt.py /models/vocab-big "w1500 w1600 w1700 a b" float32 eager
+  run long-len-absolute-positions env VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 $PY $S/user_script_prompt.py /models/gpt2-64 "$LONG"
+  run long-len-absolute-positions-eager env VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 $PY $S/user_script_prompt.py /models/gpt2-64 "$LONG" float32 eager ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt

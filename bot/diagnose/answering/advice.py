@@ -966,6 +966,32 @@ def _triton_mma(values: dict, facts: dict) -> dict:
     return out
 
 
+@deriver("index-out-of-bounds")
+def _index_out_of_bounds(values: dict, facts: dict) -> dict:
+    """Which table was indexed past its end: the model's positions where vLLM was allowed a longer length than the
+    model's (and the table's size, where the kernel printed it, is that length), else the token embedding where the
+    kernel is an embedding lookup."""
+    out: dict = {}
+    text = values.get("matched_text") or ""
+    bound = values.get("bound")
+    long_len = facts.get("long_max_model_len")
+    if long_len and (bound is None or str(bound) == long_len["derived"]):
+        out.update(oob_positions="yes", long_requested=long_len["requested"], long_key=long_len["key"],
+                   long_derived=long_len["derived"])
+    if "srcIndex < srcSelectDimSize" in text or "index out of range in self" in text:
+        out["oob_lookup"] = "yes"
+    return out
+
+
+@deriver("zmq-ipc-path-too-long")
+def _ipc_path(values: dict, facts: dict) -> dict:
+    """The socket's length and the directory it was put in (TMPDIR's, or VLLM_RPC_BASE_PATH's)."""
+    path = values.get("ipc_path")
+    if not path:
+        return {}
+    return {"ipc_len": str(len(path)), "ipc_dir": path.rsplit("/", 1)[0] or "/"}
+
+
 # Triton's "Hardware limit" is the GPU's opt-in shared memory per block (cudaDevAttrMaxSharedMemoryPerBlockOptin,
 # AMD's LDS): the GPUs each value belongs to (NVIDIA's CUDA C programming guide, compute capabilities table).
 _SMEM_LIMIT_GPUS = {

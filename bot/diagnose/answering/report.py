@@ -272,6 +272,7 @@ _PROGRAMS_ZH = {
     "Xinference's transformers engine": "Xinference 的 transformers 引擎",
     "a Go program (its `time=... level=... msg=` log)": "Go 程序（它的 `time=... level=... msg=` 日志格式）",
     "a Go program (its panic or log format)": "Go 程序（它的 panic 或日志格式）",
+    "a C++ test program (GoogleTest)": "C++ 测试程序（GoogleTest）",
     "a Gradio app": "Gradio 应用",
     "a Jupyter server (its `[I time ServerApp]` log)": "Jupyter 服务（它的 `[I time ServerApp]` 日志格式）",
     "a Lua program (its `stack traceback:`)": "Lua 程序（它的 `stack traceback:`）",
@@ -291,6 +292,7 @@ _PROGRAMS_ZH = {
     "a training framework that does not run vLLM (XTuner, torchtune, LitGPT, Lightning, OpenMMLab, ...)":
         "不运行 vLLM 的训练框架（XTuner、torchtune、LitGPT、Lightning、OpenMMLab 等）",
     "a training or transcription loop (its progress bar)": "训练或语音转写循环（它的进度条）",
+    "a training loop (its epoch counter)": "训练循环（它的 epoch 计数行）",
     "a training loop (its epoch or step lines with a loss)": "训练循环（它带 loss 的 epoch 或 step 日志行）",
     "a video encoder (NVENC)": "视频编码器（NVENC）",
     "a training run tracked by Weights & Biases": "由 Weights & Biases 跟踪的训练任务",

@@ -802,6 +802,46 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
                            "alltoall_perf", "sendrecv_perf", "broadcast_perf", "# collective test starting")),
     ("the OpenAI API", False, ("context_length_exceeded", "'code': 'model_not_found'",
                                '"code": "model_not_found"', "or you do not have access to it")),
+    # GPU libraries and programs outside vLLM's stack whose own CUDA checks read like the stack's errors (a CUDA
+    # error code, "no kernel image", a driver too old for the PTX) and name themselves on the same line or beside
+    # it. vLLM imports none of them, so where nothing shows vLLM they are the program:
+    # FAISS' GPU index ("Faiss assertion 'err__ == cudaSuccess' failed in ... faiss::gpu::runL2Norm ...; details:
+    # CUDA error 11 invalid argument")
+    ("FAISS", False, ("faiss assertion", "faiss::gpu", "faiss/gpu/")),
+    # Horovod's collectives wrap NCCL ("ncclCommInitRank failed: unhandled cuda error" from mpi_lib.horovod_torch_...,
+    # TensorFlow's HorovodAllreduce op, horovod.common.exceptions.HorovodInternalError)
+    # (its modules and ops, not the bare name a package list may carry beside vLLM's stack)
+    ("Horovod", False, ("horovod_", "horovod.", "horovod/", "horovod\\", "horovodallreduce", "horovodrun",
+                        "horovodinternalerror")),
+    # PyCUDA's driver errors ("pycuda._driver.LogicError: cuInit failed: initialization error")
+    ("PyCUDA", False, ("pycuda.", "pycuda/", "pycuda\\")),
+    # RAPIDS: cuDF's GDFError ("GDFError: CUDA ERROR. cudaErrorInsufficientDriver: ..."), RMM's allocator ("RMM failure
+    # at: .../rmm/mr/device/pool_memory_resource.hpp", "rmm::out_of_memory"), cuML, dask-cuda and their images
+    ("RAPIDS (cuDF, cuML, RMM)", False, ("gdferror", "cudf.", "cudf/", "libcudf", "cuml.", "cuml/", "rmm failure",
+                                         "/rmm/", "rmm::", "rapidsai", "dask_cuda")),
+    # gradient-boosting libraries on the GPU: XGBoost ("xgboost.core.XGBoostError: ... cudaErrorNoKernelImageForDevice",
+    # libxgboost.so frames) and ThunderGBM (`thundergbm-train`, "FATAL device_lambda.cuh:54 : Check failed: [error ==
+    # cudaSuccess] ...")
+    ("XGBoost", False, ("xgboost.core", "xgboosterror", "libxgboost", "xgboost/", "xgboost\\")),
+    ("ThunderGBM", False, ("thundergbm",)),
+    # OpenCV's CUDA modules, whose errors are "Gpu API call"s ("OpenCV(3.4.10) .../opencv2/cudev/grid/detail/copy.hpp:78:
+    # error: (-217:Gpu API call) no kernel image is available ..."); the opencv-python that vLLM decodes video with has
+    # no CUDA module
+    ("OpenCV (CUDA)", False, ("gpu api call", "opencv2/cudev", "opencv2/gpu/")),
+    # Darknet (YOLO's C framework): "Darknet error location: .../dark_cuda.c", "darknet: ./src/cuda.c:36: check_error"
+    ("Darknet", False, ("darknet",)),
+    # hashcat, whose CUDA backend links its own kernels ("* Device #1: Kernel /usr/share/hashcat/OpenCL/shared.cl link
+    # failed"), its PTX too new for the driver as vLLM's Triton kernels can be
+    ("Hashcat", False, ("hashcat",)),
+    # NVIDIA PhysX in Isaac Gym and Omniverse's Isaac Sim ("[omni.physx.plugin] PhysX error: SynchronizeStreams
+    # cuEventRecord failed with error 700", "PxgCudaDeviceMemoryAllocator", isaacgym's gym_38.so, "[carb.gym.plugin]")
+    ("NVIDIA PhysX (Isaac Gym, Isaac Sim)", False, ("physx", "isaacgym", "carb.gym")),
+    # Immich's machine-learning container (its package immich_ml, service immich_machine_learning, image
+    # immich-machine-learning), whose ONNX providers probe libraries vLLM never loads ("libmali.so: cannot open ...")
+    ("Immich", False, ("immich",)),
+    # mistral.rs, a Rust LLM server (its mistralrs-server binary, mistralrs_core crate) whose panics run on tokio's
+    # threads, not a Rust `main` thread
+    ("mistral.rs", False, ("mistralrs", "mistral.rs")),
     # conda's own failures (its HTTP error, its solver's): installing packages with conda, which vLLM's install
     # does not use; not strict, since a conda environment that then names vLLM is vLLM's to answer
     ("conda", False, ("condahttperror", "packagesnotfounderror", "unsatisfiableerror", "libmambaunsatisfiableerror",
@@ -894,6 +934,10 @@ _PROGRAM_SIGNS = [
     ("a training loop (its epoch or step lines with a loss)",
      _P(r"(?im)^[^\n]{0,200}?\b(?:epochs?|iter(?:ation)?s?|steps?)\b[^\n]{0,200}?\b(?:\w+[_ ])?loss\b[\s:=(|]{0,3}"
         r"-?\d|\s-\s(?:\w+_)?loss:\s-?\d", literals=("loss", "Loss", "LOSS"))),
+    # a training loop's epoch counter on a line of its own ("Epoch: 0", "epoch 3/100"), printed before the batch that
+    # failed; vLLM runs no epochs
+    ("a training loop (its epoch counter)",
+     _P(r"(?im)^[ \t]*epoch[ \t]*[:=]?[ \t]*\d+(?:[ \t]*/[ \t]*\d+)?[ \t]*$", literals=("epoch", "Epoch", "EPOCH"))),
     # NVIDIA's video encoder, which vLLM never uses: FFmpeg's and PyAV's NVENC encoders ("h264_nvenc",
     # "ERROR:libav.h264_nvenc:Driver does not support the required nvenc API version") and the Video Codec SDK's
     # session ("nvEncOpenEncodeSessionEx ... returned error 2")
@@ -919,7 +963,8 @@ _PROGRAM_SIGNS = [
      _P(r"\b\w+\.backward\(|\boptimizer\.step\(|\btrainer\.(?:train|fit)\(",
         literals=(".backward(", "optimizer.step(", "trainer.train(", "trainer.fit("))),
     # the script run, named on a command line, in prose or in a frame: a training script (train.py,
-    # tools/train.py, train_net.py, finetune.py, pretrain_*.py, their shell launchers (tools/dist_train.sh,
+    # tools/train.py, train_net.py, finetune.py, pretrain_*.py, a project's own deepbind_train_encode.py (one word
+    # before it, not an RL trainer's grpo_train.py), their shell launchers (tools/dist_train.sh,
     # scripts/finetune_lora.sh), the Hugging Face examples' run_clm.py and
     # the scripts derived from them such as run_clm_sft_with_peft.py; not the RL trainers' train_grpo.py or
     # train_ppo_ray.py, which start vLLM), a model's chat or web demo (cli_demo.py, web_demo.py,
@@ -928,7 +973,8 @@ _PROGRAM_SIGNS = [
     # code base's entry point driven by its config file (`python main.py --config ...`). vLLM is started as
     # `vllm serve` or from a script that imports it, and its own files have none of these names.
     ("a training script, a model's demo or a web UI (the script it runs)",
-     _P(r"(?<![\w.-])(?:(?:dist_)?(?:train|finetune|fine_tune|pretrain)(?!\w*(?:grpo|ppo|rloo|rlhf|online))\w*"
+     _P(r"(?<![\w.-])(?:(?:dist_|(?!(?:grpo|ppo|rloo|rlhf|online|rl|vllm)_)[a-z0-9]+_)?"
+        r"(?:train|finetune|fine_tune|pretrain)(?!\w*(?:grpo|ppo|rloo|rlhf|online))\w*"
         r"\.(?:py|sh)|(?:\w*(?:cli|web)_?demo\w*|demo_gradio|gradio_demo|webui|"
         # a web UI's launch.py, not the launchers of torch (distributed/launch.py), accelerate (commands/launch.py)
         # and DeepSpeed (launcher/launch.py), which start whatever script they are given
@@ -946,6 +992,11 @@ _PROGRAM_SIGNS = [
         r"^(?:\S+ (?:stdout|stderr) [FP] )?\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(?:\.\d+)? \S|"
         r"^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ [\w.-]+\.go:\d+\]",
         re.M, literals=("goroutine ", "/0", "/1", ".go:"))),
+    # a C++ test binary built on GoogleTest ("Running main() from .../gtest_main.cc", "[==========] Running 8 tests from
+    # 1 test suite.", "[ RUN      ] Params/FusionTest.ModUp/0"): a project's own CUDA code under test, none of vLLM's
+    ("a C++ test program (GoogleTest)",
+     _P(r"^\[=+\] Running \d+ tests? from|^\[ RUN {6}\] \S|\bgtest_main\.cc\b", re.M,
+        literals=("] Running ", "[ RUN ", "gtest_main"))),
     # Lua's traceback (Torch7's `th train.lua` on cutorch)
     ("a Lua program (its `stack traceback:`)",
      _P(r"^stack traceback:\s*\n\s*\[C\]: in ", re.M, literals=("stack traceback:",), span=200)),
@@ -1997,6 +2048,22 @@ _UV_VLLM_DEPENDS = _P(r"\bvllm(?:-cpu)?(?:\[[\w,-]*\])?(?:\{[^}]{0,200}\})?[=<>!
 # names only the files it opens): a full disk's answer says which cache it was.
 _FAILED_WRITE = [_P(r"Error during atomic write\. Original file '([^'\n]+)' not modified")]
 
+# max_model_len forced past the model's own length with VLLM_ALLOW_LONG_MAX_MODEL_LEN=1: vLLM then only warns (0.10.2+:
+# "... must be used with extreme caution"; earlier a WARNING record ending "Make sure the value is correct and within
+# the model context size", which before 0.5.4 was the refusal's own text, hence the record's level).
+_LONG_LEN = _P(r"(WARNING\b[^\n]{0,200})?User-specified max_model_len \((\d+)\) is greater than the derived max_model_len "
+               r"\((?:None=|(\w[\w.]*)=)(\d+)(?:\.\d+)?[^)\n]{0,80}\)[^\n]{0,80}?(VLLM_ALLOW_LONG_MAX_MODEL_LEN must be used)?",
+               literals=("User-specified max_model_len (",))
+
+
+def long_max_model_len(text: str) -> dict | None:
+    """The length asked for and the model's own, where vLLM let the first exceed the second."""
+    m = _LONG_LEN.search(text)
+    if not m or not (m.group(1) or m.group(5)):
+        return None
+    return {"requested": m.group(2), "key": m.group(3) or "max_position_embeddings", "derived": m.group(4)}
+
+
 
 # How much /dev/shm had when Ray started (its object store falls back to /tmp and warns) or when the raylet
 # asked for its store: a container's default 64 MB is what kills workers with a bus error, so an answer
@@ -2325,6 +2392,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "gpu_total_gib": float(total) if total else None,
         "invocation": invocation,
         "write_path": _first(_FAILED_WRITE, text),
+        "long_max_model_len": long_max_model_len(text),
         "dev_shm_mb": dev_shm_mb(text),
         "nccl_cuda_failure": _first(_NCCL_CUDA_FAILURE, text),
         "nccl_last_error": _first(_NCCL_LAST_ERROR, text),

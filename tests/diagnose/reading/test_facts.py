@@ -866,3 +866,20 @@ def test_the_nccls_the_paste_loaded_and_the_address_its_bootstrap_used():
     f = facts.extract(text)
     assert f["nccl_versions"] == ["2.27.3", "2.21.5"]
     assert f["nccl_bootstrap"] == ["eno1:172.20.0.160", "eth0:10.177.137.15"]
+
+
+def test_a_max_model_len_let_past_the_models_own_only_where_vllm_warned_and_went_on():
+    allowed = ("WARNING 12-06 07:11:10 [model.py:2660] User-specified max_model_len (512) is greater than the derived "
+               "max_model_len (max_position_embeddings=64.0 or model_max_length=None in model's config.json). "
+               "VLLM_ALLOW_LONG_MAX_MODEL_LEN must be used with extreme caution.\n")
+    assert facts.extract(allowed)["long_max_model_len"] == {"requested": "512", "key": "max_position_embeddings",
+                                                            "derived": "64"}
+    # before 0.10.2 the warning ended "Make sure the value is correct ..."; only the record's level tells it apart
+    older = ("WARNING 01-01 10:00:00 config.py:1] User-specified max_model_len (4096) is greater than the derived "
+             "max_model_len (None=2048 in model's config.json). This may lead to incorrect model outputs or CUDA "
+             "errors. Make sure the value is correct and within the model context size.\n")
+    assert facts.extract(older)["long_max_model_len"]["derived"] == "2048"
+    # the refusal is not a run past the model's length
+    refused = ("ValueError: User-specified max_model_len (131072) is greater than the derived max_model_len "
+               "(None=8192 in model's config.json). This may lead to incorrect model outputs or CUDA errors.\n")
+    assert facts.extract(refused)["long_max_model_len"] is None

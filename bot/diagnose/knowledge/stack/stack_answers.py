@@ -105,6 +105,9 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     }
     if (kind, number) in ADVISED:
         out[f"code_{kind}_{number}"] = True
+    # a kernel's own fault (out of its buffers, its assertion): the driver and the install are not in question
+    if kind == "cuda" and number in (700, 710):
+        out.update(kernel_fault=True, stack_line=None)
     starting = hit.info.get("starting", cuda_starting(c.message.text))
     if kind == "cuda" and number == 2 and starting:
         out["cuda_2_at_init"] = True

@@ -200,7 +200,7 @@ PROGRAMS_OWN = {("acl", 207001), ("acl", 207018), ("hccl", 24), ("cuda", 2), ("h
 # Codes with hand-written advice in the rule's text (a `{?code_<kind>_<n>}` paragraph each).
 ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("cuda", 100), ("cuda", 101), ("cuda", 209), ("cuda", 217),
            ("cuda", 222),
-           ("cuda", 34), ("cuda", 700), ("cuda", 802), ("cuda", 803), ("cuda", 804), ("cuda", 999),
+           ("cuda", 34), ("cuda", 700), ("cuda", 710), ("cuda", 802), ("cuda", 803), ("cuda", 804), ("cuda", 999),
            ("nccl", 2), ("nccl", 3), ("nccl", 5), ("nccl", 6), ("nvml", 2), ("nvml", 3), ("nvml", 9), ("nvml", 12), ("nvml", 18),
            ("nvml", 999),
            # ROCm: HIP's out of memory, invalid device ordinal (a visible-devices variable under Ray), no code
