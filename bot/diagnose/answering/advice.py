@@ -407,7 +407,20 @@ def _weights_key(values: dict, facts: dict) -> dict:
     key = str(values.get("key") or "")
     if key.endswith(_BNB_SUFFIXES) or ".quant_state." in key:
         return {"bnb_key": key, "suggest": {"quantization": "bitsandbytes", "load_format": "bitsandbytes"}}
-    return {}
+    # a vision-language layout's top-level module reached a model that has none: transformers 4.52+
+    # saves Qwen2-VL/2.5-VL as model.visual.* / model.language_model.*, which vLLM < 0.9.1 routes
+    # into the language model (its WeightsMapper knew only model. and lm_head.)
+    prefix = next((p for p in _VL_PREFIXES if key.startswith(p)), None)
+    if not prefix:
+        return {}
+    arch = str(values.get("arch") or "")
+    models = {m.group(1) for f in facts.get("vllm_frames") or [] if (m := _MODEL_FILE.search(f[0]))}
+    qwen = (not arch or arch.startswith("Qwen2")) and all(m.startswith("qwen2") for m in models - {"utils"})
+    return {"vl_prefix": prefix, "qwen_vl_names": True} if qwen else {"vl_prefix": prefix}
+
+
+_VL_PREFIXES = ("visual.", "language_model.")
+_MODEL_FILE = re.compile(r"vllm/model_executor/models/(\w+)\.py$")
 
 
 def _tp_fits(t: int, heads: int, kv_heads: int | None, intermediate: int | None) -> bool:

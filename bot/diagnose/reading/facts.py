@@ -94,7 +94,8 @@ def _literals_present(text: str) -> frozenset:
     return found
 
 
-_VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-][\w.+-]*)?)"
+# a version never ends in ".", "+" or "-": "but found vllm==0.8.1." ends a sentence
+_VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-][\w.+-]*\w)?)"
 _PROSE_VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-]\w+)*)"     # in a sentence: not its full stop
 
 # A version on a line that moves to it is where the user went or could go, not the one that failed:

@@ -379,7 +379,10 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["glibc"] = True
         out["glibc_needed"] = version.split("_", 1)[1]
         out["glibc_have"] = facts.get("glibc_version")
-    if m.shape in ("cannot_open", "pynccl_load_failed") and lib:
+    if g.get("deleted"):
+        # the file was there when the process loaded it: no package is missing, the environment changed under it
+        out["lib_deleted"] = True
+    elif m.shape in ("cannot_open", "pynccl_load_failed") and lib:
         base = re.split(r"[/\\]", lib)[-1]
         if base.startswith("libcuda.so"):
             # under WSL2 the driver's library is the Windows driver's, in /usr/lib/wsl/lib: no GPU to attach
@@ -427,12 +430,37 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
             out["nccl_symbol"] = True
         if re.match(r"_ZN(?:K)?(?:\d+c10|2at|5torch|\d+caffe2)", sym) or re.match(r"_ZN3c10|_ZN2at|_ZN5torch", sym):
             out["torch_symbol"] = True
+            ext = _extension_module(g.get("library") or "")
+            if ext:
+                out["ext_module"] = ext
+                out["ext_flash_attn"] = ext.startswith("flash_attn")
             version = facts.get("vllm_version")
             pin = ix.pin(str(version), "torch") if version else None
             if pin:
                 out["torch_pin"] = pin
                 out["pin_vllm"] = version
     return out
+
+
+# torch's own libraries and vLLM's own extensions: the torch-symbol advice (reinstall the torch vLLM pins) is theirs
+_TORCH_LIB = re.compile(r"^lib(?:torch|c10|caffe2|shm)\w*\.so")
+_VLLM_EXT = re.compile(r"(?:^|[/\\])vllm[/\\]|^_(?:C|moe_C|rocm_C|vllm_fa\d?_C|flashmla_C)\.")
+_SITE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<rel>.+)$")
+
+
+def _extension_module(library: str) -> str | None:
+    """The Python extension module a torch-symbol failure belongs to, when it is another package's
+    (flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so → flash_attn_2_cuda, xformers/_C.so → xformers._C):
+    an extension built for another torch than the one installed."""
+    if _TORCH_LIB.match(re.split(r"[/\\]", library)[-1]) or _VLLM_EXT.search(library):
+        return None
+    site = _SITE.search(library)
+    parts = re.split(r"[/\\]", site.group("rel") if site else library)
+    m = re.match(r"([A-Za-z_]\w*)\.(?:cpython-\d+|abi3|so\b)", parts[-1])
+    if not m:
+        return None
+    module = ".".join(parts[:-1] + [m.group(1)]) if site else m.group(1)
+    return None if module.split(".")[0] == "torch" else module
 
 
 def _cuda_suffix(package: str) -> int:

@@ -34,7 +34,10 @@ ULIMIT_FLAGS = {"CORE": "c", "DATA": "d", "NICE": "e", "FSIZE": "f", "SIGPENDING
 # (name, regex, the fixed words the loader prints, what it means). The path groups stop at white
 # space: libraries and programs with spaces in their paths are rare in these logs.
 LOADER_SHAPES = [
-    ("cannot_open", r"(?P<library>[^\s:'\"]+): cannot open shared object file: (?P<reason>[^\n'\"]+?)(?=['\"]|$|\n)",
+    # " (deleted)": a path read from /proc/self/maps (vLLM's find_loaded_library, for libcudart) whose file was
+    # unlinked after the process mapped it; the kernel appends the words, and dlopen of that string fails
+    ("cannot_open", r"(?P<library>[^\s:'\"]+)(?P<deleted> \(deleted\))?: cannot open shared object file: "
+     r"(?P<reason>[^\n'\"]+?)(?=['\"]|$|\n)",
      "cannot open shared object file", "the loader did not find the library on its search path, or could not read it"),
     ("error_while_loading", r"(?P<program>\S+): error while loading shared libraries: (?P<library>[^\s:]+): "
      r"(?P<reason>[^\n]+)", "error while loading shared libraries",
