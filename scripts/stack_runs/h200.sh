@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the H200 (vLLM 0.26.0 installed from .gpu/p6): the user script under one broken environment each.
-# usage: h200.sh [base|variants|variants2|variants3|variants4|variants5|variants6|variants7|variants8]
+# usage: h200.sh [base|variants|variants2|variants3|variants4|variants5|variants6|variants7|variants8|variants9]
 #   base       the nine environments of issue 21 (and two healthy-looking offline/Hub runs)
 #   variants   other limits, caches and proxy answers: the same failures as other values word them
 #   variants2  other users, homes, unwritable caches, the Hub failing in other ways
@@ -17,6 +17,9 @@
 #              compiled (the defaults) and eager
 #   variants8  no GPU for the process on a GPU host: CUDA_VISIBLE_DEVICES empty or -1, and the driver's user-space
 #              libraries hidden (libcuda, libnvidia-ml, or both: a container started without --gpus)
+#   variants9  settings that need a package the image lacks or a backend the dtype cannot use: FlashAttention forced
+#              for float32, LMCache's and NIXL's KV connectors, bitsandbytes
+#              quantization; an ordinary model given as an EAGLE draft
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -147,6 +150,13 @@ variants8)
   run no-driver-libs unshare -m bash -c "$(hide libcuda.so libnvidia-ml.so) exec $PY $U $M"
   run no-nvml unshare -m bash -c "$(hide libnvidia-ml.so) exec $PY $U $M"
   run no-libcuda unshare -m bash -c "$(hide libcuda.so) exec $PY $U $M" ;;
+variants9)
+  export HF_HUB_OFFLINE=1; K="$PY $S/user_script_kwargs.py $M"
+  run attn-flash-attn-float32 $K '{"attention_backend": "FLASH_ATTN"}'
+  run kv-connector-lmcache-missing $K '{"kv_transfer_config": {"kv_connector": "LMCacheConnectorV1", "kv_role": "kv_both"}}'
+  run kv-connector-nixl-missing $K '{"kv_transfer_config": {"kv_connector": "NixlConnector", "kv_role": "kv_both"}}'
+  run bnb-missing $K '{"quantization": "bitsandbytes"}'
+  run eagle-draft-not-eagle $K '{"speculative_config": {"method": "eagle", "model": "/models/tiny", "num_speculative_tokens": 2}}' ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt

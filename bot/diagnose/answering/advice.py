@@ -410,16 +410,22 @@ def _weights_key(values: dict, facts: dict) -> dict:
     # a vision-language layout's top-level module reached a model that has none: transformers 4.52+
     # saves Qwen2-VL/2.5-VL as model.visual.* / model.language_model.*, which vLLM < 0.9.1 routes
     # into the language model (its WeightsMapper knew only model. and lm_head.)
+    arch = str(values.get("arch") or "")
+    # the class vLLM builds for an EAGLE draft (speculative_config's model): the checkpoint given there is not one
+    if _EAGLE_DRAFT.match(arch):
+        return {"eagle_draft": arch}
     prefix = next((p for p in _VL_PREFIXES if key.startswith(p)), None)
     if not prefix:
         return {}
-    arch = str(values.get("arch") or "")
     models = {m.group(1) for f in facts.get("vllm_frames") or [] if (m := _MODEL_FILE.search(f[0]))}
     qwen = (not arch or arch.startswith("Qwen2")) and all(m.startswith("qwen2") for m in models - {"utils"})
     return {"vl_prefix": prefix, "qwen_vl_names": True} if qwen else {"vl_prefix": prefix}
 
 
 _VL_PREFIXES = ("visual.", "language_model.")
+# vLLM's EAGLE/EAGLE-3 draft classes (llama_eagle.py, llama_eagle3.py, deepseek_eagle.py, ...); not NVIDIA's Eagle 2.5
+# vision-language model (Eagle2_5_VLForConditionalGeneration)
+_EAGLE_DRAFT = re.compile(r"Eagle3?[A-Z][A-Za-z0-9]*ForCausalLM$")
 _MODEL_FILE = re.compile(r"vllm/model_executor/models/(\w+)\.py$")
 
 
