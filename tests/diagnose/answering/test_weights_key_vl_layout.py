@@ -22,3 +22,12 @@ def test_another_model_in_the_frames_or_the_class_leaves_qwen_out():
 
 def test_a_plain_layer_name_is_no_vision_language_layout():
     assert _derived("model.layers.0.mlp.experts.w13_weight") == {}
+
+
+def test_an_eagle_draft_class_says_the_draft_is_not_an_eagle_head_and_eagle_2_5_vl_does_not():
+    from bot.diagnose.answering import advice
+    assert advice.derive("weights-key-mismatch", {"key": "lm_head", "arch": "Eagle3LlamaForCausalLM"}, {}) == \
+        {"eagle_draft": "Eagle3LlamaForCausalLM"}
+    # NVIDIA's Eagle 2.5 is a vision-language model, not a speculative-decoding draft
+    assert "eagle_draft" not in advice.derive("weights-key-mismatch",
+                                              {"key": "mlp1.0.weight", "arch": "Eagle2_5_VLForConditionalGeneration"}, {})
