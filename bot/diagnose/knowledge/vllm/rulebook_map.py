@@ -48,6 +48,32 @@ def _may_match(regex: str, text: str) -> bool:
     return word in text
 
 
+def _matches(regex: str, text: str) -> bool:
+    if not _may_match(regex, text):
+        return False
+    rx = _COMPILED.get(regex)
+    if rx is None:
+        rx = _COMPILED[regex] = re.compile(regex, re.S)
+    # a prefix the paste added ("[address=..., pid=610] ...") may come first
+    m = rx.fullmatch(text) or rx.match(text) or rx.search(text)
+    return bool(m) and m.end() - m.start() >= 0.6 * (len(text) - m.start())
+
+
+def _most_specific(matching: list, release: str | None, framed) -> dict:
+    """Of the sites whose template the message matches, the one that spells out the most; where
+    several spell out as much (a template that grew an optional tail in a later release matches the
+    old wording too), the one the log's release has, else one that raised at a traceback frame:
+    another would name releases the paste cannot come from."""
+    top = max(e["literal"] for e in matching)
+    tied = [e for e in matching if e["literal"] == top]
+    for fits in (lambda e: release in e["at"],
+                 lambda e: any(framed(p) for places in e["at"].values() for p in places)):
+        hit = next((e for e in tied if fits(e)), None)
+        if hit is not None:
+            return hit
+    return tied[0]
+
+
 def site(data: dict, rule_id: str, message: str, version: str | None, frames=()) -> dict | None:
     """`vllm_source` for a hand-written rule's message: the rule's raise site whose template the
     message matches (the most specific one), in the log's release when the map knows it, else in
@@ -58,23 +84,14 @@ def site(data: dict, rule_id: str, message: str, version: str | None, frames=())
         return None
     text = " ".join(message.split())
     text = _EXC_PREFIX.sub("", text, count=1)
-    best = None
-    for e in entries:
-        if not _may_match(e["regex"], text):
-            continue
-        rx = _COMPILED.get(e["regex"])
-        if rx is None:
-            rx = _COMPILED[e["regex"]] = re.compile(e["regex"], re.S)
-        # a prefix the paste added ("[address=..., pid=610] ...") may come first
-        m = rx.fullmatch(text) or rx.match(text) or rx.search(text)
-        if m and m.end() - m.start() >= 0.6 * (len(text) - m.start()) and (best is None or e["literal"] > best["literal"]):
-            best = e
-    if best is None:
+    matching = [e for e in entries if _matches(e["regex"], text)]
+    if not matching:
         return None
-    have = sorted(best["at"], key=version_key)
 
     def framed(p) -> bool:
         return raised_at(p[0], p[2], frames)
+    best = _most_specific(matching, release_for(data, version), framed)
+    have = sorted(best["at"], key=version_key)
     matched = [] if version else [r for r in have if any(framed(p) for p in best["at"][r])]
     rel = release_for(data, version)
     rel = rel if rel in best["at"] else matched[-1] if matched else have[-1]

@@ -410,6 +410,21 @@ def test_without_a_version_the_frames_choose_the_release_and_the_place(shipped):
     assert [newest["file"], newest["function"], newest["line"]] in entry["at"][newest["release"]]
 
 
+def test_a_template_that_grew_a_tail_leaves_the_old_site_to_a_paste_from_its_releases(shipped):
+    """0.28 added an optional tail to the engine core's startup failure: both templates match the old
+    wording equally, and the traceback's own line (0.11.2's) or the log's version picks the old site
+    (vllm#29636), not releases the paste cannot come from."""
+    from bot.diagnose.knowledge.vllm import rulebook_map
+    data = _map(shipped)
+    message = "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}"
+    frames = [["/opt/env/lib/python3.10/site-packages/vllm/v1/engine/utils.py", 964, "wait_for_engine_startup"]]
+    found = rulebook_map.site(data, "engine-core-init-failed", message, None, frames)
+    assert found["release"] == "0.11.2" and "0.28.0" not in found["releases"]
+    assert "0.13.0" in rulebook_map.site(data, "engine-core-init-failed", message, "0.13.0")["releases"]
+    newest = rulebook_map.site(data, "engine-core-init-failed", message, "0.34.0")
+    assert newest["release"] == "0.34.0"
+
+
 def test_the_frames_choose_the_release_of_a_family_answer(shipped):
     """A traceback pasted without its version line, raised at 0.10.2's file and line, is described
     as 0.10.2 (not as the newest release that has the message)."""
