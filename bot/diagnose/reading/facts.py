@@ -1032,6 +1032,50 @@ def container_image(text: str) -> str | None:
     return m.group(1) if m and _IMAGE_NAME.fullmatch(m.group(1)) else None
 
 
+# What gives a container the GPU: docker's `--gpus`, the NVIDIA runtime (`--runtime nvidia`, the `nvidia-docker`
+# wrapper), a CDI device (`--device nvidia.com/gpu=all`, podman's way) or the device nodes by name; a compose file's
+# device reservation, `runtime: nvidia` or `gpus:`.
+_RUN_GPU_REQUEST = re.compile(r"--gpus\b|--runtime[= ]+['\"]?nvidia|--device[= ]+['\"]?(?:nvidia\.com/gpu|/dev/nvidia)"
+                              r"|--cdi-device|nvidia_visible_devices", re.I)
+_COMPOSE_GPU_REQUEST = re.compile(r"^\s*(?:runtime:\s*['\"]?nvidia|driver:\s*['\"]?nvidia|gpus:|capabilities:.*\bgpu\b"
+                                  r"|-\s*['\"]?nvidia\.com/gpu)", re.I | re.M)
+_OTHER_ACCELERATOR = re.compile(r"cpu|xpu|rocm|amd|tpu|neuron|hpu|gaudi|openvino|ascend|npu|arm64|aarch64", re.I)
+_OTHER_DEVICE = re.compile(r"/dev/(?:dri|kfd|accel|neuron|davinci)")
+_COMPOSE_SERVICES = _P(r"^services:\s*$", re.M, literals=("services:",))
+
+
+def container_gpu_request(text: str) -> str | None:
+    """How the paste's own container command asks for the GPU: `none` where the `docker run` / `podman run` it shows
+    (or the compose file with its `services:`) asks for none, `requested` where it does, None where it shows neither.
+    Only the command's own words count, whatever the rest of the log says."""
+    m = _CONTAINER_RUN.search(text)
+    if m:
+        command = text[max(0, m.start() - 20):m.end(1)]
+        if "nvidia-docker" in command or _RUN_GPU_REQUEST.search(m.group(1)):
+            return "requested"
+        image = container_image(text)
+        # another vendor's image or device (vLLM's CPU, XPU, ROCm, TPU, Neuron, Gaudi builds) needs no NVIDIA GPU
+        if not image or _OTHER_ACCELERATOR.search(image) or _OTHER_DEVICE.search(m.group(1)):
+            return None
+        return "none"
+    compose_image = _COMPOSE_IMAGE.search(text) if _COMPOSE_SERVICES.search(text) else None
+    if compose_image and not _OTHER_ACCELERATOR.search(compose_image.group(1)) and not _OTHER_DEVICE.search(text):
+        return "requested" if _COMPOSE_GPU_REQUEST.search(text) else "none"
+    return None
+
+
+def container_gpu_command(text: str) -> str | None:
+    """The paste's `docker run` / `podman run` line with `--gpus all` added after `run` (podman: the CDI device),
+    for a command that asks for no GPU; only a command on one line, as the user can copy it back."""
+    m = _CONTAINER_RUN.search(text)
+    if not m or "\\\n" in m.group(1) or container_gpu_request(text) != "none":
+        return None
+    line = text[m.start():m.end(1)].strip().lstrip("`$#> ").rstrip("`").strip()
+    flag = "--device nvidia.com/gpu=all" if re.match(r"(?:sudo\s+(?:-E\s+)?)?podman\b", line) else "--gpus all"
+    fixed, n = re.subn(r"\brun\b", f"run {flag}", line, count=1)
+    return fixed if n and len(fixed) <= 600 else None
+
+
 def _container_program(text: str) -> str | None:
     """A container of an image that is neither vLLM's nor a framework's that hosts it, whose program ran."""
     image = container_image(text)
@@ -1909,6 +1953,9 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "rlimits": rlimits(near),
         "os_hint": os_hint,
         "container": container,
+        # "yes" where the paste's own container command asks for no GPU (a paragraph's `{?container_gpus_missing}`)
+        "container_gpus_missing": "yes" if container_gpu_request(near) == "none" else None,
+        "container_gpu_command": container_gpu_command(near),
         "pip_conflicts": conflicts,
         "index_failure": index_failure(near),
         "uv_wheels_shipped": uv_wheels_shipped(near),
