@@ -1157,6 +1157,51 @@ def _dtype(values: dict, facts: dict) -> dict:
 _TORCH_DTYPE = LazyRe(r"torch\.(\w+)")
 
 
+# The GPUs of each compute capability people name, for "this GPU" where the log gives only the number.
+_CC_GPUS = {60: "P100", 61: "P40, P4, GTX 10xx", 70: "V100, Titan V", 75: "T4, RTX 20xx, Quadro RTX",
+            80: "A100, A30", 86: "A10, A40, RTX 30xx, RTX A6000", 87: "Jetson Orin", 89: "L4, L40S, RTX 40xx"}
+# The methods whose minimum fell to 75 when Marlin learned Turing (vLLM 0.14.0: fp8, gptq_marlin, awq_marlin and
+# Marlin's own kernel went from 80 to 75), and the plain method each Marlin name stands in for.
+_MARLIN_PLAIN = {"gptq_marlin": "gptq", "marlin": "gptq", "gptq_marlin_24": "gptq", "awq_marlin": "awq"}
+_TURING_SINCE_014 = ("fp8", "gptq_marlin", "awq_marlin", "marlin")
+
+
+@deriver("quant-capability-too-low")
+def _quant_capability(values: dict, facts: dict) -> dict:
+    """What this GPU can run instead, by the refused method (or compressed-tensors scheme) and the GPU's capability,
+    each case a flag its paragraph starts with. Minimums checked in the wheels' get_min_capability: fp8, gptq_marlin,
+    awq_marlin and Marlin 80 through 0.13.1, 75 from 0.14.0; the W4A16 scheme 75 from 0.12.0 but its Marlin kernel
+    80 until 0.14.0; the W8A16 FP8 scheme 75 from 0.16.0; ModelOpt 89 through 0.26, 80 from 0.27.0; awq 75, gptq 60,
+    gguf 60, bitsandbytes 70, mxfp4 80 in every release on PyPI (0.10.1 on; the 0.10.1+gptoss preview asked for 100)."""
+    method = str(values.get("method") or "").lower()
+    need, have = int(num(values.get("min_capability")) or 0), int(num(values.get("current_capability")) or 0)
+    if not have:
+        return {}
+    out: dict = {"qc_gpus": _CC_GPUS[have]} if have in _CC_GPUS else {}
+    if method in _MARLIN_PLAIN and have >= (75 if _MARLIN_PLAIN[method] == "awq" else 60):
+        out.update(qc_marlin_named="yes", qc_plain=_MARLIN_PLAIN[method])
+    if have == 75 and method in _TURING_SINCE_014:
+        out["qc_turing_upgrade"] = "yes"
+    elif have == 75 and not method and need == 80:
+        out["qc_scheme_turing"] = "yes"
+    elif method == "fp8" and have < 75:
+        out["qc_no_fp8"] = "yes"
+    elif method == "fp8" and need >= 90 and have >= 80:
+        out["qc_fp8_old_release"] = "yes"
+    elif method == "awq" and have < 75:
+        out["qc_awq_volta"] = "yes"
+    elif method == "mxfp4":
+        # the early gpt-oss build (0.10.1+gptoss) asked for Blackwell; every release on PyPI asks for Ampere
+        out["qc_mxfp4_upgrade" if have >= 80 else "qc_mxfp4"] = "yes"
+    elif method == "bitsandbytes" and have < 70:
+        out["qc_bnb_pascal"] = "yes"
+    elif method == "modelopt" and need == 89 and have >= 80:
+        out["qc_modelopt_upgrade"] = "yes"
+    elif not method and need == 89 and have >= 80:
+        out["qc_fp8_activations"] = "yes"
+    return out
+
+
 @deriver("quant-dtype-unsupported")
 def _quant_dtype(values: dict, facts: dict) -> dict:
     """The first dtype of the method's own list, float16 before bfloat16 (the GPUs that lack
