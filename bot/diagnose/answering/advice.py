@@ -937,6 +937,43 @@ def _flashinfer_arch(values: dict, facts: dict) -> dict:
     return out
 
 
+# FlashInfer's architecture majors, as its JIT modules list them (supported_major_versions)
+_FI_MAJORS = {"8": "Ampere/Ada (8.x)", "9": "Hopper (9.0)", "10": "Blackwell B200/GB200 (10.x)", "11": "Thor (11.0)",
+              "12": "Blackwell RTX 50xx/RTX PRO/GB10 (12.x)"}
+_FI_CALLERS = (("fi_moe", re.compile(r"flashinfer/fused_moe/|fused_moe/.*flashinfer|flashinfer_(?:cutlass|trtllm)_moe")),
+               ("fi_gemm", re.compile(r"flashinfer/gemm|mm_fp4|fp4_quantization|scaled_mm.*flashinfer|flashinfer.*scaled_mm")),
+               ("fi_comm", re.compile(r"flashinfer/comm/")),
+               ("fi_attention", _FI_ATTENTION))
+
+
+@deriver("flashinfer-arch-family-missing")
+def _flashinfer_family(values: dict, facts: dict) -> dict:
+    """The GPU generations the refused FlashInfer kernel is built for (its supported_major_versions), against the GPU
+    the log names: another generation (vLLM chose a FlashInfer kernel this GPU has no build of), or one of them
+    (FlashInfer's list of targets lacked it: an SM12x GPU with a CUDA toolkit FlashInfer finds too old, a
+    FLASHINFER_CUDA_ARCH_LIST naming others, no GPU visible as FlashInfer was imported); and vLLM's caller."""
+    majors = re.findall(r"\d+", str(values.get("fi_majors") or ""))
+    out: dict = {}
+    if majors:
+        out["fi_major_names"] = ", ".join(_FI_MAJORS.get(m, f"{m}.x") for m in majors)
+    frames = facts.get("frames") or []
+    caller = next((name for name, rx in _FI_CALLERS if any(rx.search(f) for f in frames)), None)
+    if caller:
+        out[caller] = "yes"
+    label = _gpu_capability(facts)
+    if label and majors:
+        cc = label.split(" ")[0]
+        major = cc.split(".")[0]
+        out.update(gpu_capability=label, gpu_cc=cc)
+        if major not in majors:
+            out["fi_other_family"] = "yes"
+        elif major == "12":
+            out["fi_sm12_toolkit"] = "yes"
+        else:
+            out["fi_list_lacks"] = "yes"
+    return out
+
+
 @deriver("triton-mma-layout-unsupported")
 def _triton_mma(values: dict, facts: dict) -> dict:
     """The GPU's generation, where the log shows its capability (or names a GPU NVIDIA's table knows):
