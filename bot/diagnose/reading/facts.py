@@ -358,18 +358,24 @@ _PROBE_LINE = _P(r"(?:CUDA platform is not available because|Exception happens w
 _NVML_REASONS = (("nvml_missing", "NVML Shared Library Not Found"), ("driver_not_loaded", "Driver Not Loaded"),
                  ("nvml_no_permission", "Insufficient Permissions"), ("nvml_unknown", "Unknown Error"))
 _NO_PLATFORM = "No platform detected, vLLM is running on UnspecifiedPlatform"
+_VLLM_NOT_INSTALLED = "The vLLM package was not found, so its version could not be inspected"
 
 
 def platform_probe(text: str) -> tuple[str | None, str | None]:
     """(why the CUDA platform was refused: nvml_missing | driver_not_loaded | nvml_no_permission | nvml_unknown |
-    nvml_error | no_gpu | vllm_cpu_build | libcuda_missing | no_platform, NVML's own text) from vLLM's detection
+    nvml_error | no_gpu | vllm_cpu_build | vllm_not_installed | libcuda_missing | no_platform, NVML's own text) from vLLM's detection
     lines; no_platform when the log says only that none was found."""
     m = _PROBE_LINE.search(text) if "CUDA platform" in text else None
     if m and m.group("plain"):
         return ("no_gpu" if m.group("plain").startswith("no GPU") else "vllm_cpu_build"), None
+    reason = m.group("reason").strip().rstrip(".") if m else ""
+    nvml = next((k for k, words in _NVML_REASONS if reason.startswith(words)), None)
+    # vLLM reads its own installed version to tell its CPU build from its CUDA build: with no package named vllm
+    # (a source folder on the path, a fork installed under another name) that check fails before NVML says anything
+    if not nvml and (_VLLM_NOT_INSTALLED in text or "No package metadata was found for vllm" in reason):
+        return "vllm_not_installed", None
     if m:
-        reason = m.group("reason").strip().rstrip(".")
-        return next((k for k, words in _NVML_REASONS if reason.startswith(words)), "nvml_error"), reason
+        return nvml or "nvml_error", reason
     if _NO_PLATFORM not in text:
         return None, None
     # at INFO level the reason is not printed, but vLLM's kernels (vllm._C) failing to load the driver's libcuda
