@@ -2129,9 +2129,13 @@ def _platform_probe(values: dict, facts: dict) -> dict:
     its paragraph starts with (`probe_nvml_missing`, `probe_no_gpu`, ...), and whether the paste shows a container,
     which decides where NVML's library should have come from."""
     probe = facts.get("platform_probe")
+    # an AMD GPU in the paste: NVIDIA's driver missing is expected there, and no advice about NVIDIA's runtime fits
+    amd = {"container_gpus_missing": "", "container_gpu_command": ""} if facts.get("rocm_shown") else {}
+    if amd and probe in ("nvml_missing", "libcuda_missing", "no_platform", None):
+        return {**amd, "probe_amd_gpu": "yes", "probe_reason": "yes"}
     if not probe or probe == "no_platform":
         return {"probe_none_found": "yes"} if probe else {}
-    out = {f"probe_{probe}": "yes", "probe_reason": "yes"}
+    out = {f"probe_{probe}": "yes", "probe_reason": "yes", **amd}
     if probe in ("nvml_missing", "libcuda_missing"):
         out["probe_no_driver_" + ("container" if facts.get("container") else "where")] = "yes"
     if facts.get("container"):

@@ -355,6 +355,8 @@ _PLATFORM = [
 _PROBE_LINE = _P(r"(?:CUDA platform is not available because|Exception happens when checking CUDA platform)"
                  r"(?::\s*(?P<reason>[^\n]{1,200})| (?P<plain>no GPU is found|vLLM is built with CPU))",
                  literals=("CUDA platform",))
+_ROCM_PROBE_LINE = _P(r"ROCm platform is not available because(?::\s*(?P<reason>[^\n]{1,200})| (?P<plain>no GPU is found))",
+                      literals=("ROCm platform",))
 _NVML_REASONS = (("nvml_missing", "NVML Shared Library Not Found"), ("driver_not_loaded", "Driver Not Loaded"),
                  ("nvml_no_permission", "Insufficient Permissions"), ("nvml_unknown", "Unknown Error"))
 _NO_PLATFORM = "No platform detected, vLLM is running on UnspecifiedPlatform"
@@ -363,8 +365,16 @@ _VLLM_NOT_INSTALLED = "The vLLM package was not found, so its version could not 
 
 def platform_probe(text: str) -> tuple[str | None, str | None]:
     """(why the CUDA platform was refused: nvml_missing | driver_not_loaded | nvml_no_permission | nvml_unknown |
-    nvml_error | no_gpu | vllm_cpu_build | vllm_not_installed | libcuda_missing | no_platform, NVML's own text) from vLLM's detection
+    nvml_error | no_gpu | vllm_cpu_build | vllm_not_installed | libcuda_missing | no_platform; on a paste that shows
+    ROCm, why its ROCm check failed: rocm_amdsmi_missing | rocm_no_gpu | rocm_error; the probe's own text) from vLLM's detection
     lines; no_platform when the log says only that none was found."""
+    rocm = _ROCM_PROBE_LINE.search(text) if "ROCm platform is not available" in text else None
+    if rocm and _ROCM_SHOWN.search(text):
+        # an AMD machine: NVML failing there is expected, the ROCm check is the one that should have passed
+        if rocm.group("plain"):
+            return "rocm_no_gpu", None
+        reason = rocm.group("reason").strip().rstrip(".")
+        return ("rocm_amdsmi_missing" if "amdsmi" in reason else "rocm_error"), reason
     m = _PROBE_LINE.search(text) if "CUDA platform" in text else None
     if m and m.group("plain"):
         return ("no_gpu" if m.group("plain").startswith("no GPU") else "vllm_cpu_build"), None

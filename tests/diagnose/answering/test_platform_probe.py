@@ -106,3 +106,18 @@ def test_the_containers_command_without_a_gpu_is_named_with_its_fix():
     assert "docker run --gpus all -p 8000:8000" in d.fix
     with_gpus = run.replace("docker run", "docker run --gpus all")
     assert "Your command with it" not in best(with_gpus + probe("NVML Shared Library Not Found") + NO_PLATFORM + FINAL).fix
+
+
+def test_an_amd_gpu_is_told_its_rocm_build_not_nvidias_runtime():
+    rocm_torch = "PyTorch version: 2.5.1+rocm6.2\n"
+    amdsmi = ("DEBUG 11-26 10:00:00 [__init__.py:120] ROCm platform is not available because: No module named 'amdsmi'\n")
+    assert facts.platform_probe(rocm_torch + probe("NVML Shared Library Not Found") + amdsmi + NO_PLATFORM) == \
+        ("rocm_amdsmi_missing", "No module named 'amdsmi'")
+    # without the paste showing ROCm, the ROCm line of a CUDA machine is no reason
+    assert facts.platform_probe(probe("NVML Shared Library Not Found") + amdsmi + NO_PLATFORM)[0] == "nvml_missing"
+    d = best(rocm_torch + probe("NVML Shared Library Not Found") + amdsmi + NO_PLATFORM + FINAL)
+    assert "pip install /opt/rocm/share/amd_smi" in d.fix and "--gpus all" not in d.fix
+    # no ROCm line: an AMD GPU with NVML missing is the CUDA build on AMD, not a container without NVIDIA's runtime
+    run = "$ docker run -p 8000:8000 vllm/vllm-openai:v0.8.5 --model m\n"
+    d = best(run + rocm_torch + probe("NVML Shared Library Not Found") + NO_PLATFORM + FINAL)
+    assert "ROCm build" in d.fix and "--gpus all" not in d.fix
