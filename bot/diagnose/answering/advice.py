@@ -1239,6 +1239,26 @@ def _quant_capability(values: dict, facts: dict) -> dict:
     return out
 
 
+@deriver("cutlass-scaled-mm-not-compiled")
+def _cutlass_scaled_mm(values: dict, facts: dict) -> dict:
+    """Why vLLM's build has no CUTLASS kernel for this GPU: a GPU below Turing (vLLM's CUTLASS W8A8 kernels start at
+    7.5), the MoE grouped GEMM on a GPU outside the capabilities it names (Hopper, datacenter Blackwell), or a build
+    that left out a capability it should have had (the GPU within what the kernel supports)."""
+    cc = int(num(values.get("device_cc")) or 0)
+    if not cc:
+        return {}
+    out: dict = {"device_cc_label": cc_label(str(cc)) or str(cc)}
+    required = [int(r) for r in re.findall(r"\d+", str(values.get("required") or ""))]
+    if required:
+        out["csm_moe"] = "yes"
+        out["csm_moe_other_gpu" if cc not in required else "csm_build_lacks"] = "yes"
+    elif cc < 75:
+        out["csm_pre_turing"] = "yes"
+    else:
+        out["csm_build_lacks"] = "yes"
+    return out
+
+
 @deriver("quant-dtype-unsupported")
 def _quant_dtype(values: dict, facts: dict) -> dict:
     """The first dtype of the method's own list, float16 before bfloat16 (the GPUs that lack

@@ -88,3 +88,14 @@ def test_quant_capability_advice_follows_the_method_and_the_gpu():
     assert "qc_mxfp4_upgrade" in _quant("mxfp4", "100", "86") and "qc_mxfp4" in _quant("mxfp4", "80", "75")
     assert "qc_scheme_turing" in _quant(None, "80", "75")
     assert "qc_fp8_activations" in _quant(None, "89", "86")
+
+
+def _csm(cc, required=None):
+    return advice.derive("cutlass-scaled-mm-not-compiled", {"device_cc": cc, "required": required}, {})
+
+
+def test_cutlass_scaled_mm_a_gpu_below_turing_is_told_from_a_build_that_left_it_out():
+    assert "csm_pre_turing" in _csm("70")
+    assert "csm_build_lacks" in _csm("87") and _csm("87")["device_cc_label"].startswith("8.7")
+    assert "csm_moe_other_gpu" in _csm("120", "90 or 100")
+    assert "csm_build_lacks" in _csm("90", "90 or 100")
