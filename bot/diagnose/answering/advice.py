@@ -1203,6 +1203,18 @@ _MARLIN_PLAIN = {"gptq_marlin": "gptq", "marlin": "gptq", "gptq_marlin_24": "gpt
 _TURING_SINCE_014 = ("fp8", "gptq_marlin", "awq_marlin", "marlin")
 
 
+def _marlin_refusal(marlin_type: str, have: int) -> dict:
+    """Marlin listed no weight type for the GPU: the plain kernels of the checkpoint's method (GPTQ's types carry a
+    bias, uint4b8 / uint8b128; AWQ's zero points, uint4) where this GPU has them, and Turing's upgrade."""
+    out = {"qc_marlin_empty": "yes"}
+    plain = "gptq" if "b" in marlin_type else "awq" if marlin_type == "uint4" else None
+    if plain and have >= (75 if plain == "awq" else 60):
+        out["qc_plain"] = plain
+    if have == 75:
+        out.update(qc_turing_upgrade="yes", qc_method="Marlin")
+    return out
+
+
 @deriver("quant-capability-too-low")
 def _quant_capability(values: dict, facts: dict) -> dict:
     """What this GPU can run instead, by the refused method (or compressed-tensors scheme) and the GPU's capability,
@@ -1217,8 +1229,12 @@ def _quant_capability(values: dict, facts: dict) -> dict:
     out: dict = {"qc_gpus": _CC_GPUS[have]} if have in _CC_GPUS else {}
     if method in _MARLIN_PLAIN and have >= (75 if _MARLIN_PLAIN[method] == "awq" else 60):
         out.update(qc_marlin_named="yes", qc_plain=_MARLIN_PLAIN[method])
+    if values.get("marlin_type"):
+        out.update(_marlin_refusal(str(values["marlin_type"]), have))
+    if out.get("qc_plain"):
+        out["suggest"] = {"quantization": out["qc_plain"]}
     if have == 75 and method in _TURING_SINCE_014:
-        out["qc_turing_upgrade"] = "yes"
+        out.update(qc_turing_upgrade="yes", qc_method=f"`{method}`")
     elif have == 75 and not method and need == 80:
         out["qc_scheme_turing"] = "yes"
     elif method == "fp8" and have < 75:

@@ -99,3 +99,11 @@ def test_cutlass_scaled_mm_a_gpu_below_turing_is_told_from_a_build_that_left_it_
     assert "csm_build_lacks" in _csm("87") and _csm("87")["device_cc_label"].startswith("8.7")
     assert "csm_moe_other_gpu" in _csm("120", "90 or 100")
     assert "csm_build_lacks" in _csm("90", "90 or 100")
+
+
+def test_marlin_listing_no_type_for_the_gpu_points_at_the_plain_kernels():
+    t4 = advice.derive("quant-capability-too-low", {"marlin_type": "uint4b8", "current_capability": "75"}, {})
+    assert t4["qc_plain"] == "gptq" and t4["suggest"] == {"quantization": "gptq"} and t4["qc_turing_upgrade"] == "yes"
+    # AWQ's plain kernels need Turing: nothing to suggest on a V100
+    v100_awq = advice.derive("quant-capability-too-low", {"marlin_type": "uint4", "current_capability": "70"}, {})
+    assert v100_awq["qc_marlin_empty"] == "yes" and "qc_plain" not in v100_awq
