@@ -1062,8 +1062,8 @@ _COMPOSE_SERVICES = _P(r"^services:\s*$", re.M, literals=("services:",))
 
 def container_gpu_request(text: str) -> str | None:
     """How the paste's own container command asks for the GPU: `none` where the `docker run` / `podman run` it shows
-    (or the compose file with its `services:`) asks for none, `requested` where it does, None where it shows neither.
-    Only the command's own words count, whatever the rest of the log says."""
+    asks for none, `requested` where it (or a compose file) does, None where it shows neither. Only the command's own
+    words count, whatever the rest of the log says."""
     m = _CONTAINER_RUN.search(text)
     if m:
         command = text[max(0, m.start() - 20):m.end(1)]
@@ -1074,9 +1074,9 @@ def container_gpu_request(text: str) -> str | None:
         if not image or _OTHER_ACCELERATOR.search(image) or _OTHER_DEVICE.search(m.group(1)):
             return None
         return "none"
-    compose_image = _COMPOSE_IMAGE.search(text) if _COMPOSE_SERVICES.search(text) else None
-    if compose_image and not _OTHER_ACCELERATOR.search(compose_image.group(1)) and not _OTHER_DEVICE.search(text):
-        return "requested" if _COMPOSE_GPU_REQUEST.search(text) else "none"
+    # a compose file pasted in part may hold its device reservation in the part left out: only its request is read
+    if _COMPOSE_SERVICES.search(text) and _COMPOSE_IMAGE.search(text) and _COMPOSE_GPU_REQUEST.search(text):
+        return "requested"
     return None
 
 
