@@ -956,6 +956,43 @@ def _flashinfer_arch(values: dict, facts: dict) -> dict:
     return out
 
 
+# FlashInfer's architecture majors, as its JIT modules list them (supported_major_versions)
+_FI_MAJORS = {"8": "Ampere/Ada (8.x)", "9": "Hopper (9.0)", "10": "Blackwell B200/GB200 (10.x)", "11": "Thor (11.0)",
+              "12": "Blackwell RTX 50xx/RTX PRO/GB10 (12.x)"}
+_FI_CALLERS = (("fi_moe", re.compile(r"flashinfer/fused_moe/|fused_moe/.*flashinfer|flashinfer_(?:cutlass|trtllm)_moe")),
+               ("fi_gemm", re.compile(r"flashinfer/gemm|mm_fp4|fp4_quantization|scaled_mm.*flashinfer|flashinfer.*scaled_mm")),
+               ("fi_comm", re.compile(r"flashinfer/comm/")),
+               ("fi_attention", _FI_ATTENTION))
+
+
+@deriver("flashinfer-arch-family-missing")
+def _flashinfer_family(values: dict, facts: dict) -> dict:
+    """The GPU generations the refused FlashInfer kernel is built for (its supported_major_versions), against the GPU
+    the log names: another generation (vLLM chose a FlashInfer kernel this GPU has no build of), or one of them
+    (FlashInfer's list of targets lacked it: an SM12x GPU with a CUDA toolkit FlashInfer finds too old, a
+    FLASHINFER_CUDA_ARCH_LIST naming others, no GPU visible as FlashInfer was imported); and vLLM's caller."""
+    majors = re.findall(r"\d+", str(values.get("fi_majors") or ""))
+    out: dict = {}
+    if majors:
+        out["fi_major_names"] = ", ".join(_FI_MAJORS.get(m, f"{m}.x") for m in majors)
+    frames = facts.get("frames") or []
+    caller = next((name for name, rx in _FI_CALLERS if any(rx.search(f) for f in frames)), None)
+    if caller:
+        out[caller] = "yes"
+    label = _gpu_capability(facts)
+    if label and majors:
+        cc = label.split(" ")[0]
+        major = cc.split(".")[0]
+        out.update(gpu_capability=label, gpu_cc=cc)
+        if major not in majors:
+            out["fi_other_family"] = "yes"
+        elif major == "12":
+            out["fi_sm12_toolkit"] = "yes"
+        else:
+            out["fi_list_lacks"] = "yes"
+    return out
+
+
 @deriver("triton-mma-layout-unsupported")
 def _triton_mma(values: dict, facts: dict) -> dict:
     """The GPU's generation, where the log shows its capability (or names a GPU NVIDIA's table knows):
@@ -1200,6 +1237,87 @@ def _dtype(values: dict, facts: dict) -> dict:
 
 
 _TORCH_DTYPE = LazyRe(r"torch\.(\w+)")
+
+
+# The GPUs of each compute capability people name, for "this GPU" where the log gives only the number.
+_CC_GPUS = {60: "P100", 61: "P40, P4, GTX 10xx", 70: "V100, Titan V", 75: "T4, RTX 20xx, Quadro RTX",
+            80: "A100, A30", 86: "A10, A40, RTX 30xx, RTX A6000", 87: "Jetson Orin", 89: "L4, L40S, RTX 40xx"}
+# The methods whose minimum fell to 75 when Marlin learned Turing (vLLM 0.14.0: fp8, gptq_marlin, awq_marlin and
+# Marlin's own kernel went from 80 to 75), and the plain method each Marlin name stands in for.
+_MARLIN_PLAIN = {"gptq_marlin": "gptq", "marlin": "gptq", "gptq_marlin_24": "gptq", "awq_marlin": "awq"}
+_TURING_SINCE_014 = ("fp8", "gptq_marlin", "awq_marlin", "marlin")
+
+
+def _marlin_refusal(marlin_type: str, have: int) -> dict:
+    """Marlin listed no weight type for the GPU: the plain kernels of the checkpoint's method (GPTQ's types carry a
+    bias, uint4b8 / uint8b128; AWQ's zero points, uint4) where this GPU has them, and Turing's upgrade."""
+    out = {"qc_marlin_empty": "yes"}
+    plain = "gptq" if "b" in marlin_type else "awq" if marlin_type == "uint4" else None
+    if plain and have >= (75 if plain == "awq" else 60):
+        out["qc_plain"] = plain
+    if have == 75:
+        out.update(qc_turing_upgrade="yes", qc_method="Marlin")
+    return out
+
+
+@deriver("quant-capability-too-low")
+def _quant_capability(values: dict, facts: dict) -> dict:
+    """What this GPU can run instead, by the refused method (or compressed-tensors scheme) and the GPU's capability,
+    each case a flag its paragraph starts with. Minimums checked in the wheels' get_min_capability: fp8, gptq_marlin,
+    awq_marlin and Marlin 80 through 0.13.1, 75 from 0.14.0; the W4A16 scheme 75 from 0.12.0 but its Marlin kernel
+    80 until 0.14.0; the W8A16 FP8 scheme 75 from 0.16.0; ModelOpt 89 through 0.26, 80 from 0.27.0; awq 75, gptq 60,
+    gguf 60, bitsandbytes 70, mxfp4 80 in every release on PyPI (0.10.1 on; the 0.10.1+gptoss preview asked for 100)."""
+    method = str(values.get("method") or "").lower()
+    need, have = int(num(values.get("min_capability")) or 0), int(num(values.get("current_capability")) or 0)
+    if not have:
+        return {}
+    out: dict = {"qc_gpus": _CC_GPUS[have]} if have in _CC_GPUS else {}
+    if method in _MARLIN_PLAIN and have >= (75 if _MARLIN_PLAIN[method] == "awq" else 60):
+        out.update(qc_marlin_named="yes", qc_plain=_MARLIN_PLAIN[method])
+    if values.get("marlin_type"):
+        out.update(_marlin_refusal(str(values["marlin_type"]), have))
+    if out.get("qc_plain"):
+        out["suggest"] = {"quantization": out["qc_plain"]}
+    if have == 75 and method in _TURING_SINCE_014:
+        out.update(qc_turing_upgrade="yes", qc_method=f"`{method}`")
+    elif have == 75 and not method and need == 80:
+        out["qc_scheme_turing"] = "yes"
+    elif method == "fp8" and have < 75:
+        out["qc_no_fp8"] = "yes"
+    elif method == "fp8" and need >= 90 and have >= 80:
+        out["qc_fp8_old_release"] = "yes"
+    elif method == "awq" and have < 75:
+        out["qc_awq_volta"] = "yes"
+    elif method == "mxfp4":
+        # the early gpt-oss build (0.10.1+gptoss) asked for Blackwell; every release on PyPI asks for Ampere
+        out["qc_mxfp4_upgrade" if have >= 80 else "qc_mxfp4"] = "yes"
+    elif method == "bitsandbytes" and have < 70:
+        out["qc_bnb_pascal"] = "yes"
+    elif method == "modelopt" and need == 89 and have >= 80:
+        out["qc_modelopt_upgrade"] = "yes"
+    elif not method and need == 89 and have >= 80:
+        out["qc_fp8_activations"] = "yes"
+    return out
+
+
+@deriver("cutlass-scaled-mm-not-compiled")
+def _cutlass_scaled_mm(values: dict, facts: dict) -> dict:
+    """Why vLLM's build has no CUTLASS kernel for this GPU: a GPU below Turing (vLLM's CUTLASS W8A8 kernels start at
+    7.5), the MoE grouped GEMM on a GPU outside the capabilities it names (Hopper, datacenter Blackwell), or a build
+    that left out a capability it should have had (the GPU within what the kernel supports)."""
+    cc = int(num(values.get("device_cc")) or 0)
+    if not cc:
+        return {}
+    out: dict = {"device_cc_label": cc_label(str(cc)) or str(cc)}
+    required = [int(r) for r in re.findall(r"\d+", str(values.get("required") or ""))]
+    if required:
+        out["csm_moe"] = "yes"
+        out["csm_moe_other_gpu" if cc not in required else "csm_build_lacks"] = "yes"
+    elif cc < 75:
+        out["csm_pre_turing"] = "yes"
+    else:
+        out["csm_build_lacks"] = "yes"
+    return out
 
 
 @deriver("quant-dtype-unsupported")
@@ -2092,9 +2210,13 @@ def _platform_probe(values: dict, facts: dict) -> dict:
     its paragraph starts with (`probe_nvml_missing`, `probe_no_gpu`, ...), and whether the paste shows a container,
     which decides where NVML's library should have come from."""
     probe = facts.get("platform_probe")
+    # an AMD GPU in the paste: NVIDIA's driver missing is expected there, and no advice about NVIDIA's runtime fits
+    amd = {"container_gpus_missing": "", "container_gpu_command": ""} if facts.get("rocm_shown") else {}
+    if amd and probe in ("nvml_missing", "libcuda_missing", "no_platform", None):
+        return {**amd, "probe_amd_gpu": "yes", "probe_reason": "yes"}
     if not probe or probe == "no_platform":
         return {"probe_none_found": "yes"} if probe else {}
-    out = {f"probe_{probe}": "yes", "probe_reason": "yes"}
+    out = {f"probe_{probe}": "yes", "probe_reason": "yes", **amd}
     if probe in ("nvml_missing", "libcuda_missing"):
         out["probe_no_driver_" + ("container" if facts.get("container") else "where")] = "yes"
     if facts.get("container"):

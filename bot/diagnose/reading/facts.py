@@ -356,21 +356,37 @@ _PLATFORM = [
 _PROBE_LINE = _P(r"(?:CUDA platform is not available because|Exception happens when checking CUDA platform)"
                  r"(?::\s*(?P<reason>[^\n]{1,200})| (?P<plain>no GPU is found|vLLM is built with CPU))",
                  literals=("CUDA platform",))
+_ROCM_PROBE_LINE = _P(r"ROCm platform is not available because(?::\s*(?P<reason>[^\n]{1,200})| (?P<plain>no GPU is found))",
+                      literals=("ROCm platform",))
 _NVML_REASONS = (("nvml_missing", "NVML Shared Library Not Found"), ("driver_not_loaded", "Driver Not Loaded"),
                  ("nvml_no_permission", "Insufficient Permissions"), ("nvml_unknown", "Unknown Error"))
 _NO_PLATFORM = "No platform detected, vLLM is running on UnspecifiedPlatform"
+_VLLM_NOT_INSTALLED = "The vLLM package was not found, so its version could not be inspected"
 
 
 def platform_probe(text: str) -> tuple[str | None, str | None]:
     """(why the CUDA platform was refused: nvml_missing | driver_not_loaded | nvml_no_permission | nvml_unknown |
-    nvml_error | no_gpu | vllm_cpu_build | libcuda_missing | no_platform, NVML's own text) from vLLM's detection
+    nvml_error | no_gpu | vllm_cpu_build | vllm_not_installed | libcuda_missing | no_platform; on a paste that shows
+    ROCm, why its ROCm check failed: rocm_amdsmi_missing | rocm_no_gpu | rocm_error; the probe's own text) from vLLM's detection
     lines; no_platform when the log says only that none was found."""
+    rocm = _ROCM_PROBE_LINE.search(text) if "ROCm platform is not available" in text else None
+    if rocm and _ROCM_SHOWN.search(text):
+        # an AMD machine: NVML failing there is expected, the ROCm check is the one that should have passed
+        if rocm.group("plain"):
+            return "rocm_no_gpu", None
+        reason = rocm.group("reason").strip().rstrip(".")
+        return ("rocm_amdsmi_missing" if "amdsmi" in reason else "rocm_error"), reason
     m = _PROBE_LINE.search(text) if "CUDA platform" in text else None
     if m and m.group("plain"):
         return ("no_gpu" if m.group("plain").startswith("no GPU") else "vllm_cpu_build"), None
+    reason = m.group("reason").strip().rstrip(".") if m else ""
+    nvml = next((k for k, words in _NVML_REASONS if reason.startswith(words)), None)
+    # vLLM reads its own installed version to tell its CPU build from its CUDA build: with no package named vllm
+    # (a source folder on the path, a fork installed under another name) that check fails before NVML says anything
+    if not nvml and (_VLLM_NOT_INSTALLED in text or "No package metadata was found for vllm" in reason):
+        return "vllm_not_installed", None
     if m:
-        reason = m.group("reason").strip().rstrip(".")
-        return next((k for k, words in _NVML_REASONS if reason.startswith(words)), "nvml_error"), reason
+        return nvml or "nvml_error", reason
     if _NO_PLATFORM not in text:
         return None, None
     # at INFO level the reason is not printed, but vLLM's kernels (vllm._C) failing to load the driver's libcuda
@@ -1082,6 +1098,50 @@ def container_image(text: str) -> str | None:
             return image
     m = _COMPOSE_IMAGE.search(text)
     return m.group(1) if m and _IMAGE_NAME.fullmatch(m.group(1)) else None
+
+
+# What gives a container the GPU: docker's `--gpus`, the NVIDIA runtime (`--runtime nvidia`, the `nvidia-docker`
+# wrapper), a CDI device (`--device nvidia.com/gpu=all`, podman's way) or the device nodes by name; a compose file's
+# device reservation, `runtime: nvidia` or `gpus:`.
+_RUN_GPU_REQUEST = re.compile(r"--gpus\b|--runtime[= ]+['\"]?nvidia|--device[= ]+['\"]?(?:nvidia\.com/gpu|/dev/nvidia)"
+                              r"|--cdi-device|nvidia_visible_devices", re.I)
+_COMPOSE_GPU_REQUEST = re.compile(r"^\s*(?:runtime:\s*['\"]?nvidia|driver:\s*['\"]?nvidia|gpus:|capabilities:.*\bgpu\b"
+                                  r"|-\s*['\"]?nvidia\.com/gpu)", re.I | re.M)
+_OTHER_ACCELERATOR = re.compile(r"cpu|xpu|rocm|amd|tpu|neuron|hpu|gaudi|openvino|ascend|npu|arm64|aarch64", re.I)
+_OTHER_DEVICE = re.compile(r"/dev/(?:dri|kfd|accel|neuron|davinci)")
+_COMPOSE_SERVICES = _P(r"^services:\s*$", re.M, literals=("services:",))
+
+
+def container_gpu_request(text: str) -> str | None:
+    """How the paste's own container command asks for the GPU: `none` where the `docker run` / `podman run` it shows
+    asks for none, `requested` where it (or a compose file) does, None where it shows neither. Only the command's own
+    words count, whatever the rest of the log says."""
+    m = _CONTAINER_RUN.search(text)
+    if m:
+        command = text[max(0, m.start() - 20):m.end(1)]
+        if "nvidia-docker" in command or _RUN_GPU_REQUEST.search(m.group(1)):
+            return "requested"
+        image = container_image(text)
+        # another vendor's image or device (vLLM's CPU, XPU, ROCm, TPU, Neuron, Gaudi builds) needs no NVIDIA GPU
+        if not image or _OTHER_ACCELERATOR.search(image) or _OTHER_DEVICE.search(m.group(1)):
+            return None
+        return "none"
+    # a compose file pasted in part may hold its device reservation in the part left out: only its request is read
+    if _COMPOSE_SERVICES.search(text) and _COMPOSE_IMAGE.search(text) and _COMPOSE_GPU_REQUEST.search(text):
+        return "requested"
+    return None
+
+
+def container_gpu_command(text: str) -> str | None:
+    """The paste's `docker run` / `podman run` line with `--gpus all` added after `run` (podman: the CDI device),
+    for a command that asks for no GPU; only a command on one line, as the user can copy it back."""
+    m = _CONTAINER_RUN.search(text)
+    if not m or "\\\n" in m.group(1) or container_gpu_request(text) != "none":
+        return None
+    line = text[m.start():m.end(1)].strip().lstrip("`$#> ").rstrip("`").strip()
+    flag = "--device nvidia.com/gpu=all" if re.match(r"(?:sudo\s+(?:-E\s+)?)?podman\b", line) else "--gpus all"
+    fixed, n = re.subn(r"\brun\b", f"run {flag}", line, count=1)
+    return fixed if n and len(fixed) <= 600 else None
 
 
 def _container_program(text: str) -> str | None:
@@ -1980,6 +2040,9 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "rlimits": rlimits(near),
         "os_hint": os_hint,
         "container": container,
+        # "yes" where the paste's own container command asks for no GPU (a paragraph's `{?container_gpus_missing}`)
+        "container_gpus_missing": "yes" if container_gpu_request(near) == "none" else None,
+        "container_gpu_command": container_gpu_command(near),
         "pip_conflicts": conflicts,
         "index_failure": index_failure(near),
         "uv_wheels_shipped": uv_wheels_shipped(near),

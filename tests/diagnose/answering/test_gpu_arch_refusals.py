@@ -54,3 +54,56 @@ def test_flashinfer_an_empty_detected_list_is_a_wrong_list_without_the_gpu():
     out = _fi(values={"fi_archs": ""})
     assert out == {"fi_empty": "yes", "fi_wrong_list": "yes"}
     assert "fi_empty" not in _fi(values={"fi_archs": "(7, '0')"})
+
+
+def _family(majors, frames=(), **facts):
+    return advice.derive("flashinfer-arch-family-missing", {"fi_majors": majors}, {"frames": list(frames), **facts})
+
+
+def test_flashinfer_a_kernel_of_another_generation_is_told_from_a_dropped_gpu():
+    rtx = {"gpu_name": "NVIDIA GeForce RTX 5090", "compute_capability": "12.0"}
+    other = _family("[10]", ["flashinfer/fused_moe/core.py:get_trtllm_moe_sm100_module"], **rtx)
+    assert other["fi_other_family"] == "yes" and other["fi_moe"] == "yes"
+    assert "fi_sm12_toolkit" not in other
+    # the GPU is of the module's generation: on SM 12.x the toolkit FlashInfer found dropped it
+    assert _family("[12]", **rtx)["fi_sm12_toolkit"] == "yes"
+    hopper = _family("[9, 10]", gpu_name="NVIDIA H100 80GB HBM3", compute_capability="9.0")
+    assert hopper["fi_list_lacks"] == "yes" and hopper["fi_major_names"].startswith("Hopper")
+    # no GPU named: only the generations the kernel is built for
+    assert _family("[10]") == {"fi_major_names": "Blackwell B200/GB200 (10.x)"}
+
+
+def _quant(method, need, have):
+    return advice.derive("quant-capability-too-low",
+                         {"method": method, "min_capability": need, "current_capability": have}, {})
+
+
+def test_quant_capability_advice_follows_the_method_and_the_gpu():
+    assert _quant("gptq_marlin", "80", "75")["qc_plain"] == "gptq"
+    assert _quant("gptq_marlin", "80", "75")["qc_turing_upgrade"] == "yes"
+    # awq's plain kernels need Turing too: no plain method to fall back to on a V100
+    assert "qc_marlin_named" not in _quant("awq_marlin", "80", "70")
+    assert _quant("fp8", "80", "70") == {"qc_gpus": "V100, Titan V", "qc_no_fp8": "yes"}
+    assert "qc_fp8_old_release" in _quant("fp8", "90", "86")
+    assert "qc_mxfp4_upgrade" in _quant("mxfp4", "100", "86") and "qc_mxfp4" in _quant("mxfp4", "80", "75")
+    assert "qc_scheme_turing" in _quant(None, "80", "75")
+    assert "qc_fp8_activations" in _quant(None, "89", "86")
+
+
+def _csm(cc, required=None):
+    return advice.derive("cutlass-scaled-mm-not-compiled", {"device_cc": cc, "required": required}, {})
+
+
+def test_cutlass_scaled_mm_a_gpu_below_turing_is_told_from_a_build_that_left_it_out():
+    assert "csm_pre_turing" in _csm("70")
+    assert "csm_build_lacks" in _csm("87") and _csm("87")["device_cc_label"].startswith("8.7")
+    assert "csm_moe_other_gpu" in _csm("120", "90 or 100")
+    assert "csm_build_lacks" in _csm("90", "90 or 100")
+
+
+def test_marlin_listing_no_type_for_the_gpu_points_at_the_plain_kernels():
+    t4 = advice.derive("quant-capability-too-low", {"marlin_type": "uint4b8", "current_capability": "75"}, {})
+    assert t4["qc_plain"] == "gptq" and t4["suggest"] == {"quantization": "gptq"} and t4["qc_turing_upgrade"] == "yes"
+    # AWQ's plain kernels need Turing: nothing to suggest on a V100
+    v100_awq = advice.derive("quant-capability-too-low", {"marlin_type": "uint4", "current_capability": "70"}, {})
+    assert v100_awq["qc_marlin_empty"] == "yes" and "qc_plain" not in v100_awq

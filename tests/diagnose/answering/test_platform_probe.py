@@ -82,3 +82,42 @@ def test_the_placeholders_not_implemented_method_is_no_platform_but_a_plugins_is
     d = best("INFO 08-18 15:31:33 [__init__.py:245] Platform plugin ascend is activated\n"
              "Traceback (most recent call last):\n" + BASE_RAISE)
     assert d is None or d.rule_id != "device-infer-failed"
+
+
+NOT_INSTALLED = ("WARNING 05-04 15:44:48 [__init__.py:26] The vLLM package was not found, so its version could not be "
+                 "inspected. This may cause platform detection to fail.\n")
+
+
+def test_vllm_not_installed_as_vllm_is_its_own_cause_unless_nvml_spoke_first():
+    assert facts.platform_probe(NOT_INSTALLED + NO_PLATFORM)[0] == "vllm_not_installed"
+    assert facts.platform_probe(probe("No package metadata was found for vllm") + NO_PLATFORM)[0] == "vllm_not_installed"
+    # NVML's own reason is the CUDA platform's first failure: the warning (from another plugin) is not why
+    assert facts.platform_probe(NOT_INSTALLED + probe("NVML Shared Library Not Found") + NO_PLATFORM)[0] == "nvml_missing"
+    assert best(NOT_INSTALLED + NO_PLATFORM + FINAL).rule_id == "vllm-package-not-found"
+    # the warning where a platform was found is no cause
+    found = NOT_INSTALLED + "INFO 05-04 15:44:48 [__init__.py:243] Automatically detected platform cuda.\n"
+    assert not any(d.rule_id == "vllm-package-not-found" for d in diagnose(found, book=BOOK).diagnoses)
+
+
+def test_the_containers_command_without_a_gpu_is_named_with_its_fix():
+    run = "$ docker run -p 8000:8000 --ipc=host vllm/vllm-openai:v0.8.5 --model Qwen/Qwen2.5-7B-Instruct\n"
+    d = best(run + probe("NVML Shared Library Not Found") + NO_PLATFORM + FINAL)
+    assert d.rule_id == "device-infer-failed"
+    assert "docker run --gpus all -p 8000:8000" in d.fix
+    with_gpus = run.replace("docker run", "docker run --gpus all")
+    assert "Your command with it" not in best(with_gpus + probe("NVML Shared Library Not Found") + NO_PLATFORM + FINAL).fix
+
+
+def test_an_amd_gpu_is_told_its_rocm_build_not_nvidias_runtime():
+    rocm_torch = "PyTorch version: 2.5.1+rocm6.2\n"
+    amdsmi = ("DEBUG 11-26 10:00:00 [__init__.py:120] ROCm platform is not available because: No module named 'amdsmi'\n")
+    assert facts.platform_probe(rocm_torch + probe("NVML Shared Library Not Found") + amdsmi + NO_PLATFORM) == \
+        ("rocm_amdsmi_missing", "No module named 'amdsmi'")
+    # without the paste showing ROCm, the ROCm line of a CUDA machine is no reason
+    assert facts.platform_probe(probe("NVML Shared Library Not Found") + amdsmi + NO_PLATFORM)[0] == "nvml_missing"
+    d = best(rocm_torch + probe("NVML Shared Library Not Found") + amdsmi + NO_PLATFORM + FINAL)
+    assert "pip install /opt/rocm/share/amd_smi" in d.fix and "--gpus all" not in d.fix
+    # no ROCm line: an AMD GPU with NVML missing is the CUDA build on AMD, not a container without NVIDIA's runtime
+    run = "$ docker run -p 8000:8000 vllm/vllm-openai:v0.8.5 --model m\n"
+    d = best(run + rocm_torch + probe("NVML Shared Library Not Found") + NO_PLATFORM + FINAL)
+    assert "ROCm build" in d.fix and "--gpus all" not in d.fix

@@ -1,5 +1,7 @@
 """Signs of another program that a paste shows without naming it: the container image it runs, a training loop's
 progress lines, FFmpeg's and SGLang's old record headers, NVENC; and the vLLM pastes they must leave alone."""
+import pytest
+
 from bot.diagnose import diagnose
 from bot.diagnose.reading import facts
 
@@ -76,3 +78,33 @@ def test_ffmpeg_and_old_sglang_records_show_their_program():
            "[h264 @ 0x94adf00] mmco: unref short failure\n")
     f = facts.extract(own)
     assert f["vllm_printed"] and f["stack_context"]
+
+
+# The container's own command asks for the GPU or not (docker run, podman run, a compose file).
+@pytest.mark.parametrize("text, expected", [
+    ("$ docker run -p 8000:8000 --ipc=host vllm/vllm-openai:v0.8.5 --model Qwen/Qwen2.5-7B", "none"),
+    ("sudo docker run --rm -it \\\n  -p 8000:8000 \\\n  vllm/vllm-openai:latest --model m", "none"),
+    ("docker run --runtime nvidia -p 8000:8000 vllm/vllm-openai --model m", "requested"),
+    ("docker run --gpus '\"device=0,1\"' vllm/vllm-openai --model m", "requested"),
+    ("podman run --device nvidia.com/gpu=all vllm/vllm-openai --model m", "requested"),
+    ("nvidia-docker run -p 8000:8000 vllm/vllm-openai --model m", "requested"),
+    # another vendor's build or device needs no NVIDIA GPU
+    ("docker run -it --device /dev/dri intel/vllm:xpu --model m", None),
+    ("docker run -it vllm/vllm-openai-cpu:latest --model m", None),
+    # a compose file may be pasted in part: no request seen is no sign of none
+    ("services:\n  vllm:\n    image: vllm/vllm-openai:latest\n    ports:\n      - 8000:8000\n", None),
+    ("services:\n  vllm:\n    image: vllm/vllm-openai:latest\n    deploy:\n      resources:\n        reservations:\n"
+     "          devices:\n            - driver: nvidia\n              capabilities: [gpu]\n", "requested"),
+    ("I ran it in docker and it failed", None),
+])
+def test_container_gpu_request(text, expected):
+    assert facts.container_gpu_request(text) == expected
+
+
+def test_container_gpu_command_adds_the_flag_after_run():
+    line = "$ docker run -p 8000:8000 vllm/vllm-openai:v0.8.5 --model m"
+    assert facts.container_gpu_command(line) == "docker run --gpus all -p 8000:8000 vllm/vllm-openai:v0.8.5 --model m"
+    assert facts.container_gpu_command("podman run -it vllm/vllm-openai --model m") == \
+        "podman run --device nvidia.com/gpu=all -it vllm/vllm-openai --model m"
+    # a command continued over lines is not one the user can copy back whole
+    assert facts.container_gpu_command("docker run \\\n  vllm/vllm-openai --model m") is None
