@@ -2209,6 +2209,11 @@ def _platform_probe(values: dict, facts: dict) -> dict:
     """Why vLLM found no CUDA platform, from its own detection lines (reading/facts.platform_probe), as the flag
     its paragraph starts with (`probe_nvml_missing`, `probe_no_gpu`, ...), and whether the paste shows a container,
     which decides where NVML's library should have come from."""
+    # NVML's absence is expected on an AMD or Ascend machine, so its probe says nothing there: the platform shown does
+    if facts.get("rocm_shown"):
+        return {"probe_rocm": "yes", "probe_reason": "yes"}
+    if facts.get("ascend_shown"):
+        return {"probe_ascend": "yes", "probe_reason": "yes"}
     probe = facts.get("platform_probe")
     # an AMD GPU in the paste: NVIDIA's driver missing is expected there, and no advice about NVIDIA's runtime fits
     amd = {"container_gpus_missing": "", "container_gpu_command": ""} if facts.get("rocm_shown") else {}

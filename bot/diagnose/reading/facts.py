@@ -205,10 +205,11 @@ _WEIGHT_SYNC = (
     # frameworks' helpers) builds one this way; who set its rendezvous up it does not say
     ("group", ("pyncclcommunicator(pg,",)),
 )
-# The paste ran on ROCm, where "NCCL" is AMD's RCCL: vLLM's platform line, torch's +rocm tag or collect_env's
+# The paste ran on ROCm, where "NCCL" is AMD's RCCL: vLLM's platform line, torch's +rocm tag (vLLM's own ROCm build
+# tags its version `.rocm624`) or collect_env's
 # ROCm build, RCCL by name, an AMD GPU's gfx architecture, HIP's or HSA's own words. Not collect_env's
 # "ROCM used to build PyTorch: N/A" of a CUDA build.
-_ROCM_SHOWN = _P(r"Automatically detected platform rocm|\+rocm\d|ROCM used to build PyTorch: \d|\bRCCL\b|librccl"
+_ROCM_SHOWN = _P(r"Automatically detected platform rocm|\+rocm\d|\.rocm\d{3}\b|ROCM used to build PyTorch: \d|\bRCCL\b|librccl"
                  r"|\bgfx(?:90[68a]|94[012]|950|10\d\d|11\d\d|12\d\d)\b|\bHSA_[A-Z_]{3,}|\bhipError\w+|\bHIP (?:error|failure)\b|\bROCm \d+\.\d",
                  re.I, literals=("platform rocm", "rocm", "ROCM", "ROCm", "RCCL", "rccl", "gfx", "HSA_", "hipError", "HIP "))
 

@@ -173,11 +173,20 @@ _NPU_CALL = re.compile(r"\b(?:NPU|HCCL) function error: (?:call )?([\w:]+)(?:\(|
 _TORCH_NPU_CODE = re.compile(r"\bERR(\d{2})(\d{3}) ([A-Z]+)\b")
 # the text torch_npu takes from ACL's recent error ("[Error]: Failed to start the device."), and CANN's own
 # message under it: a code of a letter E, a letter or digit for the component and four digits ("EL0003: [PID: 1]
-# 2025-07-01-08:38:48.960.716 The argument is invalid.")
+# 2025-07-01-08:38:48.960.716 The argument is invalid."), or after the code's name in newer CANN releases
+# ("Unsupported_Operator(EZ3002): Optype [TransData] of Ops kernel [AIcoreEngine] is unsupported.")
 _NPU_SAYS = re.compile(r"\[Error\]: ([^.\n]{4,120}\.)")
-_CANN_CODE = re.compile(r"\b(E[A-Z0-9]\d{4})(?::|\[PID)\s*(?:\[PID: ?\d+\]\s*)?(?:[\d.:-]{10,}\s*)?"
+_CANN_CODE = re.compile(r"\b(E[A-Z0-9]\d{4})\)?(?::|(?=\[PID))\s*(?:\[PID: ?\d+\]\s*)?(?:[\d.:-]{10,}\s*)?"
                         r"(?:\(E[A-Z0-9]\d{4}\):\s*)?"
-                        r"((?:(?!\s(?:Solution|Possible Cause|TraceBack)\b)[^\n]){4,160}?[.!](?=\s|$))?")
+                        r"((?:(?!\s(?:Solution|Possible Cause|TraceBack)\b)[^\n]){4,200}?[.!](?=\s|$|\[FUNC:))?")
+# CANN's catch-all codes (EZ9999, E89999, EE9999, ...) print "Inner Error!" first and the operator's own reason on the
+# next line under the same code ("E89999[PID: 1] ... (E89999): When layout is TND, queryD(256) ... must be ... 128."):
+# that reason is the message worth quoting
+_CANN_INNER = re.compile(r"^Inner Error!?$")
+# CANN's runtime code for a failed device allocation ("EL0004: ... Failed to allocate memory. Possible Cause: Available
+# memory is insufficient."), or the allocation's own 207001 in CANN's trace under another call's code (aclrtMemcpy's
+# 507899 "drv internal error" after "malloc physical memory failed, runtime result = 207001")
+_CANN_OOM = re.compile(r"\bEL0004\b|(?:memory failed|alloc[\w ]{0,20} failed), runtime result = 207001\b")
 # the operator torch_npu names when an asynchronous task failed ("... the current working operator name is aclnnRmsNorm.")
 _NPU_OPERATOR = re.compile(r"current working operator name is ([\w.]+?)\.?(?=\s|$)")
 # torch_npu's sub-modules (utils/_error_code.py, _SubModuleID): what part of torch_npu reported
@@ -206,21 +215,31 @@ def _ascend(kind: str, rec, text: str, lang: str) -> dict:
     says = _NPU_SAYS.search(text)
     if says:
         out["npu_says"] = says.group(1)
-    cann = _CANN_CODE.search(text)
-    if cann:
-        out["cann_code"] = cann.group(1)
-        out["cann_text"] = cann.group(2)
+    out.update(_cann_message(text))
     op = _NPU_OPERATOR.search(text)
     if op:
         out["npu_operator"] = op.group(1)
     # codes that share their advice: TCP's and RoCE's connect; the device's memory full; the device's own faults
     if kind == "hccl" and rec.number in (11, 12):
         out["code_hccl_connect"] = True
-    if kind == "acl" and rec.number in (207001, 207018):
+    if (kind == "acl" and rec.number in (207001, 207018)) or _CANN_OOM.search(text):
         out["acl_device_oom"] = True
     if kind == "acl" and rec.number in (507053, 507054):
         out["acl_device_fault"] = True
     return out
+
+
+def _cann_message(text: str) -> dict:
+    """CANN's first message code and its words; for a catch-all "Inner Error!", the reason printed under the same code."""
+    found = list(_CANN_CODE.finditer(text))
+    if not found:
+        return {}
+    code, words = found[0].group(1), found[0].group(2)
+    if words is None or _CANN_INNER.match(words):
+        reason = next((m.group(2) for m in found[1:] if m.group(1) == code and m.group(2)
+                       and not _CANN_INNER.match(m.group(2))), None)
+        words = reason or words
+    return {"cann_code": code, "cann_text": words}
 
 
 # oneCCL's "ze error at zeMemOpenIpcHandle, code: ..." and the runtimes' "zeInit failed": the call that failed
