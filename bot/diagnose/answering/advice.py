@@ -2209,19 +2209,23 @@ def _platform_probe(values: dict, facts: dict) -> dict:
     """Why vLLM found no CUDA platform, from its own detection lines (reading/facts.platform_probe), as the flag
     its paragraph starts with (`probe_nvml_missing`, `probe_no_gpu`, ...), and whether the paste shows a container,
     which decides where NVML's library should have come from."""
-    # NVML's absence is expected on an AMD or Ascend machine, so its probe says nothing there: the platform shown does
+    probe = facts.get("platform_probe")
     if facts.get("rocm_shown"):
-        return {"probe_rocm": "yes", "probe_reason": "yes"}
+        # an AMD GPU in the paste: NVIDIA's driver missing is expected there, and no advice about NVIDIA's runtime fits.
+        # vLLM's ROCm check said why (amdsmi, no GPU counted): that reason; NVML's absence the only reason shown: vLLM's
+        # CUDA build on an AMD machine; else AMD SMI's view of the devices and groups.
+        amd = {"container_gpus_missing": "", "container_gpu_command": "", "probe_reason": "yes"}
+        if probe and probe.startswith("rocm_"):
+            return {**amd, f"probe_{probe}": "yes"}
+        if probe in ("nvml_missing", "libcuda_missing"):
+            return {**amd, "probe_amd_gpu": "yes"}
+        return {**amd, "probe_rocm": "yes"}
+    # NVML's absence is expected on an Ascend machine too: the plugin failing to load is the reason there
     if facts.get("ascend_shown"):
         return {"probe_ascend": "yes", "probe_reason": "yes"}
-    probe = facts.get("platform_probe")
-    # an AMD GPU in the paste: NVIDIA's driver missing is expected there, and no advice about NVIDIA's runtime fits
-    amd = {"container_gpus_missing": "", "container_gpu_command": ""} if facts.get("rocm_shown") else {}
-    if amd and probe in ("nvml_missing", "libcuda_missing", "no_platform", None):
-        return {**amd, "probe_amd_gpu": "yes", "probe_reason": "yes"}
     if not probe or probe == "no_platform":
         return {"probe_none_found": "yes"} if probe else {}
-    out = {f"probe_{probe}": "yes", "probe_reason": "yes", **amd}
+    out = {f"probe_{probe}": "yes", "probe_reason": "yes"}
     if probe in ("nvml_missing", "libcuda_missing"):
         out["probe_no_driver_" + ("container" if facts.get("container") else "where")] = "yes"
     if facts.get("container"):
