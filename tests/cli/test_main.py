@@ -253,4 +253,4 @@ def test_rules_drift_finds_no_unexplained_rewording_in_the_shipped_book():
     assert r.returncode == 0, r.stdout.decode()[-2000:]
     out = r.stdout.decode()
     assert "0 no rule matches, unexplained" in out
-    assert "weights-key-mismatch: continues" in out and "a pattern matches the new wording" in out
+    assert "prompt-too-long: continues" in out and "a pattern matches the new wording" in out

@@ -152,4 +152,7 @@ def test_the_shipped_rule_book_has_no_unexplained_drift():
     assert drift.unused_reviews(reviewed, found) == []
     # the rewordings fixed in the rules, by the check that found them
     matched = {(f.rule_id, f.new.template[:30]) for f in found if f.matched}
-    assert ("weights-key-mismatch", "There is no module or paramete") in matched
+    assert ("prompt-too-long", "The {prompt_type} prompt (leng") in matched
+    # weights-key-mismatch's 0.15+ wording ("... The available parameters belonging to ...") was such a rewording
+    # until a real 0.26 run became its fixture: the map now holds it as the rule's own site
+    assert not any(rule == "weights-key-mismatch" for rule, _ in matched)
