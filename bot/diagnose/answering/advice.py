@@ -411,6 +411,10 @@ def _weights_key(values: dict, facts: dict) -> dict:
     # saves Qwen2-VL/2.5-VL as model.visual.* / model.language_model.*, which vLLM < 0.9.1 routes
     # into the language model (its WeightsMapper knew only model. and lm_head.)
     arch = str(values.get("arch") or "")
+    # a classifier's or reward model's head (transformers' *ForSequenceClassification saves it as score.*) sent to
+    # a text-generation class: a seq_cls / reward fine-tune served as a generator (ms-swift#4676)
+    if _CLS_HEAD.match(key) and _GENERATIVE_CLASS.search(arch):
+        return {"cls_head": key}
     # the class vLLM builds for an EAGLE draft (speculative_config's model): the checkpoint given there is not one
     if _EAGLE_DRAFT.match(arch):
         return {"eagle_draft": arch}
@@ -423,6 +427,8 @@ def _weights_key(values: dict, facts: dict) -> dict:
 
 
 _VL_PREFIXES = ("visual.", "language_model.")
+_CLS_HEAD = re.compile(r"score(?:\.|$)")   # vLLM's as_seq_cls_model loads its head as `score`
+_GENERATIVE_CLASS = re.compile(r"(?:ForCausalLM|ForConditionalGeneration|LMHeadModel)$")
 # vLLM's EAGLE/EAGLE-3 draft classes (llama_eagle.py, llama_eagle3.py, deepseek_eagle.py, ...); not NVIDIA's Eagle 2.5
 # vision-language model (Eagle2_5_VLForConditionalGeneration)
 _EAGLE_DRAFT = re.compile(r"Eagle3?[A-Z][A-Za-z0-9]*ForCausalLM$")

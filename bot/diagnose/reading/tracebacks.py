@@ -300,8 +300,9 @@ _PROSE_CHARS = "\u2705\u274c\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff
 # compiled on first use: a class this wide takes milliseconds to compile, and an ASCII log never needs it
 _PROSE_LEAD = LazyRe(f"[{_PROSE_CHARS}]")
 # Where the prose may take over again after an English message: the first CJK character of a run.
-# _before_prose cuts there only after a complete English word or sentence ("available 错误。") or at a
-# check mark ("GiB.✅解决方案"), never inside a name, path or quote ("for '千问/Qwen-7B'", "/models/v2模型/").
+# _before_prose cuts there only after a complete English word or sentence ("available 错误。"), at a
+# check mark ("GiB.✅解决方案") or after the ellipsis of a cut message ("GiB...即使"), never inside a name,
+# path or quote ("for '千问/Qwen-7B'", "/models/v2模型/").
 _PROSE_RUN = LazyRe(f"(?<![{_PROSE_CHARS}])[{_PROSE_CHARS}]")
 _PROSE_MARKS = "\u2705\u274c"
 # What may stand just before resumed prose: a space, or punctuation that ends a clause. Not a letter,
@@ -348,9 +349,16 @@ def _prose_resumes_at(text: str) -> int | None:
         k = m.start()
         if quote or depth:
             continue
-        if text[k] in _PROSE_MARKS or (text[k - 1] in _ENDS_CLAUSE and not _opening_quote(text, k - 1)):
+        if text[k] in _PROSE_MARKS or _after_ellipsis(text, k) \
+                or (text[k - 1] in _ENDS_CLAUSE and not _opening_quote(text, k - 1)):
             return k
     return None
+
+
+def _after_ellipsis(text: str, k: int) -> bool:
+    """The message was cut with an ellipsis and the prose runs on after it ("allocate 2.3 GiB...即使设备有"):
+    no name or path ends in "..." or "…"."""
+    return text[k - 1] == "\u2026" or text.endswith("...", 0, k)
 
 
 def _apostrophe(text: str, i: int) -> bool:

@@ -493,6 +493,10 @@ def test_prose_resumes_only_after_a_complete_word_outside_quotes():
     assert [_before_prose(t) for t in kept] == kept
     assert _before_prose("ValueError: unknown name '千问' 错误。") == "ValueError: unknown name '千问'"
     assert _before_prose("RuntimeError: No CUDA GPUs are available, 请检查驱动") == "RuntimeError: No CUDA GPUs are available"
+    # a message cut with an ellipsis, the sentence running on after it (0539edu.com/news/298917)
+    assert (_before_prose("RuntimeError: CUDA out of memory. Tried to allocate 2.3 GiB...即使设备有 16GB 显存，也无法")
+            == "RuntimeError: CUDA out of memory. Tried to allocate 2.3 GiB...")
+    assert _before_prose("OSError: model not found at /data/x…请检查路径") == "OSError: model not found at /data/x…"
 
 
 def test_fullwidth_colon_keeps_dotted_names_and_reads_adversarial_lines_in_linear_time():
