@@ -258,6 +258,7 @@ _PROGRAMS_ZH = {
     "LLaMA-Factory's training": "LLaMA-Factory 的训练",
     "Lua Torch or a PyTorch older than any vLLM (its THC library)": "Lua Torch 或比任何 vLLM 都旧的 PyTorch（它的 THC 库）",
     "MLC LLM or Apache TVM": "MLC LLM 或 Apache TVM",
+    "Nano-vLLM (a small engine modelled on vLLM)": "Nano-vLLM（一个仿照 vLLM 写的小型推理引擎）",
     "OpenCompass' Hugging Face models": "OpenCompass 的 Hugging Face 模型",
     "OpenRLHF's training": "OpenRLHF 的训练",
     "Ollama or another Go server (its `level=... source=file.go` log)":

@@ -418,20 +418,36 @@ _VLLM_PRINTED_MARKS = ("/vllm/", "\\vllm\\", "vllm/vllm-openai", "EngineCore", "
                        "RayWorkerWrapper", "Writing input of failed execution",
                        # the process tags of vLLM's API server (0.10+) and of its Ray actor before 0.2
                        "(APIServer pid=", "(RayWorker pid=")
+_VLLM_HEADER = _P(r"(?:INFO|WARNING|ERROR|DEBUG) \d\d-\d\d \d\d:\d\d:\d\d \[?[\w./-]+\.py:\d+\]",
+                  literals=("INFO ", "WARNING ", "ERROR ", "DEBUG "))
 _VLLM_PRINTED = (
     _P(r"\bvllm\.[a-z_]|\b(?:from|import) vllm\b|\bvllm serve\b|vllm_\w+\.py", literals=("vllm",)),
     _P(r"\bVLLM_[A-Z_]{3,}", literals=("VLLM_",)),
     _P(r"\((?:Vllm)?Worker[\w-]* (?:rank=\d+ )?pid=", literals=("Worker",)),
-    _P(r"(?:INFO|WARNING|ERROR|DEBUG) \d\d-\d\d \d\d:\d\d:\d\d \[?[\w./-]+\.py:\d+\]",
-       literals=("INFO ", "WARNING ", "ERROR ", "DEBUG ")),
+    _VLLM_HEADER,
     _P(r"validation errors? for (?:Model|Vllm|Cache|Parallel|Scheduler|Speculative|LoRA)Config",
        literals=("validation error",)),
 )
 
 
+# Engines whose logger copied vLLM's header ("%(levelname)s %(asctime)s [%(filename)s:%(lineno)d]", "%m-%d %H:%M:%S"):
+# LightLLM's lightllm/utils/log_utils.py ("INFO 12-02 09:36:21 [mem_manager.py:200] ..."), Aphrodite Engine's older
+# releases ("INFO 12-15 11:52:48 aphrodite_engine.py:73] Initializing the Aphrodite Engine ..."). Where one of
+# them is named by its package, modules or engine (not by a model named after the goddess), that header alone is
+# no line of vLLM's.
+_HEADER_COPIES = ("lightllm.", "lightllm/", "lightllm\\", "aphrodite_engine", "aphrodite/", "aphrodite\\",
+                  "aphrodite.", "aphrodite engine", "async_aphrodite")
+
+
 def vllm_printed(text: str) -> bool:
     """Lines only vLLM itself prints: its paths, modules, processes, log header, config classes."""
-    return any(m in text for m in _VLLM_PRINTED_MARKS) or any(p.search(text) for p in _VLLM_PRINTED)
+    if any(m in text for m in _VLLM_PRINTED_MARKS) \
+            or any(p.search(text) for p in _VLLM_PRINTED if p is not _VLLM_HEADER):
+        return True
+    if not _VLLM_HEADER.search(text):
+        return False
+    low = text.lower()
+    return not any(m in low for m in _HEADER_COPIES)
 # The error vLLM's OpenAI server answers with, as a client prints it: the body of <= 0.10.0
 # ('object': 'error'), the body of 0.10.1+ (an "Error"-named type, then param and an HTTP code, in
 # vLLM's field order; OpenAI's own API names types like 'invalid_request_error'), and the
@@ -619,6 +635,19 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # Aphrodite Engine, a fork of vLLM: its package aphrodite/ (aphrodite/endpoints/openai/api_server.py),
     # its engine classes (AsyncAphrodite) and Ray actors (RayWorkerAphrodite) carry its name
     ("Aphrodite Engine", False, ("aphrodite",)),
+    # Nano-vLLM, a small engine written after vLLM (its package nanovllm: nanovllm/engine/llm_engine.py,
+    # model_runner.py), which apps embed (ACE-Step's 5Hz LM): strict, since its name and the apps' own
+    # functions around it ("_initialize_5hz_lm_vllm") read as mentions of vLLM
+    ("Nano-vLLM (a small engine modelled on vLLM)", True, ("nanovllm", "nano-vllm", "nano_vllm")),
+    # KTransformers, the CPU/GPU hybrid MoE runner: its package and CLI (`python -m ktransformers.local_chat`,
+    # ktransformers/server/main.py, ktransformers/util/custom_gguf.py) and the operator classes its injector
+    # prints ("Injecting model.layers.0.self_attn as ktransformers.operators.attention . KDeepseekV2Attention").
+    # Its package only, not a conda environment named after it ("envs/ktransformers-0.3/", "envs/ktransformers_mc26/"),
+    # nor its compiled KTransformersOps extension: such a bare loader or CUDA line shows no program
+    ("KTransformers", False, ("ktransformers.", "ktransformers/", "ktransformers\\")),
+    # LightLLM, whose logger copies vLLM's header ("INFO 12-02 09:36:21 [mem_manager.py:200] ..."), by its package
+    # (`python -m lightllm.server.api_server`, lightllm/server/router/manager.py, lightllm/models/...)
+    ("LightLLM", False, ("lightllm.", "lightllm/", "lightllm\\")),
     # ONNX Runtime's own messages name it in every form: its C++ sources and namespace
     # ("onnxruntime::CudaCall ... CUDA failure 35"), its log tags ("[E:onnxruntime:..."), its
     # "[ONNXRuntimeError]", its Python and Java packages; vLLM never loads it
