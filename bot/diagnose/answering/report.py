@@ -93,7 +93,22 @@ def fill(template: str, values: dict, lang: str = "en") -> str:
             continue
         text = _PLACEHOLDER.sub(lambda m: _show(values[m.group(1)]), para)
         kept.append(text.replace("{{", "{").replace("}}", "}"))
-    return "\n\n".join(kept).strip()
+    return _renumber("\n\n".join(kept).strip())
+
+
+_ITEM = re.compile(r"^(\d{1,2})\. ", re.M)
+
+
+def _renumber(text: str) -> str:
+    """A numbered list whose middle steps were dropped with their paragraphs (kept only for some logs) is
+    numbered again, so "1." is not followed by "4.". Only a list that rises with gaps is touched: numbers that
+    repeat or start over are several lists or alternatives, as the rule wrote them."""
+    nums = [int(m.group(1)) for m in _ITEM.finditer(text)]
+    if len(nums) < 2 or nums[0] != 1 or nums == list(range(1, len(nums) + 1)) \
+            or any(b <= a for a, b in zip(nums, nums[1:])):
+        return text
+    count = iter(range(1, len(nums) + 1))
+    return _ITEM.sub(lambda m: f"{next(count)}. ", text)
 
 
 def _show(value) -> str:
