@@ -151,7 +151,7 @@ TABLE: tuple[Read, ...] = (
        "`--hf-overrides '{\"architectures\": [\"…ForCausalLM\"]}'` replaces it without editing the file.",
        "模型 `config.json` 里的 `architectures` 列表，决定 vLLM 加载哪个模型类；"
        "`--hf-overrides '{\"architectures\": [\"…ForCausalLM\"]}'` 可以不改文件直接替换它。",
-       files=r"/models/registry|/config/model|/config/__init__|/config\.py$"),
+       files=r"/models/registry"),
     _r(r"\w*Config\.\w+|(?:\w+\.)*config\.\w+", (MODEL,),
        "the model's own value (its `config.json`), not a setting: no flag changes it.",
        "模型自己的值（来自它的 `config.json`），不是设置项：没有参数能改它。",

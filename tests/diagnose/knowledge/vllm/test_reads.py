@@ -155,3 +155,12 @@ def test_the_names_no_row_maps_are_what_keeps_a_check_from_being_the_models_alon
     assert reads.unmapped("target is not None and target.hf_config.model_type == 'x'", "X.f", "vllm/v1/x.py") == []
     assert reads.unmapped("any((n <= 0 for n in (self.head_dim, self.num_attention_heads)))", "DoryConfig.f",
                           "vllm/transformers_utils/configs/dory.py") == []
+
+
+def test_the_engine_version_and_the_architectures_a_check_reads():
+    assert knobs_of("not use_v1", function="CpuPlatform.get_attn_backend_cls", file="vllm/platforms/cpu.py") == \
+        [("VLLM_USE_V1",)]
+    assert knobs_of("not architectures", function="_ModelRegistry.resolve_model_cls",
+                    file="vllm/model_executor/models/registry.py") == [("hf_overrides",)]
+    # elsewhere a list of architectures is no invitation to override the model's
+    assert knobs_of("arch not in architectures", file="vllm/config/parallel.py") == []
