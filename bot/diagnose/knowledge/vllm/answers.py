@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote_plus
 
-from . import conditions, knobs, load_index, reads
+from . import conditions, knobs, load_index, missing, reads
 from .families import Hit, place
 from .releases import runs
 
@@ -354,9 +354,28 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
     of_model = model_lines(mapped, lang)
     if of_model:
         out["model_reads"] = "\n".join(of_model)
+        rest = reads.unmapped(cond, w.get("function"), w.get("file"))
+        if rest and not settings:
+            # `not 1 <= dspark_draft_topk <= draft_vocab_size`: the model's vocabulary is not all the
+            # check reads, so "no flag changes it" would be false of the check
+            out["model_partial"] = ", ".join(f"`{n}`" for n in rest[:MAX_NAMES_SHOWN])
     named = message_knobs(site, captures, settings)
     if named:
         out["message_knobs"] = named
+    out.update(install_values(idx, site, w, captures))
+    return out
+
+
+def install_values(idx, site, w: dict, captures: dict | None = None) -> dict:
+    """The package to install when the check stands for an optional import that failed (missing.py)."""
+    gone = missing.find(idx, site, w, captures)
+    if gone is None:
+        return {}
+    out = {"install_module": gone.package}
+    if gone.importer:
+        out["install_importer"] = gone.importer
+    if gone.spec:
+        out["install_pip"] = gone.spec
     return out
 
 

@@ -17,6 +17,7 @@ its checkpoint was made with, which are no setting and are said to be none.
 from __future__ import annotations
 
 import ast
+import builtins
 import re
 from typing import NamedTuple
 
@@ -74,6 +75,12 @@ TABLE: tuple[Read, ...] = (
        ("tensor_parallel_size",),
        "the tensor-parallel size (`--tensor-parallel-size`; for a disaggregated pair, each side's own).",
        "张量并行规模（`--tensor-parallel-size`；P/D 分离时是各自一侧的设置）。"),
+    _r(_ANY + r"(?:output_size_per_partition|input_size_per_partition|num_heads_per_partition|"
+       r"num_kv_heads_per_partition|intermediate_size_per_partition)",
+       ("tensor_parallel_size",),
+       "a layer's size split over the tensor-parallel ranks: the model's own size divided by "
+       "`--tensor-parallel-size`, so another tensor-parallel size gives another share.",
+       "按张量并行切分后的层大小：模型自身的大小除以 `--tensor-parallel-size`，换一个张量并行规模，每份大小就不同。"),
     _r(_ANY + r"(?:pp_size|pp_world_size|pipeline_model_parallel_size)|get_pp_group\(\)\.world_size",
        ("pipeline_parallel_size",),
        "the pipeline-parallel size (`--pipeline-parallel-size`).",
@@ -111,6 +118,24 @@ TABLE: tuple[Read, ...] = (
        files=r"/attention/|/v1/core/|/v1/worker/|/worker/|kv_cache|/config/cache|/core/block|/kv_transfer/"),
     _r(_ANY + r"model_config\.quantization|(?:\w+\.)*quant_config\.get_name\(\)", ("quantization",),
        "the quantization method: the checkpoint's own, or `--quantization`.", "量化方法：检查点自带的，或 `--quantization` 指定的。"),
+    _r(_ANY + r"(?:use_v1|USE_V1)", ("VLLM_USE_V1",),
+       "which engine runs, V1 or the older V0: `VLLM_USE_V1` (`1` V1, `0` V0; unset lets vLLM choose, in "
+       "the releases that have both).",
+       "运行哪个引擎（V1 还是旧的 V0）：`VLLM_USE_V1`（`1` 为 V1，`0` 为 V0；不设置则由 vLLM 选择，仅限两者并存的版本）。"),
+    # --- the tokenizer and the vocabulary token ids are checked against --------------------------------
+    # ("Token id 32768 is out of vocabulary": `max_input_id > max(tokenizer.max_token_id, model_vocab_size - 1)`)
+    _r(r"(?:\w+\.)*(?:tokenizer|model_tokenizer)\.(?:max_token_id|vocab_size|vocab|get_vocab\(\)|all_special_ids|"
+       r"eos_token_id|bos_token_id|pad_token_id|unk_token_id|added_tokens_encoder|get_added_vocab\(\))|"
+       r"len\((?:\w+\.)*tokenizer\)|(?:\w+\.)*model_config\.tokenizer",
+       ("tokenizer", "tokenizer_mode"),
+       "the tokenizer vLLM loaded: the model's own files unless `--tokenizer` names another, loaded as "
+       "`--tokenizer-mode` says; the token ids a request sends (`prompt_token_ids`, `allowed_token_ids`, "
+       "`logit_bias` keys) must come from this tokenizer's vocabulary.",
+       "vLLM 加载的分词器：默认是模型自带的文件，`--tokenizer` 可指定另一个，加载方式由 `--tokenizer-mode` 决定；"
+       "请求里发送的 token id（`prompt_token_ids`、`allowed_token_ids`、`logit_bias` 的键）必须来自这个分词器的词表。"),
+    _r(r"(?:\w+\.)*(?:model_|draft_|target_|org_)?vocab_size|(?:\w+\.)*get_vocab_size\(\)", (MODEL,),
+       "the model's own value (its `config.json`), not a setting: no flag changes it.",
+       "模型自己的值（来自它的 `config.json`），不是设置项：没有参数能改它。"),
     # --- the model's own configuration: no setting --------------------------------------------------
     _r(r"(?:\w+\.)*(?:hf_config|hf_text_config|text_config|hf_vision_config|vision_config)(?:\.\w+)+(?:\(.*\))?|"
        r"(?:\w+\.)*model_config\.(?:get_num_attention_heads|get_num_kv_heads|get_total_num_kv_heads|get_hidden_size|"
@@ -121,6 +146,12 @@ TABLE: tuple[Read, ...] = (
        (MODEL,),
        "the model's own value (its `config.json`), not a setting: no flag changes it.",
        "模型自己的值（来自它的 `config.json`），不是设置项：没有参数能改它。"),
+    _r(r"architectures|(?:\w+\.)*hf_config\.architectures", ("hf_overrides",),
+       "the model's `architectures` list in its `config.json`, which names the model class vLLM loads; "
+       "`--hf-overrides '{\"architectures\": [\"…ForCausalLM\"]}'` replaces it without editing the file.",
+       "模型 `config.json` 里的 `architectures` 列表，决定 vLLM 加载哪个模型类；"
+       "`--hf-overrides '{\"architectures\": [\"…ForCausalLM\"]}'` 可以不改文件直接替换它。",
+       files=r"/models/registry"),
     _r(r"\w*Config\.\w+|(?:\w+\.)*config\.\w+", (MODEL,),
        "the model's own value (its `config.json`), not a setting: no flag changes it.",
        "模型自己的值（来自它的 `config.json`），不是设置项：没有参数能改它。",
@@ -128,7 +159,7 @@ TABLE: tuple[Read, ...] = (
     _r(r"(?:\w+\.)*(?:quant_config|config|layer_config|weight_quant|\w+Config)\.(?:weight_bits|group_size|bits|num_bits|"
        r"pack_factor|is_sym|sym|desc_act|quant_type|zero_point|has_zp|strategy|is_checkpoint_fp8_serialized|"
        r"activation_scheme|weight_block_size|packing_format|lm_head_quantized)|"
-       r"(?:\w+\.)*(?:weight_bits|group_size|num_bits|pack_factor)",
+       r"(?:\w+\.)*(?:weight_bits|group_size|num_bits|pack_factor|is_sym|desc_act|has_zp|zero_point)",
        (CHECKPOINT,),
        "a field of the checkpoint's quantization config (`quantization_config` in its `config.json`, or "
        "`quantize_config.json`), fixed when the model was quantized: no flag changes it; use a checkpoint "
@@ -202,3 +233,35 @@ def find(condition: str | None, placeholders: list[str], function: str | None, f
 def last_attr(name: str) -> str:
     """`self.parallel_config.world_size` → `world_size`; a call keeps its function's name."""
     return re.sub(r"\(.*\)$", "", name).rsplit(".", 1)[-1]
+
+
+_BUILTINS = frozenset(dir(builtins)) | {"self", "cls", "torch", "np", "os", "sys", "math", "envs", "current_platform"}
+
+
+def unmapped(condition: str | None, function: str | None, file: str | None) -> list[str]:
+    """The names a check's test reads that no row of the table maps (`dspark_draft_topk`,
+    `tensor_name`): a value of the model's beside them does not make the whole check the model's."""
+    parsed = parse_condition(condition) if condition and not condition.startswith("except ") else None
+    if parsed is None:
+        return []
+    tree = parsed[1]
+    calls = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    bound = {t.id for c in ast.walk(tree) if isinstance(c, ast.comprehension)
+             for t in ast.walk(c.target) if isinstance(t, ast.Name)}      # `for n in (...)`
+    mapped = [n for f in find(condition, [], function, file) for n in f.names]
+    out = []
+    for node in ast.walk(tree):
+        if id(node) in calls or id(node) in inner or not isinstance(node, (ast.Name, ast.Attribute)):
+            continue
+        if isinstance(node, ast.Name) and (node.id in bound or any(m.startswith(node.id + ".") for m in mapped)):
+            continue            # a loop variable; `target` of `target is not None and target.hf_config...`
+        text = ast.unparse(node)
+        root = text.split(".")[0]
+        if root in _BUILTINS or text.split(".")[-1].isupper() or root.isupper() or len(text) > 120:
+            continue            # a builtin, a module, a constant
+        read_as = _as_read(text, function)
+        if not any((row.files is None or row.files.search(file or "")) and row.pattern.fullmatch(read_as)
+                   for row in TABLE):
+            out.append(text)
+    return list(dict.fromkeys(out))

@@ -89,7 +89,7 @@ SAMPLE = [
     ('model', 'ValueError', 'Attention dimensions must be positive integers', '0.34.0', 'MODEL'),  # before: no setting named
     ('model', 'NotImplementedError', 'Mamba with speculative decoding is not supported yet.', '0.16.0', '`--speculative-config`'),  # before: a setting named
     ('quant_ckpt', 'ValueError', 'BitBLAS does not support weight_bits = {weight_bits}. Only weight_bits = {GPTQ_BITBLAS_SUPPORTED_NUM_BITS} are supported.', '0.15.1', 'CHECKPOINT'),  # before: no setting named
-    ('quant_ckpt', 'ValueError', 'Weight output_size_per_partition = {output_size_per_partition} is not divisible by pack_factor = {quant_config.pack_factor}.', '0.15.1', 'CHECKPOINT'),  # before: no setting named
+    ('quant_ckpt', 'ValueError', 'Weight output_size_per_partition = {output_size_per_partition} is not divisible by pack_factor = {quant_config.pack_factor}.', '0.15.1', '`--tensor-parallel-size`'),  # before: no setting named; the partition is the model's size over TP
     ('quant_ckpt', 'AssertionError', 'INC MXFP only supports bits=4 or bits=8, but found bits={weight_bits}.', '0.34.0', 'CHECKPOINT'),  # before: no setting named
     ('quant_ckpt', 'ValueError', 'Unsupported quantization config: bits={config.weight_bits}, sym={config.is_sym}', '0.34.0', 'CHECKPOINT'),  # before: no setting named
     ('quant_ckpt', 'AssertionError', 'INC block-wise FP8 only supports bits=8, but found bits={weight_bits}.', '0.34.0', 'CHECKPOINT'),  # before: no setting named
@@ -133,3 +133,34 @@ def test_the_answer_in_chinese_names_the_same_knob():
     site = next(s for s in idx.sites if s.template.startswith("Invalid device index {device}"))
     d = diagnose(_paste(site, site.latest_where()["release"]), lang="zh").diagnoses[0]
     assert "`CUDA_VISIBLE_DEVICES`" in d.cause and "检查读取的值" in d.cause
+
+
+def test_the_tokenizer_and_the_vocabulary_token_ids_are_checked_against():
+    found = knobs_of("max_input_id > max(tokenizer.max_token_id, model_vocab_size - 1)",
+                     function="InputProcessor._validate_model_input", file="vllm/v1/engine/input_processor.py")
+    assert found == [("tokenizer", "tokenizer_mode"), (reads.MODEL,)]
+    # `--lora-extra-vocab-size` is an engine argument, not the model's vocabulary
+    assert knobs_of("self.lora_extra_vocab_size not in (256, 512)", file="vllm/config/lora.py") == []
+
+
+def test_a_layers_share_of_a_tensor_parallel_split_is_the_tensor_parallel_size():
+    assert knobs_of("output_size_per_partition % self.quant_config.pack_factor != 0",
+                    file="vllm/model_executor/layers/quantization/gptq_marlin_24.py") == \
+        [("tensor_parallel_size",), (reads.CHECKPOINT,)]
+
+
+def test_the_names_no_row_maps_are_what_keeps_a_check_from_being_the_models_alone():
+    assert reads.unmapped("not 1 <= dspark_draft_topk <= draft_vocab_size", "X.f", "vllm/config/speculative.py") == \
+        ["dspark_draft_topk"]
+    assert reads.unmapped("target is not None and target.hf_config.model_type == 'x'", "X.f", "vllm/v1/x.py") == []
+    assert reads.unmapped("any((n <= 0 for n in (self.head_dim, self.num_attention_heads)))", "DoryConfig.f",
+                          "vllm/transformers_utils/configs/dory.py") == []
+
+
+def test_the_engine_version_and_the_architectures_a_check_reads():
+    assert knobs_of("not use_v1", function="CpuPlatform.get_attn_backend_cls", file="vllm/platforms/cpu.py") == \
+        [("VLLM_USE_V1",)]
+    assert knobs_of("not architectures", function="_ModelRegistry.resolve_model_cls",
+                    file="vllm/model_executor/models/registry.py") == [("hf_overrides",)]
+    # elsewhere a list of architectures is no invitation to override the model's
+    assert knobs_of("arch not in architectures", file="vllm/config/parallel.py") == []

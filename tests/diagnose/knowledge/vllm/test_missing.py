@@ -1,0 +1,100 @@
+"""A check that stands for an optional import that failed (missing.py): the package to install, from
+the index's guarded imports, and nothing where the check is about something else."""
+
+import pytest
+
+from bot.diagnose import diagnose
+from bot.diagnose.knowledge.vllm import load_index, missing
+from bot.diagnose.knowledge.vllm.synthesis import synthesise
+
+NO_KNOB = "None of the names this check reads"
+
+
+def _site(prefix: str, release: str | None = None):
+    idx = load_index()
+    site = next((s for s in idx.sites if s.template.startswith(prefix)
+                 and (release is None or release in s.releases)), None)
+    if site is None:
+        pytest.skip("the index no longer has this template")
+    w = site.where_for(release)[0] if release else site.latest_where()
+    return idx, site, w
+
+
+def _paste(site, release: str) -> str:
+    return (f"INFO 12-05 10:00:00 [api_server.py:1] vLLM API server version {release}\n"
+            "Traceback (most recent call last):\n  File \"/app/serve.py\", line 3, in <module>\n    main()\n"
+            f"{site.exc}: {synthesise(site)}\n")
+
+
+@pytest.mark.parametrize("condition,failed", [
+    ("nixl_wrapper_cls is None", True),
+    ("not HF3FS_AVAILABLE", True),
+    ("not is_moriio_available()", True),
+    ("assert has_pplx()", True),
+    ("except ImportError", True),
+    ("_MOONCAKE_IMPORT_ERROR is not None", True),
+    ("NixlWrapper is None or nixl_agent_config is None", True),
+    ("importlib.util.find_spec('hpc') is None", True),
+    ("except AttributeError", False),
+    ("self.max_model_len > 4096", False),
+    ("assert a2a_backend in ['deepep_low_latency', 'nixl_ep']", False),
+])
+def test_the_shapes_of_a_failed_optional_import(condition, failed):
+    assert missing.import_failed(condition) is failed
+
+
+def test_a_package_the_check_names_is_the_one_to_install_even_where_its_pypi_name_is_unknown():
+    # 0.34.0's "NIXL is not available" reads `nixl_wrapper_cls`; the index saw nixl's guarded import
+    found = missing.find(*_site("NIXL is not available"))
+    assert found is not None and found.package == "nixl"
+    found = missing.find(*_site("hf3fs_fuse.io is not available"))
+    assert found.package == "hf3fs_fuse" and found.spec is None        # no PyPI name claimed
+
+
+def test_the_messages_own_pip_command_and_version_are_kept():
+    assert missing.find(*_site("Petit is not installed.")).spec == "petit-kernel"
+    found = missing.find(*_site("bitsandbytes version is wrong. Please install bitsandbytes>=0.46.1"))
+    assert found.spec == "'bitsandbytes>=0.46.1'"
+    assert missing.find(*_site("Ray Compiled Graph is not installed. Run `pip install ray[cgraph]`")).spec == "'ray[cgraph]'"
+    assert "git+https://" in missing.find(*_site("humming is not available")).spec
+
+
+@pytest.mark.parametrize("prefix", [
+    "Microbatching currently only supports the deepep_low_latency, deepep_high_throughput, and nixl_ep",
+    "cuda platform needs torch>=2.4",               # `current_platform.is_cuda_alike()` names no module
+    "'{library_name}' is not installed for prompt adapter support",     # no import near the handler
+    "cupy is not installed but required since VLLM_USE_RAY_COMPILED_DAG_CHANNEL_TYPE",   # cupy and ray named
+])
+def test_no_package_is_named_where_the_check_is_not_one_failed_import(prefix):
+    assert missing.find(*_site(prefix)) is None
+
+
+def test_the_answer_says_what_to_install_instead_of_no_knob():
+    idx, site, w = _site("mcp is not installed. Please run `pip install mcp`")
+    d = diagnose(_paste(site, w["release"])).diagnoses[0]
+    assert d.rule_id == "vllm-check-failed"
+    assert "`pip install mcp`" in d.fix and NO_KNOB not in d.fix and "optional package" in d.cause
+    d = diagnose(_paste(site, w["release"]), lang="zh").diagnoses[0]
+    assert "`pip install mcp`" in d.fix and "可选包" in d.cause
+
+
+def test_an_import_name_without_a_known_pypi_name_is_not_given_to_pip():
+    idx, site, w = _site("hf3fs_fuse.io is not available")
+    d = diagnose(_paste(site, w["release"])).diagnoses[0]
+    assert "pip install hf3fs_fuse" not in d.fix and "`hf3fs_fuse`" in d.fix and NO_KNOB not in d.fix
+
+
+def test_a_token_id_out_of_vocabulary_names_the_tokenizer():
+    idx, site, w = _site("Token id {max_input_id} is out of vocabulary")
+    d = diagnose(_paste(site, w["release"])).diagnoses[0]
+    assert d.rule_id == "vllm-check-failed" and NO_KNOB not in d.fix
+    assert "`--tokenizer`" in d.cause and "`model_vocab_size`" in d.cause
+
+
+def test_a_model_value_beside_a_setting_the_index_lacks_is_not_called_the_whole_check():
+    # `not 1 <= dspark_draft_topk <= draft_vocab_size`: the draft's vocabulary is the model's, the
+    # top-k is not; "no flag changes it" would be false of the check
+    idx, site, w = _site("dspark_draft_topk must be between 1 and the draft vocabulary size")
+    d = diagnose(_paste(site, w["release"])).diagnoses[0]
+    assert "What the check reads is the model's own" not in d.fix
+    assert "`dspark_draft_topk`" in d.fix and "Part of what the check reads" in d.fix
