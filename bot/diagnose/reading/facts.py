@@ -798,7 +798,10 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("a training framework that does not run vLLM (XTuner, torchtune, LitGPT, Lightning, OpenMMLab, ...)", False,
      ("xtuner", "torchtune", "litgpt", "lit_gpt", "pytorch_lightning", "lightning.pytorch",
       "lightning/pytorch/", "lightning_fabric", "mmcv", "mmdet", "mmengine", "mmseg", "mmpose", "mmrotate",
-      "detectron2", "fairseq", "bmtrain", "paddlepaddle", "paddle.fluid", "paddlenlp", "paddleocr", "mindspore",
+      # fairseq by its package, CLI and modules, not the bare word: vLLM's supported-architecture list names
+      # Fairseq2LlamaForCausalLM (0.7+), and its model file is fairseq2_llama.py
+      "detectron2", "fairseq/", "fairseq\\", "fairseq.", "fairseq_cli", "fairseq-", "bmtrain",
+      "paddlepaddle", "paddle.fluid", "paddlenlp", "paddleocr", "mindspore",
       # Meta's MMF: its CLI (mmf_run) and its loggers ("2021-02-27T13:58:58 | mmf.utils.configuration: ...")
       "mmf_run", "mmf.utils.", "mmf.trainers.",
       # OpenMMLab's older train.py and mmcv runner records ("- INFO - Distributed training: False",

@@ -314,6 +314,10 @@ _OPENS, _CLOSES = "([{", ")]}"
 # (报错, 错误, 异常, 失败, 抛出, 提示) or the message reads like one itself.
 _PROSE_QUOTE = re.compile(r'["\u201c\u300c\u300e](?P<inner>[\x20-\x7e]{6,600}?)["\u201d\u300d\u300f]')
 _PROSE_SAYS_ERROR = re.compile("报错|错误|異常|异常|失败|失敗|抛出|拋出|提示|崩溃|エラー")
+# An English message a sentence introduces with a colon and runs to the end of its line, unquoted
+# ("使用 vLLM 启动 glm4-chat 报错：The model's max seq len (131072) is larger than ..."): no exception name
+# leads it, so only the word before the colon says it is the error.
+_PROSE_COLON_MESSAGE = re.compile("(?:报错|错误|異常|异常|エラー)\\s*[:\uff1a]\\s*(?P<inner>[A-Za-z][\\x20-\\x7e]{11,600})$")
 # A full-width colon after an exception's name, as a Chinese input method types it ("ValueError：...").
 # Looked behind from the colon, not matched from the name's start: a long run of word characters would
 # make that backtrack quadratically.
@@ -379,8 +383,10 @@ def _quoted_in_prose(body: str) -> list[str]:
     if not _is_prose(body) and not _PROSE_LEAD.search(body):
         return []
     says_error = _PROSE_SAYS_ERROR.search(body) is not None
-    return [q for q in (m.group("inner").strip() for m in _PROSE_QUOTE.finditer(body))
-            if (says_error or reads_like_error(q)) and any(c.isalpha() for c in q) and " " in q]
+    quoted = [q for q in (m.group("inner").strip() for m in _PROSE_QUOTE.finditer(body))
+              if (says_error or reads_like_error(q)) and any(c.isalpha() for c in q) and " " in q]
+    colon = _PROSE_COLON_MESSAGE.search(body.rstrip()) if not quoted else None
+    return quoted + ([colon.group("inner").strip()] if colon and " " in colon.group("inner") else [])
 
 
 def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
@@ -621,7 +627,7 @@ def messages(text: str) -> list[Message]:
         # a line native code or the shell printed as the process died ("Killed") is whole: what follows
         # it is the next program's output (docker compose's "vllm-1 exited with code 137"), not its tail
         prose = _is_prose(body)
-        resumed = False
+        resumed, line_body = False, body
         if not prose:
             cut = _before_prose(body)
             resumed, body = cut != body, cut    # the prose resumed on this line: the message ends here
@@ -633,7 +639,9 @@ def messages(text: str) -> list[Message]:
         full = "".join([body, *parts])[:MAX_MESSAGE_CHARS]
         if exc_type and "`" in full:
             full = _end_of_quoted(full)
-        quotes = _quoted_in_prose(full) if not full.isascii() and exc_type is None else []
+        # (a sentence that opened with a name and resumed: what it quotes lies in the whole line)
+        quotes = (_quoted_in_prose(line_body if resumed else full)
+                  if exc_type is None and not (line_body if resumed else full).isascii() else [])
         native = exc_type is None and is_native(full)
         # a prose line that quotes the error is not the error: the quote is (read on its own below)
         is_error = not quotes and (bool(exc_type) or native or level in ("ERROR", "CRITICAL") or reads_like_error(full))

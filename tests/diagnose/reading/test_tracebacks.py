@@ -427,6 +427,15 @@ def test_message_quoted_in_chinese_prose_is_read_on_its_own():
     assert not any(m.is_error for m in msgs if m is not quoted[0])      # the sentence itself is not the error
 
 
+def test_message_after_a_colon_in_chinese_prose_is_read_on_its_own():
+    # an issue title: a name opens the line, the prose says 报错 and the English message runs to its end
+    line = "Docker v0.15.4版本使用 vLLM 启动 glm4-chat 报错：The model's max seq len (131072) is larger than the KV cache."
+    msgs = messages(line)
+    said = [m for m in msgs if m.text.startswith("The model's max seq len (131072)")]
+    assert said and said[0].is_error
+    assert not messages("模型加载提示：Loading safetensors checkpoint shards")[-1].is_error   # 提示 is a notice
+
+
 def test_exception_ends_where_the_prose_resumes():
     msgs = messages("由于没有 GPU,torch 抛出 RuntimeError: No CUDA GPUs are available 错误。\n错误传播")
     assert any(m.exc_type == "RuntimeError" and m.text == "RuntimeError: No CUDA GPUs are available" for m in msgs)
