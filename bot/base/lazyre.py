@@ -8,14 +8,16 @@ import re
 
 
 class LazyRe:
-    """Stands in for `re.compile(pattern, flags)` until a method of it is first used."""
-
-    __slots__ = ("pattern", "flags", "_rx")
+    """Stands in for `re.compile(pattern, flags)` until a method of it is first used. The methods it hands out
+    are kept on the instance, so a pattern used per line costs a plain attribute lookup after the first."""
 
     def __init__(self, pattern: str, flags: int = 0):
-        self.pattern, self.flags, self._rx = pattern, flags, None
+        self.pattern, self.flags = pattern, flags
 
     def __getattr__(self, name: str):
-        if self._rx is None:
-            self._rx = re.compile(self.pattern, self.flags)
-        return getattr(self._rx, name)
+        rx = self.__dict__.get("_rx")
+        if rx is None:
+            rx = self.__dict__["_rx"] = re.compile(self.pattern, self.flags)
+        value = getattr(rx, name)
+        self.__dict__[name] = value
+        return value

@@ -427,12 +427,12 @@ def _weights_key(values: dict, facts: dict) -> dict:
 
 
 _VL_PREFIXES = ("visual.", "language_model.")
-_CLS_HEAD = re.compile(r"score(?:\.|$)")   # vLLM's as_seq_cls_model loads its head as `score`
-_GENERATIVE_CLASS = re.compile(r"(?:ForCausalLM|ForConditionalGeneration|LMHeadModel)$")
+_CLS_HEAD = LazyRe(r"score(?:\.|$)")   # vLLM's as_seq_cls_model loads its head as `score`
+_GENERATIVE_CLASS = LazyRe(r"(?:ForCausalLM|ForConditionalGeneration|LMHeadModel)$")
 # vLLM's EAGLE/EAGLE-3 draft classes (llama_eagle.py, llama_eagle3.py, deepseek_eagle.py, ...); not NVIDIA's Eagle 2.5
 # vision-language model (Eagle2_5_VLForConditionalGeneration)
-_EAGLE_DRAFT = re.compile(r"Eagle3?[A-Z][A-Za-z0-9]*ForCausalLM$")
-_MODEL_FILE = re.compile(r"vllm/model_executor/models/(\w+)\.py$")
+_EAGLE_DRAFT = LazyRe(r"Eagle3?[A-Z][A-Za-z0-9]*ForCausalLM$")
+_MODEL_FILE = LazyRe(r"vllm/model_executor/models/(\w+)\.py$")
 
 
 def _tp_fits(t: int, heads: int, kv_heads: int | None, intermediate: int | None) -> bool:
@@ -808,9 +808,9 @@ def _no_kernel(values: dict, facts: dict) -> dict:
 # Where in vLLM's run a library failed to create its handle (or its workspace). The start-up profiling run comes
 # before the KV cache is allocated; capturing CUDA graphs and warming the model up come after it, and so does serving.
 # Both the profiling run and the capture call _dummy_run, so that frame alone says neither: the frames above it do.
-_AFTER_KV_FRAMES = re.compile(r":(?:capture_model|_capture_cudagraphs|compile_or_warm_up_model|_warm_up_model)$")
-_STARTUP_FRAMES = re.compile(r":(?:profile_run|determine_num_available_blocks|determine_available_memory)$")
-_SERVING_FRAMES = re.compile(r":(?:run_engine_loop|engine_step|run_busy_loop|step_async|_process_engine_step)$")
+_AFTER_KV_FRAMES = LazyRe(r":(?:capture_model|_capture_cudagraphs|compile_or_warm_up_model|_warm_up_model)$")
+_STARTUP_FRAMES = LazyRe(r":(?:profile_run|determine_num_available_blocks|determine_available_memory)$")
+_SERVING_FRAMES = LazyRe(r":(?:run_engine_loop|engine_step|run_busy_loop|step_async|_process_engine_step)$")
 
 # The memory the handle had, in the words both rules that answer a handle's failure show (cublas-handle-init-failed,
 # and stack-error-code for the statuses of creating a handle or workspace): {handle_memory} in their cause.
@@ -935,8 +935,8 @@ def _flash_attn_path(values: dict, facts: dict) -> dict:
     return out
 
 
-_FI_SAMPLER = re.compile(r"flashinfer/sampling\.py:|topk_topp_sampler")
-_FI_ATTENTION = re.compile(r"attention/backends/flashinfer\.py:|flashinfer/(?:prefill|decode)\.py:")
+_FI_SAMPLER = LazyRe(r"flashinfer/sampling\.py:|topk_topp_sampler")
+_FI_ATTENTION = LazyRe(r"attention/backends/flashinfer\.py:|flashinfer/(?:prefill|decode)\.py:")
 
 
 @deriver("flashinfer-gpu-arch-refused")
@@ -1461,7 +1461,7 @@ _NCCL_LAST_AREAS = (
     ("nvls", re.compile(r"\bNVLS\b|[Mm]ulticast")),
 )
 # a peer that went away: the connection's end is the symptom of the remote rank's exit, not of the network setup
-_PEER_GONE = re.compile(r"(?:closed|reset) by (?:remote )?peer|Broken pipe|Connection closed", re.I)
+_PEER_GONE = LazyRe(r"(?:closed|reset) by (?:remote )?peer|Broken pipe|Connection closed", re.I)
 
 
 def _nccl_remote(values: dict) -> bool:
@@ -1483,10 +1483,10 @@ def _nccl_last(values: dict, facts: dict) -> dict:
 
 
 # the bootstrap finding no network interface to use ("NCCL WARN Bootstrap : no socket interface found")
-_NCCL_NO_INTERFACE = re.compile(r"Bootstrap ?: no socket interface found")
+_NCCL_NO_INTERFACE = LazyRe(r"Bootstrap ?: no socket interface found")
 
 # init.cc's refusal of a second rank on a GPU one of the communicator's ranks already has
-_NCCL_DUPLICATE_GPU = re.compile(r"Duplicate GPU detected : rank \d+ and rank \d+")
+_NCCL_DUPLICATE_GPU = LazyRe(r"Duplicate GPU detected : rank \d+ and rank \d+")
 
 # the parts of NCCL whose failure on ROCm is the platform's GPU-to-GPU path (IOMMU, PCIe P2P, BAR, the card's
 # support), which RCCL's own knobs answer; a part not named at all is most often that path too

@@ -309,7 +309,7 @@ _TORCH_MIN_CC = [_P(r"The minimum cuda capability (?:supported by this library i
 
 
 # The build of the torch the paste shows: its local tag, or collect_env's "CUDA used to build PyTorch: None".
-_TORCH_TAG = re.compile(r"\+(cpu|cu\d+|rocm[\d.]*)")
+_TORCH_TAG = LazyRe(r"\+(cpu|cu\d+|rocm[\d.]*)")
 _TORCH_NO_CUDA = _P(r"CUDA used to build PyTorch\s*:\s*None\b")
 _TORCH_NO_ROCM = _P(r"ROCM used to build PyTorch\s*:\s*N/A\b")
 
@@ -1058,7 +1058,7 @@ _STACK_CRATES = ("tokenizers", "safetensors", "hf_xet", "hf-xet", "xet", "cas_cl
 # Rust's panic message: "thread 'main' panicked at src/main.rs:12:5:", "thread '<unnamed>' (2785453)
 # panicked at /home/u/.cargo/registry/src/index.crates.io-.../cudarc-0.13.9/src/driver/safe/core.rs:257:76:"
 _RUST_PANIC = _P(r"thread '([^'\n]{1,60})'(?: \(\d+\))? panicked at '?([^\n]{0,300})", literals=("panicked at",))
-_CRATE_SOURCE = re.compile(r"[/\\]\.?cargo[/\\]registry[/\\]src[/\\][^/\\\s]+[/\\]([A-Za-z][\w-]*?)-\d")
+_CRATE_SOURCE = LazyRe(r"[/\\]\.?cargo[/\\]registry[/\\]src[/\\][^/\\\s]+[/\\]([A-Za-z][\w-]*?)-\d")
 
 
 def _rust_program(text: str) -> str | None:
@@ -1094,7 +1094,7 @@ _COMPOSE_IMAGE = _P(r"^[ \t]*image:[ \t]*['\"]?([^\s'\"#]{1,200})", re.M, litera
 # docker run's options that take no value (the rest take the next word unless written `--opt=value`)
 _RUN_FLAGS = frozenset(("--rm", "--privileged", "--init", "--detach", "--interactive", "--tty", "--read-only",
                         "-P", "--publish-all", "--no-healthcheck", "--oom-kill-disable", "--sig-proxy"))
-_IMAGE_NAME = re.compile(r"[a-z0-9][a-z0-9._/-]*(?::[\w.-]+)?(?:@sha256:[0-9a-f]+)?")
+_IMAGE_NAME = LazyRe(r"[a-z0-9][a-z0-9._/-]*(?::[\w.-]+)?(?:@sha256:[0-9a-f]+)?")
 _PROSE_WORDS = frozenset("a an the it its this that my your with without and or but on in as for from to using "
                          "is was command commands image images container containers again".split())
 # images of vLLM and of the frameworks that run it (verl, OpenRLHF, LLaMA-Factory, Xinference, GPUStack, Ray's LLM
@@ -1107,7 +1107,7 @@ _VLLM_HOST_IMAGES = ("vllm", "verl", "openrlhf", "llamafactory", "llama-factory"
 # failed): the image's program never ran, but the paste is still that program's deployment, which a vLLM channel
 # does not answer; only images that exist to test the GPU or to build on (CUDA's bases and samples, plain OS
 # images) stay the stack's to answer, as the first step of any vLLM container's set-up.
-_GPU_TEST_IMAGES = re.compile(r"(?:^|/)(?:cuda|cuda-sample|samples|ubuntu|debian|centos|rockylinux|almalinux|fedora|"
+_GPU_TEST_IMAGES = LazyRe(r"(?:^|/)(?:cuda|cuda-sample|samples|ubuntu|debian|centos|rockylinux|almalinux|fedora|"
                               r"alpine|busybox|nbody)(?::|@|$)")
 _CONTAINER_NOT_STARTED = ("error response from daemon", "oci runtime create failed", "nvidia-container-cli",
                           "could not select device driver", "unresolvable cdi devices", "error running hook",
@@ -1136,12 +1136,12 @@ def container_image(text: str) -> str | None:
 # What gives a container the GPU: docker's `--gpus`, the NVIDIA runtime (`--runtime nvidia`, the `nvidia-docker`
 # wrapper), a CDI device (`--device nvidia.com/gpu=all`, podman's way) or the device nodes by name; a compose file's
 # device reservation, `runtime: nvidia` or `gpus:`.
-_RUN_GPU_REQUEST = re.compile(r"--gpus\b|--runtime[= ]+['\"]?nvidia|--device[= ]+['\"]?(?:nvidia\.com/gpu|/dev/nvidia)"
+_RUN_GPU_REQUEST = LazyRe(r"--gpus\b|--runtime[= ]+['\"]?nvidia|--device[= ]+['\"]?(?:nvidia\.com/gpu|/dev/nvidia)"
                               r"|--cdi-device|nvidia_visible_devices", re.I)
-_COMPOSE_GPU_REQUEST = re.compile(r"^\s*(?:runtime:\s*['\"]?nvidia|driver:\s*['\"]?nvidia|gpus:|capabilities:.*\bgpu\b"
+_COMPOSE_GPU_REQUEST = LazyRe(r"^\s*(?:runtime:\s*['\"]?nvidia|driver:\s*['\"]?nvidia|gpus:|capabilities:.*\bgpu\b"
                                   r"|-\s*['\"]?nvidia\.com/gpu)", re.I | re.M)
-_OTHER_ACCELERATOR = re.compile(r"cpu|xpu|rocm|amd|tpu|neuron|hpu|gaudi|openvino|ascend|npu|arm64|aarch64", re.I)
-_OTHER_DEVICE = re.compile(r"/dev/(?:dri|kfd|accel|neuron|davinci)")
+_OTHER_ACCELERATOR = LazyRe(r"cpu|xpu|rocm|amd|tpu|neuron|hpu|gaudi|openvino|ascend|npu|arm64|aarch64", re.I)
+_OTHER_DEVICE = LazyRe(r"/dev/(?:dri|kfd|accel|neuron|davinci)")
 _COMPOSE_SERVICES = _P(r"^services:\s*$", re.M, literals=("services:",))
 
 
@@ -1200,7 +1200,7 @@ def program_sign(text: str) -> str | None:
 # executable is another program, and its log is not answered.
 _LOADER_PROGRAM = _P(r"^[>\s]*(\S{1,200}?): error while loading shared libraries:", re.M,
                      literals=("error while loading shared libraries",))
-_OWN_EXECUTABLES = re.compile(r"(?:python[\d.]*m?|vllm|ray|raylet|gcs_server|plasma_store_server|nvidia-[\w-]+|"
+_OWN_EXECUTABLES = LazyRe(r"(?:python[\d.]*m?|vllm|ray|raylet|gcs_server|plasma_store_server|nvidia-[\w-]+|"
                               r"nvcc|ptxas|cicc|fatbinary|nvlink|cc1(?:plus)?|c\+\+|[gc]\+\+(?:-\d+)?|gcc(?:-\d+)?|"
                               r"ld(?:\.\w+)?|as|cmake|ninja|make|pip\d?|uv|conda|mamba|torchrun|bash|sh|docker|"
                               r"podman|uvicorn|jupyter[\w-]*|ipython\d?)", re.I)
@@ -1215,9 +1215,9 @@ def loader_program(text: str) -> str | None:
     return None if not name or _OWN_EXECUTABLES.fullmatch(name) else name
 
 
-_FRAME_PATH = re.compile(r'File "([^"]+)", line \d+')
-_FRAME = re.compile(r'File "([^"\n]{1,400})", line \d+, in ([\w<>.]{1,80})')
-_PACKAGE_ROOT = re.compile(r"^.*[/\\](?:site-packages|dist-packages)[/\\]")
+_FRAME_PATH = LazyRe(r'File "([^"]+)", line \d+')
+_FRAME = LazyRe(r'File "([^"\n]{1,400})", line \d+, in ([\w<>.]{1,80})')
+_PACKAGE_ROOT = LazyRe(r"^.*[/\\](?:site-packages|dist-packages)[/\\]")
 MAX_FRAMES = 200
 
 
@@ -1236,7 +1236,7 @@ def model_sizes(text: str) -> dict:
     return out
 
 
-_VLLM_FRAME = re.compile(r'File "[^"\n]{0,400}?[/\\](vllm[/\\][^"\n]{1,200}\.py)", line (\d{1,6}), in ([\w<>.]{1,80})')
+_VLLM_FRAME = LazyRe(r'File "[^"\n]{0,400}?[/\\](vllm[/\\][^"\n]{1,200}\.py)", line (\d{1,6}), in ([\w<>.]{1,80})')
 
 
 def vllm_frames(text: str) -> list[list]:
@@ -1262,7 +1262,7 @@ def frames(text: str) -> list[str]:
         if len(seen) >= MAX_FRAMES:
             break
     return list(seen)
-_PROC_TAG = re.compile(r"\((?:[A-Za-z_][\w-]*(?: rank=\d+)?) pid=(\d+)")
+_PROC_TAG = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: rank=\d+)?) pid=(\d+)")
 
 
 def _first(patterns: list[_P], text: str) -> str | None:
@@ -1777,7 +1777,7 @@ def platform_flag(text: str) -> str | None:
 # <3.13,>=3.9; 0.10.0 Requires-Python <3.13,>=3.9; ..." (the releases whose Requires-Python excludes the Python it chooses for)
 _PIP_PY_IGNORED = _P(r"Ignored the following versions that require a different python version: ([^\n]{1,8000})",
                      literals=("require a different python version",))
-_IGNORED_ONE = re.compile(r"(\d[\w.+!-]*) Requires-Python ([^;\n]+)")
+_IGNORED_ONE = LazyRe(r"(\d[\w.+!-]*) Requires-Python ([^;\n]+)")
 
 
 def pip_python_ignored(text: str) -> dict[str, str]:
@@ -2362,12 +2362,12 @@ def _foreign_package(paths: list[str]) -> str | None:
     return None
 
 
-_BUILD_FRAME = re.compile(r"[/\\](?:pip-build-env-[^/\\]+|setuptools|_distutils|pip[/\\]_internal)[/\\]|"
+_BUILD_FRAME = LazyRe(r"[/\\](?:pip-build-env-[^/\\]+|setuptools|_distutils|pip[/\\]_internal)[/\\]|"
                           r"torch[/\\]utils[/\\]cpp_extension\.py$")
 # The `ray` command itself (`ray start --address`, `ray status`): its entry script, Ray's own modules and
 # click, which parses its arguments. A traceback of nothing else is Ray's, the stack beneath vLLM, whose
 # own words (a version mismatch, an unreachable GCS) mean the same whoever runs the cluster.
-_RAY_CLI_FRAME = re.compile(r"[/\\]bin[/\\]ray$|[/\\](?:site|dist)-packages[/\\](?:ray|click)[/\\]")
+_RAY_CLI_FRAME = LazyRe(r"[/\\]bin[/\\]ray$|[/\\](?:site|dist)-packages[/\\](?:ray|click)[/\\]")
 
 
 _HUB_HOST = LazyRe(r"https?://[\w.-]*(?:huggingface\.co|hf\.co|hf-mirror\.com)\b")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import textwrap
 
+from bot.base.lazyre import LazyRe
 from bot.base.record import Factory, Record
 
 MAX_INPUT_CHARS = 10 * 1024 * 1024
@@ -20,8 +21,8 @@ _TAIL_AFTER_LAST_ERROR = 256 * 1024
 _ERROR_MARKERS = ("Traceback (most recent call last)", "Error", "ERROR", "Exception")
 
 # a paste whose first line, after leading blank lines, starts indented (matched in place: no copy of the text)
-_INDENTED = re.compile(r"\n*[ \t]")
-_SLACK_LINK = re.compile(r"<((?:https?|mailto|file|ftp)://[^|>\s]+|[#@!][^|>\s]+)(?:\|([^>\n]*))?>")
+_INDENTED = LazyRe(r"\n*[ \t]")
+_SLACK_LINK = LazyRe(r"<((?:https?|mailto|file|ftp)://[^|>\s]+|[#@!][^|>\s]+)(?:\|([^>\n]*))?>")
 # Real escape sequences (colours, cursor moves from tqdm) and colour codes whose ESC byte was lost
 # in a copy-paste, e.g. "[1;36m(EngineCore_DP0 pid=87)" (but not "[5ms]" or "[2m]").
 # A pager or a web page may also show the ESC byte as the text "ESC" or "^[".
@@ -135,7 +136,7 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
 
 
 PIP_TAIL = 256 * 1024
-_PIP_BLOCK_START = re.compile(r"\[\d+ lines? of output\]\s*$")
+_PIP_BLOCK_START = LazyRe(r"\[\d+ lines? of output\]\s*$")
 
 
 def _dedent_pip_output(text: str) -> str:
@@ -159,12 +160,12 @@ def _dedent_pip_output(text: str) -> str:
     return "\n".join(lines)
 
 
-_MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]{1,400})\]\(https?://[^()\s]{1,800}\)")
+_MARKDOWN_LINK = LazyRe(r"\[([^\[\]\n]{1,400})\]\(https?://[^()\s]{1,800}\)")
 
 # A code fence, with the language an opening fence names ("```python", "```log"): left on a line of
 # its own, the word was read as the start of the message below it (LLM_Foreign_Block#1). Only a
 # lowercase word alone on the fence's line: "```ValueError: ..." on one line is the message itself.
-_FENCE = re.compile(r"```(?:[a-z][\w+.-]{0,15}[ \t]*(?=\r?\n))?")
+_FENCE = LazyRe(r"```(?:[a-z][\w+.-]{0,15}[ \t]*(?=\r?\n))?")
 
 # Python never prints a blank line after a traceback frame nor after pydantic's "N validation
 # errors for X": one there, with blank lines between nearly all lines, is a chat or issue tool

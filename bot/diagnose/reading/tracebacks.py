@@ -23,7 +23,7 @@ from .logtext import ANSI as _COLOUR
 
 # Prefixes that wrap a log line; peeled off in a loop because they stack
 # ("vllm-1  | (EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] ...").
-_PREFIX = re.compile(
+_PREFIX = LazyRe(
     r"""^(?:
         [ \t]*[\w.-]{1,40}[ \t]+\|[ \t]?                                   # docker compose "svc-1  | "
       | [ \t]*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]*  # ISO time
@@ -45,13 +45,13 @@ _PREFIX = re.compile(
 
 # An exception's name and message. A bare `Exception: msg` (vLLM raises `Exception(...)` at a few
 # dozen sites) needs its colon: "Exception in thread ..." and "Exception ignored in ..." are not one.
-EXCEPTION_LINE = re.compile(
+EXCEPTION_LINE = LazyRe(
     r"^(?P<type>(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*(?:Error|Exception|Exit|Interrupt|Warning|Fault|Failure)"
     r"|Exception(?=:)))"
     r"(?::[ \t]*(?P<msg>.*)|[ \t]*$)"
 )
-_FRAME = re.compile(r"^\s*(?:File \"|\^+\s*$|~+\^*~*\s*$)")
-_CHAIN = re.compile(r"^(?:Traceback \(most recent call last\)|During handling of the above exception|"
+_FRAME = LazyRe(r"^\s*(?:File \"|\^+\s*$|~+\^*~*\s*$)")
+_CHAIN = LazyRe(r"^(?:Traceback \(most recent call last\)|During handling of the above exception|"
                     r"The above exception was the direct cause|\s*\+-)")
 
 # Words that mark a line worth a closer look, searched in the lower-cased text with str.find, which
@@ -139,24 +139,24 @@ def reads_like_error(text: str) -> bool:
 # refused, relayed by the client. The message ends where its 'msg' string does.
 _ERROR_DICT_MSG_END = r"""['"],[ ]['"]input['"]:"""
 # vLLM's executor relays a worker's exception as its own RuntimeError; the inner text is the error.
-RELAY = re.compile(r"Worker failed with error (?P<q>['\"])(?P<inner>.+?)(?P=q),? please check the stack trace")
+RELAY = LazyRe(r"Worker failed with error (?P<q>['\"])(?P<inner>.+?)(?P=q),? please check the stack trace")
 # The error body vLLM's OpenAI-compatible server answers with, as a client prints it: JSON
 # (`{"error":{"message":"top_p must be in (0, 1], got 1.5. ...","code":400}}`, curl) or a Python
 # repr (`Error code: 400 - {'object': 'error', 'message': '...'}`, the openai SDK). The message is
 # vLLM's own text.
-_ERROR_BODY = re.compile(r"""['"]message['"]\s*:\s*(?P<q>["'])(?P<inner>(?:\\.|(?!(?P=q))[^\\]){8,4000}?)(?P=q)"""
+_ERROR_BODY = LazyRe(r"""['"]message['"]\s*:\s*(?P<q>["'])(?P<inner>(?:\\.|(?!(?P=q))[^\\]){8,4000}?)(?P=q)"""
                          r"""(?=\s*[,}])""")
 # Only vLLM's own bodies: it names the exception class (`"type":"BadRequestError"`) or, before
 # 0.10, says `'object': 'error'`; OpenAI's hosted API words some messages the same way but types
 # them in snake case (`"invalid_request_error"`), and its errors are not vLLM's.
-_VLLM_BODY = re.compile(r"""['"]object['"]\s*:\s*['"]error['"]|['"]type['"]\s*:\s*['"][A-Z]\w*(?:Error|Exception)['"]""")
+_VLLM_BODY = LazyRe(r"""['"]object['"]\s*:\s*['"]error['"]|['"]type['"]\s*:\s*['"][A-Z]\w*(?:Error|Exception)['"]""")
 _UNWRAP = [
     RELAY,
     _ERROR_BODY,
     re.compile(r"Value error, (?P<inner>.+?)(?: \[type=value_error|%s|$)" % _ERROR_DICT_MSG_END),
     re.compile(r"Assertion failed, (?P<inner>.+?)(?: \[type=assertion_error|%s|$)" % _ERROR_DICT_MSG_END),
 ]
-_TUPLE_ARGS = re.compile(r"^\((?:'[^']*',?\s*)+\)$")
+_TUPLE_ARGS = LazyRe(r"^\((?:'[^']*',?\s*)+\)$")
 
 MAX_MESSAGES = 2000
 MAX_CONTINUATION = 12
@@ -182,7 +182,7 @@ class Message(Record):
 
 
 # The usual vLLM line in one match: "(EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] msg".
-_VLLM_LINE = re.compile(
+_VLLM_LINE = LazyRe(
     r"(?:\((?P<proc>[A-Za-z_][\w-]*(?: rank=\d+)? pid=\d+)(?:, ip=[\d.:a-f]+)?\) ?)?"
     r"(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[?[^\]\s]+:\d+\] ?"
 )
@@ -190,7 +190,7 @@ _VLLM_LINE = re.compile(
 
 # A vLLM record header inside a line: a paste that lost its line breaks runs its records together
 # ("ERROR ... [core.py:515]   ^^^^^ ERROR ... [core.py:515] OSError: ..."); the last record is the message.
-_INNER_RECORD = re.compile(r"(?<=\s)(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[^\]\s]+:\d+\] ")
+_INNER_RECORD = LazyRe(r"(?<=\s)(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[^\]\s]+:\d+\] ")
 
 MAX_LINE_CHARS = 8192
 
@@ -205,7 +205,7 @@ def strip_prefixes(line: str) -> tuple[str | None, str | None, str]:
 # numbers, and emphasis or inline code around the rest of the line (GitHub `**...**`, `__...__`,
 # `*...*`, Slack `*bold*`, `` `code` ``). A cheap test of the line's first characters comes first:
 # almost no log line starts that way, and a frame's code is indented deeper than three spaces.
-_FORMAT_LEAD = re.compile(r"[ \t]{0,3}(?:>|[-+*\u2022][ \t]|\d{1,3}[.)][ \t]|\*|__|`|~~)")
+_FORMAT_LEAD = LazyRe(r"[ \t]{0,3}(?:>|[-+*\u2022][ \t]|\d{1,3}[.)][ \t]|\*|__|`|~~)")
 _QUOTE_OR_LIST = LazyRe(r"[ \t]{0,3}(?:>(?:[ \t]|(?=\S))|[-+*\u2022][ \t]+|\d{1,3}[.)][ \t]+)+")
 _WRAPPED = LazyRe(r"(\*\*|\*|__|`+|~~)(?=\S)(?P<inner>.+?)(?<=\S)\1[.:;,!?\u3002\uff1a\uff0c]?[ \t]*")
 # A short emphasized label before the line: "**Error:** ValueError: ...", "*Log*: ...".
@@ -283,11 +283,11 @@ def _header(line: str) -> str:
 # An exception named after other words on its line: "7b-model: torch.cuda.OutOfMemoryError: ...",
 # "in _swap_out raise RuntimeError( RuntimeError: ...", "发送图片预估报错ValueError: ...". Not after a
 # letter, digit or dot (a CJK sentence runs straight into the name, so no \b).
-_LATER_EXCEPTION = re.compile(r"(?<![A-Za-z0-9_.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): (?=\S)")
+_LATER_EXCEPTION = LazyRe(r"(?<![A-Za-z0-9_.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception): (?=\S)")
 # A traceback pasted with its line breaks lost: a frame, its code and the exception on one line
 # ('File "x/adapters.py", line 519, in send raise ConnectionError(e) requests.exceptions.ConnectionError: ...').
 # Only a module-qualified exception name counts: a frame's code may hold "Error: " in a string.
-_FRAME_THEN_EXCEPTION = re.compile(r'^\s*File "[^"\n]{1,400}", line \d+, in [\w<>.]+ .{0,400}?(?<![A-Za-z0-9_.])'
+_FRAME_THEN_EXCEPTION = LazyRe(r'^\s*File "[^"\n]{1,400}", line \d+, in [\w<>.]+ .{0,400}?(?<![A-Za-z0-9_.])'
                                    r"(?P<exc>(?:[A-Za-z_]\w*\.)+[A-Z]\w*(?:Error|Exception): (?=\S))")
 
 
@@ -312,16 +312,16 @@ _ENDS_CLAUSE = frozenset(" \t,;!?)]}\"'")
 _OPENS, _CLOSES = "([{", ")]}"
 # An English message quoted in such a sentence, in ASCII or CJK quotes; the sentence calls it an error
 # (报错, 错误, 异常, 失败, 抛出, 提示) or the message reads like one itself.
-_PROSE_QUOTE = re.compile(r'["\u201c\u300c\u300e](?P<inner>[\x20-\x7e]{6,600}?)["\u201d\u300d\u300f]')
-_PROSE_SAYS_ERROR = re.compile("报错|错误|異常|异常|失败|失敗|抛出|拋出|提示|崩溃|エラー")
+_PROSE_QUOTE = LazyRe(r'["\u201c\u300c\u300e](?P<inner>[\x20-\x7e]{6,600}?)["\u201d\u300d\u300f]')
+_PROSE_SAYS_ERROR = LazyRe("报错|错误|異常|异常|失败|失敗|抛出|拋出|提示|崩溃|エラー")
 # An English message a sentence introduces with a colon and runs to the end of its line, unquoted
 # ("使用 vLLM 启动 glm4-chat 报错：The model's max seq len (131072) is larger than ..."): no exception name
 # leads it, so only the word before the colon says it is the error.
-_PROSE_COLON_MESSAGE = re.compile("(?:报错|错误|異常|异常|エラー)\\s*[:\uff1a]\\s*(?P<inner>[A-Za-z][\\x20-\\x7e]{11,600})$")
+_PROSE_COLON_MESSAGE = LazyRe("(?:报错|错误|異常|异常|エラー)\\s*[:\uff1a]\\s*(?P<inner>[A-Za-z][\\x20-\\x7e]{11,600})$")
 # A full-width colon after an exception's name, as a Chinese input method types it ("ValueError：...").
 # Looked behind from the colon, not matched from the name's start: a long run of word characters would
 # make that backtrack quadratically.
-_FULLWIDTH_COLON = re.compile(r"(?<=Error)\uff1a\s*|(?<=Exception)\uff1a\s*")
+_FULLWIDTH_COLON = LazyRe(r"(?<=Error)\uff1a\s*|(?<=Exception)\uff1a\s*")
 
 
 def _is_prose(body: str) -> bool:
@@ -402,7 +402,7 @@ def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
 
 # a raise statement alone on its line is a frame's code even where a web page dropped its indentation
 # ("ERROR ... engine.py:366] raise ValueError(f\"No supported config format found in {model}\")")
-_RAISE_STATEMENT = re.compile(r"raise [A-Za-z_][\w.]*(?:\(.*)?$")
+_RAISE_STATEMENT = LazyRe(r"raise [A-Za-z_][\w.]*(?:\(.*)?$")
 
 
 def _mask(text: str) -> str:
@@ -423,14 +423,14 @@ def _stops(body: str) -> bool:
 WRAP_WIDTHS = frozenset((80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 250))
 
 
-_DATED = re.compile(r"^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d")     # a timestamped line is a new record
-_PROGRESS = re.compile(r"\d{1,3}%(?: ?\||\s+Completed)|it/s\]|s/it\]")      # a tqdm bar is never part of a message
-_MP_PROCESS = re.compile(r"^Process [\w-]+:$")
-_RUST_PANIC = re.compile(r"^thread '[^'\n]{0,80}' panicked at ")    # a Rust library's (tokenizers, hf_xet) own report
-_EXITED = re.compile(r"^[\w.-]{1,60} exited with code -?\d+$")  # docker compose on a container that ended          # multiprocessing's header before a child's traceback
+_DATED = LazyRe(r"^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d")     # a timestamped line is a new record
+_PROGRESS = LazyRe(r"\d{1,3}%(?: ?\||\s+Completed)|it/s\]|s/it\]")      # a tqdm bar is never part of a message
+_MP_PROCESS = LazyRe(r"^Process [\w-]+:$")
+_RUST_PANIC = LazyRe(r"^thread '[^'\n]{0,80}' panicked at ")    # a Rust library's (tokenizers, hf_xet) own report
+_EXITED = LazyRe(r"^[\w.-]{1,60} exited with code -?\d+$")  # docker compose on a container that ended          # multiprocessing's header before a child's traceback
 # Python's warnings module ("/x/torch/cuda/__init__.py:129: UserWarning: CUDA initialization: ..."), printed
 # to stderr between another program's records: its own message, never the tail of the INFO line above it.
-_PY_WARNING = re.compile(r"^\S[^\n]{0,400}?\.py:\d+: (?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*Warning: ")
+_PY_WARNING = LazyRe(r"^\S[^\n]{0,400}?\.py:\d+: (?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*Warning: ")
 
 
 def _py_warning(body: str) -> bool:
@@ -440,7 +440,7 @@ def _py_warning(body: str) -> bool:
 # build log prints indented under pip's "[N lines of output]": an error, not a traceback's code; so is
 # CMake's "CMake Error at <file>:<line> (message):".
 _COMPILER_ERROR = LazyRe(r"^[^\s:]{1,400}:\d+(?::\d+)?: (?:fatal )?error: ")
-_SHELL_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]( |$)")
+_SHELL_PROMPT = LazyRe(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]( |$)")
 
 
 def _joiner(prev_raw: str, prev_body: str, body: str) -> str:
@@ -521,7 +521,7 @@ def _later_exception(text: str) -> tuple[str, str] | None:
 
 
 # A code span that closes: a backtick after a word and before a space or the end ("quantizer.`").
-_CLOSING_TICK = re.compile(r"(?<=\S)`+(?=\s|$)")
+_CLOSING_TICK = LazyRe(r"(?<=\S)`+(?=\s|$)")
 
 
 def _end_of_quoted(text: str) -> str:
@@ -811,7 +811,7 @@ def _last_non_blank(text: str, end: int, chunk: int = 65536) -> int:
 
 # The frame a traceback prints last above its exception is the code that raised it: the stack families read
 # whose site it is, the derivers whose import failed (a package beside vLLM, or vLLM itself).
-_FRAME_LINE = re.compile(r'File "([^"\n]{1,400})", line \d+, in ([\w<>.]*)')
+_FRAME_LINE = LazyRe(r'File "([^"\n]{1,400})", line \d+, in ([\w<>.]*)')
 FRAME_REACH = 8         # lines between a frame and its exception: the source line, carets, a chained note
 
 

@@ -82,7 +82,7 @@ def stack_line(ix, facts: dict, lang: str) -> str | None:
 
 # --- error-code ---------------------------------------------------------------------------------------------
 
-_NVML_LIBRARY_VERSION = re.compile(r"NVML library version: (\d+\.\d+(?:\.\d+)?)")     # nvidia-smi's line under it
+_NVML_LIBRARY_VERSION = LazyRe(r"NVML library version: (\d+\.\d+(?:\.\d+)?)")     # nvidia-smi's line under it
 
 
 def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
@@ -168,27 +168,27 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
 
 # torch_npu's checks name the call that failed: "NPU function error: aclrtSetDevice(device), error code is 507033",
 # "HCCL function error: HcclAllreduce(...), error code is 7"
-_NPU_CALL = re.compile(r"\b(?:NPU|HCCL) function error: (?:call )?([\w:]+)(?:\(|,)")
+_NPU_CALL = LazyRe(r"\b(?:NPU|HCCL) function error: (?:call )?([\w:]+)(?:\(|,)")
 # its own code: "ERR00100 PTA call acl api failed" (sub-module 00, code 100)
-_TORCH_NPU_CODE = re.compile(r"\bERR(\d{2})(\d{3}) ([A-Z]+)\b")
+_TORCH_NPU_CODE = LazyRe(r"\bERR(\d{2})(\d{3}) ([A-Z]+)\b")
 # the text torch_npu takes from ACL's recent error ("[Error]: Failed to start the device."), and CANN's own
 # message under it: a code of a letter E, a letter or digit for the component and four digits ("EL0003: [PID: 1]
 # 2025-07-01-08:38:48.960.716 The argument is invalid."), or after the code's name in newer CANN releases
 # ("Unsupported_Operator(EZ3002): Optype [TransData] of Ops kernel [AIcoreEngine] is unsupported.")
-_NPU_SAYS = re.compile(r"\[Error\]: ([^.\n]{4,120}\.)")
-_CANN_CODE = re.compile(r"\b(E[A-Z0-9]\d{4})\)?(?::|(?=\[PID))\s*(?:\[PID: ?\d+\]\s*)?(?:[\d.:-]{10,}\s*)?"
+_NPU_SAYS = LazyRe(r"\[Error\]: ([^.\n]{4,120}\.)")
+_CANN_CODE = LazyRe(r"\b(E[A-Z0-9]\d{4})\)?(?::|(?=\[PID))\s*(?:\[PID: ?\d+\]\s*)?(?:[\d.:-]{10,}\s*)?"
                         r"(?:\(E[A-Z0-9]\d{4}\):\s*)?"
                         r"((?:(?!\s(?:Solution|Possible Cause|TraceBack)\b)[^\n]){4,200}?[.!](?=\s|$|\[FUNC:))?")
 # CANN's catch-all codes (EZ9999, E89999, EE9999, ...) print "Inner Error!" first and the operator's own reason on the
 # next line under the same code ("E89999[PID: 1] ... (E89999): When layout is TND, queryD(256) ... must be ... 128."):
 # that reason is the message worth quoting
-_CANN_INNER = re.compile(r"^Inner Error!?$")
+_CANN_INNER = LazyRe(r"^Inner Error!?$")
 # CANN's runtime code for a failed device allocation ("EL0004: ... Failed to allocate memory. Possible Cause: Available
 # memory is insufficient."), or the allocation's own 207001 in CANN's trace under another call's code (aclrtMemcpy's
 # 507899 "drv internal error" after "malloc physical memory failed, runtime result = 207001")
-_CANN_OOM = re.compile(r"\bEL0004\b|(?:memory failed|alloc[\w ]{0,20} failed), runtime result = 207001\b")
+_CANN_OOM = LazyRe(r"\bEL0004\b|(?:memory failed|alloc[\w ]{0,20} failed), runtime result = 207001\b")
 # the operator torch_npu names when an asynchronous task failed ("... the current working operator name is aclnnRmsNorm.")
-_NPU_OPERATOR = re.compile(r"current working operator name is ([\w.]+?)\.?(?=\s|$)")
+_NPU_OPERATOR = LazyRe(r"current working operator name is ([\w.]+?)\.?(?=\s|$)")
 # torch_npu's sub-modules (utils/_error_code.py, _SubModuleID): what part of torch_npu reported
 _TORCH_NPU_MODULES = {
     "en": {"PTA": "torch_npu's core (devices, memory, streams)", "OPS": "its operators",
@@ -243,7 +243,7 @@ def _cann_message(text: str) -> dict:
 
 
 # oneCCL's "ze error at zeMemOpenIpcHandle, code: ..." and the runtimes' "zeInit failed": the call that failed
-_ZE_CALL = re.compile(r"\b(ze[A-Z]\w+)\b")
+_ZE_CALL = LazyRe(r"\b(ze[A-Z]\w+)\b")
 # advice paragraphs by code: {?code_ze_<words>}
 _ZE_ADVICE = {0x70000001: "code_ze_device_lost", 0x70000003: "code_ze_out_of_device_memory",
               0x78000001: "code_ze_uninitialized"}
@@ -272,7 +272,7 @@ def _level_zero(rec, text: str) -> dict:
 # cuBLASLt's "... with transpose_mat1 1 ... Atype 14 ..."): the types that need a newer GPU than some have.
 _CALL_TYPES = ((re.compile(r"\bCUDA_R_8F_E[45]M[23]\b|Float8_e4m3|Float8_e5m2|\bfp8\b", re.I), "fp8", (8, 9)),
                (re.compile(r"\bCUDA_R_16BF\b|\bbfloat16\b|\bBFloat16\b"), "bf16", (8, 0)))
-_LT_CALL = re.compile(r"\bcublasLt\w*")
+_LT_CALL = LazyRe(r"\bcublasLt\w*")
 _MISMATCH_SAYS = {("cublas", 1), ("cublas", 7), ("cublas", 13), ("cudnn", 1001), ("cudnn", 1002), ("cudnn", 4006),
                   ("cudnn", 5000)}
 # A handle or its workspace that could not be made, which takes GPU memory (the answer then says how much the run
@@ -281,7 +281,7 @@ _MISMATCH_SAYS = {("cublas", 1), ("cublas", 7), ("cublas", 13), ("cudnn", 1001),
 # first matrix multiply, cublasSetWorkspace just after it, cudnnCreate at its first convolution). An internal error of
 # a matrix multiply (cublasGemmEx) creates nothing.
 _HANDLE_STATUSES = {("cublas", 1), ("cublas", 3), ("cudnn", 1001)}
-_HANDLE_CALL = re.compile(r"\b(?:cublas(?:Lt)?Create|cublas(?:Lt)?SetWorkspace\w*|cudnnCreate)\b")
+_HANDLE_CALL = LazyRe(r"\b(?:cublas(?:Lt)?Create|cublas(?:Lt)?SetWorkspace\w*|cudnnCreate)\b")
 
 
 def _library_status(ix, kind: str, rec, c, facts: dict, lang: str) -> dict:
@@ -351,9 +351,9 @@ def _gemm_type(text: str, facts: dict, lang: str) -> dict:
 
 # --- loader ---------------------------------------------------------------------------------------------------
 
-_CONDA = re.compile(r"(?:conda|miniconda\d?|anaconda\d?|mamba|miniforge\d?)[/\\]", re.I)
+_CONDA = LazyRe(r"(?:conda|miniconda\d?|anaconda\d?|mamba|miniforge\d?)[/\\]", re.I)
 # The operating system's library folders (Debian's multiarch, RHEL's lib64, the merged /usr).
-_SYSTEM_LIB = re.compile(r"/(?:usr/)?lib(?:64|32)?/(?:[\w-]+-linux-gnu/)?libstdc\+\+\.so")
+_SYSTEM_LIB = LazyRe(r"/(?:usr/)?lib(?:64|32)?/(?:[\w-]+-linux-gnu/)?libstdc\+\+\.so")
 
 
 # The loader's shapes in Chinese (the index words their meaning in English).
@@ -462,9 +462,9 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
 
 
 # torch's own libraries and vLLM's own extensions: the torch-symbol advice (reinstall the torch vLLM pins) is theirs
-_TORCH_LIB = re.compile(r"^lib(?:torch|c10|caffe2|shm)\w*\.so")
-_VLLM_EXT = re.compile(r"(?:^|[/\\])vllm[/\\]|^_(?:C|moe_C|rocm_C|vllm_fa\d?_C|flashmla_C)\.")
-_SITE = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<rel>.+)$")
+_TORCH_LIB = LazyRe(r"^lib(?:torch|c10|caffe2|shm)\w*\.so")
+_VLLM_EXT = LazyRe(r"(?:^|[/\\])vllm[/\\]|^_(?:C|moe_C|rocm_C|vllm_fa\d?_C|flashmla_C)\.")
+_SITE = LazyRe(r"[/\\](?:site|dist)-packages[/\\](?P<rel>.+)$")
 
 
 def _extension_module(library: str) -> str | None:
@@ -493,7 +493,7 @@ def _cuda_suffix(package: str) -> int:
 ERRNO_ADVISED = {"ENOSPC", "EMFILE", "ENFILE", "EACCES", "EPERM", "EROFS", "ENOENT", "ENOMEM", "ECONNREFUSED",
                  "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ECONNRESET", "EADDRINUSE", "ENOTDIR", "EBUSY",
                  "ENOSYS", "EXDEV", "EDQUOT"}
-_HOME_CACHE = re.compile(r"^(?P<home>.*?)[/\\](?P<dot>\.cache|\.config|\.triton|\.nv)(?=[/\\]|$)")
+_HOME_CACHE = LazyRe(r"^(?P<home>.*?)[/\\](?P<dot>\.cache|\.config|\.triton|\.nv)(?=[/\\]|$)")
 
 
 def cache_of(ix, path: str):
@@ -622,10 +622,10 @@ def _pip_conflict(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     return out
 
 
-_DEV_BUILD = re.compile(r"\.dev|\+g[0-9a-f]")
+_DEV_BUILD = LazyRe(r"\.dev|\+g[0-9a-f]")
 # the torch NVIDIA builds into its NGC PyTorch containers: a pre-release of the next torch with the commit and the
 # container's release as its local tag ("2.6.0a0+ecf3bae40a.nv25.01"); no `torch==X` pin of vLLM takes it
-_NGC_TORCH = re.compile(r"\d+\.\d+\.\d+a0\+(?:[0-9a-f]{7,}\.)?nv(\d{2}\.\d{1,2})\b")
+_NGC_TORCH = LazyRe(r"\d+\.\d+\.\d+a0\+(?:[0-9a-f]{7,}\.)?nv(\d{2}\.\d{1,2})\b")
 
 
 def releases_pinning(ix, package: str, version: str) -> list[str]:

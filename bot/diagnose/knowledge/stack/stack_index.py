@@ -116,13 +116,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bot.base.lazyre import LazyRe
+
 from ..data_copies import DataCopies
 from ..raise_sites import bits
 
 # The forms an errno number is printed in: Python's "[Errno 28]", "errno=28", Rust's "(os error 28)"
 # and its io::Error as Debug prints it ("Os { code: 13, kind: PermissionDenied, message: ... }"),
 # c10's "Error code 12 (Cannot allocate memory)".
-ERRNO_FORMS = re.compile(r"\[Errno (-?\d+)\]|\berrno[ =:]+(\d+)\b|\((?:os )?error (\d+)\)"
+ERRNO_FORMS = LazyRe(r"\[Errno (-?\d+)\]|\berrno[ =:]+(\d+)\b|\((?:os )?error (\d+)\)"
                          r"|\bError code (\d+) \((?=[A-Z][a-z])|\bOs \{ code: (\d+), kind: ", re.I)
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -327,7 +329,7 @@ def _loose(text: str) -> str:
 
 
 # English words right after Python's "[Errno N]": the strerror of the system that raised it
-_AFTER_NUMBER = re.compile(r" [A-Z][a-z']+(?: [a-z']+)+\s*(?::|$)", re.M)
+_AFTER_NUMBER = LazyRe(r" [A-Z][a-z']+(?: [a-z']+)+\s*(?::|$)", re.M)
 
 
 def _fold(text: str) -> str:
@@ -350,11 +352,11 @@ _CODE_NAME = r"\b(?:cudaError\w+|cudaSuccess|CUDA_ERROR_\w+|CUDA_SUCCESS|nccl[A-
              r"|hipError[A-Z]\w+|HSA_STATUS_ERROR\w*|(?:ZE|UR)_RESULT_[A-Z_]+|AMDSMI_STATUS_[A-Z_]+" \
              r"|(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_[A-Z0-9_]+|CUFFT_[A-Z0-9_]+)\b"
 # the math libraries' statuses (CUBLAS_STATUS_..., CUFFT_...): named as torch prints them, never by text
-_LIBRARY_NAME = re.compile(r"(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_|CUFFT_")
+_LIBRARY_NAME = LazyRe(r"(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_|CUFFT_")
 _EXC_PREFIX = r"^(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Failure)|Exception):\s*"
 # torch's check of a HIP call: "HIP error: <hipGetErrorString's text>" (c10's C10_HIP_CHECK, hipified
 # from C10_CUDA_CHECK's "CUDA error: ..."); the reader joins the lines after it onto the same line
-_HIP_SAYS = re.compile(r"\bHIP error: ")
+_HIP_SAYS = LazyRe(r"\bHIP error: ")
 _STACK_FOLDER = r"[/\\](torch|transformers|tokenizers|huggingface_hub|triton)[/\\](?=[\w/\\]+\.py)"
 _FRAME = r"(?:site-packages|dist-packages)[/\\](?P<rel>(?P<pkg>[A-Za-z_]\w*)[/\\][^\"'\s,]*)"
 # a home in a path: ~, root's, a user's, macOS's, Windows'; or none at all (HOME=/ gives "/.cache")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from bot.base.lazyre import LazyRe
 from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.facts import site_package
@@ -111,8 +112,8 @@ def _hit(m: Message, lines: list[str], facts: dict, families: dict) -> Hit | Non
 
 # --- name-unknown: a config field or environment variable the release does not have ----------------
 
-_FIELD_NOT_FOUND = re.compile(r"Field '(?P<name>\w+)' not found in (?P<cls>\w+)")
-_UNKNOWN_ENV = re.compile(r"Unknown vLLM environment variable detected: (?P<name>VLLM_\w+)")
+_FIELD_NOT_FOUND = LazyRe(r"Field '(?P<name>\w+)' not found in (?P<cls>\w+)")
+_UNKNOWN_ENV = LazyRe(r"Unknown vLLM environment variable detected: (?P<name>VLLM_\w+)")
 
 
 def _name_unknown(idx, m: Message, lines, facts) -> Hit | None:
@@ -139,10 +140,10 @@ def _unknown(idx, m: Message, kind: str, name: str, cls: str | None) -> Hit:
 
 # --- config-invalid: pydantic rejected a field of a vLLM config class --------------------------------
 
-_VALIDATION = re.compile(r"(?P<count>\d+) validation errors? for (?P<cls>[A-Z]\w*)\s*$")
-_PROBLEM = re.compile(r"^\s+(?P<problem>[A-Z][^\[]*?)\s*(?:\[type=(?P<type>\w+)(?:, input_value=(?P<value>.*?))?"
+_VALIDATION = LazyRe(r"(?P<count>\d+) validation errors? for (?P<cls>[A-Z]\w*)\s*$")
+_PROBLEM = LazyRe(r"^\s+(?P<problem>[A-Z][^\[]*?)\s*(?:\[type=(?P<type>\w+)(?:, input_value=(?P<value>.*?))?"
                       r"(?:, input_type=\w+)?\])?\s*$")
-_FIELD_LINE = re.compile(r"^(?P<field>[a-z_][\w.]*)\s*$")
+_FIELD_LINE = LazyRe(r"^(?P<field>[a-z_][\w.]*)\s*$")
 
 
 def _validated_class(m: Message, lines: list[str]) -> str | None:
@@ -182,7 +183,7 @@ def _config_invalid(idx, m: Message, lines, facts) -> Hit | None:
 
 # vLLM's CLI parses a JSON argument into its config class: pydantic rejects the whole value, with
 # no field line ("argument --compilation-config/-O: 1 validation error for CompilationConfig").
-_CLI_ARG = re.compile(r"\berror: argument (?P<flag>--[\w-]+)(?:/-\w+)?: \d+ validation errors? for (?P<cls>\w+)")
+_CLI_ARG = LazyRe(r"\berror: argument (?P<flag>--[\w-]+)(?:/-\w+)?: \d+ validation errors? for (?P<cls>\w+)")
 
 
 def _whole_argument(idx, m: Message, lines, cls: str, facts: dict) -> tuple[list, str]:
@@ -243,8 +244,8 @@ def _plain_value(value: str | None) -> str | None:
 # --- optional-package: vLLM imported a package that is not installed -------------------------------
 
 # typographic quotes too: a person retyping the line (macOS, a chat client) writes ‘triton’
-_NO_MODULE = re.compile(r"No module named ['‘’](?P<module>[\w.]+)['‘’]")
-_VLLM_FILE = re.compile(r"(?:^|[/\\])(vllm[/\\][\w/\\]+?)\.py$")
+_NO_MODULE = LazyRe(r"No module named ['‘’](?P<module>[\w.]+)['‘’]")
+_VLLM_FILE = LazyRe(r"(?:^|[/\\])(vllm[/\\][\w/\\]+?)\.py$")
 
 
 def _optional_package(idx, m: Message, lines, facts) -> Hit | None:
@@ -275,7 +276,7 @@ def _optional_package(idx, m: Message, lines, facts) -> Hit | None:
                 "path": [p for p in path if p]})
 
 
-_FRAME = re.compile(r'^\s*File "(?P<path>[^"]+)", line \d+, in (?P<func>[\w<>.]+)')
+_FRAME = LazyRe(r'^\s*File "(?P<path>[^"]+)", line \d+, in (?P<func>[\w<>.]+)')
 
 
 def frames_before(lines: list[str], line_no: int, limit: int = 200) -> list[tuple[str, str]]:
@@ -329,10 +330,10 @@ def vllm_module(path: str) -> str | None:
 
 # --- module-gone: a framework imports a vLLM module or name this release no longer (or not yet) has --
 
-_NO_VLLM_MODULE = re.compile(r"No module named ['‘’](?P<module>vllm(?:\.\w+)+)['‘’]")
+_NO_VLLM_MODULE = LazyRe(r"No module named ['‘’](?P<module>vllm(?:\.\w+)+)['‘’]")
 # CPython's words; `(unknown location)` is a bare folder named vllm (vllm-namespace-shadow) and a
 # `partially initialized module` is a circular import: neither is a release without the name
-_NO_VLLM_NAME = re.compile(r"cannot import name ['‘’](?P<name>\w+)['‘’] from ['‘’](?P<module>vllm(?:\.\w+)*)['‘’]"
+_NO_VLLM_NAME = LazyRe(r"cannot import name ['‘’](?P<name>\w+)['‘’] from ['‘’](?P<module>vllm(?:\.\w+)*)['‘’]"
                            r"(?! \(unknown location\))")
 
 
@@ -407,7 +408,7 @@ _CATCH_ALL = frozenset({"except", "except Exception", "except BaseException"})
 
 # A final release as PyPI numbers it ("0.8.2", "0.6.3.post1"; a local tag like "+cu121" aside): a dev or
 # rc build ("0.10.1rc2.dev158+g88491c1b6") may already carry messages of the release after it.
-_FINAL = re.compile(r"\d+(?:\.\d+)+(?:\.post\d+)?")
+_FINAL = LazyRe(r"\d+(?:\.\d+)+(?:\.post\d+)?")
 
 
 def _predates(idx, found, facts: dict) -> bool:
@@ -432,7 +433,7 @@ def _predates(idx, found, facts: dict) -> bool:
 # Code of one architecture: a model's own file, its config or processor class (vLLM keeps copies of
 # transformers' config classes there, with transformers' validation messages). The folders' shared
 # modules are no one model's.
-_MODEL_FILE = re.compile(r"^vllm/(?:model_executor/models|transformers_utils/(?:configs|processors))/(?P<stem>\w+)\.py$"
+_MODEL_FILE = LazyRe(r"^vllm/(?:model_executor/models|transformers_utils/(?:configs|processors))/(?P<stem>\w+)\.py$"
                          r"|^vllm/models/(?P<folder>\w+)/")
 _SHARED_MODEL_FILES = frozenset({"__init__", "adapters", "config", "interfaces", "interfaces_base", "module_mapping",
                                  "registry", "utils", "vision", "common"})
