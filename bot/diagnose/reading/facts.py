@@ -2076,6 +2076,8 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         # "yes" where the paste's own container command asks for no GPU (a paragraph's `{?container_gpus_missing}`)
         "container_gpus_missing": "yes" if container_gpu_request(near) == "none" else None,
         "container_gpu_command": container_gpu_command(near),
+        # the image the paste's own `docker run` / compose file names, for answers that point back at it
+        "container_image": container_image(near),
         "pip_conflicts": conflicts,
         "index_failure": index_failure(near),
         "uv_wheels_shipped": uv_wheels_shipped(near),
