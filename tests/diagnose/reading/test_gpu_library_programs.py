@@ -5,6 +5,7 @@ import pytest
 
 from bot.diagnose import diagnose
 from bot.diagnose.reading import facts
+from tests.support.programs import assert_shows_program
 
 # one line each from the threads of tests/fixtures/logs/_negative/foreign10-*
 OTHER_PROGRAMS = {
@@ -36,10 +37,7 @@ OTHER_PROGRAMS = {
 
 @pytest.mark.parametrize("program", sorted(OTHER_PROGRAMS))
 def test_a_gpu_librarys_own_check_shows_its_program(program):
-    paste = OTHER_PROGRAMS[program]
-    f = facts.extract(paste)
-    assert program in (f["foreign_context"] or ""), f["foreign_context"]
-    assert not f["stack_context"] and diagnose(paste).diagnoses == []
+    assert not assert_shows_program(OTHER_PROGRAMS[program], program)["stack_context"]
 
 
 def test_a_vllm_log_that_names_them_stays_vllms():

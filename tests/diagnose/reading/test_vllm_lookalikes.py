@@ -5,6 +5,7 @@ import pytest
 
 from bot.diagnose import diagnose
 from bot.diagnose.reading import facts
+from tests.support.programs import assert_shows_program
 
 # lines from the threads of tests/fixtures/logs/_negative/foreign11-*
 LOOKALIKES = {
@@ -21,10 +22,7 @@ LOOKALIKES = {
 
 @pytest.mark.parametrize("program", sorted(LOOKALIKES))
 def test_a_lookalike_engines_log_shows_its_program(program):
-    paste = LOOKALIKES[program]
-    f = facts.extract(paste)
-    assert program in (f["foreign_context"] or ""), f["foreign_context"]
-    assert diagnose(paste).diagnoses == []
+    assert_shows_program(LOOKALIKES[program], program)
 
 
 def test_an_engine_that_copied_vllms_log_header_is_not_vllm_by_that_header():
