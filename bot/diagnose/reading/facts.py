@@ -196,10 +196,12 @@ _WEIGHT_SYNC = (
     # vLLM server's first worker serves the group's store on the server's group port, the trainer joins it last
     ("server", ("init_communicator", "update_named_param")),
     # OpenRLHF's and verl's weight-update groups (model_update_group, _broadcast_to_vllm), SGLang-style
-    # update_weights_from_distributed, vLLM's own weight-transfer engine (vllm/distributed/weight_transfer/): the
-    # trainer picks the group's address and port and hands them to vLLM's workers
+    # update_weights_from_distributed, vLLM's own weight-transfer engine (vllm/distributed/weight_transfer/), NeMo-RL's
+    # refit group (vllm_generation.init_collective, update_weights_from_collective): the trainer picks the group's
+    # address and port and hands them to vLLM's workers
     ("trainer", ("model_update_group", "weight_update_group", "init_weight_update", "init_weights_update",
-                 "update_weights_from_distributed", "broadcast_to_vllm", "weight_transfer/", "weighttransferengine")),
+                 "update_weights_from_distributed", "broadcast_to_vllm", "weight_transfer/", "weighttransferengine",
+                 "vllm_generation.init_collective", "update_weights_from_collective")),
     # a PyNcclCommunicator over a StatelessProcessGroup ("PyNcclCommunicator(pg, device=...)"): vLLM's own groups pass
     # group=, only weight-sync code (TRL's client, vLLM's RL examples and weight transfer, verl's and other
     # frameworks' helpers) builds one this way; who set its rendezvous up it does not say
