@@ -1110,7 +1110,7 @@ _VLLM_HOST_IMAGES = ("vllm", "verl", "openrlhf", "llamafactory", "llama-factory"
 # does not answer; only images that exist to test the GPU or to build on (CUDA's bases and samples, plain OS
 # images) stay the stack's to answer, as the first step of any vLLM container's set-up.
 _GPU_TEST_IMAGES = LazyRe(r"(?:^|/)(?:cuda|cuda-sample|samples|ubuntu|debian|centos|rockylinux|almalinux|fedora|"
-                              r"alpine|busybox|nbody)(?::|@|$)")
+                          r"alpine|busybox|nbody)(?::|@|$)")
 _CONTAINER_NOT_STARTED = ("error response from daemon", "oci runtime create failed", "nvidia-container-cli",
                           "could not select device driver", "unresolvable cdi devices", "error running hook",
                           "error running prestart hook", "failed to create shim", "unknown or invalid runtime name",
@@ -1139,9 +1139,9 @@ def container_image(text: str) -> str | None:
 # wrapper), a CDI device (`--device nvidia.com/gpu=all`, podman's way) or the device nodes by name; a compose file's
 # device reservation, `runtime: nvidia` or `gpus:`.
 _RUN_GPU_REQUEST = LazyRe(r"--gpus\b|--runtime[= ]+['\"]?nvidia|--device[= ]+['\"]?(?:nvidia\.com/gpu|/dev/nvidia)"
-                              r"|--cdi-device|nvidia_visible_devices", re.I)
+                          r"|--cdi-device|nvidia_visible_devices", re.I)
 _COMPOSE_GPU_REQUEST = LazyRe(r"^\s*(?:runtime:\s*['\"]?nvidia|driver:\s*['\"]?nvidia|gpus:|capabilities:.*\bgpu\b"
-                                  r"|-\s*['\"]?nvidia\.com/gpu)", re.I | re.M)
+                              r"|-\s*['\"]?nvidia\.com/gpu)", re.I | re.M)
 _OTHER_ACCELERATOR = LazyRe(r"cpu|xpu|rocm|amd|tpu|neuron|hpu|gaudi|openvino|ascend|npu|arm64|aarch64", re.I)
 _OTHER_DEVICE = LazyRe(r"/dev/(?:dri|kfd|accel|neuron|davinci)")
 _COMPOSE_SERVICES = _P(r"^services:\s*$", re.M, literals=("services:",))
@@ -1203,9 +1203,9 @@ def program_sign(text: str) -> str | None:
 _LOADER_PROGRAM = _P(r"^[>\s]*(\S{1,200}?): error while loading shared libraries:", re.M,
                      literals=("error while loading shared libraries",))
 _OWN_EXECUTABLES = LazyRe(r"(?:python[\d.]*m?|vllm|ray|raylet|gcs_server|plasma_store_server|nvidia-[\w-]+|"
-                              r"nvcc|ptxas|cicc|fatbinary|nvlink|cc1(?:plus)?|c\+\+|[gc]\+\+(?:-\d+)?|gcc(?:-\d+)?|"
-                              r"ld(?:\.\w+)?|as|cmake|ninja|make|pip\d?|uv|conda|mamba|torchrun|bash|sh|docker|"
-                              r"podman|uvicorn|jupyter[\w-]*|ipython\d?)", re.I)
+                          r"nvcc|ptxas|cicc|fatbinary|nvlink|cc1(?:plus)?|c\+\+|[gc]\+\+(?:-\d+)?|gcc(?:-\d+)?|"
+                          r"ld(?:\.\w+)?|as|cmake|ninja|make|pip\d?|uv|conda|mamba|torchrun|bash|sh|docker|"
+                          r"podman|uvicorn|jupyter[\w-]*|ipython\d?)", re.I)
 
 
 def loader_program(text: str) -> str | None:
@@ -2315,8 +2315,8 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
 # Tracebacks that are not Python's own format: IPython's and Jupyter's ("File /path/x.py:674, in f(...)",
 # older ones "/path/x.py in f(...)", Colab wraps the path in a link) and rich's boxes ("│ /path/x.py:12 in f").
 _NOTEBOOK_FRAME = LazyRe(r"^\s*File (?:\x1b\[[\d;]*m)?((?:[A-Za-z]:\\|~|/)[^\n:]{0,300}(?:\\|/)[^\n:\\/]{1,80}\.py):\d+"
-                             r"|^\[?((?:[A-Za-z]:\\|/)[^\s\]]{1,300}\.py)(?:\]\([^)\n]{0,200}\))? in [\w<>]+\("
-                             r"|^[│|]\s*((?:[A-Za-z]:\\|~|/)[^\s│]{1,300}\.py):\d+ in [\w<>.]+", re.M)
+                         r"|^\[?((?:[A-Za-z]:\\|/)[^\s\]]{1,300}\.py)(?:\]\([^)\n]{0,200}\))? in [\w<>]+\("
+                         r"|^[│|]\s*((?:[A-Za-z]:\\|~|/)[^\s│]{1,300}\.py):\d+ in [\w<>.]+", re.M)
 
 
 def traceback_paths(text: str) -> list[str]:
@@ -2367,7 +2367,7 @@ def _foreign_package(paths: list[str]) -> str | None:
 
 
 _BUILD_FRAME = LazyRe(r"[/\\](?:pip-build-env-[^/\\]+|setuptools|_distutils|pip[/\\]_internal)[/\\]|"
-                          r"torch[/\\]utils[/\\]cpp_extension\.py$")
+                      r"torch[/\\]utils[/\\]cpp_extension\.py$")
 # The `ray` command itself (`ray start --address`, `ray status`): its entry script, Ray's own modules and
 # click, which parses its arguments. A traceback of nothing else is Ray's, the stack beneath vLLM, whose
 # own words (a version mismatch, an unreachable GCS) mean the same whoever runs the cluster.

@@ -52,7 +52,7 @@ EXCEPTION_LINE = LazyRe(
 )
 _FRAME = LazyRe(r"^\s*(?:File \"|\^+\s*$|~+\^*~*\s*$)")
 _CHAIN = LazyRe(r"^(?:Traceback \(most recent call last\)|During handling of the above exception|"
-                    r"The above exception was the direct cause|\s*\+-)")
+                r"The above exception was the direct cause|\s*\+-)")
 
 # Words that mark a line worth a closer look, searched in the lower-cased text with str.find, which
 # is several times faster than one regex alternation over a large paste. Rules with `scope: any`
@@ -145,7 +145,7 @@ RELAY = LazyRe(r"Worker failed with error (?P<q>['\"])(?P<inner>.+?)(?P=q),? ple
 # repr (`Error code: 400 - {'object': 'error', 'message': '...'}`, the openai SDK). The message is
 # vLLM's own text.
 _ERROR_BODY = LazyRe(r"""['"]message['"]\s*:\s*(?P<q>["'])(?P<inner>(?:\\.|(?!(?P=q))[^\\]){8,4000}?)(?P=q)"""
-                         r"""(?=\s*[,}])""")
+                     r"""(?=\s*[,}])""")
 # Only vLLM's own bodies: it names the exception class (`"type":"BadRequestError"`) or, before
 # 0.10, says `'object': 'error'`; OpenAI's hosted API words some messages the same way but types
 # them in snake case (`"invalid_request_error"`), and its errors are not vLLM's.
@@ -212,7 +212,7 @@ _WRAPPED = LazyRe(r"(\*\*|\*|__|`+|~~)(?=\S)(?P<inner>.+?)(?<=\S)\1[.:;,!?\u3002
 _LABEL = LazyRe(r"(\*\*|\*|__)[^*_:\n]{1,30}(?::\1|\1:)[ \t]+(?=\S)")
 # An exception quoted inside a sentence: "I get `ValueError: ...` when loading".
 _SPAN_EXCEPTION = LazyRe(r"(`+|\*\*)(?P<inner>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*"
-                             r"(?:Error|Exception|Exit|Interrupt|Fault|Failure)(?::[^`*]*)?)\1")
+                         r"(?:Error|Exception|Exit|Interrupt|Fault|Failure)(?::[^`*]*)?)\1")
 
 
 def _unformat(line: str) -> str:
@@ -288,7 +288,7 @@ _LATER_EXCEPTION = LazyRe(r"(?<![A-Za-z0-9_.])(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Erro
 # ('File "x/adapters.py", line 519, in send raise ConnectionError(e) requests.exceptions.ConnectionError: ...').
 # Only a module-qualified exception name counts: a frame's code may hold "Error: " in a string.
 _FRAME_THEN_EXCEPTION = LazyRe(r'^\s*File "[^"\n]{1,400}", line \d+, in [\w<>.]+ .{0,400}?(?<![A-Za-z0-9_.])'
-                                   r"(?P<exc>(?:[A-Za-z_]\w*\.)+[A-Z]\w*(?:Error|Exception): (?=\S))")
+                               r"(?P<exc>(?:[A-Za-z_]\w*\.)+[A-Z]\w*(?:Error|Exception): (?=\S))")
 
 
 # Chinese (and Japanese) blog and forum prose around a pasted error: CSDN, Zhihu, Juejin and the

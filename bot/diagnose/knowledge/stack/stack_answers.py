@@ -177,8 +177,8 @@ _TORCH_NPU_CODE = LazyRe(r"\bERR(\d{2})(\d{3}) ([A-Z]+)\b")
 # ("Unsupported_Operator(EZ3002): Optype [TransData] of Ops kernel [AIcoreEngine] is unsupported.")
 _NPU_SAYS = LazyRe(r"\[Error\]: ([^.\n]{4,120}\.)")
 _CANN_CODE = LazyRe(r"\b(E[A-Z0-9]\d{4})\)?(?::|(?=\[PID))\s*(?:\[PID: ?\d+\]\s*)?(?:[\d.:-]{10,}\s*)?"
-                        r"(?:\(E[A-Z0-9]\d{4}\):\s*)?"
-                        r"((?:(?!\s(?:Solution|Possible Cause|TraceBack)\b)[^\n]){4,200}?[.!](?=\s|$|\[FUNC:))?")
+                    r"(?:\(E[A-Z0-9]\d{4}\):\s*)?"
+                    r"((?:(?!\s(?:Solution|Possible Cause|TraceBack)\b)[^\n]){4,200}?[.!](?=\s|$|\[FUNC:))?")
 # CANN's catch-all codes (EZ9999, E89999, EE9999, ...) print "Inner Error!" first and the operator's own reason on the
 # next line under the same code ("E89999[PID: 1] ... (E89999): When layout is TND, queryD(256) ... must be ... 128."):
 # that reason is the message worth quoting

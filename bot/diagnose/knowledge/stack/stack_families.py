@@ -67,7 +67,7 @@ _PLATFORM_CHECK = LazyRe(r"^(?:Exception happens when checking CUDA platform|CUD
 # A CPU build, a platform plugin (vllm-ascend) or another platform confirmed: CUDA's absence is expected.
 _NO_PLATFORM = ("No platform detected", "Failed to infer device type")
 _OTHER_PLATFORM = LazyRe(r"Automatically detected platform|Confirmed \w+ platform is available"
-                             r"|Available plugins for group vllm\.platform_plugins")
+                         r"|Available plugins for group vllm\.platform_plugins")
 
 
 def _candidate_message(m: Message, family: str, text: str = "") -> bool:
@@ -177,7 +177,7 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
 # errors, the above might be the cause": bitsandbytes' warning about duplicate libcudart): advice about
 # an error, not the error. The clause runs up to the code without ending a sentence.
 _CONDITIONAL = LazyRe(r"\b(?:if|when|whenever|in case) (?:you|users?|one) (?:get|see|encounter|hit|run into|receive|"
-                          r"observe|experience)s?\b[^.!?\n]{0,24}$", re.I)
+                      r"observe|experience)s?\b[^.!?\n]{0,24}$", re.I)
 
 
 def quoted_as_possible(text: str, start: int) -> bool:
@@ -258,7 +258,7 @@ def advice_number(kind: str, number: int) -> int | None:
 # "named symbol not found" is a kernel's, not the driver library's.
 AT_INIT_ONLY = {500}
 _CUDA_INIT = LazyRe(r"cudaGetDeviceCount|cuInit|CUDA driver initialization|CUDA initialization|_cuda_init"
-                        r"|_cuda_getDeviceCount|cudaSetDevice|set_device"
+                    r"|_cuda_getDeviceCount|cudaSetDevice|set_device"
                         # c10's device count, raised as well as warned: "CUDA unknown error - this may be due to an
                         # incorrectly set up environment, ... Setting the available devices to be zero."
                         r"|Setting the available devices to be zero")

@@ -125,7 +125,7 @@ from ..raise_sites import bits
 # and its io::Error as Debug prints it ("Os { code: 13, kind: PermissionDenied, message: ... }"),
 # c10's "Error code 12 (Cannot allocate memory)".
 ERRNO_FORMS = LazyRe(r"\[Errno (-?\d+)\]|\berrno[ =:]+(\d+)\b|\((?:os )?error (\d+)\)"
-                         r"|\bError code (\d+) \((?=[A-Z][a-z])|\bOs \{ code: (\d+), kind: ", re.I)
+                     r"|\bError code (\d+) \((?=[A-Z][a-z])|\bOs \{ code: (\d+), kind: ", re.I)
 
 DATA_DIR = Path(__file__).parent / "data"
 FORMAT = 1                 # the layout this loader reads (build/tables.py FORMAT)

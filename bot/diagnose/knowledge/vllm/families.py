@@ -142,7 +142,7 @@ def _unknown(idx, m: Message, kind: str, name: str, cls: str | None) -> Hit:
 
 _VALIDATION = LazyRe(r"(?P<count>\d+) validation errors? for (?P<cls>[A-Z]\w*)\s*$")
 _PROBLEM = LazyRe(r"^\s+(?P<problem>[A-Z][^\[]*?)\s*(?:\[type=(?P<type>\w+)(?:, input_value=(?P<value>.*?))?"
-                      r"(?:, input_type=\w+)?\])?\s*$")
+                  r"(?:, input_type=\w+)?\])?\s*$")
 _FIELD_LINE = LazyRe(r"^(?P<field>[a-z_][\w.]*)\s*$")
 
 
@@ -334,7 +334,7 @@ _NO_VLLM_MODULE = LazyRe(r"No module named ['‘’](?P<module>vllm(?:\.\w+)+)['
 # CPython's words; `(unknown location)` is a bare folder named vllm (vllm-namespace-shadow) and a
 # `partially initialized module` is a circular import: neither is a release without the name
 _NO_VLLM_NAME = LazyRe(r"cannot import name ['‘’](?P<name>\w+)['‘’] from ['‘’](?P<module>vllm(?:\.\w+)*)['‘’]"
-                           r"(?! \(unknown location\))")
+                       r"(?! \(unknown location\))")
 
 
 def _module_gone(idx, m: Message, lines, facts) -> Hit | None:
@@ -434,7 +434,7 @@ def _predates(idx, found, facts: dict) -> bool:
 # transformers' config classes there, with transformers' validation messages). The folders' shared
 # modules are no one model's.
 _MODEL_FILE = LazyRe(r"^vllm/(?:model_executor/models|transformers_utils/(?:configs|processors))/(?P<stem>\w+)\.py$"
-                         r"|^vllm/models/(?P<folder>\w+)/")
+                     r"|^vllm/models/(?P<folder>\w+)/")
 _SHARED_MODEL_FILES = frozenset({"__init__", "adapters", "config", "interfaces", "interfaces_base", "module_mapping",
                                  "registry", "utils", "vision", "common"})
 
