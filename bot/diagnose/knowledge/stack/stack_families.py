@@ -259,9 +259,9 @@ def advice_number(kind: str, number: int) -> int | None:
 AT_INIT_ONLY = {500}
 _CUDA_INIT = LazyRe(r"cudaGetDeviceCount|cuInit|CUDA driver initialization|CUDA initialization|_cuda_init"
                     r"|_cuda_getDeviceCount|cudaSetDevice|set_device"
-                        # c10's device count, raised as well as warned: "CUDA unknown error - this may be due to an
-                        # incorrectly set up environment, ... Setting the available devices to be zero."
-                        r"|Setting the available devices to be zero")
+                    # c10's device count, raised as well as warned: "CUDA unknown error - this may be due to an
+                    # incorrectly set up environment, ... Setting the available devices to be zero."
+                    r"|Setting the available devices to be zero")
 
 
 def cuda_starting(text: str) -> bool:
