@@ -354,7 +354,7 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
     of_model = model_lines(mapped, lang)
     if of_model:
         out["model_reads"] = "\n".join(of_model)
-        rest = reads.unmapped(cond, w.get("function"), w.get("file"))
+        rest = reads.unmapped(cond, w.get("function"), w.get("file"), mapped)
         if rest and not settings:
             # `not 1 <= dspark_draft_topk <= draft_vocab_size`: the model's vocabulary is not all the
             # check reads, so "no flag changes it" would be false of the check

@@ -238,9 +238,10 @@ def last_attr(name: str) -> str:
 _BUILTINS = frozenset(dir(builtins)) | {"self", "cls", "torch", "np", "os", "sys", "math", "envs", "current_platform"}
 
 
-def unmapped(condition: str | None, function: str | None, file: str | None) -> list[str]:
+def unmapped(condition: str | None, function: str | None, file: str | None, found: list | None = None) -> list[str]:
     """The names a check's test reads that no row of the table maps (`dspark_draft_topk`,
-    `tensor_name`): a value of the model's beside them does not make the whole check the model's."""
+    `tensor_name`): a value of the model's beside them does not make the whole check the model's.
+    `found`: find()'s rows for this check, where the caller has them already."""
     parsed = parse_condition(condition) if condition and not condition.startswith("except ") else None
     if parsed is None:
         return []
@@ -249,7 +250,9 @@ def unmapped(condition: str | None, function: str | None, file: str | None) -> l
     inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
     bound = {t.id for c in ast.walk(tree) if isinstance(c, ast.comprehension)
              for t in ast.walk(c.target) if isinstance(t, ast.Name)}      # `for n in (...)`
-    mapped = [n for f in find(condition, [], function, file) for n in f.names]
+    if found is None:
+        found = find(condition, [], function, file)
+    mapped = [n for f in found for n in f.names]
     out = []
     for node in ast.walk(tree):
         if id(node) in calls or id(node) in inner or not isinstance(node, (ast.Name, ast.Attribute)):
