@@ -19,7 +19,7 @@ from bot.base.lazyre import LazyRe
 from bot.base.versions import in_range
 from bot.diagnose.knowledge.vllm.releases import version_key
 from bot.diagnose.reading.facts import set_limit
-from bot.diagnose.reading.gpus import cc_label
+from bot.diagnose.reading.gpus import cc_label, named as named_gpus
 
 _DERIVERS: dict = {}        # rule id -> fn(values, facts) -> dict
 # Every engine argument a deriver below may put in `suggest`: the rule book's map of vLLM's source
@@ -895,8 +895,9 @@ def _ptx_feature(values: dict, facts: dict) -> dict:
         # only the build's targets to change: no model runs, so no dtype or checkpoint, and the machine's GPU is no cause
         return {"need_cc": need, "ptx_build": "yes"}
     out: dict = {"need_cc": need}
-    if _gpu_capability(facts):
-        out["gpu_capability"] = _gpu_capability(facts)
+    label = _gpu_capability(facts)
+    if label:
+        out["gpu_capability"] = label
     feature = str(values.get("ptx_feature") or "").lower()
     if "bf16" in feature:
         out["ptx_bf16"] = "yes"
@@ -1245,9 +1246,6 @@ def _dtype(values: dict, facts: dict) -> dict:
 _TORCH_DTYPE = LazyRe(r"torch\.(\w+)")
 
 
-# The GPUs of each compute capability people name, for "this GPU" where the log gives only the number.
-_CC_GPUS = {60: "P100", 61: "P40, P4, GTX 10xx", 70: "V100, Titan V", 75: "T4, RTX 20xx, Quadro RTX",
-            80: "A100, A30", 86: "A10, A40, RTX 30xx, RTX A6000", 87: "Jetson Orin", 89: "L4, L40S, RTX 40xx"}
 # The methods whose minimum fell to 75 when Marlin learned Turing (vLLM 0.14.0: fp8, gptq_marlin, awq_marlin and
 # Marlin's own kernel went from 80 to 75), and the plain method each Marlin name stands in for.
 _MARLIN_PLAIN = {"gptq_marlin": "gptq", "marlin": "gptq", "gptq_marlin_24": "gptq", "awq_marlin": "awq"}
@@ -1277,7 +1275,8 @@ def _quant_capability(values: dict, facts: dict) -> dict:
     need, have = int(num(values.get("min_capability")) or 0), int(num(values.get("current_capability")) or 0)
     if not have:
         return {}
-    out: dict = {"qc_gpus": _CC_GPUS[have]} if have in _CC_GPUS else {}
+    names = named_gpus(have)
+    out: dict = {"qc_gpus": names} if names else {}
     if method in _MARLIN_PLAIN and have >= (75 if _MARLIN_PLAIN[method] == "awq" else 60):
         out.update(qc_marlin_named="yes", qc_plain=_MARLIN_PLAIN[method])
     if values.get("marlin_type"):

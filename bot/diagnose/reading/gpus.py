@@ -55,3 +55,16 @@ def cc_label(cc: str | tuple | None) -> str | None:
         cc = ".".join(str(x) for x in cc[:2])
     m = re.fullmatch(r"(?:sm_)?(\d+)\.?(\d)a?", str(cc or "").strip())
     return f"{int(m.group(1))}.{m.group(2)} (`sm_{int(m.group(1))}{m.group(2)}`)" if m else None
+
+
+# The GPUs people name for each compute capability (the same chips as _TABLE), for "this GPU" in an answer where
+# the log gives only the number.
+_NAMED = {"6.0": "P100", "6.1": "P40, P4, GTX 10xx", "7.0": "V100, Titan V", "7.5": "T4, RTX 20xx, Quadro RTX",
+          "8.0": "A100, A30", "8.6": "A10, A40, RTX 30xx, RTX A6000", "8.7": "Jetson Orin", "8.9": "L4, L40S, RTX 40xx"}
+
+
+def named(cc: str | int | None) -> str | None:
+    """"T4, RTX 20xx, Quadro RTX" for 75 or "7.5"; None for a capability without a list here."""
+    m = re.fullmatch(r"(\d+)\.?(\d)", str(cc or "").strip())
+    return _NAMED.get(f"{int(m.group(1))}.{m.group(2)}") if m else None
+

@@ -52,3 +52,9 @@ def test_the_logs_own_figure_wins_over_the_table():
     assert facts.extract(logtext.clean(text).text)["compute_capability"] == "7.5"
     named = facts.extract(logtext.clean("GPU models and configuration: GPU 0: Tesla V100-PCIE-16GB").text)
     assert named["gpu_name"] == "Tesla V100-PCIE-16GB" and named["compute_capability"] == "7.0"
+
+
+def test_the_gpus_named_for_a_capability_in_either_spelling():
+    assert gpus.named(75) == gpus.named("7.5") == "T4, RTX 20xx, Quadro RTX"
+    assert gpus.named("8.7") == "Jetson Orin"
+    assert gpus.named(90) is None and gpus.named(None) is None
