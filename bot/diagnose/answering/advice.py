@@ -966,9 +966,9 @@ def _flashinfer_arch(values: dict, facts: dict) -> dict:
 # FlashInfer's architecture majors, as its JIT modules list them (supported_major_versions)
 _FI_MAJORS = {"8": "Ampere/Ada (8.x)", "9": "Hopper (9.0)", "10": "Blackwell B200/GB200 (10.x)", "11": "Thor (11.0)",
               "12": "Blackwell RTX 50xx/RTX PRO/GB10 (12.x)"}
-_FI_CALLERS = (("fi_moe", re.compile(r"flashinfer/fused_moe/|fused_moe/.*flashinfer|flashinfer_(?:cutlass|trtllm)_moe")),
-               ("fi_gemm", re.compile(r"flashinfer/gemm|mm_fp4|fp4_quantization|scaled_mm.*flashinfer|flashinfer.*scaled_mm")),
-               ("fi_comm", re.compile(r"flashinfer/comm/")),
+_FI_CALLERS = (("fi_moe", LazyRe(r"flashinfer/fused_moe/|fused_moe/.*flashinfer|flashinfer_(?:cutlass|trtllm)_moe")),
+               ("fi_gemm", LazyRe(r"flashinfer/gemm|mm_fp4|fp4_quantization|scaled_mm.*flashinfer|flashinfer.*scaled_mm")),
+               ("fi_comm", LazyRe(r"flashinfer/comm/")),
                ("fi_attention", _FI_ATTENTION))
 
 

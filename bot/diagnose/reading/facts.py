@@ -1169,9 +1169,10 @@ def container_gpu_request(text: str) -> str | None:
 
 def container_gpu_command(text: str) -> str | None:
     """The paste's `docker run` / `podman run` line with `--gpus all` added after `run` (podman: the CDI device),
-    for a command that asks for no GPU; only a command on one line, as the user can copy it back."""
+    for a command that asks for no GPU (the caller has checked: container_gpu_request is "none"); only a command
+    on one line, as the user can copy it back."""
     m = _CONTAINER_RUN.search(text)
-    if not m or "\\\n" in m.group(1) or container_gpu_request(text) != "none":
+    if not m or "\\\n" in m.group(1):
         return None
     line = text[m.start():m.end(1)].strip().lstrip("`$#> ").rstrip("`").strip()
     flag = "--device nvidia.com/gpu=all" if re.match(r"(?:sudo\s+(?:-E\s+)?)?podman\b", line) else "--gpus all"
@@ -2054,6 +2055,7 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
     libs = loader_libraries(text)
     conflicts = pip_conflicts(near)
     ms_on, ms_ignored = modelscope(text)
+    gpu_request = container_gpu_request(near)
     packages = report["packages"] if report else {}
     return {
         "torch_cuda": _cuda_number(env.get("torch_cuda") or _first(_TORCH_CUDA, near)),
@@ -2076,8 +2078,8 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "os_hint": os_hint,
         "container": container,
         # "yes" where the paste's own container command asks for no GPU (a paragraph's `{?container_gpus_missing}`)
-        "container_gpus_missing": "yes" if container_gpu_request(near) == "none" else None,
-        "container_gpu_command": container_gpu_command(near),
+        "container_gpus_missing": "yes" if gpu_request == "none" else None,
+        "container_gpu_command": container_gpu_command(near) if gpu_request == "none" else None,
         # the image the paste's own `docker run` / compose file names, for answers that point back at it
         "container_image": container_image(near),
         "pip_conflicts": conflicts,
@@ -2182,7 +2184,6 @@ def long_max_model_len(text: str) -> dict | None:
     if not m or not (m.group(1) or m.group(5)):
         return None
     return {"requested": m.group(2), "key": m.group(3) or "max_position_embeddings", "derived": m.group(4)}
-
 
 
 # How much /dev/shm had when Ray started (its object store falls back to /tmp and warns) or when the raylet
