@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.diagnose import diagnose  # noqa: E402
 from bot.diagnose.knowledge.vllm import load_index  # noqa: E402
-from bot.diagnose.knowledge.vllm.synthesis import synthesise  # noqa: E402
+from bot.diagnose.knowledge.vllm.synthesis import in_traceback, synthesise  # noqa: E402
 
 NO_KNOB = "None of the names this check reads"
 # the rules of the vLLM-source families (rules/vllm-*.yaml with a `family:`)
@@ -34,10 +34,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def paste(site) -> str:
-    w = site.latest_where()
-    return (f"INFO 12-05 10:00:00 [api_server.py:1] vLLM API server version {w['release']}\n"
-            "Traceback (most recent call last):\n  File \"/app/serve.py\", line 3, in <module>\n    main()\n"
-            f"{site.exc}: {synthesise(site)}\n")
+    release = site.latest_where()["release"]
+    return (f"INFO 12-05 10:00:00 [api_server.py:1] vLLM API server version {release}\n"
+            + in_traceback(site.exc, synthesise(site)))
 
 
 def sample(idx) -> list[tuple[str, str]]:
