@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the H200 (vLLM 0.26.0 installed from .gpu/p6): the user script under one broken environment each.
-# usage: h200.sh [base|variants|variants2|variants3|variants4|variants5|variants6|variants7|variants8|variants9]
+# usage: h200.sh [base|variants|variants2|...|variants10]
 #   base       the nine environments of issue 21 (and two healthy-looking offline/Hub runs)
 #   variants   other limits, caches and proxy answers: the same failures as other values word them
 #   variants2  other users, homes, unwritable caches, the Hub failing in other ways
@@ -20,6 +20,9 @@
 #   variants9  settings that need a package the image lacks or a backend the dtype cannot use: FlashAttention forced
 #              for float32, LMCache's and NIXL's KV connectors, bitsandbytes
 #              quantization; an ordinary model given as an EAGLE draft
+#   variants10 CUDA touched before the engine under the fork method, a KV cache budget below one sequence,
+#              data parallel 2 on one GPU, removed engine switches from old tutorials (VLLM_USE_V1=0,
+#              VLLM_ATTENTION_BACKEND=XFORMERS), an FP8 KV cache on float32, a strict chat template (LLM.chat)
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -157,6 +160,24 @@ variants9)
   run kv-connector-nixl-missing $K '{"kv_transfer_config": {"kv_connector": "NixlConnector", "kv_role": "kv_both"}}'
   run bnb-missing $K '{"quantization": "bitsandbytes"}'
   run eagle-draft-not-eagle $K '{"speculative_config": {"method": "eagle", "model": "/models/tiny", "num_speculative_tokens": 2}}' ;;
+variants10)
+  export HF_HUB_OFFLINE=1; K="$PY $S/user_script_kwargs.py $M"
+  rm -rf /models/strict && cp -r $M /models/strict && $PY - <<'PY'
+import json; p = "/models/strict/tokenizer_config.json"; c = json.load(open(p))
+c["chat_template"] = ("{% if messages[0]['role'] == 'system' %}{{ raise_exception('System role not supported') }}{% endif %}"
+    "{% for message in messages %}{% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}"
+    "{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}{% endif %}"
+    "{{ message['role'] }}: {{ message['content'] }} {% endfor %}{% if add_generation_prompt %}assistant: {% endif %}")
+json.dump(c, open(p, "w"))
+PY
+  chmod -R a+rX /models
+  run cuda-first-fork env VLLM_WORKER_MULTIPROC_METHOD=fork $PY $S/user_script_cuda_first.py $M
+  run kv-bytes-1mb-len-2048 $K '{"max_model_len": 2048, "kv_cache_memory_bytes": 1000000}'
+  run dp-two-on-one $K '{"data_parallel_size": 2}'
+  run use-v1-zero env VLLM_USE_V1=0 $K '{}'
+  run attn-env-xformers env VLLM_ATTENTION_BACKEND=XFORMERS $K '{}'
+  run fp8-kv-float32 $K '{"kv_cache_dtype": "fp8"}'
+  run chat-system-role $PY $S/user_script_chat.py /models/strict '[{"role": "system", "content": "be brief"}, {"role": "user", "content": "a b c"}]' ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt
