@@ -655,8 +655,12 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # "[ONNXRuntimeError]", its Python and Java packages; vLLM never loads it
     ("ONNX Runtime", False, ("onnxruntime",)),
     # TensorRT-LLM tags its C++ messages "[TensorRT-LLM][ERROR]"; TensorRT's own logger tags "[TRT]", its builder
-    # and runtime sources (rtSafe/, nvinfer1::) and its CLI trtexec name it too
-    ("TensorRT-LLM", False, ("tensorrt_llm", "trtllm", "[tensorrt-llm]")),
+    # and runtime sources (rtSafe/, nvinfer1::) and its CLI trtexec name it too. Its own CLIs (trtllm-serve,
+    # trtllm-build, trtllm-bench, trtllm-eval, trtllm-llmapi-launch) and torch ops (torch.ops.trtllm.*), not a bare
+    # "trtllm": vLLM names its FlashInfer TRT-LLM kernels so (moe_backend 'flashinfer_trtllm', FLASHINFER_TRTLLM,
+    # TRTLLM_RAGGED, FlashInfer's trtllm_fp8_block_scale_moe), and its own ValueError lists them (vllm#43334)
+    ("TensorRT-LLM", False, ("tensorrt_llm", "[tensorrt-llm]", "trtllm-serve", "trtllm-build", "trtllm-bench",
+                             "trtllm-eval", "trtllm-llmapi", "torch.ops.trtllm.")),
     ("TensorRT", False, ("[trt]", "trtexec", "rtsafe/", "nvinfer1")),
     # TurboMind (LMDeploy's engine) and FasterTransformer prefix their CUDA checks "[TM][ERROR]", "[FT][ERROR]"
     ("LMDeploy", False, ("lmdeploy", "turbomind", "[tm][error]", "[ft][error]")),
