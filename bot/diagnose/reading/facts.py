@@ -655,8 +655,12 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # "[ONNXRuntimeError]", its Python and Java packages; vLLM never loads it
     ("ONNX Runtime", False, ("onnxruntime",)),
     # TensorRT-LLM tags its C++ messages "[TensorRT-LLM][ERROR]"; TensorRT's own logger tags "[TRT]", its builder
-    # and runtime sources (rtSafe/, nvinfer1::) and its CLI trtexec name it too
-    ("TensorRT-LLM", False, ("tensorrt_llm", "trtllm", "[tensorrt-llm]")),
+    # and runtime sources (rtSafe/, nvinfer1::) and its CLI trtexec name it too. Its own CLIs (trtllm-serve,
+    # trtllm-build, trtllm-bench, trtllm-eval, trtllm-llmapi-launch) and torch ops (torch.ops.trtllm.*), not a bare
+    # "trtllm": vLLM names its FlashInfer TRT-LLM kernels so (moe_backend 'flashinfer_trtllm', FLASHINFER_TRTLLM,
+    # TRTLLM_RAGGED, FlashInfer's trtllm_fp8_block_scale_moe), and its own ValueError lists them (vllm#43334)
+    ("TensorRT-LLM", False, ("tensorrt_llm", "[tensorrt-llm]", "trtllm-serve", "trtllm-build", "trtllm-bench",
+                             "trtllm-eval", "trtllm-llmapi", "torch.ops.trtllm.")),
     ("TensorRT", False, ("[trt]", "trtexec", "rtsafe/", "nvinfer1")),
     # TurboMind (LMDeploy's engine) and FasterTransformer prefix their CUDA checks "[TM][ERROR]", "[FT][ERROR]"
     ("LMDeploy", False, ("lmdeploy", "turbomind", "[tm][error]", "[ft][error]")),
@@ -1266,6 +1270,26 @@ def frames(text: str) -> list[str]:
             break
     return list(seen)
 _PROC_TAG = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: rank=\d+)?) pid=(\d+)")
+
+
+# A source build of vLLM from a checkout without its release tags (a shallow clone, a source archive, a Docker build that
+# copies the tree without .git's tags) gets setuptools_scm's fallback version "0.1.dev<commits since no tag>+g<sha>":
+# "vLLM 0.1.dev15830" (deepseek-ai/DeepGEMM#317), "v0.1.dev12774+g459541683" (DGX Spark images), "0.1.dev1+g82fbeae"
+# (depth 1). No vLLM release is one of these (the 0.1.x releases of 2023 wrote their version by hand, without .dev), so
+# the string says nothing of the release: guards and "how far the advice holds" would read it as vLLM 0.1. It is no
+# version fact; another line of the paste, or the traceback's frames, may still tell the release.
+_UNTAGGED_BUILD = re.compile(r"0\.1\.dev\d+(?:[+.]\S*)?$")
+
+
+def _vllm_version(text: str) -> str | None:
+    """The vLLM release the paste shows, passing over an untagged source build's fallback version."""
+    version = _first(_VLLM, text)
+    for _ in range(3):
+        if not version or not _UNTAGGED_BUILD.match(version):
+            return version
+        text = text.replace(version, "")
+        version = _first(_VLLM, text)
+    return None if version and _UNTAGGED_BUILD.match(version) else version
 
 
 def _first(patterns: list[_P], text: str) -> str | None:
@@ -2466,7 +2490,7 @@ def extract(text: str, error_lines: str = "") -> dict:
     gpu_name = (_first(_GPU, text) or "").strip() or None
     out_of_range, range_floor = torch_range_floor(text)
     return {
-        "vllm_version": _first(_VLLM, text),
+        "vllm_version": _vllm_version(text),
         "torch_version": torch,
         "torch_build": torch_build(torch, text),
         "cuda_version": cuda,

@@ -883,3 +883,17 @@ def test_a_max_model_len_let_past_the_models_own_only_where_vllm_warned_and_went
     refused = ("ValueError: User-specified max_model_len (131072) is greater than the derived max_model_len "
                "(None=8192 in model's config.json). This may lead to incorrect model outputs or CUDA errors.\n")
     assert facts.extract(refused)["long_max_model_len"] is None
+
+
+def test_an_untagged_source_build_names_no_release():
+    # setuptools_scm's fallback for a checkout without release tags: "vLLM 0.1.dev15830" (deepseek-ai/DeepGEMM#317),
+    # the DGX Spark images' "v0.1.dev12774+g459541683". Read as 0.1, guards and caveats would treat a 2026 build as 2023's.
+    assert facts.extract("INFO [api_utils.py:345]  ▄▄ ▄█ █     █     █ ▀▄▀ █  version 0.1.dev15830+g5b2ee36c1\n"
+                         )["vllm_version"] is None
+    assert facts.extract("Initializing a V1 LLM engine (v0.1.dev12774+g459541683) with config: model='x'\n"
+                         )["vllm_version"] is None
+    # another line of the same paste that names the release still counts
+    assert facts.extract("vLLM API server version 0.1.dev1+g82fbeae.empty\n"
+                         "Name: vllm\nvllm==0.27.1\n")["vllm_version"] == "0.27.1"
+    # a tagged build's dev version is the release it follows
+    assert facts.extract("vLLM API server version 0.10.1.dev0+g6d8d0a24c\n")["vllm_version"] == "0.10.1.dev0+g6d8d0a24c"
