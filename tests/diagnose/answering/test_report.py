@@ -52,3 +52,11 @@ def test_not_vllm_verdict_in_chinese_has_no_english_prose():
     assert "a Python program that is not vLLM" in en.next_step
     assert "来自一个不是 vLLM 的 Python 程序（它的 traceback 里没有 vLLM 的帧）" in zh.next_step
     assert _prose(zh.next_step) <= {"traceback"}, zh.next_step
+
+
+def test_fill_keeps_a_capability_or_version_as_the_log_wrote_it():
+    """A count printed as a float loses its `.0`; a compute capability or CUDA version keeps it (the bf16 refusal
+    of a V100 said "compute capability 7." before)."""
+    from bot.diagnose.answering.report import fill
+    out = fill("cc {cc}, CUDA {cuda}, {tokens} tokens", {"cc": "7.0", "cuda": "12.0", "tokens": "2048.0"})
+    assert out == "cc 7.0, CUDA 12.0, 2048 tokens"

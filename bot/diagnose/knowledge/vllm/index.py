@@ -448,6 +448,8 @@ class Index:
         if memo_key in self._memo:
             return self._memo[memo_key]
         text = " ".join(message[:MAX_MESSAGE].split())
+        if len(text) > 2 and text[0] == text[-1] and text[0] in "'\"" and _EXC_PREFIX.match(text[1:]):
+            text = text[1:-1]       # a whole exception line quoted in prose: "ValueError: ..."
         m = _EXC_PREFIX.match(text)
         if m:
             exc_type = exc_type or m.group(1)
@@ -522,6 +524,8 @@ class Index:
                 exact = True
             else:
                 prefix = site.prefix_match(text) if complete else None
+                if prefix and _prose_subject(site, prefix[1], text):
+                    prefix = None   # the same phrase taken by the placeholder, with the message's own tail
                 if prefix and prefix[0] >= len(text) * 0.6:      # vLLM's message, then text appended after it
                     captures = prefix[1]
                     score, by = 85 + 8 * specific - 10 * (1 - prefix[0] / len(text)), "template"
