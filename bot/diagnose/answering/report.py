@@ -116,9 +116,10 @@ def _show(value) -> str:
         text = f"{value:.2f}" if abs(value) >= 1 else f"{value:.4g}"
         return text.rstrip("0").rstrip(".") if "." in text and "e" not in text else text
     text = str(value)
-    # a count printed as a float, "2048.0" -> "2048"; a short one is a capability or a version as the log
-    # wrote it ("compute capability 7.0", "CUDA 12.0"), kept whole
-    return text[:-2] if text.endswith(".0") and text[:-2].isdigit() and len(text) > 5 else text
+    # a count printed as a float, "2048.0" -> "2048"; one or two digits before ".0" are a capability or a
+    # version as the log wrote it ("compute capability 7.0", "CUDA 12.0"), kept whole
+    whole = text[:-2]
+    return whole if text.endswith(".0") and whole.isdigit() and len(whole) > 2 else text
 
 
 def source_line(src: dict | None, lang: str = "en") -> str:

@@ -58,5 +58,5 @@ def test_fill_keeps_a_capability_or_version_as_the_log_wrote_it():
     """A count printed as a float loses its `.0`; a compute capability or CUDA version keeps it (the bf16 refusal
     of a V100 said "compute capability 7." before)."""
     from bot.diagnose.answering.report import fill
-    out = fill("cc {cc}, CUDA {cuda}, {tokens} tokens", {"cc": "7.0", "cuda": "12.0", "tokens": "2048.0"})
-    assert out == "cc 7.0, CUDA 12.0, 2048 tokens"
+    out = fill("cc {cc}, CUDA {cuda}, {tokens} tokens, {seqs} seqs", {"cc": "7.0", "cuda": "12.0", "tokens": "2048.0", "seqs": "256.0"})
+    assert out == "cc 7.0, CUDA 12.0, 2048 tokens, 256 seqs"
