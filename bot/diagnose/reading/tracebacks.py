@@ -631,7 +631,9 @@ def messages(text: str) -> list[Message]:
         if not prose:
             cut = _before_prose(body)
             resumed, body = cut != body, cut    # the prose resumed on this line: the message ends here
-        if (exc_type is None and is_native(body)) or prose or resumed:
+        # (an exception a sentence quotes in inline code or bold ends where the span closes: the
+        # sentence's next line, a link to the source say, is not its tail)
+        if (exc_type is None and is_native(body)) or prose or resumed or quoted:
             parts, consumed_to = [], i + 1     # (a paragraph of prose is one line: the next is the paste)
         else:
             parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None, body, header)
