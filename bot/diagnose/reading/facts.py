@@ -2170,7 +2170,9 @@ def vllm_sdist(text: str) -> str | None:
     return m.group(1) if m else None
 # pip's folder for an unpacked sdist it builds (pip-install-<random>/<name>_<32 hex>/): vLLM's, when the
 # name is vllm; a build's compiler lines name its sources there ("/tmp/pip-install-84soz_ys/vllm_d89.../csrc/")
-_PIP_VLLM_UNPACKED = _P(r"pip-install-\w+[/\\]vllm_[0-9a-f]{32}[/\\]", literals=("pip-install-",))
+# (the folder itself is named where pip clones a direct URL into it: "Cloning https://...vllm.git to
+# /tmp/pip-install-u94m7pj0/vllm_74020d96a0cf416da3fddaff201f4a2f")
+_PIP_VLLM_UNPACKED = _P(r"pip-install-\w+[/\\]vllm_[0-9a-f]{32}(?:[/\\]|\s|$)", re.M, literals=("pip-install-",))
 # pip given one of vLLM's own requirement files (requirements/cpu.txt since 0.8, requirements-cpu.txt before), the
 # documented first step of building vLLM from a checkout; the names are common, so the paste must name vLLM too
 _PIP_VLLM_REQUIREMENTS = _P(r"-r\s+(?:\S*/)?requirements[/-](?:common|cuda|cpu|rocm|tpu|xpu|neuron|hpu|build)\.txt",
