@@ -519,6 +519,10 @@ def _errno(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out[f"errno_{err.name.lower()}"] = True
     if err.name in ("EDQUOT",):
         out["errno_enospc"] = True
+    program = hit.info.get("program")
+    if program and _ran_program(program, facts):
+        out["errno_enoent"] = None        # a program to install or put on PATH, not a folder to create
+        out["missing_program"] = program
     if path:
         found, home = cache_of(ix, path)
         if found is not None:
@@ -548,6 +552,19 @@ def _errno(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if facts.get("container"):
         out["container"] = facts["container"]
     return out
+
+
+# "[Errno 2] No such file or directory: 'ninja'": a bare name with no folder and no extension, where the traceback
+# runs a program or the name is a tool vLLM's stack runs (FlashInfer's JIT runs `ninja`, torch's extension builder
+# `ninja` and `nvcc`, vLLM's CPU worker `lscpu`), is what subprocess looked up on PATH. A relative file
+# ('config.json') has its extension; a folder its slashes.
+_RUNS_PROGRAMS = ("subprocess.py:", ":run_ninja", ":_run_ninja", ":check_output", ":_execute_child")
+_TOOLS = frozenset({"ninja", "nvcc", "gcc", "g++", "cc", "c++", "clang", "clang++", "cmake", "make", "git",
+                    "nvidia-smi", "lscpu", "numactl", "ldconfig", "hipcc", "rocm-smi", "amd-smi", "ptxas", "ray"})
+
+
+def _ran_program(path: str, facts: dict) -> bool:
+    return path in _TOOLS or any(r in f for f in facts.get("frames") or () for r in _RUNS_PROGRAMS)
 
 
 # torch's MapAllocator mapping a checkpoint file whole ("unable to mmap 4965799096 bytes from file

@@ -356,6 +356,8 @@ _STRERROR_END = LazyRe(r"(?:^|:\s|\s|\[)(?P<text>[A-Z][a-z][a-z ]{3,60}?)\s*(?:\
 # retyped): the strerror and the quoted path it ends with
 _STRERROR_PATH_END = LazyRe(r"(?:^|:\s|\]\s)(?P<text>[A-Z][a-z][a-z ]{3,60}?): ['\"][^'\"\n]{1,400}['\"]\s*$")
 _PATH = LazyRe(r"""(?:: |\s)['"](?P<path>(?:[A-Za-z]:)?[/\\~.][^'"\n]{0,400})['"]""")
+# a name with no folder and no extension ("No such file or directory: 'ninja'"): what subprocess looked for on PATH
+_BARE_NAME = LazyRe(r"""No such file or directory: ['"]([A-Za-z][\w+-]{0,40})['"]""")
 
 
 def _errno(ix, m: Message, text: str, facts: dict) -> Hit | None:
@@ -375,9 +377,10 @@ def _errno(ix, m: Message, text: str, facts: dict) -> Hit | None:
     found = _PATH.search(body, body.find(err.strerror) if err.strerror in body else 0)
     if found:
         path = found.group("path")
+    program = _BARE_NAME.search(body) if path is None and err.name == "ENOENT" else None
     # Python raised it (an OSError); a native library or torch's allocator only printed the errno
     raised = bool(m.exc_type) and m.exc_type.rsplit(".", 1)[-1] in _OSERROR_CLASSES
-    return Hit("errno", {"errno": err, "path": path, "raised": raised})
+    return Hit("errno", {"errno": err, "path": path, "raised": raised, "program": program and program.group(1)})
 
 
 _OSERROR_CLASSES = {"OSError", "IOError", "PermissionError", "FileNotFoundError", "FileExistsError",

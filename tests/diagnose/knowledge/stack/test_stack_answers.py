@@ -59,6 +59,17 @@ def test_open_files_limit_from_zmqs_line_above_the_wrapper():
     assert "ENOENT" not in d.cause and "address-space" not in d.fix          # other errnos' advice is dropped
 
 
+def test_a_program_not_on_path_is_no_folder_to_create():
+    # subprocess looked up `ninja` on PATH (FlashInfer's JIT, torch's extension builder): install it or add the venv's bin
+    _, d = _best("stack-errno/pytorch26798-ninja-not-on-path-title.log")
+    assert "`ninja` is a program" in d.cause and "A folder on the path" not in d.cause
+    assert "which ninja" in d.fix and "create the folder" not in d.fix
+    # a relative file keeps the folder's advice: its name has an extension
+    report = diagnose("Traceback (most recent call last):\n  File \"/app/serve.py\", line 3, in <module>\n"
+                      "    open('config.json')\nFileNotFoundError: [Errno 2] No such file or directory: 'config.json'\n")
+    assert "is a program" not in report.diagnoses[0].cause
+
+
 def test_a_home_that_cannot_be_created_names_the_variable():
     # H200, nobody with HOME=/nonexistent: the first error is the model-info cache under that HOME
     _, d = _best("stack-errno/vllm-0.26-h200-home-cannot-be-created.log")
