@@ -219,6 +219,15 @@ _ROCM_SHOWN = _P(r"Automatically detected platform rocm|\+rocm\d|\.rocm\d{3}\b|R
 # folder (/usr/local/Ascend/...), the NPU's tool, HCCL by name.
 _ASCEND_SHOWN = _P(r"Platform plugin ascend is activated|\bvllm[_-]ascend\b|\btorch_npu\b|[/\\]Ascend[/\\]|\bnpu-smi\b|\bHCCL\b",
                    literals=("ascend", "torch_npu", "Ascend", "npu-smi", "HCCL"))
+# The paste ran on Intel Gaudi (HPU), where vLLM runs through HabanaAI's vllm-fork (its versions tagged `+gaudi118`) or the
+# vllm-gaudi plugin, which print the platform line only where the log starts early enough: Habana's PyTorch bridge
+# (habana_frameworks, its PT_HPU_ variables and banner), torch's own `+hpu` build, Synapse's status codes, the tools and
+# the container runtime's variable, the fork's HPU executor and worker modules.
+_HPU_SHOWN = _P(r"\bhabana_frameworks\b|\bvllm[_-]gaudi\b|\+hpu_?\d|\+gaudi\d|\bHABANA_VISIBLE_DEVICES\b|\bhl-smi\b"
+                r"|\bHPU driver version\b|\bsynStatus\b|\bPT_HPU_[A-Z_]{3,}|HABANA PT BRIDGE CONFIGURATION"
+                r"|\bvllm/(?:executor|worker)/(?:ray_)?h(?:abana|pu)_\w+\.py",
+                literals=("habana", "gaudi", "hpu", "HABANA", "hl-smi", "HPU", "synStatus"))
+
 # torch_npu's check of a call into CANN printed the code the call returned ("NPU function error: aclrtMalloc(...), error
 # code is 207001", "HCCL function error: HcclAllreduce(...), error code is 9", "NPU error, error code is 507899"): the
 # failure itself, which the code names (stack_index's Ascend forms read it), not only where it surfaced.
@@ -311,7 +320,8 @@ _TORCH_MIN_CC = [_P(r"The minimum cuda capability (?:supported by this library i
 
 
 # The build of the torch the paste shows: its local tag, or collect_env's "CUDA used to build PyTorch: None".
-_TORCH_TAG = LazyRe(r"\+(cpu|cu\d+|rocm[\d.]*)")
+# the local tag of torch's version: +cpu, +cu128, +rocm6.3, and Intel Gaudi's own build (collect_env's "2.6.0+hpu_1.21.3-57.git...")
+_TORCH_TAG = LazyRe(r"\+(cpu|cu\d+|rocm[\d.]*|hpu)")
 _TORCH_NO_CUDA = _P(r"CUDA used to build PyTorch\s*:\s*None\b")
 _TORCH_NO_ROCM = _P(r"ROCM used to build PyTorch\s*:\s*N/A\b")
 
@@ -2470,6 +2480,8 @@ def extract(text: str, error_lines: str = "") -> dict:
     if cuda and "." not in cuda and len(cuda) >= 3:          # "+cu124" -> "12.4"
         cuda = f"{cuda[:-1]}.{cuda[-1]}"
     platform = _first(_PLATFORM, text)
+    if platform is None and _HPU_SHOWN.search(text):
+        platform = "hpu"            # a Gaudi paste cut after vLLM's platform line, or from before vLLM printed one
     config = _ENGINE_CONFIG.search(text)
     model = args.get("model") or args.get("model_tag")
     if not model and config:
