@@ -618,8 +618,12 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # ghcr.io/huggingface/text-generation-inference, text-embeddings-inference's (TEI) beside it
     # Its shard server is a Python package (text_generation_server/) run as the `text-generation-server` CLI,
     # its router the `text-generation-router` binary
+    # Its router's gRPC client crate (text-generation-client, router/client/) logs as text_generation_client ("ERROR
+    # batch{batch_size=1}:prefill:...: text_generation_client: router/client/src/lib.rs:33: Server error: CUDA out of
+    # memory"), and a compose project names its service with underscores ("text_generation_inference-1  | ...")
     ("TGI", False, ("text-generation-launcher", "text_generation_server", "text_generation_launcher",
                     "text_generation_router", "text-generation-inference", "shardcannotstart",
+                    "text_generation_client", "text-generation-client", "text_generation_inference",
                     "text-generation-server", "text-generation-router",
                     # its launcher's shard manager relaying a shard's death ("Shard complete standard error output:")
                     "shard-manager", "shard complete standard error output",
@@ -654,13 +658,15 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # ("onnxruntime::CudaCall ... CUDA failure 35"), its log tags ("[E:onnxruntime:..."), its
     # "[ONNXRuntimeError]", its Python and Java packages; vLLM never loads it
     ("ONNX Runtime", False, ("onnxruntime",)),
-    # TensorRT-LLM tags its C++ messages "[TensorRT-LLM][ERROR]"; TensorRT's own logger tags "[TRT]", its builder
-    # and runtime sources (rtSafe/, nvinfer1::) and its CLI trtexec name it too. Its own CLIs (trtllm-serve,
-    # trtllm-build, trtllm-bench, trtllm-eval, trtllm-llmapi-launch) and torch ops (torch.ops.trtllm.*), not a bare
-    # "trtllm": vLLM names its FlashInfer TRT-LLM kernels so (moe_backend 'flashinfer_trtllm', FLASHINFER_TRTLLM,
-    # TRTLLM_RAGGED, FlashInfer's trtllm_fp8_block_scale_moe), and its own ValueError lists them (vllm#43334)
-    ("TensorRT-LLM", False, ("tensorrt_llm", "[tensorrt-llm]", "trtllm-serve", "trtllm-build", "trtllm-bench",
-                             "trtllm-eval", "trtllm-llmapi", "torch.ops.trtllm.")),
+    # TensorRT-LLM tags its C++ messages "[TensorRT-LLM][ERROR]", and its logger's records "[TRT-LLM]" (its C++
+    # logger's kPREFIX, its Python logger's "[09/17/2025-21:24:19] [TRT-LLM] [RANK 2] [E] ..."); TensorRT's own logger
+    # tags "[TRT]", its builder and runtime sources (rtSafe/, nvinfer1::) and its CLI trtexec name it too. Its own CLIs
+    # (trtllm-serve, trtllm-build, trtllm-bench, trtllm-eval, trtllm-llmapi-launch) and torch ops (torch.ops.trtllm.*),
+    # not a bare "trtllm": vLLM names its FlashInfer TRT-LLM kernels so (moe_backend 'flashinfer_trtllm',
+    # FLASHINFER_TRTLLM, TRTLLM_RAGGED, FlashInfer's trtllm_fp8_block_scale_moe), and its own ValueError lists them
+    # (vllm#43334)
+    ("TensorRT-LLM", False, ("tensorrt_llm", "[tensorrt-llm]", "[trt-llm]", "trtllm-serve", "trtllm-build",
+                             "trtllm-bench", "trtllm-eval", "trtllm-llmapi", "torch.ops.trtllm.")),
     ("TensorRT", False, ("[trt]", "trtexec", "rtsafe/", "nvinfer1")),
     # TurboMind (LMDeploy's engine) and FasterTransformer prefix their CUDA checks "[TM][ERROR]", "[FT][ERROR]"
     ("LMDeploy", False, ("lmdeploy", "turbomind", "[tm][error]", "[ft][error]")),
@@ -2301,12 +2307,16 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
         other = next((name for name, markers in _OTHER_MODES if present(markers)), None)
         if other:
             return other, True
+    # A program named by its markers or its log's shape: only vLLM's name (or one of vLLM's modes) keeps its log
+    # vLLM's, not vLLM's option names alone. Forks copy vLLM's messages with them (Aphrodite Engine's "Try increasing
+    # 'gpu_memory_utilization' or decreasing 'max_model_len'"), and other engines' own options share the words.
+    named_only = not hosted and "vllm" not in low
     for name, strict, markers in _FOREIGN:
         if present(markers):
-            return name, strict
+            return name, strict or named_only
     shape = foreign_shape(text)
     if shape:
-        return shape, False
+        return shape, named_only
     if _relayed_server_error(text) or _VLLM_SERVER_ERROR.search(text):
         return None, False
     if not hosted and not _mentions_vllm(low):

@@ -405,6 +405,14 @@ def test_the_native_messages_of_other_runtimes_name_them():
     assert facts.foreign_context(onnx)[0] == "ONNX Runtime"
     assert facts.foreign_context(tgi)[0] == "TGI"
     assert facts.foreign_context(triton)[0] == "Triton Inference Server"
+    # TGI's older router client crate (text-generation-inference#1374) and TensorRT-LLM's logger records
+    # (TensorRT-LLM#7818), which relay torch's CUDA errors
+    tgi_client = ("2023-12-22T00:21:35.318928Z ERROR batch{batch_size=1}:prefill: text_generation_client: "
+                  "router/client/src/lib.rs:33: Server error: CUDA out of memory. Tried to allocate 222.00 MiB.\n")
+    trtllm = ("[09/17/2025-21:24:19] [TRT-LLM] [RANK 2] [E] Error executing load_single_module with args "
+              "('model.layers.9.mlp.gate_up_proj', Linear()): CUDA out of memory. Tried to allocate 40.00 MiB.\n")
+    assert facts.foreign_context(tgi_client)[0] == "TGI"
+    assert facts.foreign_context(trtllm)[0] == "TensorRT-LLM"
     # a vLLM log that names one of them (a model exported to ONNX, a benchmark against TGI) stays vLLM's
     f = facts.extract("INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.9.0\n" + onnx)
     assert f["vllm_printed"] and f["vllm_context"]
