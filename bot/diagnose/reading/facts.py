@@ -618,6 +618,11 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # ghcr.io/huggingface/text-generation-inference, text-embeddings-inference's (TEI) beside it
     # Its shard server is a Python package (text_generation_server/) run as the `text-generation-server` CLI,
     # its router the `text-generation-router` binary
+    # LoRAX, Predibase's fork of TGI: its launcher, router and shard server log under their own names ("INFO
+    # shard-manager: lorax_launcher: Shard ready", "WARN lorax_router: router/src/main.rs:356", frames in
+    # site-packages/lorax_server/), its image ghcr.io/predibase/lorax; named before TGI, whose shard-manager it keeps
+    ("LoRAX", False, ("lorax_launcher", "lorax-launcher", "lorax_server", "lorax-server", "lorax_router",
+                      "lorax-router", "predibase/lorax")),
     # Its router's gRPC client crate (text-generation-client, router/client/) logs as text_generation_client ("ERROR
     # batch{batch_size=1}:prefill:...: text_generation_client: router/client/src/lib.rs:33: Server error: CUDA out of
     # memory"), and a compose project names its service with underscores ("text_generation_inference-1  | ...")

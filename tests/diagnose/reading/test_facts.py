@@ -413,6 +413,10 @@ def test_the_native_messages_of_other_runtimes_name_them():
               "('model.layers.9.mlp.gate_up_proj', Linear()): CUDA out of memory. Tried to allocate 40.00 MiB.\n")
     assert facts.foreign_context(tgi_client)[0] == "TGI"
     assert facts.foreign_context(trtllm)[0] == "TensorRT-LLM"
+    # LoRAX, TGI's fork, by its own launcher and router names (predibase/lorax#150), though it keeps TGI's shard-manager
+    lorax = ("2023-12-31T07:11:17.729408Z  INFO shard-manager: lorax_launcher: Shard ready in 10.407867503s rank=1\n"
+             "2023-12-31T07:11:18.498551Z ERROR lorax_launcher: interceptor.py:41 Method Warmup encountered an error.\n")
+    assert facts.foreign_context(lorax)[0] == "LoRAX"
     # a vLLM log that names one of them (a model exported to ONNX, a benchmark against TGI) stays vLLM's
     f = facts.extract("INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.9.0\n" + onnx)
     assert f["vllm_printed"] and f["vllm_context"]
