@@ -967,12 +967,31 @@ _FOREIGN_SHAPES = [
     ("FastChat (its `date | LEVEL | logger |` log)",
      _P(r"^(?:\S+ )?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \| (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \| [\w.-]+ \| ",
         re.M, literals=(" | INFO | ", " | ERROR | ", " | WARNING | ", " | DEBUG | "))),
+    # LocalAI's model loader and the backend processes it runs (pkg/model): "Loading Model X with gRPC (file: F) (backend:
+    # B): {...}", older "Loading GRPC Model X: {backendString:...", and each backend's output relayed as "GRPC(<model>-
+    # 127.0.0.1:<port>): stderr ...". Its backends are diffusers, transformers, llama.cpp, ... and vLLM itself: a log
+    # of its vLLM backend shows vLLM's own lines or names vLLM as the backend, which keep it vLLM's
+    ("LocalAI (its gRPC backend log)",
+     _P(r"\bwith gRPC \(file: [^)\n]*\) \(backend: |\bLoading GRPC Model [^:\n]+: \{backendString:|"
+        r"\bGRPC\([^()\n]{1,300}-127\.0\.0\.1:\d+\): std(?:err|out) ",
+        literals=("with gRPC (file:", "Loading GRPC Model", "GRPC("))),
     # Jupyter's server: "[I 2024-01-01 12:00:00.123 ServerApp] ...", "[W 12:00:00.123 NotebookApp] ...",
     # "[I ... KernelRestarter] ..."; a notebook's kernel prints vLLM's lines where vLLM runs in it
     ("a Jupyter server (its `[I time ServerApp]` log)",
      _P(r"^\[[DIWEC] (?:\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d\.\d{3} (?:ServerApp|NotebookApp|LabApp|KernelRestarter)\]",
         re.M, literals=("ServerApp]", "NotebookApp]", "LabApp]", "KernelRestarter]"))),
 ]
+
+
+# Mentions of vLLM that only list it among what is installed or available, not a run of it: SGLang's check_env line
+# ("vllm: 0.7.2", "vllm: Module Not Found", python/sglang/check_env.py) and LocalAI's table of its backends in every
+# model load it logs ("externalBackends:map[... vllm:/build/backend/python/vllm/run.sh]"); lower case
+_VLLM_LISTED = LazyRe(r"(?m)^[ \t]*vllm: (?:module not found|\d[\w.+-]*)[ \t]*$|\bvllm:\S*/backend/python/vllm/run\.sh")
+
+
+def names_vllm(low: str) -> bool:
+    """The paste names vLLM (`low`, in lower case), other than in a listing of what is installed or available."""
+    return "vllm" in low and "vllm" in _VLLM_LISTED.sub("", low)
 
 
 def foreign_shape(text: str) -> str | None:
@@ -2313,9 +2332,9 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
         if other:
             return other, True
     # A program named by its markers or its log's shape: only vLLM's name (or one of vLLM's modes) keeps its log
-    # vLLM's, not vLLM's option names alone. Forks copy vLLM's messages with them (Aphrodite Engine's "Try increasing
+    # vLLM's, not vLLM's option names alone, nor vLLM listed among the packages or backends installed. Forks copy vLLM's messages with them (Aphrodite Engine's "Try increasing
     # 'gpu_memory_utilization' or decreasing 'max_model_len'"), and other engines' own options share the words.
-    named_only = not hosted and "vllm" not in low
+    named_only = not hosted and not names_vllm(low)
     for name, strict, markers in _FOREIGN:
         if present(markers):
             return name, strict or named_only
