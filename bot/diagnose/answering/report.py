@@ -273,6 +273,7 @@ _PROGRAMS_ZH = {
         "DeepSpeed（它的 `[date] [LEVEL] [file.py:line:function]` 日志格式）",
     "FastChat (its `date | LEVEL | logger |` log)": "FastChat（它的 `date | LEVEL | logger |` 日志格式）",
     "LLaMA-Factory's Hugging Face backend": "LLaMA-Factory 的 Hugging Face 后端",
+    "LocalAI (its gRPC backend log)": "LocalAI（它的 gRPC 后端日志）",
     "LLaMA-Factory's training": "LLaMA-Factory 的训练",
     "Lua Torch or a PyTorch older than any vLLM (its THC library)": "Lua Torch 或比任何 vLLM 都旧的 PyTorch（它的 THC 库）",
     "MLC LLM or Apache TVM": "MLC LLM 或 Apache TVM",

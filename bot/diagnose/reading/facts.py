@@ -628,8 +628,17 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # ghcr.io/huggingface/text-generation-inference, text-embeddings-inference's (TEI) beside it
     # Its shard server is a Python package (text_generation_server/) run as the `text-generation-server` CLI,
     # its router the `text-generation-router` binary
+    # LoRAX, Predibase's fork of TGI: its launcher, router and shard server log under their own names ("INFO
+    # shard-manager: lorax_launcher: Shard ready", "WARN lorax_router: router/src/main.rs:356", frames in
+    # site-packages/lorax_server/), its image ghcr.io/predibase/lorax; named before TGI, whose shard-manager it keeps
+    ("LoRAX", False, ("lorax_launcher", "lorax-launcher", "lorax_server", "lorax-server", "lorax_router",
+                      "lorax-router", "predibase/lorax")),
+    # Its router's gRPC client crate (text-generation-client, router/client/) logs as text_generation_client ("ERROR
+    # batch{batch_size=1}:prefill:...: text_generation_client: router/client/src/lib.rs:33: Server error: CUDA out of
+    # memory"), and a compose project names its service with underscores ("text_generation_inference-1  | ...")
     ("TGI", False, ("text-generation-launcher", "text_generation_server", "text_generation_launcher",
                     "text_generation_router", "text-generation-inference", "shardcannotstart",
+                    "text_generation_client", "text-generation-client", "text_generation_inference",
                     "text-generation-server", "text-generation-router",
                     # its launcher's shard manager relaying a shard's death ("Shard complete standard error output:")
                     "shard-manager", "shard complete standard error output",
@@ -664,13 +673,15 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # ("onnxruntime::CudaCall ... CUDA failure 35"), its log tags ("[E:onnxruntime:..."), its
     # "[ONNXRuntimeError]", its Python and Java packages; vLLM never loads it
     ("ONNX Runtime", False, ("onnxruntime",)),
-    # TensorRT-LLM tags its C++ messages "[TensorRT-LLM][ERROR]"; TensorRT's own logger tags "[TRT]", its builder
-    # and runtime sources (rtSafe/, nvinfer1::) and its CLI trtexec name it too. Its own CLIs (trtllm-serve,
-    # trtllm-build, trtllm-bench, trtllm-eval, trtllm-llmapi-launch) and torch ops (torch.ops.trtllm.*), not a bare
-    # "trtllm": vLLM names its FlashInfer TRT-LLM kernels so (moe_backend 'flashinfer_trtllm', FLASHINFER_TRTLLM,
-    # TRTLLM_RAGGED, FlashInfer's trtllm_fp8_block_scale_moe), and its own ValueError lists them (vllm#43334)
-    ("TensorRT-LLM", False, ("tensorrt_llm", "[tensorrt-llm]", "trtllm-serve", "trtllm-build", "trtllm-bench",
-                             "trtllm-eval", "trtllm-llmapi", "torch.ops.trtllm.")),
+    # TensorRT-LLM tags its C++ messages "[TensorRT-LLM][ERROR]", and its logger's records "[TRT-LLM]" (its C++
+    # logger's kPREFIX, its Python logger's "[09/17/2025-21:24:19] [TRT-LLM] [RANK 2] [E] ..."); TensorRT's own logger
+    # tags "[TRT]", its builder and runtime sources (rtSafe/, nvinfer1::) and its CLI trtexec name it too. Its own CLIs
+    # (trtllm-serve, trtllm-build, trtllm-bench, trtllm-eval, trtllm-llmapi-launch) and torch ops (torch.ops.trtllm.*),
+    # not a bare "trtllm": vLLM names its FlashInfer TRT-LLM kernels so (moe_backend 'flashinfer_trtllm',
+    # FLASHINFER_TRTLLM, TRTLLM_RAGGED, FlashInfer's trtllm_fp8_block_scale_moe), and its own ValueError lists them
+    # (vllm#43334)
+    ("TensorRT-LLM", False, ("tensorrt_llm", "[tensorrt-llm]", "[trt-llm]", "trtllm-serve", "trtllm-build",
+                             "trtllm-bench", "trtllm-eval", "trtllm-llmapi", "torch.ops.trtllm.")),
     ("TensorRT", False, ("[trt]", "trtexec", "rtsafe/", "nvinfer1")),
     # TurboMind (LMDeploy's engine) and FasterTransformer prefix their CUDA checks "[TM][ERROR]", "[FT][ERROR]"
     ("LMDeploy", False, ("lmdeploy", "turbomind", "[tm][error]", "[ft][error]")),
@@ -966,12 +977,31 @@ _FOREIGN_SHAPES = [
     ("FastChat (its `date | LEVEL | logger |` log)",
      _P(r"^(?:\S+ )?\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \| (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \| [\w.-]+ \| ",
         re.M, literals=(" | INFO | ", " | ERROR | ", " | WARNING | ", " | DEBUG | "))),
+    # LocalAI's model loader and the backend processes it runs (pkg/model): "Loading Model X with gRPC (file: F) (backend:
+    # B): {...}", older "Loading GRPC Model X: {backendString:...", and each backend's output relayed as "GRPC(<model>-
+    # 127.0.0.1:<port>): stderr ...". Its backends are diffusers, transformers, llama.cpp, ... and vLLM itself: a log
+    # of its vLLM backend shows vLLM's own lines or names vLLM as the backend, which keep it vLLM's
+    ("LocalAI (its gRPC backend log)",
+     _P(r"\bwith gRPC \(file: [^)\n]*\) \(backend: |\bLoading GRPC Model [^:\n]+: \{backendString:|"
+        r"\bGRPC\([^()\n]{1,300}-127\.0\.0\.1:\d+\): std(?:err|out) ",
+        literals=("with gRPC (file:", "Loading GRPC Model", "GRPC("))),
     # Jupyter's server: "[I 2024-01-01 12:00:00.123 ServerApp] ...", "[W 12:00:00.123 NotebookApp] ...",
     # "[I ... KernelRestarter] ..."; a notebook's kernel prints vLLM's lines where vLLM runs in it
     ("a Jupyter server (its `[I time ServerApp]` log)",
      _P(r"^\[[DIWEC] (?:\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d\.\d{3} (?:ServerApp|NotebookApp|LabApp|KernelRestarter)\]",
         re.M, literals=("ServerApp]", "NotebookApp]", "LabApp]", "KernelRestarter]"))),
 ]
+
+
+# Mentions of vLLM that only list it among what is installed or available, not a run of it: SGLang's check_env line
+# ("vllm: 0.7.2", "vllm: Module Not Found", python/sglang/check_env.py) and LocalAI's table of its backends in every
+# model load it logs ("externalBackends:map[... vllm:/build/backend/python/vllm/run.sh]"); lower case
+_VLLM_LISTED = LazyRe(r"(?m)^[ \t]*vllm: (?:module not found|\d[\w.+-]*)[ \t]*$|\bvllm:\S*/backend/python/vllm/run\.sh")
+
+
+def names_vllm(low: str) -> bool:
+    """The paste names vLLM (`low`, in lower case), other than in a listing of what is installed or available."""
+    return "vllm" in low and "vllm" in _VLLM_LISTED.sub("", low)
 
 
 def foreign_shape(text: str) -> str | None:
@@ -2311,12 +2341,16 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
         other = next((name for name, markers in _OTHER_MODES if present(markers)), None)
         if other:
             return other, True
+    # A program named by its markers or its log's shape: only vLLM's name (or one of vLLM's modes) keeps its log
+    # vLLM's, not vLLM's option names alone, nor vLLM listed among the packages or backends installed. Forks copy vLLM's messages with them (Aphrodite Engine's "Try increasing
+    # 'gpu_memory_utilization' or decreasing 'max_model_len'"), and other engines' own options share the words.
+    named_only = not hosted and not names_vllm(low)
     for name, strict, markers in _FOREIGN:
         if present(markers):
-            return name, strict
+            return name, strict or named_only
     shape = foreign_shape(text)
     if shape:
-        return shape, False
+        return shape, named_only
     if _relayed_server_error(text) or _VLLM_SERVER_ERROR.search(text):
         return None, False
     if not hosted and not _mentions_vllm(low):

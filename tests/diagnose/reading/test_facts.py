@@ -394,19 +394,27 @@ def test_a_foreign_log_format_shows_its_program_without_its_name():
 
 
 def test_the_native_messages_of_other_runtimes_name_them():
-    # ONNX Runtime's CUDA provider (hacksider/Deep-Live-Cam#642), TGI's router (huggingface/text-generation-inference#2534),
-    # a Triton server's model loader (triton-inference-server/server#4346)
-    onnx = ("RuntimeError: D:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\cuda\\cuda_call.cc:121 onnxruntime::CudaCall "
-            "CUDA failure 35: CUDA driver version is insufficient for CUDA runtime version ; GPU=0\n")
-    tgi = ("2024-09-23T12:11:41.494757Z ERROR batch{batch_size=1}: text_generation_router_v3::client: "
-           "backends/v3/src/client/mod.rs:54: Server error: error trying to connect: No such file or directory (os error 2)\n")
-    triton = ("E0506 10:59:05.932885 1 model_repository_manager.cc:1234] failed to load 'densenet_onnx' version 1: "
-              "Internal: CUDA failure 35: CUDA driver version is insufficient for CUDA runtime version\n")
-    assert facts.foreign_context(onnx)[0] == "ONNX Runtime"
-    assert facts.foreign_context(tgi)[0] == "TGI"
-    assert facts.foreign_context(triton)[0] == "Triton Inference Server"
+    # ONNX Runtime's CUDA provider (hacksider/Deep-Live-Cam#642), TGI's router (huggingface/text-generation-inference#2534)
+    # and its older router client crate (#1374), a Triton server's model loader (triton-inference-server/server#4346),
+    # TensorRT-LLM's logger records (NVIDIA/TensorRT-LLM#7818), LoRAX, TGI's fork, by its own launcher name though it keeps
+    # TGI's shard-manager (predibase/lorax#150)
+    lines = {
+        "ONNX Runtime": "RuntimeError: D:\\a\\_work\\1\\s\\onnxruntime\\core\\providers\\cuda\\cuda_call.cc:121 "
+                        "onnxruntime::CudaCall CUDA failure 35: CUDA driver version is insufficient for CUDA runtime version\n",
+        "TGI": "2024-09-23T12:11:41.494757Z ERROR batch{batch_size=1}: text_generation_router_v3::client: "
+               "backends/v3/src/client/mod.rs:54: Server error: error trying to connect: No such file or directory\n",
+        "Triton Inference Server": "E0506 10:59:05.932885 1 model_repository_manager.cc:1234] failed to load 'densenet_onnx' "
+                                   "version 1: Internal: CUDA failure 35: CUDA driver version is insufficient\n",
+        "TensorRT-LLM": "[09/17/2025-21:24:19] [TRT-LLM] [RANK 2] [E] Error executing load_single_module with args "
+                        "('model.layers.9.mlp.gate_up_proj', Linear()): CUDA out of memory. Tried to allocate 40.00 MiB.\n",
+        "LoRAX": "2023-12-31T07:11:17.729408Z  INFO shard-manager: lorax_launcher: Shard ready in 10.407867503s rank=1\n",
+    }
+    tgi_client = ("2023-12-22T00:21:35.318928Z ERROR batch{batch_size=1}:prefill: text_generation_client: "
+                  "router/client/src/lib.rs:33: Server error: CUDA out of memory. Tried to allocate 222.00 MiB.\n")
+    for program, line in [*lines.items(), ("TGI", tgi_client)]:
+        assert facts.foreign_context(line)[0] == program
     # a vLLM log that names one of them (a model exported to ONNX, a benchmark against TGI) stays vLLM's
-    f = facts.extract("INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.9.0\n" + onnx)
+    f = facts.extract("INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.9.0\n" + lines["ONNX Runtime"])
     assert f["vllm_printed"] and f["vllm_context"]
 
 
@@ -897,3 +905,22 @@ def test_an_untagged_source_build_names_no_release():
                          "Name: vllm\nvllm==0.27.1\n")["vllm_version"] == "0.27.1"
     # a tagged build's dev version is the release it follows
     assert facts.extract("vLLM API server version 0.10.1.dev0+g6d8d0a24c\n")["vllm_version"] == "0.10.1.dev0+g6d8d0a24c"
+
+
+def test_vllm_listed_among_what_is_installed_keeps_a_named_programs_log_its_own():
+    # SGLang's check_env lists vLLM's version or its absence (sgl-project/sglang#4812); LocalAI's model loader lists all its
+    # backends, vLLM's among them, while it loads another (mudler/LocalAI#1408): neither is a run of vLLM
+    sglang = ("python -m sglang.check_env\nsglang: 0.4.4.post2\nflashinfer: Module Not Found\nvllm: Module Not Found\n"
+              "RuntimeError: CUDA error: an illegal memory access was encountered\n")
+    localai = ("7:12AM DBG Loading Model stabilityai/sdxl-turbo with gRPC (file: /models/stabilityai/sdxl-turbo) (backend: "
+               "diffusers): {backendString:diffusers externalBackends:map[diffusers:/build/backend/python/diffusers/run.sh "
+               "vllm:/build/backend/python/vllm/run.sh] grpcAttempts:20}\n")
+    assert facts.foreign_context(sglang) == ("SGLang", True)
+    assert facts.foreign_context(localai) == ("LocalAI (its gRPC backend log)", True)
+    # LocalAI's own vLLM backend, or a paste that names vLLM beside SGLang, stays answerable as vLLM's
+    assert facts.foreign_context(localai.replace("(backend: diffusers)", "(backend: vllm)"))[1] is False
+    assert facts.foreign_context(sglang + "the same model runs on vllm serve\n")[1] is False
+    # LocalAI's relayed backend output names it too (mudler/LocalAI#840)
+    relayed = ("4:52PM DBG GRPC(open-llama-7b-q4_0.bin-127.0.0.1:40559): stderr 2023/08/15 16:52:31 gRPC Server listening "
+               "at 127.0.0.1:40559\n")
+    assert facts.foreign_context(relayed)[0] == "LocalAI (its gRPC backend log)"

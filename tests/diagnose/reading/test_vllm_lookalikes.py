@@ -55,3 +55,18 @@ def test_an_environment_named_after_ktransformers_is_no_sign_of_it():
             "not found (required by /home/u/anaconda3/envs/ktransformers-0.3/lib/python3.11/site-packages/"
             "KTransformersOps.cpython-311-x86_64-linux-gnu.so)\n")
     assert facts.extract(bare)["foreign_context"] is None
+
+
+def test_a_forks_copy_of_vllms_message_is_not_vllms_by_its_option_names():
+    # Aphrodite Engine copied vLLM's KV-cache check with its option names (the fixture aphrodite-sonar362-*): a named
+    # program whose log mentions only vLLM's option names, not vLLM itself, stays that program's
+    fork = ("python -m aphrodite.endpoints.openai.api_server --model m -tp 2 --max-model-len 16000\n"
+            "ValueError: The model's max seq len (16000) is larger than the maximum number of tokens that can be "
+            "stored in KV cache (96). Try increasing 'gpu_memory_utilization' or decreasing 'max_model_len' when "
+            "initializing the engine\n")
+    assert facts.extract(fork)["foreign_strict"]
+    assert diagnose(fork).diagnoses == []
+    # vLLM's own name keeps it vLLM's: a paste that runs vLLM beside the fork, or names it
+    named = fork.replace("python -m aphrodite", "(tried vllm too) python -m aphrodite")
+    assert not facts.extract(named)["foreign_strict"]
+    assert diagnose(named).diagnoses[0].rule_id == "kv-cache-too-small"
