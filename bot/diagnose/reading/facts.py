@@ -2342,8 +2342,9 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
         if other:
             return other, True
     # A program named by its markers or its log's shape: only vLLM's name (or one of vLLM's modes) keeps its log
-    # vLLM's, not vLLM's option names alone, nor vLLM listed among the packages or backends installed. Forks copy vLLM's messages with them (Aphrodite Engine's "Try increasing
-    # 'gpu_memory_utilization' or decreasing 'max_model_len'"), and other engines' own options share the words.
+    # vLLM's, not vLLM's option names alone, nor vLLM listed among the packages or backends installed. Forks copy
+    # vLLM's messages with them (Aphrodite Engine's "Try increasing 'gpu_memory_utilization' or decreasing
+    # 'max_model_len'"), and other engines' own options share the words.
     named_only = not hosted and not names_vllm(low)
     for name, strict, markers in _FOREIGN:
         if present(markers):
