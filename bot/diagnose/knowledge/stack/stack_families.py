@@ -83,6 +83,11 @@ def _candidate_message(m: Message, family: str, text: str = "") -> bool:
         return any(s in text for s in _NO_PLATFORM) and not _OTHER_PLATFORM.search(text)
     if m.level == "WARNING" or (m.exc_type or "").endswith("Warning"):
         return False
+    # Python's warnings say the run went on (torch's "Plan failed with a cudnnException ... NOT_SUPPORTED": it tries
+    # the next plan), except torch's "CUDA initialization: ..." which is how torch reports that CUDA failed to start:
+    # it then counts zero devices, and whatever fails next follows from it
+    if m.py_warning and "CUDA initialization:" not in m.text:
+        return False
     # an INFO line that mentions "out of memory" reports nothing; but some vLLM releases log the
     # loader's refusal itself at INFO ("Failed to import NCCL library: libnccl.so.2: cannot open ...").
     # Debug output never is one (NCCL_DEBUG=INFO's "NET/Plugin : dlerror=libnccl-net.so: cannot open
