@@ -93,6 +93,28 @@ TABLE: tuple[Read, ...] = (
        ("prefill_context_parallel_size",),
        "the prefill context-parallel size (`--prefill-context-parallel-size`).",
        "预填充上下文并行规模（`--prefill-context-parallel-size`）。"),
+    # --- the short names vLLM's config classes give the parallel sizes (0.26+ `_validate_parallel_config`:
+    # `tp = self.tensor_parallel_size`, `pcp = ...`, `dcp = ...`; `VllmConfig`'s `tp = parallel.tensor_parallel_size`)
+    _r(r"tp", ("tensor_parallel_size",),
+       "the tensor-parallel size (`--tensor-parallel-size`).", "张量并行规模（`--tensor-parallel-size`）。",
+       files=r"/config/(?:parallel|vllm)\.py$"),
+    _r(r"dcp", ("decode_context_parallel_size",),
+       "the decode context-parallel size (`--decode-context-parallel-size`).",
+       "解码上下文并行规模（`--decode-context-parallel-size`）。", files=r"/config/(?:parallel|vllm)\.py$"),
+    _r(r"pcp", ("prefill_context_parallel_size",),
+       "the prefill context-parallel size (`--prefill-context-parallel-size`).",
+       "预填充上下文并行规模（`--prefill-context-parallel-size`）。", files=r"/config/(?:parallel|vllm)\.py$"),
+    # `executor_backend = self.parallel_config.distributed_executor_backend` and whether its class supports
+    # async scheduling (VllmConfig.__post_init__, 0.11+): "`ray` does not support async scheduling yet."
+    _r(r"executor_backend|executor_supports_async_sched|executor_class",
+       ("distributed_executor_backend", "async_scheduling"),
+       "the executor that runs the workers, `--distributed-executor-backend` (`mp`, `uni`, `ray`, "
+       "`external_launcher`; vLLM chooses when it is unset), and whether that executor can schedule "
+       "asynchronously, which `--async-scheduling` asks for (`--no-async-scheduling` turns it off).",
+       "运行 worker 的执行器，即 `--distributed-executor-backend`（`mp`、`uni`、`ray`、`external_launcher`；"
+       "不设置时由 vLLM 选择），以及这个执行器能否异步调度：`--async-scheduling` 要求异步调度"
+       "（`--no-async-scheduling` 关闭）。",
+       files=r"/config/vllm\.py$"),
     # --- engine arguments read off the objects that carry them ------------------------------------------
     _r(_ANY + r"(max_model_len|max_num_seqs|max_num_batched_tokens|kv_cache_dtype|gpu_memory_utilization|"
        r"enforce_eager|enable_prefix_caching|max_loras|max_lora_rank|max_cpu_loras|swap_space|cpu_offload_gb|"
