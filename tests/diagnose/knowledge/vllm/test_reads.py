@@ -47,6 +47,11 @@ def test_the_short_names_the_config_classes_give_the_parallel_sizes_and_the_exec
                                                         ("prefill_context_parallel_size",)]
     assert knobs_of("not executor_supports_async_sched", function="VllmConfig.__post_init__",
                     file="vllm/config/vllm.py") == [("distributed_executor_backend", "async_scheduling")]
+    # the features the model runner in use lacks: the variable that chooses it, only where the check is that
+    assert knobs_of("unsupported", function="VllmConfig._validate_v1_model_runner",
+                    file="vllm/config/vllm.py") == [("VLLM_USE_V2_MODEL_RUNNER",)]
+    assert knobs_of("unsupported", function="VllmConfig._validate_return_routed_experts",
+                    file="vllm/config/vllm.py") == []
     # elsewhere a bare `tp` is no knob of the table's
     assert knobs_of("tp % 2 != 0", file="vllm/model_executor/layers/linear.py") == []
 
