@@ -214,6 +214,15 @@ def _cuda_oom(values: dict, facts: dict) -> dict:
     return out
 
 
+@deriver("cpu-numa-bind")
+def _numa_workers(values: dict, facts: dict) -> dict:
+    """One worker per NUMA node: every parallel size the run raised goes back to 1 (a run of
+    `pipeline_parallel_size=2` is not cured by `tensor_parallel_size=1`)."""
+    args = _args(facts)
+    raised = {k: 1 for k in ("tensor_parallel_size", "pipeline_parallel_size") if (num(args.get(k)) or 1) > 1}
+    return {"suggest": raised} if raised else {}
+
+
 @deriver("kv-cache-no-memory")
 def _kv_no_memory(values: dict, facts: dict) -> dict:
     """Where the budget went, from the memory numbers the failing run printed: the share to ask for
