@@ -214,10 +214,26 @@ def _cuda_oom(values: dict, facts: dict) -> dict:
     return out
 
 
+@deriver("cpu-numa-bind")
+def _numa_workers(values: dict, facts: dict) -> dict:
+    """One worker per NUMA node: every parallel size the run raised goes back to 1 (a run of
+    `pipeline_parallel_size=2` is not cured by `tensor_parallel_size=1`)."""
+    args = _args(facts)
+    raised = {k: 1 for k in ("tensor_parallel_size", "pipeline_parallel_size") if (num(args.get(k)) or 1) > 1}
+    return {"suggest": raised} if raised else {}
+
+
 @deriver("kv-cache-no-memory")
 def _kv_no_memory(values: dict, facts: dict) -> dict:
     """Where the budget went, from the memory numbers the failing run printed: the share to ask for
     when the model is what fills it, none when memory outside the engine took it."""
+    kv_bytes = num(_args(facts).get("kv_cache_memory_bytes"))
+    if kv_bytes is not None and kv_bytes > 0:
+        # `kv_cache_memory_bytes` sizes the KV cache by itself: gpu_memory_utilization is not read, the
+        # budget split says nothing about it, and a larger share is no fix
+        size = next(f"{kv_bytes / 2**p:.3g} {unit}" for p, unit in ((30, "GiB"), (20, "MiB"), (10, "KiB"), (0, "bytes"))
+                    if kv_bytes >= 2**p or p == 0)
+        return {"kv_bytes": int(kv_bytes), "kv_bytes_size": size, "suggest": {}}
     split = budget_split(_memory_profile(values), facts)
     if split.get("outside_grew"):
         return {**split, "suggest": {}}         # a larger share would be taken the same way

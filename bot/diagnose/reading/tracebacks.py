@@ -13,6 +13,7 @@ and colour codes dropped, there. So a 10 MB paste of INFO lines costs less than 
 
 from __future__ import annotations
 
+import ast
 import functools
 import re
 
@@ -157,6 +158,30 @@ _UNWRAP = [
     re.compile(r"Assertion failed, (?P<inner>.+?)(?: \[type=assertion_error|%s|$)" % _ERROR_DICT_MSG_END),
 ]
 _TUPLE_ARGS = LazyRe(r"^\((?:'[^']*',?\s*)+\)$")
+# An exception raised with a logger's arguments, `ValueError("The quantization method %s is deprecated
+# ...", self.quantization)` (vLLM 0.14+ config/model.py), prints as the tuple of its arguments:
+# `('The quantization method %s is deprecated ...', 'fbgemm_fp8')`. The message is the first string
+# with the others put in, as the logger would have.
+_PRINTF_TUPLE = LazyRe(r"^\((?P<q>['\"])[^\n]*?%[sdrif][^\n]*(?P=q),\s*.+\)$")
+_PRINTF_FIELD = LazyRe(r"%[-+ 0#]*\d*(?:\.\d+)?[sdrifgx]")
+
+
+def printf_tuple(body: str) -> str | None:
+    """`('text with %s', 'x')` → `text with x`; None for anything else."""
+    if len(body) > MAX_MESSAGE_CHARS or _PRINTF_TUPLE.match(body) is None:
+        return None
+    try:
+        args = ast.literal_eval(body)
+    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+        return None
+    if not (isinstance(args, tuple) and len(args) >= 2 and isinstance(args[0], str)):
+        return None
+    if len(_PRINTF_FIELD.findall(args[0].replace("%%", ""))) != len(args) - 1:
+        return None
+    try:
+        return args[0] % args[1:]
+    except (TypeError, ValueError):
+        return None
 
 MAX_MESSAGES = 2000
 MAX_CONTINUATION = 12
@@ -497,10 +522,14 @@ def _unwrapped(msg: Message) -> list[Message]:
         m = rx.search(msg.text)
         if m and not (rx is _ERROR_BODY and m.group("inner").lstrip().startswith(("[", "{"))):
             # (a body whose message is pydantic's error list is unwrapped by the list's own 'msg')
-            out.append(Message(msg.line_no, m.group("inner").strip(), msg.level, msg.proc, None, True, True,
+            inner = m.group("inner").strip()
+            out.append(Message(msg.line_no, printf_tuple(inner) or inner, msg.level, msg.proc, None, True, True,
                                header=msg.header))
     body = msg.text.split(": ", 1)[-1]
-    if msg.exc_type and _TUPLE_ARGS.match(body):
+    text = printf_tuple(body) if msg.exc_type else None
+    if text is not None:
+        out.append(Message(msg.line_no, text, msg.level, msg.proc, msg.exc_type, True, True, header=msg.header))
+    elif msg.exc_type and _TUPLE_ARGS.match(body):
         joined = "".join(re.findall(r"'([^']*)'", body))
         out.append(Message(msg.line_no, joined.strip(), msg.level, msg.proc, msg.exc_type, True, True,
                            header=msg.header))

@@ -538,3 +538,21 @@ def test_japanese_prose_around_a_pasted_error():
     msgs = messages("RuntimeError: No CUDA GPUs are available というエラーになります\nValueError: bad value")
     assert [m.text for m in msgs] == ["RuntimeError: No CUDA GPUs are available", "ValueError: bad value"]
     assert tracebacks._is_prose("エラーが発生しました: CUDA out of memory")
+
+
+def test_an_exception_raised_with_a_loggers_arguments_is_read_as_its_message():
+    # vLLM 0.14+ config/model.py: ValueError("The quantization method %s is deprecated ...", self.quantization)
+    inner = ("('The quantization method %s is deprecated and will be removed in future versions of vLLM. "
+             "To bypass, set `--allow-deprecated-quantization`.', 'fbgemm_fp8')")
+    log = ("pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig\n"
+           f"  Value error, {inner} [type=value_error, input_value=ArgsKwargs((), {{}}), input_type=ArgsKwargs]\n"
+           f"ValueError: {inner}\n")
+    bodies = [m.text for m in tracebacks.messages(log)]
+    rebuilt = ("The quantization method fbgemm_fp8 is deprecated and will be removed in future versions of vLLM. "
+               "To bypass, set `--allow-deprecated-quantization`.")
+    assert bodies.count(rebuilt) == 2
+    # only when the fields and the arguments agree; a tuple of plain strings is joined as before
+    assert tracebacks.printf_tuple("('%s and %s', 'a')") is None
+    assert tracebacks.printf_tuple("('100%% sure', 'a')") is None
+    assert tracebacks.printf_tuple("('rank %d of %s', 3, 'dp')") == "rank 3 of dp"
+    assert tracebacks.printf_tuple("('no placeholders', 'a')") is None

@@ -31,10 +31,16 @@ class Read(NamedTuple):
     knobs: tuple             # knob names; "\\1" is the pattern's first group (the same name)
     why: dict                # {lang: one line}
     files: re.Pattern | None = None     # only in these files (a `config` there is the model's)
+    functions: re.Pattern | None = None  # only in these functions (a local name that means one thing there)
+
+    def applies(self, file: str | None, function: str | None) -> bool:
+        return (self.files is None or self.files.search(file or "") is not None) and \
+            (self.functions is None or self.functions.search(function or "") is not None)
 
 
-def _r(pattern: str, knobs: tuple, en: str, zh: str, files: str | None = None) -> Read:
-    return Read(re.compile(pattern), knobs, {"en": en, "zh": zh}, re.compile(files) if files else None)
+def _r(pattern: str, knobs: tuple, en: str, zh: str, files: str | None = None, functions: str | None = None) -> Read:
+    return Read(re.compile(pattern), knobs, {"en": en, "zh": zh}, re.compile(files) if files else None,
+                re.compile(functions) if functions else None)
 
 
 _ANY = r"(?:[\w\[\]'\"]+\.)*"        # any receiver: `self.`, `vllm_config.cache_config.`, `spec.`
@@ -93,6 +99,39 @@ TABLE: tuple[Read, ...] = (
        ("prefill_context_parallel_size",),
        "the prefill context-parallel size (`--prefill-context-parallel-size`).",
        "预填充上下文并行规模（`--prefill-context-parallel-size`）。"),
+    # --- the short names vLLM's config classes give the parallel sizes (0.26+ `_validate_parallel_config`:
+    # `tp = self.tensor_parallel_size`, `pcp = ...`, `dcp = ...`; `VllmConfig`'s `tp = parallel.tensor_parallel_size`)
+    _r(r"tp", ("tensor_parallel_size",),
+       "the tensor-parallel size (`--tensor-parallel-size`).", "张量并行规模（`--tensor-parallel-size`）。",
+       files=r"/config/(?:parallel|vllm)\.py$"),
+    _r(r"dcp", ("decode_context_parallel_size",),
+       "the decode context-parallel size (`--decode-context-parallel-size`).",
+       "解码上下文并行规模（`--decode-context-parallel-size`）。", files=r"/config/(?:parallel|vllm)\.py$"),
+    _r(r"pcp", ("prefill_context_parallel_size",),
+       "the prefill context-parallel size (`--prefill-context-parallel-size`).",
+       "预填充上下文并行规模（`--prefill-context-parallel-size`）。", files=r"/config/(?:parallel|vllm)\.py$"),
+    # `executor_backend = self.parallel_config.distributed_executor_backend` and whether its class supports
+    # async scheduling (VllmConfig.__post_init__, 0.11+): "`ray` does not support async scheduling yet."
+    _r(r"executor_backend|executor_supports_async_sched|executor_class",
+       ("distributed_executor_backend", "async_scheduling"),
+       "the executor that runs the workers, `--distributed-executor-backend` (`mp`, `uni`, `ray`, "
+       "`external_launcher`; vLLM chooses when it is unset), and whether that executor can schedule "
+       "asynchronously, which `--async-scheduling` asks for (`--no-async-scheduling` turns it off).",
+       "运行 worker 的执行器，即 `--distributed-executor-backend`（`mp`、`uni`、`ray`、`external_launcher`；"
+       "不设置时由 vLLM 选择），以及这个执行器能否异步调度：`--async-scheduling` 要求异步调度"
+       "（`--no-async-scheduling` 关闭）。",
+       files=r"/config/vllm\.py$"),
+    # the features of this configuration the chosen model runner lacks (VllmConfig._validate_v1_model_runner,
+    # _validate_v2_model_runner, 0.23+: "Model Runner V1 does not support: pipeline parallelism with async
+    # scheduling"): each comes from a setting the message names; the variable chooses the runner
+    _r(r"unsupported", ("VLLM_USE_V2_MODEL_RUNNER",),
+       "the features of this configuration that the model runner in use lacks, each from a setting of yours the "
+       "message names (drop it, or use the other runner); `VLLM_USE_V2_MODEL_RUNNER` chooses the runner (`1` V2, "
+       "`0` V1; unset, the release decides: later ones take V2 where Triton is installed and the features allow).",
+       "当前使用的 model runner 不支持的本配置中的功能，每一项都来自你的某个设置，消息里写明了（去掉它，或者换另一个 "
+       "runner）；`VLLM_USE_V2_MODEL_RUNNER` 选择 runner（`1` 为 V2，`0` 为 V1；不设置时由版本决定：较新的版本在装有 "
+       "Triton 且功能允许时用 V2）。",
+       files=r"/config/vllm\.py$", functions=r"\._validate_v[12]_model_runner$"),
     # --- engine arguments read off the objects that carry them ------------------------------------------
     _r(_ANY + r"(max_model_len|max_num_seqs|max_num_batched_tokens|kv_cache_dtype|gpu_memory_utilization|"
        r"enforce_eager|enable_prefix_caching|max_loras|max_lora_rank|max_cpu_loras|swap_space|cpu_offload_gb|"
@@ -216,7 +255,7 @@ def find(condition: str | None, placeholders: list[str], function: str | None, f
     for name in names(condition, placeholders, function):
         read_as = _as_read(name, function)
         for i, row in enumerate(TABLE):
-            if row.files is not None and not row.files.search(file or ""):
+            if not row.applies(file, function):
                 continue
             m = row.pattern.fullmatch(read_as)
             if m is None:
@@ -264,7 +303,6 @@ def unmapped(condition: str | None, function: str | None, file: str | None, foun
         if root in _BUILTINS or text.split(".")[-1].isupper() or root.isupper() or len(text) > 120:
             continue            # a builtin, a module, a constant
         read_as = _as_read(text, function)
-        if not any((row.files is None or row.files.search(file or "")) and row.pattern.fullmatch(read_as)
-                   for row in TABLE):
+        if not any(row.applies(file, function) and row.pattern.fullmatch(read_as) for row in TABLE):
             out.append(text)
     return list(dict.fromkeys(out))

@@ -37,6 +37,24 @@ def test_the_parallel_sizes_under_the_names_the_distributed_code_gives_them():
     assert knobs_of("not 0 <= self.data_parallel_rank < 4") == []
 
 
+
+def test_the_short_names_the_config_classes_give_the_parallel_sizes_and_the_executor():
+    # ParallelConfig._validate_parallel_config (0.26+): `tp = self.tensor_parallel_size`, `dcp = ...`
+    assert knobs_of("tp % dcp != 0", function="ParallelConfig._validate_parallel_config",
+                    file="vllm/config/parallel.py") == [("tensor_parallel_size",), ("decode_context_parallel_size",)]
+    assert knobs_of("dcp not in (1, pcp, tp * pcp)", function="ParallelConfig._validate_parallel_config",
+                    file="vllm/config/parallel.py") == [("tensor_parallel_size",), ("decode_context_parallel_size",),
+                                                        ("prefill_context_parallel_size",)]
+    assert knobs_of("not executor_supports_async_sched", function="VllmConfig.__post_init__",
+                    file="vllm/config/vllm.py") == [("distributed_executor_backend", "async_scheduling")]
+    # the features the model runner in use lacks: the variable that chooses it, only where the check is that
+    assert knobs_of("unsupported", function="VllmConfig._validate_v1_model_runner",
+                    file="vllm/config/vllm.py") == [("VLLM_USE_V2_MODEL_RUNNER",)]
+    assert knobs_of("unsupported", function="VllmConfig._validate_return_routed_experts",
+                    file="vllm/config/vllm.py") == []
+    # elsewhere a bare `tp` is no knob of the table's
+    assert knobs_of("tp % 2 != 0", file="vllm/model_executor/layers/linear.py") == []
+
 def test_engine_arguments_read_off_the_objects_that_carry_them():
     assert knobs_of("self.kv_cache_dtype.startswith('fp8')", function="TritonMLAImpl.__init__",
                     file="vllm/v1/attention/backends/mla/triton_mla.py") == [("kv_cache_dtype",)]
