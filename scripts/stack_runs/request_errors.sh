@@ -70,4 +70,16 @@ c mistral-content-and-tool-calls "{\"model\":\"$MODEL\",\"messages\":[{\"role\":
 c mistral-tool-name-space "{\"model\":\"$MODEL\",\"messages\":$msg,\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"get weather\",\"parameters\":{\"type\":\"object\",\"properties\":{}}}}],\"tool_choice\":\"none\",\"max_tokens\":4}"
 c mistral-system-after-user "{\"model\":\"$MODEL\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"content\":\"hello\"},{\"role\":\"system\",\"content\":\"be brief\"},{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":4}"
 c mistral-empty-system "{\"model\":\"$MODEL\",\"messages\":[{\"role\":\"system\",\"content\":\"\"},{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":4}"
+# media parts for a multimodal model (a tiny LLaVA); a loopback file server on 18845 and a port on 18846 that
+# accepts and never answers (run the server with VLLM_IMAGE_FETCH_TIMEOUT=3)
+img() { echo "{\"model\":\"$MODEL\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"what\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"$1\"}}]}],\"max_tokens\":4}"; }
+c media-url-ok "$(img http://127.0.0.1:18845/ok.png)"
+c media-url-refused "$(img http://127.0.0.1:9/cat.png)"
+c media-url-404 "$(img http://127.0.0.1:18845/missing.png)"
+c media-url-not-image "$(img http://127.0.0.1:18845/cat.png)"
+c media-url-timeout "$(img http://127.0.0.1:18846/cat.png)"
+c media-url-unknown-host "$(img http://images.invalid/cat.png)"
+c media-data-url-bad-base64 "$(img 'data:image/png;base64,notbase64!!')"
+c media-file-url "$(img file:///tmp/re/www/ok.png)"
+c media-two-images "{\"model\":\"$MODEL\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"image_url\",\"image_url\":{\"url\":\"http://127.0.0.1:18845/ok.png\"}},{\"type\":\"image_url\",\"image_url\":{\"url\":\"http://127.0.0.1:18845/ok.png\"}}]}],\"max_tokens\":4}"
 exit 0
