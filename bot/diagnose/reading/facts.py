@@ -2037,11 +2037,12 @@ NEAR = 12 * 1024
 _HUB_OFFLINE = LazyRe(r"\b(?:HF_HUB_OFFLINE|TRANSFORMERS_OFFLINE)\s*[=:]\s*['\"]?(?:1|(?i:on|yes|true))\b")
 
 
-# A chat template named in a paste: prose ("the chat template"), the call or flag (`apply_chat_template`,
-# `--chat-template`), its file, a request's `"chat_template": "..."`, or an argument that sets one (vLLM's own
-# argument dump prints `chat_template=None` whether or not one is used: that is not taken).
-_CHAT_TEMPLATE_NAMED = LazyRe(r"(?i:chat[ -]template)|apply_chat_template|chat_template\.jinja"
-                              r"""|['"]chat_template['"]\s*:\s*['"]|\bchat_template=(?!None\b)\S""")
+# A chat template named in a paste: prose ("the chat template", "the default chat_template"), the call or flag
+# (`apply_chat_template`, `--chat-template`), its file, a request's `"chat_template": "..."`, or an argument that sets
+# one (vLLM's own argument dump prints `chat_template=None` whether or not one is used: that is not taken, nor
+# `chat_template_content_format`).
+_CHAT_TEMPLATE_NAMED = LazyRe(r"(?i:chat[ -]template)|apply_chat_template"
+                              r"""|\bchat_template\b(?!['"]?\s*[=:]\s*None\b)""")
 
 
 def chat_template_shown(text: str) -> bool:
