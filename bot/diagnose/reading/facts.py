@@ -2077,6 +2077,19 @@ NEAR = 12 * 1024
 _HUB_OFFLINE = LazyRe(r"\b(?:HF_HUB_OFFLINE|TRANSFORMERS_OFFLINE)\s*[=:]\s*['\"]?(?:1|(?i:on|yes|true))\b")
 
 
+# A chat template named in a paste: prose ("the chat template", "the default chat_template"), the call or flag
+# (`apply_chat_template`, `--chat-template`), its file, a request's `"chat_template": "..."`, or an argument that sets
+# one (vLLM's own argument dump prints `chat_template=None` whether or not one is used: that is not taken, nor
+# `chat_template_content_format`).
+_CHAT_TEMPLATE_NAMED = LazyRe(r"(?i:chat[ -]template)|apply_chat_template"
+                              r"""|\bchat_template\b(?!['"]?\s*[=:]\s*None\b)""")
+
+
+def chat_template_shown(text: str) -> bool:
+    """Whether the paste names a chat template (see _CHAT_TEMPLATE_NAMED)."""
+    return "emplate" in text and bool(_CHAT_TEMPLATE_NAMED.search(text))
+
+
 def hub_offline(text: str) -> bool:
     """Whether the paste sets huggingface_hub's (or transformers') offline mode."""
     return "_OFFLINE" in text and bool(_HUB_OFFLINE.search(text))
@@ -2561,6 +2574,9 @@ def extract(text: str, error_lines: str = "") -> dict:
         "engine_starts": starts,
         "model": model if isinstance(model, str) else None,
         "has_traceback": "Traceback (most recent call last)" in text,
+        # a chat template is in play: vLLM's answer to a request (its only Jinja is chat templates), or the paste
+        # names one (for a Jinja error shown without the frames that would place it)
+        "chat_template_shown": server_error or chat_template_shown(text),
         "vllm_context": vllm_context,
         # The stack's errors (a CUDA code, the loader, an errno, the Hub) mean the same whatever printed
         # them: answered where the paste shows vLLM, or shows no program at all (a bare line pasted
