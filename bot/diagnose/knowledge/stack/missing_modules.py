@@ -49,8 +49,28 @@ def describe(ix, module: str, facts: dict) -> dict:
     out.update(_wheels(ix, dist, out.get("mm_exact")))
     out.update(_host_without_wheel(ix, dists, facts))
     spec = out.get("mm_spec")
+    if dist in _TORCH_CPU_INDEX and facts.get("vllm_cpu_wheel"):
+        out.update(_cpu_wheel(ix, dist, spec, release, facts))
     out.setdefault("mm_fix", f'pip install "{dist}{spec}"' if spec else f"pip install {dist}")
     return out
+
+
+# torch's own packages, which vLLM's CPU build takes from PyTorch's CPU index: PyPI's are CUDA builds that do not
+# load beside a `+cpu` torch ("operator torchvision::nms does not exist")
+_TORCH_CPU_INDEX = ("torch", "torchvision", "torchaudio")
+
+
+def _cpu_wheel(ix, dist: str, spec: str | None, release: str | None, facts: dict) -> dict:
+    """On vLLM's CPU build the wheel comes from PyTorch's CPU index, and reinstalling `vllm` would bring the CUDA
+    build. The table's pins are the CUDA wheel's: they name the right release only where the log's torch is the
+    one that wheel pins too (the CPU build pins its own `+cpu` torch)."""
+    torch = (facts.get("torch_version") or "").split("+")[0]
+    pinned = next((p.specifier[2:].strip() for p in (ix.requirements_of(release, "torch") if release else ())
+                   if p.specifier.startswith("==") and not p.extra), None)
+    paired = spec if spec and dist != "torch" and torch and torch == pinned else None
+    wanted = f'"{dist}{paired}"' if paired else dist
+    return {"mm_cpu_wheel": "yes", "mm_required": None, "mm_cpu_pair": f"{dist}{paired}" if paired else None,
+            "mm_fix": f"pip install {wanted} --index-url https://download.pytorch.org/whl/cpu"}
 
 
 def _requirement(dist: str, pins: list, release: str) -> dict:

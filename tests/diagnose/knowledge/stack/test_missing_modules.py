@@ -79,3 +79,15 @@ def test_a_host_no_distribution_has_wheels_for():
     assert "mm_host" not in describe(ix, "triton", {"os_hint": "windows"})
     assert "mm_host" not in describe(ix, "triton", {"os_hint": "wsl"})
     assert "mm_host" not in describe(ix, "zmq", {"os_hint": "macos"})
+
+
+def test_on_vllms_cpu_build_torchs_packages_come_from_pytorchs_cpu_index():
+    ix = stack_index.load()
+    cuda = describe(ix, "torchvision", {"vllm_version": "0.32.0"})
+    assert cuda["mm_required"] and "--index-url" not in cuda["mm_fix"]
+    # the CUDA wheel's pin is the CPU torch's pair only when the log's torch is the one that wheel pins
+    cpu = describe(ix, "torchvision", {"vllm_version": "0.32.0+cpu", "vllm_cpu_wheel": True, "torch_version": "2.13.0+cpu"})
+    assert cpu["mm_cpu_wheel"] and not cpu.get("mm_required")
+    assert cpu["mm_fix"] == f'pip install "{cpu["mm_req"]}" --index-url https://download.pytorch.org/whl/cpu'
+    other = describe(ix, "torchvision", {"vllm_version": "0.32.0", "vllm_cpu_wheel": True, "torch_version": "2.9.1+cpu"})
+    assert not other.get("mm_cpu_pair") and other["mm_fix"].startswith("pip install torchvision --index-url")
