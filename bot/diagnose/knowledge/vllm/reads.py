@@ -104,7 +104,7 @@ TABLE: tuple[Read, ...] = (
        "the KV cache's data type, which `--kv-cache-dtype` sets.", "KV cache 的数据类型，由 `--kv-cache-dtype` 设置。"),
     # ModelConfig's checks of the data type it resolved (`_check_valid_dtype`: `dtype == torch.float16`
     # for gemma3, "The model type gemma3 does not support float16"): that is --dtype.
-    _r(r"(?:\w+\.)*(?:model_config\.)?dtype", ("dtype",),
+    _r(r"(?:ModelConfig\.|(?:\w+\.)*model_config\.)?dtype", ("dtype",),
        "the model's data type, which `--dtype` sets (`auto`, the default, resolves it from the checkpoint's "
        "`torch_dtype` in its `config.json` and the data types the GPU supports).",
        "模型的数据类型，由 `--dtype` 设置（默认 `auto` 根据检查点 `config.json` 里的 `torch_dtype` 和 GPU 支持的数据类型来决定）。",
