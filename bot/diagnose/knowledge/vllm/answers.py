@@ -224,9 +224,11 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
             name = name.removeprefix("no_")          # `--no-enable-chunked-prefill` turns one off
         if cls and not token.startswith("--") and idx.config_field(cls, name, release) is not None:
             found.setdefault(name, cls)
-        elif not token.startswith("--") and release and idx.arg(name, release) is None \
+        elif not token.startswith("--") and release and idx.arg(name, release) is None and not found.get(name) \
                 and (owner := _json_owner(idx, name, release)) is not None:
-            found.setdefault(name, owner)   # VllmConfig's "decrease num_speculative_tokens": --speculative-config's
+            # VllmConfig's "decrease num_speculative_tokens": --speculative-config's field; the model
+            # runner's local `cudagraph_mode` of "please try cudagraph_mode=PIECEWISE": --compilation-config's
+            found[name] = owner
         elif name.startswith("VLLM_") or idx.arg(name) is not None:
             found.setdefault(name, None)
     # a value the user set that the message names ("current platform cpu does not support ray." for
