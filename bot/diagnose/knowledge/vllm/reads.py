@@ -37,6 +37,8 @@ def _r(pattern: str, knobs: tuple, en: str, zh: str, files: str | None = None) -
     return Read(re.compile(pattern), knobs, {"en": en, "zh": zh}, re.compile(files) if files else None)
 
 
+_OWN = ("the model's own value (its `config.json`), not a setting: no flag changes it.",
+        "模型自己的值（来自它的 `config.json`），不是设置项：没有参数能改它。")
 _ANY = r"(?:[\w\[\]'\"]+\.)*"        # any receiver: `self.`, `vllm_config.cache_config.`, `spec.`
 _GROUPS = (r"(?:get_(?:tp|tensor_model_parallel|world|pp|dp|dcp|pcp)_group\(\)\.)?")
 
@@ -109,10 +111,7 @@ TABLE: tuple[Read, ...] = (
        "`torch_dtype` in its `config.json` and the data types the GPU supports).",
        "模型的数据类型，由 `--dtype` 设置（默认 `auto` 根据检查点 `config.json` 里的 `torch_dtype` 和 GPU 支持的数据类型来决定）。",
        files=r"vllm/config/model\.py$|vllm/config\.py$"),
-    _r(r"(?:\w+\.)*(?:model_type|config_dtype)", (MODEL,),
-       "the model's own value (its `config.json`), not a setting: no flag changes it.",
-       "模型自己的值（来自它的 `config.json`），不是设置项：没有参数能改它。",
-       files=r"vllm/config/model\.py$|vllm/config\.py$"),
+    _r(r"(?:\w+\.)*(?:model_type|config_dtype)", (MODEL,), *_OWN, files=r"vllm/config/model\.py$|vllm/config\.py$"),
     _r(_ANY + r"(?:max_num_reqs)", ("max_num_seqs",),
        "the most requests a step schedules, `--max-num-seqs`.", "每步最多调度的请求数，即 `--max-num-seqs`。"),
     _r(_ANY + r"(?:max_num_tokens)", ("max_num_batched_tokens",),
