@@ -186,6 +186,15 @@ def engine_arg(idx, cls: str, field: str, release: str | None):
     return idx.arg(found.flag, release) if found is not None and found.flag else None
 
 
+def _json_owner(idx, name: str, release: str) -> str | None:
+    """The one config class that has `name` as a field in `release` and a flag that takes it as
+    JSON (`num_speculative_tokens`: SpeculativeConfig, `--speculative-config`), or None when no
+    class or several do: a message of VllmConfig's that names another class's field."""
+    owners = [cls for cls in idx.config_classes()
+              if idx.config_field(cls, name, release) is not None and _class_flag(idx, cls, release)]
+    return owners[0] if len(owners) == 1 else None
+
+
 _TEMPLATE_NAMES = re.compile(r"--[a-z][a-z0-9-]+|\bVLLM_[A-Z0-9_]+|\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 
 
@@ -215,6 +224,11 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
             name = name.removeprefix("no_")          # `--no-enable-chunked-prefill` turns one off
         if cls and not token.startswith("--") and idx.config_field(cls, name, release) is not None:
             found.setdefault(name, cls)
+        elif not token.startswith("--") and release and idx.arg(name, release) is None and not found.get(name) \
+                and (owner := _json_owner(idx, name, release)) is not None:
+            # VllmConfig's "decrease num_speculative_tokens": --speculative-config's field; the model
+            # runner's local `cudagraph_mode` of "please try cudagraph_mode=PIECEWISE": --compilation-config's
+            found[name] = owner
         elif name.startswith("VLLM_") or idx.arg(name) is not None:
             found.setdefault(name, None)
     # a value the user set that the message names ("current platform cpu does not support ray." for

@@ -43,6 +43,8 @@ def _r(pattern: str, knobs: tuple, en: str, zh: str, files: str | None = None, f
                 re.compile(functions) if functions else None)
 
 
+_OWN = ("the model's own value (its `config.json`), not a setting: no flag changes it.",
+        "模型自己的值（来自它的 `config.json`），不是设置项：没有参数能改它。")
 _ANY = r"(?:[\w\[\]'\"]+\.)*"        # any receiver: `self.`, `vllm_config.cache_config.`, `spec.`
 _GROUPS = (r"(?:get_(?:tp|tensor_model_parallel|world|pp|dp|dcp|pcp)_group\(\)\.)?")
 
@@ -141,6 +143,14 @@ TABLE: tuple[Read, ...] = (
     _r(_ANY + r"(?:cache_dtype|kv_cache_torch_dtype|kv_cache_quantized_dtype|fp8_kv|is_fp8_kv_cache|kv_quant_mode)|"
        r"(?:\w+\.)*is_quantized_kv_cache\(.*\)", ("kv_cache_dtype",),
        "the KV cache's data type, which `--kv-cache-dtype` sets.", "KV cache 的数据类型，由 `--kv-cache-dtype` 设置。"),
+    # ModelConfig's checks of the data type it resolved (`_check_valid_dtype`: `dtype == torch.float16`
+    # for gemma3, "The model type gemma3 does not support float16"): that is --dtype.
+    _r(r"(?:ModelConfig\.|(?:\w+\.)*model_config\.)?dtype", ("dtype",),
+       "the model's data type, which `--dtype` sets (`auto`, the default, resolves it from the checkpoint's "
+       "`torch_dtype` in its `config.json` and the data types the GPU supports).",
+       "模型的数据类型，由 `--dtype` 设置（默认 `auto` 根据检查点 `config.json` 里的 `torch_dtype` 和 GPU 支持的数据类型来决定）。",
+       files=r"vllm/config/model\.py$|vllm/config\.py$"),
+    _r(r"(?:\w+\.)*(?:model_type|config_dtype)", (MODEL,), *_OWN, files=r"vllm/config/model\.py$|vllm/config\.py$"),
     _r(_ANY + r"(?:max_num_reqs)", ("max_num_seqs",),
        "the most requests a step schedules, `--max-num-seqs`.", "每步最多调度的请求数，即 `--max-num-seqs`。"),
     _r(_ANY + r"(?:max_num_tokens)", ("max_num_batched_tokens",),
