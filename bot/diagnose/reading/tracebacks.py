@@ -13,7 +13,6 @@ and colour codes dropped, there. So a 10 MB paste of INFO lines costs less than 
 
 from __future__ import annotations
 
-import ast
 import functools
 import re
 
@@ -171,6 +170,7 @@ def printf_tuple(body: str) -> str | None:
     if len(body) > MAX_MESSAGE_CHARS or _PRINTF_TUPLE.match(body) is None:
         return None
     try:
+        import ast          # here, not at import: rare, and `ast` costs a cold start 2-3 ms
         args = ast.literal_eval(body)
     except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
         return None

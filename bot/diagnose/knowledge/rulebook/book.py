@@ -224,21 +224,33 @@ def _mapping(value, where: str) -> dict:
 
 
 def required_literal(pattern: str) -> str:
-    """The longest run of plain characters every match of `pattern` must contain ('' if none)."""
+    """The longest run of plain characters every match of `pattern` must contain ('' if none): read through
+    the groups every match passes (a named capture around the message's words), and inside a repeat that
+    matches at least once; an alternation, a class or an optional part ends a run."""
     import re._parser as sre_parse
-    from re._constants import LITERAL
+    from re._constants import LITERAL, MAX_REPEAT, MIN_REPEAT, SUBPATTERN
     parsed = sre_parse.parse(pattern)
     if parsed.state.flags & re.IGNORECASE:
         return ""
-    best, run = "", []
-    for op, av in parsed:
-        if op is LITERAL:
-            run.append(chr(av))
-            continue
-        best = max(best, "".join(run), key=len)
-        run = []
-    best = max(best, "".join(run), key=len)
-    return best if len(best) >= 4 else ""
+    best = [""]
+
+    def walk(seq, run: list) -> list:
+        for op, av in seq:
+            if op is LITERAL:
+                run.append(chr(av))
+            elif op is SUBPATTERN and not av[1] & re.IGNORECASE:
+                run = walk(av[3], run)          # a group is its parts in sequence
+            else:
+                best[0] = max(best[0], "".join(run), key=len)
+                run = []
+                if op in (MAX_REPEAT, MIN_REPEAT) and av[0] >= 1:
+                    inner = "".join(walk(av[2], []))
+                    best[0] = max(best[0], inner, key=len)
+        return run
+
+    tail = "".join(walk(parsed, []))           # (walked before best[0] is read: the walk updates it)
+    found = max(best[0], tail, key=len)
+    return found if len(found) >= 4 else ""
 
 
 def _conditions(value, where: str) -> dict:

@@ -3,6 +3,7 @@ import textwrap
 import pytest
 
 from bot.diagnose.knowledge import rulebook
+from bot.diagnose.knowledge.rulebook.book import required_literal
 
 
 def write(tmp_path, name, body):
@@ -108,3 +109,18 @@ def test_a_line_of_another_process_clears_nothing(tmp_path):
     [rule] = list(rulebook.load_rulebook(d, use_cache=False))
     assert rule.cleared("Local node IP: a\nW no head\nW no head\nRay runtime started\n", "no head")
     assert not rule.cleared("Local node IP: a\nW no head\nLocal node IP: b\nRay runtime started\n", "no head")
+
+
+@pytest.mark.parametrize("pattern, literal", [
+    (r"No available memory for the cache blocks", "No available memory for the cache blocks"),
+    # through a named capture and a group every match passes, and inside a repeat taken at least once
+    (r"(?P<reason>System role not supported)\b", "System role not supported"),
+    (r"(?P<r>(?:After the optional system message, )?[Cc]onversation roles must alternate)", "onversation roles must alternate"),
+    (r"(?:error code: )+\d+", "error code: "),
+    # an optional part, an alternation or a case-blind group gives no literal of its own
+    (r"(?:Cannot find the model )?x", ""),
+    (r"(?:alpha beta|gamma delta)", ""),
+    (r"(?i:CUDA out of memory)", ""),
+])
+def test_the_literal_every_match_holds(pattern, literal):
+    assert required_literal(pattern) == literal
