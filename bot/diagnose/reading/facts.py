@@ -1335,13 +1335,12 @@ _UNTAGGED_BUILD = re.compile(r"0\.1\.dev\d+(?:[+.]\S*)?$")
 
 def _vllm_version(text: str) -> str | None:
     """The vLLM release the paste shows, passing over an untagged source build's fallback version."""
-    version = _first(_VLLM, text)
-    for _ in range(3):
+    for _ in range(4):      # bounded: a hostile paste of many such strings costs four passes, not one per string
+        version = _first(_VLLM, text)
         if not version or not _UNTAGGED_BUILD.match(version):
             return version
         text = text.replace(version, "")
-        version = _first(_VLLM, text)
-    return None if version and _UNTAGGED_BUILD.match(version) else version
+    return None
 
 
 def _first(patterns: list[_P], text: str) -> str | None:

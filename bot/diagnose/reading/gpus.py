@@ -67,4 +67,3 @@ def named(cc: str | int | None) -> str | None:
     """"T4, RTX 20xx, Quadro RTX" for 75 or "7.5"; None for a capability without a list here."""
     m = re.fullmatch(r"(\d+)\.?(\d)", str(cc or "").strip())
     return _NAMED.get(f"{int(m.group(1))}.{m.group(2)}") if m else None
-

@@ -450,9 +450,9 @@ WRAP_WIDTHS = frozenset((80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 2
 
 _DATED = LazyRe(r"^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d")     # a timestamped line is a new record
 _PROGRESS = LazyRe(r"\d{1,3}%(?: ?\||\s+Completed)|it/s\]|s/it\]")      # a tqdm bar is never part of a message
-_MP_PROCESS = LazyRe(r"^Process [\w-]+:$")
+_MP_PROCESS = LazyRe(r"^Process [\w-]+:$")     # multiprocessing's header before a child's traceback
 _RUST_PANIC = LazyRe(r"^thread '[^'\n]{0,80}' panicked at ")    # a Rust library's (tokenizers, hf_xet) own report
-_EXITED = LazyRe(r"^[\w.-]{1,60} exited with code -?\d+$")  # docker compose on a container that ended          # multiprocessing's header before a child's traceback
+_EXITED = LazyRe(r"^[\w.-]{1,60} exited with code -?\d+$")  # docker compose on a container that ended
 # Python's warnings module ("/x/torch/cuda/__init__.py:129: UserWarning: CUDA initialization: ..."), printed
 # to stderr between another program's records: its own message, never the tail of the INFO line above it.
 _PY_WARNING = LazyRe(r"^\S[^\n]{0,400}?\.py:\d+: (?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*Warning: ")

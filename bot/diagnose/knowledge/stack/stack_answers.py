@@ -563,8 +563,8 @@ _TOOLS = frozenset({"ninja", "nvcc", "gcc", "g++", "cc", "c++", "clang", "clang+
                     "nvidia-smi", "lscpu", "numactl", "ldconfig", "hipcc", "rocm-smi", "amd-smi", "ptxas", "ray"})
 
 
-def _ran_program(path: str, facts: dict) -> bool:
-    return path in _TOOLS or any(r in f for f in facts.get("frames") or () for r in _RUNS_PROGRAMS)
+def _ran_program(name: str, facts: dict) -> bool:
+    return name in _TOOLS or any(r in f for f in facts.get("frames") or () for r in _RUNS_PROGRAMS)
 
 
 # torch's MapAllocator mapping a checkpoint file whole ("unable to mmap 4965799096 bytes from file

@@ -183,8 +183,7 @@ TABLE: tuple[Read, ...] = (
        "vLLM 加载的分词器：默认是模型自带的文件，`--tokenizer` 可指定另一个，加载方式由 `--tokenizer-mode` 决定；"
        "请求里发送的 token id（`prompt_token_ids`、`allowed_token_ids`、`logit_bias` 的键）必须来自这个分词器的词表。"),
     _r(r"(?:\w+\.)*(?:model_|draft_|target_|org_)?vocab_size|(?:\w+\.)*get_vocab_size\(\)", (MODEL,),
-       "the model's own value (its `config.json`), not a setting: no flag changes it.",
-       "模型自己的值（来自它的 `config.json`），不是设置项：没有参数能改它。"),
+       *_OWN),
     # --- the model's own configuration: no setting --------------------------------------------------
     _r(r"(?:\w+\.)*(?:hf_config|hf_text_config|text_config|hf_vision_config|vision_config)(?:\.\w+)+(?:\(.*\))?|"
        r"(?:\w+\.)*model_config\.(?:get_num_attention_heads|get_num_kv_heads|get_total_num_kv_heads|get_hidden_size|"
@@ -193,8 +192,7 @@ TABLE: tuple[Read, ...] = (
        r"use_mla|is_attention_free|has_inner_state|is_cross_encoder|hf_config|hf_text_config)|"
        r"(?:\w+\.)*(?:total_num_attention_heads|total_num_kv_heads|num_attention_heads|num_key_value_heads)",
        (MODEL,),
-       "the model's own value (its `config.json`), not a setting: no flag changes it.",
-       "模型自己的值（来自它的 `config.json`），不是设置项：没有参数能改它。"),
+       *_OWN),
     _r(r"architectures|(?:\w+\.)*hf_config\.architectures", ("hf_overrides",),
        "the model's `architectures` list in its `config.json`, which names the model class vLLM loads; "
        "`--hf-overrides '{\"architectures\": [\"…ForCausalLM\"]}'` replaces it without editing the file.",
@@ -202,8 +200,7 @@ TABLE: tuple[Read, ...] = (
        "`--hf-overrides '{\"architectures\": [\"…ForCausalLM\"]}'` 可以不改文件直接替换它。",
        files=r"/models/registry"),
     _r(r"\w*Config\.\w+|(?:\w+\.)*config\.\w+", (MODEL,),
-       "the model's own value (its `config.json`), not a setting: no flag changes it.",
-       "模型自己的值（来自它的 `config.json`），不是设置项：没有参数能改它。",
+       *_OWN,
        files=r"/transformers_utils/configs/|/model_executor/models/"),
     _r(r"(?:\w+\.)*(?:quant_config|config|layer_config|weight_quant|\w+Config)\.(?:weight_bits|group_size|bits|num_bits|"
        r"pack_factor|is_sym|sym|desc_act|quant_type|zero_point|has_zp|strategy|is_checkpoint_fp8_serialized|"
