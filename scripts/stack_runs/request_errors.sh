@@ -7,9 +7,10 @@ mkdir -p "$OUT"
 U="http://127.0.0.1:$PORT/v1"
 msg='[{"role":"user","content":"hello"}]'
 tool='[{"type":"function","function":{"name":"get_weather","description":"weather","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}]'
+# a chat request with a text part and one image part, the image at URL $1
+img() { echo "{\"model\":\"$MODEL\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"what\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"$1\"}}]}],\"max_tokens\":4}"; }
 post() { # name endpoint json
   local name=$1 ep=$2 body=$3
-  [ $# -gt 0 ] || return
   if [ ${#NAMES[@]} -gt 0 ] && [[ ! " ${NAMES[*]} " =~ " $name " ]]; then return; fi
   echo "== $name" >&2
   curl -s -m 120 -o "$OUT/$name.json" -w '%{http_code}' "$U/$ep" -H 'Content-Type: application/json' -d "$body" > "$OUT/$name.code"
@@ -33,8 +34,8 @@ c tool-choice-named-unknown "{\"model\":\"$MODEL\",\"messages\":$msg,\"tools\":$
 c tool-choice-without-tools "{\"model\":\"$MODEL\",\"messages\":$msg,\"tool_choice\":\"required\",\"max_tokens\":4}"
 c tool-message-no-id "{\"model\":\"$MODEL\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"tool\",\"content\":\"sunny\"}],\"max_tokens\":4}"
 # multimodal content to a text-only model
-c image-to-text-model "{\"model\":\"$MODEL\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"what\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==\"}}]}],\"max_tokens\":4}"
-c image-url-unreachable "{\"model\":\"$MODEL\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"what\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"http://127.0.0.1:9/cat.png\"}}]}],\"max_tokens\":4}"
+c image-to-text-model "$(img data:image/png\;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==)"
+c image-url-unreachable "$(img http://127.0.0.1:9/cat.png)"
 # structured outputs
 c json-schema-bad-type "{\"model\":\"$MODEL\",\"messages\":$msg,\"max_tokens\":4,\"response_format\":{\"type\":\"json_schema\",\"json_schema\":{\"name\":\"x\",\"schema\":{\"type\":\"object\",\"properties\":{\"a\":{\"type\":\"strin\"}}}}}}"
 c json-schema-missing "{\"model\":\"$MODEL\",\"messages\":$msg,\"max_tokens\":4,\"response_format\":{\"type\":\"json_schema\"}}"
@@ -72,7 +73,6 @@ c mistral-system-after-user "{\"model\":\"$MODEL\",\"messages\":[{\"role\":\"use
 c mistral-empty-system "{\"model\":\"$MODEL\",\"messages\":[{\"role\":\"system\",\"content\":\"\"},{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":4}"
 # media parts for a multimodal model (a tiny LLaVA); a loopback file server on 18845 and a port on 18846 that
 # accepts and never answers (run the server with VLLM_IMAGE_FETCH_TIMEOUT=3)
-img() { echo "{\"model\":\"$MODEL\",\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"what\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"$1\"}}]}],\"max_tokens\":4}"; }
 c media-url-ok "$(img http://127.0.0.1:18845/ok.png)"
 c media-url-refused "$(img http://127.0.0.1:9/cat.png)"
 c media-url-404 "$(img http://127.0.0.1:18845/missing.png)"
