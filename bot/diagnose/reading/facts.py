@@ -2368,14 +2368,17 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     # A program named by its markers or its log's shape: only vLLM's name (or one of vLLM's modes) keeps its log
     # vLLM's, not vLLM's option names alone, nor vLLM listed among the packages or backends installed. Forks copy
     # vLLM's messages with them (Aphrodite Engine's "Try increasing 'gpu_memory_utilization' or decreasing
-    # 'max_model_len'"), and other engines' own options share the words.
-    named_only = not hosted and not names_vllm(low)
+    # 'max_model_len'"), and other engines' own options share the words. (Asked only once a program is named: it
+    # reads the whole paste again.)
+    def named_only() -> bool:
+        return not hosted and not names_vllm(low)
+
     for name, strict, markers in _FOREIGN:
         if present(markers):
-            return name, strict or named_only
+            return name, strict or named_only()
     shape = foreign_shape(text)
     if shape:
-        return shape, named_only
+        return shape, named_only()
     if _relayed_server_error(text) or _VLLM_SERVER_ERROR.search(text):
         return None, False
     if not hosted and not _mentions_vllm(low):
