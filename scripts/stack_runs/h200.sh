@@ -23,6 +23,9 @@
 #   variants10 CUDA touched before the engine under the fork method, a KV cache budget below one sequence,
 #              data parallel 2 on one GPU, removed engine switches from old tutorials (VLLM_USE_V1=0,
 #              VLLM_ATTENTION_BACKEND=XFORMERS), an FP8 KV cache on float32, a strict chat template (LLM.chat)
+#   variants11 another process holding most of the GPU's memory, expandable segments with sleep mode, a
+#              CUDA_VISIBLE_DEVICES index or UUID the host lacks, a model path with a typo offline, LD_PRELOAD
+#              naming nothing (healthy), DEBUG logging (healthy), AWQ asked of an unquantized model
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -178,6 +181,20 @@ PY
   run attn-env-xformers env VLLM_ATTENTION_BACKEND=XFORMERS $K '{}'
   run fp8-kv-float32 $K '{"kv_cache_dtype": "fp8"}'
   run chat-system-role $PY $S/user_script_chat.py /models/strict '[{"role": "system", "content": "be brief"}, {"role": "user", "content": "a b c"}]' ;;
+variants11)
+  export HF_HUB_OFFLINE=1; K="$PY $S/user_script_kwargs.py $M"
+  # a stale process (another user's notebook, a server not stopped) holding 60 GiB of the card
+  $PY -c "import torch, time; x = torch.empty(60 * 2**30, dtype=torch.uint8, device='cuda'); print('held', flush=True); time.sleep(150)" > $A/holder.log 2>&1 & HOLD=$!
+  for i in $(seq 30); do grep -q held $A/holder.log && break; sleep 1; done
+  run free-mem-other-process $K '{"gpu_memory_utilization": 0.9}'
+  kill $HOLD 2>/dev/null; wait $HOLD 2>/dev/null
+  run expandable-segments-sleep-mode env PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True $K '{"enable_sleep_mode": true}'
+  run cvd-index-absent env CUDA_VISIBLE_DEVICES=3 $K '{}'
+  run model-path-typo $PY $S/user_script_kwargs.py /models/tinyy '{}'
+  run ld-preload-missing env LD_PRELOAD=/opt/nonexistent/libhook.so $K '{}'
+  run debug-logging env VLLM_LOGGING_LEVEL=DEBUG $K '{}'
+  run awq-on-unquantized $K '{"quantization": "awq"}'
+  run cvd-uuid-absent env CUDA_VISIBLE_DEVICES=GPU-00000000-0000-0000-0000-000000000000 $K '{}' ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt

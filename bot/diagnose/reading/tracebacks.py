@@ -130,6 +130,12 @@ def is_native(line: str) -> bool:
     return any(w in line for w in _NATIVE_WORDS) and _NATIVE.match(line) is not None
 
 
+# The loader's word that it skipped a library LD_PRELOAD names ("ERROR: ld.so: object '/x.so' from LD_PRELOAD cannot be
+# preloaded (cannot open shared object file): ignored."): printed by every process of a run that then goes on, so it
+# is no error (tcmalloc or libiomp5 preloads that vLLM's CPU guide suggests, copied to a host that lacks them).
+_PRELOAD_IGNORED = LazyRe(r"ld\.so: object .{1,400}? from LD_PRELOAD cannot be preloaded \([^)]*\): ignored")
+
+
 def reads_like_error(text: str) -> bool:
     low = text.lower()
     return any(w in low for w in ERROR_WORDS)
@@ -631,6 +637,8 @@ def messages(text: str) -> list[Message]:
                 proc = proc2 or proc
         body = rest.strip()
         if not body or body.startswith("Traceback (most recent call last)"):
+            continue
+        if "LD_PRELOAD" in body and _PRELOAD_IGNORED.search(body):
             continue
         if _FRAME.match(body):
             collapsed = _FRAME_THEN_EXCEPTION.match(body)

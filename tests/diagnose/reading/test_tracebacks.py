@@ -556,3 +556,10 @@ def test_an_exception_raised_with_a_loggers_arguments_is_read_as_its_message():
     assert tracebacks.printf_tuple("('100%% sure', 'a')") is None
     assert tracebacks.printf_tuple("('rank %d of %s', 3, 'dp')") == "rank 3 of dp"
     assert tracebacks.printf_tuple("('no placeholders', 'a')") is None
+
+
+def test_the_loaders_ignored_preload_is_no_error_and_the_next_line_stays_its_own():
+    log = ("ERROR: ld.so: object '/usr/lib/libtcmalloc_minimal.so.4' from LD_PRELOAD cannot be preloaded "
+           "(cannot open shared object file): ignored.\n"
+           "RuntimeError: Engine core initialization failed. See root cause above.\n")
+    assert texts(log) == ["RuntimeError: Engine core initialization failed. See root cause above."]
