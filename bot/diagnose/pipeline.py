@@ -124,7 +124,7 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
     if best is not None and best.level != "wrapper":
         msg = next((m for m in errors if m.line_no == best.line_no), None)
         return RootError(best.evidence, best.line_no, msg.exc_type if msg else None, msg.proc if msg else None)
-    tiers = (lambda m: m.exc_type or m.inner,
+    tiers = (lambda m: (m.exc_type or m.inner) and m.level != "DEBUG",
              lambda m: m.level in ("ERROR", "CRITICAL"),
              lambda m: m.is_error and m.level is None)
     for tier in tiers:

@@ -683,7 +683,10 @@ def messages(text: str) -> list[Message]:
                   if exc_type is None and not (line_body if resumed else full).isascii() else [])
         native = exc_type is None and is_native(full)
         # a prose line that quotes the error is not the error: the quote is (read on its own below)
-        is_error = not quotes and (bool(exc_type) or native or level in ("ERROR", "CRITICAL") or reads_like_error(full))
+        # (an exception logged at DEBUG is one the program handled and went on from: vLLM's "Failed to load
+        # AutoTokenizer chat template" with transformers' traceback, at VLLM_LOGGING_LEVEL=DEBUG)
+        is_error = not quotes and not (exc_type and level == "DEBUG") \
+            and (bool(exc_type) or native or level in ("ERROR", "CRITICAL") or reads_like_error(full))
         msg = Message(i + 1, full, level, proc, exc_type, is_error,
                       plain=short and not is_error and level is None, header=header.strip(), native=native,
                       py_warning=level is None and _py_warning(body))

@@ -563,3 +563,11 @@ def test_the_loaders_ignored_preload_is_no_error_and_the_next_line_stays_its_own
            "(cannot open shared object file): ignored.\n"
            "RuntimeError: Engine core initialization failed. See root cause above.\n")
     assert texts(log) == ["RuntimeError: Engine core initialization failed. See root cause above."]
+
+
+def test_an_exception_logged_at_debug_is_handled_not_an_error():
+    log = ("(MainProcess pid=1) DEBUG 12-06 13:02:06 [renderers/hf.py:297] Traceback (most recent call last):\n"
+           "(MainProcess pid=1) DEBUG 12-06 13:02:06 [renderers/hf.py:297] ValueError: Cannot use chat template "
+           "functions because tokenizer.chat_template is not set\n"
+           "(MainProcess pid=1) ERROR 12-06 13:02:07 [core.py:1] ValueError: a real one\n")
+    assert texts(log) == ["ValueError: a real one"]
