@@ -124,9 +124,9 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
     if best is not None and best.level != "wrapper":
         msg = next((m for m in errors if m.line_no == best.line_no), None)
         return RootError(best.evidence, best.line_no, msg.exc_type if msg else None, msg.proc if msg else None)
-    tiers = (lambda m: (m.exc_type or m.inner) and m.level != "DEBUG",
+    tiers = (lambda m: (m.exc_type or m.inner) and m.level not in ("WARNING", "DEBUG"),
              lambda m: m.level in ("ERROR", "CRITICAL"),
-             lambda m: m.is_error and m.level is None)
+             lambda m: m.is_error and m.level is None and not m.py_warning)
     for tier in tiers:
         first = next((m for m in errors if tier(m)), None)
         if first is not None:
