@@ -266,12 +266,14 @@ def _space_latin(text: str) -> str:
 # _FOREIGN, _OTHER_MODES, _FOREIGN_RUNNERS, _FOREIGN_SHAPES, _PROGRAM_SIGNS and foreign_context's own phrases),
 # keyed here by that English. A bare name (SGLang, ComfyUI, pip) is the same in both languages and is not listed.
 _PROGRAMS_ZH = {
+    "AutoAWQ or llm-awq (their own AWQ kernels)": "AutoAWQ 或 llm-awq（它们自己的 AWQ 内核）",
     "BasicSR or a model built on it": "BasicSR 或基于它的模型",
     "Caffe or MXNet": "Caffe 或 MXNet",
     "DCGM or another GPU monitoring agent": "DCGM 或其他 GPU 监控代理",
     "DeepSpeed (its `[date] [LEVEL] [file.py:line:function]` log)":
         "DeepSpeed（它的 `[date] [LEVEL] [file.py:line:function]` 日志格式）",
     "FastChat (its `date | LEVEL | logger |` log)": "FastChat（它的 `date | LEVEL | logger |` 日志格式）",
+    "GroundingDINO or a detector built on it": "GroundingDINO 或基于它的检测器",
     "LLaMA-Factory's Hugging Face backend": "LLaMA-Factory 的 Hugging Face 后端",
     "LocalAI (its gRPC backend log)": "LocalAI（它的 gRPC 后端日志）",
     "LLaMA-Factory's training": "LLaMA-Factory 的训练",
@@ -312,6 +314,7 @@ _PROGRAMS_ZH = {
     "a training framework that does not run vLLM (XTuner, torchtune, LitGPT, Lightning, OpenMMLab, ...)":
         "不运行 vLLM 的训练框架（XTuner、torchtune、LitGPT、Lightning、OpenMMLab 等）",
     "a training or transcription loop (its progress bar)": "训练或语音转写循环（它的进度条）",
+    "a text-to-speech toolkit (Coqui TTS, XTTS, CosyVoice)": "文本转语音工具包（Coqui TTS、XTTS、CosyVoice）",
     "a training loop (its epoch counter)": "训练循环（它的 epoch 计数行）",
     "a training loop (its epoch or step lines with a loss)": "训练循环（它带 loss 的 epoch 或 step 日志行）",
     "a video encoder (NVENC)": "视频编码器（NVENC）",

@@ -611,9 +611,10 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # (ctransformers, whisper.cpp, koboldcpp): a CUDA error raised in it is theirs;
     # its tools are named llama-* (llama-cli, llama-bench, llama-quantize), its converter convert_hf_to_gguf.py
     # (convert-hf-to-gguf.py before, logging as "hf-to-gguf")
-    # GPUStack's llama-box is a llama.cpp server too
+    # GPUStack's llama-box is a llama.cpp server too; ctransformers (its package and `from ctransformers import
+    # AutoModelForCausalLM`, its lib/cuda/ctransformers.dll) loads GGML models through its own GGML build
     ("llama.cpp or another GGML program", False, ("llama.cpp", "llama-server", "llama_model_load", "ggml_", "ggml-cuda",
-                                                  "llama-box",
+                                                  "llama-box", "ctransformers",
                                                   "llama-cli", "llama-bench", "llama-quantize", "hf_to_gguf",
                                                   "hf-to-gguf")),
     # llama.cpp's loader lines, which Ollama and llama-cpp-python print too (older "llm_load_*", newer
@@ -840,6 +841,9 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
       # fairseq by its package, CLI and modules, not the bare word: vLLM's supported-architecture list names
       # Fairseq2LlamaForCausalLM (0.7+), and its model file is fairseq2_llama.py
       "detectron2", "fairseq/", "fairseq\\", "fairseq.", "fairseq_cli", "fairseq-", "bmtrain",
+      # Georgian's LLM Finetuning Toolkit (llm-toolkit 0.2.3: its CLI `llmtune run config.yml`, its package llmtune/,
+      # transformers, PEFT and TRL underneath, no vLLM)
+      "llmtune",
       "paddlepaddle", "paddle.fluid", "paddlenlp", "paddleocr", "mindspore",
       # Meta's MMF: its CLI (mmf_run) and its loggers ("2021-02-27T13:58:58 | mmf.utils.configuration: ...")
       "mmf_run", "mmf.utils.", "mmf.trainers.",
@@ -873,6 +877,26 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # TensorFlow's C++ log names its sources ("W tensorflow/stream_executor/.../dso_loader.cc:60]")
     ("TensorFlow", False, ("tensorflow/", "tensorflow\\", "dso_loader.cc", "cudart_stub.cc")),
     ("Ultralytics YOLO", False, ("ultralytics", "yolov5", "yolox")),
+    # BentoML's serving (`bentoml serve service.py:svc`, `import bentoml`, bentoml_cli/ and bentoml/_internal/ frames);
+    # OpenLLM and BentoML's own vLLM examples run on it and name vLLM, which keeps such a log vLLM's
+    ("BentoML", False, ("bentoml",)),
+    # AutoAWQ and MIT's llm-awq, which quantize and run AWQ models on their own CUDA kernels (AutoAWQ's awq_ext and its
+    # "AutoAWQ could not load GEMM kernels extension" warning, awq/modules/linear/gemm.py; llm-awq's
+    # awq_inference_engine); vLLM runs AWQ models on kernels of its own and imports neither
+    ("AutoAWQ or llm-awq (their own AWQ kernels)", False,
+     ("awq_ext", "awq_inference_engine", "autoawq could not load", "awq/modules/", "awq\\modules\\", "awq.modules.",
+      "autoawqforcausallm")),
+    # GroundingDINO (and Grounded-SAM, the detectors built on it): its package, and the line its text encoder's loader
+    # prints at every model load ("final text_encoder_type: bert-base-uncased", groundingdino/util/get_tokenlizer.py,
+    # groundingdino-py 0.4.0), before the Hub download of that encoder that fails offline
+    ("GroundingDINO or a detector built on it", False, ("groundingdino", "final text_encoder_type:")),
+    # text-to-speech toolkits, which vLLM does not run: Coqui TTS (its package TTS: `from TTS.api import TTS`,
+    # TTS/tts/models/xtts.py, TTS/utils/synthesizer.py, its model names "tts_models/multilingual/multi-dataset/xtts_v2",
+    # TTS 0.22.0) and the XTTS servers built on it; CosyVoice (its package cosyvoice, its containers and compose
+    # services); a vLLM-Omni log that serves one of their models names vLLM, which keeps it vLLM's
+    ("a text-to-speech toolkit (Coqui TTS, XTTS, CosyVoice)", False,
+     ("coqui", "tts.api", "tts.tts.", "tts/tts/", "tts\\tts\\", "tts.utils.synthesizer", "tts/utils/synthesizer",
+      "tts_models/", "xtts", "cosyvoice")),
     # speech stacks: faster-whisper runs on CTranslate2, whose cuDNN loads fail on their own
     # and openai-whisper's own package (whisper/transcribe.py, whisper.load_model); vLLM's Whisper is
     # vllm/model_executor/models/whisper.py, served by `vllm serve openai/whisper-large-v3`
@@ -1021,6 +1045,35 @@ def foreign_shape(text: str) -> str | None:
     return next((name for name, pattern in _FOREIGN_SHAPES if pattern.search(text)), None)
 
 
+# Engines that import vLLM's modules as a library and never start vLLM's engine. SGLang up to 0.4 built its models on
+# vLLM's layers, parallel state and weight loader (sglang/srt/models/llama2.py calling vllm/model_executor/layers/
+# linear.py), and importing it imports vLLM, which prints its platform line ("INFO 04-03 04:46:18 __init__.py:190]
+# Automatically detected platform cuda.") and patches torch (a "vllm/utils.py ... in _patched_set_stream" frame under
+# SGLang's scheduler). Where the engine's own server runs (its srt package in a frame or a module path, its launcher,
+# its server arguments, its record headers) and nothing shows vLLM's engine starting, vLLM's lines and frames are a
+# library's inside that engine: the log is the engine's, whatever vLLM printed. (name, lower-case markers, the names
+# of its _FOREIGN_SHAPES)
+_VLLM_AS_LIBRARY = [
+    ("SGLang", ("sglang/srt/", "sglang\\srt\\", "sglang.srt.", "sglang.launch_server", "server_args=serverargs("),
+     ("SGLang (its `[date TP0]` log records)", "SGLang (its `[gpu_id=N]` log records)")),
+]
+# vLLM's engine starting or serving (lower case): its server's banner, arguments and process tags, its engine's config
+# line, classes and files, its workers, its CLI and entry points, an offline `from vllm import LLM`
+_VLLM_ENGINE_RAN = ("vllm api server version", "non-default args", "llm engine (v", "enginecore", "llmengine",
+                    "llm_engine", "asyncllm", "vllmworker", "rayworkerwrapper", "(apiserver pid=", "vllm serve",
+                    "vllm.entrypoints", "vllm/entrypoints", "[llm.py:", "from vllm import llm")
+
+
+def vllm_as_library(text: str, low: str) -> str | None:
+    """The engine whose own server the paste shows running with vLLM imported as a library inside it, where vLLM's
+    engine never starts (`low` is the text in lower case)."""
+    if any(m in low for m in _VLLM_ENGINE_RAN):          # first: a vLLM log names its engine in its first lines
+        return None
+    shapes = dict(_FOREIGN_SHAPES)
+    return next((name for name, markers, own in _VLLM_AS_LIBRARY
+                 if any(m in low for m in markers) or any(shapes[n].search(text) for n in own)), None)
+
+
 # What another program does, where nothing names it: signs read only where the paste does not mention vLLM at
 # all (a mention keeps it vLLM's, not_vllm), and after a vLLM server's error relayed through a client.
 # vLLM only infers: it prints no training loss, steps no optimizer, calls no backward pass, loads no model
@@ -1076,14 +1129,16 @@ _PROGRAM_SIGNS = [
     # scripts/finetune_lora.sh), the Hugging Face examples' run_clm.py and
     # the scripts derived from them such as run_clm_sft_with_peft.py; not the RL trainers' train_grpo.py or
     # train_ppo_ray.py, which start vLLM), a model's chat or web demo (cli_demo.py, web_demo.py,
-    # huatuo_cli_demo_stream.py, demo_gradio.py, gradio_demo.py, a transformers-only inference_hf.py), a web UI's
+    # huatuo_cli_demo_stream.py, demo_gradio.py, gradio_demo.py, a transformers-only inference_hf.py), a speech
+    # model's synthesis script (FastSpeech2's and Tacotron's synthesize.py, Coqui TTS's TTS/bin/synthesize.py; vLLM
+    # serves speech through its API server, and no file of it is named so), a web UI's
     # launcher (webui.py, launch.py; not torch's, accelerate's or DeepSpeed's launch.py), or a research
     # code base's entry point driven by its config file (`python main.py --config ...`). vLLM is started as
     # `vllm serve` or from a script that imports it, and its own files have none of these names.
     ("a training script, a model's demo or a web UI (the script it runs)",
      _P(r"(?<![\w.-])(?:(?:dist_|(?!(?:grpo|ppo|rloo|rlhf|online|rl|vllm)_)[a-z0-9]+_)?"
         r"(?:train|finetune|fine_tune|pretrain)(?!\w*(?:grpo|ppo|rloo|rlhf|online))\w*"
-        r"\.(?:py|sh)|(?:\w*(?:cli|web)_?demo\w*|demo_gradio|gradio_demo|webui|"
+        r"\.(?:py|sh)|(?:\w*(?:cli|web)_?demo\w*|demo_gradio|gradio_demo|webui|(?:\w+_)?synthesi[sz]e\w*|"
         # a web UI's launch.py, not the launchers of torch (distributed/launch.py), accelerate (commands/launch.py)
         # and DeepSpeed (launcher/launch.py), which start whatever script they are given
         r"(?<![/\\]distributed[/\\])(?<![/\\]commands[/\\])(?<![/\\]launcher[/\\])launch|inference_hf|"
@@ -1091,7 +1146,7 @@ _PROGRAM_SIGNS = [
         r"image_classification|mae|mim|clip)\w*)\.py)\b|"
         r"\bpython[\d.]* +(?:-u +)?[\w./\\-]*\bmain\.py +--c(?:fg|onfig)\b",
         re.I, literals=("train", "Train", "finetune", "pretrain", "demo", "webui", "launch.py", "main.py", "run_",
-                        "inference_hf"))),
+                        "inference_hf", "synthesi", "Synthesi"))),
     # Go's runtime and loggers, in no program of vLLM's stack: a panic's goroutine dump ("goroutine 1
     # [running]:"), the standard log's "2023/10/19 03:11:54 " stamp at a line's start (after a container
     # runtime's own prefix), klog's header naming a .go source ("I0819 07:02:54.756486  1 main.go:235]")
@@ -2350,14 +2405,18 @@ def _markers_present(low: str):
 
 
 def foreign_context(text: str, low: str | None = None, install: bool | None = None,
-                    os_hint: str | None = None) -> tuple[str | None, bool]:
+                    os_hint: str | None = None, library=...) -> tuple[str | None, bool]:
     """(the program that printed this log when it is evidently not vLLM, whether that holds even
     when vLLM is mentioned): a named stack, an executable the loader could not start, Python
     tracebacks none of whose frames are in vLLM (unless they are a client's that relays a server's
-    error), or native Windows (`os_hint`) with no word of vLLM. `low` is the text in lower case."""
+    error), or native Windows (`os_hint`) with no word of vLLM; an engine that imports vLLM as a library even where
+    vLLM printed. `low` is the text in lower case; `library`, vllm_as_library's answer where the caller has it."""
     low = text.lower() if low is None else low
     if vllm_install(text, low) if install is None else install:
         return None, False
+    library = vllm_as_library(text, low) if library is ... else library
+    if library:
+        return library, True
     present = _markers_present(low)
     hosted = present(_VLLM_MODES)
     if not hosted:
@@ -2555,10 +2614,12 @@ def extract(text: str, error_lines: str = "") -> dict:
     total = _first(_GPU_TOTAL, text)
     if total and "." not in total and float(total) > 4096:        # nvidia-smi MiB
         total = f"{float(total) / 1024:.2f}"
-    printed = vllm_printed(text)
+    # vLLM's lines inside another engine that imports it as a library are that engine's log's, not a run of vLLM
+    library = vllm_as_library(text, low) if vllm_printed(text) else None
+    printed = library is None and vllm_printed(text)
     install = vllm_install(text, low)
     env = environment(text, low, error_lines)
-    foreign, strict = foreign_context(text, low, install, env["os_hint"])
+    foreign, strict = foreign_context(text, low, install, env["os_hint"], library)
     server_error = foreign is None and bool(_VLLM_SERVER_ERROR.search(text))
     vllm_context = printed or server_error or _mentions_vllm(low) or vllm_mode(low)
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None

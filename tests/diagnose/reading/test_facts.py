@@ -437,6 +437,49 @@ def test_image_apps_and_trainers_show_themselves_by_their_launchers_and_paths():
     assert facts.foreign_context("llamafactory-cli api examples/inference/llama3.yaml infer_backend=vllm\n")[0] is None
 
 
+def test_speech_quantization_and_serving_tools_show_themselves_by_their_packages_and_scripts():
+    # the paste's own script imports the program (marella/ctransformers#140, coqui-ai/TTS#4150), runs its synthesis
+    # script (ming024/FastSpeech2#190), or its compose service names it (neosun100/cosyvoice-docker#4)
+    loader = "OSError: libcudart.so.12: cannot open shared object file: No such file or directory\n"
+    assert facts.foreign_context(loader + "from ctransformers import AutoModelForCausalLM\n")[0] == \
+        "llama.cpp or another GGML program"
+    assert "text-to-speech" in facts.foreign_context("RuntimeError: CUDA error: device-side assert triggered\n"
+                                                     "from TTS.tts.configs.xtts_config import XttsConfig\n")[0]
+    assert "text-to-speech" in facts.foreign_context("cosyvoice    | RuntimeError: CUDA error: no kernel image\n")[0]
+    assert "demo" in facts.foreign_context("python3 synthesize.py --text hi --restore_step 800000\n"
+                                           "RuntimeError: CUDA error: device-side assert triggered\n")[0]
+    # BentoML's service and AutoAWQ's kernels (bentoml/OpenLLM#109, casper-hansen/AutoAWQ#557, both odd threads)
+    ordinal = "RuntimeError: CUDA error: invalid device ordinal\n"
+    assert facts.foreign_context("bentoml serve starsvc.py:svc\n" + ordinal)[0] == "BentoML"
+    assert "AutoAWQ" in facts.foreign_context("    out = awq_ext.gemm_forward_cuda(\n" + ordinal)[0]
+    # the training toolkit's CLI (georgian-io/LLM-Finetuning-Toolkit#158), GroundingDINO's encoder line
+    # (yxKryptonite/OpenFMNav#4)
+    assert facts.foreign_context("llmtune run ./config.yml\nOSError: You are trying to access a gated repo.\n")[0]
+    assert "GroundingDINO" in facts.foreign_context("final text_encoder_type: bert-base-uncased\n")[0]
+    # a vLLM log that names one of them (BentoML's vLLM example, an AWQ model quantized with AutoAWQ) stays vLLM's
+    served = "INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.9.0\n"
+    for line in ("import bentoml\n", "from awq import AutoAWQForCausalLM\n"):
+        f = facts.extract(served + line + ordinal)
+        assert f["vllm_printed"] and f["vllm_context"] and not f["foreign_strict"], line
+
+
+def test_vllm_imported_as_a_library_inside_another_engine_is_that_engines_log():
+    # SGLang up to 0.4 imports vLLM: its platform line and a vLLM frame under SGLang's own scheduler
+    # (sgl-project/sglang#4547, an odd thread)
+    sglang = ("INFO 04-03 04:46:18 __init__.py:190] Automatically detected platform cuda.\n"
+              'File "/env/lib/python3.12/site-packages/sglang/srt/managers/tp_worker_overlap_thread.py", line 111, in f\n'
+              'File "/env/lib/python3.12/site-packages/vllm/utils.py", line 928, in _patched_set_stream\n'
+              "RuntimeError: CUDA error: out of memory\n")
+    f = facts.extract(sglang)
+    assert f["foreign_context"] == "SGLang" and f["foreign_strict"] and not f["vllm_printed"]
+    records = ("[2025-03-11 15:02:44 TP0] Init torch distributed begin.\n"
+               "INFO 03-11 15:02:39 __init__.py:190] Automatically detected platform cuda.\n")
+    assert facts.foreign_context(records)[0] == "SGLang"
+    # where vLLM's own engine starts (a comparison, a log of both), vLLM's lines keep it vLLM's
+    both = sglang + "INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.9.0\n"
+    assert facts.vllm_as_library(both, both.lower()) is None and facts.extract(both)["vllm_printed"]
+
+
 def test_a_trainer_that_runs_vllm_is_another_program_only_where_vllm_is_not_mentioned():
     alone = "torch.OutOfMemoryError: CUDA out of memory.\nUnsloth: Will patch your computer to enable 2x faster free finetuning.\n"
     assert facts.foreign_context(alone)[0] == "Unsloth"
