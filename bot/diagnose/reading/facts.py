@@ -2615,8 +2615,9 @@ def extract(text: str, error_lines: str = "") -> dict:
     if total and "." not in total and float(total) > 4096:        # nvidia-smi MiB
         total = f"{float(total) / 1024:.2f}"
     # vLLM's lines inside another engine that imports it as a library are that engine's log's, not a run of vLLM
-    library = vllm_as_library(text, low) if vllm_printed(text) else None
-    printed = library is None and vllm_printed(text)
+    printed = vllm_printed(text)
+    library = vllm_as_library(text, low) if printed else None
+    printed = printed and library is None
     install = vllm_install(text, low)
     env = environment(text, low, error_lines)
     foreign, strict = foreign_context(text, low, install, env["os_hint"], library)
