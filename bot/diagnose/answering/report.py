@@ -284,6 +284,13 @@ _PROGRAMS_ZH = {
     "OpenRLHF's training": "OpenRLHF 的训练",
     "Ollama or another Go server (its `level=... source=file.go` log)":
         "Ollama 或其他 Go 服务（它的 `level=... source=file.go` 日志格式）",
+    "ComfyUI or an app on its model manager (Forge, Fooocus, SwarmUI: its `Requested to load` lines)":
+        "ComfyUI 或基于它的模型管理的应用（Forge、Fooocus、SwarmUI：它的 `Requested to load` 日志行）",
+    "FramePack (its `Loaded ... as complete.` lines)": "FramePack（它的 `Loaded ... as complete.` 日志行）",
+    "LangChain or LlamaIndex running a transformers model": "在本进程里运行 transformers 模型的 LangChain 或 LlamaIndex",
+    "SD.Next (its `| sd | LEVEL | module |` log)": "SD.Next（它的 `| sd | LEVEL | module |` 日志格式）",
+    "SD.Next or kohya_ss's GUI (their `Torch backend:` and `Torch detected GPU:` lines)":
+        "SD.Next 或 kohya_ss 的图形界面（它们的 `Torch backend:` 和 `Torch detected GPU:` 日志行）",
     "SD.Next or text-generation-webui (their `HH:MM:SS-micro LEVEL` log)":
         "SD.Next 或 text-generation-webui（它们的 `HH:MM:SS-micro LEVEL` 日志格式）",
     "SGLang (its `[date TP0]` log records)": "SGLang（它的 `[date TP0]` 日志记录）",
@@ -321,6 +328,7 @@ _PROGRAMS_ZH = {
     "a training run tracked by Weights & Biases": "由 Weights & Biases 跟踪的训练任务",
     "a training script, a model's demo or a web UI (the script it runs)": "训练脚本、模型演示或 Web UI（它运行的脚本）",
     "a voice conversion app (RVC, Applio, so-vits-svc)": "变声应用（RVC、Applio、so-vits-svc）",
+    "uWSGI or an app it serves (SearXNG, ...)": "uWSGI 或它运行的应用（SearXNG 等）",
     "ExLlama or TabbyAPI": "ExLlama 或 TabbyAPI",
     "an image, video or voice app (Fooocus, InvokeAI, SD.Next, SwarmUI, Forge, Pinokio, a portable ComfyUI, ...)":
         "图像、视频或语音应用（Fooocus、InvokeAI、SD.Next、SwarmUI、Forge、Pinokio、便携版 ComfyUI 等）",

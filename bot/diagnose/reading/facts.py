@@ -707,9 +707,13 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # image and chat front ends whose users paste the same torch and CUDA errors; ComfyUI closes
     # every run with "Prompt executed in N seconds", and its own package is comfy/ (comfy/model_management.py,
     # comfy/ldm/, comfy_extras/)
+    # Its core nodes' class names, which its error dialog heads the message with ("KSampler\nCUDA error: ...") and its
+    # error report and workflows name ("- **Node Type:** VAEDecode"); no other program has them
     ("ComfyUI", False, ("comfyui", "prompt executed in ", "custom_nodes", "!!! exception during processing !!!",
                         "comfy_extras", "comfy/model_management", "comfy\\model_management", "comfy/ldm/",
-                        "comfy\\ldm\\", "comfy/sd.py", "comfy\\sd.py")),
+                        "comfy\\ldm\\", "comfy/sd.py", "comfy\\sd.py",
+                        "ksampler", "vaedecode", "vaeencode", "checkpointloadersimple", "unetloader",
+                        "dualcliploader", "cliptextencode", "samplercustomadvanced")),
     # text-generation-webui's one-click installer keeps its conda environment in installer_files/env (other
     # one-click web UIs copied it)
     ("text-generation-webui or another one-click web UI", False, ("text-generation-webui", "oobabooga",
@@ -738,14 +742,27 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
              "sage attn is not installed", "currently enabled native sdp backends", "high-vram mode:",
              "generictrainer", "workspace-cache/run",
              # Nunchaku, the 4-bit diffusion engine ComfyUI's nodes load ("NunchakuFluxDiTLoader")
-             "nunchaku")),
+             "nunchaku",
+             # FramePack's own package, which its forks (FramePack-Studio, FramePack-F1) keep, and the classes its
+             # DynamicSwapInstaller renames ("Unloaded DynamicSwap_LlamaModel as complete.")
+             "diffusers_helper", "dynamicswap_",
+             # HunyuanVideo's package (hyvideo/inference.py, hyvideo/modules/, its loguru records "hyvideo.inference:
+             # from_pretrained:154 - ..."), which ComfyUI's HunyuanVideoWrapper keeps; Wan2.1/2.2's package (wan/
+             # text2video.py, wan/modules/vae.py, wan/distributed/) and Wan2GP's app and memory manager (wgp.py,
+             # mmgp: "Memory Management for the GPU Poor"); vLLM-Omni's Wan is its own (vllm_omni/diffusion/)
+             "hyvideo", "wan/modules/", "wan\\modules\\", "wan.modules.", "wan/text2video", "wan/image2video",
+             "wan/first_last_frame2video", "wan/speech2video", "wan/distributed/", "wan/textimage2video",
+             "wan/animate", "wgp.py", "mmgp/", "mmgp\\", "(mmgp ",
+             # the nodes of kijai's WanVideoWrapper (WanVideoSampler, WanVideoModelLoader, WanVideoDecode)
+             "wanvideo")),
     # LoRA trainers for image models (kohya's sd-scripts and the GUIs around it)
     ("kohya_ss / sd-scripts", False, ("kohya", "sd-scripts", "lora-scripts")),
     # the other image and video LoRA trainers: SimpleTuner, ostris' ai-toolkit, kohya's musubi-tuner for video
-    # models, diffusion-pipe, EveryDream (their packages and checkouts); ai-toolkit's run.py also by its job banner
+    # models, diffusion-pipe, EveryDream (their packages and checkouts, and ai-toolkit by its name wherever a paste
+    # says it: "training LoRa ... using ai-toolkit on runpod"); ai-toolkit's run.py also by its job banner
     # and its failure line ("# Running job: my_first_lora_v1", "Error running job: CUDA error: ...")
     ("a diffusion LoRA trainer (SimpleTuner, ai-toolkit, musubi-tuner, diffusion-pipe, EveryDream)", False,
-     ("simpletuner", "ai-toolkit/", "ai-toolkit\\", "musubi-tuner", "musubi_tuner", "diffusion-pipe",
+     ("simpletuner", "ai-toolkit", "musubi-tuner", "musubi_tuner", "diffusion-pipe",
       "everydream", "# running job: ", "error running job: ")),
     # voice conversion: RVC (Retrieval-based-Voice-Conversion-WebUI, its infer-web.py and infer/modules/vc/),
     # its front end Applio, so-vits-svc
@@ -767,7 +784,11 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # paths under "LM Studio\resources" and ~/.lmstudio); PrivateGPT's package private_gpt, localGPT's
     # run_localGPT.py; h2oGPT and H2O LLM Studio; any of them in front of a vLLM server names vLLM when vLLM's
     # error is relayed
-    ("Open WebUI", False, ("open_webui", "open-webui")),
+    # Open WebUI's start script and CLI also by what they print before its package logs a line ("Loading
+    # WEBUI_SECRET_KEY from file, not provided as an environment variable.", "CUDA is enabled, appending
+    # LD_LIBRARY_PATH to include torch/cudnn & cublas libraries."), its releases before the package was named
+    # open_webui logging as "INFO  [apps.audio.main] ..."
+    ("Open WebUI", False, ("open_webui", "open-webui", "webui_secret_key", "include torch/cudnn & cublas libraries")),
     # RAGFlow, the RAG engine, by its name in its image (infiniflow/ragflow), compose services and containers
     # (ragflow-server, ragflow-mysql) and package paths; it calls a vLLM server as one of its model providers, and
     # a vLLM error it relays names vLLM, which keeps such a paste vLLM's
@@ -776,6 +797,35 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("PrivateGPT", False, ("private_gpt", "privategpt", "private-gpt")),
     ("localGPT", False, ("localgpt",)),
     ("h2oGPT or H2O LLM Studio", False, ("h2ogpt", "h2o-llmstudio", "h2o_llmstudio")),
+    # agent and workflow apps with their own model loaders or executors: agenticSeek (its npm package agentic-seek,
+    # checkout and compose project, the summarizer its sources/memory.py loads with transformers), OpenHands (its
+    # package openhands, images docker.all-hands.dev/all-hands-ai/...), MindSearch (its package mindsearch, on
+    # LMDeploy or transformers), Tracecat (its package tracecat, whose executor runs each action as the Ray task
+    # run_action_task: "(run_action_task pid=...)", "ray::run_action_task()"), Dify (its images langgenius/dify-*,
+    # its plugin SDK dify_plugin); a vLLM server error any of them relays names vLLM, which keeps it vLLM's
+    # agenticSeek also by the status lines its router and memory print as they load their transformers models
+    # (sources/router.py, sources/memory.py: "Loading zero-shot pipeline...", "Loading LLM router model...",
+    # "Loading memory compression model..."), the router's classifier package (adaptive_classifier) and the
+    # summarizer its memory downloads (pszemraj/led-base-book-summary, an LED model vLLM has no class for)
+    ("agenticSeek", False, ("agenticseek", "agentic-seek", "agentic_seek", "loading zero-shot pipeline...",
+                            "loading llm router model...", "loading memory compression model...",
+                            "adaptive_classifier", "adaptive-classifier/", "pszemraj/led-base-book-summary")),
+    ("OpenHands", False, ("openhands", "all-hands-ai", "all-hands.dev")),
+    ("MindSearch", False, ("mindsearch",)),
+    ("Tracecat", False, ("tracecat", "run_action_task", "run_action_on_ray_cluster")),
+    ("Dify", False, ("langgenius", "dify-api", "dify-web", "dify-sandbox", "dify-plugin", "dify_plugin")),
+    # uWSGI, the Python app server that SearXNG (the search engine agenticSeek, Perplexica and Open WebUI's web
+    # search run beside their models) and other web apps run under: its banner and config lines ("*** Starting
+    # uWSGI 2.0.29 (64bit) on [...] ***", "[uWSGI] getting INI configuration from ...") and its plugin loader's
+    # "!!! UNABLE to load uWSGI plugin: ./python3_plugin.so: cannot open shared object file ... !!!"
+    # (core/plugins.c), which reads like a loader error of vLLM's stack; vLLM serves with uvicorn
+    ("uWSGI or an app it serves (SearXNG, ...)", False, ("[uwsgi]", "uwsgi plugin", "starting uwsgi", "searxng")),
+    # LangChain's and LlamaIndex's classes that run a transformers model in the script's own process
+    # (HuggingFacePipeline, llama_index.llms.huggingface.HuggingFaceLLM; not their clients of remote endpoints,
+    # huggingface_endpoint and llms.huggingface_api, which a vLLM server can answer); their vLLM classes name vLLM
+    ("LangChain or LlamaIndex running a transformers model", False,
+     ("huggingfacepipeline", "huggingface_pipeline", "llama_index.llms.huggingface import",
+      "llama_index/llms/huggingface/", "llama_index\\llms\\huggingface\\", "huggingfacellm(")),
     # FastChat's own model worker, CLI and trainer (its vllm_worker runs vLLM and is left out): their modules
     # and the logger name the worker's records carry ("| INFO | model_worker | Loading the model ...")
     # The projects that copied its serving code (LLaVA's llava/serve/model_worker.py, Langchain-Chatchat) keep the
@@ -1002,6 +1052,43 @@ _FOREIGN_SHAPES = [
     ("SD.Next or text-generation-webui (their `HH:MM:SS-micro LEVEL` log)",
      _P(r"^\d\d:\d\d:\d\d-\d{6} (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) ", re.M,
         literals=(" DEBUG ", " INFO ", " WARNING ", " ERROR ", " CRITICAL "))),
+    # SD.Next's log file sdnext.log ("%(asctime)s | {hostname} | %(name)s | %(levelname)s | %(module)s | %(message)s",
+    # its logger named "sd"; before 2024 without the host) and the JSON records of its UI's log view ('{ "asctime":
+    # "...", "created":..., "facility":"sd", "pid":..., ...}'), installer.py's setup_logging
+    ("SD.Next (its `| sd | LEVEL | module |` log)",
+     _P(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} \| (?:[^|\n]{1,80} \| )?sd \| "
+        r"(?:DEBUG|TRACE|INFO|WARNING|ERROR|CRITICAL) \| \w+ \| |\"facility\":\s?\"sd\", \"pid\":", re.M,
+        literals=(" | sd | ", '"facility":'))),
+    # the torch lines of SD.Next's installer (installer.py: "Torch backend: nVidia CUDA 12.1 cuDNN 8801", "Torch
+    # detected GPU: NVIDIA GeForce RTX 4090 VRAM 24217 Arch (8, 9) Cores 128"), which kohya_ss's GUI copied ("... VRAM
+    # 24564MB Arch 8.9 Cores 128")
+    ("SD.Next or kohya_ss's GUI (their `Torch backend:` and `Torch detected GPU:` lines)",
+     _P(r"\bTorch detected GPU: [^\n]{1,120}? VRAM \d+(?:MB)? Arch |"
+        r"\bTorch backend: (?:nVidia CUDA [\d.]+ cuDNN |AMD ROCm HIP )", literals=("Torch detected GPU", "Torch backend: "))),
+    # a diffusers pipeline class loaded by the paste's code or a frame's source line (StableDiffusionXLPipeline,
+    # FluxPipeline, a project's own InstantCharacterFluxPipeline): transformers builds its pipelines with the
+    # pipeline() function, and vLLM has no such classes
+    ("diffusers (an image or video generation pipeline)",
+     _P(r"\b[A-Z]\w*Pipeline\.from_(?:pretrained|single_file)\(", literals=("Pipeline.from_",))),
+    # The model manager of ComfyUI (comfy/model_management.py, model_patcher.py, server.py), which Forge, Fooocus
+    # (ldm_patched/), SwarmUI's backend and ComfyUI's desktop app keep: the lines every run prints as it loads and
+    # offloads models ("Total VRAM 8192 MB, total RAM 32694 MB", "Set vram state to: NORMAL_VRAM", "got prompt",
+    # "Requested to load SDXLClipModel", "Loading 1 new model", "loaded completely 0.0 159.55 True", "loaded
+    # partially; 128.00 MB usable, ...", "model weight dtype torch.float16, manual cast: None"), also behind the
+    # desktop app's "[2024-11-06 23:41:06.479] " or ComfyUI-Manager's "2025-11-24T15:06:58.204434 - " stamps
+    ("ComfyUI or an app on its model manager (Forge, Fooocus, SwarmUI: its `Requested to load` lines)",
+     _P(r"^(?:\[[\d:.,/ T-]{8,32}\] *|\d{4}-\d\d-\d\dT[\d:.]+ - )?(?:Requested to load \w|"
+        r"loaded (?:completely|partially);? -?[\d.]|Loading \d+ new models?$|Total VRAM \d+ MB, total RAM \d+ MB|"
+        r"Set vram state to: [A-Z_]+|model weight dtype torch\.\w+, manual cast: |got prompt$)", re.M,
+        literals=("Requested to load", "loaded completely", "loaded partially", " new model", "Total VRAM",
+                  "Set vram state", "model weight dtype", "got prompt"))),
+    # FramePack's model loader (diffusers_helper/memory.py), which its forks and wrappers keep: "Moving
+    # DynamicSwap_HunyuanVideoTransformer3DModelPacked to cuda:0 with preserved memory: 6 GB", "Offloading ... to
+    # preserve memory: 8 GB", "Loaded CLIPTextModel to cuda:0 as complete.", "Unloaded SiglipVisionModel as complete."
+    ("FramePack (its `Loaded ... as complete.` lines)",
+     _P(r"^(?:Unloaded \w+ as complete\.|Loaded \w+ to \S+ as complete\.|Moving \w+ to \S+ with preserved memory: |"
+        r"Offloading \w+ from \S+ to preserve memory: )", re.M,
+        literals=("as complete.", "preserved memory:", "preserve memory:"))),
     # DeepSpeed's logger: "[2023-08-18 10:54:39,821] [INFO] [real_accelerator.py:133:get_accelerator] ..."
     # (comma milliseconds, then file:line:function); importing deepspeed prints it, so a trainer that merely
     # has it installed shows it, and a run that starts vLLM shows vLLM's own lines beside it
