@@ -346,9 +346,11 @@ _OPENS, _CLOSES = "([{", ")]}"
 _PROSE_QUOTE = LazyRe(r'["\u201c\u300c\u300e](?P<inner>[\x20-\x7e]{6,600}?)["\u201d\u300d\u300f]')
 _PROSE_SAYS_ERROR = LazyRe("报错|错误|異常|异常|失败|失敗|抛出|拋出|提示|崩溃|エラー")
 # An English message a sentence introduces with a colon and runs to the end of its line, unquoted
-# ("使用 vLLM 启动 glm4-chat 报错：The model's max seq len (131072) is larger than ..."): no exception name
-# leads it, so only the word before the colon says it is the error.
-_PROSE_COLON_MESSAGE = LazyRe("(?:报错|错误|異常|异常|エラー)\\s*[:\uff1a]\\s*(?P<inner>[A-Za-z][\\x20-\\x7e]{11,600})$")
+# ("使用 vLLM 启动 glm4-chat 报错：The model's max seq len (131072) is larger than ..."), or with a word
+# in the colon's place ("出现一系列错误类似size_k must divisible by BLOCK_SIZE_K": 类似 "like", 如下 "as
+# follows", 为/是 "is"): no exception name leads it, so only the words before it say it is the error.
+_PROSE_COLON_MESSAGE = LazyRe("(?:报错|错误|異常|异常|エラー)(?:\\s*[:\uff1a]|类似|如下|为|是)\\s*"
+                              "(?P<inner>[A-Za-z][\\x20-\\x7e]{11,600})$")
 # A full-width colon after an exception's name, as a Chinese input method types it ("ValueError：...").
 # Looked behind from the colon, not matched from the name's start: a long run of word characters would
 # make that backtrack quadratically.

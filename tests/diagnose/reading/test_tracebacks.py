@@ -436,6 +436,16 @@ def test_message_after_a_colon_in_chinese_prose_is_read_on_its_own():
     assert not messages("模型加载提示：Loading safetensors checkpoint shards")[-1].is_error   # 提示 is a notice
 
 
+def test_message_after_a_word_in_the_colons_place_in_chinese_prose():
+    # "a series of errors like ...": 类似 ("like"), 如下 ("as follows"), 为 / 是 ("is") stand where a colon would
+    msgs = messages("最近使用8卡部署模型出现一系列错误类似size_k must divisible by BLOCK_SIZE_K")
+    said = [m for m in msgs if m.text == "size_k must divisible by BLOCK_SIZE_K"]
+    assert said and said[0].is_error
+    assert [m.text for m in messages("启动时报错为Engine core initialization failed") if m.inner] == \
+        ["Engine core initialization failed"]
+    assert not any(m.inner for m in messages("这个错误是因为显存不足"))      # no English message follows
+
+
 def test_exception_ends_where_the_prose_resumes():
     msgs = messages("由于没有 GPU,torch 抛出 RuntimeError: No CUDA GPUs are available 错误。\n错误传播")
     assert any(m.exc_type == "RuntimeError" and m.text == "RuntimeError: No CUDA GPUs are available" for m in msgs)
