@@ -2677,6 +2677,10 @@ def vllm_mode(low: str) -> bool:
     return any(m in low for m in _VLLM_MODES)
 
 
+_SHUTDOWN_ASKED = ("[shutdown] EngineCore: trigger received signal", "[shutdown] EngineCore: start mode=",
+                   "[shutdown] API server: shutdown triggered")
+
+
 def extract(text: str, error_lines: str = "") -> dict:
     starts = engine_starts(text)
     if len(text) > WINDOW + TAIL_WINDOW:
@@ -2755,7 +2759,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         "offline_batch": offline_batch(text, low),
         # the engine core logged its own orderly shutdown (0.23+: "[shutdown] EngineCore: trigger received signal=SIGTERM"):
         # the client's "engine core exited unexpectedly" that follows is the exit's noise, not a death
-        "engine_core_stopped": "[shutdown] EngineCore:" in text,
+        # (its INFO records of a shutdown asked for; not the DEBUG teardown that a crash also logs)
+        "engine_core_stopped": any(s in text for s in _SHUTDOWN_ASKED),
         "vllm_install": install,
         "vllm_sdist": vllm_sdist(text) if install else None,
         "cuda_build": cuda_build(text, install),
