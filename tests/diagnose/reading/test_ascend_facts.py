@@ -1,21 +1,26 @@
-"""Whether a paste shows Huawei Ascend, and whether torch_npu's check of a call printed the code it returned."""
+"""Whether a paste shows Huawei Ascend or Intel Gaudi, and whether torch_npu's check of a call printed the code it returned."""
 
 import pytest
 
 from bot.diagnose.reading import facts
 
 
-@pytest.mark.parametrize("text, shown", [
-    ("INFO 01-16 11:40:00 [__init__.py:239] Platform plugin ascend is activated\n", True),
-    ('  File "/usr/local/python3.11.13/lib/python3.11/site-packages/torch_npu/utils/__init__.py", line 1\n', True),
-    ("source /usr/local/Ascend/ascend-toolkit/set_env.sh\n", True),
-    ("pip install vllm-ascend==0.9.1\n", True),
+@pytest.mark.parametrize("fact, text, shown", [
+    ("ascend_shown", "INFO 01-16 11:40:00 [__init__.py:239] Platform plugin ascend is activated\n", True),
+    ("ascend_shown", '  File "/usr/local/python3.11.13/lib/python3.11/site-packages/torch_npu/utils/__init__.py", line 1\n', True),
+    ("ascend_shown", "source /usr/local/Ascend/ascend-toolkit/set_env.sh\n", True),
+    ("ascend_shown", "pip install vllm-ascend==0.9.1\n", True),
     # a CUDA run's own plugin, and words that only hold the letters
-    ("INFO 06-01 10:00:00 [__init__.py:239] Automatically detected platform cuda.\n", False),
-    ("the loss is on a steady descending curve\n", False),
+    ("ascend_shown", "INFO 06-01 10:00:00 [__init__.py:239] Automatically detected platform cuda.\n", False),
+    ("ascend_shown", "the loss is on a steady descending curve\n", False),
+    # HabanaAI/vllm-fork#666's collect_env (a Gaudi 3 host running PyPI's CUDA torch): only the HPU lines tell
+    ("hpu_shown", "PyTorch version: 2.5.1+cu124\nHPU devices: 8x HL-325L\nHPU driver version: 1.19.0-2427ed8\n", True),
+    ("hpu_shown", "PyTorch version: 2.6.0+hpu_1.21.4-3.gitabf798b\n", True),
+    ("hpu_shown", '  File "/usr/local/lib/python3.10/dist-packages/habana_frameworks/torch/core/__init__.py", line 1\n', True),
+    ("hpu_shown", "INFO 06-01 10:00:00 [__init__.py:239] Automatically detected platform cuda.\n", False),
 ])
-def test_ascend_shown(text, shown):
-    assert facts.extract(text)["ascend_shown"] is shown
+def test_accelerator_shown(fact, text, shown):
+    assert facts.extract(text)[fact] is shown
 
 
 @pytest.mark.parametrize("text, code", [
@@ -30,3 +35,4 @@ def test_ascend_shown(text, shown):
 ])
 def test_ascend_call_code(text, code):
     assert facts.extract(text)["ascend_call_code"] is code
+

