@@ -92,9 +92,10 @@ def _code(node: ast.AST) -> str:
 
 
 def _name(node: ast.AST) -> str:
-    """How a value is named: `self.cache_config.block_size` reads as `block_size`."""
+    """How a value is named: `self.cache_config.block_size` reads as `block_size`; a dunder keeps its
+    owner (`bitsandbytes.__version__`: whose version)."""
     if isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Name, ast.Attribute)):
-        return node.attr
+        return node.attr if not node.attr.startswith("__") else _code(node)
     return _code(node)
 
 

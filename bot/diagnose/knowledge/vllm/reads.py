@@ -118,10 +118,9 @@ TABLE: tuple[Read, ...] = (
        ("distributed_executor_backend", "async_scheduling"),
        "the executor that runs the workers, `--distributed-executor-backend` (`mp`, `uni`, `ray`, "
        "`external_launcher`; vLLM chooses when it is unset), and whether that executor can schedule "
-       "asynchronously, which `--async-scheduling` asks for (`--no-async-scheduling` turns it off).",
+       "asynchronously, which `--async-scheduling` asks for.",
        "运行 worker 的执行器，即 `--distributed-executor-backend`（`mp`、`uni`、`ray`、`external_launcher`；"
-       "不设置时由 vLLM 选择），以及这个执行器能否异步调度：`--async-scheduling` 要求异步调度"
-       "（`--no-async-scheduling` 关闭）。",
+       "不设置时由 vLLM 选择），以及这个执行器能否异步调度：`--async-scheduling` 要求异步调度。",
        files=r"/config/vllm\.py$"),
     # the features of this configuration the chosen model runner lacks (VllmConfig._validate_v1_model_runner,
     # _validate_v2_model_runner, 0.23+: "Model Runner V1 does not support: pipeline parallelism with async
@@ -157,8 +156,8 @@ TABLE: tuple[Read, ...] = (
        "the most tokens a step schedules, `--max-num-batched-tokens`.", "每步最多调度的 token 数，即 `--max-num-batched-tokens`。",
        files=r"/worker/|/v1/core/|/v1/spec_decode/"),
     _r(_ANY + r"(?:chunked_prefill_enabled|enable_chunked_prefill)", ("enable_chunked_prefill",),
-       "whether chunked prefill is on, `--enable-chunked-prefill` (`--no-enable-chunked-prefill` to turn it off).",
-       "是否开启分块预填充，即 `--enable-chunked-prefill`（关闭用 `--no-enable-chunked-prefill`）。"),
+       "whether chunked prefill is on, `--enable-chunked-prefill`.",
+       "是否开启分块预填充，即 `--enable-chunked-prefill`。"),
     _r(r"(?:\w+\.)*(?:cache_config|CacheConfig|kv_cache_spec|spec|mamba_spec|attn_spec)\.block_size|"
        r"(?:\w+\.)*block_size", ("block_size",),
        "the KV cache's block size, which `--block-size` sets (an attention backend or a hybrid model may "

@@ -182,3 +182,29 @@ def test_the_engine_version_and_the_architectures_a_check_reads():
                     file="vllm/model_executor/models/registry.py") == [("hf_overrides",)]
     # elsewhere a list of architectures is no invitation to override the model's
     assert knobs_of("arch not in architectures", file="vllm/config/parallel.py") == []
+
+
+def test_a_rows_own_words_name_only_flags_every_release_it_speaks_for_has():
+    # a row's reason is shown with its knobs' lines, in any release that has one of those knobs;
+    # a flag or variable it spells out must exist there (`--no-enable-chunked-prefill` did not
+    # before 0.8): the release's own spellings belong in the knob lines, which come from the index
+    import re
+    idx = load_index()
+    by_release: dict[str, set] = {}
+    for site in idx.sites:
+        for w in site.where:
+            by_release.setdefault(w["release"], set()).add(w["file"])
+    spelled = re.compile(r"`(--[a-z][\w-]*)|\b(VLLM_[A-Z0-9_]+)\b")
+    wrong = []
+    for row in reads.TABLE:
+        for why in row.why.values():
+            names = [a or b for a, b in spelled.findall(why)]
+            for release in idx.releases:
+                if row.files is not None and not any(row.files.search(f) for f in by_release.get(release, ())):
+                    continue            # the row reads files this release does not have
+                shown = any(idx.env(k, release) is not None if k.startswith("VLLM_") else
+                            k.isupper() or idx.arg(k, release) is not None
+                            for k in row.knobs if not k.startswith("@") and k != "\\1")
+                wrong += [(row.pattern.pattern[:40], n, release) for n in names if shown and not (
+                    idx.has_env(n, release) if n.startswith("VLLM_") else idx.has_arg(n, release))]
+    assert wrong == []
