@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote_plus
 
-from . import conditions, knobs, load_index, missing, reads
+from . import conditions, direction, knobs, load_index, missing, reads
 from .families import Hit, place
 from .releases import runs
 
@@ -242,6 +242,8 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
         if token.startswith("--no-") and idx.arg(name) is None:
             name = name.removeprefix("no_")          # `--no-enable-chunked-prefill` turns one off
         if cls and not token.startswith("--") and idx.config_field(cls, name, release) is not None:
+            if found.get(name) == "":
+                found[name] = cls           # read off `self`, a local's owner "" said too little
             found.setdefault(name, cls)
         elif not token.startswith("--") and release and idx.arg(name, release) is None and not found.get(name) \
                 and (owner := _json_owner(idx, name, release)) is not None:
@@ -396,6 +398,11 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
     if settings:
         out["settings"] = "\n".join(in_form(line, facts.get("invocation")) for line in settings)
         out["settings_release"] = described
+    if settings:
+        said = direction.way(idx, w, described, lang, config_arg(idx, described), captures,
+                             facts.get("engine_args"), facts.get("invocation"))
+        if said:
+            out["direction"] = said
     of_model = model_lines(mapped, lang)
     if of_model:
         out["model_reads"] = "\n".join(of_model)
@@ -409,6 +416,19 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
         out["message_knobs"] = named
     out.update(install_values(idx, site, w, captures))
     return out
+
+
+def config_arg(idx, release: str | None):
+    """direction.py's view of a config's field: (the engine argument that sets it, or None; the JSON
+    flag's form where no argument of its own does, or None), None when the owner is no config class."""
+    def find(owner: str, field: str):
+        cls = _class_of(idx, owner)
+        if cls is None:
+            return None
+        arg = engine_arg(idx, cls, field, release)
+        flag = _class_flag(idx, cls, release) if arg is None and idx.config_field(cls, field, release) else None
+        return arg, (f"`{flag} '{{\"{field}\": …}}'`" if flag else None)
+    return find
 
 
 def install_values(idx, site, w: dict, captures: dict | None = None) -> dict:
