@@ -144,10 +144,12 @@ def named_fields(idx, cls: str, literal: str, release: str | None) -> list[str]:
 def spelled_out(literal: str, fields) -> list[str]:
     """The fields a message names in words ("Too many allowed token IDs": `allowed_token_ids`): runs of
     two to four words that, lower-cased and joined with `_`, are a field's name."""
-    words = re.findall(r"[A-Za-z][A-Za-z0-9]*", literal)
+    words = re.findall(r"[A-Za-z][A-Za-z0-9_]*", literal)
     found = []
     for n in (4, 3, 2):
         for i in range(len(words) - n + 1):
+            if any("_" in w for w in words[i:i + n]):
+                continue            # a name spelled with `_` is said as it is (`prompt_logprob_token_ids`)
             name = "_".join(w.lower() for w in words[i:i + n])
             if name in fields:
                 found.append(name)

@@ -143,3 +143,5 @@ def test_a_field_the_message_spells_out_in_words_is_that_field():
     assert "SamplingParams(allowed_token_ids=…)" in line
     assert knobs.spelled_out("the top p value", {"top_p"}) == ["top_p"]
     assert knobs.spelled_out("allowed tokens", {"allowed_token_ids"}) == []
+    # the words inside another field's own name are not that field
+    assert knobs.spelled_out("ids in prompt_logprob_token_ids, max", {"logprob_token_ids"}) == []
