@@ -10,6 +10,7 @@
     conditions.py    a raise site's enclosing condition, in words
     knobs.py         the knobs behind a check that are no engine argument (request fields, parsers)
     reads.py         the names a check reads that stand for a knob of another name, or the model's
+    direction.py     which way a check wants the knobs it compares (or tests on/off) moved
     missing.py       the package to install when a check stands for an optional import that failed
     rulebook_map.py  the rule book's map of vLLM's source (rules/_vllm_source.json): where a
                      hand-written rule's message is raised, and which releases have the names it uses

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote_plus
 
-from . import conditions, knobs, load_index, missing, reads
+from . import conditions, direction, knobs, load_index, missing, reads
 from .families import Hit, place
 from .releases import runs
 
@@ -23,14 +23,20 @@ _L = {
            "field_of": "a field of `{cls}`", "set_with": "set it with `{flag} '{{\"{field}\": …}}'`",
            "not_in": "not in vLLM {release} (in {runs})", "llm": "`LLM({kw}=…)`", "no_flag": "no command-line flag",
            "yours_named": " **You set it to `{value}`, which the message names.**",
+           "run_named": " **Your run has it at `{value}`, which the message names.**",
+           "yours_set": " You set it to `{value}`.",
            "read_as": "- {name} (what the check reads): {why}",
+           "successor": " Deprecated in this release; vLLM names `{flag}` as its successor.",
            "of_indexed": "indexed releases", "unknown_version": "The log does not show its vLLM version: this describes vLLM {release}, the newest indexed release that has it.",
            "frames_version": "The log does not show its vLLM version, but its traceback raised at the file and line where vLLM {releases} raises it: this describes vLLM {release}."},
     "zh": {"default": "默认", "type": "类型", "range": "范围", "choices": "可选", "env": "环境变量",
            "field_of": "`{cls}` 的字段", "set_with": "用 `{flag} '{{\"{field}\": …}}'` 设置",
            "not_in": "vLLM {release} 中没有（存在于 {runs}）", "llm": "`LLM({kw}=…)`", "no_flag": "没有命令行参数",
            "yours_named": " **你把它设成了 `{value}`，报错里提到的正是这个值。**",
+           "run_named": " **你这次运行里它的值是 `{value}`，报错里提到的正是这个值。**",
+           "yours_set": " 你把它设成了 `{value}`。",
            "read_as": "- {name}（检查读取的值）：{why}",
+           "successor": " 该版本中已弃用；vLLM 指定的替代是 `{flag}`。",
            "of_indexed": "已索引的版本", "unknown_version": "日志里没有 vLLM 版本号：以下按 vLLM {release}（有这条报错的最新已索引版本）说明。",
            "frames_version": "日志里没有 vLLM 版本号，但它的 traceback 抛错的文件和行号与 vLLM {releases} 抛出这条报错的位置一致：以下按 vLLM {release} 说明。"},
 }
@@ -132,11 +138,18 @@ def setting_line(idx, name: str, owner: str | None, release: str | None, lang: s
         return None                     # a local variable, not a setting of this release
     if info is not None:
         names = [f"`{info.flag}`"] if info.flag else []
+        if info.flag and info.no_flag:
+            names.append(f"`{info.no_flag}`")      # the release's own way to turn it off
         if info.keyword:
             names.append(t["llm"].format(kw=info.name))
         names += other_forms(idx, info.name, release)
         head = " / ".join(names) or f"`{info.name}`"
-        return f"- {head} ({', '.join(_constraints(info, lang))}): {first_sentence(info.help)}".rstrip(": ")
+        line = f"- {head} ({', '.join(_constraints(info, lang))}): {first_sentence(info.help)}".rstrip(": ")
+        successor = idx.arg(info.replaced_by, release) if info.deprecated and info.replaced_by else None
+        if successor is not None and successor.name != info.name:
+            # `--task` in 0.10.2: deprecated, and its successor `--runner` is there already
+            line += t["successor"].format(flag=successor.flag or successor.name)
+        return line
     cls = _class_of(idx, owner)
     field = idx.config_field(cls, name, release) if cls else None
     if field is None:
@@ -156,7 +169,7 @@ def setting_line(idx, name: str, owner: str | None, release: str | None, lang: s
     return f"- `{name}` ({'; '.join(how)}; {', '.join(_constraints(field, lang))}): {first_sentence(field.help)}".rstrip(": ")
 
 
-_BOTH_FORMS = re.compile(r"^- (`--[\w.-]+`) / (`LLM\(\w+=…\)`)")
+_BOTH_FORMS = re.compile(r"^- (`--[\w.-]+`(?: / `--no-[\w.-]+`)?) / (`LLM\(\w+=…\)`)")
 
 
 def in_form(line: str, invocation: str | None) -> str:
@@ -199,30 +212,38 @@ _TEMPLATE_NAMES = re.compile(r"--[a-z][a-z0-9-]+|\bVLLM_[A-Z0-9_]+|\b[a-z][a-z0-
 
 
 def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: dict | None = None,
-                given: dict | None = None, mapped: list | None = None) -> list[str]:
+                given: dict | None = None, mapped: list | None = None, user: dict | None = None) -> list[str]:
     """Bullets for the settings the check reads and the message names: the knobs that are no
     engine argument first (knobs.py: request fields, parsers, sizes the check divides by). `mapped`:
     reads.find's rows for this check, where the caller has them already."""
     found: dict[str, str | None] = dict(conditions.names(w.get("condition"), w.get("function")))
     for config in conditions.configs_read(w.get("condition")):        # `not self.lora_config`
         found.setdefault(config, None)
+    # a name the message speaks of inside a config class is that class's field first
+    # (SpeculativeConfig's num_speculative_tokens, set through --speculative-config in 0.32, not the
+    # flag of that name 0.8.2 dropped)
+    cls = (w.get("function") or "").split(".")[0]
+    cls = cls if cls in idx.config_classes() else None
     for expr in site.placeholders:              # "The supplied chat template string ({chat_template}) ..."
         parts = [p.strip() for p in expr.split(".")]
         for name in dict.fromkeys((parts[-1], parts[0])):     # {kv_transfer_config.kv_connector}
             if name.isidentifier() and "_" in name and idx.arg(name, release) is not None:
                 found.setdefault(name, None)
                 break
+            if name.isidentifier() and cls and parts[0] in (name, "self") and \
+                    idx.config_field(cls, name, release) is not None:
+                # ModelConfig's "... when task is set to {task}": its own field, a one-word setting
+                # (`--task`) the underscore test above leaves out
+                found.setdefault(name, cls)
+                break
     literal = " ".join(v for k, v in site.parts if k == "lit")
-    # a name the message speaks of inside a config class is that class's field first
-    # (SpeculativeConfig's num_speculative_tokens, set through --speculative-config in 0.32, not the
-    # flag of that name 0.8.2 dropped)
-    cls = (w.get("function") or "").split(".")[0]
-    cls = cls if cls in idx.config_classes() else None
     for token in _TEMPLATE_NAMES.findall(literal):
         name = token.lstrip("-").replace("-", "_") if token.startswith("--") else token
         if token.startswith("--no-") and idx.arg(name) is None:
             name = name.removeprefix("no_")          # `--no-enable-chunked-prefill` turns one off
         if cls and not token.startswith("--") and idx.config_field(cls, name, release) is not None:
+            if found.get(name) == "":
+                found[name] = cls           # read off `self`, a local's owner "" said too little
             found.setdefault(name, cls)
         elif not token.startswith("--") and release and idx.arg(name, release) is None and not found.get(name) \
                 and (owner := _json_owner(idx, name, release)) is not None:
@@ -264,14 +285,25 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
         if line and any(_head(known) == re.split(r" \(|（", line, maxsplit=1)[0] for known in lines):
             continue                    # the knob's own line (a parser's registry) said it already
         if line and name in yours:
-            plain, line = line, line + _L[lang]["yours_named"].format(value=yours[name])
+            # "you set it" only of what the user set (vLLM's non-default args, their call or command
+            # line): a whole argument dump holds the defaults too
+            said_as = "yours_named" if user is None or name in user else "run_named"
+            plain, line = line, line + _L[lang][said_as].format(value=yours[name])
             if plain in lines:          # the table said this knob already: say there that it is yours
                 lines[lines.index(plain)] = line
+        elif line and name in (user or {}) and _shown(user[name]):
+            line += _L[lang]["yours_set"].format(value=_shown(user[name]))
         if line and line not in lines:
             lines.append(line)
         if len(lines) >= MAX_SETTINGS:
             break
     return lines
+
+
+def _shown(value) -> str | None:
+    """A value of the user's as a short literal, or None when it is too long to repeat."""
+    text = " ".join(str(value).split())
+    return text if text and len(text) <= 60 else None
 
 
 MAX_READS = 3           # rows of reads.py's table said per check
@@ -361,10 +393,16 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
         if said:
             out["condition_words"] = said
     mapped = reads.find(cond, site.placeholders, w.get("function"), w.get("file"))
-    settings = settings_of(idx, site, w, described, lang, captures, facts.get("engine_args"), mapped)
+    settings = settings_of(idx, site, w, described, lang, captures, facts.get("engine_args"), mapped,
+                           facts.get("user_args") if "user_args" in facts else None)
     if settings:
         out["settings"] = "\n".join(in_form(line, facts.get("invocation")) for line in settings)
         out["settings_release"] = described
+    if settings:
+        said = direction.way(idx, w, described, lang, config_arg(idx, described), captures,
+                             facts.get("engine_args"), facts.get("invocation"))
+        if said:
+            out["direction"] = said
     of_model = model_lines(mapped, lang)
     if of_model:
         out["model_reads"] = "\n".join(of_model)
@@ -380,12 +418,27 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
     return out
 
 
+def config_arg(idx, release: str | None):
+    """direction.py's view of a config's field: (the engine argument that sets it, or None; the JSON
+    flag's form where no argument of its own does, or None), None when the owner is no config class."""
+    def find(owner: str, field: str):
+        cls = _class_of(idx, owner)
+        if cls is None:
+            return None
+        arg = engine_arg(idx, cls, field, release)
+        flag = _class_flag(idx, cls, release) if arg is None and idx.config_field(cls, field, release) else None
+        return arg, (f"`{flag} '{{\"{field}\": …}}'`" if flag else None)
+    return find
+
+
 def install_values(idx, site, w: dict, captures: dict | None = None) -> dict:
     """The package to install when the check stands for an optional import that failed (missing.py)."""
     gone = missing.find(idx, site, w, captures)
     if gone is None:
         return {}
     out = {"install_module": gone.package}
+    if gone.outdated and missing.distribution(gone.spec):
+        out["install_outdated"] = missing.distribution(gone.spec)
     if gone.importer:
         out["install_importer"] = gone.importer
     if gone.spec:

@@ -92,9 +92,10 @@ def _code(node: ast.AST) -> str:
 
 
 def _name(node: ast.AST) -> str:
-    """How a value is named: `self.cache_config.block_size` reads as `block_size`."""
+    """How a value is named: `self.cache_config.block_size` reads as `block_size`; a dunder keeps its
+    owner (`bitsandbytes.__version__`: whose version)."""
     if isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Name, ast.Attribute)):
-        return node.attr
+        return node.attr if not node.attr.startswith("__") else _code(node)
     return _code(node)
 
 
@@ -159,6 +160,9 @@ def _compare(node: ast.Compare, lang: str, negated: bool) -> str:
 # --- the settings a check reads --------------------------------------------------------------------
 
 _CONFIG_CLASSES = ("EngineArgs", "AsyncEngineArgs")
+# Argument names a kernel or a layer also uses for its own value (a Triton kernel's `block_size`, a
+# tensor's `dtype`): read off another object they are not the setting.
+_AMBIGUOUS = frozenset({"block_size"})
 
 
 def names(condition: str | None, function: str | None = None) -> list[tuple[str, str | None]]:
@@ -175,6 +179,7 @@ def names(condition: str | None, function: str | None = None) -> list[tuple[str,
     in_config = owner.endswith("Config") or owner in _CONFIG_CLASSES
     out: dict[str, str | None] = {}
     nodes = sorted((n for n in ast.walk(parsed[1]) if hasattr(n, "col_offset")), key=lambda n: (n.lineno, n.col_offset))
+    inner = {id(n.value) for n in nodes if isinstance(n, ast.Attribute)}     # `self.cache_config` of `.block_size`
     for node in nodes:
         if isinstance(node, ast.Attribute):
             chain = _chain(node)
@@ -188,10 +193,18 @@ def names(condition: str | None, function: str | None = None) -> list[tuple[str,
                 out.setdefault(node.attr, receiver)
             elif receiver == "self" and len(chain) == 2 and in_config:
                 out.setdefault(node.attr, owner)
+            elif "_" in node.attr.strip("_") and node.attr.islower() and not node.attr.startswith("_") \
+                    and node.attr not in _AMBIGUOUS and id(node) not in inner and not node.attr.endswith("_config"):
+                # `layer.enable_eplb`, `args.enable_prompt_embeds`, `parallel.disable_custom_all_reduce`: an
+                # attribute of an engine argument's exact name, carried on another object (owner "": a
+                # setting only if the release has an argument of that name)
+                out.setdefault(node.attr, "")
         elif isinstance(node, ast.Name) and node.id.startswith("VLLM_"):
             out.setdefault(node.id, None)
-        elif isinstance(node, ast.Name) and "_" in node.id.strip("_") and node.id.islower():
-            out.setdefault(node.id, "")     # a local `load_format`: a setting only if vLLM has one of that name
+        elif isinstance(node, ast.Name) and "_" in node.id.strip("_") and node.id.islower() and node.id not in _AMBIGUOUS:
+            # a local `load_format`: a setting only if vLLM has one of that name (a local `block_size` is
+            # as often a prefetcher's or a kernel's: reads.py's table says where it is the KV cache's)
+            out.setdefault(node.id, "")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("VLLM_"):
             out.setdefault(node.value, None)
     return list(out.items())

@@ -626,8 +626,14 @@ class Index:
         return ArgInfo(**facts)
 
     def has_arg(self, name_or_flag: str, release: str) -> bool | None:
+        """Whether `release` has the argument; a flag, only where the release spells it so: an
+        argument 0.5 had as `--enable-chunked-prefill` got its `--no-enable-chunked-prefill` with 0.8."""
         name = self._arg_name(name_or_flag)
-        return self._presence(self._fact("args")[name] if name else (), release)
+        variants = self._fact("args")[name] if name else ()
+        spelled = name_or_flag.strip().split("=", 1)[0]
+        if spelled.startswith("-") and variants:
+            variants = [v for v in variants if _spells(v[1], spelled)]
+        return self._presence(variants, release)
 
     def _presence(self, variants, release: str) -> bool | None:
         found = locate(self.versions, release)
@@ -752,6 +758,17 @@ class Index:
                                   guarded=kinds != ["top"], guards=kinds, pip_name=pip, extras=extras,
                                   required=required, lines={self.releases[r]: at[r] for r in sorted(at)}))
         return out
+
+
+def _spells(rec: dict, flag: str) -> bool:
+    """Whether an argument's facts in some releases spell it `flag` (its flag, its `--no-` form or an
+    alias; vLLM's parser takes `_` for `-` in a long flag)."""
+    spellings = [rec.get("flag"), rec.get("no_flag"), *(rec.get("aliases") or ())]
+    if not any(spellings):
+        return True                     # no flag recorded: the index cannot tell spellings apart
+    if flag.startswith("--"):
+        flag = "--" + flag[2:].replace("_", "-")
+    return flag in spellings
 
 
 def _fuzzy(masked_text: str, masked_template: str) -> float:

@@ -44,7 +44,9 @@ _L = {
            "alloc": "; the check reads its {options} option (`PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True` and the like): remove that option, or unset the variable, for this run.",
            "call": "- `{name}`: what you passed to {calls} (or a request's equivalent).",
            "yours": " Your server's `--override-generation-config` sets `{name}` to `{value}`: requests that do not send `{name}` get that value.",
-           "tool": "tool-call parser", "reasoning": "reasoning parser"},
+           "tool": "tool-call parser", "reasoning": "reasoning parser",
+           "body": "- `{name}`: a field of the OpenAI-compatible request `{cls}`, `\"{name}\"` in its JSON body{shape}{valid}.",
+           "one_of": "one of {choices}", "default": "default `{value}`"},
     "zh": {"line": "- `{name}`：`{cls}` 的字段：Python 里是 `{cls}({name}=…)`{request}{override}{valid}。",
            "request": "，OpenAI 兼容请求里是 `\"{name}\"`",
            "override": "，服务端默认值用 `--override-generation-config '{{\"{name}\": …}}'` 设置",
@@ -59,7 +61,9 @@ _L = {
            "alloc": "；检查读取它的 {options} 选项（如 `PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`）：这次运行请去掉该选项，或取消这个变量。",
            "call": "- `{name}`：你传给 {calls} 的参数（或请求里对应的字段）。",
            "yours": " 你的服务端 `--override-generation-config` 把 `{name}` 设为 `{value}`：没有发送 `{name}` 的请求都会用这个值。",
-           "tool": "工具调用解析器", "reasoning": "推理解析器"},
+           "tool": "工具调用解析器", "reasoning": "推理解析器",
+           "body": "- `{name}`：OpenAI 兼容请求 `{cls}` 的字段，即请求 JSON 里的 `\"{name}\"`{shape}{valid}。",
+           "one_of": "可选 {choices}", "default": "默认 `{value}`"},
 }
 
 
@@ -133,8 +137,23 @@ def named_fields(idx, cls: str, literal: str, release: str | None) -> list[str]:
     if idx is None:
         return []
     fields = idx.knob_fields("lora" if cls == "LoRARequest" else "sampling", cls, release)
-    return [w for w in dict.fromkeys(_SNAKE.findall(literal))
+    return [w for w in dict.fromkeys(_SNAKE.findall(literal) + spelled_out(literal, fields))
             if w in fields and idx.arg(w) is None]
+
+
+def spelled_out(literal: str, fields) -> list[str]:
+    """The fields a message names in words ("Too many allowed token IDs": `allowed_token_ids`): runs of
+    two to four words that, lower-cased and joined with `_`, are a field's name."""
+    words = re.findall(r"[A-Za-z][A-Za-z0-9_]*", literal)
+    found = []
+    for n in (4, 3, 2):
+        for i in range(len(words) - n + 1):
+            if any("_" in w for w in words[i:i + n]):
+                continue            # a name spelled with `_` is said as it is (`prompt_logprob_token_ids`)
+            name = "_".join(w.lower() for w in words[i:i + n])
+            if name in fields:
+                found.append(name)
+    return found
 
 
 # The requests that generate or embed: a field of another request class (`UnloadLoRAAdapterRequest`)
@@ -150,9 +169,60 @@ def sendable(idx, release: str | None) -> set[str]:
             if _GENERATION_REQUESTS.match(cls)}
 
 
+def body_fields(idx, condition: str | None, function: str | None, literal: str, release: str | None) -> list[str]:
+    """Inside an OpenAI-compatible request class's validator (`ChatCompletionRequest.check_logprobs`),
+    the fields of that request the check reads (`data.get('logprobs')`, `data['tools']`, `'tools' in
+    data`, `self.n`, a local `top_logprobs`) and its message names (`tool_choice`), in order."""
+    cls = (function or "").split(".")[0]
+    if idx is None or not cls.endswith("Request"):
+        return []
+    fields = idx.knob_fields("request", cls, release)
+    parsed = parse_condition(condition) if condition and not condition.startswith("except ") else None
+    found: list[str] = []
+    for n in (ast.walk(parsed[1]) if parsed else ()):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" and n.args:
+            key = n.args[0]
+        elif isinstance(n, ast.Subscript):
+            key = n.slice
+        elif isinstance(n, ast.Compare) and isinstance(n.left, ast.Constant) and \
+                any(isinstance(op, (ast.In, ast.NotIn)) for op in n.ops):
+            key = n.left                                  # `'tools' not in data`
+        elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "self":
+            found.append(n.attr)
+            continue
+        elif isinstance(n, ast.Name):
+            found.append(n.id)
+            continue
+        else:
+            continue
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            found.append(key.value)
+    found += _SNAKE.findall(literal) + re.findall(r"`(\w+)`", literal)
+    return [f for f in dict.fromkeys(found) if f in fields]
+
+
+def body_lines(idx, condition: str | None, function: str | None, literal: str, release: str | None, t: dict) -> list[str]:
+    cls = (function or "").split(".")[0]
+    fields = body_fields(idx, condition, function, literal, release)
+    ok = accepted(condition) if len(fields) == 1 and condition else None
+    out = []
+    for f in fields:
+        info = idx.config_field(cls, f, release)
+        shape = []
+        if info is not None and info.choices:
+            shape.append(t["one_of"].format(choices=", ".join(f"`{c}`" for c in list(info.choices)[:8])))
+        if info is not None and info.default is not None:
+            shape.append(t["default"].format(value=info.default))
+        out.append(t["body"].format(name=f, cls=cls, shape=f" ({', '.join(shape)})" if shape else "",
+                                    valid=t["valid"].format(expr=ok) if ok and f in ok else ""))
+    return out
+
+
 def request_lines(idx, condition: str | None, function: str | None, release: str | None, t: dict,
                   literal: str = "", given: dict | None = None) -> list[str]:
     cls = (function or "").split(".")[0]
+    if cls.endswith("Request") and cls not in REQUEST_CLASSES:
+        return body_lines(idx, condition, function, literal, release, t)
     fields = request_fields(condition, function)
     if not fields:
         fields = read_fields(idx, condition, release)

@@ -34,6 +34,8 @@ class Missing(NamedTuple):
                         # vLLM's requirements or the index's table give (with the version the message
                         # asks for); None when only the import's name is known
     importer: str | None    # the vLLM module of that release whose guarded import failed
+    outdated: bool = False  # the check compares the installed release with the one it needs: the
+                            # package imported, and is too old (`bitsandbytes.__version__ < ...`)
 
 
 def module_of(file: str) -> str:
@@ -136,8 +138,14 @@ def find(idx, site, w: dict, captures: dict | None = None) -> Missing | None:
         said = _modules_read(condition)  # `bitsandbytes.__version__ < '0.46.1'`: that package, by name
     else:
         return None                      # a check of something else (`a2a_backend in [...]`)
+    outdated = not by_shape and compares_version(condition)
     rows, module = _rows(idx, release), module_of(w.get("file") or "")
     named = _named(said, rows) or _named(said, _rows(idx, None))   # a release the scan missed it in
+    if not named and outdated:
+        # `ipex.__version__` names the package by its import alias; `pkg_version < Version('0.0.3')`
+        # by no name at all: the message's own words name it ("gpt_oss >= 0.0.3 is required")
+        said = _tokens(literal)
+        named = _named(said, rows) or _named(said, _rows(idx, None))
     if len(named) == 1:
         package = named[0]
     elif not named and by_shape:
@@ -159,7 +167,36 @@ def find(idx, site, w: dict, captures: dict | None = None) -> Missing | None:
     spec = spec or (pip if pip else None)
     if not by_shape and condition and not (spec and re.search(r"[<>=]", spec)):
         return None         # a version check the message gives no version for: "install" would not do
-    return Missing(package, spec, importer)
+    return Missing(package, spec, importer, outdated)
+
+
+def distribution(spec: str | None) -> str | None:
+    """The distribution a pip spec installs, without extras or version (`'bitsandbytes>=0.46.1'` →
+    `bitsandbytes`); None for a URL."""
+    m = re.match(r"'?([A-Za-z0-9][\w.\-]*)(?![\w.\-]*:)", spec or "")
+    return m.group(1) if m and "://" not in (spec or "") else None
+
+
+def compares_version(condition: str | None) -> bool:
+    """Whether a check compares a package's installed release: `version.parse(x.__version__) < ...`,
+    `pkg_version < Version('0.0.3')`, `tuple(int(p) for p in x.__version__.split('.')) < (0, 7, 1)`."""
+    parsed = parse_condition(condition) if condition and not condition.startswith("except") else None
+    if parsed is None:
+        return False
+    for node in ast.walk(parsed[1]):
+        if not isinstance(node, ast.Compare) or not any(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE))
+                                                        for op in node.ops):
+            continue
+        for side in [node.left, *node.comparators]:
+            for inner in ast.walk(side):
+                if isinstance(inner, ast.Attribute) and inner.attr == "__version__":
+                    return True
+                if isinstance(inner, ast.Call) and ast.unparse(inner.func).rsplit(".", 1)[-1] in (
+                        "Version", "parse_version", "parse") and "version" in ast.unparse(inner).lower():
+                    return True
+                if isinstance(inner, ast.Name) and re.fullmatch(r"\w*_version", inner.id):
+                    return True
+    return False
 
 
 def _modules_read(condition: str | None) -> set[str]:

@@ -32,15 +32,18 @@ class Read(NamedTuple):
     why: dict                # {lang: one line}
     files: re.Pattern | None = None     # only in these files (a `config` there is the model's)
     functions: re.Pattern | None = None  # only in these functions (a local name that means one thing there)
+    same: bool = False      # the name holds the knob's own value (`tp`, `max_num_reqs`), not one derived
+                            # from it: a check comparing it says which way to move the knob (direction.py)
 
     def applies(self, file: str | None, function: str | None) -> bool:
         return (self.files is None or self.files.search(file or "") is not None) and \
             (self.functions is None or self.functions.search(function or "") is not None)
 
 
-def _r(pattern: str, knobs: tuple, en: str, zh: str, files: str | None = None, functions: str | None = None) -> Read:
+def _r(pattern: str, knobs: tuple, en: str, zh: str, files: str | None = None, functions: str | None = None,
+       same: bool = False) -> Read:
     return Read(re.compile(pattern), knobs, {"en": en, "zh": zh}, re.compile(files) if files else None,
-                re.compile(functions) if functions else None)
+                re.compile(functions) if functions else None, same)
 
 
 _OWN = ("the model's own value (its `config.json`), not a setting: no flag changes it.",
@@ -67,22 +70,30 @@ TABLE: tuple[Read, ...] = (
        "sizes where the release has them), the GPUs one engine uses.",
        "vLLM 的 world size：`--tensor-parallel-size` × `--pipeline-parallel-size`（版本支持时再乘上下文并行规模），"
        "即一个引擎使用的 GPU 数。"),
-    _r(_ANY + r"(?:world_size_across_dp|dp_size|dp_world_size|_dp_size)|"
-       r"get_dp_group\(\)\.world_size",
+    _r(_ANY + r"(?:dp_size|dp_world_size|_dp_size)|get_dp_group\(\)\.world_size",
        ("data_parallel_size",),
        "the data-parallel size (`--data-parallel-size`): how many engine replicas run.",
-       "数据并行规模（`--data-parallel-size`）：运行的引擎副本数。"),
+       "数据并行规模（`--data-parallel-size`）：运行的引擎副本数。", same=True),
+    _r(_ANY + r"world_size_across_dp",
+       ("data_parallel_size", "tensor_parallel_size", "pipeline_parallel_size"),
+       "the GPUs of all data-parallel replicas: the data-parallel size times each replica's world size "
+       "(tensor × pipeline parallel size).",
+       "所有数据并行副本的 GPU 总数：数据并行规模 × 每个副本的 world size（张量并行 × 流水线并行规模）。"),
     _r(_ANY + r"(?:local_world_size|local_rank|rank_in_node)",
        ("tensor_parallel_size", "pipeline_parallel_size", "data_parallel_size_local"),
        "this node's share of the workers: tensor × pipeline parallel size over the nodes, times the data-parallel "
        "ranks on this node; each worker's `local_rank` indexes the GPUs `CUDA_VISIBLE_DEVICES` leaves visible.",
        "本节点上的 worker：张量并行 × 流水线并行规模按节点分摊，再乘本节点的数据并行副本数；每个 worker 的 "
        "`local_rank` 是它在 `CUDA_VISIBLE_DEVICES` 可见 GPU 中的编号。"),
-    _r(_ANY + r"(?:tp_size|tp_world_size|local_tp_size|remote_tp_size|tensor_model_parallel_size|"
+    _r(_ANY + r"(?:tp_size|tp_world_size|local_tp_size|tensor_model_parallel_size|"
        r"tensor_model_parallel_world_size)|get_tensor_model_parallel_world_size\(\)|get_tp_group\(\)\.world_size",
        ("tensor_parallel_size",),
        "the tensor-parallel size (`--tensor-parallel-size`; for a disaggregated pair, each side's own).",
-       "张量并行规模（`--tensor-parallel-size`；P/D 分离时是各自一侧的设置）。"),
+       "张量并行规模（`--tensor-parallel-size`；P/D 分离时是各自一侧的设置）。", same=True),
+    _r(_ANY + r"remote_tp_size",
+       ("tensor_parallel_size",),
+       "the tensor-parallel size of the other side of a disaggregated pair (its own `--tensor-parallel-size`).",
+       "P/D 分离时另一侧的张量并行规模（那一侧自己的 `--tensor-parallel-size`）。"),
     _r(_ANY + r"(?:output_size_per_partition|input_size_per_partition|num_heads_per_partition|"
        r"num_kv_heads_per_partition|intermediate_size_per_partition)",
        ("tensor_parallel_size",),
@@ -92,7 +103,7 @@ TABLE: tuple[Read, ...] = (
     _r(_ANY + r"(?:pp_size|pp_world_size|pipeline_model_parallel_size)|get_pp_group\(\)\.world_size",
        ("pipeline_parallel_size",),
        "the pipeline-parallel size (`--pipeline-parallel-size`).",
-       "流水线并行规模（`--pipeline-parallel-size`）。"),
+       "流水线并行规模（`--pipeline-parallel-size`）。", same=True),
     _r(_ANY + r"(?:dcp_world_size|dcp_size|total_cp_world_size)|get_dcp_group\(\)\.world_size",
        ("decode_context_parallel_size",),
        "the decode context-parallel size (`--decode-context-parallel-size`).",
@@ -100,28 +111,28 @@ TABLE: tuple[Read, ...] = (
     _r(_ANY + r"pcp_world_size|get_pcp_group\(\)\.world_size",
        ("prefill_context_parallel_size",),
        "the prefill context-parallel size (`--prefill-context-parallel-size`).",
-       "预填充上下文并行规模（`--prefill-context-parallel-size`）。"),
+       "预填充上下文并行规模（`--prefill-context-parallel-size`）。", same=True),
     # --- the short names vLLM's config classes give the parallel sizes (0.26+ `_validate_parallel_config`:
     # `tp = self.tensor_parallel_size`, `pcp = ...`, `dcp = ...`; `VllmConfig`'s `tp = parallel.tensor_parallel_size`)
     _r(r"tp", ("tensor_parallel_size",),
        "the tensor-parallel size (`--tensor-parallel-size`).", "张量并行规模（`--tensor-parallel-size`）。",
-       files=r"/config/(?:parallel|vllm)\.py$"),
+       files=r"/config/(?:parallel|vllm)\.py$", same=True),
     _r(r"dcp", ("decode_context_parallel_size",),
        "the decode context-parallel size (`--decode-context-parallel-size`).",
-       "解码上下文并行规模（`--decode-context-parallel-size`）。", files=r"/config/(?:parallel|vllm)\.py$"),
+       "解码上下文并行规模（`--decode-context-parallel-size`）。", files=r"/config/(?:parallel|vllm)\.py$", same=True),
     _r(r"pcp", ("prefill_context_parallel_size",),
        "the prefill context-parallel size (`--prefill-context-parallel-size`).",
-       "预填充上下文并行规模（`--prefill-context-parallel-size`）。", files=r"/config/(?:parallel|vllm)\.py$"),
+       "预填充上下文并行规模（`--prefill-context-parallel-size`）。", files=r"/config/(?:parallel|vllm)\.py$",
+       same=True),
     # `executor_backend = self.parallel_config.distributed_executor_backend` and whether its class supports
     # async scheduling (VllmConfig.__post_init__, 0.11+): "`ray` does not support async scheduling yet."
     _r(r"executor_backend|executor_supports_async_sched|executor_class",
        ("distributed_executor_backend", "async_scheduling"),
        "the executor that runs the workers, `--distributed-executor-backend` (`mp`, `uni`, `ray`, "
        "`external_launcher`; vLLM chooses when it is unset), and whether that executor can schedule "
-       "asynchronously, which `--async-scheduling` asks for (`--no-async-scheduling` turns it off).",
+       "asynchronously, which `--async-scheduling` asks for.",
        "运行 worker 的执行器，即 `--distributed-executor-backend`（`mp`、`uni`、`ray`、`external_launcher`；"
-       "不设置时由 vLLM 选择），以及这个执行器能否异步调度：`--async-scheduling` 要求异步调度"
-       "（`--no-async-scheduling` 关闭）。",
+       "不设置时由 vLLM 选择），以及这个执行器能否异步调度：`--async-scheduling` 要求异步调度。",
        files=r"/config/vllm\.py$"),
     # the features of this configuration the chosen model runner lacks (VllmConfig._validate_v1_model_runner,
     # _validate_v2_model_runner, 0.23+: "Model Runner V1 does not support: pipeline parallelism with async
@@ -139,7 +150,7 @@ TABLE: tuple[Read, ...] = (
        r"enforce_eager|enable_prefix_caching|max_loras|max_lora_rank|max_cpu_loras|swap_space|cpu_offload_gb|"
        r"max_logprobs|num_gpu_blocks_override|kv_cache_memory_bytes|max_num_partial_prefills|"
        r"dcp_kv_cache_interleave_size|tokenizer_mode|served_model_name|num_scheduler_steps)",
-       ("\\1",), "", ""),
+       ("\\1",), "", "", same=True),
     _r(_ANY + r"(?:cache_dtype|kv_cache_torch_dtype|kv_cache_quantized_dtype|fp8_kv|is_fp8_kv_cache|kv_quant_mode)|"
        r"(?:\w+\.)*is_quantized_kv_cache\(.*\)", ("kv_cache_dtype",),
        "the KV cache's data type, which `--kv-cache-dtype` sets.", "KV cache 的数据类型，由 `--kv-cache-dtype` 设置。"),
@@ -152,25 +163,60 @@ TABLE: tuple[Read, ...] = (
        files=r"vllm/config/model\.py$|vllm/config\.py$"),
     _r(r"(?:\w+\.)*(?:model_type|config_dtype)", (MODEL,), *_OWN, files=r"vllm/config/model\.py$|vllm/config\.py$"),
     _r(_ANY + r"(?:max_num_reqs)", ("max_num_seqs",),
-       "the most requests a step schedules, `--max-num-seqs`.", "每步最多调度的请求数，即 `--max-num-seqs`。"),
+       "the most requests a step schedules, `--max-num-seqs`.", "每步最多调度的请求数，即 `--max-num-seqs`。",
+       same=True),
     _r(_ANY + r"(?:max_num_tokens)", ("max_num_batched_tokens",),
        "the most tokens a step schedules, `--max-num-batched-tokens`.", "每步最多调度的 token 数，即 `--max-num-batched-tokens`。",
-       files=r"/worker/|/v1/core/|/v1/spec_decode/"),
+       files=r"/worker/|/v1/core/|/v1/spec_decode/", same=True),
     _r(_ANY + r"(?:chunked_prefill_enabled|enable_chunked_prefill)", ("enable_chunked_prefill",),
-       "whether chunked prefill is on, `--enable-chunked-prefill` (`--no-enable-chunked-prefill` to turn it off).",
-       "是否开启分块预填充，即 `--enable-chunked-prefill`（关闭用 `--no-enable-chunked-prefill`）。"),
+       "whether chunked prefill is on, `--enable-chunked-prefill`.",
+       "是否开启分块预填充，即 `--enable-chunked-prefill`。"),
     _r(r"(?:\w+\.)*(?:cache_config|CacheConfig|kv_cache_spec|spec|mamba_spec|attn_spec)\.block_size|"
        r"(?:\w+\.)*block_size", ("block_size",),
        "the KV cache's block size, which `--block-size` sets (an attention backend or a hybrid model may "
        "require or choose another).",
        "KV cache 的块大小，由 `--block-size` 设置（某些注意力后端或混合模型会要求或另选一个值）。",
-       files=r"/attention/|/v1/core/|/v1/worker/|/worker/|kv_cache|/config/cache|/core/block|/kv_transfer/"),
+       files=r"/attention/|/v1/core/|/v1/worker/|/worker/|kv_cache|/config/cache|/core/block|/kv_transfer/|"
+             r"/platforms/"),
     _r(_ANY + r"model_config\.quantization|(?:\w+\.)*quant_config\.get_name\(\)", ("quantization",),
        "the quantization method: the checkpoint's own, or `--quantization`.", "量化方法：检查点自带的，或 `--quantization` 指定的。"),
     _r(_ANY + r"(?:use_v1|USE_V1)", ("VLLM_USE_V1",),
        "which engine runs, V1 or the older V0: `VLLM_USE_V1` (`1` V1, `0` V0; unset lets vLLM choose, in "
        "the releases that have both).",
        "运行哪个引擎（V1 还是旧的 V0）：`VLLM_USE_V1`（`1` 为 V1，`0` 为 V0；不设置则由 vLLM 选择，仅限两者并存的版本）。"),
+    # --- what a model's attention layers ask of the attention backend in use -------------------------
+    # (`if alibi_slopes is not None: raise ValueError("FlashAttention does not support alibi")`, `attn_type !=
+    # AttentionType.DECODER` in TritonAttentionImpl, `head_size not in supported_head_sizes`): the model's
+    # own, but the backend is a choice; its knob lines come from the index per release
+    _r(_ANY + r"(?:attn_type|alibi_slopes|sliding_window|logits_soft_cap|blocksparse_params|"
+       r"kv_sharing_target_layer_name|sinks|head_size|output_scale|output_block_scale)|"
+       r"unsupported_features",
+       ("attention_backend", "VLLM_ATTENTION_BACKEND"),
+       "what the model's attention layers ask of the attention backend in use (encoder or cross-attention, "
+       "ALiBi slopes, a sliding window, soft-capped logits, block-sparse or shared-KV layers, attention sinks, "
+       "a head size, fused output quantization): the model's own, which this backend does not support. Another "
+       "backend may: vLLM picks one from the GPU, the model and the KV cache's data type unless you name one "
+       "with the setting below (a platform with a single backend, such as CPU, offers no other).",
+       "模型的注意力层对当前注意力后端的要求（编码器或交叉注意力、ALiBi、滑动窗口、logits soft cap、块稀疏或共享 KV 的层、"
+       "attention sink、head size、融合的输出量化）：这是模型自己的，当前后端不支持。别的后端可能支持：vLLM 根据 GPU、"
+       "模型和 KV cache 的数据类型选择后端，除非你用下面的设置指定一个（只有一个后端的平台，如 CPU，没有别的可选）。",
+       files=r"/attention/backends/"),
+    # --- the steps a V0 model runner was asked to run at once (`num_steps > 1`: "... does not support
+    # multi-step execution"): multi-step scheduling, `--num-scheduler-steps`
+    _r(r"num_steps", ("num_scheduler_steps",),
+       "the scheduler steps run at once (multi-step scheduling), which `--num-scheduler-steps` sets.",
+       "一次运行的调度步数（multi-step 调度），由 `--num-scheduler-steps` 设置。",
+       files=r"/worker/\w*model_runner\.py$", same=True),
+    # --- the GPU's free memory around vLLM's profiling run ------------------------------------------------
+    # (`assert init_free_memory >= free_gpu_memory`: "Error in memory profiling. Initial free memory ...")
+    _r(_ANY + r"(?:init_free_memory|free_gpu_memory|init_gpu_memory|free_memory|cuda_memory)",
+       ("CUDA_VISIBLE_DEVICES",),
+       "the GPU's free (or used) memory, measured before and after vLLM profiles the model: another process on the "
+       "same GPU that takes or frees memory in between (a second engine starting, a trainer) breaks the measure. "
+       "Give each engine its own GPU, or start them one after another.",
+       "GPU 的空闲（或已用）显存，在 vLLM 对模型做 profiling 前后各测一次：同一块 GPU 上的其他进程在这期间占用或释放显存"
+       "（另一个正在启动的引擎、训练进程）会让测量失真。让每个引擎用自己的 GPU，或者依次启动它们。",
+       files=r"/worker/(?:gpu_)?worker\.py$", functions=r"determine_available_memory|memory_footprint|profile"),
     # --- the tokenizer and the vocabulary token ids are checked against --------------------------------
     # ("Token id 32768 is out of vocabulary": `max_input_id > max(tokenizer.max_token_id, model_vocab_size - 1)`)
     _r(r"(?:\w+\.)*(?:tokenizer|model_tokenizer)\.(?:max_token_id|vocab_size|vocab|get_vocab\(\)|all_special_ids|"

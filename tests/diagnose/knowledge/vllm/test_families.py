@@ -30,6 +30,13 @@ def tb(exc_line: str, *frames: str) -> str:
     return "Traceback (most recent call last):\n" + (FRAME + "".join(frames)) + exc_line + "\n"
 
 
+def served(version: str, exc_line: str, path: str, func: str, before: str = "") -> str:
+    """A server log of that vLLM version (`before`: lines above its version line) that raised
+    `exc_line` in vLLM's `path`, function `func`."""
+    return (before + f"INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version {version}\n"
+            + tb(exc_line, VLLM_FRAME.format(path=path, func=func)))
+
+
 # --- the check in words ------------------------------------------------------------------------------
 
 def test_a_condition_reads_as_a_sentence():
@@ -457,10 +464,9 @@ def test_an_internal_flag_or_a_dispatch_branch_is_not_quoted_as_the_cause():
 
 
 def test_an_optional_package_imported_for_another_method_than_the_users_says_both(shipped):
-    paste = ("INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.10.2\n"
-             "INFO 05-01 10:00:00 [utils.py:253] non-default args: {'model': 'm', 'quantization': 'fp8'}\n"
-             + tb("ModuleNotFoundError: No module named 'deepspeed'",
-                  VLLM_FRAME.format(path="model_executor/layers/quantization/deepspeedfp.py", func="<module>")))
+    paste = served("0.10.2", "ModuleNotFoundError: No module named 'deepspeed'",
+                   "model_executor/layers/quantization/deepspeedfp.py", "<module>",
+                   "INFO 05-01 10:00:00 [utils.py:253] non-default args: {'model': 'm', 'quantization': 'fp8'}\n")
     d = diagnose(paste, book=shipped).best
     assert d.rule_id == "vllm-optional-package-missing"
     assert "your `--quantization` is `fp8`" in d.cause
@@ -497,7 +503,8 @@ def test_a_config_object_the_check_reads_off_any_object_is_its_flag(shipped):
                   VLLM_FRAME.format(path="v1/engine/input_processor.py", func="_validate_lora")))
     d = diagnose(paste, book=shipped).best
     assert d.rule_id == "vllm-check-failed"
-    assert "`--enable-lora` / `LLM(enable_lora=…)`" in d.cause       # a server log: the flag first
+    # a server log: the flag first, and the release's own way to turn it off
+    assert "`--enable-lora` / `--no-enable-lora` / `LLM(enable_lora=…)`" in d.cause
     assert "`llm.generate(lora_request=…)`" in d.cause
     assert "None of the names this check reads" not in d.fix
 
@@ -539,3 +546,26 @@ def test_a_check_only_one_architectures_code_raises_is_not_another_models(shippe
     assert named[0].vllm_source["file"].endswith("configs/nemotron.py")
     # a paste that names no model at all keeps the answer
     assert diagnose(message, book=shipped).diagnoses[0].rule_id == "vllm-check-failed"
+
+
+def test_a_one_word_field_of_the_raising_config_class_the_message_names_is_that_setting(shipped):
+    # ModelConfig's "... when task is set to {task}" (0.10.2): `task` is the user's own `--task`; the
+    # answer said none of the names was a knob (vllm#28564's paste, its command line quoted above it)
+    paste = served("0.10.2", "AssertionError: The model should be a generative or pooling model when task is set to "
+                   "'embedding'.", "config/__init__.py", "__post_init__",
+                   "`vllm serve models/bert2 --task embed --gpu-memory-utilization 0.3`\n\n")
+    d = diagnose(paste, book=shipped).best
+    assert d.rule_id == "vllm-check-failed" and "None of the names this check reads" not in d.fix
+    assert "`--task` / `LLM(task=…)`" in d.cause and "You set it to `embed`." in d.cause
+    assert "vLLM names `--runner` as its successor" in d.cause          # deprecated there, `--runner` present
+
+
+def test_you_set_it_only_of_what_the_user_set(shipped):
+    # a whole argument dump holds the defaults too: its value is the run's, not necessarily the user's
+    def ray(args_line: str):
+        return diagnose(served("0.32.0", "ValueError: current platform cpu does not support ray.",
+                               "v1/executor/ray_utils.py", "initialize_ray_cluster", args_line), book=shipped).best
+    d = ray("INFO 01-01 00:00:00 [api_server.py:2] args: Namespace(model='/tmp/tiny', distributed_executor_backend='ray')\n")
+    assert "Your run has it at `ray`, which the message names" in d.cause and "You set it" not in d.cause
+    d = ray("INFO 01-01 00:00:00 [api_utils.py:2] non-default args: {'model': '/tmp/tiny', 'distributed_executor_backend': 'ray'}\n")
+    assert "You set it to `ray`, which the message names" in d.cause

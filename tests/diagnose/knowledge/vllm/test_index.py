@@ -170,6 +170,16 @@ def test_names_are_exact_for_every_release_pypi_serves(idx):
     assert idx.arg("--runner", "0.10.0") is None and idx.arg("--runner", "0.10.1").release == "0.10.1"
 
 
+def test_a_flag_is_present_only_in_the_releases_that_spell_it_so(idx):
+    # `--no-enable-chunked-prefill` came with BooleanOptionalAction (0.8); 0.5 took
+    # `--enable-chunked-prefill False`: a fix naming the `--no-` form there names a flag it rejects
+    assert idx.has_arg("--no-enable-chunked-prefill", "0.5.5") is False
+    assert idx.has_arg("--no-enable-chunked-prefill", "0.8.5") is True
+    assert idx.has_arg("--enable-chunked-prefill", "0.5.5") is True
+    assert idx.has_arg("enable_chunked_prefill", "0.5.5") is True           # a keyword is no spelling
+    assert idx.has_arg("--max_model_len", "0.10.2") is True                  # vLLM's parser takes `_`
+
+
 def test_successors_vllm_names(idx):
     task = idx.arg("--task")            # "Please replace this option with `--runner pooling`" (0.10–0.12)
     assert (task.removed_in, task.replaced_by) == ("0.13.0", "runner") and "--runner" in task.notice

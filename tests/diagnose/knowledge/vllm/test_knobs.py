@@ -116,3 +116,32 @@ def test_a_lora_requests_field_is_set_on_the_request_object_not_sent():
     assert "`LoRARequest(lora_int_id=…)`" in line and "lora_int_id >= 1" in line
     # UnloadLoRAAdapterRequest has the field, but a generation request does not
     assert "OpenAI-compatible request" not in line
+
+
+def test_a_check_of_an_openai_request_names_the_fields_it_reads_as_sent():
+    # ChatCompletionRequest.check_tool_usage reads `data['tools']`; the message names `tool_choice`:
+    # both are fields of the request's JSON body (not "a field of ChatCompletionRequest; no command-line flag")
+    idx = load_index()
+    w = {"condition": "'tools' not in data or data['tools'] is None", "function": "ChatCompletionRequest.check_tool_usage"}
+    lines = knobs.lines(idx, Site("When using `tool_choice`, `tools` must be set."), w, {}, "0.32.0", "en")
+    assert lines[0].startswith("- `tools`: a field of the OpenAI-compatible request `ChatCompletionRequest`")
+    assert '`"tool_choice"` in its JSON body (one of `none`, `auto`, `required`' in lines[1]
+    # a single comparison is solved for the field it reads
+    w = {"condition": "top_logprobs < 0", "function": "ChatCompletionRequest.check_logprobs"}
+    [line] = knobs.lines(idx, Site("`top_logprobs` must be a positive value."), w, {}, "0.13.0", "en")
+    assert "`top_logprobs`" in line and "top_logprobs >= 0" in line
+    assert knobs.body_fields(idx, "x > 1", "ModelConfig.verify", "", "0.32.0") == []
+
+
+def test_a_field_the_message_spells_out_in_words_is_that_field():
+    # CPULogitBiasState.add_request: "Too many allowed token IDs: {n}. The max size is {max}" reads a local
+    # count; the words are the request's `allowed_token_ids`
+    idx = load_index()
+    w = {"condition": "num_allowed_token_ids > MAX_NUM_ALLOWED_TOKEN_IDS", "function": "CPULogitBiasState.add_request"}
+    [line] = knobs.lines(idx, Site("Too many allowed token IDs: {num_allowed_token_ids}. The max size is {MAX}"),
+                         w, {}, "0.34.0", "en")
+    assert "SamplingParams(allowed_token_ids=…)" in line
+    assert knobs.spelled_out("the top p value", {"top_p"}) == ["top_p"]
+    assert knobs.spelled_out("allowed tokens", {"allowed_token_ids"}) == []
+    # the words inside another field's own name are not that field
+    assert knobs.spelled_out("ids in prompt_logprob_token_ids, max", {"logprob_token_ids"}) == []

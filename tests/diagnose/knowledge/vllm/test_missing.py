@@ -108,3 +108,23 @@ def test_a_model_value_beside_a_setting_the_index_lacks_is_not_called_the_whole_
     # the top-k is SpeculativeConfig's field, set through --speculative-config: a setting to change
     assert "--speculative-config '{\"dspark_draft_topk\": …}'" in d.cause
     assert "Change the setting it names" in d.fix
+
+
+@pytest.mark.parametrize("prefix,package,captures", [
+    ("bitsandbytes version is wrong. Please install bitsandbytes>=", "bitsandbytes", {"min_version": "0.46.1"}),
+    ("intel_extension_for_pytorch version is wrong", "intel_extension_for_pytorch",      # read as `ipex`
+     {"MIN_IPEX_VERSION": "2.3.0"}),
+])
+def test_a_version_check_is_an_old_release_not_a_failed_import(prefix, package, captures):
+    # `version.parse(bitsandbytes.__version__) < version.parse(min_version)`: the package imported;
+    # "did not import" was false, and "install it" does not replace an old release
+    idx, site, w = _site(prefix)
+    found = missing.find(idx, site, w, captures)
+    assert found.package == package and found.outdated
+    d = diagnose(_paste(site, w["release"])).diagnoses[0]
+    assert "did not import" not in d.cause and "older than this check accepts" in d.cause
+    assert "`pip install -U '" in d.fix and f"`pip show {package}`" in d.fix
+    zh = diagnose(_paste(site, w["release"]), lang="zh").diagnoses[0]
+    assert "没能导入" not in zh.cause and "pip install -U" in zh.fix
+    # a failed import is still one
+    assert not missing.find(*_site("mcp is not installed. Please run `pip install mcp`")).outdated

@@ -182,3 +182,67 @@ def test_the_engine_version_and_the_architectures_a_check_reads():
                     file="vllm/model_executor/models/registry.py") == [("hf_overrides",)]
     # elsewhere a list of architectures is no invitation to override the model's
     assert knobs_of("arch not in architectures", file="vllm/config/parallel.py") == []
+
+
+def test_a_rows_own_words_name_only_flags_every_release_it_speaks_for_has():
+    # a row's reason is shown with its knobs' lines, in any release that has one of those knobs;
+    # a flag or variable it spells out must exist there (`--no-enable-chunked-prefill` did not
+    # before 0.8): the release's own spellings belong in the knob lines, which come from the index
+    import re
+    idx = load_index()
+    by_release: dict[str, set] = {}
+    for site in idx.sites:
+        for w in site.where:
+            by_release.setdefault(w["release"], set()).add(w["file"])
+    spelled = re.compile(r"`(--[a-z][\w-]*)|\b(VLLM_[A-Z0-9_]+)\b")
+    wrong = []
+    for row in reads.TABLE:
+        for why in row.why.values():
+            names = [a or b for a, b in spelled.findall(why)]
+            for release in idx.releases:
+                if row.files is not None and not any(row.files.search(f) for f in by_release.get(release, ())):
+                    continue            # the row reads files this release does not have
+                shown = any(idx.env(k, release) is not None if k.startswith("VLLM_") else
+                            k.isupper() or idx.arg(k, release) is not None
+                            for k in row.knobs if not k.startswith("@") and k != "\\1")
+                wrong += [(row.pattern.pattern[:40], n, release) for n in names if shown and not (
+                    idx.has_env(n, release) if n.startswith("VLLM_") else idx.has_arg(n, release))]
+    assert wrong == []
+
+
+def test_what_a_models_layers_ask_of_the_attention_backend_is_the_backends_choice():
+    # "Encoder self-attention ... not implemented for TritonAttentionImpl" (`attn_type != AttentionType.DECODER`),
+    # "ROCmFlashAttention does not support attention logits soft capping": the model's own, but the backend
+    # is a choice; the answer said none of the names was a knob
+    backend = ("attention_backend", "VLLM_ATTENTION_BACKEND")
+    assert knobs_of("attn_type != AttentionType.DECODER", function="TritonAttentionImpl.__init__",
+                    file="vllm/v1/attention/backends/triton_attn.py") == [backend]
+    assert knobs_of("logits_soft_cap is not None", function="ROCmFlashAttentionImpl.__init__",
+                    file="vllm/attention/backends/rocm_flash_attn.py") == [backend]
+    assert knobs_of("any(unsupported_features)", function="TritonMLAImpl.__init__",
+                    file="vllm/v1/attention/backends/mla/triton_mla.py") == [backend]
+    # outside a backend a sliding window is no backend's
+    assert knobs_of("sliding_window is not None", function="f", file="vllm/config/model.py") == []
+    idx = load_index()
+    site = next(s for s in idx.sites if s.template.startswith(
+        "Encoder self-attention and encoder/decoder cross-attention are not implemented for TritonAttentionIm"))
+    d = diagnose(_paste(site, site.latest_where()["release"])).diagnoses[0]
+    assert NO_KNOB not in d.fix and "VLLM_ATTENTION_BACKEND" in d.cause
+
+
+def test_the_gpus_free_memory_around_profiling_is_the_gpu_this_process_sees():
+    # "Error in memory profiling. Initial free memory ..., current free memory ...": another process on the
+    # same GPU (vllm-0.26-h200-memory-profiling-concurrent-starts)
+    assert knobs_of("assert init_free_memory >= free_gpu_memory", function="Worker.determine_available_memory",
+                    file="vllm/v1/worker/gpu_worker.py") == [("CUDA_VISIBLE_DEVICES",)]
+    # an XPU worker's devices are not chosen with CUDA_VISIBLE_DEVICES
+    assert knobs_of("assert self.init_gpu_memory > free_gpu_memory", function="XPUWorker.determine_available_memory",
+                    file="vllm/v1/worker/xpu_worker.py") == []
+    log = "tests/fixtures/logs/vllm-check-failed/vllm-0.26-h200-memory-profiling-concurrent-starts.log"
+    d = diagnose(open(log).read()).diagnoses[0]
+    assert NO_KNOB not in d.fix and "`CUDA_VISIBLE_DEVICES`" in d.cause and "another process on the same GPU" in d.cause
+
+
+def test_the_steps_a_v0_model_runner_runs_at_once_are_multi_step_scheduling():
+    assert knobs_of("num_steps > 1", function="ModelRunner.execute_model",
+                    file="vllm/worker/model_runner.py") == [("num_scheduler_steps",)]

@@ -1,0 +1,256 @@
+"""Which way a check wants the knobs it compares moved, with the numbers of the user's own message.
+
+`self.max_num_batched_tokens < self.max_num_seqs` raised with 256 and 512 is "raise
+`--max-num-batched-tokens` to at least 512, or lower `--max-num-seqs` to at most 256"; a list of the
+settings with "change one, within its range" leaves the user to solve the inequality, and to guess
+which way. Only a test that is one ordering comparison is solved (`not a <= b`, `assert a >= b`), and
+only a side that is a knob's own value: an engine argument of that name (or the one that sets the
+config field it reads), a config field set through its class's JSON flag, or a name reads.py's table
+says is the same quantity (`tp`, `max_num_reqs`): never a value derived from it (a layer's share of
+the tensor-parallel split shrinks as the size grows).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from .conditions import _AMBIGUOUS
+from .conditions import _parse as parse_condition
+from .reads import find
+
+_NEGATE = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE, ast.LtE: ast.Gt}
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+
+_L = {
+    "en": {"accepts": "The check accepts `{code}`: {ways}.", "or": ", or ",
+           "passes": "The check lets it through if {ways}.", "you": "you ", "on": "{flag} is on{form}",
+           "off": "{flag} is off{form}", "leave_out": "`{flag}` is left out", "form": " (`{x}`)",
+           "field": "the request's `{name}`",
+           "raise": "raise {knob}", "lower": "lower {knob}",
+           ast.GtE: " to at least `{value}`", ast.Gt: " to more than `{value}`",
+           ast.LtE: " to at most `{value}`", ast.Lt: " to less than `{value}`"},
+    "zh": {"accepts": "检查接受 `{code}`：{ways}。", "or": "，或者",
+           "passes": "{ways}，检查就会通过。", "you": "", "on": "打开 {flag}{form}", "off": "关闭 {flag}{form}",
+           "leave_out": "去掉 `{flag}`", "field": "请求里的 `{name}`", "form": "（`{x}`）",
+           "raise": "把 {knob} 调高", "lower": "把 {knob} 调低",
+           ast.GtE: "到至少 `{value}`", ast.Gt: "到大于 `{value}`",
+           ast.LtE: "到至多 `{value}`", ast.Lt: "到小于 `{value}`"},
+}
+
+
+def accepted(condition: str | None) -> tuple[ast.expr, type, ast.expr, bool] | None:
+    """(left, operator, right, whether it is an assert) of what a one-comparison check lets
+    through: the raise test negated, an assert's test as it is; None for any other shape."""
+    parsed = parse_condition(condition) if condition and not condition.startswith("except ") else None
+    if parsed is None:
+        return None
+    kind, tree = parsed
+    negate = kind == "raise"
+    while isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.Not):
+        tree, negate = tree.operand, not negate
+    if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and type(tree.ops[0]) in _NEGATE):
+        return None
+    op = type(tree.ops[0])
+    return tree.left, (_NEGATE[op] if negate else op), tree.comparators[0], kind == "assert"
+
+
+def _last(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _receiver(node: ast.expr) -> str | None:
+    return _last(node.value) if isinstance(node, ast.Attribute) else None
+
+
+def _value(node: ast.expr, knob, captures: dict, given: dict) -> str | None:
+    """The side's number: a constant, the message's own value for that expression, or the user's."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return repr(node.value)
+    code, last = ast.unparse(node), _last(node)
+    for expr, value in captures.items():
+        expr = str(expr).strip()
+        if expr.removeprefix("self.") == code.removeprefix("self.") or (last and expr.rsplit(".", 1)[-1] == last):
+            text = str(value).strip().strip("'\"")
+            if _NUMBER.fullmatch(text):
+                return text
+    if knob is not None and knob[0] is not None:
+        text = str(given.get(knob[0].name, "")).strip()
+        if _NUMBER.fullmatch(text):
+            return text
+    return None
+
+
+def _knob(idx, node: ast.expr, function: str | None, file: str | None, release: str | None,
+          invocation: str | None, config_arg):
+    """(the engine argument, how the user writes it) for a side that is a knob's own value, or None.
+    `config_arg(owner, field)`: (the engine argument that sets a config's field, or None; the JSON
+    flag's form for a field no argument of its own sets, or None), None when `owner` is no config."""
+    last = _last(node)
+    if last is None or release is None:
+        return None
+    receiver = _receiver(node)
+    owner = (function or "").split(".")[0] if receiver in ("self", "cls") else \
+        receiver if receiver and receiver.endswith("config") else None
+    found = config_arg(owner, last) if owner else None
+    arg = found[0] if found else None
+    if found and arg is None and found[1]:
+        return None, found[1]
+    if arg is None and "_" in last.strip("_") and not last.startswith("_") and last not in _AMBIGUOUS:
+        arg = idx.arg(last, release)        # a local or an attribute of an argument's exact name
+    if arg is None:
+        rows = [f for f in find(ast.unparse(node), [], function, file) if f.read.same and len(f.knobs) == 1]
+        arg = idx.arg(rows[0].knobs[0], release) if rows and not rows[0].knobs[0].isupper() else None
+    if arg is None:
+        # a request's own field (`truncate_prompt_tokens > max_model_len`): the request is the knob too
+        own_class = (function or "").split(".")[0]
+        fields = idx.knob_fields("sampling", "SamplingParams", release) | \
+            (idx.knob_fields("request", own_class, release) if own_class.endswith("Request") else set())
+        if last in fields and receiver in (None, "self", "params", "sampling_params", "request", "data"):
+            return None, ("request", last)
+        return None
+    if not (arg.flag or arg.keyword):
+        return None
+    if invocation == "llm" and arg.keyword or not arg.flag:
+        return arg, f"`LLM({arg.name}=…)`"
+    return arg, f"`{arg.flag}`"
+
+
+def _fits(arg, value: str, up: bool) -> bool:
+    """Whether the argument's range lets it move to `value` (raising past `le`, lowering below `ge`)."""
+    if arg is None:
+        return True
+    v = float(value)
+    if up:
+        return not ((arg.le is not None and v > arg.le) or (arg.lt is not None and v >= arg.lt))
+    return not ((arg.ge is not None and v < arg.ge) or (arg.gt is not None and v <= arg.gt))
+
+
+def _is_bool(arg) -> bool:
+    return arg is not None and re.search(r"\bbool\b", str(arg.type or "")) is not None
+
+
+def _switch(idx, node: ast.expr, function, file, release, invocation, config_arg):
+    """The on/off argument a test term reads (`layer.enable_eplb`; `self.lora_config`, which exists only
+    when `--enable-lora` is on), or None."""
+    last = _last(node)
+    if last and last.endswith("_config") and last != "vllm_config" and release:
+        arg = idx.arg("enable_" + last.removesuffix("_config"), release)
+        return arg if _is_bool(arg) else None
+    found = _knob(idx, node, function, file, release, invocation, config_arg)
+    return found[0] if found and _is_bool(found[0]) else None
+
+
+def _turned(arg, on: bool, invocation: str | None, t: dict) -> str:
+    """`--enable-eplb` is off (`--no-enable-eplb`); `enable_lora` is on (`LLM(enable_lora=True)`)."""
+    if invocation == "llm" and arg.keyword or not arg.flag:
+        return t["on" if on else "off"].format(flag=f"`{arg.name}`", form=t["form"].format(x=f"LLM({arg.name}={on})"))
+    if on:
+        return t["on"].format(flag=f"`{arg.flag}`", form="")
+    if arg.no_flag:
+        return t["off"].format(flag=f"`{arg.flag}`", form=t["form"].format(x=arg.no_flag))
+    return t["leave_out"].format(flag=arg.flag)
+
+
+def switches(idx, w: dict, release: str | None, lang: str, config_arg, captures: dict | None = None,
+             given: dict | None = None, invocation: str | None = None) -> str | None:
+    """For a test made of on/off settings and comparisons of settings (`layer.enable_eplb`, `not
+    self.lora_config`, `args.a and args.b`, `self.enable_chunked_prefill and self.pipeline_parallel_size
+    > 1`) where changing any one term lets the check through: each term's change. None as soon as one
+    term is not a setting's (`args.tool_call_parser not in valid_tool_parses`): turning the other off
+    would pass the check but hide the change the user wants (a registered parser)."""
+    parsed = parse_condition(w.get("condition")) if w.get("condition") and \
+        not w["condition"].startswith("except ") else None
+    if parsed is None:
+        return None
+    kind, tree = parsed
+    want = kind == "assert"                 # the value the whole test must take
+    while isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.Not):
+        tree, want = tree.operand, not want
+    # a conjunction that must turn false (or a disjunction that must turn true) yields to any one term
+    if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) == want:
+        return None                          # every term must change: not one knob's move
+    terms = tree.values if isinstance(tree, ast.BoolOp) else [tree]
+    t = _L[lang if lang in _L else "en"]
+    function, file = w.get("function"), w.get("file")
+    ways: list[str] = []
+    for term in terms:
+        value = want
+        while isinstance(term, ast.UnaryOp) and isinstance(term.op, ast.Not):
+            term, value = term.operand, not value
+        if isinstance(term, (ast.Name, ast.Attribute)):
+            arg = _switch(idx, term, function, file, release, invocation, config_arg)
+            if arg is None:
+                return None
+            ways.append(_turned(arg, value, invocation, t))
+            continue
+        compared = _one_comparison(term)
+        if compared is None:
+            return None
+        left, op, right = compared
+        moves = _moves(idx, left, op if value else _NEGATE[op], right, function, file, release, invocation,
+                       config_arg, captures or {}, given or {}, t, kind == "assert")
+        if not moves:
+            return None
+        ways += [t["you"] + m for m in moves]
+    return t["passes"].format(ways=t["or"].join(dict.fromkeys(ways))) if ways else None
+
+
+def _one_comparison(node: ast.expr) -> tuple[ast.expr, type, ast.expr] | None:
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _NEGATE:
+        return node.left, type(node.ops[0]), node.comparators[0]
+    return None
+
+
+def _moves(idx, left, op, right, function, file, release, invocation, config_arg, captures, given, t,
+           asserted: bool = False) -> list[str]:
+    """The ways to make `left op right` hold by moving the knob on either side (none when neither side
+    is an engine argument's own value)."""
+    knobs = [_knob(idx, side, function, file, release, invocation, config_arg) for side in (left, right)]
+    if not any(k and not isinstance(k[1], tuple) for k in knobs) or (all(knobs) and knobs[0][1] == knobs[1][1]):
+        return []                   # request fields alone: their lines say what the check accepts
+    if asserted and not all(k or isinstance(side, ast.Constant) for k, side in zip(knobs, (left, right))):
+        # an assert of vLLM's own bookkeeping against a setting (`end_idx <= self.max_model_len`) is an
+        # invariant that broke: moving the setting moves where it breaks, it does not mend it
+        return []
+    values = [_value(side, knob, captures, given) for side, knob in zip((left, right), knobs)]
+    big_left = op in (ast.Gt, ast.GtE)          # the left side must be the larger
+    ways = []
+    for i, knob in enumerate(knobs):
+        if knob is None:
+            continue
+        up = big_left == (i == 0)
+        bound = values[1 - i]
+        # the bound as the moving side sees it: `a >= b` raises a to at least b, lowers b to at most a
+        rel = op if i == 0 else {ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Lt: ast.Gt, ast.LtE: ast.GtE}[op]
+        shown = t["field"].format(name=knob[1][1]) if isinstance(knob[1], tuple) else knob[1]
+        said = t["raise" if up else "lower"].format(knob=shown)
+        if bound is not None:
+            if not _fits(knob[0], bound, up):
+                continue                # the other side is past this knob's range: moving it cannot help
+            said += t[rel].format(value=bound)
+        ways.append(said)
+    return ways
+
+
+def way(idx, w: dict, release: str | None, lang: str, config_arg, captures: dict | None = None,
+        given: dict | None = None, invocation: str | None = None) -> str | None:
+    """The sentence that says which knob to move which way, or None (`config_arg`: see _knob)."""
+    if idx is None:
+        return None
+    found = accepted(w.get("condition"))
+    if found is None:
+        return switches(idx, w, release, lang, config_arg, captures, given, invocation)
+    t = _L[lang if lang in _L else "en"]
+    left, op, right, asserted = found
+    ways = _moves(idx, left, op, right, w.get("function"), w.get("file"), release, invocation, config_arg,
+                  captures or {}, given or {}, t, asserted)
+    if not ways:
+        return None
+    code = f"{ast.unparse(left)} {_SYMBOL[op]} {ast.unparse(right)}".replace("self.", "")
+    return t["accepts"].format(code=code, ways=t["or"].join(ways))
+
+
+_SYMBOL = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
