@@ -1406,7 +1406,7 @@ def program_sign(text: str) -> str | None:
 # libraries: libcuda.so.1: ..."). Python, vLLM and the tools around them (the compiler a build runs,
 # Triton's ptxas, Ray's daemons, nvidia-smi and the container toolkit) are a vLLM user's; any other
 # executable is another program, and its log is not answered.
-_LOADER_PROGRAM = _P(r"^[>\s]*(\S{1,200}?): error while loading shared libraries:", re.M,
+_LOADER_PROGRAM = _P(r"^[>\s`*]*(\S{1,200}?): error while loading shared libraries:", re.M,
                      literals=("error while loading shared libraries",))
 _OWN_EXECUTABLES = LazyRe(r"(?:python[\d.]*m?|vllm|ray|raylet|gcs_server|plasma_store_server|nvidia-[\w-]+|"
                           r"nvcc|ptxas|cicc|fatbinary|nvlink|cc1(?:plus)?|c\+\+|[gc]\+\+(?:-\d+)?|gcc(?:-\d+)?|"

@@ -78,6 +78,8 @@ def describe(ix, rec, rels: list[str], facts: dict) -> dict:
     out: dict = {"nm_name": name, "nm_module": module, "nm_oldest": rels[0], "nm_newest": rels[-1]}
     if not rec.releases:
         out["nm_never"] = "yes"
+        if getattr(rec, "module_releases", None):
+            out["nm_module_first"] = rec.module_releases[0]
         return out
     runs = _runs(rec.releases, rels)
     out["nm_span"] = ", ".join(_span(run, rels) for run in runs)

@@ -119,6 +119,18 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out.pop("code_cuda_3", None)            # a forked worker: torch says "Cannot re-initialize CUDA" for that
     if kind == "cuda" and number == 46:
         out["nofile_limit"] = set_limit(facts, "n")
+    # Triton's launcher loading a kernel it has just compiled: the image came from the ptxas inside Triton's wheel (a
+    # CUDA 12 toolkit's: 12.3 in Triton 2.2), which a driver of the CUDA 11 era cannot load (pytorch/pytorch#119054,
+    # reproduced there on driver 470); not where the log shows a driver of CUDA 12 or later
+    if kind == "cuda" and number == 200 and "Triton Error [CUDA]" in c.message.text:
+        driver_cuda = facts.get("driver_cuda")
+        major = re.match(r"(\d+)", str(driver_cuda or ""))
+        if not major or int(major.group(1)) < 12:
+            out["triton_image_driver"] = True
+            if driver_cuda:
+                out["triton_driver_cuda"] = driver_cuda
+            if str(facts.get("torch_cuda") or "").startswith("11."):
+                out["triton_torch_cuda"] = facts["torch_cuda"]
     if kind == "cuda" and number == 999 and facts.get("os_hint") == "wsl" and not out.get("cuda_999_at_init"):
         out["on_wsl"] = True
     # CUDA failing to start under WSL2: no kernel module to reload, no container to give the GPU; the GPU and
@@ -398,7 +410,12 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["glibc"] = True
         out["glibc_needed"] = version.split("_", 1)[1]
         out["glibc_have"] = facts.get("glibc_version")
-    if g.get("deleted"):
+    if "Permission denied" in (g.get("reason") or "") and m.shape in ("cannot_open", "error_while_loading"):
+        # the file is there: no package is missing, the user this process runs as may not read it
+        out["loader_eacces"] = True
+        if re.match(r"/root/", lib):
+            out["loader_root_home"] = True
+    elif g.get("deleted"):
         # the file was there when the process loaded it: no package is missing, the environment changed under it
         out["lib_deleted"] = True
     elif m.shape in ("cannot_open", "pynccl_load_failed") and lib:
@@ -426,8 +443,15 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
                     out["wheel_others"] = ", ".join(f"`{o}`" for o in others)
             cu = re.search(r"\.so\.(\d+)", base)
             torch_cuda = facts.get("torch_cuda")
-            if cu and torch_cuda and base.startswith(("libcudart", "libcublas", "libnvrtc", "libcusparse", "libcufft",
-                                                      "libcurand", "libcusolver", "libnvJitLink")):
+            pkg = _frame_package(facts) if cu and base.startswith(_CUDA_MAJOR_LIBS) else None
+            if pkg and not facts.get("rocm_shown"):
+                # another package's compiled part (the traceback's last frame is its module) was built for this CUDA
+                # major: a wheel made for one CUDA (nixl_ep of nixl-cu13 beside a CUDA 12 torch, kaito-project/kaito#2086)
+                out["ext_cuda_pkg"] = pkg
+                out["ext_cuda_major"] = cu.group(1)
+                if any(f.startswith("vllm/") for f in facts.get("frames") or []):
+                    out["ext_cuda_via_vllm"] = True
+            if cu and torch_cuda and base.startswith(_CUDA_MAJOR_LIBS):
                 if cu.group(1) != torch_cuda.split(".")[0]:
                     out["cuda_major_mismatch"] = True
                     out["lib_cuda_major"] = cu.group(1)
@@ -447,18 +471,49 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         if re.fullmatch(r"nccl[A-Z]\w{1,60}", sym):
             # NCCL's C API: the libnccl this process loaded is older than the code calling it was built for
             out["nccl_symbol"] = True
+        if re.fullmatch(r"cu[A-Z]\w{1,60}", sym):
+            # the CUDA driver API (cuTensorMapEncodeTiled, cuGetProcAddress): libcuda.so.1, the driver's own library;
+            # the CUDA the driver runs says whether it is too old for it
+            out["driver_symbol"] = True
+            if facts.get("driver_cuda"):
+                out["symbol_driver_cuda"] = facts["driver_cuda"]
+        if re.match(r"_Z(?:NK?|T[ISV])?St", sym):
+            # namespace std (std::__exception_ptr::exception_ptr::_M_release, std::__throw_bad_array_new_length):
+            # the C++ standard library's, which the libstdc++.so.6 that was loaded does not define
+            out["std_symbol"] = True
         if re.match(r"_ZN(?:K)?(?:\d+c10|2at|5torch|\d+caffe2)", sym) or re.match(r"_ZN3c10|_ZN2at|_ZN5torch", sym):
             out["torch_symbol"] = True
             ext = _extension_module(g.get("library") or "")
             if ext:
                 out["ext_module"] = ext
-                out["ext_flash_attn"] = ext.startswith("flash_attn")
+                if ext.startswith("flash_attn"):
+                    # a flag, set only when true: `{?name}` keeps a paragraph for any value the log gave, False too
+                    out["ext_flash_attn"] = True
             version = facts.get("vllm_version")
             pin = ix.pin(str(version), "torch") if version else None
             if pin:
                 out["torch_pin"] = pin
                 out["pin_vllm"] = version
     return out
+
+
+# the CUDA toolkit's libraries whose soname carries the CUDA major version (libcudart.so.12, libcublas.so.13)
+_CUDA_MAJOR_LIBS = ("libcudart", "libcublas", "libnvrtc", "libcusparse", "libcufft", "libcurand", "libcusolver",
+                    "libnvJitLink")
+# packages whose failing import is not another package's wheel: vLLM's and torch's own (their paragraphs answer them)
+_NOT_EXT_PACKAGE = frozenset({"vllm", "torch", "torchvision", "torchaudio"})
+
+
+def _frame_package(facts: dict) -> str | None:
+    """The installed package whose module is the traceback's last frame (`nixl_ep/__init__.py:<module>` → nixl_ep),
+    when that frame is in site-packages and is not vLLM's or torch's: the package whose compiled part failed to load."""
+    frames = facts.get("frames") or []
+    if not frames:
+        return None
+    m = re.match(r"([A-Za-z_]\w{0,60})/", frames[-1])
+    if not m or m.group(1) in _NOT_EXT_PACKAGE:
+        return None
+    return m.group(1)
 
 
 # torch's own libraries and vLLM's own extensions: the torch-symbol advice (reinstall the torch vLLM pins) is theirs
