@@ -114,16 +114,22 @@ def _to_diagnosis(c: Candidate, facts: dict, lang: str, paste: str) -> Diagnosis
     )
 
 
+# The way out of a program, not an error: a bare SystemExit (a signal handler's, sys.exit()) and Ctrl-C's KeyboardInterrupt
+_EXITS = ("SystemExit", "KeyboardInterrupt")
+
+
 def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
           cause: tracebacks.Message | None) -> RootError | None:
     """The first real error: the one a rule answers, or the one a wrapper points to; else an
     exception line (or the real message a wrapper quotes), else the first ERROR record, else a bare
-    line that reads like an error. Warnings are never the root."""
+    line that reads like an error. Warnings are never the root, nor an exit (a bare SystemExit, a
+    KeyboardInterrupt)."""
     if cause is not None:
         return RootError(cause.text[:500], cause.line_no, cause.exc_type, cause.proc)
     if best is not None and best.level != "wrapper":
         msg = next((m for m in errors if m.line_no == best.line_no), None)
         return RootError(best.evidence, best.line_no, msg.exc_type if msg else None, msg.proc if msg else None)
+    errors = [m for m in errors if not _an_exit(m)]
     tiers = (lambda m: (m.exc_type or m.inner) and m.level not in ("WARNING", "DEBUG"),
              lambda m: m.level in ("ERROR", "CRITICAL"),
              lambda m: m.is_error and m.level is None and not m.py_warning)
@@ -132,6 +138,11 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
         if first is not None:
             return RootError(first.text[:500], first.line_no, first.exc_type, first.proc)
     return None
+
+
+def _an_exit(m: tracebacks.Message) -> bool:
+    name = (m.exc_type or "").rsplit(".", 1)[-1]
+    return name in _EXITS and m.text.split(":", 1)[-1].strip() in ("", "0", name)
 
 
 def not_vllm(f: dict) -> str | None:
@@ -196,6 +207,9 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
     clean = logtext.clean(data, lang)
     errors = tracebacks.messages(clean.text)
     found_facts = _facts.extract(clean.text, "\n".join(m.text for m in errors[:500]))
+    # what a run printed after someone stopped it with a signal is its teardown's, neither an answer nor its first error
+    stopped = _facts.stopped_spans(clean.text)
+    errors = [m for m in errors if not any(a < m.line_no < b for a, b in stopped)]
     # Another program's log: the same torch / Hugging Face / socket text means something else
     # there, and a wrong answer costs more than none, so it is not matched at all.
     foreign = not_vllm(found_facts)

@@ -162,3 +162,24 @@ def test_a_paste_from_wsl2_keeps_the_rules_wsl_paragraph_and_no_other_does(book)
     under_wsl = diagnose(wsl + "\n" + triton).diagnoses[0]
     assert plain.rule_id == under_wsl.rule_id == "triton-libcuda-missing"
     assert "/usr/lib/wsl/lib" not in plain.fix and "TRITON_LIBCUDA_PATH=/usr/lib/wsl/lib" in under_wsl.fix
+
+
+STOP = "(APIServer pid=7) INFO 12-06 13:42:16 [launcher.py:254] [shutdown] API server: shutdown triggered\n"
+DEAD = ("(APIServer pid=7) ERROR 12-06 13:42:16 [async_llm.py:906] vllm.v1.engine.exceptions.EngineDeadError: EngineCore "
+        "encountered an issue. See stack trace (above) for the root cause.\n")
+
+
+def test_what_a_stopped_run_prints_is_its_teardown_until_the_next_run_starts(book):
+    # Ctrl-C or docker stop on a server: the front-end then reports its engine dead; neither an answer nor the first error
+    stopped = diagnose(STOP + DEAD + "SystemExit: \n", book=book)
+    assert stopped.diagnoses == [] and stopped.verdict == "no_error"
+    # the run started after it is another run: its error is the paste's
+    start = "(APIServer pid=9) INFO 12-06 13:50:00 [api_utils.py:286] non-default args: {'model': '/m'}\n"
+    again = diagnose(STOP + DEAD + start + f"(EngineCore_DP0 pid=10) ERROR 12-06 13:50:09 [core.py:1] {KV}\n", book=book)
+    assert ids(again) == ["no-cache-memory"]
+
+
+def test_an_exit_is_never_the_first_error(book):
+    for exit_line in ("SystemExit: ", "KeyboardInterrupt", "SystemExit: 0"):
+        assert diagnose(f"Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\n{exit_line}\n",
+                        book=book).verdict == "no_error"

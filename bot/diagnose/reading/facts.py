@@ -2686,6 +2686,58 @@ def vllm_mode(low: str) -> bool:
 
 _SHUTDOWN_ASKED = ("[shutdown] EngineCore: trigger received signal", "[shutdown] EngineCore: start mode=",
                    "[shutdown] API server: shutdown triggered")
+# a stop the user asked for by a signal (Ctrl-C, docker stop, kill): the API server's handler of SIGINT and SIGTERM
+# (vllm/entrypoints/launchers/launcher.py, 0.32), the engine core's of SIGINT, which only a terminal or a person sends
+# (its SIGTERM is also its parent's at an exit of any kind, a crash's included)
+_STOP_ASKED = ("[shutdown] API server: shutdown triggered", "[shutdown] EngineCore: trigger received signal=SIGINT")
+
+
+def _next_start(text: str, at: int) -> int:
+    """Where the next run's start line after `at` begins (len(text) when none): a server's banner, an engine's arguments
+    or config (not the config that a crash's input dump repeats)."""
+    while True:
+        nxt = min((i for i in (text.find(s, at) for s in (*_SERVER_START, *_ENGINE_START)) if i >= 0), default=len(text))
+        line = text.rfind("\n", 0, nxt) + 1
+        if nxt == len(text) or _NOT_A_START not in text[line:nxt]:
+            return nxt
+        at = nxt + 1
+
+
+def stopped_spans(text: str) -> list[tuple[int, int]]:
+    """The 1-based lines [from, to) where the log shows a run after someone stopped it with a signal, up to the next
+    run's start: what it printed there is the teardown's (a worker or engine core that the same Ctrl-C ended, a front-end
+    that reports its engine dead, a handler's SystemExit), not the run's error."""
+    spans, at, counted, line = [], 0, 0, 1       # (lines counted once, from where the last span ended)
+    while True:
+        at = min((i for i in (text.find(s, at) for s in _STOP_ASKED) if i >= 0), default=-1)
+        if at < 0:
+            return spans
+        nxt = _next_start(text, at)
+        start = line + text.count("\n", counted, at)
+        line, counted = start + text.count("\n", at, nxt), nxt
+        spans.append((start, line if nxt < len(text) else 1 << 30))
+        at = nxt
+
+
+# the client's watch on its engine core saw it go (vllm/v1/engine/core_client.py: an ERROR in 0.10.1 - 0.19, a WARNING
+# from 0.23 on, which a log at VLLM_LOGGING_LEVEL=WARNING keeps)
+_CLIENT_SAW_EXIT = ("[shutdown] MPClient: engine core exited unexpectedly", "died unexpectedly, shutting down client")
+_BATCH_DONE = re.compile(r"Processed prompts: +100%\|[^|\n]*\| *(\d+)/(\d+)\b")
+
+
+def batch_done_at_exit(text: str) -> bool:
+    """LLM.generate's batch had finished (its last progress bar at n/n) when the client saw its engine core go, and
+    nothing ran after (no other batch, no traceback): the script's own exit. A log at VLLM_LOGGING_LEVEL=WARNING
+    lacks the engine core's INFO records of the shutdown it was asked for (_SHUTDOWN_ASKED), and the client's watch
+    may see the exit first."""
+    at = max(text.rfind(s) for s in _CLIENT_SAW_EXIT)
+    if at < 0:
+        return False
+    bar = text.rfind("Processed prompts:", 0, at)
+    done = _BATCH_DONE.match(text, bar) if bar >= 0 else None
+    after = text[at:]
+    return (done is not None and done.group(1) == done.group(2) and "Traceback (most recent call last)" not in after
+            and " prompts:" not in after and "Adding requests:" not in after)
 
 
 def extract(text: str, error_lines: str = "") -> dict:
@@ -2767,7 +2819,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         # the engine core logged its own orderly shutdown (0.23+: "[shutdown] EngineCore: trigger received signal=SIGTERM"):
         # the client's "engine core exited unexpectedly" that follows is the exit's noise, not a death
         # (its INFO records of a shutdown asked for; not the DEBUG teardown that a crash also logs)
-        "engine_core_stopped": any(s in text for s in _SHUTDOWN_ASKED),
+        # (or, where the log's level hides those, the offline batch was done when the client saw the engine core go)
+        "engine_core_stopped": any(s in text for s in _SHUTDOWN_ASKED) or batch_done_at_exit(text),
         "vllm_install": install,
         "vllm_sdist": vllm_sdist(text) if install else None,
         "cuda_build": cuda_build(text, install),

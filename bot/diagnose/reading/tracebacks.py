@@ -469,6 +469,13 @@ _PY_WARNING = LazyRe(r"^\S[^\n]{0,400}?\.py:\d+: (?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*
 def _py_warning(body: str) -> bool:
     return "Warning: " in body and _PY_WARNING.match(body) is not None       # the literal first: most lines lack it
 
+
+# nanobind's report at interpreter exit of the objects a binding never freed (triton's, in every process that imported
+# it: "nanobind: leaked 4 instances!", then " - leaked function "get_cache_invalidating_env_vars"" and the like): a
+# note for the binding's authors, after the program ended; the names it lists hold error words ("invalid..."), no error
+_LEAK_REPORT = LazyRe(r'^(?:nanobind: (?:leaked \d+ \w+!|this is likely caused by a reference counting issue)'
+                      r'|leaked (?:instance|type|function) (?:0x[0-9a-f]+ of type )?")')
+
 # A compiler's diagnostic ("csrc/x.cu:12:10: fatal error: Python.h: No such file or directory"), which a
 # build log prints indented under pip's "[N lines of output]": an error, not a traceback's code; so is
 # CMake's "CMake Error at <file>:<line> (message):".
@@ -687,7 +694,7 @@ def messages(text: str) -> list[Message]:
         # a prose line that quotes the error is not the error: the quote is (read on its own below)
         # (an exception logged at DEBUG is one the program handled and went on from: vLLM's "Failed to load
         # AutoTokenizer chat template" with transformers' traceback, at VLLM_LOGGING_LEVEL=DEBUG)
-        is_error = not quotes and not (exc_type and level == "DEBUG") \
+        is_error = not quotes and not (exc_type and level == "DEBUG") and not _LEAK_REPORT.match(full) \
             and (bool(exc_type) or native or level in ("ERROR", "CRITICAL") or reads_like_error(full))
         msg = Message(i + 1, full, level, proc, exc_type, is_error,
                       plain=short and not is_error and level is None, header=header.strip(), native=native,
