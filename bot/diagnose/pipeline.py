@@ -125,7 +125,7 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
         msg = next((m for m in errors if m.line_no == best.line_no), None)
         return RootError(best.evidence, best.line_no, msg.exc_type if msg else None, msg.proc if msg else None)
     tiers = (lambda m: (m.exc_type or m.inner) and m.level not in ("WARNING", "DEBUG"),
-             lambda m: m.level in ("ERROR", "CRITICAL"),
+             lambda m: m.level in ("ERROR", "CRITICAL") and not tracebacks.is_input_dump(m),
              lambda m: m.is_error and m.level is None and not m.py_warning)
     for tier in tiers:
         first = next((m for m in errors if tier(m)), None)

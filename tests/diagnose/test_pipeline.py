@@ -162,3 +162,16 @@ def test_a_paste_from_wsl2_keeps_the_rules_wsl_paragraph_and_no_other_does(book)
     under_wsl = diagnose(wsl + "\n" + triton).diagnoses[0]
     assert plain.rule_id == under_wsl.rule_id == "triton-libcuda-missing"
     assert "/usr/lib/wsl/lib" not in plain.fix and "TRITON_LIBCUDA_PATH=/usr/lib/wsl/lib" in under_wsl.fix
+
+
+def test_vllm_dump_of_a_failed_steps_inputs_is_never_the_root(book):
+    # dump_input.py logs the batch at ERROR before the step's traceback: the error is what follows it
+    dump = ("(EngineCore pid=198) ERROR 08-03 09:26:14 [dump_input.py:79] Dumping scheduler output for model execution: "
+            "SchedulerOutput(scheduled_new_reqs=[], num_scheduled_tokens={a: 790}, total_num_scheduled_tokens=790)\n"
+            "(EngineCore pid=198) ERROR 08-03 09:26:14 [dump_input.py:81] Dumping scheduler stats: "
+            "SchedulerStats(num_running_reqs=1, num_waiting_reqs=0)\n")
+    only = diagnose(dump, book=book)
+    assert only.verdict == "no_error" and only.root is None
+    err = ("(EngineCore pid=198) ERROR 08-03 09:26:14 [core.py:1138] SomeKernelError: the kernel stopped\n")
+    r = diagnose(dump + err, book=book)
+    assert r.root is not None and r.root.line_no == 3
