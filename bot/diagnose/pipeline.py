@@ -131,7 +131,7 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
         return RootError(best.evidence, best.line_no, msg.exc_type if msg else None, msg.proc if msg else None)
     errors = [m for m in errors if not _an_exit(m)]
     tiers = (lambda m: (m.exc_type or m.inner) and m.level not in ("WARNING", "DEBUG"),
-             lambda m: m.level in ("ERROR", "CRITICAL"),
+             lambda m: m.level in ("ERROR", "CRITICAL") and not tracebacks.is_input_dump(m),
              lambda m: m.is_error and m.level is None and not m.py_warning)
     for tier in tiers:
         first = next((m for m in errors if tier(m)), None)

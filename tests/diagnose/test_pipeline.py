@@ -183,3 +183,16 @@ def test_an_exit_is_never_the_first_error(book):
     for exit_line in ("SystemExit: ", "KeyboardInterrupt", "SystemExit: 0"):
         assert diagnose(f"Traceback (most recent call last):\n  File \"x.py\", line 1, in <module>\n{exit_line}\n",
                         book=book).verdict == "no_error"
+
+
+def test_vllm_dump_of_a_failed_steps_inputs_is_never_the_root(book):
+    # dump_input.py logs the batch at ERROR before the step's traceback: the error is what follows it
+    dump = ("(EngineCore pid=198) ERROR 08-03 09:26:14 [dump_input.py:79] Dumping scheduler output for model execution: "
+            "SchedulerOutput(scheduled_new_reqs=[], num_scheduled_tokens={a: 790}, total_num_scheduled_tokens=790)\n"
+            "(EngineCore pid=198) ERROR 08-03 09:26:14 [dump_input.py:81] Dumping scheduler stats: "
+            "SchedulerStats(num_running_reqs=1, num_waiting_reqs=0)\n")
+    only = diagnose(dump, book=book)
+    assert only.verdict == "no_error" and only.root is None
+    err = ("(EngineCore pid=198) ERROR 08-03 09:26:14 [core.py:1138] SomeKernelError: the kernel stopped\n")
+    r = diagnose(dump + err, book=book)
+    assert r.root is not None and r.root.line_no == 3

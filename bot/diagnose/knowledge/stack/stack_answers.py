@@ -80,6 +80,9 @@ def stack_line(ix, facts: dict, lang: str) -> str | None:
     return line
 
 
+KERNEL_FAULTS = (714, 715, 716, 717, 718, 719)
+
+
 # --- error-code ---------------------------------------------------------------------------------------------
 
 _NVML_LIBRARY_VERSION = LazyRe(r"NVML library version: (\d+\.\d+(?:\.\d+)?)")     # nvidia-smi's line under it
@@ -106,8 +109,14 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if (kind, number) in ADVISED:
         out[f"code_{kind}_{number}"] = True
     # a kernel's own fault (out of its buffers, its assertion): the driver and the install are not in question
-    if kind == "cuda" and number in (700, 710):
+    if kind == "cuda" and number in (700, 710) + KERNEL_FAULTS:
         out.update(kernel_fault=True, stack_line=None)
+    # the other codes of a kernel that faulted as it ran (CUDA's driver_types.h, 12.9: "This leaves the process in an
+    # inconsistent state and any further CUDA work will return the same error"): hardware stack error, illegal
+    # instruction, misaligned address, invalid address space, invalid PC, unspecified launch failure
+    if kind == "cuda" and number in KERNEL_FAULTS:
+        out["cuda_kernel_fault"] = True
+        out["cuda_launch_failure"] = number == 719 or None
     starting = hit.info.get("starting", cuda_starting(c.message.text))
     if kind == "cuda" and number == 2 and starting:
         out["cuda_2_at_init"] = True
