@@ -866,6 +866,13 @@ def _handle_phase(frames: list) -> str | None:
     return None
 
 
+@deriver("illegal-memory-access")
+def _fault_platform(values: dict, facts: dict) -> dict:
+    """On ROCm (torch for ROCm prints HIP's `hipErrorIllegalAddress` in CUDA's words) NVIDIA's tools do not apply:
+    no FlashInfer sampler to turn off, `AMD_SERIALIZE_KERNEL=3` where CUDA has `CUDA_LAUNCH_BLOCKING=1`."""
+    return {"hip_fault": "yes"} if facts.get("rocm_shown") else {}
+
+
 @deriver("cublas-handle-init-failed", "stack-error-code")
 def _handle_memory(values: dict, facts: dict) -> dict:
     """For a math library that could not create its handle (or allocate its workspace): the share of the GPU

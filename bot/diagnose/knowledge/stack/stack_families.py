@@ -174,6 +174,10 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
         h = next((x for x in hits + (ix.codes_in(last.group(0)) if last else []) if x.kind == "cuda"), h)
     if (h.kind, h.record.number) in PROGRAMS_OWN and not facts.get("vllm_context"):
         return None
+    # NVML is NVIDIA's: on a paste that shows an AMD GPU (vLLM's CUDA platform check failing to load NVML as it goes
+    # on to ROCm's) its failure is expected and never the cause
+    if h.kind == "nvml" and facts.get("rocm_shown"):
+        return None
     # nvidia-smi's wording: printed by whatever ran nvidia-smi (a CI task, a training harness), so only
     # beside vLLM's own output is it the run the user asks about
     if h.kind == "nvml" and h.by == "text" and m.text[h.start:h.end] in NVML_LIBRARY_TEXTS.get(h.record.number, ()) \
