@@ -365,7 +365,7 @@ _PROSE_COLON_MESSAGE = LazyRe("(?:报错|错误|異常|异常|エラー)(?:\\s*[
 # A full-width colon after an exception's name, as a Chinese input method types it ("ValueError：...").
 # Looked behind from the colon, not matched from the name's start: a long run of word characters would
 # make that backtrack quadratically.
-_FULLWIDTH_COLON = LazyRe(r"(?<=Error)\uff1a\s*|(?<=Exception)\uff1a\s*")
+_FULLWIDTH_COLON = LazyRe(r"(?<=[Ee]rror)\uff1a\s*|(?<=Exception)\uff1a\s*")
 
 
 def _is_prose(body: str) -> bool:

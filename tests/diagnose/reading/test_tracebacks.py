@@ -525,6 +525,8 @@ def test_fullwidth_colon_keeps_dotted_names_and_reads_adversarial_lines_in_linea
     assert msgs[0].exc_type == "torch.cuda.OutOfMemoryError"
     assert msgs[0].text == "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB"
     assert _FULLWIDTH_COLON.sub(": ", "名称：值 ErrorCode：1") == "名称：值 ErrorCode：1"     # only after Error/Exception
+    # a library's lower-case "error" before its reason, as an issue title typed it with a Chinese input method
+    assert _FULLWIDTH_COLON.sub(": ", "about NCCL error：unhandled system error") == "about NCCL error: unhandled system error"
     # (adversarial: the former name-first pattern backtracked over a long run of word characters: 0.2-0.5 s
     # for 8 KB, under MAX_LINE_CHARS, against a few ms for the same line with an ASCII colon, the baseline)
     for run in ("_" * 8000, "a." * 4000):
