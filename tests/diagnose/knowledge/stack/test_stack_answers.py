@@ -655,3 +655,12 @@ def test_a_kernels_own_assertion_is_not_the_driver_or_the_install():
                          "block: [3,0,0], thread: [96,0,0] Assertion `srcIndex < srcSelectDimSize` failed.\n"
                          "RuntimeError", 1)
     assert diagnose(above).diagnoses[0].rule_id == "index-out-of-bounds"
+
+
+def test_a_driver_api_symbol_missing_from_vllms_extension_is_the_drivers_library_not_an_old_driver():
+    # cu* symbols are libcuda.so.1's (the driver's own library): an extension built without linking it fails so on any
+    # driver; an old driver is said only where the log shows one
+    line = ("Failed to import from vllm._C with ImportError('/home/u/src/vllm/vllm/_C.abi3.so: undefined symbol: "
+            "cuTensorMapEncodeTiled')\n")
+    d = diagnose(line).diagnoses[0]
+    assert d.rule_id == "stack-loader" and "LD_PRELOAD=libcuda.so.1" in d.fix and "which this driver's" not in d.fix
