@@ -439,3 +439,11 @@ def test_the_dp_master_port_is_offered_from_the_release_that_reads_it(version, n
     fix = BOOK.rules["port-in-use"].fix["en"]
     said = fill(fix, {"vllm_version": version, "clash_group": True, "clash_internal": True, "clash_port": 29555})
     assert ("VLLM_DP_MASTER_PORT" in said) == named
+
+
+def test_asyncios_bind_sentence_without_its_errno_is_the_http_servers_port():
+    # an issue title that drops "[Errno 98]" before asyncio's sentence: still the HTTP server's bind, one port up
+    title = "vllm serve fails: error while attempting to bind on address ('0.0.0.0', 8000): address already in use\n"
+    d = diagnose(title).diagnoses[0]
+    assert d.rule_id == "port-in-use" and d.suggested == {"port": 8001}
+    assert "not the HTTP server's port" not in d.cause

@@ -1413,8 +1413,10 @@ def _port(values: dict, facts: dict) -> dict:
     if values.get("docker_port"):
         return {"suggest": {}}
     text = str(values.get("matched_text") or "")
-    # an OSError names no port (vLLM binds the HTTP socket itself from 0.6) unless uvicorn's words do
-    errno_form = not (values.get("store_port") or values.get("zmq_port")) and ("Errno" in text or "WinError" in text)
+    # an OSError names no port (vLLM binds the HTTP socket itself from 0.6) unless uvicorn's words do; asyncio's "error
+    # while attempting to bind on address" is the HTTP server's bind even where a title drops the errno before it
+    errno_form = not (values.get("store_port") or values.get("zmq_port")) \
+        and any(w in text for w in ("Errno", "WinError", "attempting to bind on address"))
     # gloo's pair sockets bind a port of their own choosing: no setting of vLLM's or torchrun's moves it
     user = None if "gloo" in text else _clash_user(facts, http=errno_form)
     out: dict = {"suggest": {}}
