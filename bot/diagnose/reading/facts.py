@@ -2751,7 +2751,8 @@ def extract(text: str, error_lines: str = "") -> dict:
     if cuda and "." not in cuda and len(cuda) >= 3:          # "+cu124" -> "12.4"
         cuda = f"{cuda[:-1]}.{cuda[-1]}"
     platform = _first(_PLATFORM, text)
-    if platform is None and _HPU_SHOWN.search(text):
+    hpu_shown = _HPU_SHOWN.search(text) is not None
+    if platform is None and hpu_shown:
         platform = "hpu"            # a Gaudi paste cut after vLLM's platform line, or from before vLLM printed one
     config = _ENGINE_CONFIG.search(text)
     model = args.get("model") or args.get("model_tag")
@@ -2844,7 +2845,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "weight_sync": weight_sync(low),
         "rocm_shown": platform is not None and platform.lower() == "rocm" or bool(_ROCM_SHOWN.search(text)),
         "ascend_shown": platform is not None and platform.lower() in ("ascend", "npu") or bool(_ASCEND_SHOWN.search(text)),
-        "hpu_shown": platform is not None and platform.lower() == "hpu" or bool(_HPU_SHOWN.search(text)),
+        "hpu_shown": platform is not None and platform.lower() == "hpu" or hpu_shown,
         "ascend_call_code": bool(_ASCEND_CALL_CODE.search(text)),
         "frames": frames(text),
         "vllm_frames": vllm_frames(text),

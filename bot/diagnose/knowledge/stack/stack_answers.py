@@ -480,9 +480,11 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         if re.fullmatch(r"nccl[A-Z]\w{1,60}", sym):
             # NCCL's C API: the libnccl this process loaded is older than the code calling it was built for
             out["nccl_symbol"] = True
-        if re.fullmatch(r"cu[A-Z]\w{1,60}", sym):
+        if re.fullmatch(r"cu(?!File)[A-Z]\w{1,60}", sym):
             # the CUDA driver API (cuTensorMapEncodeTiled, cuGetProcAddress): libcuda.so.1, the driver's own library;
-            # the CUDA the driver runs says whether it is too old for it
+            # the CUDA the driver runs says whether it is too old for it. Not cuFile's (cuFileDriverOpen, GPUDirect
+            # Storage's libcufile.so, which KvikIO and NIXL load): the CUDA libraries' other APIs are lower case
+            # (cublas, cudnn, cufft), cuFile's alone is not
             out["driver_symbol"] = True
             if facts.get("driver_cuda"):
                 out["symbol_driver_cuda"] = facts["driver_cuda"]

@@ -148,6 +148,16 @@ def test_an_nccl_symbol_missing_is_an_older_nccl_found_first():
     assert "NCCL's" not in d.cause
 
 
+def test_cufiles_api_is_not_the_cuda_driver_api():
+    # cuFileDriverOpen is GPUDirect Storage's (libcufile.so, which KvikIO and NIXL load), not libcuda.so.1's
+    srv = "INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.11.0\n"
+    lib = "ImportError: /venv/lib/python3.12/site-packages/kvikio/_lib/libkvikio.so: undefined symbol: "
+    cufile = diagnose(srv + lib + "cuFileDriverOpen\n").best
+    assert cufile.rule_id == "stack-loader" and "CUDA driver API" not in cufile.cause
+    driver = diagnose(srv + lib + "cuTensorMapEncodeTiled\n").best
+    assert "CUDA driver API" in driver.cause
+
+
 def test_an_old_system_libstdcxx_is_not_fixed_by_putting_the_system_first():
     # the OS's own libstdc++ lacks the version: the conda-style advice (system folder first) would change nothing
     _, d = _best("stack-loader/bare-saturncloud483-cxxabi1315-system-libstdcxx.log")
