@@ -899,8 +899,9 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
       # Fairseq2LlamaForCausalLM (0.7+), and its model file is fairseq2_llama.py
       "detectron2", "fairseq/", "fairseq\\", "fairseq.", "fairseq_cli", "fairseq-", "bmtrain",
       # Georgian's LLM Finetuning Toolkit (llm-toolkit 0.2.3: its CLI `llmtune run config.yml`, its package llmtune/,
-      # transformers, PEFT and TRL underneath, no vLLM)
-      "llmtune",
+      # transformers, PEFT and TRL underneath, no vLLM); not the bare word, which is inside `llmtuner`, the package name of
+      # LLaMA-Factory's older releases (whose llmtuner/chat/vllm_engine.py runs vLLM)
+      "llmtune run", "llmtune/", "llmtune\\", "llmtune.",
       "paddlepaddle", "paddle.fluid", "paddlenlp", "paddleocr", "mindspore",
       # Meta's MMF: its CLI (mmf_run) and its loggers ("2021-02-27T13:58:58 | mmf.utils.configuration: ...")
       "mmf_run", "mmf.utils.", "mmf.trainers.",

@@ -472,6 +472,10 @@ def test_speech_quantization_and_serving_tools_show_themselves_by_their_packages
     # the training toolkit's CLI (georgian-io/LLM-Finetuning-Toolkit#158), GroundingDINO's encoder line
     # (yxKryptonite/OpenFMNav#4)
     assert facts.foreign_context("llmtune run ./config.yml\nOSError: You are trying to access a gated repo.\n")[0]
+    # LLaMA-Factory's older package name, llmtuner, holds the word: not that toolkit
+    llmtuner = ('  File "/venv/lib/python3.10/site-packages/llmtuner/chat/hf_engine.py", line 9, in f\n'
+                "RuntimeError: CUDA error: out of memory\n")
+    assert "training framework" not in (facts.foreign_context(llmtuner)[0] or "")
     assert "GroundingDINO" in facts.foreign_context("final text_encoder_type: bert-base-uncased\n")[0]
     # a vLLM log that names one of them (BentoML's vLLM example, an AWQ model quantized with AutoAWQ) stays vLLM's
     served = "INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.9.0\n"
