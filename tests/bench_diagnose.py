@@ -96,6 +96,11 @@ def bench_issue_14(book) -> None:
                   f"ratio {ours / base:.2f}x (target <= {target}x); top rule: {top.rule_id if top else None}")
 
 
+RESTART = ("INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.11.0\n"
+           + "INFO 01-01 00:00:00 [loader.py:1] Loading weights took 1.0 seconds\n" * 20
+           + "INFO 01-01 00:00:00 [launcher.py:1] [shutdown] API server: shutdown triggered\n")
+
+
 def adversarial() -> dict[str, str]:
     ten = 10 * 1024 * 1024
     return {
@@ -112,6 +117,9 @@ def adversarial() -> dict[str, str]:
         "10 MB tracebacks repeated per rank": ("(VllmWorker rank=3 pid=99) ERROR 01-01 00:00:00 [w.py:1] Traceback (most recent call last):\n"
                                                '  File "/x.py", line 1, in f\n'
                                                "RuntimeError: NCCL error: unhandled system error\n") * (ten // 170),
+        # a server restarted and stopped with Ctrl-C again and again: facts.stopped_spans once searched the rest
+        # of the paste for each run (36 s here)
+        "10 MB restart loop stopped with Ctrl-C": RESTART * (ten // len(RESTART)),
     }
 
 

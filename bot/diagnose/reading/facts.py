@@ -899,8 +899,9 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
       # Fairseq2LlamaForCausalLM (0.7+), and its model file is fairseq2_llama.py
       "detectron2", "fairseq/", "fairseq\\", "fairseq.", "fairseq_cli", "fairseq-", "bmtrain",
       # Georgian's LLM Finetuning Toolkit (llm-toolkit 0.2.3: its CLI `llmtune run config.yml`, its package llmtune/,
-      # transformers, PEFT and TRL underneath, no vLLM)
-      "llmtune",
+      # transformers, PEFT and TRL underneath, no vLLM); not the bare word, which is inside `llmtuner`, the package name of
+      # LLaMA-Factory's older releases (whose llmtuner/chat/vllm_engine.py runs vLLM)
+      "llmtune run", "llmtune/", "llmtune\\", "llmtune.",
       "paddlepaddle", "paddle.fluid", "paddlenlp", "paddleocr", "mindspore",
       # Meta's MMF: its CLI (mmf_run) and its loggers ("2021-02-27T13:58:58 | mmf.utils.configuration: ...")
       "mmf_run", "mmf.utils.", "mmf.trainers.",
@@ -1661,14 +1662,19 @@ def _kv_colon(part: str) -> tuple[str, object]:
 _SERVER_START = ("vLLM API server version", "vLLM server version", "args: Namespace(")
 
 
-def _server_starts(text: str) -> list[int]:
-    cuts = []
-    for marker in _SERVER_START:
+def _positions(text: str, markers) -> list[int]:
+    """Where each of the markers occurs in the text, in order."""
+    found = []
+    for marker in markers:
         pos = text.find(marker)
         while pos >= 0:
-            cuts.append(pos)
+            found.append(pos)
             pos = text.find(marker, pos + len(marker))
-    return sorted(cuts)
+    return sorted(found)
+
+
+def _server_starts(text: str) -> list[int]:
+    return _positions(text, _SERVER_START)
 
 
 # What an engine prints when it starts. vLLM's V1 engine prints the same "with config: model=" again
@@ -2692,31 +2698,26 @@ _SHUTDOWN_ASKED = ("[shutdown] EngineCore: trigger received signal", "[shutdown]
 _STOP_ASKED = ("[shutdown] API server: shutdown triggered", "[shutdown] EngineCore: trigger received signal=SIGINT")
 
 
-def _next_start(text: str, at: int) -> int:
-    """Where the next run's start line after `at` begins (len(text) when none): a server's banner, an engine's arguments
-    or config (not the config that a crash's input dump repeats)."""
-    while True:
-        nxt = min((i for i in (text.find(s, at) for s in (*_SERVER_START, *_ENGINE_START)) if i >= 0), default=len(text))
-        line = text.rfind("\n", 0, nxt) + 1
-        if nxt == len(text) or _NOT_A_START not in text[line:nxt]:
-            return nxt
-        at = nxt + 1
-
-
 def stopped_spans(text: str) -> list[tuple[int, int]]:
     """The 1-based lines [from, to) where the log shows a run after someone stopped it with a signal, up to the next
     run's start: what it printed there is the teardown's (a worker or engine core that the same Ctrl-C ended, a front-end
     that reports its engine dead, a handler's SystemExit), not the run's error."""
-    spans, at, counted, line = [], 0, 0, 1       # (lines counted once, from where the last span ended)
-    while True:
-        at = min((i for i in (text.find(s, at) for s in _STOP_ASKED) if i >= 0), default=-1)
-        if at < 0:
-            return spans
-        nxt = _next_start(text, at)
+    if not any(s in text for s in _STOP_ASKED):
+        return []
+    # every stop and every start found once: a restart loop pasted whole (a stop and a start per run) would otherwise
+    # search the rest of the paste again for each run
+    stops = _positions(text, _STOP_ASKED)
+    starts = sorted([*_server_starts(text), *(at for _, at in _engine_start_lines(text))])
+    spans, counted, line, end = [], 0, 1, 0       # (lines counted once, from where the last span ended)
+    for at in stops:
+        if at < end:
+            continue                # a second stop of the same run (the API server's, then its engine core's)
+        after = bisect.bisect_right(starts, at)
+        end = starts[after] if after < len(starts) else len(text)
         start = line + text.count("\n", counted, at)
-        line, counted = start + text.count("\n", at, nxt), nxt
-        spans.append((start, line if nxt < len(text) else 1 << 30))
-        at = nxt
+        line, counted = start + text.count("\n", at, end), end
+        spans.append((start, line if end < len(text) else 1 << 30))
+    return spans
 
 
 # the client's watch on its engine core saw it go (vllm/v1/engine/core_client.py: an ERROR in 0.10.1 - 0.19, a WARNING
@@ -2751,7 +2752,8 @@ def extract(text: str, error_lines: str = "") -> dict:
     if cuda and "." not in cuda and len(cuda) >= 3:          # "+cu124" -> "12.4"
         cuda = f"{cuda[:-1]}.{cuda[-1]}"
     platform = _first(_PLATFORM, text)
-    if platform is None and _HPU_SHOWN.search(text):
+    hpu_shown = _HPU_SHOWN.search(text) is not None
+    if platform is None and hpu_shown:
         platform = "hpu"            # a Gaudi paste cut after vLLM's platform line, or from before vLLM printed one
     config = _ENGINE_CONFIG.search(text)
     model = args.get("model") or args.get("model_tag")
@@ -2844,7 +2846,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "weight_sync": weight_sync(low),
         "rocm_shown": platform is not None and platform.lower() == "rocm" or bool(_ROCM_SHOWN.search(text)),
         "ascend_shown": platform is not None and platform.lower() in ("ascend", "npu") or bool(_ASCEND_SHOWN.search(text)),
-        "hpu_shown": platform is not None and platform.lower() == "hpu" or bool(_HPU_SHOWN.search(text)),
+        "hpu_shown": platform is not None and platform.lower() == "hpu" or hpu_shown,
         "ascend_call_code": bool(_ASCEND_CALL_CODE.search(text)),
         "frames": frames(text),
         "vllm_frames": vllm_frames(text),

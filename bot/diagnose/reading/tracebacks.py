@@ -130,20 +130,22 @@ def is_native(line: str) -> bool:
     return any(w in line for w in _NATIVE_WORDS) and _NATIVE.match(line) is not None
 
 
-# The loader's word that it skipped a library LD_PRELOAD names ("ERROR: ld.so: object '/x.so' from LD_PRELOAD cannot be
-# preloaded (cannot open shared object file): ignored."): printed by every process of a run that then goes on, so it
-# is no error (tcmalloc or libiomp5 preloads that vLLM's CPU guide suggests, copied to a host that lacks them).
 # vLLM's report of the inputs of the step that failed (vllm/logging_utils/dump_input.py, 0.9+, logged at ERROR
 # before the step's traceback: "Dumping input data for V1 LLM engine (v0.10.1) with config: ...", "Dumping
 # scheduler output for model execution: SchedulerOutput(...)", "Dumping scheduler stats: ..."; 0.9.0 printed the
 # SchedulerOutput(...) bare): a dump of the batch, not an error of its own. The error is the traceback after it.
 _INPUT_DUMP = LazyRe(r"(?:Dumping (?:input data for V1 LLM engine|scheduler output for model execution|scheduler stats)"
                      r"|Scheduler(?:Output|Stats)\()")
+
+
 def is_input_dump(m: "Message") -> bool:
     """Whether a message is vLLM's dump of a failed step's inputs (_INPUT_DUMP): never the error itself."""
     return m.exc_type is None and _INPUT_DUMP.match(m.text) is not None
 
 
+# The loader's word that it skipped a library LD_PRELOAD names ("ERROR: ld.so: object '/x.so' from LD_PRELOAD cannot be
+# preloaded (cannot open shared object file): ignored."): printed by every process of a run that then goes on, so it
+# is no error (tcmalloc or libiomp5 preloads that vLLM's CPU guide suggests, copied to a host that lacks them).
 _PRELOAD_IGNORED = LazyRe(r"ld\.so: object .{1,400}? from LD_PRELOAD cannot be preloaded \([^)]*\): ignored")
 
 

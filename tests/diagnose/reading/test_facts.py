@@ -472,6 +472,10 @@ def test_speech_quantization_and_serving_tools_show_themselves_by_their_packages
     # the training toolkit's CLI (georgian-io/LLM-Finetuning-Toolkit#158), GroundingDINO's encoder line
     # (yxKryptonite/OpenFMNav#4)
     assert facts.foreign_context("llmtune run ./config.yml\nOSError: You are trying to access a gated repo.\n")[0]
+    # LLaMA-Factory's older package name, llmtuner, holds the word: not that toolkit
+    llmtuner = ('  File "/venv/lib/python3.10/site-packages/llmtuner/chat/hf_engine.py", line 9, in f\n'
+                "RuntimeError: CUDA error: out of memory\n")
+    assert "training framework" not in (facts.foreign_context(llmtuner)[0] or "")
     assert "GroundingDINO" in facts.foreign_context("final text_encoder_type: bert-base-uncased\n")[0]
     # a vLLM log that names one of them (BentoML's vLLM example, an AWQ model quantized with AutoAWQ) stays vLLM's
     served = "INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.9.0\n"
@@ -984,3 +988,22 @@ def test_vllm_listed_among_what_is_installed_keeps_a_named_programs_log_its_own(
     relayed = ("4:52PM DBG GRPC(open-llama-7b-q4_0.bin-127.0.0.1:40559): stderr 2023/08/15 16:52:31 gRPC Server listening "
                "at 127.0.0.1:40559\n")
     assert facts.foreign_context(relayed)[0] == "LocalAI (its gRPC backend log)"
+
+
+def test_stopped_spans_run_from_each_stop_to_the_next_runs_start_in_one_pass():
+    import time
+    start = "INFO 01-01 00:00:00 [api_server.py:1] vLLM API server version 0.11.0\n"
+    stop = "INFO 01-01 00:00:00 [launcher.py:1] [shutdown] API server: shutdown triggered\n"
+    core = "(EngineCore pid=2) INFO 01-01 00:00:00 [core.py:1] [shutdown] EngineCore: trigger received signal=SIGINT\n"
+    dump = "ERROR 01-01 [dump_input.py:1] Dumping input data for V1 LLM engine (v0.10.1) with config: model='m'\n"
+    # lines 2-4 are the first run's teardown (its engine core's own stop inside it, an input dump no start); line 5
+    # starts the next run, whose stop on line 6 runs to the paste's end
+    assert facts.stopped_spans(start + stop + core + dump + start + stop + "x\n") == [(2, 5), (6, 1 << 30)]
+    assert facts.stopped_spans(start + "x\n") == []
+    # a restart loop pasted whole (~4 MB, a stop and a start per run): each searched the rest of the paste again
+    # (about 6 s here; 36 s at 10 MB)
+    block = start + "INFO 01-01 00:00:00 [loader.py:1] Loading weights took 1.0 seconds\n" * 20 + stop
+    loop = block * (4_000_000 // len(block))
+    t = time.perf_counter()
+    spans = facts.stopped_spans(loop)
+    assert time.perf_counter() - t < 1.0 and len(spans) == loop.count(stop)

@@ -452,7 +452,7 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
                     out["wheel_others"] = ", ".join(f"`{o}`" for o in others)
             cu = re.search(r"\.so\.(\d+)", base)
             torch_cuda = facts.get("torch_cuda")
-            pkg = _frame_package(facts) if cu and base.startswith(_CUDA_MAJOR_LIBS) else None
+            pkg = _frame_package(hit.info.get("raised_in")) if cu and base.startswith(_CUDA_MAJOR_LIBS) else None
             if pkg and not facts.get("rocm_shown"):
                 # another package's compiled part (the traceback's last frame is its module) was built for this CUDA
                 # major: a wheel made for one CUDA (nixl_ep of nixl-cu13 beside a CUDA 12 torch, kaito-project/kaito#2086)
@@ -480,9 +480,11 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         if re.fullmatch(r"nccl[A-Z]\w{1,60}", sym):
             # NCCL's C API: the libnccl this process loaded is older than the code calling it was built for
             out["nccl_symbol"] = True
-        if re.fullmatch(r"cu[A-Z]\w{1,60}", sym):
+        if re.fullmatch(r"cu(?!File)[A-Z]\w{1,60}", sym):
             # the CUDA driver API (cuTensorMapEncodeTiled, cuGetProcAddress): libcuda.so.1, the driver's own library;
-            # the CUDA the driver runs says whether it is too old for it
+            # the CUDA the driver runs says whether it is too old for it. Not cuFile's (cuFileDriverOpen, GPUDirect
+            # Storage's libcufile.so, which KvikIO and NIXL load): the CUDA libraries' other APIs are lower case
+            # (cublas, cudnn, cufft), cuFile's alone is not
             out["driver_symbol"] = True
             if facts.get("driver_cuda"):
                 out["symbol_driver_cuda"] = facts["driver_cuda"]
@@ -513,13 +515,12 @@ _CUDA_MAJOR_LIBS = ("libcudart", "libcublas", "libnvrtc", "libcusparse", "libcuf
 _NOT_EXT_PACKAGE = frozenset({"vllm", "torch", "torchvision", "torchaudio"})
 
 
-def _frame_package(facts: dict) -> str | None:
-    """The installed package whose module is the traceback's last frame (`nixl_ep/__init__.py:<module>` → nixl_ep),
-    when that frame is in site-packages and is not vLLM's or torch's: the package whose compiled part failed to load."""
-    frames = facts.get("frames") or []
-    if not frames:
-        return None
-    m = re.match(r"([A-Za-z_]\w{0,60})/", frames[-1])
+def _frame_package(raised_in: str | None) -> str | None:
+    """The installed package whose module raised the loader's error (the frame printed right above it,
+    `.../site-packages/nixl_ep/__init__.py` → nixl_ep), when that frame is in site-packages and is not vLLM's or
+    torch's: the package whose compiled part failed to load. A script's own folder (`python -c` or a notebook
+    importing `scripts/x.py`) is no installed package."""
+    m = re.search(r"/(?:site|dist)-packages/([A-Za-z_]\w{0,60})/", raised_in or "")
     if not m or m.group(1) in _NOT_EXT_PACKAGE:
         return None
     return m.group(1)

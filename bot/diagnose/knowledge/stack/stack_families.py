@@ -328,6 +328,9 @@ def _loader(ix, m: Message, text: str, facts: dict) -> Hit | None:
     lib = re.split(r"[/\\]", found[0].groups.get("library") or "")[-1]
     if lib.startswith(("libnccl", "librccl")) and _PYNCCL.search(text):
         info["pynccl"] = True
+    # the frame printed right above it: the module whose import (or ctypes call) the loader refused, which
+    # the paste-wide frame list cannot tell once a later traceback adds frames of its own
+    info["raised_in"] = raising_frame(text, m.line_no)
     return Hit("loader", info)
 
 

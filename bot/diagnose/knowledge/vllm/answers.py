@@ -394,11 +394,10 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
             out["condition_words"] = said
     mapped = reads.find(cond, site.placeholders, w.get("function"), w.get("file"))
     settings = settings_of(idx, site, w, described, lang, captures, facts.get("engine_args"), mapped,
-                           facts.get("user_args") if "user_args" in facts else None)
+                           facts.get("user_args"))
     if settings:
         out["settings"] = "\n".join(in_form(line, facts.get("invocation")) for line in settings)
         out["settings_release"] = described
-    if settings:
         said = direction.way(idx, w, described, lang, config_arg(idx, described), captures,
                              facts.get("engine_args"), facts.get("invocation"))
         if said:

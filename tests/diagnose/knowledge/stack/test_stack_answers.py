@@ -148,6 +148,36 @@ def test_an_nccl_symbol_missing_is_an_older_nccl_found_first():
     assert "NCCL's" not in d.cause
 
 
+def test_the_package_that_loads_a_cuda_runtime_is_the_frame_right_above_the_loader_error():
+    # nixl_ep of nixl-cu13 beside a CUDA 12 torch (kaito-project/kaito#2086): its own frame is the package
+    srv = "INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.11.0\ntorch 2.8.0+cu128\n"
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/venv/lib/python3.12/site-packages/vllm/distributed/x.py", line 3, in <module>\n'
+          "    import nixl_ep\n"
+          '  File "/venv/lib/python3.12/site-packages/nixl_ep/__init__.py", line 1, in <module>\n'
+          "ImportError: libcudart.so.13: cannot open shared object file: No such file or directory\n")
+    assert "The package that loads it is `nixl_ep`" in diagnose(srv + tb).best.cause
+    # a later traceback's frames are not the loader's (the paste-wide frame list ended in ray's)
+    ray = ("Traceback (most recent call last):\n"
+           '  File "/venv/lib/python3.12/site-packages/ray/_private/worker.py", line 9, in get\n'
+           "ray.exceptions.RayTaskError: the worker died\n")
+    assert "The package that loads it is `nixl_ep`" in diagnose(srv + tb + ray).best.cause
+    # a script's own folder (a relative path: `python -c`, a notebook, Python 3.8) is no installed package
+    own = ("Traceback (most recent call last):\n  File \"scripts/serve_model.py\", line 3, in <module>\n"
+           "OSError: libcudart.so.13: cannot open shared object file: No such file or directory\n")
+    assert "The package that loads it" not in diagnose(srv + own).best.cause
+
+
+def test_cufiles_api_is_not_the_cuda_driver_api():
+    # cuFileDriverOpen is GPUDirect Storage's (libcufile.so, which KvikIO and NIXL load), not libcuda.so.1's
+    srv = "INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.11.0\n"
+    lib = "ImportError: /venv/lib/python3.12/site-packages/kvikio/_lib/libkvikio.so: undefined symbol: "
+    cufile = diagnose(srv + lib + "cuFileDriverOpen\n").best
+    assert cufile.rule_id == "stack-loader" and "CUDA driver API" not in cufile.cause
+    driver = diagnose(srv + lib + "cuTensorMapEncodeTiled\n").best
+    assert "CUDA driver API" in driver.cause
+
+
 def test_an_old_system_libstdcxx_is_not_fixed_by_putting_the_system_first():
     # the OS's own libstdc++ lacks the version: the conda-style advice (system folder first) would change nothing
     _, d = _best("stack-loader/bare-saturncloud483-cxxabi1315-system-libstdcxx.log")
