@@ -213,8 +213,10 @@ def body_lines(idx, condition: str | None, function: str | None, literal: str, r
             shape.append(t["one_of"].format(choices=", ".join(f"`{c}`" for c in list(info.choices)[:8])))
         if info is not None and info.default is not None:
             shape.append(t["default"].format(value=info.default))
+        # (the field as a whole word of the accepted expression, not inside a longer name)
+        named = ok and re.search(rf"\b{re.escape(f)}\b", ok)
         out.append(t["body"].format(name=f, cls=cls, shape=f" ({', '.join(shape)})" if shape else "",
-                                    valid=t["valid"].format(expr=ok) if ok and f in ok else ""))
+                                    valid=t["valid"].format(expr=ok) if named else ""))
     return out
 
 
