@@ -145,6 +145,26 @@ def _an_exit(m: tracebacks.Message) -> bool:
     return name in _EXITS and m.text.split(":", 1)[-1].strip() in ("", "0", name)
 
 
+# torch's own Python layers that call into compiled code on another package's behalf (an op's dispatch, a module's
+# call): the package whose code called them is the one that crashed
+_DISPATCH = ("torch", "functorch")
+
+
+def _crash_site(paste: str, root: RootError, lang: str) -> str:
+    """Where Python stood when native code crashed, for a first error that is faulthandler's fatal signal: the innermost
+    frame of an installed package other than torch's dispatch (else the innermost frame), named without a cause."""
+    fault = tracebacks.fault_frames(paste) if root.text.startswith("Fatal Python error: ") else None
+    if not fault or not fault[1]:
+        return ""
+    signal, frames = fault
+    owned = [(f, _facts.site_package(f[0])) for f in frames]
+    (path, line, func), package = next(((f, p) for f, p in owned if p and p not in _DISPATCH), (frames[0], None))
+    short = path.split("-packages/", 1)[-1]
+    if package:
+        return text("native_crash_pkg", lang, signal=signal, path=short, line=line, func=func, package=package)
+    return text("native_crash", lang, signal=signal, path=short, line=line, func=func)
+
+
 def not_vllm(f: dict) -> str | None:
     """The other program that printed this log, when nothing shows vLLM printed it."""
     if not f.get("foreign_context") or f.get("vllm_printed"):
@@ -241,6 +261,9 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
     elif root is not None:
         verdict = "unsure"
         next_step = text("unsure", lang, line_no=root.line_no, root=root.text[:300])
+        crash = _crash_site(clean.text, root, lang)
+        if crash:
+            next_step = f"{next_step}\n\n{crash}"
     else:
         verdict, next_step = "no_error", text("no_error", lang)
     return Report(diagnoses, shadow, found_facts, root, verdict, next_step, clean.notes, book.version, lang)

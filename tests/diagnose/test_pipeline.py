@@ -196,3 +196,17 @@ def test_vllm_dump_of_a_failed_steps_inputs_is_never_the_root(book):
     err = ("(EngineCore pid=198) ERROR 08-03 09:26:14 [core.py:1138] SomeKernelError: the kernel stopped\n")
     r = diagnose(dump + err, book=book)
     assert r.root is not None and r.root.line_no == 3
+
+
+def test_a_fatal_signal_names_the_package_whose_code_crashed_without_claiming_a_cause(book):
+    from tests.diagnose.reading.test_tracebacks import FAULT
+    start = "INFO 01-01 00:00:00 [llm_engine.py:1] Initializing an LLM engine (v0.5.3) with config: model='/m'\n"
+    r = diagnose(start + FAULT, book=book)
+    assert r.verdict == "unsure" and r.diagnoses == []
+    # torch's dispatch is the way in, not the package: vLLM's own kernel call is
+    assert "`paged_attention_v1` (`vllm/_custom_ops.py`, line 41), `vllm`'s" in r.next_step
+    assert "torch/_ops.py" not in r.next_step
+    zh = diagnose(start + FAULT, "zh", book=book)
+    assert "属于 `vllm`" in zh.next_step
+    # nothing is added where the first error is not a fatal signal
+    assert "compiled code" not in diagnose(start + "ValueError: something odd\n", book=book).next_step

@@ -161,6 +161,22 @@ TEXTS = {
                "（`/vllm repro` 会替你做）。③ 先查三个高频元凶：显存（`gpu_memory_utilization` 与 "
                "`max_model_len`）、版本（vLLM / torch / CUDA）、路径（模型目录、tokenizer 文件）。"),
     },
+    "native_crash": {
+        "en": ("The process died of a signal ({signal}) in compiled code called from `{func}` (`{path}`, line {line}). "
+               "No Python error explains it: the crash is in that code or a library it calls. Try the run without the "
+               "feature that calls it."),
+        "zh": ("进程因信号（{signal}）死在从 `{func}`（`{path}` 第 {line} 行）调用的编译代码里。没有 Python 报错能解释它："
+               "崩溃发生在这段代码或它调用的库中。试试不用调用它的那个功能运行。"),
+    },
+    "native_crash_pkg": {
+        "en": ("The process died of a signal ({signal}) in compiled code called from `{func}` (`{path}`, line {line}), "
+               "`{package}`'s. No Python error explains it: the crash is in `{package}` or a library it calls. Try the "
+               "run without the feature that uses `{package}`, and check that the installed `{package}` was built for "
+               "the torch and CUDA installed (reinstall the build that matches them)."),
+        "zh": ("进程因信号（{signal}）死在从 `{func}`（`{path}` 第 {line} 行，属于 `{package}`）调用的编译代码里。没有 Python 报错能解释它："
+               "崩溃发生在 `{package}` 或它调用的库中。试试不用依赖 `{package}` 的那个功能运行，并确认已安装的 `{package}` 是为已安装的 "
+               "torch 和 CUDA 构建的（重装与之匹配的版本）。"),
+    },
     "wrapper_only": {
         "en": ("The log shows only a wrapper message: the real error was printed ABOVE it, in the engine "
                "core or worker process. Paste the lines above it, from the first `Traceback (most recent "

@@ -903,3 +903,25 @@ def line_starts(text: str) -> list[int]:
     """Where each line of the paste starts: one pass, shared by every message tried (splitting a long
     paste up to each message's line cost a pass per message)."""
     return [0, *(m.end() for m in re.finditer("\n", text))]
+
+
+# faulthandler's report of a fatal signal (Python 3.3+: "Fatal Python error: Segmentation fault", then each thread's
+# stack, innermost frame first; the thread that crashed is "Current thread 0x...", wherever it comes among the others)
+_FAULT_HEADER = LazyRe(r"^Fatal Python error: (Segmentation fault|Aborted|Bus error|Floating point exception|"
+                       r"Illegal instruction)\s*$", re.M)
+_FAULT_THREAD = LazyRe(r"^(Current thread|Thread) 0x[0-9a-f]+ (?:\[[^\]\n]{0,80}\] )?\(most recent call first\):\n"
+                       r"((?:[ \t]*File \"[^\"\n]{1,400}\", line \d+ in [\w<>.]+\n?){1,40})", re.M)
+_FAULT_FRAME = LazyRe(r"File \"([^\"\n]{1,400})\", line (\d+) in ([\w<>.]+)")
+
+
+def fault_frames(text: str) -> tuple[str, list[tuple[str, str, str]]] | None:
+    """(signal, the crashed thread's frames innermost first as (path with "/", line, function)) of faulthandler's
+    report: the thread it marks "Current thread", or the only thread it dumped."""
+    head = _FAULT_HEADER.search(text) if "Fatal Python error: " in text else None
+    if head is None:
+        return None
+    threads = list(_FAULT_THREAD.finditer(text, head.end(), head.end() + 40000))
+    current = next((t for t in threads if t.group(1) == "Current thread"), threads[0] if len(threads) == 1 else None)
+    if current is None:
+        return None
+    return head.group(1), [(p.replace("\\", "/"), n, f) for p, n, f in _FAULT_FRAME.findall(current.group(2))]

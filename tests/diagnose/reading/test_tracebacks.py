@@ -583,3 +583,22 @@ def test_an_exception_logged_at_debug_is_handled_not_an_error():
            "functions because tokenizer.chat_template is not set\n"
            "(MainProcess pid=1) ERROR 12-06 13:02:07 [core.py:1] ValueError: a real one\n")
     assert texts(log) == ["ValueError: a real one"]
+
+
+FAULT = ("Fatal Python error: Segmentation fault\n\n"
+         "Thread 0x00007f08e507f6c0 (most recent call first):\n"
+         '  File "/usr/lib/python3.10/threading.py", line 324 in wait\n\n'
+         "Current thread 0x00007f08e5e11b80 (most recent call first):\n"
+         '  File "/opt/venv/lib/python3.10/site-packages/torch/_ops.py", line 1123 in __call__\n'
+         '  File "/opt/venv/lib/python3.10/site-packages/vllm/_custom_ops.py", line 41 in paged_attention_v1\n'
+         '  File "/opt/venv/lib/python3.10/site-packages/vllm/worker/model_runner.py", line 9 in execute_model\n')
+
+
+def test_faulthandlers_crashed_thread_is_the_current_one_wherever_it_comes():
+    signal, frames = tracebacks.fault_frames(FAULT)
+    assert signal == "Segmentation fault"
+    assert frames[0] == ("/opt/venv/lib/python3.10/site-packages/torch/_ops.py", "1123", "__call__")
+    assert [f[2] for f in frames] == ["__call__", "paged_attention_v1", "execute_model"]
+    # a report of several threads that marks none as current names no frame; no report, nothing
+    assert tracebacks.fault_frames(FAULT.replace("Current thread", "Thread")) is None
+    assert tracebacks.fault_frames("Segmentation fault (core dumped)\n") is None
