@@ -2702,11 +2702,11 @@ def stopped_spans(text: str) -> list[tuple[int, int]]:
     """The 1-based lines [from, to) where the log shows a run after someone stopped it with a signal, up to the next
     run's start: what it printed there is the teardown's (a worker or engine core that the same Ctrl-C ended, a front-end
     that reports its engine dead, a handler's SystemExit), not the run's error."""
-    if not any(s in text for s in _STOP_ASKED):
-        return []
     # every stop and every start found once: a restart loop pasted whole (a stop and a start per run) would otherwise
     # search the rest of the paste again for each run
     stops = _positions(text, _STOP_ASKED)
+    if not stops:
+        return []
     starts = sorted([*_server_starts(text), *(at for _, at in _engine_start_lines(text))])
     spans, counted, line, end = [], 0, 1, 0       # (lines counted once, from where the last span ended)
     for at in stops:

@@ -140,7 +140,11 @@ _INPUT_DUMP = LazyRe(r"(?:Dumping (?:input data for V1 LLM engine|scheduler outp
 
 def is_input_dump(m: "Message") -> bool:
     """Whether a message is vLLM's dump of a failed step's inputs (_INPUT_DUMP): never the error itself."""
-    return m.exc_type is None and _INPUT_DUMP.match(m.text) is not None
+    return _is_dump(m.exc_type, m.text)
+
+
+def _is_dump(exc_type: str | None, text: str) -> bool:
+    return exc_type is None and _INPUT_DUMP.match(text) is not None
 
 
 # The loader's word that it skipped a library LD_PRELOAD names ("ERROR: ld.so: object '/x.so' from LD_PRELOAD cannot be
@@ -483,6 +487,20 @@ def _py_warning(body: str) -> bool:
     return "Warning: " in body and _PY_WARNING.match(body) is not None       # the literal first: most lines lack it
 
 
+# A library that reports an error it then ignores (huggingface_hub's "Could not cache non-existence of file. Will
+# ignore error and continue. Error: [Errno 13] ..." and "Ignored error while writing commit hash to ...: [Errno 13]
+# ...", logged as the download goes on): the run went on, so the errno in it is no cause.
+_IGNORED = LazyRe(r"\bWill ignore (?:the )?error and continue\b|\bIgnored error while\b")
+
+
+def _no_error(exc_type: str | None, level: str | None, text: str) -> bool:
+    """A message that reads like an error and is none: an exception logged at DEBUG (one the program handled and went
+    on from: vLLM's "Failed to load AutoTokenizer chat template" with transformers' traceback at
+    VLLM_LOGGING_LEVEL=DEBUG), an error a library says it ignores, nanobind's leak report, vLLM's input dump."""
+    return bool(exc_type and level == "DEBUG") or _LEAK_REPORT.match(text) is not None \
+        or _IGNORED.search(text) is not None or _is_dump(exc_type, text)
+
+
 # nanobind's report at interpreter exit of the objects a binding never freed (triton's, in every process that imported
 # it: "nanobind: leaked 4 instances!", then " - leaked function "get_cache_invalidating_env_vars"" and the like): a
 # note for the binding's authors, after the program ended; the names it lists hold error words ("invalid..."), no error
@@ -705,10 +723,7 @@ def messages(text: str) -> list[Message]:
                   if exc_type is None and not (line_body if resumed else full).isascii() else [])
         native = exc_type is None and is_native(full)
         # a prose line that quotes the error is not the error: the quote is (read on its own below)
-        # (an exception logged at DEBUG is one the program handled and went on from: vLLM's "Failed to load
-        # AutoTokenizer chat template" with transformers' traceback, at VLLM_LOGGING_LEVEL=DEBUG)
-        is_error = not quotes and not (exc_type and level == "DEBUG") and not _LEAK_REPORT.match(full) \
-            and not (exc_type is None and _INPUT_DUMP.match(full) is not None) \
+        is_error = not quotes and not _no_error(exc_type, level, full) \
             and (bool(exc_type) or native or level in ("ERROR", "CRITICAL") or reads_like_error(full))
         msg = Message(i + 1, full, level, proc, exc_type, is_error,
                       plain=short and not is_error and level is None, header=header.strip(), native=native,

@@ -602,3 +602,10 @@ def test_faulthandlers_crashed_thread_is_the_current_one_wherever_it_comes():
     # a report of several threads that marks none as current names no frame; no report, nothing
     assert tracebacks.fault_frames(FAULT.replace("Current thread", "Thread")) is None
     assert tracebacks.fault_frames("Segmentation fault (core dumped)\n") is None
+
+
+def test_an_error_a_library_says_it_ignores_is_no_error():
+    log = ("Could not cache non-existence of file. Will ignore error and continue. Error: [Errno 13] Permission denied: "
+           "'/data/hf/hub/models--m/.no_exist/abc/config.json'\n"
+           "OSError: [Errno 28] No space left on device\n")
+    assert texts(log) == ["OSError: [Errno 28] No space left on device"]

@@ -70,15 +70,7 @@ _OTHER_PLATFORM = LazyRe(r"Automatically detected platform|Confirmed \w+ platfor
                          r"|Available plugins for group vllm\.platform_plugins")
 
 
-# A library that reports an error it then ignores (huggingface_hub's "Could not cache non-existence of file. Will
-# ignore error and continue. Error: [Errno 13] ..." and "Ignored error while writing commit hash to ...: [Errno 13]
-# ...", logged as the download goes on): the run went on, so the errno in it is no cause.
-_IGNORED = LazyRe(r"\bWill ignore (?:the )?error and continue\b|\bIgnored error while\b")
-
-
 def _candidate_message(m: Message, family: str, text: str = "") -> bool:
-    if _IGNORED.search(m.text):
-        return False
     if family == "error-code" and m.level == "DEBUG" and _PLATFORM_CHECK.match(m.text):
         return any(s in text for s in _NO_PLATFORM) and not _OTHER_PLATFORM.search(text)
     if m.level == "WARNING" or (m.exc_type or "").endswith("Warning"):
