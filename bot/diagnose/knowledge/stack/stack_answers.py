@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from bot.base.lazyre import LazyRe
-from bot.diagnose.reading.facts import set_limit
+from bot.diagnose.reading.facts import set_limit, site_package
 from bot.diagnose.reading.gpus import cc_label
 
 from .stack_families import (ADVISED, AMDSMI_START, LIBRARIES, ZE_INVALID_ARGUMENT, Hit, _runtime_number, advice_number,
@@ -520,10 +520,8 @@ def _frame_package(raised_in: str | None) -> str | None:
     `.../site-packages/nixl_ep/__init__.py` → nixl_ep), when that frame is in site-packages and is not vLLM's or
     torch's: the package whose compiled part failed to load. A script's own folder (`python -c` or a notebook
     importing `scripts/x.py`) is no installed package."""
-    m = re.search(r"/(?:site|dist)-packages/([A-Za-z_]\w{0,60})/", raised_in or "")
-    if not m or m.group(1) in _NOT_EXT_PACKAGE:
-        return None
-    return m.group(1)
+    package = site_package(raised_in or "")
+    return None if package in _NOT_EXT_PACKAGE else package
 
 
 # torch's own libraries and vLLM's own extensions: the torch-symbol advice (reinstall the torch vLLM pins) is theirs
