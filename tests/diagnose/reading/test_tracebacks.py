@@ -1,3 +1,5 @@
+import pytest
+
 from bot.diagnose.reading import tracebacks
 
 
@@ -570,19 +572,26 @@ def test_an_exception_raised_with_a_loggers_arguments_is_read_as_its_message():
     assert tracebacks.printf_tuple("('no placeholders', 'a')") is None
 
 
-def test_the_loaders_ignored_preload_is_no_error_and_the_next_line_stays_its_own():
-    log = ("ERROR: ld.so: object '/usr/lib/libtcmalloc_minimal.so.4' from LD_PRELOAD cannot be preloaded "
-           "(cannot open shared object file): ignored.\n"
-           "RuntimeError: Engine core initialization failed. See root cause above.\n")
-    assert texts(log) == ["RuntimeError: Engine core initialization failed. See root cause above."]
+# lines that read like an error and are none, each before a real error that must stay the only one (and, for the
+# loader's line, its own message: the line below is not its continuation)
+NOT_ERRORS = {
+    "the loader's ignored preload": (
+        "ERROR: ld.so: object '/usr/lib/libtcmalloc_minimal.so.4' from LD_PRELOAD cannot be preloaded "
+        "(cannot open shared object file): ignored.\n"),
+    "an exception logged at DEBUG": (
+        "(MainProcess pid=1) DEBUG 12-06 13:02:06 [renderers/hf.py:297] Traceback (most recent call last):\n"
+        "(MainProcess pid=1) DEBUG 12-06 13:02:06 [renderers/hf.py:297] ValueError: Cannot use chat template "
+        "functions because tokenizer.chat_template is not set\n"),
+    "an error a library says it ignores": (
+        "Could not cache non-existence of file. Will ignore error and continue. Error: [Errno 13] Permission denied: "
+        "'/data/hf/hub/models--m/.no_exist/abc/config.json'\n"),
+}
 
 
-def test_an_exception_logged_at_debug_is_handled_not_an_error():
-    log = ("(MainProcess pid=1) DEBUG 12-06 13:02:06 [renderers/hf.py:297] Traceback (most recent call last):\n"
-           "(MainProcess pid=1) DEBUG 12-06 13:02:06 [renderers/hf.py:297] ValueError: Cannot use chat template "
-           "functions because tokenizer.chat_template is not set\n"
-           "(MainProcess pid=1) ERROR 12-06 13:02:07 [core.py:1] ValueError: a real one\n")
-    assert texts(log) == ["ValueError: a real one"]
+@pytest.mark.parametrize("case", NOT_ERRORS)
+def test_what_reads_like_an_error_and_is_none(case):
+    real = "RuntimeError: Engine core initialization failed. See root cause above."
+    assert texts(NOT_ERRORS[case] + real + "\n") == [real]
 
 
 FAULT = ("Fatal Python error: Segmentation fault\n\n"
@@ -603,9 +612,3 @@ def test_faulthandlers_crashed_thread_is_the_current_one_wherever_it_comes():
     assert tracebacks.fault_frames(FAULT.replace("Current thread", "Thread")) is None
     assert tracebacks.fault_frames("Segmentation fault (core dumped)\n") is None
 
-
-def test_an_error_a_library_says_it_ignores_is_no_error():
-    log = ("Could not cache non-existence of file. Will ignore error and continue. Error: [Errno 13] Permission denied: "
-           "'/data/hf/hub/models--m/.no_exist/abc/config.json'\n"
-           "OSError: [Errno 28] No space left on device\n")
-    assert texts(log) == ["OSError: [Errno 28] No space left on device"]
