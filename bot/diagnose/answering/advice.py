@@ -187,6 +187,9 @@ def _cuda_oom(values: dict, facts: dict) -> dict:
     process whose memory matches what PyTorch holds here (plus a CUDA context) is that one."""
     text = str(values.get("matched_text") or "")
     out: dict = {}
+    # torch for ROCm ("HIP out of memory"), or a paste that shows ROCm: AMD's tools and variables, not NVIDIA's
+    if "HIP out of memory" in text or facts.get("rocm_shown"):
+        out["oom_rocm"] = "yes"
     requested, total = gib(values.get("requested")), gib(values.get("total"))
     if requested and total and requested > total:
         out["larger_than_gpu"] = "yes"

@@ -241,6 +241,27 @@ _VLLM_LINE = LazyRe(
 _INNER_RECORD = LazyRe(r"(?<=\s)(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[[^\]\s]+:\d+\] ")
 
 MAX_LINE_CHARS = 8192
+# the opening line of a traceback logger.exception prints after its message ("EngineCore failed to start.
+# Traceback (most recent call last):"): the record's exception comes in the lines below it
+_OPENS_TRACEBACK = LazyRe(r"Traceback \(most recent call last\):?\s*$")
+# the process tag of the next record, left at the end of a record that ran into it
+_TRAILING_TAG = LazyRe(r"\s*\((?:[A-Za-z_][\w-]*(?: rank=\d+)? pid=\d+)(?:, ip=[\d.:a-f]+)?\)\s*$")
+
+
+def _record_in_line(rest: str) -> tuple[int, int] | None:
+    """Where the message begins in a line whose records ran together (a paste that lost its line breaks): at the
+    last record; but where that record only opens a traceback whose lines are not on this line, the record before it
+    that raised an exception is the error ("torch.OutOfMemoryError: ... ERROR ... [core.py:1100] EngineCore failed to
+    start. Traceback (most recent call last):"). Its (start, end) in the line; start 0 is the line's own first record."""
+    starts = [m.start() for m in _INNER_RECORD.finditer(rest)]
+    if not starts:
+        return None
+    if _OPENS_TRACEBACK.search(rest[starts[-1]:]):
+        for a, b in reversed(list(zip([0, *starts], starts))):
+            body = _TRAILING_TAG.sub("", _peel_headers(rest[a:b])[2].strip())
+            if EXCEPTION_LINE.match(body):
+                return a, b
+    return starts[-1], len(rest)
 
 
 def strip_prefixes(line: str) -> tuple[str | None, str | None, str]:
@@ -668,13 +689,19 @@ def messages(text: str) -> list[Message]:
         raw = _unformat(lines[i][:MAX_LINE_CHARS])
         proc, level, rest = _peel_headers(raw)
         if " [" in rest and "] " in rest:
-            inner = None
-            for inner in _INNER_RECORD.finditer(rest):
-                pass
-            if inner is not None:
-                raw = raw[len(raw) - len(rest) + inner.start():]
-                proc2, level, rest = _peel_headers(raw)
-                proc = proc2 or proc
+            span = _record_in_line(rest)
+            if span is not None:
+                start, end = span
+                at = len(raw) - len(rest)
+                cut = end < len(rest)
+                raw = raw[at + start if start else 0: at + end]
+                if cut:     # (the next record's process tag, left at this one's end)
+                    raw = _TRAILING_TAG.sub("", raw)
+                if start:
+                    proc2, level, rest = _peel_headers(raw)
+                    proc = proc2 or proc
+                else:
+                    rest = raw[at:]
         body = rest.strip()
         if not body or body.startswith("Traceback (most recent call last)"):
             continue
