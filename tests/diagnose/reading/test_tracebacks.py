@@ -267,6 +267,23 @@ def test_a_line_that_runs_several_records_together_is_read_from_its_last():
     assert (m.exc_type, m.level) == ("OSError", "ERROR") and m.text.startswith("OSError: /lib/x86_64")
 
 
+@pytest.mark.parametrize("line, proc", [
+    # the exception's record ran into the next record, which only opens its traceback: the exception is the message
+    ("(EngineCore_DP0 pid=43) ERROR 03-20 17:39:14 [core.py:1100] torch.OutOfMemoryError: HIP out of memory. Tried to "
+     "allocate 192.00 GiB. GPU 0 has a total capacity of 23.98 GiB of which 20.74 GiB is free.(EngineCore_DP0 pid=43) "
+     "ERROR 03-20 17:39:14 [core.py:1100] EngineCore failed to start. Traceback (most recent call last):\n",
+     "EngineCore_DP0 pid=43"),
+    # the same with no header before the exception
+    ("torch.OutOfMemoryError: HIP out of memory. Tried to allocate 224.00 MiB. GPU 0 has a total capacity of 63.98 GiB "
+     "of which 0 bytes is free. ERROR 03-10 12:01:10 [core.py:340] EngineCore hit an exception: Traceback (most recent "
+     "call last):\n", None),
+])
+def test_a_record_that_only_opens_a_traceback_leaves_the_line_to_the_exception_before_it(line, proc):
+    m = tracebacks.messages(line)[0]
+    assert m.exc_type == "torch.OutOfMemoryError" and m.proc == proc
+    assert m.text.endswith("is free.") and "Traceback" not in m.text and "pid=43" not in m.text
+
+
 def test_nccl_debug_info_lines_are_debug_output_of_their_own():
     log = ("host:1:1 [0] NCCL INFO NET/Plugin : dlerror=libnccl-net.so: cannot open shared object file: "
            "No such file or directory No plugin found (libnccl-net.so), using internal implementation\n"

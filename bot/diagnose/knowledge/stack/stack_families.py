@@ -213,8 +213,8 @@ ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("
            ("nccl", 2), ("nccl", 3), ("nccl", 5), ("nccl", 6), ("nvml", 2), ("nvml", 3), ("nvml", 9), ("nvml", 12), ("nvml", 18),
            ("nvml", 999),
            # ROCm: HIP's out of memory, invalid device ordinal (a visible-devices variable under Ray), no code
-           # object for the GPU (the build's gfx targets)
-           ("hip", 2), ("hip", 101), ("hip", 209),
+           # object for the GPU (the build's gfx targets), a code object it could not load (another ROCm's build)
+           ("hip", 2), ("hip", 101), ("hip", 209), ("hip", 303),
            # ROCm's page fault as it aborts (HSA's memory aperture violation, memory fault)
            ("hsa", 41), ("hsa", 43),
            # Intel's Level Zero: the GPU lost (a hang and reset), its memory full, no driver or GPU usable

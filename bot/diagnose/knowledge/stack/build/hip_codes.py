@@ -35,6 +35,8 @@ RUNTIME_TEXT = {
     98: "invalid device function",
     100: "no ROCm-capable device is detected",
     101: "invalid device ordinal",
+    # hipModuleLoad*/the fat binary's code object could not be loaded (torch#111601, #119637; flash-attn#1652)
+    303: "shared object initialization failed",
     401: "the operation cannot be performed in the present state",
     700: "an illegal memory access was encountered",
     719: "unspecified launch failure",
