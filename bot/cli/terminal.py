@@ -25,14 +25,24 @@ class _Style:
 
 
 _FENCE = re.compile(r"^[ \t]*```[\w-]*[ \t]*\n(.*?)^[ \t]*```[ \t]*$", re.M | re.S)
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
+# Markdown's bold: "**" against a word, never a run of three stars (abseil's crash banner "*** SIGSEGV ... ***")
+_BOLD = re.compile(r"(?<!\*)\*\*(?=[^\s*])(.+?)(?<=[^\s*])\*\*(?!\*)")
 _LINK = re.compile(r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)")
 
 
 def plain(text: str, s=lambda code, t: t) -> str:
     """The answers' Markdown as a terminal shows it: a fenced block indented (the fences printed
-    literally read as noise and break copy-paste), bold as bold, a link as its text and address."""
-    text = _FENCE.sub(lambda m: "\n".join("    " + line for line in m.group(1).rstrip("\n").split("\n")), text or "")
+    literally read as noise and break copy-paste) and kept as it is, bold as bold, a link as its text and address."""
+    text, out, last = text or "", [], 0
+    for m in _FENCE.finditer(text):
+        out.append(_prose(text[last:m.start()], s))
+        out.append("\n".join("    " + line for line in m.group(1).rstrip("\n").split("\n")))
+        last = m.end()
+    out.append(_prose(text[last:], s))
+    return "".join(out)
+
+
+def _prose(text: str, s) -> str:
     text = _BOLD.sub(lambda m: s("1", m.group(1)), text)
     return _LINK.sub(lambda m: f"{m.group(1)} <{m.group(2)}>", text)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 
+from bot.base.lazyre import LazyRe
 from bot.base.versions import in_range
 from bot.diagnose.answering import advice
 from bot.diagnose.answering.rank import Matched, cover_wrappers, rank
@@ -150,9 +151,39 @@ def _an_exit(m: tracebacks.Message) -> bool:
 _DISPATCH = ("torch", "functorch")
 
 
-def _crash_site(paste: str, root: RootError, lang: str) -> str:
+# The library a native function is of, by the prefix its name carries (a C++ namespace, a C API's own prefix): only
+# those whose names say it; a plain C name ("addProxyOpIfNeeded") is named alone.
+_NATIVE_OWNERS = LazyRe(r"(?P<torch>(?:c10|at|torch|caffe2|c10d)::)|(?P<nccl>p?nccl[A-Z]\w*\b)|(?P<mscclpp>mscclpp::)"
+                        r"|(?P<cuda_driver>cu[A-Z][a-z]\w*\b)|(?P<cuda_runtime>cuda[A-Z]\w*\b)|(?P<ray>ray::)"
+                        r"|(?P<vllm>vllm::)|(?P<flashinfer>flashinfer::)|(?P<ucx>uc[pts]_\w+\b)")
+_OWNER_NAMES = {"torch": "PyTorch", "nccl": "NCCL", "mscclpp": "MSCCL++", "cuda_driver": "the CUDA driver",
+                "cuda_runtime": "the CUDA runtime", "ray": "Ray", "vllm": "vLLM", "flashinfer": "FlashInfer",
+                "ucx": "UCX"}
+
+
+def _native_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
+    """The function abseil's or glog's crash report names, for a first error that is its banner ("*** SIGSEGV received
+    at time=..."), in a log that shows vLLM (another program's crash report stays unanswered): named without a cause."""
+    if not root.text.startswith("*** ") or not facts.get("vllm_context"):
+        return ""
+    report = tracebacks.crash_report(paste, root.line_no)
+    if report is None:
+        return ""
+    signal, func, struck = report
+    func = func.split("(", 1)[0] or func      # the name, without a demangled signature's arguments
+    owner = _NATIVE_OWNERS.match(func)
+    library = _OWNER_NAMES[owner.lastgroup] if owner else None
+    key = ("native_crash_pc" if struck else "native_crash_frame") + ("_lib" if library else "")
+    return text(key, lang, signal=signal, func=func, library=library)
+
+
+def _crash_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
     """Where Python stood when native code crashed, for a first error that is faulthandler's fatal signal: the innermost
-    frame of an installed package other than torch's dispatch (else the innermost frame), named without a cause."""
+    frame of an installed package other than torch's dispatch (else the innermost frame), named without a cause; for
+    abseil's or glog's crash report, the native function it names (_native_site)."""
+    native = _native_site(paste, root, lang, facts)
+    if native:
+        return native
     fault = tracebacks.fault_frames(paste) if root.text.startswith("Fatal Python error: ") else None
     if not fault or not fault[1]:
         return ""
@@ -253,17 +284,23 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
         # A wrapper pointed above, and the error it points to is in the paste: no rule knows it,
         # so it is quoted rather than the wrapper answered.
         verdict = "unsure"
-        next_step = text("unsure", lang, line_no=root.line_no, root=root.text[:300])
+        next_step = text("unsure", lang, line_no=clean.paste_line(root.line_no), root=root.text[:300])
     elif best and best.level == "wrapper":
         verdict, next_step = "wrapper_only", text("wrapper_only", lang)
     elif foreign and root is not None:
         verdict, next_step = "unsure", text("not_vllm", lang, program=program_name(foreign, lang))
     elif root is not None:
         verdict = "unsure"
-        next_step = text("unsure", lang, line_no=root.line_no, root=root.text[:300])
-        crash = _crash_site(clean.text, root, lang)
+        next_step = text("unsure", lang, line_no=clean.paste_line(root.line_no), root=root.text[:300])
+        crash = _crash_site(clean.text, root, lang, found_facts)
         if crash:
             next_step = f"{next_step}\n\n{crash}"
     else:
         verdict, next_step = "no_error", text("no_error", lang)
+    # the lines as the paste numbers them (a progress bar's carriage returns split lines only for the reading)
+    if clean.cr_lines:
+        for d in (*diagnoses, *shadow):
+            d.line_no = clean.paste_line(d.line_no)
+        if root is not None:
+            root = RootError(root.text, clean.paste_line(root.line_no), root.exc_type, root.proc)
     return Report(diagnoses, shadow, found_facts, root, verdict, next_step, clean.notes, book.version, lang)

@@ -8,6 +8,7 @@
 
 `SAYS` and `NEVER` hold what the first answer's text (title, evidence, cause, fix, caveats and the
 ready-to-paste command, in English) must and must not contain, case-insensitive: the answer a user reads, not only its rule.
+In a log that must give no diagnosis, they hold what the reply says instead (the first error, where a crash struck).
 """
 
 from __future__ import annotations
@@ -64,6 +65,10 @@ def check(fx: Fixture, report) -> list[str]:
     if fx.expect is None:
         if got:
             problems.append(f"{name}: must give no diagnosis, gave {got}")
+        elif fx.says or fx.never:       # what the reply says instead: the first error, the crash site
+            text = (report.next_step or "").lower()
+            problems += [f"{name}: the reply does not say {s!r}" for s in fx.says if s.lower() not in text]
+            problems += [f"{name}: the reply says {s!r}" for s in fx.never if s.lower() in text]
         return problems
     if not got or got[0] != fx.expect:
         problems.append(f"{name}: expected {fx.expect} first, got {got or 'nothing'}")

@@ -7,7 +7,8 @@ import re
 
 _FENCE = "```"
 _LINK = re.compile(r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)")
-_BOLD = re.compile(r"\*\*([^*\n]+)\*\*")
+# "**" against a word, never a run of three stars: abseil's crash banner "*** SIGSEGV received at time=... ***" is no bold
+_BOLD = re.compile(r"(?<!\*)\*\*(?=[^\s*])([^*\n]+?)(?<=\S)\*\*(?!\*)")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*$", re.M)
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}")
 _BULLET = re.compile(r"^(\s*)[-*]\s+", re.M)
@@ -87,7 +88,9 @@ def _joins_tight(before: str, after: str) -> bool:
 
 def _prose(text: str) -> str:
     # Bold first: "**Repro of `x`**" spans an inline code piece.
-    pieces = _INLINE_CODE.split(_BOLD.sub(r"*\1*", unwrap(text)))
+    # Bullets on whole lines before the text is cut at inline code: a piece that starts after a code span
+    # ("**Repro of `x`** and") is no line's start.
+    pieces = _INLINE_CODE.split(_BOLD.sub(r"*\1*", _BULLET.sub(r"\1• ", unwrap(text))))
     for i, piece in enumerate(pieces):
         if i % 2:
             pieces[i] = escape(piece)
@@ -95,7 +98,6 @@ def _prose(text: str) -> str:
         piece = escape(piece)
         piece = _LINK.sub(lambda m: f"<{m.group(2)}|{m.group(1)}>", piece)
         piece = _HEADING.sub(r"*\1*", piece)
-        piece = _BULLET.sub(r"\1• ", piece)
         pieces[i] = piece
     return "".join(pieces)
 

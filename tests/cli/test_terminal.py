@@ -68,3 +68,10 @@ def test_the_example_prints_no_fence():
     import sys
     out = subprocess.run([sys.executable, "-m", "bot.cli", "diagnose", "--example"], capture_output=True, text=True, check=True).stdout
     assert "Ready to paste" in out and "```" not in out
+
+
+def test_a_fenced_block_and_a_crash_banner_are_printed_as_they_are():
+    from bot.cli.terminal import plain
+    banner = "*** SIGSEGV received at time=1722289279 on cpu 61 ***"
+    got = plain(f"The first error:\n```\n{banner}\n**kept**\n```\nSee **this** and {banner}", lambda c, t: f"<{t}>")
+    assert f"    {banner}\n    **kept**" in got and f"See <this> and {banner}" in got

@@ -57,3 +57,9 @@ def test_chinese_lines_of_a_paragraph_join_without_a_space():
     assert unwrap("中文\n中文") == "中文中文"
     assert unwrap("用 vLLM\n运行") == "用 vLLM 运行"          # Latin beside CJK keeps its space
     assert unwrap("a wrapped\nline") == "a wrapped line"
+
+
+def test_a_crash_banners_stars_are_no_bold_and_a_span_after_code_is_no_bullet():
+    banner = "*** SIGSEGV received at time=1722289279 on cpu 61 ***"
+    assert from_markdown(banner) == banner and from_markdown(f"`{banner}`") == f"`{banner}`"
+    assert from_markdown("**Repro of `x`** and **this**") == "*Repro of `x`* and *this*"

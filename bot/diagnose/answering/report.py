@@ -177,6 +177,36 @@ TEXTS = {
                "崩溃发生在 `{package}` 或它调用的库中。试试不用依赖 `{package}` 的那个功能运行，并确认已安装的 `{package}` 是为已安装的 "
                "torch 和 CUDA 构建的（重装与之匹配的版本）。"),
     },
+    # abseil's or glog's crash report (pipeline._native_site): the function its "PC:" line names, else the first its
+    # stack names below the way down of an abort; the library only where the function's name says it
+    "native_crash_pc": {
+        "en": ("The process died of a signal ({signal}) in compiled code: the crash report's `PC:` line names `{func}`, "
+               "the function the signal struck. No Python error explains it: the crash is in that function or in what "
+               "called it. Try the run without the feature that calls it."),
+        "zh": ("进程因信号（{signal}）死在编译代码里：崩溃报告的 `PC:` 行指出信号发生在函数 `{func}` 中。没有 Python 报错能解释它："
+               "崩溃发生在这个函数或调用它的代码中。试试不用调用它的那个功能运行。"),
+    },
+    "native_crash_pc_lib": {
+        "en": ("The process died of a signal ({signal}) in compiled code: the crash report's `PC:` line names `{func}`, "
+               "{library}'s, the function the signal struck. No Python error explains it: the crash is in {library} or "
+               "in what called it. Try the run without the feature that uses {library}."),
+        "zh": ("进程因信号（{signal}）死在编译代码里：崩溃报告的 `PC:` 行指出信号发生在 {library} 的函数 `{func}` 中。没有 Python "
+               "报错能解释它：崩溃发生在 {library} 或调用它的代码中。试试不用依赖 {library} 的那个功能运行。"),
+    },
+    "native_crash_frame": {
+        "en": ("The process died of a signal ({signal}) in compiled code: the first function the crash report's stack "
+               "names is `{func}`. No Python error explains it: the crash is in that code or a library it calls. Try "
+               "the run without the feature that calls it."),
+        "zh": ("进程因信号（{signal}）死在编译代码里：崩溃报告的调用栈里第一个有名字的函数是 `{func}`。没有 Python 报错能解释它："
+               "崩溃发生在这段代码或它调用的库中。试试不用调用它的那个功能运行。"),
+    },
+    "native_crash_frame_lib": {
+        "en": ("The process died of a signal ({signal}) in compiled code: the first function the crash report's stack "
+               "names is `{func}`, {library}'s. No Python error explains it: the crash is in {library} or a library "
+               "it calls. Try the run without the feature that uses {library}."),
+        "zh": ("进程因信号（{signal}）死在编译代码里：崩溃报告的调用栈里第一个有名字的函数是 {library} 的 `{func}`。没有 Python "
+               "报错能解释它：崩溃发生在 {library} 或它调用的库中。试试不用依赖 {library} 的那个功能运行。"),
+    },
     "wrapper_only": {
         "en": ("The log shows only a wrapper message: the real error was printed ABOVE it, in the engine "
                "core or worker process. Paste the lines above it, from the first `Traceback (most recent "

@@ -8,6 +8,7 @@ what would make the diagnosis slow.
 
 from __future__ import annotations
 
+import bisect
 import re
 import textwrap
 
@@ -49,6 +50,13 @@ def say(key: str, lang: str, **values) -> str:
 class CleanText(Record):
     text: str
     notes: list[str] = Factory(list)
+    # the lines of `text` that a bare carriage return started (a progress bar's redraws): the paste, as an editor
+    # or `grep -n` numbers it, has them on the line before (paste_line)
+    cr_lines: list[int] = Factory(list)
+
+    def paste_line(self, line_no: int) -> int:
+        """The number the paste itself gives line `line_no` of the text: a bare carriage return split no line of it."""
+        return line_no - bisect.bisect_right(self.cr_lines, line_no) if self.cr_lines else line_no
 
 
 def to_text(data: str | bytes, lang: str = "en") -> tuple[str, list[str]]:
@@ -119,10 +127,15 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
     if "\\" in text and "\\n" in text and '{"' in text:     # a backslash first: one memchr
         from .jsonlog import unpack
         text = unpack(text)
+    cr_lines: list[int] = []
     if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            cr_lines = _cr_lines(text)
+            text = text.replace("\r", "\n")
     if _double_spaced(text):
         text = text.replace("\n\n", "\n")
+        cr_lines = []                   # (numbered as the text is read: the paste's own numbers are twice as far)
     if "\x00" in text:                  # PostgreSQL refuses NUL in text; other controls are harmless
         text = text.replace("\x00", "")
     # A paste indented as a whole (Markdown's indented code block, a quote copied from a page or an editor) is
@@ -132,7 +145,18 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
     # pip prints a failed build's output near the end of its log: the last 256 KB are searched
     if text.find("[end of output]", max(0, len(text) - PIP_TAIL)) >= 0:
         text = _dedent_pip_output(text)
-    return CleanText(text=text, notes=notes)
+    return CleanText(text=text, notes=notes, cr_lines=cr_lines)
+
+
+def _cr_lines(text: str) -> list[int]:
+    """The line numbers that each bare carriage return of `text` starts once it is a line break (one count of the
+    line feeds between two of them, not a pass per line)."""
+    out, line = [], 1
+    parts = text.split("\r")
+    for part in parts[:-1]:
+        line += part.count("\n") + 1
+        out.append(line)
+    return out
 
 
 PIP_TAIL = 256 * 1024

@@ -33,6 +33,9 @@ _PREFIX = LazyRe(
       | (?:\[?(?P<glevel>[IWEF])\d{3,4}[ ]\d\d:\d\d:\d\d\.\d+[ ]+(?:\d+[ ])?|\[(?P<g2level>[IWEF])[ ])[\w.-]+:\d+\][ ]*  # glog (torch c10d, NCCL; gRPC's bare; torch 2.3's undated)
       | [ \t]*[\w.-]{1,80}:\d+:\d+[ ]\[\d+\][ ]NCCL[ ](?P<nlevel>INFO|TRACE)[ ]   # NCCL_DEBUG output: debugging, its failures are WARN
       | [ \t]*>[ ](?=\S)                                                      # a markdown quote
+      # after a date: Ray's C++ log ("[%Y-%m-%d %H:%M:%S,%e %L %P %t] %v", ray/src/ray/util/logging.cc) and its source,
+      # "E 812 812] logging.cc:447: " (its level not read: it relays what native code printed, a crash report's lines)
+      | [TDIWEC][ ]\d+[ ]\d+\][ ](?:[\w.-]+:\d+:[ ])?
       | [\w.]+[ ]\d+[ ]+(?P<xlevel>DEBUG|INFO|WARNING|ERROR|CRITICAL)[ ]+       # after a date: "xinference.core.model 822191 ERROR"
       | -[ ][\w.]+[ ]-[ ](?P<llevel>DEBUG|INFO|WARNING|ERROR|CRITICAL)[ ]-[ ]  # after a date: logging "- name - LEVEL - "
       | (?P<dlevel>DEBUG|INFO|WARNING|ERROR|CRITICAL)[ ]+\d+[ ]+\[[^\]\s]+:\d+\][ \t]?   # after a date: "LEVEL pid [file:line]"
@@ -117,11 +120,14 @@ _NATIVE = LazyRe(
     # levels 0 and 1 only (AMD_LOG_LEVEL's errors; 3 and 4 are its info and debug lines)
     r"|:[01]:\w+\.(?:cpp|hpp|h) *:\d+ *: \d+d? us: .{1,400}"
     r"|terminate called after throwing an instance of .{1,200}"
-    r"|\*\*\* (?:SIG[A-Z]{2,6}) received at time=.{0,200})$")
+    # abseil's failure handler (Ray's workers): "*** SIGSEGV received at time=1712345678 on cpu 3 ***"; glog's:
+    # "*** SIGSEGV (@0x0) received by PID 17711 (TID 0x7f89...) from PID 0; stack trace: ***" (crash_report)
+    r"|\*\*\* (?:SIG[A-Z]{2,6}|Signal \d{1,2}) (?:received at time=|\(@(?:0x)?[0-9a-f]{1,16}\) received by PID ).{0,200})$")
 # Words every such line has: a line without any is not matched at all (most lines of every paste).
 _NATIVE_WORDS = ("(src/", "Killed", "Segmentation fault", "Bus error", "Aborted", "Illegal instruction",
                  "killed", "segmentation fault", "bus error", "abort", "illegal hardware",
-                 "Floating point exception", "Fatal Python error", "terminate called", "*** SIG", "hipErrorNoBinaryForGpu",
+                 "Floating point exception", "Fatal Python error", "terminate called", "*** SIG", "*** Signal ",
+                 "hipErrorNoBinaryForGpu",
                  " us: ")
 
 
@@ -297,6 +303,8 @@ def _unformat(line: str) -> str:
     m = _QUOTE_OR_LIST.match(line)
     if m:
         line = line[m.end():]
+        if line.startswith("*** "):     # a crash banner quoted ("> *** SIGSEGV received at time=... ***")
+            return line
     m = _LABEL.match(line)
     if m:
         line = line[m.end():]
@@ -967,3 +975,60 @@ def fault_frames(text: str) -> tuple[str, list[tuple[str, str, str]]] | None:
     if current is None:
         return None
     return head.group(1), [(p.replace("\\", "/"), n, f) for p, n, f in _FAULT_FRAME.findall(current.group(2))]
+
+
+# The crash report of abseil's failure signal handler (Ray's workers install it) and of glog's, which it grew from.
+# abseil (absl/debugging/failure_signal_handler.cc, WriteSignalMessage: "*** %s received at time=%ld%s ***", " on cpu
+# %d"; then internal/examine_stack.cc, DumpPCAndFrameSizeAndSymbol: "%s@ %*p  (unknown)  %s" or "%s@ %*p  %9d  %s",
+# the prefix "PC: " for the signal's program counter, then "    " for each frame; "    @ ... and at least %d more
+# frames"):
+#   *** SIGSEGV received at time=1712345678 on cpu 3 ***
+#   PC: @     0x7f0c73d2944a  (unknown)  addProxyOpIfNeeded()
+#       @     0x7f3c7fab6090  1954032864  (unknown)
+# glog (src/signalhandler.cc, DumpTimeInfo, DumpSignalInfo, DumpStackFrameInfo: "PC: " or "    ", "@ ", the address
+# padded, " ", the symbol), the PC line above the signal's:
+#   *** Aborted at 1225095260 (unix time) try "date -d @1225095260" if you are using GNU date ***
+#   PC: @           0x412eb1 TestWaitingLogSink::send()
+#   *** SIGSEGV (@0x0) received by PID 17711 (TID 0x7f893090a6f0) from PID 0; stack trace: ***
+#       @     0x7f892fb417d0 (unknown)
+# Ray logs the report a second time behind its own prefix ("[2024-07-25 10:46:00,050 E 24036 24036] logging.cc:440: "):
+# each line is searched, not matched from its start.
+_CRASH_BANNER = LazyRe(r"\*\*\* (SIG[A-Z]{2,6}|Signal \d{1,2}) (?:received at time=|\(@(?:0x)?[0-9a-f]{1,16}\) received by PID )")
+_CRASH_FRAME = LazyRe(r"(?:^|[\s:])(PC: )?@ +(?:0x[0-9a-f]{1,16}|\(nil\)) +(?:(?:\(unknown\)|\d{1,12}) {2,})?(\S.{0,400}?)\s*$")
+# The way down of every abort, not the code that asked for it: libc's raise and abort, its checks of the heap and of
+# assertions (which abort for a caller), C++'s terminate.
+_ABORT_PATH = LazyRe(r"(?:__GI_)?(?:raise|gsignal|abort|__pthread_kill\w*|pthread_kill|__restore_rt|killpg?)"
+                     r"|(?:__libc_)?(?:c?free|malloc\w*|_int_free\w*|__libc_message\w*|__fortify_fail\w*|__assert_fail\w*)"
+                     r"|(?:__cxxabiv1::|__gnu_cxx::|std::)?__?\w*terminate\w*(?:\(\))?|__cxa_\w+(?:\(\))?"
+                     r"|\(unknown\)")
+CRASH_FRAMES = 8        # frames read below the banner
+
+
+def crash_report(text: str, line_no: int) -> tuple[str, str, bool] | None:
+    """(signal, function, whether it is the one the signal struck) of the abseil or glog crash report whose banner is
+    on line `line_no`: the function its "PC:" line names, else the first frame named that is not the way down of an
+    abort (libc's raise, C++'s terminate), which the crashed code called from; None when no function is named."""
+    starts = line_starts(text)
+    if not 1 < line_no + 1 <= len(starts):
+        return None
+    lines = text[starts[max(0, line_no - 2)]:].split("\n", CRASH_FRAMES + 4)[:CRASH_FRAMES + 3]
+    at = min(line_no - 1, 1)
+    banner = _CRASH_BANNER.search(lines[at])
+    if banner is None:
+        return None
+    pc, frames = None, []
+    if at and "received by PID" in lines[at]:       # glog's PC line is right above its signal's
+        m = _CRASH_FRAME.search(lines[0]) if "PC: @" in lines[0] else None
+        pc = m.group(2).strip() if m else None
+    for line in lines[at + 1:]:
+        m = _CRASH_FRAME.search(line) if "@ " in line and not _CRASH_BANNER.search(line) else None
+        if m is None or m.group(2).startswith("... and at least"):
+            break                       # the report's end (Ray prints each twice: the next one's banner)
+        if m.group(1):
+            pc = m.group(2).strip()
+        else:
+            frames.append(m.group(2).strip())
+    named = [s for s in ([pc] if pc else []) + frames if not _ABORT_PATH.fullmatch(s)]
+    if not named:
+        return None
+    return banner.group(1), named[0], named[0] == pc

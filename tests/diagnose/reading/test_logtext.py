@@ -112,3 +112,11 @@ def test_a_paste_indented_as_a_whole_is_read_at_its_margin():
     assert text.startswith("Traceback") and "\n  File" in text and "\nOSError" in text
     # a log whose first line alone is indented keeps its lines where they were
     assert logtext.clean("  a\nb\n").text == "  a\nb\n"
+
+
+def test_lines_a_bare_carriage_return_started_are_numbered_as_the_paste_numbers_them():
+    clean = logtext.clean("a\rb\r\nc\rd\re\nf")
+    assert clean.text.split("\n") == ["a", "b", "c", "d", "e", "f"]
+    # the paste's lines: "a\rb", "c\rd\re", "f"
+    assert [clean.paste_line(n) for n in range(1, 7)] == [1, 1, 2, 2, 2, 3]
+    assert logtext.clean("a\r\nb\nc").cr_lines == []

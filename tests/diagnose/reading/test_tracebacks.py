@@ -629,3 +629,44 @@ def test_faulthandlers_crashed_thread_is_the_current_one_wherever_it_comes():
     assert tracebacks.fault_frames(FAULT.replace("Current thread", "Thread")) is None
     assert tracebacks.fault_frames("Segmentation fault (core dumped)\n") is None
 
+
+
+# abseil's crash report as a Ray worker prints it (vllm#6918), Ray's second copy behind its C++ log's prefix
+ABSL = ("(RayWorkerWrapper pid=5993) *** SIGSEGV received at time=1722289279 on cpu 61 ***\n"
+        "(RayWorkerWrapper pid=5993) PC: @     0x7f0c73d2944a  (unknown)  addProxyOpIfNeeded()\n"
+        "(RayWorkerWrapper pid=5993)     @     0x7f3c7fab6090  1954032864  (unknown)\n"
+        "(RayWorkerWrapper pid=5993) [2024-07-29 21:41:19,242 E 5993 5993] logging.cc:440: *** SIGSEGV received at "
+        "time=1722289279 on cpu 61 ***\n"
+        "(RayWorkerWrapper pid=5993) [2024-07-29 21:41:19,242 E 5993 5993] logging.cc:440: PC: @     0x7f0c73d2944a  "
+        "(unknown)  addProxyOpIfNeeded()\n")
+# glog's (its docs/failures.md shape): the PC line above the signal's, a symbol after one space
+GLOG = ('*** Aborted at 1561115206 (unix time) try "date -d @1561115206" if you are using GNU date ***\n'
+        "PC: @     0x7fd8cf719428 gsignal\n"
+        "*** SIGABRT (@0x65b8) received by PID 26040 (TID 0x7fd8d67a6740) from PID 26040; stack trace: ***\n"
+        "    @     0x7fd8cfabf390 (unknown)\n"
+        "    @     0x7fd8cf71b02a abort\n"
+        "    @     0x7fd8cf76853c cfree\n"
+        "    @           0x652d17 caffe::MakeTempDir()\n")
+
+
+def test_a_crash_report_names_the_function_its_pc_line_names_else_the_first_below_the_way_down_of_an_abort():
+    assert tracebacks.crash_report(ABSL, 1) == ("SIGSEGV", "addProxyOpIfNeeded()", True)
+    assert tracebacks.crash_report(ABSL, 4) == ("SIGSEGV", "addProxyOpIfNeeded()", True)   # Ray's second copy
+    assert tracebacks.crash_report(ABSL, 2) is None                                       # no banner on that line
+    # glog: raise, abort and libc's heap check are how it died, not the code that asked for it
+    assert tracebacks.crash_report(GLOG, 3) == ("SIGABRT", "caffe::MakeTempDir()", False)
+    only_the_way_down = ABSL.replace("SIGSEGV", "SIGABRT").replace("addProxyOpIfNeeded()", "raise")
+    assert tracebacks.crash_report(only_the_way_down, 1) is None
+    unnamed = "*** SIGSEGV received at time=1 on cpu 3 ***\nPC: @     0x7f3c5f628350  (unknown)  (unknown)\n"
+    assert tracebacks.crash_report(unnamed, 1) is None
+
+
+def test_crash_banners_are_native_last_words_quoted_or_behind_rays_log_prefix():
+    for line in ("*** SIGSEGV received at time=1722289279 on cpu 61 ***",
+                 "*** SIGABRT (@0x65b8) received by PID 26040 (TID 0x7fd8d67a6740) from PID 26040; stack trace: ***",
+                 "*** Signal 11 received at time=1722289279 ***"):
+        assert tracebacks.is_native(line), line
+    for line in ("> *** SIGSEGV received at time=1722289279 on cpu 61 ***",
+                 "[2025-04-17 15:09:14,925 E 812 812] logging.cc:447: *** SIGSEGV received at time=1744873754 on cpu 137 ***"):
+        (m,) = tracebacks.messages(line + "\n")
+        assert m.native and m.text == "*** SIGSEGV received at time=" + line.split("time=")[1], line
