@@ -933,6 +933,24 @@ def _ptx_feature(values: dict, facts: dict) -> dict:
     return out
 
 
+@deriver("ptxas-feature-not-on-target")
+def _ptx_feature_not_on_target(values: dict, facts: dict) -> dict:
+    """The GPU's capability where the log names the GPU, whether the refused instruction is a TMA gather or scatter
+    copy (Hopper's and datacenter Blackwell's, not consumer Blackwell's), and whether it is, in a paste that shows
+    vLLM, the gpt-oss Triton MXFP4 MoE kernels' (triton_kernels' matmul_ogs emits them), whose switch to Marlin
+    differs by release."""
+    out: dict = {}
+    label = _gpu_capability(facts)
+    if label:
+        out["gpu_capability"] = label
+    feature = str(values.get("ptx_feature") or "")
+    if re.search(r"\.tile::(?:gather4|scatter4)\b", feature):
+        out["ptx_tma"] = "yes"
+        if facts.get("vllm_context") and re.match(r"sm_12\d", str(values.get("target_arch") or "")):
+            out["ptx_mxfp4_moe"] = "yes"
+    return out
+
+
 # Which of vLLM's code paths called FlashAttention on a GPU below Ampere, by the traceback's frames (`path:function`):
 # the first that matches names the path, and the fix for it. The vision encoder first (its frames sit above the
 # language model's, whose model file it shares), then MLA's prefill, then V0's FlashInfer backend (its prefill calls

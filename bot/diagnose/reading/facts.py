@@ -689,6 +689,9 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # LightLLM, whose logger copies vLLM's header ("INFO 12-02 09:36:21 [mem_manager.py:200] ..."), by its package
     # (`python -m lightllm.server.api_server`, lightllm/server/router/manager.py, lightllm/models/...)
     ("LightLLM", False, ("lightllm.", "lightllm/", "lightllm\\")),
+    # TokenSpeed, an inference engine with its own Triton fork (tokenspeed_triton), whose users paste the same ptxas and
+    # CUDA lines about Blackwell GPUs
+    ("TokenSpeed", False, ("tokenspeed",)),
     # ONNX Runtime's own messages name it in every form: its C++ sources and namespace
     # ("onnxruntime::CudaCall ... CUDA failure 35"), its log tags ("[E:onnxruntime:..."), its
     # "[ONNXRuntimeError]", its Python and Java packages; vLLM never loads it
