@@ -248,34 +248,36 @@ def test_the_steps_a_v0_model_runner_runs_at_once_are_multi_step_scheduling():
                     file="vllm/worker/model_runner.py") == [("num_scheduler_steps",)]
 
 
-def test_switches_of_vllms_configs_that_stand_for_a_setting_of_another_name():
+# (condition, function, file, the knobs found): names that stand for a setting of another name, or the model's
+READ_AS = [
     # ModelConfig.use_mla is False under VLLM_MLA_DISABLE=1: "no flag or variable changes it" was false
-    assert knobs_of("attn_selector_config.use_mla", function="CpuPlatform.get_attn_backend_cls",
-                    file="vllm/platforms/cpu.py") == [("VLLM_MLA_DISABLE",)]
-    assert knobs_of("scheduler_config.is_multi_step", function="HpuPlatform.check_and_update_config",
-                    file="vllm/platforms/hpu.py") == [("num_scheduler_steps",)]
-    assert knobs_of("not self.use_v2_model_runner", function="VllmConfig._verify_trace_replay_config",
-                    file="vllm/config/vllm.py") == [("VLLM_USE_V2_MODEL_RUNNER",)]
-    assert knobs_of("self.parallel_config.use_ubatching", function="VllmConfig.validate_mamba_cached_kernel",
-                    file="vllm/config/vllm.py") == [("enable_dbo", "ubatch_size")]
-    assert knobs_of("self.model_config.runner_type != 'generate'", function="VllmConfig.f",
-                    file="vllm/config/vllm.py") == [("runner", "task")]
+    ("attn_selector_config.use_mla", "CpuPlatform.get_attn_backend_cls", "vllm/platforms/cpu.py",
+     [("VLLM_MLA_DISABLE",)]),
+    ("scheduler_config.is_multi_step", "HpuPlatform.check_and_update_config", "vllm/platforms/hpu.py",
+     [("num_scheduler_steps",)]),
+    ("not self.use_v2_model_runner", "VllmConfig._verify_trace_replay_config", "vllm/config/vllm.py",
+     [("VLLM_USE_V2_MODEL_RUNNER",)]),
+    ("self.parallel_config.use_ubatching", "VllmConfig.validate_mamba_cached_kernel", "vllm/config/vllm.py",
+     [("enable_dbo", "ubatch_size")]),
+    ("self.model_config.runner_type != 'generate'", "VllmConfig.f", "vllm/config/vllm.py", [("runner", "task")]),
     # the draft model is the user's choice (--speculative-config), not the served model's own value
-    assert knobs_of("self.draft_model_config.uses_mrope", function="DraftModelProposer._raise_if_mrope",
-                    file="vllm/v1/spec_decode/draft_model.py") == [("speculative_config",)]
-    assert knobs_of("not self.model_config.is_moe", function="VllmConfig.f", file="vllm/config/vllm.py") == \
-        [(reads.MODEL,)]
+    ("self.draft_model_config.uses_mrope", "DraftModelProposer._raise_if_mrope", "vllm/v1/spec_decode/draft_model.py",
+     [("speculative_config",)]),
+    ("not self.model_config.is_moe", "VllmConfig.f", "vllm/config/vllm.py", [(reads.MODEL,)]),
+    # what vLLM's class for the architecture implements, and the setting that asks for it
+    ("not supports_lora(model)", "LoRAModelRunnerMixin.load_lora_model", "vllm/v1/worker/lora_model_runner_mixin.py",
+     [("enable_lora",)]),
+    ("not isinstance(model, SupportsLoRA)", "create_lora_manager", "vllm/lora/model_manager.py", [("enable_lora",)]),
+    ("not supports_eagle3(model)", "set_eagle3_aux_hidden_state_layers",
+     "vllm/v1/worker/gpu/spec_decode/eagle/eagle3_utils.py", [("speculative_config",)]),
+    ("assert supports_mrope(model)", "GPUModelRunner._init_mrope_positions", "vllm/v1/worker/gpu_model_runner.py",
+     [(reads.MODEL,)]),
+]
 
 
-def test_what_vllms_class_for_the_architecture_implements_and_the_setting_that_asks_for_it():
-    assert knobs_of("not supports_lora(model)", function="LoRAModelRunnerMixin.load_lora_model",
-                    file="vllm/v1/worker/lora_model_runner_mixin.py") == [("enable_lora",)]
-    assert knobs_of("not isinstance(model, SupportsLoRA)", function="create_lora_manager",
-                    file="vllm/lora/model_manager.py") == [("enable_lora",)]
-    assert knobs_of("not supports_eagle3(model)", function="set_eagle3_aux_hidden_state_layers",
-                    file="vllm/v1/worker/gpu/spec_decode/eagle/eagle3_utils.py") == [("speculative_config",)]
-    assert knobs_of("assert supports_mrope(model)", function="GPUModelRunner._init_mrope_positions",
-                    file="vllm/v1/worker/gpu_model_runner.py") == [(reads.MODEL,)]
+@pytest.mark.parametrize("condition,function,file,expected", READ_AS, ids=[r[0][:40] for r in READ_AS])
+def test_names_that_stand_for_a_setting_of_another_name_or_the_models(condition, function, file, expected):
+    assert knobs_of(condition, function=function, file=file) == expected
 
 
 def test_a_parsers_own_tokens_are_the_parser_chosen_and_the_tokenizer():
