@@ -217,6 +217,78 @@ TABLE: tuple[Read, ...] = (
        "GPU 的空闲（或已用）显存，在 vLLM 对模型做 profiling 前后各测一次：同一块 GPU 上的其他进程在这期间占用或释放显存"
        "（另一个正在启动的引擎、训练进程）会让测量失真。让每个引擎用自己的 GPU，或者依次启动它们。",
        files=r"/worker/(?:gpu_)?worker\.py$", functions=r"determine_available_memory|memory_footprint|profile"),
+    # --- switches of vLLM's configs that stand for a setting of another name -----------------------------
+    # (ModelConfig.use_mla: `if envs.VLLM_MLA_DISABLE: return False`, then the architecture decides; "MLA is not
+    # supported on CPU" was told that no flag or variable changes it)
+    _r(_ANY + r"use_mla", ("VLLM_MLA_DISABLE",),
+       "whether the model runs with MLA (multi-head latent attention, as DeepSeek-V2/V3 and their kin do): the "
+       "model's architecture decides, unless `VLLM_MLA_DISABLE=1` turns it off (vLLM then runs the model with "
+       "ordinary multi-head attention, whose KV cache takes more memory).",
+       "模型是否使用 MLA（多头潜在注意力，DeepSeek-V2/V3 等模型使用）：由模型架构决定，除非 `VLLM_MLA_DISABLE=1` 关闭它"
+       "（vLLM 随后用普通多头注意力运行该模型，KV cache 占用更多显存）。"),
+    # SchedulerConfig.is_multi_step (0.5-0.9): `num_scheduler_steps > 1`
+    _r(_ANY + r"is_multi_step", ("num_scheduler_steps",),
+       "multi-step scheduling, on when the scheduler steps setting below is above 1.",
+       "multi-step 调度：下面的调度步数设置大于 1 时开启。"),
+    # VllmConfig.use_v2_model_runner (0.23+): the variable when set, else the release decides
+    _r(_ANY + r"use_v2_model_runner", ("VLLM_USE_V2_MODEL_RUNNER",),
+       "whether the V2 model runner runs: `VLLM_USE_V2_MODEL_RUNNER` chooses (`1` V2, `0` V1); unset, the release "
+       "decides from the features in use, and some features require V2.",
+       "是否使用 V2 model runner：由 `VLLM_USE_V2_MODEL_RUNNER` 选择（`1` 为 V2，`0` 为 V1）；不设置时由版本根据所用功能决定，"
+       "有些功能要求 V2。"),
+    # ParallelConfig.use_ubatching: `self.enable_dbo or self.ubatch_size > 1`
+    _r(_ANY + r"use_ubatching", ("enable_dbo", "ubatch_size"),
+       "micro-batching, on when the settings below ask for it (dual-batch overlap on, or a micro-batch size above 1).",
+       "微批处理：下面的设置要求时开启（打开 dual-batch overlap，或微批大小大于 1）。"),
+    # ModelConfig.runner_type: `_get_runner_type(architectures, self.runner, ...)`
+    _r(_ANY + r"model_config\.runner_type", ("runner", "task"),
+       "the runner vLLM uses for the model (`generate` or `pooling`): the model's architecture decides, unless the "
+       "setting below names one.",
+       "vLLM 运行该模型所用的 runner（`generate` 或 `pooling`）：由模型架构决定，除非下面的设置指定了一个。"),
+    # the draft model of speculative decoding is the user's choice, its values are its own `config.json`'s
+    _r(_ANY + r"draft_model_config(?:\.\w+)+(?:\(.*\))?", ("speculative_config",),
+       "a value of the draft model's (from its own `config.json`): the draft model is the one the speculative "
+       "decoding setting below names; choose another draft model or method, or run without speculative decoding.",
+       "草稿模型的值（来自它自己的 `config.json`）：草稿模型由下面的投机解码设置指定；换一个草稿模型或方法，或者不用投机解码。"),
+    # --- what vLLM's class for the model's architecture implements -------------------------------------
+    # ("Qwen2VLForConditionalGeneration does not support LoRA yet.": `not supports_lora(model)`, reached only
+    # when LoRA is on)
+    _r(r"supports_lora\(.*\)|isinstance\(\w+, SupportsLoRA\)|(?:\w+\.)*supported_lora_modules|"
+       r"hasattr\(.*'supported_lora_modules'\)", ("enable_lora",),
+       "whether vLLM's implementation of the model's architecture supports LoRA adapters: the model's own, which "
+       "no flag adds. LoRA is on because of the setting below: leave it out to serve the model without adapters, "
+       "or serve a model whose architecture vLLM's LoRA support covers (its supported-models list marks them).",
+       "vLLM 对该模型架构的实现是否支持 LoRA 适配器：这是模型自己的，没有参数能加上。LoRA 是因下面的设置而开启的："
+       "去掉它就不带适配器运行模型，或者换一个 vLLM 的 LoRA 支持覆盖的架构（支持模型列表里有标注）。"),
+    _r(r"supports_eagle3\(.*\)", ("speculative_config",),
+       "whether vLLM's implementation of the target model's architecture supports EAGLE-3 (it must hand the draft its "
+       "auxiliary hidden states): the model's own. The speculative decoding setting below asks for EAGLE-3: use "
+       "another method, or a target model that supports it.",
+       "vLLM 对目标模型架构的实现是否支持 EAGLE-3（需要把辅助隐藏状态交给草稿模型）：这是模型自己的。下面的投机解码设置"
+       "要求 EAGLE-3：换一种方法，或者换一个支持它的目标模型。"),
+    _r(r"supports_(?:mrope|xdrope)\(.*\)", (MODEL,),
+       "whether vLLM's implementation of the model's architecture computes these rotary positions: the model's "
+       "own, not a setting: no flag changes it.",
+       "vLLM 对该模型架构的实现是否计算这种旋转位置编码：这是模型自己的，不是设置项：没有参数能改它。"),
+    # --- the tool-call and reasoning parsers' own tokens --------------------------------------------------
+    # ("DeepSeek-V3.1 Tool parser could not locate tool call start/end tokens in the tokenizer!": a parser
+    # chosen for another model family, or another model's tokenizer)
+    _r(r"(?:\w+\.)*\w*token_ids?", ("tool_call_parser", "tokenizer"),
+       "the special tokens this tool-call parser looks up in the tokenizer vLLM loaded, which mark a tool call in "
+       "the model's output: only the model family the parser was written for has them. Choose the parser that "
+       "matches your model with the setting below; if the tokenizer setting names another model's tokenizer, use "
+       "the model's own.",
+       "这个工具调用解析器在 vLLM 加载的分词器里查找的特殊 token（它们在模型输出里标记工具调用）：只有该解析器所针对的"
+       "模型系列才有。用下面的设置选择与你的模型相符的解析器；如果分词器设置指向了别的模型的分词器，请改用模型自己的。",
+       functions=r"ToolParser\.__init__$"),
+    _r(r"(?:\w+\.)*\w*token_ids?", ("reasoning_parser", "tokenizer"),
+       "the special tokens this reasoning parser looks up in the tokenizer vLLM loaded, which mark the reasoning "
+       "in the model's output: only the model family the parser was written for has them. Choose the parser that "
+       "matches your model with the setting below; if the tokenizer setting names another model's tokenizer, use "
+       "the model's own.",
+       "这个推理解析器在 vLLM 加载的分词器里查找的特殊 token（它们在模型输出里标记推理内容）：只有该解析器所针对的"
+       "模型系列才有。用下面的设置选择与你的模型相符的解析器；如果分词器设置指向了别的模型的分词器，请改用模型自己的。",
+       functions=r"ReasoningParser\.__init__$"),
     # --- the tokenizer and the vocabulary token ids are checked against --------------------------------
     # ("Token id 32768 is out of vocabulary": `max_input_id > max(tokenizer.max_token_id, model_vocab_size - 1)`)
     _r(r"(?:\w+\.)*(?:tokenizer|model_tokenizer)\.(?:max_token_id|vocab_size|vocab|get_vocab\(\)|all_special_ids|"
@@ -235,7 +307,8 @@ TABLE: tuple[Read, ...] = (
        r"(?:\w+\.)*model_config\.(?:get_num_attention_heads|get_num_kv_heads|get_total_num_kv_heads|get_hidden_size|"
        r"get_head_size|get_vocab_size|get_num_layers|get_num_experts|get_layers_start_end_indices)\(.*\)|"
        r"(?:\w+\.)*model_config\.(?:is_multimodal_model|is_encoder_decoder|architecture|architectures|is_hybrid|"
-       r"use_mla|is_attention_free|has_inner_state|is_cross_encoder|hf_config|hf_text_config)|"
+       r"is_attention_free|has_inner_state|is_cross_encoder|hf_config|hf_text_config|is_moe|"
+       r"is_diffusion|uses_mrope|embedding_mode)|"
        r"(?:\w+\.)*(?:total_num_attention_heads|total_num_kv_heads|num_attention_heads|num_key_value_heads)",
        (MODEL,),
        *_OWN),

@@ -246,3 +246,71 @@ def test_the_gpus_free_memory_around_profiling_is_the_gpu_this_process_sees():
 def test_the_steps_a_v0_model_runner_runs_at_once_are_multi_step_scheduling():
     assert knobs_of("num_steps > 1", function="ModelRunner.execute_model",
                     file="vllm/worker/model_runner.py") == [("num_scheduler_steps",)]
+
+
+# (condition, function, file, the knobs found): names that stand for a setting of another name, or the model's
+READ_AS = [
+    # ModelConfig.use_mla is False under VLLM_MLA_DISABLE=1: "no flag or variable changes it" was false
+    ("attn_selector_config.use_mla", "CpuPlatform.get_attn_backend_cls", "vllm/platforms/cpu.py",
+     [("VLLM_MLA_DISABLE",)]),
+    ("scheduler_config.is_multi_step", "HpuPlatform.check_and_update_config", "vllm/platforms/hpu.py",
+     [("num_scheduler_steps",)]),
+    ("not self.use_v2_model_runner", "VllmConfig._verify_trace_replay_config", "vllm/config/vllm.py",
+     [("VLLM_USE_V2_MODEL_RUNNER",)]),
+    ("self.parallel_config.use_ubatching", "VllmConfig.validate_mamba_cached_kernel", "vllm/config/vllm.py",
+     [("enable_dbo", "ubatch_size")]),
+    ("self.model_config.runner_type != 'generate'", "VllmConfig.f", "vllm/config/vllm.py", [("runner", "task")]),
+    # the draft model is the user's choice (--speculative-config), not the served model's own value
+    ("self.draft_model_config.uses_mrope", "DraftModelProposer._raise_if_mrope", "vllm/v1/spec_decode/draft_model.py",
+     [("speculative_config",)]),
+    ("not self.model_config.is_moe", "VllmConfig.f", "vllm/config/vllm.py", [(reads.MODEL,)]),
+    # what vLLM's class for the architecture implements, and the setting that asks for it
+    ("not supports_lora(model)", "LoRAModelRunnerMixin.load_lora_model", "vllm/v1/worker/lora_model_runner_mixin.py",
+     [("enable_lora",)]),
+    ("not isinstance(model, SupportsLoRA)", "create_lora_manager", "vllm/lora/model_manager.py", [("enable_lora",)]),
+    ("not supports_eagle3(model)", "set_eagle3_aux_hidden_state_layers",
+     "vllm/v1/worker/gpu/spec_decode/eagle/eagle3_utils.py", [("speculative_config",)]),
+    ("assert supports_mrope(model)", "GPUModelRunner._init_mrope_positions", "vllm/v1/worker/gpu_model_runner.py",
+     [(reads.MODEL,)]),
+]
+
+
+@pytest.mark.parametrize("condition,function,file,expected", READ_AS, ids=[r[0][:40] for r in READ_AS])
+def test_names_that_stand_for_a_setting_of_another_name_or_the_models(condition, function, file, expected):
+    assert knobs_of(condition, function=function, file=file) == expected
+
+
+def test_a_parsers_own_tokens_are_the_parser_chosen_and_the_tokenizer():
+    cond = "self.tool_calls_start_token_id is None or self.tool_calls_end_token_id is None"
+    assert knobs_of(cond, function="DeepSeekV31ToolParser.__init__",
+                    file="vllm/tool_parsers/deepseekv31_tool_parser.py") == [("tool_call_parser", "tokenizer")]
+    assert knobs_of("self.start_token_id is None or self.end_token_id is None",
+                    function="DeepSeekR1ReasoningParser.__init__",
+                    file="vllm/reasoning/deepseek_r1_reasoning_parser.py") == [("reasoning_parser", "tokenizer")]
+    # a token id elsewhere is no parser's
+    assert knobs_of("token_id is None", function="Foo.__init__", file="vllm/v1/engine/x.py") == []
+
+
+# real messages of the index (vLLM's own templates), each told before that none of the names was a knob
+# (or, for MLA, that no flag or variable changes what the check reads)
+NAMED = [
+    ("DeepSeek-V3.1 Tool parser could not locate tool call start/end tokens in the tokenizer!", "`--tool-call-parser`"),
+    ("DeepSeek R1 reasoning parser could not locate think start/end tokens in the tokenizer!", "`--reasoning-parser`"),
+    ("{model.__class__.__name__} does not support LoRA yet.", "`--enable-lora`"),
+    ("MLA is not supported on CPU.", "`VLLM_MLA_DISABLE`"),
+    ("Multi-step execution is not implemented for HPU", "`--num-scheduler-steps`"),
+    ("FlashInfer ReplaySSM does not support microbatching", "`--enable-dbo`"),
+    ("Speculative Decoding with draft models does not support M-RoPE yet", "`--speculative-config`"),
+]
+
+
+@pytest.mark.parametrize("template,knob", NAMED, ids=[t[:30] for t, _ in NAMED])
+def test_real_messages_name_the_knob_behind_what_the_check_reads(template, knob):
+    idx = load_index()
+    site = next((s for s in idx.sites if s.template == template), None)
+    if site is None:
+        pytest.skip("the index no longer has this template")
+    d = diagnose(_paste(site, site.latest_where()["release"])).diagnoses[0]
+    assert d.rule_id == "vllm-check-failed"
+    assert NO_KNOB not in d.fix and knob in d.cause
+    assert "What the check reads is the model's own" not in d.fix
