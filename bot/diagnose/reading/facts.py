@@ -765,12 +765,17 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # LoRA trainers for image models (kohya's sd-scripts and the GUIs around it)
     ("kohya_ss / sd-scripts", False, ("kohya", "sd-scripts", "lora-scripts")),
     # the other image and video LoRA trainers: SimpleTuner, ostris' ai-toolkit, kohya's musubi-tuner for video
-    # models, diffusion-pipe, EveryDream (their packages and checkouts, and ai-toolkit by its name wherever a paste
-    # says it: "training LoRa ... using ai-toolkit on runpod"); ai-toolkit's run.py also by its job banner
-    # and its failure line ("# Running job: my_first_lora_v1", "Error running job: CUDA error: ...")
+    # models, diffusion-pipe, EveryDream (their packages and checkouts). ai-toolkit prints no name of its own: by its
+    # checkout's folder in a path ("/workspace/ai-toolkit/run.py", a frame in "C:\\ai-toolkit\\toolkit\\job.py"), its
+    # repository (a clone of ostris/ai-toolkit), its training process's module in a frame
+    # (jobs/process/BaseSDTrainProcess.py), its run.py's job banner and failure line ("# Running job:
+    # my_first_lora_v1", "Error running job: CUDA error: ..."), and its name quoted where a user says it ('training
+    # LoRa ... using "ai-toolkit" on "runpod"'): not the bare word, which another folder or package holds
+    # ("my-ai-toolkit/", "azure-ai-toolkit")
     ("a diffusion LoRA trainer (SimpleTuner, ai-toolkit, musubi-tuner, diffusion-pipe, EveryDream)", False,
-     ("simpletuner", "ai-toolkit", "musubi-tuner", "musubi_tuner", "diffusion-pipe",
-      "everydream", "# running job: ", "error running job: ")),
+     ("simpletuner", "/ai-toolkit/", "\\ai-toolkit\\", "ostris/ai-toolkit", '"ai-toolkit"', "`ai-toolkit`",
+      "jobs/process/basesdtrainprocess", "jobs\\process\\basesdtrainprocess", "musubi-tuner", "musubi_tuner",
+      "diffusion-pipe", "everydream", "# running job: ", "error running job: ")),
     # voice conversion: RVC (Retrieval-based-Voice-Conversion-WebUI, its infer-web.py and infer/modules/vc/),
     # its front end Applio, so-vits-svc
     ("a voice conversion app (RVC, Applio, so-vits-svc)", False,

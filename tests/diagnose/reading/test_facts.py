@@ -970,6 +970,20 @@ def test_image_medical_and_voice_trainers_show_themselves():
     assert facts.foreign_context("vllm serve openai/whisper-large-v3\n" + error)[0] is None
 
 
+def test_ai_toolkit_by_its_checkout_its_frames_or_its_name_quoted_not_the_bare_word():
+    error = "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+    trainer = "a diffusion LoRA trainer"
+    for text in ("python /workspace/ai-toolkit/run.py config/my_first_lora.yaml\n",
+                 'File "C:\\ai-toolkit\\toolkit\\job.py", line 28, in get_job\n',
+                 "git clone https://github.com/ostris/ai-toolkit.git\n",
+                 'File "/app/jobs/process/BaseSDTrainProcess.py", line 2093, in run\n',
+                 'I hit this when training LoRa with "flux-2-klein-base-9b" using "ai-toolkit" on "runpod":\n'):
+        assert trainer in (facts.foreign_context(text + error)[0] or ""), text
+    # the word inside another folder's or package's name is no sign of it
+    for text in ("python /home/me/my-ai-toolkit/check_gpu.py\n", "Successfully installed azure-ai-toolkit-1.2.0\n"):
+        assert trainer not in (facts.foreign_context(text + error)[0] or ""), text
+
+
 def test_a_vllm_switch_that_is_off_shows_no_vllm():
     # a GRPOConfig dump and a server's config dict (xusenlinzy/api-for-open-llm's 'USE_VLLM': False) name vLLM's options
     nccl = "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1331, unhandled cuda error\n"
