@@ -19,6 +19,13 @@ from __future__ import annotations
 
 from bot.base.record import Factory, Record
 
+# The rule families a source answers from its index, which need no patterns (a family rule's texts are filled from
+# the index): vLLM's own source (vllm/families.py) and the stack beneath vLLM (stack/stack_families.py). The rule
+# book checks a rule's family against both; each source asks for the rules of its own.
+VLLM_FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package", "module-gone")
+STACK_FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "hub-http", "stack-site", "import-name",
+                  "attribute-name", "module-missing", "call-signature")
+
 
 class Candidate(Record):
     """A rule that explains one error message of the log, as a source found it."""

@@ -768,12 +768,17 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # LoRA trainers for image models (kohya's sd-scripts and the GUIs around it)
     ("kohya_ss / sd-scripts", False, ("kohya", "sd-scripts", "lora-scripts")),
     # the other image and video LoRA trainers: SimpleTuner, ostris' ai-toolkit, kohya's musubi-tuner for video
-    # models, diffusion-pipe, EveryDream (their packages and checkouts, and ai-toolkit by its name wherever a paste
-    # says it: "training LoRa ... using ai-toolkit on runpod"); ai-toolkit's run.py also by its job banner
-    # and its failure line ("# Running job: my_first_lora_v1", "Error running job: CUDA error: ...")
+    # models, diffusion-pipe, EveryDream (their packages and checkouts). ai-toolkit prints no name of its own: by its
+    # checkout's folder in a path ("/workspace/ai-toolkit/run.py", a frame in "C:\\ai-toolkit\\toolkit\\job.py"), its
+    # repository (a clone of ostris/ai-toolkit), its training process's module in a frame
+    # (jobs/process/BaseSDTrainProcess.py), its run.py's job banner and failure line ("# Running job:
+    # my_first_lora_v1", "Error running job: CUDA error: ..."), and its name quoted where a user says it ('training
+    # LoRa ... using "ai-toolkit" on "runpod"'): not the bare word, which another folder or package holds
+    # ("my-ai-toolkit/", "azure-ai-toolkit")
     ("a diffusion LoRA trainer (SimpleTuner, ai-toolkit, musubi-tuner, diffusion-pipe, EveryDream)", False,
-     ("simpletuner", "ai-toolkit", "musubi-tuner", "musubi_tuner", "diffusion-pipe",
-      "everydream", "# running job: ", "error running job: ")),
+     ("simpletuner", "/ai-toolkit/", "\\ai-toolkit\\", "ostris/ai-toolkit", '"ai-toolkit"', "`ai-toolkit`",
+      "jobs/process/basesdtrainprocess", "jobs\\process\\basesdtrainprocess", "musubi-tuner", "musubi_tuner",
+      "diffusion-pipe", "everydream", "# running job: ", "error running job: ")),
     # voice conversion: RVC (Retrieval-based-Voice-Conversion-WebUI, its infer-web.py and infer/modules/vc/),
     # its front end Applio, so-vits-svc
     ("a voice conversion app (RVC, Applio, so-vits-svc)", False,
@@ -1148,9 +1153,11 @@ def foreign_shape(text: str) -> str | None:
 # linear.py), and importing it imports vLLM, which prints its platform line ("INFO 04-03 04:46:18 __init__.py:190]
 # Automatically detected platform cuda.") and patches torch (a "vllm/utils.py ... in _patched_set_stream" frame under
 # SGLang's scheduler). Where the engine's own server runs (its srt package in a frame or a module path, its launcher,
-# its server arguments, its record headers) and nothing shows vLLM's engine starting, vLLM's lines and frames are a
-# library's inside that engine: the log is the engine's, whatever vLLM printed. (name, lower-case markers, the names
-# of its _FOREIGN_SHAPES)
+# its server arguments) and nothing shows vLLM's engine starting, vLLM's lines and frames are a library's inside that
+# engine: the log is the engine's, whatever vLLM printed. Its record headers alone say less: they make vLLM's import
+# lines the engine's (the platform line), not a traceback through vLLM's own files, which a user may paste beside
+# them from a vLLM run; that stays vLLM's as any other program's shape does. (name, lower-case markers, the names of
+# its _FOREIGN_SHAPES)
 _VLLM_AS_LIBRARY = [
     ("SGLang", ("sglang/srt/", "sglang\\srt\\", "sglang.srt.", "sglang.launch_server", "server_args=serverargs("),
      ("SGLang (its `[date TP0]` log records)", "SGLang (its `[gpu_id=N]` log records)")),
@@ -1162,14 +1169,18 @@ _VLLM_ENGINE_RAN = ("vllm api server version", "non-default args", "llm engine (
                     "vllm.entrypoints", "vllm/entrypoints", "[llm.py:", "from vllm import llm")
 
 
-def vllm_as_library(text: str, low: str) -> str | None:
+def vllm_as_library(text: str, low: str, shape: str | None = ...) -> str | None:
     """The engine whose own server the paste shows running with vLLM imported as a library inside it, where vLLM's
-    engine never starts (`low` is the text in lower case)."""
+    engine never starts (`low` is the text in lower case; `shape`, foreign_shape's answer where the caller has it)."""
     if any(m in low for m in _VLLM_ENGINE_RAN):          # first: a vLLM log names its engine in its first lines
         return None
-    shapes = dict(_FOREIGN_SHAPES)
-    return next((name for name, markers, own in _VLLM_AS_LIBRARY
-                 if any(m in low for m in markers) or any(shapes[n].search(text) for n in own)), None)
+    named = next((name for name, markers, _ in _VLLM_AS_LIBRARY if any(m in low for m in markers)), None)
+    if named:
+        return named
+    shape = foreign_shape(text) if shape is ... else shape
+    if shape is None or 'File "' in text and _VLLM_FRAME.search(text):   # vLLM's traceback beside the records
+        return None
+    return next((name for name, _, own in _VLLM_AS_LIBRARY if shape in own), None)
 
 
 # What another program does, where nothing names it: signs read only where the paste does not mention vLLM at
@@ -2508,16 +2519,18 @@ def _markers_present(low: str):
 
 
 def foreign_context(text: str, low: str | None = None, install: bool | None = None,
-                    os_hint: str | None = None, library=...) -> tuple[str | None, bool]:
+                    os_hint: str | None = None, library=..., shape=...) -> tuple[str | None, bool]:
     """(the program that printed this log when it is evidently not vLLM, whether that holds even
     when vLLM is mentioned): a named stack, an executable the loader could not start, Python
     tracebacks none of whose frames are in vLLM (unless they are a client's that relays a server's
     error), or native Windows (`os_hint`) with no word of vLLM; an engine that imports vLLM as a library even where
-    vLLM printed. `low` is the text in lower case; `library`, vllm_as_library's answer where the caller has it."""
+    vLLM printed. `low` is the text in lower case; `library` and `shape`, vllm_as_library's and foreign_shape's answers
+    where the caller has them."""
     low = text.lower() if low is None else low
     if vllm_install(text, low) if install is None else install:
         return None, False
-    library = vllm_as_library(text, low) if library is ... else library
+    shape = foreign_shape(text) if shape is ... else shape
+    library = vllm_as_library(text, low, shape) if library is ... else library
     if library:
         return library, True
     present = _markers_present(low)
@@ -2538,7 +2551,6 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     for name, strict, markers in _FOREIGN:
         if present(markers):
             return name, strict or named_only()
-    shape = foreign_shape(text)
     if shape:
         return shape, named_only()
     if _relayed_server_error(text) or _VLLM_SERVER_ERROR.search(text):
@@ -2770,12 +2782,12 @@ def extract(text: str, error_lines: str = "") -> dict:
     if total and "." not in total and float(total) > 4096:        # nvidia-smi MiB
         total = f"{float(total) / 1024:.2f}"
     # vLLM's lines inside another engine that imports it as a library are that engine's log's, not a run of vLLM
-    printed = vllm_printed(text)
-    library = vllm_as_library(text, low) if printed else None
+    printed, shape = vllm_printed(text), foreign_shape(text)
+    library = vllm_as_library(text, low, shape) if printed else None
     printed = printed and library is None
     install = vllm_install(text, low)
     env = environment(text, low, error_lines)
-    foreign, strict = foreign_context(text, low, install, env["os_hint"], library)
+    foreign, strict = foreign_context(text, low, install, env["os_hint"], library, shape)
     server_error = foreign is None and bool(_VLLM_SERVER_ERROR.search(text))
     vllm_context = printed or server_error or _mentions_vllm(low) or vllm_mode(low)
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None

@@ -501,6 +501,56 @@ def test_vllm_imported_as_a_library_inside_another_engine_is_that_engines_log():
     assert facts.vllm_as_library(both, both.lower()) is None and facts.extract(both)["vllm_printed"]
 
 
+# SGLang's record headers (its scheduler's "[date TP0]"), and a traceback through vLLM's own files with none of vLLM's
+# start lines (the frames of a vLLM 0.11 run's linear layer)
+_SGLANG_RECORDS = ("[2025-03-11 15:02:44 TP0] Init torch distributed begin.\n"
+                   "[2025-03-11 15:02:46 TP0] Load weight begin. avail mem=78.50 GB\n")
+_VLLM_TRACEBACK = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/torch/.venv/lib/python3.12/site-packages/vllm/model_executor/layers/linear.py", line 567, in forward\n'
+    "    output_parallel = self.quant_method.apply(self, input_, bias)\n"
+    '  File "/opt/torch/.venv/lib/python3.12/site-packages/vllm/model_executor/layers/linear.py", line 228, in apply\n'
+    "    return dispatch_unquantized_gemm()(layer, x, layer.weight, bias)\n"
+    "RuntimeError: CUDA error: an illegal memory access was encountered\n")
+
+
+def test_a_vllm_traceback_beside_sglang_records_stays_vllms():
+    from bot.diagnose.pipeline import not_vllm
+    paste = _SGLANG_RECORDS + _VLLM_TRACEBACK
+    assert facts.vllm_as_library(paste, paste.lower()) is None
+    f = facts.extract(paste)
+    assert f["vllm_printed"] and not f["foreign_strict"] and not_vllm(f) is None
+    # SGLang's records with vLLM's import line alone (SGLang <= 0.4 imports vLLM): SGLang's log
+    imported = _SGLANG_RECORDS + "INFO 03-11 15:02:39 __init__.py:190] Automatically detected platform cuda.\n"
+    f = facts.extract(imported)
+    assert not f["vllm_printed"] and not_vllm(f) == "SGLang"
+    # SGLang's own package in the frames: vLLM's frames are a library's inside SGLang's scheduler, records or not
+    srt = ('  File "/env/lib/python3.12/site-packages/sglang/srt/managers/scheduler.py", line 1748, in run_scheduler\n')
+    for paste in (_SGLANG_RECORDS + srt + _VLLM_TRACEBACK, srt + _VLLM_TRACEBACK):
+        f = facts.extract(paste)
+        assert f["foreign_strict"] and not_vllm(f) == "SGLang"
+
+
+def test_the_library_engines_record_shapes_are_searched_once(monkeypatch):
+    # vllm_as_library takes foreign_shape's answer: SGLang's record patterns are not searched again for it
+    names = {n for _, _, own in facts._VLLM_AS_LIBRARY for n in own}
+    assert names <= {n for n, _ in facts._FOREIGN_SHAPES}
+    searched = []
+
+    class Counted:
+        def __init__(self, name, pattern):
+            self.name, self.pattern = name, pattern
+
+        def search(self, text):
+            searched.append(self.name)
+            return self.pattern.search(text)
+
+    monkeypatch.setattr(facts, "_FOREIGN_SHAPES", [(n, Counted(n, p)) for n, p in facts._FOREIGN_SHAPES])
+    paste = "INFO 03-11 15:02:39 __init__.py:190] Automatically detected platform cuda.\n" + _VLLM_TRACEBACK
+    facts.extract(paste)
+    assert searched and len(searched) == len(set(searched))
+
+
 def test_a_trainer_that_runs_vllm_is_another_program_only_where_vllm_is_not_mentioned():
     alone = "torch.OutOfMemoryError: CUDA out of memory.\nUnsloth: Will patch your computer to enable 2x faster free finetuning.\n"
     assert facts.foreign_context(alone)[0] == "Unsloth"
@@ -918,6 +968,20 @@ def test_image_medical_and_voice_trainers_show_themselves():
         assert name in (facts.foreign_context(text + error)[0] or ""), name
     # vLLM serving Whisper is vLLM's
     assert facts.foreign_context("vllm serve openai/whisper-large-v3\n" + error)[0] is None
+
+
+def test_ai_toolkit_by_its_checkout_its_frames_or_its_name_quoted_not_the_bare_word():
+    error = "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+    trainer = "a diffusion LoRA trainer"
+    for text in ("python /workspace/ai-toolkit/run.py config/my_first_lora.yaml\n",
+                 'File "C:\\ai-toolkit\\toolkit\\job.py", line 28, in get_job\n',
+                 "git clone https://github.com/ostris/ai-toolkit.git\n",
+                 'File "/app/jobs/process/BaseSDTrainProcess.py", line 2093, in run\n',
+                 'I hit this when training LoRa with "flux-2-klein-base-9b" using "ai-toolkit" on "runpod":\n'):
+        assert trainer in (facts.foreign_context(text + error)[0] or ""), text
+    # the word inside another folder's or package's name is no sign of it
+    for text in ("python /home/me/my-ai-toolkit/check_gpu.py\n", "Successfully installed azure-ai-toolkit-1.2.0\n"):
+        assert trainer not in (facts.foreign_context(text + error)[0] or ""), text
 
 
 def test_a_vllm_switch_that_is_off_shows_no_vllm():

@@ -15,6 +15,7 @@ import zlib
 
 from bot.base.record import Factory, Record
 from bot.base.versions import valid_specifier
+from bot.diagnose.knowledge import STACK_FAMILIES, VLLM_FAMILIES
 
 from . import guards
 
@@ -34,13 +35,8 @@ WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "
 TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "fix", "verified",
             "versions", "related", "repro", "fix_settings", "fix_env", "references", "notes", "family",
             "points_above"}
-# A family rule is answered from the index of vLLM's own source (bot/diagnose/knowledge/vllm/families.py finds the
-# message, its texts are filled from the index): it needs no patterns, and ranks below the rules
-# written by hand.
-VLLM_FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package", "module-gone")
-# answered from the stack index (bot/diagnose/knowledge/stack/families.py): the layers beneath vLLM
-STACK_FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "hub-http", "stack-site", "import-name", "attribute-name", "module-missing",
-                  "call-signature")
+# A family rule is answered from an index (vLLM's own source, or the stack beneath vLLM): it needs no patterns, and
+# ranks below the rules written by hand.
 FAMILIES = VLLM_FAMILIES + STACK_FAMILIES
 MATCH_KEYS = {"patterns", "fuzzy", "scope", "when", "cleared_by", "cleared_before"}
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

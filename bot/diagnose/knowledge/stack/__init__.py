@@ -19,8 +19,7 @@ answers never loads the index, nor the modules that read it.
 
 from __future__ import annotations
 
-FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "hub-http", "stack-site", "import-name", "attribute-name", "module-missing",
-            "call-signature")
+from bot.diagnose.knowledge import STACK_FAMILIES as FAMILIES     # the families this source answers
 
 
 def candidates(book, found: list, strong: list, text: str, facts: dict) -> list:

@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import os
 
+from bot.diagnose.knowledge import VLLM_FAMILIES     # the families this source answers
+
 # Hand-written rules about names a release lacks: their text says, from the index, which
 # releases had the name and what replaced it (answers.for_rule); the tool-call rules list the
 # release's parsers.
 COMPLETES = ("unexpected-keyword-argument", "cli-bad-args", "tool-call-parser-missing", "tool-call-parse-failed")
-# The families this source answers (the rule book's VLLM_FAMILIES).
-VLLM_FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package", "module-gone")
 
 
 def load_index():

@@ -15,11 +15,13 @@ from __future__ import annotations
 import ast
 import re
 
-from .conditions import _AMBIGUOUS
+from .conditions import _AMBIGUOUS, _FLIP, _NEGATE
 from .conditions import _parse as parse_condition
 from .reads import find
 
-_NEGATE = {ast.Lt: ast.GtE, ast.GtE: ast.Lt, ast.Gt: ast.LtE, ast.LtE: ast.Gt}
+# the comparisons a knob's move can satisfy (conditions.py's _NEGATE negates these and every other)
+_ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+SYMBOL = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 _L = {
@@ -39,9 +41,10 @@ _L = {
 }
 
 
-def accepted(condition: str | None) -> tuple[ast.expr, type, ast.expr, bool] | None:
-    """(left, operator, right, whether it is an assert) of what a one-comparison check lets
-    through: the raise test negated, an assert's test as it is; None for any other shape."""
+def tested(condition: str | None) -> tuple[ast.expr, bool, bool] | None:
+    """(the check's test with its `not`s taken off, whether what the check lets through is that test's
+    negation, whether it is an assert): a raise lets through the negation of its test, an assert its
+    test as it is. None for `except X` and unparsable code."""
     parsed = parse_condition(condition) if condition and not condition.startswith("except ") else None
     if parsed is None:
         return None
@@ -49,10 +52,23 @@ def accepted(condition: str | None) -> tuple[ast.expr, type, ast.expr, bool] | N
     negate = kind == "raise"
     while isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.Not):
         tree, negate = tree.operand, not negate
-    if not (isinstance(tree, ast.Compare) and len(tree.ops) == 1 and type(tree.ops[0]) in _NEGATE):
+    return tree, negate, kind == "assert"
+
+
+def code(left: ast.expr, op: type, right: ast.expr) -> str:
+    """`left op right` as code without `self.`."""
+    return f"{ast.unparse(left)} {SYMBOL[op]} {ast.unparse(right)}".replace("self.", "")
+
+
+def accepted(condition: str | None) -> tuple[ast.expr, type, ast.expr, bool] | None:
+    """(left, operator, right, whether it is an assert) of what a one-comparison check lets
+    through: the raise test negated, an assert's test as it is; None for any other shape."""
+    found = tested(condition)
+    compared = _one_comparison(found[0]) if found else None
+    if compared is None:
         return None
-    op = type(tree.ops[0])
-    return tree.left, (_NEGATE[op] if negate else op), tree.comparators[0], kind == "assert"
+    left, op, right = compared
+    return left, (_NEGATE[op] if found[1] else op), right, found[2]
 
 
 def _last(node: ast.expr) -> str | None:
@@ -161,14 +177,11 @@ def switches(idx, w: dict, release: str | None, lang: str, config_arg, captures:
     > 1`) where changing any one term lets the check through: each term's change. None as soon as one
     term is not a setting's (`args.tool_call_parser not in valid_tool_parses`): turning the other off
     would pass the check but hide the change the user wants (a registered parser)."""
-    parsed = parse_condition(w.get("condition")) if w.get("condition") and \
-        not w["condition"].startswith("except ") else None
-    if parsed is None:
+    found = tested(w.get("condition"))
+    if found is None:
         return None
-    kind, tree = parsed
-    want = kind == "assert"                 # the value the whole test must take
-    while isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.Not):
-        tree, want = tree.operand, not want
+    tree, negate, asserted = found
+    want = not negate                       # the value the whole test must take
     # a conjunction that must turn false (or a disjunction that must turn true) yields to any one term
     if isinstance(tree, ast.BoolOp) and isinstance(tree.op, ast.And) == want:
         return None                          # every term must change: not one knob's move
@@ -191,7 +204,7 @@ def switches(idx, w: dict, release: str | None, lang: str, config_arg, captures:
             return None
         left, op, right = compared
         moves = _moves(idx, left, op if value else _NEGATE[op], right, function, file, release, invocation,
-                       config_arg, captures or {}, given or {}, t, kind == "assert")
+                       config_arg, captures or {}, given or {}, t, asserted)
         if not moves:
             return None
         ways += [t["you"] + m for m in moves]
@@ -199,7 +212,7 @@ def switches(idx, w: dict, release: str | None, lang: str, config_arg, captures:
 
 
 def _one_comparison(node: ast.expr) -> tuple[ast.expr, type, ast.expr] | None:
-    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _NEGATE:
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 and type(node.ops[0]) in _ORDERING:
         return node.left, type(node.ops[0]), node.comparators[0]
     return None
 
@@ -224,7 +237,7 @@ def _moves(idx, left, op, right, function, file, release, invocation, config_arg
         up = big_left == (i == 0)
         bound = values[1 - i]
         # the bound as the moving side sees it: `a >= b` raises a to at least b, lowers b to at most a
-        rel = op if i == 0 else {ast.Gt: ast.Lt, ast.GtE: ast.LtE, ast.Lt: ast.Gt, ast.LtE: ast.GtE}[op]
+        rel = op if i == 0 else _FLIP[op]
         shown = t["field"].format(name=knob[1][1]) if isinstance(knob[1], tuple) else knob[1]
         said = t["raise" if up else "lower"].format(knob=shown)
         if bound is not None:
@@ -249,8 +262,4 @@ def way(idx, w: dict, release: str | None, lang: str, config_arg, captures: dict
                   captures or {}, given or {}, t, asserted)
     if not ways:
         return None
-    code = f"{ast.unparse(left)} {_SYMBOL[op]} {ast.unparse(right)}".replace("self.", "")
-    return t["accepts"].format(code=code, ways=t["or"].join(ways))
-
-
-_SYMBOL = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+    return t["accepts"].format(code=code(left, op, right), ways=t["or"].join(ways))

@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 import re
 
+from . import direction
+from .conditions import _NEGATE
 from .conditions import _parse as parse_condition
 
 # vLLM's per-request parameter classes: their fields are set per request or per call (a
@@ -26,8 +28,6 @@ GENERATION_CONFIG_KEYS = ("repetition_penalty", "temperature", "top_k", "top_p",
 _PARAM_OWNERS = ("params", "sampling_params", "request", "req", "pooling_params")
 MAX_SHOWN = 12
 _SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")     # the names a message spells out
-
-_INVERSE = {ast.Lt: ">=", ast.LtE: ">", ast.Gt: "<=", ast.GtE: "<", ast.Eq: "!=", ast.NotEq: "=="}
 
 _L = {
     "en": {"line": "- `{name}`: a field of `{cls}`: `{cls}({name}=…)` in Python{request}{override}{valid}.",
@@ -116,18 +116,16 @@ def accepted(condition: str) -> str | None:
     """The values a check lets through, as code without `self.`: for the raising test
     `not 0 < self.top_p <= 1` it is `0 < top_p <= 1`, for `self.temperature < 0` it is
     `temperature >= 0`, and an `assert` test is itself what is accepted; None when the test is not
-    one comparison (a compound test is quoted as vLLM wrote it instead)."""
-    parsed = parse_condition(condition)
-    if parsed is None:
+    one comparison (a compound test is quoted as vLLM wrote it instead). direction.py solves the same
+    test for a knob's move."""
+    found = direction.tested(condition)
+    if found is None or not isinstance(found[0], ast.Compare):
         return None
-    kind, tree = parsed
-    if kind == "assert":
-        return ast.unparse(tree).replace("self.", "") if isinstance(tree, ast.Compare) else None
-    if isinstance(tree, ast.UnaryOp) and isinstance(tree.op, ast.Not) and isinstance(tree.operand, ast.Compare):
-        return ast.unparse(tree.operand).replace("self.", "")
-    if isinstance(tree, ast.Compare) and len(tree.ops) == 1 and type(tree.ops[0]) in _INVERSE:
-        left, right = ast.unparse(tree.left), ast.unparse(tree.comparators[0])
-        return f"{left} {_INVERSE[type(tree.ops[0])]} {right}".replace("self.", "")
+    tree, negate, _ = found
+    if not negate:
+        return ast.unparse(tree).replace("self.", "")
+    if len(tree.ops) == 1 and type(tree.ops[0]) in direction.SYMBOL:
+        return direction.code(tree.left, _NEGATE[type(tree.ops[0])], tree.comparators[0])
     return None
 
 

@@ -124,3 +124,15 @@ def test_a_line_of_another_process_clears_nothing(tmp_path):
 ])
 def test_the_literal_every_match_holds(pattern, literal):
     assert required_literal(pattern) == literal
+
+
+def test_the_families_the_book_checks_are_the_ones_each_source_answers():
+    # one table for each source's families (bot.diagnose.knowledge), not a copy in the book and another in the source
+    from bot.diagnose import knowledge
+    from bot.diagnose.knowledge import stack, vllm
+    from bot.diagnose.knowledge.rulebook import book
+    assert vllm.VLLM_FAMILIES is knowledge.VLLM_FAMILIES and stack.FAMILIES is knowledge.STACK_FAMILIES
+    assert book.FAMILIES == knowledge.VLLM_FAMILIES + knowledge.STACK_FAMILIES
+    # and the shipped rules use families of both sources
+    used = {r.family for r in rulebook.load_rulebook() if r.family}
+    assert used & set(knowledge.VLLM_FAMILIES) and used & set(knowledge.STACK_FAMILIES)

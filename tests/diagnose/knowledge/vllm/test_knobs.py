@@ -33,6 +33,22 @@ def test_the_values_a_single_comparison_accepts():
     assert knobs.accepted("not valid python (") is None
 
 
+def test_the_values_accepted_read_the_test_as_direction_solves_it():
+    # one parser and one negation table (direction.tested, conditions._NEGATE): the text here is the
+    # comparison direction.py solves for a knob's move, whatever `not`s or `assert` wrap it
+    from bot.diagnose.knowledge.vllm import direction
+    for condition in ("self.n > self.best_of", "not self.n > 1", "not not self.n > 1", "assert self.n >= 1",
+                      "assert not self.n < 1", "not self.max_loras <= self.max_cpu_loras"):
+        left, op, right, _ = direction.accepted(condition)
+        assert knobs.accepted(condition) == direction.code(left, op, right), condition
+    # equality is negated here (direction.py leaves it: no knob's move satisfies it)
+    assert knobs.accepted("self.n == 0") == "n != 0" and knobs.accepted("self.n != 1") == "n == 1"
+    assert direction.accepted("self.n == 0") is None
+    assert knobs.accepted("assert not self.n == 0") == "n != 0"
+    # a membership or identity test raised is not negated into code
+    assert knobs.accepted("self.name in names") is None and knobs.accepted("self.x is None") is None
+
+
 def test_an_assert_accepts_its_own_test():
     # `assert 0 < self.top_p <= 1` holds for the values it accepts: nothing to invert
     assert knobs.accepted("assert 0.0 < self.top_p <= 1.0") == "0.0 < top_p <= 1.0"
