@@ -164,6 +164,14 @@ def test_the_release_a_user_names_in_a_sentence():
     assert facts.extract("vLLM version: 0.9.1\n")["vllm_version"] == "0.9.1"
     assert facts.extract("torch=2.3.0, vllm=0.5.4, cuda 12.1")["vllm_version"] == "0.5.4"
     assert facts.extract("pip install vllm==\nvllm version is unknown")["vllm_version"] is None
+    # an issue form's environment list (vllm#30855: "vllm: V0.12.0") and prose ("on vLLM v0.12.0")
+    assert facts.extract("- GPU: GB10\n- vllm: V0.12.0\n")["vllm_version"] == "0.12.0"
+    assert facts.extract("vLLM：0.11.0，CUDA 12.8")["vllm_version"] == "0.11.0"
+    assert facts.extract("It fails on vLLM v0.12.0 with this error.")["vllm_version"] == "0.12.0"
+    # a bare number after the name is a range or a comparison, a metric's name or argparse's prefix no version
+    assert facts.extract("vLLM 0.5 and later support this")["vllm_version"] is None
+    assert facts.extract("vllm: error: unrecognized arguments: --foo\nvllm:num_requests_running 1.0")["vllm_version"] is None
+    assert facts.extract("I upgraded to vLLM v0.13.0 and it works")["vllm_version"] is None
 
 
 def test_a_release_the_user_moved_to_is_not_the_one_that_failed():
