@@ -138,6 +138,10 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
         cr_lines = []                   # (numbered as the text is read: the paste's own numbers are twice as far)
     if "\x00" in text:                  # PostgreSQL refuses NUL in text; other controls are harmless
         text = text.replace("\x00", "")
+    # Docker BuildKit puts the step and the seconds since it started before each line a RUN printed ("#12 54.11 ",
+    # or "54.11 " in the summary of the step that failed): pip's and uv's lines are read at their margin
+    if _BUILDKIT_STEP_TIME.search(text) or (any(m in text for m in _BUILDKIT_MARKS) and _BUILDKIT_TIME.search(text)):
+        text = _buildkit_unprefixed(text)
     # A paste indented as a whole (Markdown's indented code block, a quote copied from a page or an editor) is
     # read at its margin: indented, every line would read as the continuation of a message none starts
     if _INDENTED.match(text):
@@ -157,6 +161,36 @@ def _cr_lines(text: str) -> list[int]:
         line += part.count("\n") + 1
         out.append(line)
     return out
+
+
+# BuildKit's plain progress ("#12 54.11 ERROR: ..."), and its summary of a failed step, which keeps the time alone
+# (" > [4/6] RUN pip install ...:" / "54.11 ERROR: ..." / "------" / "ERROR: failed to solve: process ... did not
+# complete successfully"): a bare time is taken for BuildKit's only where the paste shows that summary
+_BUILDKIT_STEP_TIME = LazyRe(r"^#\d{1,4} \d{1,6}\.\d{1,3}(?: |$)", re.M)
+_BUILDKIT_TIME = LazyRe(r"^\d{1,6}\.\d{1,3}(?: |$)", re.M)
+_BUILDKIT_MARKS = ("did not complete successfully: exit code", "\n------\n > [")
+_BUILDKIT_PREFIX = LazyRe(r"^(?:#\d{1,4} )?\d{1,6}\.\d{1,3}(?: |$)", re.M)
+
+
+def _buildkit_unprefixed(text: str) -> str:
+    """The text without BuildKit's step numbers and times at the start of its lines, each run of such lines moved
+    back to the margin as a whole (pip indents a build's output under "[N lines of output]"; a run all indented
+    would read as the continuation of a message none starts), keeping its inner indentation."""
+    lines = text.split("\n")
+    run: list[int] = []
+    for i, line in enumerate([*lines, ""]):
+        m = _BUILDKIT_PREFIX.match(line) if i < len(lines) else None
+        if m:
+            lines[i] = line[m.end():]
+            run.append(i)
+            continue
+        body = [lines[k] for k in run if lines[k].strip()]
+        cut = min((len(b) - len(b.lstrip()) for b in body), default=0)
+        if cut:
+            for k in run:
+                lines[k] = lines[k][cut:] if lines[k][:cut].isspace() else lines[k].lstrip()
+        run = []
+    return "\n".join(lines)
 
 
 PIP_TAIL = 256 * 1024

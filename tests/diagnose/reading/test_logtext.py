@@ -120,3 +120,18 @@ def test_lines_a_bare_carriage_return_started_are_numbered_as_the_paste_numbers_
     # the paste's lines: "a\rb", "c\rd\re", "f"
     assert [clean.paste_line(n) for n in range(1, 7)] == [1, 1, 2, 2, 2, 3]
     assert logtext.clean("a\r\nb\nc").cr_lines == []
+
+
+def test_docker_buildkit_step_times_are_taken_off_the_lines_a_run_printed():
+    # BuildKit's plain progress ("#9 54.11 ") and the summary of a failed step ("54.11 "), as `docker build` prints
+    # them around pip's resolver: pip's lines are read at their margin, their own indentation kept
+    plain = ("#9 54.11 The conflict is caused by:\n#9 54.11     vllm 0.8.3 depends on transformers>=4.51.0\n"
+             "#9 DONE 0.1s\n")
+    assert logtext.clean(plain).text == ("The conflict is caused by:\n    vllm 0.8.3 depends on transformers>=4.51.0\n"
+                                 "#9 DONE 0.1s\n")
+    summary = (" > [4/6] RUN pip install -r requirements.txt:\n54.11 ERROR: ResolutionImpossible: for help\n"
+               "54.11\n------\nERROR: failed to solve: process \"/bin/sh -c pip install\" did not complete "
+               "successfully: exit code: 1\n")
+    assert "\nERROR: ResolutionImpossible: for help\n\n------\n" in logtext.clean(summary).text
+    # a number at the start of a line is kept where the paste shows no BuildKit summary
+    assert logtext.clean("12.5 GiB free\n3.14 seconds\n").text == "12.5 GiB free\n3.14 seconds\n"
