@@ -1499,7 +1499,7 @@ def _nccl_cuda(failure: str) -> dict:
 # says in its WARN lines (socket.cc's "socketStartConnect: Connect to ... failed", net_ib.cc's "NET/IB : ...",
 # shmutils.cc's "Error while creating shared memory segment", p2p.cc's "failed to open CUDA IPC handle").
 _NCCL_LAST_AREAS = (
-    ("socket", re.compile(r"\bsocket\w*|Connect to \S+ failed|Connection refused|Connection timed out|bootstrap", re.I)),
+    ("socket", re.compile(r"\bsocket\w*|\bncclSocket\w*|Connect to \S+ failed|Connection refused|Connection timed out|bootstrap", re.I)),
     ("ib", re.compile(r"NET/IB|\bibv_\w+|\bmlx5")),
     ("shm", re.compile(r"shared memory segment|/dev/shm/")),
     ("p2p", re.compile(r"CUDA IPC|\b(?:cuda|hip)Ipc\w*|peer access is not supported")),
@@ -1529,6 +1529,10 @@ def _nccl_last(values: dict, facts: dict) -> dict:
 
 # the bootstrap finding no network interface to use ("NCCL WARN Bootstrap : no socket interface found")
 _NCCL_NO_INTERFACE = LazyRe(r"Bootstrap ?: no socket interface found")
+# NCCL 2.x's socket code given an address no interface ever filled in ("ncclSocketInit: connecting to address  with family
+# 59936 is neither AF_INET(2) nor AF_INET6(10)", src/misc/socket.cc): where NCCL_SOCKET_IFNAME names an interface this
+# machine lacks, the releases before NVIDIA/nccl#1837's fix fail so instead of saying that no interface was found
+_NCCL_UNSET_ADDRESS = LazyRe(r"with family \d+ is neither AF_INET\(\d+\) nor AF_INET6\(\d+\)")
 
 # init.cc's refusal of a second rank on a GPU one of the communicator's ranks already has
 _NCCL_DUPLICATE_GPU = LazyRe(r"Duplicate GPU detected : rank \d+ and rank \d+")
@@ -1572,10 +1576,25 @@ def _nccl_specifics(facts: dict, area: str | None) -> dict:
     return out
 
 
+# torch's line for an NCCL result ("ncclRemoteError: A call failed ..."), as NCCL's own ncclGetErrorString words it
+# (src/init.cc), which vLLM's and torch's first line quote: the text the rule's paragraphs key on
+_NCCL_ENUM_WORDS = {
+    "UnhandledCudaError": "unhandled cuda error",
+    "SystemError": "unhandled system error",
+    "InternalError": "internal error",
+    "InvalidArgument": "invalid argument",
+    "InvalidUsage": "invalid usage",
+    "RemoteError": "remote process exited or there was a network error",
+}
+
+
 @deriver("nccl-error")
 def _nccl_area(values: dict, facts: dict) -> dict:
     """The part of NCCL its WARN line names. Only CUDA graph capture has a vLLM setting that avoids
     it (eager mode); the other parts are NCCL's environment variables, which a call cannot carry."""
+    enum = {} if values.get("nccl_error") else {"nccl_error": _NCCL_ENUM_WORDS.get(str(values.get("nccl_enum") or ""))}
+    enum = {k: v for k, v in enum.items() if v}
+    values = {**values, **enum}
     # ncclRemoteError: this rank only saw its peer go; the cause is on the peer's side
     remote = {"nccl_remote": "yes"} if _nccl_remote(values) else {}
     # the CUDA error NCCL quoted, when no WARN line of a part of NCCL already says it
@@ -1590,6 +1609,8 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     # the INFO line above it, and the error answered is then the RuntimeError): NCCL_SOCKET_IFNAME names none that is
     # up here. NCCL returns invalid usage (internal error in older releases), which is then not two ranks on one GPU.
     no_interface = facts.get("nccl_no_interface") or _NCCL_NO_INTERFACE.search(str(values.get("nccl_warn") or ""))
+    no_interface = no_interface or (facts.get("nccl_socket_ifname") and _NCCL_UNSET_ADDRESS.search(
+        str(values.get("nccl_warn") or facts.get("nccl_last_error") or "")))
     if no_interface:
         area = "socket"
     remote = {**remote, **cuda, **_nccl_setting(values, facts, area),
@@ -1601,6 +1622,7 @@ def _nccl_area(values: dict, facts: dict) -> dict:
         remote.setdefault("nccl_warn", "Bootstrap : no socket interface found")
         if facts.get("nccl_socket_ifname"):
             remote["nccl_socket_ifname"] = facts["nccl_socket_ifname"]
+    remote = {**enum, **remote}
     if area is None:
         return remote
     out: dict = {"nccl_area": area, f"nccl_{area}": "yes", **remote}

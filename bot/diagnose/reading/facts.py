@@ -162,7 +162,7 @@ _NCCL_CUDA_FAILURE = [re.compile(r"(?<![\w/])(?:Cuda|HIP) failure (?:\d+ )?'([^'
 # last WARN line, without the source file), on the same line or the next one, after a rank's or worker's prefix.
 # Only those two lines: where NCCL kept no reason the line is empty, and what follows it is torch's own trace
 # ("Exception raised from getNCCLComm at ...", "frame #0: ...") or the next traceback, not NCCL's words.
-_NCCL_LAST_ERROR = [_P(r"Last error:[ \t]*(?:\r?\n[ \t]*)?(?:\[rank\d+\]:[ \t]*|\([^)\n]{1,80}\)[ \t]*"
+_NCCL_LAST_ERROR = [_P(r"Last error:[ \t]*(?:\r?\n[ \t]*)?(?:\[(?:rank\d+|[\w.-]{1,40}\|\d+)\]:[ \t]*|\([^)\n]{1,80}\)[ \t]*"
                        r"|(?:ERROR|WARNING|INFO) [\d-]+ [\d:]+ \[?[\w.]+:\d+\][ \t]*)*"
                        r"(?!Exception raised from |frame #\d|Traceback \(most recent)([^\s\[(][^\n]{2,200})",
                        literals=("Last error:",), span=400)]
