@@ -507,6 +507,9 @@ _PROGRESS = LazyRe(r"\d{1,3}%(?: ?\||\s+Completed)|it/s\]|s/it\]")      # a tqdm
 _MP_PROCESS = LazyRe(r"^Process [\w-]+:$")     # multiprocessing's header before a child's traceback
 _RUST_PANIC = LazyRe(r"^thread '[^'\n]{0,80}' panicked at ")    # a Rust library's (tokenizers, hf_xet) own report
 _EXITED = LazyRe(r"^[\w.-]{1,60} exited with code -?\d+$")  # docker compose on a container that ended
+# argparse's refusal ("vllm: error: unrecognized arguments: ...", "api_server.py: error: argument ..."): its own
+# record, even under a command line as long as a terminal width, which would otherwise read as hard-wrapped into it
+_ARGPARSE_ERROR = LazyRe(r"^[\w.-]{1,40}(?: [\w-]{1,30}){0,2}: error: ")
 # Python's warnings module ("/x/torch/cuda/__init__.py:129: UserWarning: CUDA initialization: ..."), printed
 # to stderr between another program's records: its own message, never the tail of the INFO line above it.
 _PY_WARNING = LazyRe(r"^\S[^\n]{0,400}?\.py:\d+: (?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*Warning: ")
@@ -565,7 +568,7 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
                                             "CMake Error", "CMake Warning", "-- ")) \
                 or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) \
-                or _py_warning(body) or _EXITED.match(body) or _RUST_PANIC.match(body) \
+                or _py_warning(body) or _EXITED.match(body) or _RUST_PANIC.match(body) or _ARGPARSE_ERROR.match(body) \
                 or (p is not None and p != proc):
             break               # a new exception, a markdown image or heading, another process
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated

@@ -101,6 +101,16 @@ def test_hard_wrapped_paste_rejoins_a_word_cut_at_the_terminal_width():
     assert texts(short)[0] == "ValueError: this line is short and ends a word next part of it"
 
 
+def test_argparse_refusal_under_a_command_line_of_a_terminal_width_is_its_own_message():
+    # vllm-project/vllm#35603: the pasted command line is one short of a terminal width (180) and ends in a digit, as a hard-wrapped
+    # line would; argparse's "prog: error:" line under it is still a record of its own
+    cmd = ("vllm serve --model /data/model/Qwen3-VL-Embedding-8B --task embedding --host 0.0.0.0 --port 8011 "
+           "--served-model-name Qwen3-VL-Embedding-8B --trust-remote-code --max-model-len 8192")
+    assert len(cmd) + 1 in tracebacks.WRAP_WIDTHS
+    log = cmd + "\nvllm: error: unrecognized arguments: --task embedding\n"
+    assert "vllm: error: unrecognized arguments: --task embedding" in texts(log)
+
+
 def test_more_prefix_forms_from_real_pastes():
     log = "\n".join([
         "2024-12-19 21:40:35 ERROR 56542 [async_llm_engine.py:64] RuntimeError: first",
