@@ -17,6 +17,7 @@ bot/diagnose/knowledge/vllm/rulebook_map.py reads it at diagnosis time (a small 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from bot.diagnose.answering import advice
@@ -28,6 +29,10 @@ FORMAT = 3
 MAX_SITES = 40              # per rule: a broad pattern matches many messages; the first ones suffice
 MIN_LITERAL = 12            # a template with less fixed text than this says too little to claim a site
 FIXTURE_SCORE = 85          # the index's own score for a fixture's message (a reworded one counts too)
+# an exception class the evidence names anywhere ("GLM-4.5V-FP8 + tp=4: RuntimeError: size_n = ..."): the
+# index only checks a class at the start, so a C++ TORCH_CHECK quoted after prose matched Python's
+# `AssertionError` "{} is not divisible by {}" (ensure_divisibility) and every such paste named that site
+_NAMED_EXC = re.compile(r"\b((?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)):\s")
 
 
 def path_for(book) -> Path:
@@ -62,6 +67,9 @@ def _from_fixtures(book, idx, root: Path, sites: dict) -> None:
         if best is None or best.rule_id != fx.expect:
             continue
         found = idx.match(best.evidence)
+        named = {m.group(1).rsplit(".", 1)[-1] for m in _NAMED_EXC.finditer(best.evidence)}
+        if found and named and found[0].site.exc not in named:
+            continue            # the paste names another exception: not this site's message
         if found and found[0].score >= FIXTURE_SCORE and found[0].site.literal_chars >= MIN_LITERAL:
             sites[fx.expect].setdefault(found[0].site.id, found[0].site)
 

@@ -360,6 +360,19 @@ def test_the_map_names_only_sites_whose_template_the_message_matches(shipped):
     assert rulebook_map.present(data, "arg", "no_such_setting", "0.26.0") is None
 
 
+def test_a_kernel_check_quoted_after_prose_is_not_given_a_python_site_of_another_class(shipped):
+    # csrc's TORCH_CHECK "size_n = ... is not divisible by tile_n_size = 64" (a RuntimeError) read, behind a
+    # paste's own words, like ensure_divisibility's AssertionError "{} is not divisible by {}": the map took
+    # that site from a fixture, and every Marlin shape paste named vllm/distributed/utils.py
+    paste = ("GLM-4.5V-FP8 + vllm + tp=4: RuntimeError: size_n = 5472 is not divisible by tile_n_size = 64\n"
+             "ValueError: Weight input_size_per_partition = 7392 is not divisible by min_thread_k = 128.\n")
+    for line in paste.splitlines():
+        best = diagnose("INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.10.1\n" + line + "\n",
+                        book=shipped).best
+        assert best.rule_id == "quant-shape-tensor-parallel"
+        assert best.vllm_source is None or best.vllm_source["function"] != "ensure_divisibility", best.vllm_source
+
+
 def test_vllms_validation_error_words_its_own_suffix_and_a_lazy_import_is_still_vllms(shipped):
     d = diagnose(tb("vllm.exceptions.VLLMValidationError: top_p must be in (0, 1], got 0.0. "
                     "(parameter=top_p, value=0.0)"), book=shipped).best
