@@ -175,22 +175,35 @@ _BUILDKIT_PREFIX = LazyRe(r"^(?:#\d{1,4} )?\d{1,6}\.\d{1,3}(?: |$)", re.M)
 def _buildkit_unprefixed(text: str) -> str:
     """The text without BuildKit's step numbers and times at the start of its lines, each run of such lines moved
     back to the margin as a whole (pip indents a build's output under "[N lines of output]"; a run all indented
-    would read as the continuation of a message none starts), keeping its inner indentation."""
-    lines = text.split("\n")
-    run: list[int] = []
-    for i, line in enumerate([*lines, ""]):
-        m = _BUILDKIT_PREFIX.match(line) if i < len(lines) else None
-        if m:
-            lines[i] = line[m.end():]
-            run.append(i)
-            continue
-        body = [lines[k] for k in run if lines[k].strip()]
-        cut = min((len(b) - len(b.lstrip()) for b in body), default=0)
-        if cut:
-            for k in run:
-                lines[k] = lines[k][cut:] if lines[k][:cut].isspace() else lines[k].lstrip()
-        run = []
-    return "\n".join(lines)
+    would read as the continuation of a message none starts), keeping its inner indentation. Only the prefixed lines
+    are visited: one such line in a long paste costs that line, not a Python step per line of the paste."""
+    out: list[str] = []
+    done = 0                                        # the text before it is in `out`
+    run: list[str] = []                             # the current run's lines, prefixes taken off
+    run_end = -1                                    # where the current run's last line ends
+    for m in _BUILDKIT_PREFIX.finditer(text):
+        if run and m.start() != run_end + 1:        # a line between: the run ended
+            out.append(_to_margin(run))
+            out.append(text[run_end:m.start()])
+            run = []
+        elif not run:
+            out.append(text[done:m.start()])
+        end = text.find("\n", m.end())
+        end = len(text) if end < 0 else end
+        run.append(text[m.end():end])
+        run_end = done = end
+    if run:
+        out.append(_to_margin(run))
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _to_margin(run: list[str]) -> str:
+    body = [line for line in run if line.strip()]
+    cut = min((len(b) - len(b.lstrip()) for b in body), default=0)
+    if cut:
+        run = [line[cut:] if line[:cut].isspace() else line.lstrip() for line in run]
+    return "\n".join(run)
 
 
 PIP_TAIL = 256 * 1024
