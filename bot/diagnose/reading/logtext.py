@@ -140,7 +140,7 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
         text = text.replace("\x00", "")
     # Docker BuildKit puts the step and the seconds since it started before each line a RUN printed ("#12 54.11 ",
     # or "54.11 " in the summary of the step that failed): pip's and uv's lines are read at their margin
-    if _BUILDKIT_STEP_TIME.search(text) or (any(m in text for m in _BUILDKIT_MARKS) and _BUILDKIT_TIME.search(text)):
+    if _buildkit_shown(text):
         text = _buildkit_unprefixed(text)
     # A paste indented as a whole (Markdown's indented code block, a quote copied from a page or an editor) is
     # read at its margin: indented, every line would read as the continuation of a message none starts
@@ -166,10 +166,20 @@ def _cr_lines(text: str) -> list[int]:
 # BuildKit's plain progress ("#12 54.11 ERROR: ..."), and its summary of a failed step, which keeps the time alone
 # (" > [4/6] RUN pip install ...:" / "54.11 ERROR: ..." / "------" / "ERROR: failed to solve: process ... did not
 # complete successfully"): a bare time is taken for BuildKit's only where the paste shows that summary
-_BUILDKIT_STEP_TIME = LazyRe(r"^#\d{1,4} \d{1,6}\.\d{1,3}(?: |$)", re.M)
-_BUILDKIT_TIME = LazyRe(r"^\d{1,6}\.\d{1,3}(?: |$)", re.M)
+# (the line break spelled out, not "^" under re.M: a pattern that starts with a literal is scanned for it in C, where
+# "^" is tried at every character, 100 ms on 10 MB of every paste; the first line is matched on its own)
+_BUILDKIT_STEP_TIME = LazyRe(r"#\d{1,4} \d{1,6}\.\d{1,3}(?: |\n|$)")
+_BUILDKIT_STEP_TIME_NL = LazyRe(r"\n#\d{1,4} \d{1,6}\.\d{1,3}(?: |\n|$)")
+_BUILDKIT_TIME = LazyRe(r"\d{1,6}\.\d{1,3}(?: |\n|$)")
+_BUILDKIT_TIME_NL = LazyRe(r"\n\d{1,6}\.\d{1,3}(?: |\n|$)")
 _BUILDKIT_MARKS = ("did not complete successfully: exit code", "\n------\n > [")
 _BUILDKIT_PREFIX = LazyRe(r"^(?:#\d{1,4} )?\d{1,6}\.\d{1,3}(?: |$)", re.M)
+
+
+def _buildkit_shown(text: str) -> bool:
+    if _BUILDKIT_STEP_TIME.match(text) or _BUILDKIT_STEP_TIME_NL.search(text):
+        return True
+    return any(m in text for m in _BUILDKIT_MARKS) and bool(_BUILDKIT_TIME.match(text) or _BUILDKIT_TIME_NL.search(text))
 
 
 def _buildkit_unprefixed(text: str) -> str:
