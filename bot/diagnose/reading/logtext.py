@@ -131,7 +131,8 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
     if "\r" in text:
         text = text.replace("\r\n", "\n")
         if "\r" in text:
-            cr_lines = _cr_lines(text)
+            # (beyond MAX_CR_LINES the lines are numbered as read: a Python step per redraw cost seconds on 10 MB)
+            cr_lines = _cr_lines(text) if text.count("\r") <= MAX_CR_LINES else []
             text = text.replace("\r", "\n")
     if _double_spaced(text):
         text = text.replace("\n\n", "\n")
@@ -150,6 +151,9 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
     if text.find("[end of output]", max(0, len(text) - PIP_TAIL)) >= 0:
         text = _dedent_pip_output(text)
     return CleanText(text=text, notes=notes, cr_lines=cr_lines)
+
+
+MAX_CR_LINES = 50_000       # bare carriage returns numbered back to the paste's lines (about 0.1 s)
 
 
 def _cr_lines(text: str) -> list[int]:
