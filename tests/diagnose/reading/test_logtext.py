@@ -135,3 +135,26 @@ def test_docker_buildkit_step_times_are_taken_off_the_lines_a_run_printed():
     assert "\nERROR: ResolutionImpossible: for help\n\n------\n" in logtext.clean(summary).text
     # a number at the start of a line is kept where the paste shows no BuildKit summary
     assert logtext.clean("12.5 GiB free\n3.14 seconds\n").text == "12.5 GiB free\n3.14 seconds\n"
+
+
+def test_buildkit_prefixes_cost_the_lines_they_are_on_not_every_line_of_the_paste():
+    import time
+    # one step time above 10 MB of blank lines: the rewrite walked every line in Python (about 25 s here)
+    paste = "#1 1.0 x\n" + "\n" * 10_000_000
+    t = time.perf_counter()
+    text = logtext.clean(paste).text
+    assert time.perf_counter() - t < 1.0 and text.startswith("x\n") and len(text) == len(paste) - 7
+    # a run indented as a whole goes back to the margin, its inner indentation and the lines around it kept
+    run = "a\n#3 1.5     b\n#3 1.6       c\n#3 1.7\n  d\n"
+    assert logtext.clean(run).text == "a\nb\n  c\n\n  d\n"
+
+
+def test_a_paste_of_carriage_returns_is_not_numbered_line_by_line_in_python():
+    import time
+    # 10 MB of progress-bar redraws: numbering each in a Python loop took about 3 s here; beyond a bound the lines
+    # are numbered as read
+    paste = "x\r" * 5_000_000
+    t = time.perf_counter()
+    clean = logtext.clean(paste)
+    assert time.perf_counter() - t < 1.0 and clean.text.count("\n") == 5_000_000
+    assert logtext.clean("a\rb\nc").cr_lines == [2]
