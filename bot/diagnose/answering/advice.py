@@ -1269,7 +1269,9 @@ def _mm(values: dict, facts: dict) -> dict:
 @deriver("gpu-util-out-of-range")
 def _util_range(values: dict, facts: dict) -> dict:
     u = num(values.get("util"))
-    if u and 1 < u <= 100:
+    # 90 or 85 is a percentage; 1.5 is no 1.5 %, but more than the whole memory asked for (0.015 would leave the KV
+    # cache no room): the rule's own fraction then
+    if u and 10 <= u <= 100:
         return {"suggest": {"gpu_memory_utilization": round(u / 100, 2)}}
     return {}
 
