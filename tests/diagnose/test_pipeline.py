@@ -236,3 +236,17 @@ def test_the_first_errors_line_is_the_pastes_own_after_a_progress_bars_carriage_
     assert r.root.line_no == 3 and "(line 3)" in r.next_step
     assert diagnose(start + KV + "\n", book=book).diagnoses[0].line_no == 2
     assert diagnose(start + "a\rb\rc\n" + KV + "\n", book=book).diagnoses[0].line_no == 3
+
+
+def test_a_weight_loaders_bare_assert_is_the_shape_check_only_where_the_paste_shows_it():
+    # vllm/model_executor/layers/linear.py's weight_loader also asserts the shard id: that is no checkpoint's shape
+    frame = ('Traceback (most recent call last):\n'
+             '  File "/usr/lib/python3.12/site-packages/vllm/model_executor/models/llama.py", line 500, in load_weights\n'
+             '    weight_loader(param, loaded_weight, shard_id)\n'
+             '  File "/usr/lib/python3.12/site-packages/vllm/model_executor/layers/linear.py", line 821, in weight_loader\n'
+             '    {}\n'
+             'AssertionError\n')
+    shape = diagnose(frame.format("assert param_data.shape == loaded_weight.shape"))      # the real rule book
+    shard = diagnose(frame.format("assert loaded_shard_id < len(self.output_sizes)"))
+    assert ids(shape)[:1] == ["weights-shape-mismatch"]
+    assert "weights-shape-mismatch" not in ids(shard)

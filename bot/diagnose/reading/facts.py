@@ -1493,6 +1493,31 @@ def vllm_frames(text: str) -> list[list]:
     return [list(f) for f in seen]
 
 
+_ASSERT_SOURCE = LazyRe(r"\bassert\s+(\S[^\n]{0,300})")
+_CARETS = LazyRe(r"(?:^|\|)\s*[\^~]+\s*$")
+MAX_ASSERTS = 16
+
+
+def failed_asserts(text: str) -> list[str]:
+    """The conditions of the `assert` statements a traceback shows just above a bare `AssertionError` (Python prints
+    the failing line under its frame, with carets from 3.11): a bare assert says nothing, and one function's asserts
+    check different things (a weight loader's shape check beside its shard-id check), so only the shown line tells
+    which one failed. Lines keep whatever prefix the paste gave them (a compose service's "name  | ")."""
+    found: list[str] = []
+    at, tried = text.find("AssertionError"), 0
+    while at != -1 and tried < MAX_ASSERTS:
+        tried += 1
+        end = text.find("\n", at)
+        if not text[at + len("AssertionError"):len(text) if end == -1 else end].strip():     # bare: no message
+            above = text[max(0, at - 1200):at].split("\n")[:-1]
+            above = [line for line in above[-3:] if not _CARETS.search(line)]
+            m = _ASSERT_SOURCE.search(above[-1]) if above else None
+            if m and m.group(1).strip() not in found:
+                found.append(m.group(1).strip())
+        at = text.find("AssertionError", at + 1)
+    return found
+
+
 def frames(text: str) -> list[str]:
     """The traceback frames in the log as "path:function", the path from its package on
     (`vllm/v1/sample/ops/topk_topp_sampler.py:flashinfer_sampler_supported`): which code raised
@@ -2895,6 +2920,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "hpu_shown": platform is not None and platform.lower() == "hpu" or hpu_shown,
         "ascend_call_code": bool(_ASCEND_CALL_CODE.search(text)),
         "frames": frames(text),
+        "asserts": failed_asserts(text) if "AssertionError" in text else [],
         "vllm_frames": vllm_frames(text),
         **model_sizes(text),
         **env,

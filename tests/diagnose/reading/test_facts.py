@@ -1089,3 +1089,16 @@ def test_stopped_spans_run_from_each_stop_to_the_next_runs_start_in_one_pass():
     t = time.perf_counter()
     spans = facts.stopped_spans(loop)
     assert time.perf_counter() - t < 1.0 and len(spans) == loop.count(stop)
+
+
+def test_the_assert_a_traceback_shows_above_a_bare_assertion_error():
+    # Python prints the failing line under its frame (carets from 3.11); a compose prefix stays on every line
+    log = ('srv  |   File "/x/vllm/model_executor/layers/linear.py", line 1336, in weight_loader\n'
+           "srv  |     assert param_data.shape == loaded_weight.shape\n"
+           "srv  |            ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+           "srv  | AssertionError\n")
+    assert facts.extract(log)["asserts"] == ["param_data.shape == loaded_weight.shape"]
+    # an assert with a message is read from its message; a raise of the class names no assert
+    assert facts.extract('  File "x.py", line 1, in f\n    assert a == b, "why"\nAssertionError: why\n')["asserts"] == []
+    assert facts.extract('  File "x.py", line 1, in f\n    raise AssertionError\nAssertionError\n')["asserts"] == []
+    assert facts.extract("no traceback")["asserts"] == []

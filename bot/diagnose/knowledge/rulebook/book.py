@@ -25,7 +25,7 @@ SCOPES = ("errors", "any", "tail")
 LANGS = ("en", "zh")
 WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "compute_capability",
              "torch_gpu_unsupported",
-             "platform", "has_traceback", "vllm_context", "stack_context", "vllm_printed", "frames",
+             "platform", "has_traceback", "vllm_context", "stack_context", "vllm_printed", "frames", "asserts",
              "ray_vllm_context",
              # the stack beneath vLLM (reading/facts.py environment())
              "torch_cuda", "cuda_runtime", "driver_cuda", "driver_version", "python_version", "glibc_version",
@@ -254,11 +254,12 @@ def _conditions(value, where: str) -> dict:
     for key in when:
         if key not in WHEN_KEYS:
             raise RuleError(f"{where}.{key}: unknown fact (known: {', '.join(WHEN_KEYS)})")
-    if "frames" in when:
-        try:
-            re.compile(str(when["frames"]).removeprefix("!"))
-        except re.error as e:
-            raise RuleError(f"{where}.frames: does not compile: {e}") from None
+    for key in ("frames", "asserts"):
+        if key in when:
+            try:
+                re.compile(str(when[key]).removeprefix("!"))
+            except re.error as e:
+                raise RuleError(f"{where}.{key}: does not compile: {e}") from None
     return {k: str(v) if not isinstance(v, (bool, int, float)) else v for k, v in when.items()}
 
 
