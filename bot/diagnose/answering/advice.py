@@ -1289,6 +1289,8 @@ def _json_flag(values: dict, facts: dict) -> dict:
     given, flag = str(values.get("args") or "").strip(), str(values.get("flag") or "")
     if values.get("choices"):
         return _numeric_choice(values, flag)
+    if str(values.get("problem") or "") in ("invalid int value", "invalid float value"):
+        return _number_example(flag, str(values["problem"]).split()[1], facts.get("vllm_version"))
     if not values.get("json_loads") or not given or not flag.startswith("--"):
         return {}
     import yaml
@@ -1304,6 +1306,31 @@ def _json_flag(values: dict, facts: dict) -> dict:
 # Flags whose value is a ceiling on what the run may hold (an adapter's rank): the choice above a refused number
 # is the one that still holds it.
 _CEILING_FLAGS = {"--max-lora-rank"}
+
+
+def _number_example(flag: str, kind: str, release) -> dict:
+    """argparse said `invalid int value`: the flag takes a number (argparse's own type says so), with an example
+    that the release's index allows: its default where that is a number, else the least its bounds allow."""
+    if not flag.startswith("--"):
+        return {}
+    from ..knowledge.vllm import load_index
+    idx = load_index()
+    # no version in the log (argparse stops before vLLM logs it): the newest indexed release that has the flag
+    info = idx.arg(flag, str(release) if release else None) if idx is not None else None
+    example = None
+    if info is not None:
+        default = info.llm_default if getattr(info, "llm_default", None) is not None else info.default
+        if isinstance(default, (int, float)) and not isinstance(default, bool):
+            example = default
+        elif info.ge is not None:
+            example = info.ge
+        elif info.gt is not None:
+            example = info.gt + 1 if kind == "int" else None
+    if example is None or (kind == "int" and float(example) != int(example)):
+        return {}
+    return {"number_kind": "an integer" if kind == "int" else "a number",
+            "number_kind_zh": "整数" if kind == "int" else "数字",
+            "number_example": str(int(example)) if kind == "int" else str(example)}
 
 
 def _numeric_choice(values: dict, flag: str) -> dict:

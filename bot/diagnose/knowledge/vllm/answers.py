@@ -26,6 +26,8 @@ _L = {
            "yours_named": " **You set it to `{value}`, which the message names.**",
            "run_named": " **Your run has it at `{value}`, which the message names.**",
            "yours_set": " You set it to `{value}`.",
+           "nearest_choice": " Nearest accepted value: `{close}`.",
+           "nearest_help": " Nearest of the values vLLM {release}'s help for it describes: `{close}`.",
            "read_as": "- {name} (what the check reads): {why}",
            "successor": " Deprecated in this release; vLLM names `{flag}` as its successor.",
            "of_indexed": "indexed releases", "unknown_version": "The log does not show its vLLM version: this describes vLLM {release}, the newest indexed release that has it.",
@@ -36,6 +38,8 @@ _L = {
            "yours_named": " **你把它设成了 `{value}`，报错里提到的正是这个值。**",
            "run_named": " **你这次运行里它的值是 `{value}`，报错里提到的正是这个值。**",
            "yours_set": " 你把它设成了 `{value}`。",
+           "nearest_choice": " 最接近的可选值：`{close}`。",
+           "nearest_help": " vLLM {release} 对它的帮助说明里描述的值中最接近的：`{close}`。",
            "read_as": "- {name}（检查读取的值）：{why}",
            "successor": " 该版本中已弃用；vLLM 指定的替代是 `{flag}`。",
            "of_indexed": "已索引的版本", "unknown_version": "日志里没有 vLLM 版本号：以下按 vLLM {release}（有这条报错的最新已索引版本）说明。",
@@ -289,7 +293,8 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
             # "you set it" only of what the user set (vLLM's non-default args, their call or command
             # line): a whole argument dump holds the defaults too
             said_as = "yours_named" if user is None or name in user else "run_named"
-            plain, line = line, line + _L[lang][said_as].format(value=yours[name])
+            plain, line = line, line + _L[lang][said_as].format(value=yours[name]) \
+                + nearest_value(idx, name, yours[name], release, lang)
             if plain in lines:          # the table said this knob already: say there that it is yours
                 lines[lines.index(plain)] = line
         elif line and name in (user or {}) and _shown(user[name]):
@@ -299,6 +304,29 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
         if len(lines) >= MAX_SETTINGS:
             break
     return lines
+
+
+# A value a help text describes, as vLLM's docstrings list them: `- "safetensors" will load ...`.
+_HELP_VALUE = re.compile(r'^\s*-\s*"([\w.+-]{1,40})"', re.M)
+NEAREST_CUTOFF = 85        # rapidfuzz ratio: a typo of one name (safetensor → safetensors), not a kin of several
+
+
+def nearest_value(idx, name: str, value, release: str | None, lang: str) -> str:
+    """" Nearest accepted value: `x`." for a value of the user's that the release's choices for the
+    setting lack; where the index has no closed choices (`str | LoadFormats` takes registered plugins too),
+    the values its help text describes, said as such. Empty when none is close."""
+    info = idx.arg(name, release) if release else None
+    given = str(value or "").strip().strip("'\"")
+    if info is None or not given:
+        return ""
+    choices, key = [str(c) for c in info.choices or []], "nearest_choice"
+    if not choices:
+        choices, key = _HELP_VALUE.findall(info.help or ""), "nearest_help"
+    if not choices or given in choices:
+        return ""
+    from rapidfuzz import fuzz, process
+    found = process.extractOne(given, choices, scorer=fuzz.ratio, score_cutoff=NEAREST_CUTOFF)
+    return _L[lang][key].format(close=found[0], release=release) if found else ""
 
 
 def _shown(value) -> str | None:
