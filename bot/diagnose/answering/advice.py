@@ -1597,6 +1597,7 @@ _NCCL_LAST_AREAS = (
     ("p2p", re.compile(r"CUDA IPC|\b(?:cuda|hip)Ipc\w*|peer access is not supported")),
     ("nvls", re.compile(r"\bNVLS\b|[Mm]ulticast")),
 )
+_NCCL_PEER_ACCESS = LazyRe(r"peer access is not supported")
 # a peer that went away: the connection's end is the symptom of the remote rank's exit, not of the network setup
 _PEER_GONE = LazyRe(r"(?:closed|reset) by (?:remote )?peer|Broken pipe|Connection closed", re.I)
 
@@ -1697,6 +1698,10 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     # a WARN line quoted without its file: only the graph-capture refusal names its part in words
     if area is None and not src and "cannot be captured in a graph" in str(values.get("nccl_warn") or ""):
         area = "graph"
+    # the CUDA failure NCCL quoted is P2P's own refusal (cudaErrorPeerAccessUnsupported, which p2p.cc's
+    # cudaDeviceEnablePeerAccess and CUDA IPC return): that part's fixes lead; "invalid argument" names no part
+    if area is None and _NCCL_PEER_ACCESS.search(str(cuda.get("nccl_cuda") or "")):
+        area = "p2p"
     # the bootstrap found no interface at all (bootstrap.cc), anywhere in the paste (its WARN line is often joined to
     # the INFO line above it, and the error answered is then the RuntimeError): NCCL_SOCKET_IFNAME names none that is
     # up here. NCCL returns invalid usage (internal error in older releases), which is then not two ranks on one GPU.

@@ -390,3 +390,19 @@ def test_no_interface_found_is_the_interface_not_two_ranks_on_one_gpu_even_when_
     assert "found no network interface" in d.cause and "NCCL_SOCKET_IFNAME=nosuch0" in d.cause
     assert "List the interfaces" in d.fix
     assert "Give every rank its own GPU" not in d.fix
+
+
+def test_a_quoted_peer_access_failure_leads_with_the_p2p_fix():
+    # the CUDA failure NCCL quotes under "Last error:" (the text of stack-error-code's dynamo#1229 and vllm#406
+    # fixtures) is P2P's own: its fix paragraph comes first, not the generic list with NCCL_P2P_DISABLE third
+    log = ("INFO 03-28 21:37:50 llm_engine.py:87] Initializing an LLM engine (v0.3.3) with config: model='m'\n" + UNHANDLED
+           + "ncclUnhandledCudaError: Call to CUDA function failed.\nLast error:\n"
+           "Cuda failure 217 'peer access is not supported between these two devices'\n")
+    d = diagnose(log, book=BOOK).diagnoses[0]
+    assert d.rule_id == "nccl-error" and "peer access is not supported" in d.cause
+    assert d.fix.lstrip().startswith("1. `NCCL_P2P_DISABLE=1`")
+    assert "--shm-size=16g" not in d.fix.split("\n")[0]
+    # an "invalid argument" beneath it names no part: the generic list stays
+    d = diagnose(log.replace("217 'peer access is not supported between these two devices'", "'invalid argument'"),
+                 book=BOOK).diagnoses[0]
+    assert d.rule_id == "nccl-error" and not d.fix.lstrip().startswith("1. `NCCL_P2P_DISABLE=1`")
