@@ -14,8 +14,10 @@ import functools
 import re
 
 from bot.base.lazyre import LazyRe
+from bot.base.nearest import nearest
 from bot.base.versions import in_range
 from bot.diagnose.answering import advice
+from bot.diagnose.answering.crash_site import crash_site
 from bot.diagnose.answering.rank import Matched, cover_wrappers, rank
 from bot.diagnose.answering.report import Diagnosis, Report, RootError, fill, program_name, text
 from bot.diagnose.knowledge import Candidate, rulebook, stack, vllm
@@ -153,12 +155,11 @@ def _misspelt_env(answer: str, facts: dict, lang: str) -> list[str]:
     unknown = facts.get("unknown_vllm_env") or []
     if not unknown:
         return []
-    import difflib
     out = []
     for meant in dict.fromkeys(_ENV_NAMED.findall(answer)):
-        given = difflib.get_close_matches(meant, [u for u in unknown if u != meant], n=1, cutoff=0.85)
+        given = nearest(meant, [u for u in unknown if u != meant])
         if given:
-            out.append(text("env_misspelt", lang, given=given[0], meant=meant))
+            out.append(text("env_misspelt", lang, given=given, meant=meant))
     return out
 
 
@@ -191,56 +192,6 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
 def _an_exit(m: tracebacks.Message) -> bool:
     name = (m.exc_type or "").rsplit(".", 1)[-1]
     return name in _EXITS and m.text.split(":", 1)[-1].strip() in ("", "0", name)
-
-
-# torch's own Python layers that call into compiled code on another package's behalf (an op's dispatch, a module's
-# call): the package whose code called them is the one that crashed
-_DISPATCH = ("torch", "functorch")
-
-
-# The library a native function is of, by the prefix its name carries (a C++ namespace, a C API's own prefix): only
-# those whose names say it; a plain C name ("addProxyOpIfNeeded") is named alone.
-_NATIVE_OWNERS = LazyRe(r"(?P<torch>(?:c10|at|torch|caffe2|c10d)::)|(?P<nccl>p?nccl[A-Z]\w*\b)|(?P<mscclpp>mscclpp::)"
-                        r"|(?P<cuda_driver>cu[A-Z][a-z]\w*\b)|(?P<cuda_runtime>cuda[A-Z]\w*\b)|(?P<ray>ray::)"
-                        r"|(?P<vllm>vllm::)|(?P<flashinfer>flashinfer::)|(?P<ucx>uc[pts]_\w+\b)")
-_OWNER_NAMES = {"torch": "PyTorch", "nccl": "NCCL", "mscclpp": "MSCCL++", "cuda_driver": "the CUDA driver",
-                "cuda_runtime": "the CUDA runtime", "ray": "Ray", "vllm": "vLLM", "flashinfer": "FlashInfer",
-                "ucx": "UCX"}
-
-
-def _native_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
-    """The function abseil's or glog's crash report names, for a first error that is its banner ("*** SIGSEGV received
-    at time=..."), in a log that shows vLLM (another program's crash report stays unanswered): named without a cause."""
-    if not root.text.startswith("*** ") or not facts.get("vllm_context"):
-        return ""
-    report = tracebacks.crash_report(paste, root.line_no)
-    if report is None:
-        return ""
-    signal, func, struck = report
-    func = func.split("(", 1)[0] or func      # the name, without a demangled signature's arguments
-    owner = _NATIVE_OWNERS.match(func)
-    library = _OWNER_NAMES[owner.lastgroup] if owner else None
-    key = ("native_crash_pc" if struck else "native_crash_frame") + ("_lib" if library else "")
-    return text(key, lang, signal=signal, func=func, library=library)
-
-
-def _crash_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
-    """Where Python stood when native code crashed, for a first error that is faulthandler's fatal signal: the innermost
-    frame of an installed package other than torch's dispatch (else the innermost frame), named without a cause; for
-    abseil's or glog's crash report, the native function it names (_native_site)."""
-    native = _native_site(paste, root, lang, facts)
-    if native:
-        return native
-    fault = tracebacks.fault_frames(paste) if root.text.startswith("Fatal Python error: ") else None
-    if not fault or not fault[1]:
-        return ""
-    signal, frames = fault
-    owned = [(f, _facts.site_package(f[0])) for f in frames]
-    (path, line, func), package = next(((f, p) for f, p in owned if p and p not in _DISPATCH), (frames[0], None))
-    short = path.split("-packages/", 1)[-1]
-    if package:
-        return text("native_crash_pkg", lang, signal=signal, path=short, line=line, func=func, package=package)
-    return text("native_crash", lang, signal=signal, path=short, line=line, func=func)
 
 
 def not_vllm(f: dict) -> str | None:
@@ -339,7 +290,7 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
     elif root is not None:
         verdict = "unsure"
         next_step = text("unsure", lang, line_no=clean.paste_line(root.line_no), root=root.text[:300])
-        crash = _crash_site(clean.text, root, lang, found_facts)
+        crash = crash_site(clean.text, root, lang, found_facts)
         if crash:
             next_step = f"{next_step}\n\n{crash}"
     else:

@@ -9,12 +9,13 @@ of the right type and range, and settings that run code from the model folder
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
+
+from bot.base.nearest import nearest
 
 ENV_ROOTS = "MODEL_ROOTS"
 ENV_ALLOW_REMOTE_CODE = "REPRO_ALLOW_REMOTE_CODE"
@@ -252,8 +253,8 @@ def _coerce(key: str, spec: Setting, value: Any) -> Any:
 
 
 def _unknown(key: str) -> ReproRefused:
-    close = difflib.get_close_matches(key, SETTINGS, n=1, cutoff=0.7)
-    hint = f" Did you mean {close[0]}?" if close else ""
+    close = nearest(key, SETTINGS, cutoff=70)
+    hint = f" Did you mean {close}?" if close else ""
     return ReproRefused(
         f"Unknown setting {key!r}.{hint} A repro takes only these LLM() arguments: "
         f"{', '.join(sorted(SETTINGS))}.")

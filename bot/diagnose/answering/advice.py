@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable
 
 from bot.base.lazyre import LazyRe
+from bot.base.nearest import nearest
 from bot.base.versions import in_range
 from bot.diagnose.knowledge.vllm.releases import version_key
 from bot.diagnose.reading.facts import set_limit
@@ -1365,6 +1366,7 @@ def _path_is_tokenizer(values: dict, facts: dict) -> dict:
 
 
 _DTYPE_NAMES = ("auto", "half", "float16", "bfloat16", "float", "float32")
+DTYPE_CUTOFF = 75   # the names are short: one slip in `bfloat` or `flaot32` weighs more than in a long name
 
 
 @deriver("dtype-invalid")
@@ -1373,9 +1375,7 @@ def _dtype(values: dict, facts: dict) -> dict:
     fixed = _DTYPE_FIXES.get(given.lower()) if given else None
     if given and fixed is None:
         # a typo of an accepted name ('flaot32', 'bfloat'): that name, not `auto` (bfloat16 on a CPU, float16 on V100)
-        import difflib
-        close = difflib.get_close_matches(given.lower(), _DTYPE_NAMES, n=1, cutoff=0.75)
-        fixed = close[0] if close else "auto"
+        fixed = nearest(given.lower(), _DTYPE_NAMES, cutoff=DTYPE_CUTOFF) or "auto"
     return {"suggest": {"dtype": fixed}, "dtype_fixed": fixed} if fixed else {}
 
 

@@ -177,7 +177,7 @@ TEXTS = {
                "崩溃发生在 `{package}` 或它调用的库中。试试不用依赖 `{package}` 的那个功能运行，并确认已安装的 `{package}` 是为已安装的 "
                "torch 和 CUDA 构建的（重装与之匹配的版本）。"),
     },
-    # abseil's or glog's crash report (pipeline._native_site): the function its "PC:" line names, else the first its
+    # abseil's or glog's crash report (crash_site.py): the function its "PC:" line names, else the first its
     # stack names below the way down of an abort; the library only where the function's name says it
     "native_crash_pc": {
         "en": ("The process died of a signal ({signal}) in compiled code: the crash report's `PC:` line names `{func}`, "

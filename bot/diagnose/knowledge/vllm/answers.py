@@ -12,6 +12,8 @@ import json
 import re
 from urllib.parse import quote_plus
 
+from bot.base.nearest import nearest
+
 from . import conditions, direction, knobs, load_index, missing, reads
 from .families import Hit, place
 from .releases import runs
@@ -308,7 +310,6 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
 
 # A value a help text describes, as vLLM's docstrings list them: `- "safetensors" will load ...`.
 _HELP_VALUE = re.compile(r'^\s*-\s*"([\w.+-]{1,40})"', re.M)
-NEAREST_CUTOFF = 85        # rapidfuzz ratio: a typo of one name (safetensor → safetensors), not a kin of several
 
 
 def nearest_value(idx, name: str, value, release: str | None, lang: str) -> str:
@@ -324,9 +325,8 @@ def nearest_value(idx, name: str, value, release: str | None, lang: str) -> str:
         choices, key = _HELP_VALUE.findall(info.help or ""), "nearest_help"
     if not choices or given in choices:
         return ""
-    from rapidfuzz import fuzz, process
-    found = process.extractOne(given, choices, scorer=fuzz.ratio, score_cutoff=NEAREST_CUTOFF)
-    return _L[lang][key].format(close=found[0], release=release) if found else ""
+    close = nearest(given, choices)
+    return _L[lang][key].format(close=close, release=release) if close else ""
 
 
 def _shown(value) -> str | None:

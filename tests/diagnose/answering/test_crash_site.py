@@ -1,0 +1,36 @@
+"""The crash site named where the first error is a native crash no rule answers (answering/crash_site.py), read
+through the whole pipeline: the site joins the report's next step."""
+
+from bot.diagnose import diagnose
+
+
+def test_a_fatal_signal_names_the_package_whose_code_crashed_without_claiming_a_cause(book):
+    from tests.diagnose.reading.test_tracebacks import FAULT
+    start = "INFO 01-01 00:00:00 [llm_engine.py:1] Initializing an LLM engine (v0.5.3) with config: model='/m'\n"
+    r = diagnose(start + FAULT, book=book)
+    assert r.verdict == "unsure" and r.diagnoses == []
+    # torch's dispatch is the way in, not the package: vLLM's own kernel call is
+    assert "`paged_attention_v1` (`vllm/_custom_ops.py`, line 41), `vllm`'s" in r.next_step
+    assert "torch/_ops.py" not in r.next_step
+    zh = diagnose(start + FAULT, "zh", book=book)
+    assert "属于 `vllm`" in zh.next_step
+    # nothing is added where the first error is not a fatal signal
+    assert "compiled code" not in diagnose(start + "ValueError: something odd\n", book=book).next_step
+
+
+def test_a_crash_report_names_the_native_function_its_pc_line_names_without_claiming_a_cause(book):
+    from tests.diagnose.reading.test_tracebacks import ABSL
+    r = diagnose(ABSL, book=book)
+    assert r.verdict == "unsure" and r.diagnoses == [] and r.root.line_no == 1
+    assert "the crash report's `PC:` line names `addProxyOpIfNeeded`, the function the signal struck" in r.next_step
+    assert "NCCL" not in r.next_step          # a plain C name says no library
+    # a name that carries its library's prefix says it
+    torch = diagnose(ABSL.replace("addProxyOpIfNeeded()", "c10::cuda::CUDACachingAllocator::malloc()"), book=book)
+    assert "`c10::cuda::CUDACachingAllocator::malloc`, PyTorch's" in torch.next_step
+    assert "`PC:`" in diagnose(ABSL, "zh", book=book).next_step
+    # another program's crash report (nothing shows vLLM) stays unanswered
+    other = ABSL.replace("RayWorkerWrapper", "RayTrainWorker")
+    assert "`PC:`" not in diagnose(other, book=book).next_step
+    assert "`PC:`" not in diagnose(ABSL + 'Traceback (most recent call last):\n  File "/site-packages/mytrainer/a.py", '
+                                   'line 1, in f\n  File "/site-packages/mytrainer/b.py", line 2, in g\n'
+                                   'ValueError: x\n', book=book).next_step
