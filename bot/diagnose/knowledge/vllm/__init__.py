@@ -30,8 +30,9 @@ from bot.diagnose.knowledge import VLLM_FAMILIES     # the families this source 
 
 # Hand-written rules about names a release lacks: their text says, from the index, which
 # releases had the name and what replaced it (answers.for_rule); the tool-call rules list the
-# release's parsers.
-COMPLETES = ("unexpected-keyword-argument", "cli-bad-args", "tool-call-parser-missing", "tool-call-parse-failed")
+# release's parsers; a request key an old server refused, which releases' requests have it.
+COMPLETES = ("unexpected-keyword-argument", "cli-bad-args", "tool-call-parser-missing", "tool-call-parse-failed",
+             "request-field-forbidden")
 
 
 def load_index():

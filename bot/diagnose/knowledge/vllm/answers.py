@@ -909,6 +909,99 @@ def _parsers(values: dict, facts: dict) -> dict:
     return {"parsers": knobs.shown(close + [n for n in names if n not in close]), "parsers_release": release}
 
 
+# msgspec says only "Unexpected keyword argument 'x'": vLLM's msgspec structs a caller fills with
+# keywords are the request parameters (SamplingParams from 0.5.5, PoolingParams), never EngineArgs.
+_PARAM_STRUCTS = ("SamplingParams", "PoolingParams")
+_PH = {
+    "en": {"gone": "`{cls}` has no field `{name}` from vLLM {removed} on ({last} is the last release with it){yours}.",
+           "yours": "; your vLLM {release} is one of those",
+           "never": "No vLLM release from {first} to {newest} has a field `{name}` in `SamplingParams` or `PoolingParams`, "
+                    "the request parameters that refuse unknown keywords this way.",
+           "closest": " Fields close to it in vLLM {release}: {names}."},
+    "zh": {"gone": "从 vLLM {removed} 起 `{cls}` 没有字段 `{name}`（最后一个有它的版本是 {last}）{yours}。",
+           "yours": "；你的 vLLM {release} 也在其中",
+           "never": "vLLM {first} 到 {newest} 的各版本里，`SamplingParams` 和 `PoolingParams` 都没有字段 `{name}`"
+                    "（以这种方式拒绝未知参数的就是这两个请求参数类）。",
+           "closest": " vLLM {release} 中相近的字段：{names}。"},
+}
+
+
+def _params_history(name: str, facts: dict, lang: str) -> dict:
+    """{arg_history} for msgspec's refusal: which releases' SamplingParams (or PoolingParams) had the
+    field; nothing where the log's release has it (another struct refused it then)."""
+    idx = load_index()
+    if idx is None:
+        return {}
+    t = _PH[lang if lang in _PH else "en"]
+    version = facts.get("vllm_version")
+    release = idx.nearest_version(str(version)) if version else None
+    for cls in _PARAM_STRUCTS:
+        latest = idx.config_field(cls, name)
+        if latest is not None:
+            break
+    else:
+        first = idx.config_field("SamplingParams", "n")
+        if first is None:
+            return {}
+        text = t["never"].format(first=first.releases[0], newest=idx.versions[-1], name=name)
+        close = _closest(idx, name, "field", release, "SamplingParams")
+        if close:
+            text += t["closest"].format(release=release or idx.releases[-1], names=", ".join(f"`{c}`" for c in close))
+        return {"arg_history": text}
+    if release is not None and idx.config_field(cls, name, release) is not None:
+        return {}
+    if latest.removed_in:
+        from bot.base.versions import in_range
+        gone_here = release is not None and in_range(release, f">={latest.removed_in}")
+        yours = t["yours"].format(release=_plain_version(version)) if gone_here else ""
+        return {"arg_history": t["gone"].format(cls=cls, name=name, removed=latest.removed_in,
+                                                last=latest.releases[-1], yours=yours)}
+    found = name_history(idx, name, "field", release, lang, cls, version)
+    return {"arg_history": found["name_history"]} if found.get("name_newer") else {}
+
+
+# The request classes a client's key is looked up in, the endpoint each serves.
+_BODY_CLASSES = (("ChatCompletionRequest", "/v1/chat/completions"), ("CompletionRequest", "/v1/completions"),
+                 ("EmbeddingCompletionRequest", "/v1/embeddings"), ("EmbeddingRequest", "/v1/embeddings"))
+_RF = {
+    "en": {"has": "In vLLM's releases `{name}` is a field of {where}: a server older than that, or a request to "
+                  "another endpoint, refuses it.",
+           "class": "`{cls}` ({endpoint}) from {first} on", "always": "`{cls}` ({endpoint}) in every indexed release ({first} on)",
+           "never": "No vLLM release ({span}) has a request field `{name}`.", "closest": " Close to it: {names}."},
+    "zh": {"has": "在 vLLM 的各版本中，`{name}` 是{where}的字段：比这更早的服务端，或发到其他接口的请求，都会拒绝它。",
+           "class": "`{cls}`（{endpoint}，{first} 起）", "always": "`{cls}`（{endpoint}，所有已索引版本，{first} 起）",
+           "never": "vLLM 各版本（{span}）的请求都没有字段 `{name}`。", "closest": " 相近的字段：{names}。"},
+}
+
+
+def _request_field_history(name: str, facts: dict, lang: str) -> dict:
+    """{field_history} for a top-level request key an old server refused: the request classes that have
+    it and from which release, or the sendable fields close to it when no release has it."""
+    idx = load_index()
+    if idx is None or not idx.versions:
+        return {}
+    t = _RF[lang if lang in _RF else "en"]
+    first_indexed = idx.versions[0]
+    where = []
+    for cls, endpoint in _BODY_CLASSES:
+        info = idx.config_field(cls, name)
+        if info is None or not info.releases or any(w.startswith(f"`{cls}`") for w in where):
+            continue
+        key = "always" if info.releases[0] == first_indexed else "class"
+        where.append(t[key].format(cls=cls, endpoint=endpoint, first=info.releases[0]))
+    if where:
+        return {"field_history": t["has"].format(name=name, where=", ".join(where))}
+    from rapidfuzz import fuzz, process
+    version = facts.get("vllm_version")
+    release = (idx.nearest_version(str(version)) if version else None) or idx.versions[-1]
+    text = t["never"].format(span=runs(idx.versions, idx.versions).replace(" – ", "–"), name=name)
+    close = [n for n, _, _ in process.extract(name, sorted(knobs.sendable(idx, release)), scorer=fuzz.ratio,
+                                              limit=3, score_cutoff=75)]
+    if close:
+        text += t["closest"].format(names=", ".join(f"`{c}`" for c in close))
+    return {"field_history": text}
+
+
 def for_rule(rule_id: str, values: dict, facts: dict, lang: str) -> dict:
     """Index-filled values for the hand-written rules about names a release does not have:
     `unexpected-keyword-argument` ({arg}) and `cli-bad-args` ({args}): which releases had it,
@@ -918,7 +1011,12 @@ def for_rule(rule_id: str, values: dict, facts: dict, lang: str) -> dict:
     if rule_id == "tool-call-parse-failed":
         # the parsers of the newest release would mislead a user of an older one: only the log's own release
         return _parsers(values, facts) if facts.get("vllm_version") else {}
+    if rule_id == "request-field-forbidden":
+        return _request_field_history(str(values["field"]), facts, lang) if values.get("field") else {}
     if rule_id == "unexpected-keyword-argument":
+        if values.get("msgspec") and values.get("arg"):
+            # msgspec's own words: a request-parameter struct refused it, not an engine argument
+            return _params_history(str(values["arg"]), facts, lang)
         if values.get("callee") not in _ENGINE_CALLEES or not values.get("arg"):
             return {}
         names = [(str(values["arg"]), "arg")]

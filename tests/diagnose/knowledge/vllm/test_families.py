@@ -582,3 +582,35 @@ def test_you_set_it_only_of_what_the_user_set(shipped):
     assert "Your run has it at `ray`, which the message names" in d.cause and "You set it" not in d.cause
     d = ray("INFO 01-01 00:00:00 [api_utils.py:2] non-default args: {'model': '/tmp/tiny', 'distributed_executor_backend': 'ray'}\n")
     assert "You set it to `ray`, which the message names" in d.cause
+
+
+def test_msgspec_refusal_is_told_from_the_request_parameters_not_engine_arguments(shipped):
+    # msgspec's "Unexpected keyword argument" comes from SamplingParams (a msgspec struct), never EngineArgs:
+    # vllm#16459, the demo api_server passing the request JSON to SamplingParams
+    api = ('  File "/usr/lib/python3.10/site-packages/vllm/entrypoints/api_server.py", line 59, in _generate\n'
+           '    sampling_params = SamplingParams(**request_dict)\n')
+    line = "TypeError: Unexpected keyword argument 'use_beam_search'"
+    d = diagnose(tb(line, api), book=shipped).best
+    assert d.rule_id == "unexpected-keyword-argument"
+    assert "`SamplingParams` has no field `use_beam_search` from vLLM 0.6.3 on (0.6.2 is the last release with it)" in d.cause
+    assert "engine argument" not in d.cause
+    assert "your vLLM 0.6.4 is one of those" in diagnose("vLLM API server version 0.6.4\n" + tb(line, api), book=shipped).best.cause
+    never = diagnose(tb("TypeError: Unexpected keyword argument 'min_length'", api), book=shipped).best
+    assert "has a field `min_length` in `SamplingParams` or `PoolingParams`" in never.cause
+    # a field the log's release has: another struct refused it, nothing said
+    present = diagnose("vLLM API server version 0.6.4\n" + tb("TypeError: Unexpected keyword argument 'best_of'", api),
+                       book=shipped).best
+    assert present.rule_id == "unexpected-keyword-argument" and "SamplingParams` has no field" not in present.cause
+
+
+def test_a_request_key_an_old_server_refused_names_the_releases_that_have_it(shipped):
+    body = ("openai.BadRequestError: Error code: 400 - {'object': 'error', 'message': \"[{'type': 'extra_forbidden', "
+            "'loc': ('body', '%s'), 'msg': 'Extra inputs are not permitted', 'input': 1}]\", 'type': 'BadRequestError', "
+            "'param': None, 'code': 400}")
+    d = diagnose(body % "max_completion_tokens", book=shipped).best
+    assert d.rule_id == "request-field-forbidden"
+    assert "`max_completion_tokens` is a field of `ChatCompletionRequest` (/v1/chat/completions) from 0.6.4 on" in d.cause
+    typo = diagnose(body % "stream_otpions", book=shipped).best
+    assert "has a request field `stream_otpions`. Close to it: `stream_options`." in typo.cause
+    zh = diagnose(body % "max_completion_tokens", lang="zh", book=shipped).best
+    assert "`ChatCompletionRequest`（/v1/chat/completions，0.6.4 起）的字段" in zh.cause
