@@ -502,11 +502,60 @@ def _tp_heads(values: dict, facts: dict) -> dict:
 @deriver("arch-unsupported")
 def _arch(values: dict, facts: dict) -> dict:
     """`model_impl` exists from 0.7.2; an architecture that is in vLLM's own list failed to import,
-    which no setting fixes. Without the release in the log, no call is offered."""
+    which no setting fixes. Without the release in the log, no call is offered. With the index, the
+    releases whose model registry has the architecture (`registry_releases`)."""
     version = facts.get("vllm_version")
+    out = {} if values.get("listed_arch") else registry_releases(values.get("architectures"), version)
     if values.get("listed_arch") or not version or not in_range(version, ">=0.7.2"):
-        return {"suggest": {}}
-    return {"suggest": {"model_impl": "transformers"}}
+        return {**out, "suggest": {}}
+    return {**out, "suggest": {"model_impl": "transformers"}}
+
+
+@deriver("transformers-backend-class-missing")
+def _backend_class(values: dict, facts: dict) -> dict:
+    return registry_releases(values.get("architecture"), facts.get("vllm_version"))
+
+
+def registry_releases(architectures, version) -> dict:
+    """Which vLLM releases map the (first) architecture the message names to an implementation of
+    their own, by the index's `architecture` knob (every version's model registry, read from the
+    wheels): `arch_first` the first (the log's vLLM is older: `arch_older`), `arch_last` the last when
+    vLLM dropped it and the log's release is newer, `arch_none` when no indexed release has it.
+    Nothing when the log's release has it (a message this release prints only for names outside its
+    registry: something else is wrong), or when the index has no such table."""
+    from bot.diagnose.knowledge.vllm import load_index
+    names = re.findall(r"\b[A-Z][A-Za-z0-9_]*[a-z][A-Za-z0-9_]*\b", str(architectures or ""))
+    ix = load_index() if names else None
+    if ix is None or not ix.has_knob_kind("architecture"):
+        return {}
+    arch, newest = names[0], ix.versions[-1]
+    have = ix.knob_versions("architecture", arch)
+    mine = version_key(version) if version else None
+    # vLLM (0.10 on) also runs a name outside its tables by its suffix: `Qwen3ForSequenceClassification`
+    # as a converted `Qwen3ForCausalLM` (ModelRegistry._normalize_arch). A name whose twin under
+    # another suffix is in some registry gets no claim that vLLM lacks or dropped it.
+    suffix = next((x for x in _ARCH_SUFFIXES if arch.endswith(x)), None)
+    twin = suffix is not None and any(ix.knob_versions("architecture", arch[: -len(suffix)] + other)
+                                      for other in _ARCH_SUFFIXES if other != suffix)
+    if not have:
+        return {} if twin else {"arch": arch, "arch_none": "yes", "arch_newest": newest}
+    first, last = have[0], have[-1]
+    out = {"arch": arch}
+    if mine is None:        # no release in the log: a name vLLM later dropped may be the newer release's error
+        return {**out, "arch_first": first} if first != ix.versions[0] and last == newest else {}
+    if mine < version_key(first):
+        return {**out, "arch_first": first, "arch_older": "yes"}
+    if last != newest and mine > version_key(last) and not twin:
+        return {**out, "arch_last": last}
+    return {}
+
+
+# vllm/config/model.py _SUFFIX_TO_DEFAULTS (0.34.0): the suffixes whose runner and conversion vLLM
+# reads off an architecture's name, longest match first where one ends another.
+_ARCH_SUFFIXES = ("ForConditionalGeneration", "ForSequenceClassification", "ForTokenClassification",
+                  "ForAudioClassification", "ForImageClassification", "ForVideoClassification",
+                  "ClassificationModel", "ForRewardModeling", "ForTextEncoding", "EmbeddingModel",
+                  "RewardModel", "LMHeadModel", "ChatModel", "ForCausalLM", "Model")
 
 
 # transformers renames some of llama.cpp's names before its check (load_gguf_checkpoint's

@@ -682,6 +682,15 @@ class Index:
         bit = 1 << self.versions.index(release)
         return [name for name, mask in per.items() if mask & bit]
 
+    def knob_versions(self, kind: str, name: str) -> list[str]:
+        """The entries of `versions` (oldest first) whose `kind` has `name` ("architecture",
+        "Qwen3ForCausalLM"); [] when none does, or the index predates the kind."""
+        m = (self._fact("knobs") or {}).get(kind, {}).get(name, 0)
+        return [v for i, v in enumerate(self.versions) if m >> i & 1]
+
+    def has_knob_kind(self, kind: str) -> bool:
+        return bool((self._fact("knobs") or {}).get(kind))
+
     def knob_fields(self, kind: str, cls: str, release: str | None = None) -> set[str]:
         """The fields of one class among a kind's `Class.field` names ("sampling", "SamplingParams")."""
         return {name.split(".", 1)[1] for name in self.knob_names(kind, release) if name.startswith(cls + ".")}

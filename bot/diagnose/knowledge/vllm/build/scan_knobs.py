@@ -12,6 +12,11 @@ which value to choose, the answer needs what the user's release accepts. Per rel
                                      protocol classes: what a client may send)
     llm                              `LLM.chat.chat_template`, `LLM.__init__.tensor_parallel_size`, ...
     lora                             `LoRARequest.lora_path`, ...
+    architecture                     the `architectures` names of a model's `config.json` that vLLM's
+                                     model registry maps to its own implementation (`_..._MODELS`
+                                     tables: `vllm/model_executor/models/registry.py`, before 0.6.1
+                                     `models/__init__.py`); not the tables of removed or
+                                     platform-limited models
 
 Each kind is a list of names: only that the release has them, no code.
 """
@@ -19,11 +24,17 @@ Each kind is a list of names: only that the release has them, no code.
 from __future__ import annotations
 
 import ast
+import re
 
-KINDS = ("tool_parser", "reasoning_parser", "attention_backend", "sampling", "request", "llm", "lora")
+KINDS = ("tool_parser", "reasoning_parser", "attention_backend", "sampling", "request", "llm", "lora", "architecture")
 
 _PARAM_CLASSES = ("SamplingParams", "PoolingParams", "BeamSearchParams")
 _BACKEND_ENUMS = ("_Backend", "AttentionBackendEnum")
+# vLLM's model registry: module-level `_TEXT_GENERATION_MODELS = {"LlamaForCausalLM": (...)}` and the
+# like; `_PREVIOUSLY_SUPPORTED_MODELS` (removed models), `_ROCM_*` and `_OOT_MODELS` are no support.
+_REGISTRY_FILES = ("vllm/model_executor/models/registry.py", "vllm/model_executor/models/__init__.py")
+_REGISTRY_TABLE = re.compile(r"_[A-Z0-9_]*MODELS")
+_NOT_SUPPORT = re.compile(r"PREVIOUS|REMOVED|DEPRECATED|ROCM|OOT|UNSUPPORTED")
 _LLM_METHODS = ("__init__", "generate", "chat", "embed", "encode", "classify", "score", "reward", "beam_search")
 
 
@@ -33,7 +44,7 @@ def wanted(path: str) -> bool:
             or (path.startswith("vllm/entrypoints/") and path.endswith("protocol.py"))
             or path in ("vllm/sampling_params.py", "vllm/pooling_params.py", "vllm/beam_search.py",
                         "vllm/entrypoints/llm.py", "vllm/lora/request.py", "vllm/platforms/interface.py")
-            or path.endswith("attention/backends/registry.py"))
+            or path.endswith("attention/backends/registry.py") or path in _REGISTRY_FILES)
 
 
 def scan(sources: dict[str, str]) -> dict[str, list[str]]:
@@ -53,6 +64,8 @@ def scan_trees(trees: dict[str, ast.Module]) -> dict[str, list[str]]:
         parser_kind = "reasoning_parser" if "reasoning" in path else "tool_parser" if "tool_parser" in path else None
         if parser_kind:
             found[parser_kind] |= _registered(tree)
+        if path in _REGISTRY_FILES:
+            found["architecture"] |= _registry_architectures(tree)
         for node in ast.walk(tree):
             if not isinstance(node, ast.ClassDef):
                 continue
@@ -89,6 +102,19 @@ def _registered(tree: ast.Module) -> set[str]:
         elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict) and any(
                 isinstance(t, ast.Name) and t.id.endswith("PARSERS_TO_REGISTER") for t in node.targets):
             names.update(s for k in node.value.keys if k is not None for s in _strings(k))
+    return names
+
+
+def _registry_architectures(tree: ast.Module) -> set[str]:
+    """The string keys of the model registry's module-level `_..._MODELS = {...}` tables."""
+    names: set[str] = set()
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        if not isinstance(getattr(node, "value", None), ast.Dict):
+            continue
+        if any(isinstance(t, ast.Name) and _REGISTRY_TABLE.fullmatch(t.id) and not _NOT_SUPPORT.search(t.id)
+               for t in targets):
+            names.update(k.value for k in node.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str))
     return names
 
 
