@@ -586,6 +586,10 @@ def _errno(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if program and _ran_program(program, facts):
         out["errno_enoent"] = None        # a program to install or put on PATH, not a folder to create
         out["missing_program"] = program
+    if hit.info.get("exec_program"):
+        out["errno_eacces"] = None        # execute permission on a program, not write permission on a folder
+        out["exec_program"] = hit.info["exec_program"]
+        out["exec_interpreter"] = hit.info.get("exec_interpreter")
     if path:
         found, home = cache_of(ix, path)
         if found is not None:

@@ -362,6 +362,13 @@ _STRERROR_PATH_END = LazyRe(r"(?:^|:\s|\]\s)(?P<text>[A-Z][a-z][a-z ]{3,60}?): [
 _PATH = LazyRe(r"""(?:: |\s)['"](?P<path>(?:[A-Za-z]:)?[/\\~.][^'"\n]{0,400})['"]""")
 # a name with no folder and no extension ("No such file or directory: 'ninja'"): what subprocess looked for on PATH
 _BARE_NAME = LazyRe(r"""No such file or directory: ['"]([A-Za-z][\w+-]{0,40})['"]""")
+# A shell, or the kernel through it, refused to execute a program: dash's "/bin/sh: 1: vllm: Permission denied",
+# bash's "bash: /opt/venv/bin/vllm: Permission denied", a script whose `#!` interpreter may not be run
+# ("/opt/venv/bin/vllm: /opt/venv/bin/python3: Permission denied", bash's "...: bad interpreter: Permission denied").
+# Execute permission, not write permission: the program is the shell's word, or a path with its folders.
+_EXEC_DENIED = LazyRe(r"(?:^|\s)(?:(?:[\w.-]*/)*(?:ba|da|k|z)?sh: (?:line \d+: |\d+: )?(?P<program>[\w./+-]{1,200})"
+                      r"|(?P<script>/[\w./+-]{1,200})): (?:(?P<interpreter>/[\w./+-]{1,200}): )?(?:bad interpreter: )?"
+                      r"Permission denied\s*$")
 
 
 def _errno(ix, m: Message, text: str, facts: dict) -> Hit | None:
@@ -384,7 +391,10 @@ def _errno(ix, m: Message, text: str, facts: dict) -> Hit | None:
     program = _BARE_NAME.search(body) if path is None and err.name == "ENOENT" else None
     # Python raised it (an OSError); a native library or torch's allocator only printed the errno
     raised = bool(m.exc_type) and m.exc_type.rsplit(".", 1)[-1] in _OSERROR_CLASSES
-    return Hit("errno", {"errno": err, "path": path, "raised": raised, "program": program and program.group(1)})
+    denied = _EXEC_DENIED.search(body) if path is None and err.name == "EACCES" and not raised else None
+    return Hit("errno", {"errno": err, "path": path, "raised": raised, "program": program and program.group(1),
+                         "exec_program": denied and (denied.group("program") or denied.group("script")),
+                         "exec_interpreter": denied and denied.group("interpreter")})
 
 
 _OSERROR_CLASSES = {"OSError", "IOError", "PermissionError", "FileNotFoundError", "FileExistsError",

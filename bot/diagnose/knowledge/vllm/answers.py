@@ -1021,6 +1021,8 @@ def for_rule(rule_id: str, values: dict, facts: dict, lang: str) -> dict:
             return {}
         names = [(str(values["arg"]), "arg")]
     elif rule_id == "cli-bad-args" and values.get("args"):
+        if values.get("entry_word"):
+            return {}       # a command given as arguments to vLLM's server: its words are no flags of vLLM's
         names = [(tok.split("=")[0], "flag") for tok in _FLAG_TOKEN.findall(str(values["args"]))]
     else:
         return {}
