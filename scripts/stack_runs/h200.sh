@@ -26,6 +26,14 @@
 #   variants11 another process holding most of the GPU's memory, expandable segments with sleep mode, a
 #              CUDA_VISIBLE_DEVICES index or UUID the host lacks, a model path with a typo offline, LD_PRELOAD
 #              naming nothing (healthy), DEBUG logging (healthy), AWQ asked of an unquantized model
+#   variants12 pipeline or tensor parallel of 2 on one GPU, a tiny memory share, FlashInfer or an unknown attention
+#              backend forced, max_model_len over the model's, a CPU offload larger than RAM, a bad compilation
+#              level, an fp8_e5m2 KV cache
+#   variants13 a thousandth of the memory, FlashInfer asked through attention_config, hf_overrides that break the
+#              checkpoint's shapes (vocab, KV heads), GPTQ or GGUF asked of a plain checkpoint, block size 7, a
+#              tokenizer path that is not there
+#   variants14 a LoRA rank vLLM does not take, ngram speculation without its token count, image limits on a text model,
+#              an unknown rope type, zero sequences, a batch of one token, the V2 model runner (healthy on a GPU)
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -195,6 +203,36 @@ variants11)
   run debug-logging env VLLM_LOGGING_LEVEL=DEBUG $K '{}'
   run awq-on-unquantized $K '{"quantization": "awq"}'
   run cvd-uuid-absent env CUDA_VISIBLE_DEVICES=GPU-00000000-0000-0000-0000-000000000000 $K '{}' ;;
+variants12)
+  export HF_HUB_OFFLINE=1; K="$PY $S/user_script_kwargs.py $M"
+  run pp-two-on-one $K '{"pipeline_parallel_size": 2}'
+  run tp-two-on-one $K '{"tensor_parallel_size": 2}'
+  run gpu-util-tiny $K '{"gpu_memory_utilization": 0.02}'
+  run attn-backend-flashinfer env VLLM_ATTENTION_BACKEND=FLASHINFER $K '{}'
+  run attn-backend-bogus env VLLM_ATTENTION_BACKEND=NOPE $K '{}'
+  run max-len-over $K '{"max_model_len": 100000}'
+  run cpu-offload-huge $K '{"cpu_offload_gb": 100000}'
+  run compile-level-bad $K '{"compilation_config": {"level": 9}}'
+  run kv-fp8-e5m2 $K '{"kv_cache_dtype": "fp8_e5m2"}' ;;
+variants13)
+  export HF_HUB_OFFLINE=1; K="$PY $S/user_script_kwargs.py $M"
+  run gpu-util-thousandth $K '{"gpu_memory_utilization": 0.001}'
+  run attention-config-flashinfer $K '{"attention_config": {"backend": "FLASHINFER"}}'
+  run hf-overrides-vocab $K '{"hf_overrides": {"vocab_size": 500}}'
+  run hf-overrides-heads $K '{"hf_overrides": {"num_key_value_heads": 3}}'
+  run gptq-on-unquantized $K '{"quantization": "gptq"}'
+  run load-format-gguf $K '{"load_format": "gguf"}'
+  run block-size-7 $K '{"block_size": 7}'
+  run tokenizer-path-missing $K '{"tokenizer": "/models/no-such-tokenizer"}' ;;
+variants14)
+  export HF_HUB_OFFLINE=1; K="$PY $S/user_script_kwargs.py $M"
+  run lora-rank-7 $K '{"enable_lora": true, "max_lora_rank": 7}'
+  run ngram-no-tokens $K '{"speculative_config": {"method": "ngram"}}'
+  run mm-limit-text-model $K '{"limit_mm_per_prompt": {"image": 2}}'
+  run rope-scaling-bad $K '{"hf_overrides": {"rope_scaling": {"rope_type": "nope", "factor": 2.0}}}'
+  run max-num-seqs-zero $K '{"max_num_seqs": 0}'
+  run batched-tokens-one $K '{"max_num_batched_tokens": 1}'
+  run v2-runner env VLLM_USE_V2_MODEL_RUNNER=1 $K '{}' ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt
