@@ -364,9 +364,17 @@ _PATH = LazyRe(r"""(?:: |\s)['"](?P<path>(?:[A-Za-z]:)?[/\\~.][^'"\n]{0,400})['"
 _BARE_NAME = LazyRe(r"""No such file or directory: ['"]([A-Za-z][\w+-]{0,40})['"]""")
 
 
+# A C/C++ compiler's missing include ("main.c:5:10: fatal error: Python.h: No such file or directory", nvcc's
+# "cuda.h", a bare "fatal error: Python.h: ..." pasted alone): a header the toolchain could not find on its include
+# path, which a development package or toolkit provides; not a path the program opened, nor a folder to create
+_MISSING_HEADER = LazyRe(r"(?:^|\s|:)(?:fatal )?error: [\w./+-]{1,200}\.(?:h|hh|hpp|hxx|cuh|inc): No such file or directory")
+
+
 def _errno(ix, m: Message, text: str, facts: dict) -> Hit | None:
     body = m.text
     err = None
+    if _MISSING_HEADER.search(body):
+        return None
     if ERRNO_FORMS.search(body):
         err = ix.errno_in(body)
     else:
