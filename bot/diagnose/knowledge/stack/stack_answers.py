@@ -114,6 +114,10 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     # the other codes of a kernel that faulted as it ran (CUDA's driver_types.h, 12.9: "This leaves the process in an
     # inconsistent state and any further CUDA work will return the same error"): hardware stack error, illegal
     # instruction, misaligned address, invalid address space, invalid PC, unspecified launch failure
+    # the stream-capture codes (CUDA's and HIP's 900-908: driver_types.h, hip_runtime_api.h): a call capture does
+    # not allow ran inside a captured region; the code that ran is at fault, not the install or the driver
+    if kind in ("cuda", "hip") and 900 <= number <= 908:
+        out.update(stream_capture=True, kernel_fault=True, stack_line=None)
     if kind == "cuda" and number in KERNEL_FAULTS:
         out["cuda_kernel_fault"] = True
         out["cuda_launch_failure"] = number == 719 or None

@@ -371,9 +371,17 @@ _EXEC_DENIED = LazyRe(r"(?:^|\s)(?:(?:[\w.-]*/)*(?:ba|da|k|z)?sh: (?:line \d+: |
                       r"Permission denied\s*$")
 
 
+# A C/C++ compiler's missing include ("main.c:5:10: fatal error: Python.h: No such file or directory", nvcc's
+# "cuda.h", a bare "fatal error: Python.h: ..." pasted alone): a header the toolchain could not find on its include
+# path, which a development package or toolkit provides; not a path the program opened, nor a folder to create
+_MISSING_HEADER = LazyRe(r"(?:^|\s|:)(?:fatal )?error: [\w./+-]{1,200}\.(?:h|hh|hpp|hxx|cuh|inc): No such file or directory")
+
+
 def _errno(ix, m: Message, text: str, facts: dict) -> Hit | None:
     body = m.text
     err = None
+    if _MISSING_HEADER.search(body):
+        return None
     if ERRNO_FORMS.search(body):
         err = ix.errno_in(body)
     else:

@@ -241,6 +241,24 @@ def test_an_oserror_retyped_without_its_errno_is_read_by_its_strerror_and_path()
         diagnose("ValueError: Unknown model: 'foo'\n").best.rule_id != "stack-errno"
 
 
+def test_a_compilers_missing_header_is_no_errno():
+    # gcc's "fatal error: Python.h: No such file or directory" is an include path without a development package,
+    # not a folder to create: no ENOENT answer, bare or beside vLLM's lines
+    for log in ("fatal error: Python.h: No such file or directory\n",
+                "ERROR 05-06 15:50:40 [core.py:387] EngineCore failed to start.\n"
+                "/usr/local/lib/python3.12/site-packages/triton/backends/nvidia/include/foo.c:3:10: "
+                "fatal error: cuda.h: No such file or directory\n"):
+        best = diagnose(log).best
+        assert best is None or best.rule_id != "stack-errno", log
+
+
+def test_graph_capture_codes_blame_the_captured_code_not_the_install():
+    # CUDA's 900 bare (no vLLM line): the stack's answer, without the install check that fits a driver's fault
+    best = diagnose("RuntimeError: CUDA error: operation not permitted when stream is capturing\n").best
+    assert best.rule_id == "stack-error-code" and "cudaErrorStreamCaptureUnsupported" in best.title
+    assert "captured" in best.cause and "--enforce-eager" in best.fix and "nvidia-smi" not in best.fix
+
+
 def test_nccls_unhandled_cuda_error_names_the_cuda_failure_it_wraps():
     """NCCL is what failed (a bare line, answered on NCCL's terms); the CUDA call beneath it is named
     with its code from CUDA's table, and the peer-to-peer switch is among the fixes."""
