@@ -1167,10 +1167,11 @@ def names_vllm(low: str) -> bool:
 # their _FOREIGN_SHAPES). Their users often name vLLM beside their log ("vLLM serves the same model on this GPU",
 # "nevertheless vllm is stable", a vLLM setting compared with theirs): such a mention does not make the engine's error
 # vLLM's; only a sign that vLLM ran in the paste does (_vllm_ran). The front ends and frameworks that relay or host a
-# vLLM server (Open WebUI, RAGFlow, LocalAI, Triton's vLLM backend, FastChat, Xinference) are not among them.
+# vLLM server (Open WebUI, RAGFlow, LocalAI, Triton's vLLM backend, FastChat, Xinference) are not among them, nor is
+# Aphrodite Engine, a fork of vLLM whose messages and fixes are vLLM's: a paste that names vLLM beside it is answered.
 _OTHER_ENGINES = frozenset((
     "SGLang", "Ollama", "llama.cpp or another GGML program", "llama.cpp or a binding of it", "whisper.cpp", "LoRAX",
-    "TGI", "text-embeddings-inference", "Aphrodite Engine", "LightLLM", "TensorRT-LLM", "LMDeploy", "KoboldCpp",
+    "TGI", "text-embeddings-inference", "LightLLM", "TensorRT-LLM", "LMDeploy", "KoboldCpp",
     "ExLlama or TabbyAPI", "MLC LLM or Apache TVM", "mistral.rs", "LM Studio",
     "SGLang (its `[date TP0]` log records)", "SGLang (its `[gpu_id=N]` log records)",
 ))
