@@ -726,7 +726,8 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
                              "trtllm-bench", "trtllm-eval", "trtllm-llmapi", "torch.ops.trtllm.")),
     ("TensorRT", False, ("[trt]", "trtexec", "rtsafe/", "nvinfer1")),
     # TurboMind (LMDeploy's engine) and FasterTransformer prefix their CUDA checks "[TM][ERROR]", "[FT][ERROR]"
-    ("LMDeploy", False, ("lmdeploy", "turbomind", "[tm][error]", "[ft][error]")),
+    # (its name followed by no letter: "lmdeploy" is inside "VLLMDeployment", the class of Ray Serve's vLLM example)
+    ("LMDeploy", False, (*(f"lmdeploy{c}" for c in " /\\.:=-_\n'\"`),]"), "turbomind", "[tm][error]", "[ft][error]")),
     # Triton's C++ log names its sources ("E0506 ... model_repository_manager.cc:1234] failed to load ...")
     ("Triton Inference Server", False, ("tritonserver", "model_repository_manager.cc", "triton_python_backend")),
     ("OpenUI", False, ("(openui)",)),
@@ -1160,6 +1161,35 @@ _VLLM_LISTED = LazyRe(r"(?m)^[ \t]*vllm: (?:module not found|\d[\w.+-]*)[ \t]*$|
 def names_vllm(low: str) -> bool:
     """The paste names vLLM (`low`, in lower case), other than in a listing of what is installed or available."""
     return "vllm" in low and "vllm" in _VLLM_LISTED.sub("", low)
+
+
+# Other inference engines, which serve models on their own and never start vLLM (their _FOREIGN names and the names of
+# their _FOREIGN_SHAPES). Their users often name vLLM beside their log ("vLLM serves the same model on this GPU",
+# "nevertheless vllm is stable", a vLLM setting compared with theirs): such a mention does not make the engine's error
+# vLLM's; only a sign that vLLM ran in the paste does (_vllm_ran). The front ends and frameworks that relay or host a
+# vLLM server (Open WebUI, RAGFlow, LocalAI, Triton's vLLM backend, FastChat, Xinference) are not among them, nor is
+# Aphrodite Engine, a fork of vLLM whose messages and fixes are vLLM's: a paste that names vLLM beside it is answered.
+_OTHER_ENGINES = frozenset((
+    "SGLang", "Ollama", "llama.cpp or another GGML program", "llama.cpp or a binding of it", "whisper.cpp", "LoRAX",
+    "TGI", "text-embeddings-inference", "LightLLM", "TensorRT-LLM", "LMDeploy", "KoboldCpp",
+    "ExLlama or TabbyAPI", "MLC LLM or Apache TVM", "mistral.rs", "LM Studio",
+    "SGLang (its `[date TP0]` log records)", "SGLang (its `[gpu_id=N]` log records)",
+))
+# vLLM run, not named: its CLI and module entry points, its modules in an import or a path, its image, a framework's
+# option that picks it as the backend (`--infer_backend vllm`, `backend="vllm"`); lower case
+_VLLM_INVOKED = LazyRe(r"\bvllm (?:serve|bench|chat|complete|run-batch)\b|-m vllm\b|\bvllm[./\\](?:entrypoints|engine|v1|"
+                       r"worker|executor|model_executor|distributed|config)\b|(?:^|[\s>$;])(?:from|import) vllm\b|"
+                       r"vllm/vllm-openai|backend\W{1,4}vllm\b", re.M)
+
+
+def _vllm_ran(text: str, low: str) -> bool:
+    """The paste shows vLLM run (`low` in lower case): its engine's lines, its entry points or modules, a frame of
+    its own files, a framework in its vLLM mode, or a vLLM server's answer relayed through a client."""
+    # ("vllm serve" as a word of its own: "vLLM serves the same model" is a user's sentence)
+    return (any(m in low for m in _VLLM_ENGINE_RAN if m != "vllm serve") or _VLLM_INVOKED.search(low) is not None
+            or vllm_mode(low)
+            or 'File "' in text and _VLLM_FRAME.search(text) is not None
+            or _relayed_server_error(text) or _VLLM_SERVER_ERROR.search(text) is not None)
 
 
 def foreign_shape(text: str) -> str | None:
@@ -2601,11 +2631,15 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     def named_only() -> bool:
         return not hosted and not names_vllm(low)
 
+    # another inference engine's log: only vLLM run in the paste keeps it vLLM's, not a mention of it
+    def engine_only(name: str) -> bool:
+        return name in _OTHER_ENGINES and not _vllm_ran(text, low)
+
     for name, strict, markers in _FOREIGN:
         if present(markers):
-            return name, strict or named_only()
+            return name, strict or named_only() or engine_only(name)
     if shape:
-        return shape, named_only()
+        return shape, named_only() or engine_only(shape)
     if _relayed_server_error(text) or _VLLM_SERVER_ERROR.search(text):
         return None, False
     if not hosted and not _mentions_vllm(low):

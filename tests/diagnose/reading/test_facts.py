@@ -1102,3 +1102,31 @@ def test_the_assert_a_traceback_shows_above_a_bare_assertion_error():
     assert facts.extract('  File "x.py", line 1, in f\n    assert a == b, "why"\nAssertionError: why\n')["asserts"] == []
     assert facts.extract('  File "x.py", line 1, in f\n    raise AssertionError\nAssertionError\n')["asserts"] == []
     assert facts.extract("no traceback")["asserts"] == []
+
+
+def test_another_engines_log_stays_its_own_where_vllm_is_only_named_beside_it():
+    oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.25 GiB.\n"
+    engines = {  # each names vLLM in the user's own words, comparing it, without running it
+        "LMDeploy": "swift/cli/deploy.py --infer_backend lmdeploy\nterminate called after throwing an instance of "
+                    "'std::runtime_error'\n  what():  [TM][ERROR] CUDA runtime error: out of memory\n"
+                    "nevertheless vllm is stable\n",
+        "SGLang (its `[date TP0]` log records)": "vLLM serves the same model on this GPU at gpu_memory_utilization 0.95"
+                                                "\n[2025-07-07 19:00:30 TP0] Scheduler hit an exception: " + oom,
+        "Ollama": "vLLM works, but Ollama fails:\nError: llama runner process has terminated: CUDA error: out of memory\n",
+    }
+    for name, text in engines.items():
+        assert facts.foreign_context(text) == (name, True), name
+        assert not _vllms(text), name
+    # vLLM run in the paste (its CLI, an import, a frame of its own, a framework's vLLM backend) keeps it vLLM's
+    for ran in ("$ vllm serve Qwen/Qwen2.5-7B\n", "from vllm import LLM\n", "--infer_backend vllm\n",
+                '  File "/usr/lib/python3/site-packages/vllm/v1/worker/gpu_worker.py", line 9, in f\n'):
+        assert facts.foreign_context(ran + engines["Ollama"]) == ("Ollama", False), ran
+        assert _vllms(ran + engines["Ollama"]), ran
+
+
+def test_lmdeploy_is_not_read_inside_another_word():
+    # Ray Serve's vLLM example names its deployment VLLMDeployment, which holds "lmdeploy"
+    assert facts.foreign_context("Deploying new version of Deployment(name='VLLMDeployment', app='default')\n")[0] \
+        is None
+    assert facts.foreign_context("lmdeploy serve api_server /models/qwen --tp 2\n" + "CUDA error: out of memory\n")[0] \
+        == "LMDeploy"
