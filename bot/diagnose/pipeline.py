@@ -59,6 +59,10 @@ def _values(c: Candidate, facts: dict, lang: str, paste: str) -> dict:
     if facts.get("rl_trainer"):
         values["rl_" + facts["rl_trainer"].lower()] = facts["rl_trainer"]
     values.update(c.captures)
+    # the run's hf_overrides: the model's config.json values a check read may be the user's own (any rule's text
+    # may keep a paragraph for it with {?hf_overrides_set})
+    values.update({k: v.get(lang) or v["en"] if isinstance(v, advice.Words) else v
+                   for k, v in advice.hf_overrides_values(c.captures, facts).items()})
     values.update(vllm.describe(c, values, facts, lang))     # a family answer's text, or names' history
     values.update(stack.describe(c, values, facts, lang))    # a stack family answer's text
     # Derivers also see the whole matched message, for numbers no capture holds, and can ask for the frame that
@@ -66,8 +70,11 @@ def _values(c: Candidate, facts: dict, lang: str, paste: str) -> dict:
     raised_in = functools.partial(tracebacks.raising_frame, paste, c.message.line_no)
     # ... and for the memory numbers the run that raised it printed (read only when asked, as above)
     memory_profile = functools.partial(_memory_profile, paste, c.message.line_no)
+    # ... and for the code lines of the traceback above it (what a frame passed to the failing call)
+    frame_sources = functools.partial(tracebacks.frame_sources, paste, c.message.line_no)
     values.update(advice.derive(c.rule.id, {**values, "matched_text": c.message.text, "raised_in": raised_in,
-                                            "memory_profile": memory_profile}, facts, lang))
+                                            "memory_profile": memory_profile, "frame_sources": frame_sources},
+                                facts, lang))
     return values
 
 

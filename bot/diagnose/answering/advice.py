@@ -57,6 +57,56 @@ def derive(rule_id: str, values: dict, facts: dict, lang: str = "en") -> dict:
     return {k: v.get(lang) or v["en"] if isinstance(v, Words) else v for k, v in out.items()}
 
 
+MAX_OVERRIDES_SHOWN = 200
+
+
+def _overrides_given(facts: dict) -> dict | None:
+    """The run's `hf_overrides` as vLLM printed them (its non-default args, the engine's arguments) or the user's
+    call or command line wrote them (`--hf-overrides '{"vocab_size": 500}'`)."""
+    for args in (facts.get("user_args"), facts.get("engine_args")):
+        value = args.get("hf_overrides") if isinstance(args, dict) else None
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                value = None
+        if isinstance(value, dict) and value:
+            return value
+    return None
+
+
+def _leaves(tree: dict, path: str = "") -> list[tuple[str, object]]:
+    out: list[tuple[str, object]] = []
+    for key, value in tree.items():
+        here = f"{path}.{key}" if path else str(key)
+        out += _leaves(value, here) if isinstance(value, dict) else [(here, value)]
+    return out
+
+
+def hf_overrides_values(captures: dict, facts: dict) -> dict:
+    """Any rule's text may say that the run's `hf_overrides` changed the model's config.json before vLLM read it
+    (`{?hf_overrides_set}`): what looks like the model's own value (a head count, a vocabulary size, a RoPE type) is
+    then a setting of the user's. `hf_overrides_hit`: a value of the message that is one the overrides set."""
+    given = _overrides_given(facts)
+    if not given:
+        return {}
+    shown = json.dumps(given, separators=(", ", ": "), default=str)
+    shown = shown if len(shown) <= MAX_OVERRIDES_SHOWN else shown[:MAX_OVERRIDES_SHOWN] + "…"
+    # braces doubled: the filled text turns `{{`/`}}` back into one (a nested object ends in "}}")
+    out = {"hf_overrides_set": "`" + shown.replace("{", "{{").replace("}", "}}") + "`"}
+    leaves = [(k, str(v)) for k, v in _leaves(given) if not isinstance(v, bool) and v is not None
+              and str(v) not in ("", "0", "1")]
+    for expr, value in (captures or {}).items():
+        value = str(value).strip().strip("'\"")
+        key = next((k for k, v in leaves if v == value or (num(v) is not None and num(v) == num(value))), None)
+        if key is not None and value:
+            out["hf_overrides_hit"] = Words(
+                en=f"`{expr}` = `{value}` in the message is the value your `hf_overrides` gives `{key}`",
+                zh=f"报错里的 `{expr}` = `{value}` 正是你的 `hf_overrides` 给 `{key}` 设的值")
+            break
+    return out
+
+
 def num(value) -> float | None:
     if value is None or isinstance(value, bool):
         return None
@@ -1408,10 +1458,51 @@ def _path_is_tokenizer(values: dict, facts: dict) -> dict:
     as a repo id the same way): the answer names that setting."""
     path, given = str(values.get("model") or ""), {**_args(facts), **(facts.get("user_args") or {})}
     tokenizer = str(given.get("tokenizer") or "")
-    if not path or tokenizer.rstrip("/") != path.rstrip("/") or str(given.get("model") or "").rstrip("/") == path.rstrip("/"):
+    if not path or str(given.get("model") or "").rstrip("/") == path.rstrip("/"):
+        return {}
+    if tokenizer.rstrip("/") != path.rstrip("/") and (tokenizer or not _looked_up_as_tokenizer(values)):
         return {}
     knob = "`LLM(tokenizer=…)`" if facts.get("invocation") == "llm" else "`--tokenizer`"
     return {"path_is_tokenizer": "yes", "tokenizer_knob": knob}
+
+
+# A traceback frame whose code hands a tokenizer's name to the call that failed (vLLM 0.26's EngineArgs:
+# `self.tokenizer = get_model_path(self.tokenizer, self.tokenizer_revision)`, `get_tokenizer(tokenizer_name, ...)`):
+# the first argument, or the `=` target of a path lookup, is the tokenizer setting
+_TOKENIZER_ARG = LazyRe(r"\w\(\s*(?:[A-Za-z_][\w.]*\.)?tokenizer(?:_name|_path|_id|_name_or_path)?\s*[,)]")
+
+
+def _looked_up_as_tokenizer(values: dict) -> bool:
+    """The log does not show the user's tokenizer setting (the run stopped before vLLM printed its arguments),
+    but the traceback above the message shows the path lookup was given the tokenizer's name."""
+    read = values.get("frame_sources")
+    sources = read() if callable(read) else []
+    return any(_TOKENIZER_ARG.search(line) for line in sources or [])
+
+
+_ASSERT_NAME = LazyRe(r"(?<![\w.'\"])(?:self\.|\w+_config\.)?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b")
+
+
+@deriver("vllm-assert-failed")
+def _assert_reads(values: dict, facts: dict) -> dict:
+    """The failed assert of vLLM's own code (facts' assert_sites: its frame, then its test) and the settings of the
+    run it reads by name (`self.kv_cache_dtype` of `kv_cache_dtype='fp8_e5m2'`): an assert has no message, so its
+    test and the values the run gave the names in it are all the answer can say."""
+    site = next((s for s in facts.get("assert_sites") or () if s.startswith("vllm/")), None)
+    if site is None:
+        return {}
+    where, _, test = site.partition(": ")
+    path, _, function = where.rpartition(":")
+    out = {"failed_assert": test if len(test) <= 300 else test[:299] + "…", "assert_file": path,
+           "assert_function": function}
+    given = {**_args(facts), **(facts.get("user_args") or {})}
+    read = [name for name in dict.fromkeys(_ASSERT_NAME.findall(test)) if name in given and name != "model"]
+    if read:
+        shown = ", ".join(f"`{n}` = `{given[n]}`" for n in read[:4])
+        out["assert_settings"] = Words(en=f"The test reads settings of this run: {shown}.",
+                                       zh=f"这个检查读取了这次运行的设置：{shown}。")
+        out["assert_setting_names"] = ", ".join(f"`{n}`" for n in read[:4])
+    return out
 
 
 _DTYPE_NAMES = ("auto", "half", "float16", "bfloat16", "float", "float32")

@@ -1524,28 +1524,76 @@ def vllm_frames(text: str) -> list[list]:
 
 
 _ASSERT_SOURCE = LazyRe(r"\bassert\s+(\S[^\n]{0,300})")
-_CARETS = LazyRe(r"(?:^|\|)\s*[\^~]+\s*$")
+# (after a compose service's "name  | " or a process tag and vLLM's record header: "(EngineCore pid=1) ERROR ... [core.py:1330]")
+_CARETS = LazyRe(r"(?:^|[|\])])\s*[\^~]+\s*$")
 MAX_ASSERTS = 16
+# Dynamo tracing an `assert` whose test is False at trace time (torch 2.6+): "Data-dependent assertion failed (cannot
+# compile partial graph)", its hints, then "from user code:" and the frames it traced, innermost last, the last
+# one's source line being the assert itself; no AssertionError is raised, the traced assert is the check that failed
+_DYNAMO_ASSERT = "Data-dependent assertion failed"
+_USER_CODE = LazyRe(r"^[^\n]{0,80}?from user code:[ \t]*$", re.M)
+DYNAMO_REACH = 4000     # characters from Dynamo's message to its "from user code:" block
+USER_CODE_LINES = 80    # lines of that block read
 
 
 def failed_asserts(text: str) -> list[str]:
     """The conditions of the `assert` statements a traceback shows just above a bare `AssertionError` (Python prints
     the failing line under its frame, with carets from 3.11): a bare assert says nothing, and one function's asserts
     check different things (a weight loader's shape check beside its shard-id check), so only the shown line tells
-    which one failed. Lines keep whatever prefix the paste gave them (a compose service's "name  | ")."""
-    found: list[str] = []
-    at, tried = text.find("AssertionError"), 0
+    which one failed. Lines keep whatever prefix the paste gave them (a compose service's "name  | "). An assert
+    Dynamo found false while it traced the model (`_DYNAMO_ASSERT`) is one too: the last line of its user code."""
+    return list(dict.fromkeys(code for _, code in _failed_assert_rows(text)))
+
+
+def assert_sites(text: str) -> list[str]:
+    """The failed asserts (failed_asserts) with the frame that holds each, "path:function: test", the path from its
+    package on as in frames() (`vllm/model_executor/layers/attention/attention.py:forward: self.kv_cache_dtype in
+    {...}`): whose code the check is, vLLM's own or another package's."""
+    return list(dict.fromkeys(f"{frame}: {code}" for frame, code in _failed_assert_rows(text) if frame))
+
+
+@functools.lru_cache(maxsize=4)
+def _failed_assert_rows(text: str) -> tuple[tuple[str | None, str], ...]:
+    found: list[tuple[str | None, str]] = []
+    if "AssertionError" in text:
+        at, tried = text.find("AssertionError"), 0
+        while at != -1 and tried < MAX_ASSERTS:
+            tried += 1
+            end = text.find("\n", at)
+            if not text[at + len("AssertionError"):len(text) if end == -1 else end].strip():     # bare: no message
+                above = text[max(0, at - 1200):at].split("\n")[:-1]
+                shown = [line for line in above[-4:] if not _CARETS.search(line)]
+                m = _ASSERT_SOURCE.search(shown[-1]) if shown else None
+                if m:
+                    frame = _FRAME.search(shown[-2]) if len(shown) > 1 else None
+                    found.append((_frame_name(frame), m.group(1).strip()))
+            at = text.find("AssertionError", at + 1)
+    at, tried = text.find(_DYNAMO_ASSERT), 0
     while at != -1 and tried < MAX_ASSERTS:
         tried += 1
-        end = text.find("\n", at)
-        if not text[at + len("AssertionError"):len(text) if end == -1 else end].strip():     # bare: no message
-            above = text[max(0, at - 1200):at].split("\n")[:-1]
-            above = [line for line in above[-3:] if not _CARETS.search(line)]
-            m = _ASSERT_SOURCE.search(above[-1]) if above else None
-            if m and m.group(1).strip() not in found:
-                found.append(m.group(1).strip())
-        at = text.find("AssertionError", at + 1)
-    return found
+        block = _USER_CODE.search(text, at, at + DYNAMO_REACH)
+        if block:
+            # frame, source line, frame, source line, ...: the block ends at the first line that is neither
+            lines = text[block.end():].split("\n", USER_CODE_LINES + 1)[1:USER_CODE_LINES + 1]
+            frame, source, i = None, None, 0
+            while i < len(lines) and (in_frame := _FRAME.search(lines[i])):
+                frame, source = in_frame, lines[i + 1] if i + 1 < len(lines) else ""
+                i += 2
+                while i < len(lines) and _CARETS.search(lines[i]):
+                    i += 1
+            m = _ASSERT_SOURCE.search(source) if frame is not None and source else None
+            if m:
+                found.append((_frame_name(frame), m.group(1).strip()))
+        at = text.find(_DYNAMO_ASSERT, at + 1)
+    out: list[tuple[str | None, str]] = []
+    for row in found:
+        if row not in out:
+            out.append(row)
+    return tuple(out[:MAX_ASSERTS])
+
+
+def _frame_name(m) -> str | None:
+    return f"{_PACKAGE_ROOT.sub('', m.group(1).replace(chr(92), '/'))}:{m.group(2)}" if m else None
 
 
 def frames(text: str) -> list[str]:
@@ -2954,7 +3002,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         "hpu_shown": platform is not None and platform.lower() == "hpu" or hpu_shown,
         "ascend_call_code": bool(_ASCEND_CALL_CODE.search(text)),
         "frames": frames(text),
-        "asserts": failed_asserts(text) if "AssertionError" in text else [],
+        "asserts": failed_asserts(text) if "AssertionError" in text or _DYNAMO_ASSERT in text else [],
+        "assert_sites": assert_sites(text) if "AssertionError" in text or _DYNAMO_ASSERT in text else [],
         "vllm_frames": vllm_frames(text),
         **model_sizes(text),
         **env,

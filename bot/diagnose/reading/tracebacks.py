@@ -951,6 +951,31 @@ def raising_call(text: str, line_no: int) -> tuple[str, str] | None:
     return None
 
 
+MAX_TRACEBACK_LINES = 200
+
+
+def frame_sources(text: str, line_no: int) -> list[str]:
+    """The source lines Python printed under the frames of the traceback right above the message at `line_no`,
+    outermost first (`self.tokenizer = get_model_path(self.tokenizer, self.tokenizer_revision)`): what a frame
+    passed on tells which of the user's settings the failing call was given. Stops at the traceback's start."""
+    starts = line_starts(text)
+    end = starts[min(line_no, len(starts)) - 1]
+    lines = text[starts[max(0, line_no - 1 - MAX_TRACEBACK_LINES)]:end].split("\n")
+    out: list[str] = []
+    for i in range(len(lines) - 1, -1, -1):
+        body = strip_prefixes(lines[i])[2]
+        if body.startswith(("Traceback (most recent call last)", "During handling", "The above exception")):
+            break
+        if _FRAME_LINE.search(body) and i + 1 < len(lines):
+            source = strip_prefixes(lines[i + 1])[2].strip()
+            if source and not source.startswith('File "') and not _CARETS_ONLY.fullmatch(source):
+                out.append(source)
+    return out[::-1]
+
+
+_CARETS_ONLY = LazyRe(r"[\^~\s]+")
+
+
 @functools.lru_cache(maxsize=1)
 def line_starts(text: str) -> list[int]:
     """Where each line of the paste starts: one pass, shared by every message tried (splitting a long

@@ -26,6 +26,7 @@ LANGS = ("en", "zh")
 WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "compute_capability",
              "torch_gpu_unsupported",
              "platform", "has_traceback", "vllm_context", "stack_context", "vllm_printed", "frames", "asserts",
+             "assert_sites",
              "ray_vllm_context",
              # the stack beneath vLLM (reading/facts.py environment())
              "torch_cuda", "cuda_runtime", "driver_cuda", "driver_version", "python_version", "glibc_version",
@@ -254,7 +255,7 @@ def _conditions(value, where: str) -> dict:
     for key in when:
         if key not in WHEN_KEYS:
             raise RuleError(f"{where}.{key}: unknown fact (known: {', '.join(WHEN_KEYS)})")
-    for key in ("frames", "asserts"):
+    for key in ("frames", "asserts", "assert_sites"):
         if key in when:
             try:
                 re.compile(str(when[key]).removeprefix("!"))

@@ -39,7 +39,8 @@ def _norm_sentence(s: str) -> str:
 
 def condition_holds(key: str, expected, facts: dict) -> bool:
     actual = facts.get(key)
-    if key in ("frames", "asserts"):     # a regex some traceback frame (failed assert) matches; "!regex": none does
+    if key in ("frames", "asserts", "assert_sites"):
+        # a regex some traceback frame (failed assert, "path:function: test" of one) matches; "!regex": none does
         rx, want = (str(expected)[1:], False) if str(expected).startswith("!") else (str(expected), True)
         return any(re.search(rx, f) for f in actual or ()) == want
     # "!regex" on a fact read as words (platform, os_hint, ...): the fact is absent or the regex does not
