@@ -1604,16 +1604,26 @@ def _cutlass_scaled_mm(values: dict, facts: dict) -> dict:
 @deriver("quant-dtype-unsupported")
 def _quant_dtype(values: dict, facts: dict) -> dict:
     """The first dtype of the method's own list, float16 before bfloat16 (the GPUs that lack
-    bfloat16 take float16). Nothing on CPU or TPU: vLLM's CPU backend casts float16 to bfloat16,
-    and float16 does not work on TPU, so --dtype is not the way out there."""
+    bfloat16 take float16), with the caveat of that dtype: float16 can overflow where a model was trained
+    in bfloat16, bfloat16 needs a GPU that has it. Nothing on CPU or TPU: vLLM's CPU backend casts float16
+    to bfloat16, and float16 does not work on TPU, so --dtype is not the way out there. The AWQ / GPTQ
+    situation (bfloat16 asked of the plain float16 kernels, which the Marlin kernels would take) is flagged
+    for those two methods only."""
+    asked = str(values.get("dtype") or "").removeprefix("torch.")
+    out: dict = {}
+    if str(values.get("method") or "").lower() in ("awq", "gptq") and asked == "bfloat16":
+        out["quant_awq_gptq_bf16"] = "yes"
     if facts.get("platform") in ("cpu", "tpu"):
-        return {}
+        return out
     listed = _TORCH_DTYPE.findall(str(values.get("supported") or ""))
     listed = ["float16" if d == "half" else d for d in listed]
     pick = next((d for d in ("float16", "bfloat16", "float32") if d in listed), None)
-    if not pick or pick == str(values.get("dtype") or "").removeprefix("torch."):
-        return {}
-    return {"dtype_fix": pick, "suggest": {"dtype": pick}}
+    if not pick or pick == asked:
+        return out
+    out.update({"dtype_fix": pick, "suggest": {"dtype": pick}})
+    if pick in ("float16", "bfloat16"):
+        out[f"dtype_fix_{pick}"] = "yes"
+    return out
 
 
 @deriver("mamba-cache-blocks-too-few")

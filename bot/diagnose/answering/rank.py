@@ -13,7 +13,7 @@ import bisect
 from bot.base.record import Record
 from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.facts import run_starts
-from bot.diagnose.reading.tracebacks import Message
+from bot.diagnose.reading.tracebacks import RELAY, Message
 
 LEVEL_RANK = {"root": 0, "hint": 1, "wrapper": 2}
 
@@ -53,8 +53,10 @@ def _real_errors(errors: list[Message], wrapped: set[int]) -> list[Message]:
 def _visible_cause(wrapper: Candidate, errors: list[Message], wrapped: dict[int, set[str]],
                    text: str) -> Message | None:
     """The first real exception of the wrapper's run that the paste shows: above the wrapper's last
-    line, or inside the very log record that printed the wrapper (`logger.exception` prints its
-    message first and the traceback that caused it after)."""
+    line, inside the very log record that printed the wrapper (`logger.exception` prints its
+    message first and the traceback that caused it after), or the worker's own exception that a wrapper
+    relays below it (vLLM's "Worker failed with error '...'", printed after the executor reported the
+    death): that quoted text is what the worker raised, not a consequence of the death."""
     real = _real_errors(errors, set(wrapped))
     if not real:
         return None
@@ -64,9 +66,10 @@ def _visible_cause(wrapper: Candidate, errors: list[Message], wrapped: dict[int,
                                 and bisect.bisect_right(starts, m.line_no) == run]
     last = max(m.line_no for m in hits)
     records = {(m.proc, m.header) for m in hits if m.level and m.header}
+    relays = {m.line_no for m in errors if not m.inner and RELAY.search(m.text)}
     for m in real:
         if bisect.bisect_right(starts, m.line_no) == run and \
-                (m.line_no < last or (m.proc, m.header) in records):
+                (m.line_no < last or (m.proc, m.header) in records or (m.inner and m.line_no in relays)):
             return m
     return None
 

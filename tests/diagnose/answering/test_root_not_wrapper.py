@@ -78,3 +78,29 @@ def test_a_python_warning_above_the_error_is_not_the_root():
     assert report.diagnoses[0].rule_id == "kv-cache-too-small"
     # alone, the warning is still what the paste shows
     assert diagnose(warning).diagnoses[0].rule_id == "disk-full"
+
+
+_DIED_THEN_RELAY = (
+    "(EngineCore_DP0 pid=185173) INFO 11-28 10:00:00 [core.py:93] Initializing a V1 LLM engine (v0.11.2) with config: "
+    "model='Qwen/Qwen3-8B', device_config=cuda\n"
+    "(EngineCore_DP0 pid=185173) ERROR 11-28 10:01:00 [multiproc_executor.py:230] Worker proc VllmWorker-1 died "
+    "unexpectedly, shutting down executor.\n"
+    "(EngineCore_DP0 pid=185173) ERROR 11-28 10:01:00 [core.py:708] EngineCore failed to start.\n"
+    "(EngineCore_DP0 pid=185173) ERROR 11-28 10:01:00 [core.py:708] Traceback (most recent call last):\n"
+    "(EngineCore_DP0 pid=185173) ERROR 11-28 10:01:00 [core.py:708]   File \"/x/vllm/v1/executor/multiproc_executor.py\", "
+    "line 344, in get_response\n"
+    "(EngineCore_DP0 pid=185173) ERROR 11-28 10:01:00 [core.py:708]     raise RuntimeError(\n"
+    "(EngineCore_DP0 pid=185173) ERROR 11-28 10:01:00 [core.py:708] RuntimeError: Worker failed with error '{inner}', "
+    "please check the stack trace above for the root cause\n")
+
+
+def test_a_relayed_worker_error_below_a_death_is_the_root_not_the_death():
+    """The executor reports the death first and relays the worker's own exception after it ("Worker failed
+    with error '...'"): that quoted error is the root, quoted when no rule knows it, answered by vLLM's
+    source index when it knows it, never the worker-died hint."""
+    unknown = diagnose(_DIED_THEN_RELAY.format(inner="Frobnicator quux overflowed in zorp"), book=BOOK)
+    assert unknown.best is None or unknown.best.rule_id != "worker-died"
+    assert unknown.root and unknown.root.text == "Frobnicator quux overflowed in zorp" and unknown.root.line_no == 7
+    known = diagnose(_DIED_THEN_RELAY.format(inner="Unsupported activation: gelu_bogus. Only silu is supported for now."),
+                     book=BOOK)
+    assert known.best.rule_id == "vllm-check-failed" and known.best.line_no == 7
