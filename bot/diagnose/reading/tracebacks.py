@@ -26,6 +26,12 @@ from .logtext import ANSI as _COLOUR
 _PREFIX = LazyRe(
     r"""^(?:
         [ \t]*[\w.-]{1,40}[ \t]+\|[ \t]?                                   # docker compose "svc-1  | "
+      # journalctl's short formats ("Aug 15 18:15:59 host vllm[8707]: ", short-precise, short-iso): time, host and
+      # the unit's identifier with its pid (always there for a service; without it "2025-05-16T04:56:18Z ERROR x.y: "
+      # would read as a host and a name); before the bare ISO time, which would leave "host vllm[8707]: " behind
+      | (?:[A-Z][a-z]{2}[ ]{1,2}\d{1,2}[ ]\d\d:\d\d:\d\d(?:\.\d{1,6})?|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?(?:Z|[+-]\d\d:?\d\d))
+        [ ][\w.-]{1,64}[ ][^\s\[\]:]{1,64}\[\d{1,10}\]:[ ]?
+      | \[(?:pod/[\w.-]{1,253}/[\w.-]{0,63}|node/[\w.-]{1,253})\][ ]            # kubectl logs --prefix "[pod/NAME/CONTAINER] "
       | [ \t]*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]*  # ISO time
       | [ \t]*\((?P<proc>[A-Za-z_][\w-]*(?:[ ]rank=\d+)?[ ]pid=\d+)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
       | [ \t]*\[rank\d+\]:[ \t]?                                          # torch elastic

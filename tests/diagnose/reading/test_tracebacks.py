@@ -121,6 +121,26 @@ def test_more_prefix_forms_from_real_pastes():
     assert texts(log) == ["RuntimeError: first", "ValueError: second", "ValueError: third", "RuntimeError: fourth"]
 
 
+def test_journald_and_kubectl_prefixes_are_peeled_so_a_traceback_keeps_its_lines():
+    # journalctl's short, short-precise and short-iso forms (as `journalctl -u vllm` prints a service's output),
+    # and `kubectl logs --prefix` ("[pod/NAME/CONTAINER] "): without them peeled, every traceback line would read
+    # as a continuation of the one before and the paste would run together into one message
+    for prefix in ("Aug 19 18:34:30 vllm vllm[8707]: ", "Aug  5 18:34:30.123456 gpu-node-1 python3.12[8707]: ",
+                   "2025-08-19T18:34:30+0000 host.example start.sh[12]: ", "[pod/vllm-0/vllm] ", "[pod/vllm-0/] "):
+        log = "\n".join(prefix + line for line in [
+            "(APIServer pid=8707) Traceback (most recent call last):",
+            '(APIServer pid=8707)   File "/opt/vllm/lib/python3.12/site-packages/vllm/entrypoints/openai/api_server.py", line 1, in f',
+            "(APIServer pid=8707)     async with build_async_engine_client_from_engine_args(",
+            "(APIServer pid=8707) RuntimeError: Engine core initialization failed. See root cause above.",
+        ])
+        assert texts(log) == ["RuntimeError: Engine core initialization failed. See root cause above."], prefix
+
+
+def test_journald_like_words_without_a_date_are_not_a_prefix():
+    assert tracebacks.strip_prefixes("Error list[0]: boom")[2] == "Error list[0]: boom"
+    assert tracebacks.strip_prefixes("[pod/a b/c] boom")[2] == "[pod/a b/c] boom"
+
+
 def test_a_line_from_another_process_ends_the_message():
     log = ("(VllmWorkerProcess pid=1) RuntimeError: NCCL error: unhandled cuda error\n"
            "(VllmWorkerProcess pid=2) Exception in worker VllmWorkerProcess while processing method init_device.\n")
