@@ -164,7 +164,7 @@ def test_a_release_before_vllm_serve_starts_its_server_as_a_module():
            "initializing the engine.\nvllm==0.2.7\n")
     d = diagnose(log, book=BOOK).best
     assert d.rule_id == "kv-cache-too-small" and "vllm serve" not in d.command
-    assert "python -m vllm.entrypoints.openai.api_server --model MODEL --max-model-len 3072" in d.command
+    assert "python -m vllm.entrypoints.openai.api_server --model MODEL --max-model-len 3584" in d.command
 
 
 _DIED = "(EngineCore pid=1) ERROR 12-01 14:50:33 [multiproc_executor.py:315] Worker proc VllmWorker-0 died unexpectedly (exit code: {code}), shutting down executor.\n"
@@ -394,3 +394,11 @@ def test_kv_multimodal_activation_peak_is_not_read_as_another_process():
 def test_kv_no_memory_lines_keep_the_old_answer():
     out = _kv({}, {"engine_args": {"gpu_memory_utilization": 0.2}})
     assert out == {"fit_utilization": 0.3, "suggest": {"gpu_memory_utilization": 0.3}}
+
+
+@pytest.mark.parametrize("fits, length", [(3664, 3584), (5632, 5632), (13360, 13312), (23648, 23552), (200, 200)])
+def test_a_short_fit_is_not_rounded_away(fits, length):
+    # below 8192 a multiple of 1024 would give up to an eighth of what fits (basalam catalog-generator#10: 3664
+    # tokens in the KV cache, 3072 offered)
+    values = {"max_model_len": "163840", "kv_tokens": str(fits)}
+    assert advice.derive("kv-cache-too-small", values, {})["fit_max_model_len"] == length
