@@ -34,6 +34,8 @@
 #              tokenizer path that is not there
 #   variants14 a LoRA rank vLLM does not take, ngram speculation without its token count, image limits on a text model,
 #              an unknown rope type, zero sequences, a batch of one token, the V2 model runner (healthy on a GPU)
+#   variants15 the fp8_e5m2 KV cache eager (does the assert Dynamo met raise as itself?), FlexAttention in float32 and
+#              bfloat16 (its recompiles), FlashAttention 2 forced on Hopper
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -233,6 +235,12 @@ variants14)
   run max-num-seqs-zero $K '{"max_num_seqs": 0}'
   run batched-tokens-one $K '{"max_num_batched_tokens": 1}'
   run v2-runner env VLLM_USE_V2_MODEL_RUNNER=1 $K '{}' ;;
+variants15)
+  export HF_HUB_OFFLINE=1; K="$PY $S/user_script_kwargs.py $M"
+  run kv-fp8-e5m2-eager $K '{"kv_cache_dtype": "fp8_e5m2", "enforce_eager": true}'
+  run flex-attention-fp32 $K '{"dtype": "float32", "attention_config": {"backend": "FLEX_ATTENTION"}}'
+  run flex-attention $K '{"attention_config": {"backend": "FLEX_ATTENTION"}}'
+  run fa-version-2 env VLLM_FLASH_ATTN_VERSION=2 $K '{}' ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt

@@ -473,3 +473,43 @@ def test_the_bare_rope_assert_is_not_read_in_a_release_without_it():
     assert diagnose(start.format("0.6.2") + body, book=BOOK).diagnoses[0].rule_id == "rope-scaling-factor-assert"
     later = diagnose(start.format("0.8.5") + body, book=BOOK).diagnoses
     assert "rope-scaling-factor-assert" not in [d.rule_id for d in later]
+
+
+def test_private_pools_are_inside_what_pytorch_allocated():
+    """torch prints the allocated bytes plus the private pools' as "allocated by PyTorch" (CUDACachingAllocator.cpp):
+    the pools are not counted twice in what the process holds."""
+    from bot.diagnose.answering import advice
+    text = ("CUDA out of memory. Tried to allocate 1.74 GiB. GPU 1 has a total capacity of 23.57 GiB of which 605.88 "
+            "MiB is free. Process 133288 has 22.97 GiB memory in use. Of the allocated memory 20.21 GiB is allocated "
+            "by PyTorch, with 128.00 MiB allocated in private pools (e.g., CUDA Graphs), and 185.98 MiB is reserved "
+            "by PyTorch but unallocated.")
+    out = advice.derive("cuda-oom", {"matched_text": text, "requested": "1.74 GiB", "total": "23.57 GiB"}, {})
+    assert out["torch_held"] == "20.39 GiB" and out["own_pid"] == "133288"
+    # pools of most of the GPU: counted twice they would make the process's own memory look like another's
+    big = ("CUDA out of memory. Tried to allocate 2.00 MiB. GPU 0 has a total capacity of 47.53 GiB of which 896.00 "
+           "KiB is free. Process 1686436 has 47.51 GiB memory in use. Of the allocated memory 47.00 GiB is allocated by "
+           "PyTorch, with 46.22 GiB allocated in private pools (e.g., CUDA Graphs), and 149.10 MiB is reserved by "
+           "PyTorch but unallocated.")
+    out = advice.derive("cuda-oom", {"matched_text": big, "requested": "2.00 MiB", "total": "47.53 GiB"}, {})
+    assert out["own_pid"] == "1686436" and "other_procs" not in out
+
+
+@pytest.mark.parametrize("args, shown", [({"gpu_memory_utilization": 0.98}, "0.85"),
+                                         ({"gpu_memory_utilization": 0.7}, "0.65"), ({}, "0.85")])
+def test_the_lower_share_is_below_the_one_the_run_used(args, shown):
+    from bot.diagnose.answering import advice
+    text = "CUDA out of memory. Tried to allocate 2.00 MiB. GPU 0 has a total capacity of 44.53 GiB of which 448.00 KiB is free."
+    out = advice.derive("cuda-oom", {"matched_text": text}, {"engine_args": args})
+    assert out["lower_util"] == shown
+    assert advice.derive("npu-oom", {"matched_text": ""}, {"engine_args": args})["lower_util"] == shown
+
+
+def test_the_share_vllm_printed_while_profiling_is_the_one_the_run_used():
+    log = ("INFO 03-27 10:29:01 [worker.py:267] the current vLLM instance can use total_gpu_memory (44.53GiB) x "
+           "gpu_memory_utilization (0.70) = 31.17GiB\n"
+           "INFO 03-27 10:29:01 [worker.py:267] model weights take 20.64GiB; non_torch_memory takes 0.28GiB; PyTorch "
+           "activation peak memory takes 1.52GiB; the rest of the memory reserved for KV Cache is 8.73GiB.\n"
+           "ERROR 03-27 10:29:13 [worker_base.py:620] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+           "2.00 MiB. GPU 6 has a total capacity of 44.53 GiB of which 448.00 KiB is free.\n")
+    d = diagnose(log, book=BOOK).best
+    assert d.rule_id == "cuda-oom" and "--gpu-memory-utilization 0.65" in d.fix and "0.85" not in d.fix

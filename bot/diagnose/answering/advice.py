@@ -137,8 +137,9 @@ def _model_limit(values: dict, facts: dict) -> int | None:
 
 
 def _round_down(n: float, step: int = 1024) -> int:
-    """A max_model_len people would type: a multiple of 1024 (of 256 for small values)."""
-    step = step if n >= 2 * step else 256
+    """A max_model_len people would type: a multiple of 1024, of 256 below 8192 (where a multiple of 1024 would give
+    up as much as an eighth of what fits: 3664 tokens are 3584, not 3072)."""
+    step = step if n >= 8 * step else 256
     return max(step, int(n // step * step)) if n >= step else int(n)
 
 
@@ -231,6 +232,20 @@ def _size(rx: re.Pattern, text: str) -> float:
     return float(m.group(1)) * _UNIT_GIB[m.group(2)] if m else 0.0
 
 
+def _lower_util(values: dict, facts: dict) -> str:
+    """The `gpu_memory_utilization` to try for more headroom outside the KV cache: below the one the run used (its
+    command line, or the share vLLM printed while it profiled), 0.85 where the log shows none."""
+    used = num(_args(facts).get("gpu_memory_utilization")) or _memory_profile(values).get("util")
+    if not used or not 0 < used <= 1:
+        return "0.85"
+    return f"{min(0.85, max(0.05, round(used - 0.05, 2))):g}"
+
+
+@deriver("npu-oom")
+def _npu_oom(values: dict, facts: dict) -> dict:
+    return {"lower_util": _lower_util(values, facts)}
+
+
 @deriver("cuda-oom")
 def _cuda_oom(values: dict, facts: dict) -> dict:
     """Who holds the GPU. PyTorch lists the processes NVML reports and names its own "this process";
@@ -251,8 +266,12 @@ def _cuda_oom(values: dict, facts: dict) -> dict:
         out["gpu_had_room"] = "yes"
         out["suggest"] = {}
         out["as_limit"] = set_limit(facts, "v")
+    out["lower_util"] = _lower_util(values, facts)
     procs = [(pid, float(n) * _UNIT_GIB[unit]) for pid, n, unit in _OTHER_PROCESS.findall(text)]
-    held = _size(_BY_TORCH, text) + _size(_PRIVATE_POOLS, text) + _size(_RESERVED_FREE, text)
+    # what PyTorch's allocator reserves: "Of the allocated memory A is allocated by PyTorch, with P allocated in
+    # private pools (e.g., CUDA Graphs), and R is reserved by PyTorch but unallocated." prints A as the allocated
+    # bytes plus P, and R as the reserved bytes less both (c10/cuda/CUDACachingAllocator.cpp): P is inside A
+    held = _size(_BY_TORCH, text) + _size(_RESERVED_FREE, text)
     if not _BY_TORCH.search(text):
         return out
     out["torch_held"] = f"{held:.2f} GiB"

@@ -1746,6 +1746,13 @@ def _llm_call_args(text: str) -> dict:
     return out
 
 
+# vLLM's one-dash aliases (engine/arg_utils.py: "-tp", "-pp", "-dp", "-q" in 0.32; "-O" with its level glued on,
+# "-O3"), and the others it has ("-dcp", "-ep", "-sc", ...), read only to be stepped over
+_SHORT_OPTION = LazyRe(r"-([a-zA-Z]{1,4})(\d*)")
+_SHORT_ALIASES = {"tp": "tensor_parallel_size", "pp": "pipeline_parallel_size", "dp": "data_parallel_size",
+                  "q": "quantization"}
+
+
 def _command_line_args(text: str) -> dict:
     """`vllm serve M --tensor-parallel-size 4` (or the api_server module) in the paste."""
     import shlex
@@ -1763,6 +1770,14 @@ def _command_line_args(text: str) -> dict:
         out["model"] = words.pop(0)
     while words:
         word = words.pop(0)
+        short = _SHORT_OPTION.fullmatch(word)
+        if short:
+            # vLLM's short aliases ("-tp 2", "-q awq", "-O3"): the long name where it is one a deriver reads, else
+            # the option and its value are skipped; the command goes on after it
+            value = words.pop(0) if words and not words[0].startswith("-") and not short.group(2) else True
+            if short.group(1) in _SHORT_ALIASES:
+                out[_SHORT_ALIASES[short.group(1)]] = _cli_value(value)
+            continue
         if not word.startswith("--"):
             break                          # the command ended (a pipe, a redirect, prose)
         key, eq, value = word[2:].partition("=")

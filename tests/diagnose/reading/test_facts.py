@@ -116,6 +116,15 @@ def test_user_args_from_a_pasted_call_when_vllm_printed_none():
     assert user_args("LLM(model='unclosed\n") == {}
 
 
+def test_user_args_read_past_vllms_one_dash_aliases():
+    from bot.diagnose.reading.facts import user_args
+    # vllm-ascend#1987's command: "-tp 2\" ended the reading, and the share after it was never seen
+    assert user_args("vllm serve /m/GLM-4-32B \\\n  -tp 2\\\n  --dtype bfloat16 \\\n  --gpu-memory-utilization 0.6\n") == \
+        {"model": "/m/GLM-4-32B", "tensor_parallel_size": 2, "dtype": "bfloat16", "gpu_memory_utilization": 0.6}
+    assert user_args("vllm serve m -O3 -q awq -dcp 2 --max-model-len 100 | tee x\n") == \
+        {"model": "m", "quantization": "awq", "max_model_len": 100}
+
+
 def test_a_client_traceback_that_carries_vllms_error_is_vllms():
     client = ('Traceback (most recent call last):\n'
               '  File "/app/client.py", line 3, in <module>\n'

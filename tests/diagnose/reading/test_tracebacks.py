@@ -297,6 +297,19 @@ def test_a_line_that_runs_several_records_together_is_read_from_its_last():
     assert (m.exc_type, m.level) == ("OSError", "ERROR") and m.text.startswith("OSError: /lib/x86_64")
 
 
+def test_a_bare_error_that_records_ran_into_is_the_message():
+    # torch's message printed bare (no header of its own), then a record opening a traceback and one of its frames,
+    # all on one line (nlzy/vllm-gfx906#14): the error is the line's first record, not the frame at its end
+    line = ("HIP out of memory. Tried to allocate 64.00 MiB. GPU 0 has a total capacity of 15.98 GiB of which 22.00 "
+            "MiB is free.      ERROR 07-04 14:53:23 [engine.py:458] Traceback (most recent call last):      ERROR "
+            '07-04 14:53:23 [engine.py:458]   File "/opt/venv/vllm/engine/multiprocessing/engine.py", line 446,\n')
+    m = tracebacks.messages(line)[0]
+    assert m.text.startswith("HIP out of memory. Tried to allocate 64.00 MiB") and "Traceback" not in m.text
+    # an INFO record first is no error, whatever its words
+    info = "INFO 07-04 14:53:20 [x.py:1] no error here.  " + line[line.index("ERROR"):]
+    assert all("no error here" not in m.text for m in tracebacks.messages(info))
+
+
 @pytest.mark.parametrize("line, proc", [
     # the exception's record ran into the next record, which only opens its traceback: the exception is the message
     ("(EngineCore_DP0 pid=43) ERROR 03-20 17:39:14 [core.py:1100] torch.OutOfMemoryError: HIP out of memory. Tried to "
