@@ -67,20 +67,13 @@ def _conjunction(condition: str | None) -> bool:
 
 
 def _import_named(condition: str | None) -> bool:
-    """Whether the check's unset operand is named as an import's: `except ImportError`, `HAS_X`,
-    `X_AVAILABLE`, `has_x()`, `_X_IMPORT_ERROR`, `find_spec(...)`, a `*_cls`/`*Wrapper` placeholder."""
-    if not condition:
-        return False
-    if condition.startswith("except"):
-        return bool(_IMPORT_ERRORS.match(condition))
-    parsed = parse_condition(condition)
+    """Whether a name the check reads is named as an import's (`HAS_X`, `X_AVAILABLE`, `has_x()`,
+    `_X_IMPORT_ERROR`, `find_spec(...)`), or it is `except ImportError`."""
+    parsed = parse_condition(condition) if condition and not condition.startswith("except") else None
     if parsed is None:
-        return False
-    for node in ast.walk(parsed[1]):
-        code = ast.unparse(node) if isinstance(node, (ast.Name, ast.Attribute, ast.Call)) else ""
-        if code and (_AVAILABLE.match(code) or _IMPORT_ERROR_NAME.search(code) or "find_spec" in code):
-            return True
-    return False
+        return bool(condition and _IMPORT_ERRORS.match(condition))
+    codes = (ast.unparse(n) for n in ast.walk(parsed[1]) if isinstance(n, (ast.Name, ast.Attribute, ast.Call)))
+    return any(_AVAILABLE.match(c) or _IMPORT_ERROR_NAME.search(c) or "find_spec" in c for c in codes)
 
 
 def _is_unset(test: ast.AST) -> bool:
