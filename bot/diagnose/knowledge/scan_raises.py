@@ -251,6 +251,113 @@ def condition_text(node: ast.AST, negate: bool = False) -> str:
     return src if len(src) <= MAX_CONDITION_CHARS else src[: MAX_CONDITION_CHARS - 1] + "…"
 
 
+def none_held(tests: list[ast.expr]) -> str:
+    """The condition under which the code after a chain of tests runs when none of them held: the
+    `else:` of `if a: ... elif b: ... else:`, or what follows `if a: return ...` guards. One test is
+    `not (a)`, as before; a run of tests that each compare one name with constants (`x == 'a'`, `x in
+    ('b', 'c')`) is `x not in ('a', 'b', 'c')`; `x is not None` is `x is None` (a negation that is
+    exact); any other test is `not (a)`, all joined by `and`. Longer than MAX_CONDITION_CHARS, it is
+    cut visibly (`…`): never one negated test standing for the whole chain."""
+    if len(tests) == 1:
+        return condition_text(tests[0], negate=True)
+    terms: list[str] = []
+    run: list[ast.expr] = []                 # tests of one name against constants, in a row
+    for t in tests + [None]:
+        if t is not None and _subject(t) is not None and (not run or _subject(run[0]) == _subject(t)):
+            run.append(t)
+            continue
+        if len(run) > 1:
+            terms.append(_code(_one_name_constants(run)))
+        elif run:
+            terms.append(_negated(run[0]))
+        run = []
+        if t is not None and _subject(t) is not None:
+            run = [t]
+        elif t is not None:
+            terms.append(_negated(t))
+    text = " and ".join(terms)
+    if len(text) <= MAX_CONDITION_CHARS:
+        return text
+    kept: list[str] = []
+    for term in terms:
+        if len(" and ".join(kept + [term, "…"])) > MAX_CONDITION_CHARS:
+            break
+        kept.append(term)
+    if len(" and ".join(kept)) >= MAX_CONDITION_CHARS * 0.6:
+        return " and ".join(kept + ["…"])            # cut between terms
+    return text[: MAX_CONDITION_CHARS - 1] + "…"     # cut inside a term
+
+
+def _code(node: ast.AST) -> str:
+    return " ".join(ast.unparse(node).split())
+
+
+_EXACT_NEGATION = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+                   ast.In: ast.NotIn, ast.NotIn: ast.In}
+
+
+def _negated(test: ast.expr) -> str:
+    """`not test` as code: `x is None` for `x is not None`, `x` for `not x`, else `not (test)`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _code(test.operand) if isinstance(test.operand, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)) \
+            else f"({_code(test.operand)})"
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _EXACT_NEGATION:
+        return _code(ast.Compare(left=test.left, ops=[_EXACT_NEGATION[type(test.ops[0])]()],
+                                 comparators=test.comparators))
+    if isinstance(test, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+        return f"not {_code(test)}"
+    return f"not ({_code(test)})"
+
+
+def _value_like(node: ast.expr) -> bool:
+    """A constant, or a named constant or enum member (`Fp8MoeBackend.MARLIN`, `PlatformEnum.CUDA`)."""
+    if isinstance(node, ast.Constant):
+        return True
+    return isinstance(node, ast.Attribute) and isinstance(node.value, (ast.Name, ast.Attribute)) \
+        and node.attr.isupper()
+
+
+def _subject(test: ast.expr) -> str | None:
+    """`x` of `x == constant` (or `constant == x`) and of `x in (constants)`; None for other tests."""
+    pair = _compared(test)
+    return _code(pair[0]) if pair else None
+
+
+def _compared(test: ast.expr) -> tuple[ast.expr, list[ast.expr]] | None:
+    """(x, the values) of `x == value`, `value == x`, `x in (values)`: a value is a constant or an enum
+    member (`Fp8MoeBackend.MARLIN`); `not (x == a) and not (x == b)` is `x not in (a, b)` exactly."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    op, left, right = test.ops[0], test.left, test.comparators[0]
+    if isinstance(op, ast.In):
+        if isinstance(right, (ast.Tuple, ast.List, ast.Set)) and right.elts and all(_value_like(e) for e in right.elts) \
+                and not isinstance(left, ast.Constant):
+            return left, list(right.elts)
+        return None
+    if not isinstance(op, ast.Eq):
+        return None
+    for x, v in ((left, right), (right, left)):
+        if isinstance(v, ast.Constant) and not isinstance(x, ast.Constant):
+            return x, [v]
+    for x, v in ((left, right), (right, left)):
+        if _value_like(v) and not _value_like(x):
+            return x, [v]
+    return None
+
+
+def _key(node: ast.expr):
+    return (type(node.value), node.value) if isinstance(node, ast.Constant) else _code(node)
+
+
+def _one_name_constants(tests: list[ast.expr]) -> ast.expr:
+    """`x not in (c1, c2, ...)` of tests that are each `x == c` or `x in (constants)` (_subject)."""
+    values: list[ast.expr] = []
+    for t in tests:
+        values += [v for v in _compared(t)[1] if all(_key(v) != _key(w) for w in values)]
+    return ast.Compare(left=_compared(tests[0])[0], ops=[ast.NotIn()],
+                       comparators=[ast.Tuple(elts=values, ctx=ast.Load())])
+
+
 def scan(tree: ast.Module) -> list[dict]:
     """Every raise/assert site of a module: {exc, parts, line, function, condition}."""
     out: list[dict] = []
@@ -259,8 +366,64 @@ def scan(tree: ast.Module) -> list[dict]:
 
 
 def _visit(body: list[ast.stmt], scope: Scope, names: list[str], cond: str | None, out: list[dict]) -> None:
+    guards: list[ast.expr] = []             # tests of the exit guards right above (`if a: return x`)
     for node in body:
+        if guards and isinstance(node, ast.Raise) and cond is None:
+            # `if a: return x` / `elif b: return y` then `raise`: reached when none of them held (only
+            # where nothing else is said of it: an enclosing test or `except X` stays what is said)
+            _visit_stmt(node, scope, names, none_held(guards), out)
+            guards = []
+            continue
         _visit_stmt(node, scope, names, cond, out)
+        if isinstance(node, ast.If):
+            tests, final = _chain(node)
+            if not final and all(_exits(b.body) for b in _branches(node)):
+                guards += tests
+                continue
+        if guards and _keeps(node, guards):
+            continue                            # `msg = f"..."` between the guards and the raise
+        guards = []
+
+
+def _chain(node: ast.If) -> tuple[list[ast.expr], list[ast.stmt]]:
+    """(the tests of `if a: ... elif b: ...`, the body of its final `else:`, [] when none)."""
+    tests = []
+    while True:
+        tests.append(node.test)
+        if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+            node = node.orelse[0]
+            continue
+        return tests, node.orelse
+
+
+def _branches(node: ast.If) -> list[ast.If]:
+    out = [node]
+    while len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
+        node = node.orelse[0]
+        out.append(node)
+    return out
+
+
+def _exits(body: list[ast.stmt]) -> bool:
+    """Whether a branch ends by leaving the block (return, raise, continue, break)."""
+    return bool(body) and isinstance(body[-1], (ast.Return, ast.Raise, ast.Continue, ast.Break))
+
+
+def _keeps(node: ast.stmt, guards: list[ast.expr]) -> bool:
+    """A statement between guards and a raise that cannot leave the block or change what the guards
+    tested: an assignment to a name none of them reads (`msg = ...`), a docstring, `pass`."""
+    if isinstance(node, ast.Pass) or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
+        return True
+    if isinstance(node, ast.Assign):
+        targets = node.targets
+    elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+        targets = [node.target]
+    else:
+        return False
+    if not all(isinstance(t, ast.Name) for t in targets):
+        return False
+    read = {n.id for g in guards for n in ast.walk(g) if isinstance(n, ast.Name)}
+    return not any(t.id in read for t in targets)
 
 
 def _visit_stmt(node: ast.stmt, scope: Scope, names: list[str], cond: str | None, out: list[dict]) -> None:
@@ -269,10 +432,13 @@ def _visit_stmt(node: ast.stmt, scope: Scope, names: list[str], cond: str | None
     elif isinstance(node, ast.ClassDef):
         _visit(node.body, scope, names + [node.name], None, out)
     elif isinstance(node, ast.If):
-        _visit(node.body, scope, names, condition_text(node.test), out)
-        if node.orelse:
-            elif_only = len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If)
-            _visit(node.orelse, scope, names, cond if elif_only else condition_text(node.test, negate=True), out)
+        # `if a: ... elif b: ... else: E`: each branch's body holds its own test; E holds when none
+        # of the chain's tests did (not only the last: `not (b)` alone would be false of E)
+        tests, final = _chain(node)
+        for branch in _branches(node):
+            _visit(branch.body, scope, names, condition_text(branch.test), out)
+        if final:
+            _visit(final, scope, names, none_held(tests), out)
     elif isinstance(node, ast.Try) or (hasattr(ast, "TryStar") and isinstance(node, getattr(ast, "TryStar"))):
         _visit(node.body, scope, names, cond, out)
         for h in node.handlers:
@@ -284,8 +450,8 @@ def _visit_stmt(node: ast.stmt, scope: Scope, names: list[str], cond: str | None
         _visit(node.body, scope, names, cond, out)
         _visit(getattr(node, "orelse", []), scope, names, cond, out)
     elif isinstance(node, ast.Match):
-        for case in node.cases:
-            _visit(case.body, scope, names, "case " + ast.unparse(case.pattern), out)
+        for i, case in enumerate(node.cases):
+            _visit(case.body, scope, names, _case_condition(node, i), out)
     elif isinstance(node, ast.Raise):
         exc = exception_name(node.exc)
         if exc:
@@ -299,6 +465,36 @@ def _visit_stmt(node: ast.stmt, scope: Scope, names: list[str], cond: str | None
         out.append({"exc": "AssertionError", "parts": message_parts(node.msg, scope, node.lineno),
                     "line": node.lineno, "function": ".".join(names),
                     "condition": "assert " + condition_text(node.test)})
+
+
+def _case_condition(node: ast.Match, i: int) -> str:
+    """`case 'rope'` for a case's body; for `case _:` after cases that each match constants
+    (`case 'rope' | 'nope'`), what it means: `position_type not in ('rope', 'nope')`."""
+    case = node.cases[i]
+    wildcard = isinstance(case.pattern, ast.MatchAs) and case.pattern.pattern is None and case.guard is None
+    if wildcard and i > 0:
+        values: list[ast.expr] = []
+        for before in node.cases[:i]:
+            found = _constants(before.pattern) if before.guard is None else None
+            if found is None:
+                break
+            values += found
+        else:
+            tests = [ast.Compare(left=node.subject, ops=[ast.Eq()], comparators=[v]) for v in values]
+            return none_held(tests)
+    return "case " + ast.unparse(case.pattern)
+
+
+def _constants(pattern: ast.pattern) -> list[ast.expr] | None:
+    """The constants a value pattern matches (`'a'`, `'a' | 'b'`, `None`), None for any other pattern."""
+    if isinstance(pattern, ast.MatchValue) and isinstance(pattern.value, ast.Constant):
+        return [pattern.value]
+    if isinstance(pattern, ast.MatchSingleton):
+        return [ast.Constant(value=pattern.value)]
+    if isinstance(pattern, ast.MatchOr):
+        found = [_constants(p) for p in pattern.patterns]
+        return None if any(f is None for f in found) else [v for f in found for v in f]
+    return None
 
 
 # --- exceptions that word their own message ------------------------------------------------------

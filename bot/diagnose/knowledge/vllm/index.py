@@ -24,8 +24,10 @@ index knows"; it abstains rather than guesses):
         SiteMatch.by        "template" (the template's regex matched) | "fuzzy" (reworded, cut short)
     RaiseSite: exc, template, placeholders, releases, where (list of {release, file, line, function,
         condition}), folder, user_facing; .latest_where(), .where_for(release)
-        `condition` is the enclosing `if` test's source (`not (...)` in its else branch), or
-        "except X" inside a handler, or "assert <test>" for an assert's message.
+        `condition` is the enclosing `if` test's source (`not (...)` in its else branch; after an
+        `if/elif` chain, or `return` guards, every test negated: `x not in ('a', 'b')`, `not (a) and
+        b is None`, cut visibly with `…`), or "except X" inside a handler, or "assert <test>" for an
+        assert's message.
 
 Arguments, config fields and environment variables, exact for every release PyPI serves. `release`
 is any vLLM version, described by the entry of `versions` it is (or the nearest, releases.py:

@@ -61,6 +61,21 @@ def import_failed(condition: str | None) -> bool:
     return any(_is_unset(t) for t in tests)
 
 
+def _conjunction(condition: str | None) -> bool:
+    parsed = parse_condition(condition) if condition and not condition.startswith("except") else None
+    return parsed is not None and isinstance(parsed[1], ast.BoolOp) and isinstance(parsed[1].op, ast.And)
+
+
+def _import_named(condition: str | None) -> bool:
+    """Whether a name the check reads is named as an import's (`HAS_X`, `X_AVAILABLE`, `has_x()`,
+    `_X_IMPORT_ERROR`, `find_spec(...)`), or it is `except ImportError`."""
+    parsed = parse_condition(condition) if condition and not condition.startswith("except") else None
+    if parsed is None:
+        return bool(condition and _IMPORT_ERRORS.match(condition))
+    codes = (ast.unparse(n) for n in ast.walk(parsed[1]) if isinstance(n, (ast.Name, ast.Attribute, ast.Call)))
+    return any(_AVAILABLE.match(c) or _IMPORT_ERROR_NAME.search(c) or "find_spec" in c for c in codes)
+
+
 def _is_unset(test: ast.AST) -> bool:
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Compare) \
             and len(test.operand.ops) == 1 and isinstance(test.operand.ops[0], ast.IsNot):
@@ -130,7 +145,11 @@ def find(idx, site, w: dict, captures: dict | None = None) -> Missing | None:
         return None
     literal = " ".join(v for k, v in site.parts if k == "lit")
     filled = "".join(v if k == "lit" else str((captures or {}).get(v, "{" + v + "}")) for k, v in site.parts)
-    by_shape = import_failed(condition)
+    # in a conjunction (`params.json is None and params.regex is None and ...`: the branches of a chain
+    # none of which was taken), a value merely unset stands for an import only where the message speaks
+    # of installing or the name is an import's
+    by_shape = import_failed(condition) and (not _conjunction(condition) or bool(_SAYS_INSTALL.search(literal))
+                                             or _import_named(condition))
     if by_shape or (not condition and _SAYS_INSTALL.search(literal)):
         # the message and the check's names speak of what failed to import
         said = _tokens(f"{literal} {_STRING.sub(' ', condition or '')}")

@@ -128,3 +128,13 @@ def test_a_version_check_is_an_old_release_not_a_failed_import(prefix, package, 
     assert "没能导入" not in zh.cause and "pip install -U" in zh.fix
     # a failed import is still one
     assert not missing.find(*_site("mcp is not installed. Please run `pip install mcp`")).outdated
+
+
+def test_a_chain_of_branches_not_taken_is_no_failed_import():
+    # 0.34.0 structured outputs: `else:` after `if params.json is not None: ... elif params.regex ...`
+    # holds `params.json is None and ... params.regex is None ...`: no `regex` package to install
+    assert missing.find(*_site("No valid structured output parameter found", "0.34.0")) is None
+    # 0.26.0: `not trust_remote_code and '...' in str(e)` is no missing `transformers`
+    assert missing.find(*_site("Failed to load the model config. If the model is a custom", "0.26.0")) is None
+    # a conjunction whose name is an import's still is one
+    assert missing._import_named("not HAS_TRITON and x > 1") and not missing._import_named("params.regex is None")
