@@ -1286,6 +1286,59 @@ def _attn_backend(values: dict, facts: dict) -> dict:
     return {"import_error": "yes"} if "ImportError" in str(values.get("reasons") or "") else {}
 
 
+# The head sizes vLLM's attention kernels take, read from the wheels. Paged attention (the V0 kernels every CUDA
+# backend decoded with up to 0.4.2, and XFORMERS / TORCH_SDPA / ROCm after): the first release checked that takes
+# each size (model_executor/layers/attention.py _SUPPORTED_HEAD_SIZES to 0.3.3, attention/ops/paged_attn.py
+# get_supported_head_sizes from 0.4.0): 0.1.2 64-128, 256 in 0.1.7, 192 in 0.4.3 (0.4.2 lacks it), 120 in 0.5.4
+# (0.5.3 lacks it), 32 in 0.6.4 (0.6.3 lacks it). The FlashAttention backend decodes on its own kernels from 0.4.3
+# (vllm_flash_attn's flash_attn_with_kvcache) and takes its own list (backends/flash_attn.py, 0.4.3 - 0.10.2);
+# V1's FLEX_ATTENTION takes any head size from 0.9.2 (flex_attention.py validate_head_size; 0.9.1 had a list).
+_PAGED_HEAD_SIZES = {64: "0.1.2", 80: "0.1.2", 96: "0.1.2", 112: "0.1.2", 128: "0.1.2", 256: "0.1.7",
+                     192: "0.4.3", 120: "0.5.4", 32: "0.6.4"}
+_FLASH_HEAD_SIZES = (32, 64, 96, 128, 160, 192, 224, 256)
+_FLASH_OWN_DECODE = "0.4.3"
+_FLEX_ANY_HEAD = "0.9.2"
+
+
+@deriver("attn-head-size-unsupported")
+def _head_size(values: dict, facts: dict) -> dict:
+    """Which releases' kernels take the model's head size: paged attention's first, FlashAttention's backend (its
+    own list, on its own decode kernels from 0.4.3), else V1's FlexAttention (any size). Against the log's release:
+    an upgrade only where that release is older; FlashAttention forced where this release already has it."""
+    size = int(values.get("head_size") or 0)
+    if size <= 0:
+        return {}
+    version = facts.get("vllm_version")
+    mine = version_key(version) if version else None
+
+    def newer(release: str) -> bool:        # the log's vLLM lacks what `release` brought (or the log shows none)
+        return mine is None or mine < version_key(release)
+    paged = _PAGED_HEAD_SIZES.get(size)
+    if paged and newer(paged):
+        return {"hs_paged_from": paged}
+    if size in _FLASH_HEAD_SIZES:
+        return {"hs_flash_from": _FLASH_OWN_DECODE} if newer(_FLASH_OWN_DECODE) else {"hs_flash_here": "yes"}
+    return {"hs_flex_from": _FLEX_ANY_HEAD} if newer(_FLEX_ANY_HEAD) else {}
+
+
+# vLLM's Transformers backend (models/transformers.py, the model it runs when its own registry has no class for the
+# checkpoint's architecture, or with `--model-impl transformers`) read the text model's sizes off the top-level
+# config up to 0.8.5.post1 (`config.vocab_size`), off `config.get_text_config()` by 0.10.0 (wheels). A config class
+# is named after its model (`Qwen3VLMoeConfig` for `Qwen3VLMoeForConditionalGeneration`): the index's registries
+# tell which release first has that model.
+@deriver("multimodal-config-text-attribute")
+def _mm_text_attr(values: dict, facts: dict) -> dict:
+    from bot.diagnose.knowledge.vllm import load_index
+    prefix = re.sub(r"Config$", "", str(values.get("config_cls") or ""))
+    ix = load_index() if prefix else None
+    if ix is None or not ix.has_knob_kind("architecture"):
+        return {}
+    for suffix in ("ForConditionalGeneration", "ForCausalLM", "Model"):
+        if ix.knob_versions("architecture", prefix + suffix):
+            return registry_releases(prefix + suffix, facts.get("vllm_version"))
+    return {}
+
+
 @deriver("world-size-exceeds-gpus")
 def _world_size(values: dict, facts: dict) -> dict:
     """The most GPUs the node shows, as a power of two: head counts divide by those far more
