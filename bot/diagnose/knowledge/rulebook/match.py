@@ -37,6 +37,27 @@ def _norm_sentence(s: str) -> str:
     return found
 
 
+# The names a canonical sentence turns on: its upper-case words (UVA, NIXL, NCCL, CUDA), outside quotes. Drift rewords
+# a message around its names and keeps them; "CUDA is not available" is no rewording of "UVA is not available", though
+# partial_ratio scores the two above the cut-off.
+_ANCHOR = re.compile(r"(?<![\w.'\"`])[A-Z][A-Z0-9]{1,7}(?![\w'\"`])")
+_ANCHORS: dict[str, frozenset[str]] = {}
+
+
+def _anchors(sentence: str) -> frozenset[str]:
+    found = _ANCHORS.get(sentence)
+    if found is None:
+        message = sentence.split(": ", 1)[1] if re.match(r"[\w.]+(?:Error|Exception|Warning): ", sentence) else sentence
+        found = _ANCHORS[sentence] = frozenset(_ANCHOR.findall(message))
+    return found
+
+
+def _names_kept(sentence: str, text: str) -> bool:
+    """The message names what the rule's sentence names (one of its upper-case words, where it has any)."""
+    anchors = _anchors(sentence)
+    return not anchors or any(a in text for a in anchors)
+
+
 def condition_holds(key: str, expected, facts: dict) -> bool:
     actual = facts.get(key)
     if key in ("frames", "asserts", "assert_sites"):
@@ -108,13 +129,14 @@ def _fuzzy_candidates(rules: list[Rule], errors: list[Message], taken: set[str],
                       explained: set[int]) -> list[Candidate]:
     """Reworded messages: strong error lines that no pattern explained, scored against the rules'
     canonical sentences. Short lines are skipped: a fragment scores high against anything."""
-    choices, owners = [], []
+    choices, owners, sentences = [], [], []
     for rule in rules:
         if rule.id in taken:
             continue
         for sentence in rule.fuzzy:
             choices.append(_norm_sentence(sentence))
             owners.append(rule)
+            sentences.append(sentence)
     if not choices:
         return []
     found: list[Candidate] = []
@@ -131,7 +153,7 @@ def _fuzzy_candidates(rules: list[Rule], errors: list[Message], taken: set[str],
         if not best:
             continue
         _, score, idx = best
-        if len(query) < 0.6 * len(choices[idx]):
+        if len(query) < 0.6 * len(choices[idx]) or not _names_kept(sentences[idx], msg.text):
             continue
         rule = owners[idx]
         if rule.id in taken or rule.search(msg.text, lambda when: True) is not None:
