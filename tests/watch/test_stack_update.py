@@ -130,3 +130,28 @@ def test_a_reader_whose_copy_is_gone_takes_the_one_in_use_at_once(data_dir, new_
     assert not first.exists()
     ix = stack_index.load()
     assert ix.path == last and ix.torch_cuda("2.5.1") == "12.4"
+
+
+def test_rescan_sites_writes_the_folder_it_read_or_nothing(tmp_path, monkeypatch, capsys):
+    """`build-stack --rescan-sites` reads the --out folder and writes it back (tables.rescan_sites
+    is tested in tests/diagnose/knowledge/stack/test_stack_build.py); a release without a wheel
+    writes nothing and exits 1."""
+    (tmp_path / "data").mkdir()
+    seen = []
+
+    def rescan(source, folder, log=print):
+        seen.append((folder, source.offline))
+        return {"meta": {"counts": {}}}
+
+    monkeypatch.setattr(tables, "rescan_sites", rescan)
+    args = ["--rescan-sites", "--offline", "--out", str(tmp_path / "data"), "--cache", str(tmp_path / "cache")]
+    assert stack_build.main(args) == 0
+    assert seen == [(tmp_path / "data", True)] and (tmp_path / "data" / "meta.json.gz").exists()
+
+    def missing(source, folder, log=print):
+        raise tables.Unreadable("torch 2.1.2: no wheel on the package index to rescan")
+
+    monkeypatch.setattr(tables, "rescan_sites", missing)
+    (tmp_path / "data" / "meta.json.gz").unlink()
+    assert stack_build.main(args) == 1
+    assert "torch 2.1.2" in capsys.readouterr().err and not (tmp_path / "data" / "meta.json.gz").exists()

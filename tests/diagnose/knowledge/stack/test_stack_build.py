@@ -169,3 +169,81 @@ def test_new_vllm_and_torch_releases_go_in_order():
     torch = {"releases": {"2.10.0": {}}, "source": "s"}
     pins.add_torch_releases(torch, {"2.9.0": {"cuda": "12.8"}})
     assert list(torch["releases"]) == ["2.9.0", "2.10.0"]
+
+
+_CHAIN = '''
+def pick(kind):
+    if kind == "a":
+        return 1
+    elif kind == "b":
+        return 2
+    else:
+        raise ValueError(f"Unknown kind {kind}: expected one of the supported kinds here")
+'''
+
+
+def _chain_path(package):
+    part = stack_sites.PACKAGES[package]["parts"][0]
+    return part + "chain.py" if part.endswith("/") else part
+
+
+class _Releases:
+    """Packages as rescan_sites reads them: one wheel per release, holding _CHAIN in a part each
+    package's scan reads; `missing`: releases without a wheel."""
+
+    def __init__(self, missing=()):
+        self.missing, self.asked = set(missing), []
+
+    def wheel(self, name, version, prefer=None, smallest=False):
+        self.asked.append((name, version))
+        return None if version in self.missing else {"filename": f"{name}-{version}.whl", "project": name}
+
+    def remote(self, wheel):
+        package = next(p for p, s in stack_sites.PACKAGES.items() if s["project"] == wheel["project"])
+        return _Wheel({_chain_path(package): _CHAIN})
+
+    def memo(self, kind, key, make, compress=False):
+        return make()
+
+    def prune(self, prefix, current):
+        pass
+
+
+def _shipped_with_old_conditions(tmp_path):
+    """The shipped data with each package's sites made from _CHAIN in releases 1.0 and 1.1, and the
+    condition worded as the scanner before the fix did (only the chain's last test negated)."""
+    blocks = tables.read(stack.DATA_DIR)
+    for package in stack_sites.PACKAGES:
+        block = stack_sites.build_package(_Releases(), package, log=lambda *a: None, releases=["1.0", "1.1"])
+        for place in block["places"][0]:
+            place[2] = "not (kind == 'b')"
+        blocks.update(tables._split(package, block))
+    blocks["meta"] = tables.meta(blocks)
+    tables.write(blocks, tmp_path)
+    return {p.name: p.read_bytes() for p in tmp_path.glob("*.json.gz")}
+
+
+def test_a_rescan_of_the_sites_words_their_conditions_again_and_keeps_every_other_table(tmp_path):
+    before = _shipped_with_old_conditions(tmp_path)
+    pypi = _Releases()
+    blocks = tables.rescan_sites(pypi, tmp_path, log=lambda *a: None)
+    tables.write(blocks, tmp_path)
+    # the releases the folder names, not PyPI's newest
+    assert sorted({v for _, v in pypi.asked}) == ["1.0", "1.1"]
+    assert {n for n, _ in pypi.asked} == {s["project"] for s in stack_sites.PACKAGES.values()}
+    changed = sorted(n for n, data in before.items() if (tmp_path / n).read_bytes() != data)
+    assert changed == sorted(f"places.{p}.json.gz" for p in stack_sites.PACKAGES)
+    ix = stack.load(tmp_path)
+    [m] = ix.match("torch", "ValueError: Unknown kind c: expected one of the supported kinds here")
+    assert [w["condition"] for w in m.site.where] == ["kind not in ('a', 'b')"] * 2
+    assert m.site.where[-1]["file"].startswith("torch/cuda/")
+
+
+def test_a_rescan_stops_when_a_release_the_index_names_has_no_wheel(tmp_path):
+    _shipped_with_old_conditions(tmp_path)
+    try:
+        tables.rescan_sites(_Releases(missing={"1.1"}), tmp_path, log=lambda *a: None)
+    except tables.Unreadable as e:
+        assert "1.1" in str(e)
+    else:
+        raise AssertionError("a release without a wheel was left out")

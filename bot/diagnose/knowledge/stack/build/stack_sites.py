@@ -56,6 +56,10 @@ GGUF_ARCHS = (("GGUF_CONFIG_MAPPING", "GGUF_CONFIG_ARCHS"), ("transformers/integ
 NOT_ARCHITECTURES = {"general", "tokenizer"}  # GGUF_CONFIG_MAPPING's metadata blocks, not architectures
 
 
+class Unreadable(Exception):
+    """A release an index names that the package index serves no wheel of (a rescan needs them all)."""
+
+
 def scanner_key(*extra) -> str:
     """Cached facts are keyed by the scanners' source (and what else decides them), so a change
     to a scanner rescans, and a change to how facts are merged does not."""
@@ -179,12 +183,17 @@ def merge(package: str, per_release: list[tuple[str, dict]]) -> dict:
     }
 
 
-def build_package(pypi: Packages, package: str, log=print) -> dict:
+def build_package(pypi: Packages, package: str, log=print, releases: list[str] | None = None) -> dict:
+    """One package's sites block, from the last patch of each minor on PyPI, or from `releases`
+    (the ones an index already names: a rescan after a fix to a scanner, `build-stack --rescan-sites`).
+    A release of `releases` whose wheel cannot be read fails the rescan rather than leave it out."""
     spec = PACKAGES[package]
     per_release = []
-    for version in minors(pypi, spec["project"], spec["since"]):
+    for version in releases if releases is not None else minors(pypi, spec["project"], spec["since"]):
         facts = release_facts(pypi, package, version)
         if facts is None:
+            if releases is not None:
+                raise Unreadable(f"{spec['project']} {version}: no wheel on the package index to rescan")
             continue
         c = facts["counts"]
         log(f"  {package} {version}: {c['files']} files, {c['sites']} sites, {c['kept']} kept, "

@@ -21,6 +21,7 @@ from . import (abi, amdsmi_codes, ascend_codes, caches, cuda_codes, cuda_library
 from .packages import Packages
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+Unreadable = stack_sites.Unreadable
 FORMAT = 1
 
 
@@ -63,15 +64,38 @@ def build(pypi: Packages, log=print, stats=lambda: (0, 0)) -> dict:
     step("attributes:transformers", lambda: transformers_attributes.build(pypi, stack_sites.TABLE_SINCE, log))
     for package in stack_sites.PACKAGES:
         step(f"sites:{package}", lambda: stack_sites.build_package(pypi, package, log))
-        # a match reads the templates; where a site is raised, and the names (env vars read,
-        # exception classes), have blocks of their own, read when first asked for
-        blocks[f"places:{package}"] = blocks[f"sites:{package}"].pop("places")
-        blocks[f"names:{package}"] = {"envs": blocks[f"sites:{package}"].pop("envs"),
-                                      "classes": blocks[f"sites:{package}"].pop("classes"),
-                                      "files": blocks[f"sites:{package}"]["files"],
-                                      "releases": blocks[f"sites:{package}"]["releases"]}
+        blocks.update(_split(package, blocks.pop(f"sites:{package}")))
     envs = {p: blocks[f"names:{p}"]["envs"] for p in stack_sites.PACKAGES}
     step("caches", lambda: caches.build(pypi, envs))
+    blocks["meta"] = meta(blocks)
+    return blocks
+
+
+def _split(package: str, block: dict) -> dict[str, dict]:
+    """A package's merged sites as its three blocks: a match reads the templates (sites:); where a
+    site is raised (places:), and the names (env vars read, exception classes; names:), have blocks
+    of their own, read when first asked for."""
+    places, envs, classes = block.pop("places"), block.pop("envs"), block.pop("classes")
+    return {f"sites:{package}": block, f"places:{package}": places,
+            f"names:{package}": {"envs": envs, "classes": classes, "files": block["files"],
+                                 "releases": block["releases"]}}
+
+
+def rescan_sites(pypi: Packages, folder: Path, log=print) -> dict:
+    """The blocks of a data folder with only its packages' sites scanned again (sites:, places:,
+    names: of each package of stack_sites.PACKAGES), from the same releases it names, after a fix
+    to the raise scanner (knowledge/scan_raises.py) or extract_sites.py. Reads only the wheels'
+    Python files those scanners read (ranged requests, cached as a build caches them); every other
+    block is the folder's own, so write() leaves its file as it was. The caches block, which reads
+    the names: blocks' env vars, is not made again: a scanner fix that changes which variables a
+    release reads needs a whole build."""
+    blocks = read(folder)
+    for package in stack_sites.PACKAGES:
+        releases = blocks[f"sites:{package}"]["releases"]
+        t = time.perf_counter()
+        block = stack_sites.build_package(pypi, package, log, releases=releases)
+        blocks.update(_split(package, block))
+        log(f"sites:{package:18} {time.perf_counter() - t:6.1f} s  {len(releases)} releases")
     blocks["meta"] = meta(blocks)
     return blocks
 
