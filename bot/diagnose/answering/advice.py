@@ -246,6 +246,138 @@ def _npu_oom(values: dict, facts: dict) -> dict:
     return {"lower_util": _lower_util(values, facts)}
 
 
+# Where the out-of-memory struck (run_phase) and that phase's own fix, shown first; cuda-oom keeps the other moments
+# after it. Flags as every release since 0.2 spells them, except the capture sizes (V1's compilation config).
+_OOM_PHASE_TEXTS = {
+    "weights": Words(
+        en="It ran out while loading the model's weights ({how}), before any KV cache or CUDA graph is allocated, so a "
+           "lower `gpu_memory_utilization` cannot help. Where the checkpoint is about as large as the GPU memory it is "
+           "spread over, the model does not fit at this precision; where it is far smaller, something else held the "
+           "memory (another process, or a loader that needs more than the weights in this release).",
+        zh="它在加载模型权重时耗尽显存（{how}），这时还没有分配 KV cache 或 CUDA Graph，所以调低 `gpu_memory_utilization` 没有用。"
+           "权重文件与所分到的显存差不多大时，模型在这个精度下放不下；远小于显存时，是别的东西占了显存（其他进程，或这个版本的加载器"
+           "需要的比权重本身多）。"),
+    "profile": Words(
+        en="It ran out in vLLM's start-up profiling run ({how}), which runs the model once on a dummy batch of "
+           "`max_num_batched_tokens` tokens (without chunked prefill, `max_model_len`) to measure its activations. The "
+           "KV cache is not allocated yet: the weights and that batch's activations did not fit, so a lower "
+           "`gpu_memory_utilization` frees nothing here.",
+        zh="它在 vLLM 启动时的 profiling 运行中耗尽显存（{how}）：这一步用 `max_num_batched_tokens` 个 token（未开启 chunked "
+           "prefill 时为 `max_model_len`）的虚拟批次跑一遍模型，测量激活值。此时 KV cache 还没有分配：是权重加上这一批的激活值放不下，"
+           "调低 `gpu_memory_utilization` 在这里腾不出显存。"),
+    "mm_profile": Words(
+        en="It ran out while vLLM profiled the multimodal encoder ({how}): at start-up it runs the vision/audio encoder "
+           "on the largest batch of dummy items the settings allow (`limit_mm_per_prompt` items of the maximum size), "
+           "before the KV cache is allocated.",
+        zh="它在 vLLM 对多模态编码器做显存分析时耗尽显存（{how}）：启动时会用设置允许的最大一批虚拟输入（`limit_mm_per_prompt` "
+           "个最大尺寸的图像/音频）跑一遍编码器，这时 KV cache 还没有分配。"),
+    "sampler": Words(
+        en="It ran out while vLLM warmed up the sampler ({how}): the logits of `max_num_seqs` dummy requests "
+           "(`max_num_seqs` × vocabulary size) did not fit next to the weights and the KV cache.",
+        zh="它在 vLLM 预热采样器时耗尽显存（{how}）：`max_num_seqs` 个虚拟请求的 logits（`max_num_seqs` × 词表大小）"
+           "放不进权重和 KV cache 之外剩下的显存。"),
+    "graph_capture": Words(
+        en="It ran out while vLLM captured CUDA graphs ({how}), after the KV cache took its share: the graphs and "
+           "their activations get only what `gpu_memory_utilization` leaves outside vLLM's budget{gmu_said}.",
+        zh="它在 vLLM 捕获 CUDA Graph 时耗尽显存（{how}），KV cache 已经拿走了它那一份：Graph 和它的激活值只能用 "
+           "`gpu_memory_utilization` 之外剩下的显存{gmu_said}。"),
+    "warm_up": Words(
+        en="It ran out while vLLM warmed the model up after allocating the KV cache ({how}): only the headroom that "
+           "`gpu_memory_utilization` leaves was there for it{gmu_said}.",
+        zh="它在 vLLM 分配 KV cache 之后预热模型时耗尽显存（{how}）：留给它的只有 `gpu_memory_utilization` 之外的余量{gmu_said}。"),
+    "kv_alloc": Words(
+        en="It ran out while vLLM allocated the KV cache ({how}) that it had sized from the profiling run: the memory "
+           "it measured as free was no longer there when it allocated.",
+        zh="它在 vLLM 分配 KV cache 时耗尽显存（{how}），KV cache 的大小是按 profiling 时测得的空闲显存算的：分配时这些显存已经不在了。"),
+    "serving": Words(
+        en="It ran out while serving requests, after start-up ({how}): a batch's activations (long prompts, many "
+           "sequences at once) needed more than the headroom `gpu_memory_utilization` leaves outside the KV cache{gmu_said}.",
+        zh="它在启动完成后、处理请求时耗尽显存（{how}）：一批请求的激活值（很长的 prompt、同时很多序列）超过了 "
+           "`gpu_memory_utilization` 在 KV cache 之外留下的余量{gmu_said}。"),
+}
+_OOM_PHASE_FIXES = {
+    "weights": Words(
+        en="Make the weights fit: spread them over more GPUs (`--tensor-parallel-size 2` / "
+           "`LLM(tensor_parallel_size=2)`, or `--pipeline-parallel-size`), load a quantized checkpoint (AWQ/GPTQ/FP8), "
+           "or pick a smaller model. If the checkpoint is far smaller than the GPU, check `nvidia-smi` for other "
+           "processes and try the previous vLLM release.",
+        zh="让权重放得下：用更多 GPU（`--tensor-parallel-size 2` / `LLM(tensor_parallel_size=2)`，或 "
+           "`--pipeline-parallel-size`），换量化权重（AWQ/GPTQ/FP8），或换更小的模型。如果权重远小于显存，用 `nvidia-smi` "
+           "查看其他进程，并试试上一个 vLLM 版本。"),
+    "profile": Words(
+        en="Make the profiling batch smaller: a lower `--max-num-batched-tokens` (with chunked prefill) or a smaller "
+           "`--max-model-len` / `LLM(max_model_len=...)`; or give the model more room with `--tensor-parallel-size`.",
+        zh="缩小 profiling 的批次：调低 `--max-num-batched-tokens`（开启 chunked prefill 时）或减小 `--max-model-len` / "
+           "`LLM(max_model_len=...)`；或用 `--tensor-parallel-size` 给模型更多显存。"),
+    "mm_profile": Words(
+        en="Profile a smaller multimodal batch: fewer items per prompt (`--limit-mm-per-prompt`), smaller images "
+           "(`--mm-processor-kwargs` with the processor's size limit, e.g. `max_pixels` for Qwen-VL), or a lower "
+           "`--max-num-batched-tokens`.",
+        zh="缩小多模态分析批次：减少每个 prompt 的输入数（`--limit-mm-per-prompt`），缩小图片（`--mm-processor-kwargs` "
+           "里处理器的尺寸上限，例如 Qwen-VL 的 `max_pixels`），或调低 `--max-num-batched-tokens`。"),
+    "sampler": Words(
+        en="Lower `--max-num-seqs` (e.g. 128) / `LLM(max_num_seqs=128)`, or leave more room outside the KV cache with "
+           "`--gpu-memory-utilization {lower_util}`.",
+        zh="调低 `--max-num-seqs`（如 128）/ `LLM(max_num_seqs=128)`，或用 `--gpu-memory-utilization {lower_util}` "
+           "在 KV cache 之外多留显存。"),
+    "graph_capture": Words(
+        en="Leave the capture more room: `--gpu-memory-utilization {lower_util}` / "
+           "`LLM(gpu_memory_utilization={lower_util})`, capture fewer and smaller batches with a smaller "
+           "`--max-num-seqs`, or skip CUDA graphs with `--enforce-eager` (slower decoding).",
+        zh="给 Graph 捕获多留显存：`--gpu-memory-utilization {lower_util}` / `LLM(gpu_memory_utilization={lower_util})`，"
+           "用更小的 `--max-num-seqs` 减少并缩小要捕获的 batch，或用 `--enforce-eager` 跳过 CUDA Graph（解码会变慢）。"),
+    "warm_up": Words(
+        en="Leave more room outside the KV cache: `--gpu-memory-utilization {lower_util}` / "
+           "`LLM(gpu_memory_utilization={lower_util})`, or a smaller `--max-num-seqs`.",
+        zh="在 KV cache 之外多留显存：`--gpu-memory-utilization {lower_util}` / `LLM(gpu_memory_utilization={lower_util})`，"
+           "或更小的 `--max-num-seqs`。"),
+    "kv_alloc": Words(
+        en="Make sure nothing else takes GPU memory while vLLM starts (another process, a second engine on the same "
+           "GPU), or size the KV cache smaller: `--gpu-memory-utilization {lower_util}`.",
+        zh="确保 vLLM 启动期间没有别的程序占用这块 GPU 的显存（其他进程、同一张卡上的第二个引擎），或把 KV cache 设小："
+           "`--gpu-memory-utilization {lower_util}`。"),
+    "serving": Words(
+        en="Make the batches smaller: fewer sequences at once (`--max-num-seqs 64`), fewer tokens per step "
+           "(`--max-num-batched-tokens`), shorter prompts or a smaller `--max-model-len`; or leave more headroom with "
+           "`--gpu-memory-utilization {lower_util}`.",
+        zh="让每批更小：减少同时运行的序列（`--max-num-seqs 64`），减少每步的 token 数（`--max-num-batched-tokens`），"
+           "缩短 prompt 或减小 `--max-model-len`；或用 `--gpu-memory-utilization {lower_util}` 多留余量。"),
+}
+_OOM_PHASE_HOW = {
+    "frames": Words(en="the traceback's frames show it", zh="调用栈显示了这一点"),
+    "method": Words(en="the log names the worker method that failed", zh="日志写明了出错的 worker 方法"),
+    "line": Words(en="the last step the log printed before the error", zh="根据报错前日志打印的最后一步"),
+}
+
+
+def _oom_phase(values: dict, facts: dict, lower_util: str) -> dict:
+    """The phase the out-of-memory struck in, its sentence and its fix, for cuda-oom."""
+    frames = facts.get("frames") or []
+    phase, how = run_phase(frames), "frames"
+    if phase is None:
+        phase = run_phase(frames, facts)
+        how = "method" if phase and facts.get("phase_methods") else "line"
+    if phase is None:
+        return {}
+    prof = _memory_profile(values)
+    gmu = num(_args(facts).get("gpu_memory_utilization")) or prof.get("util")
+    total = num(facts.get("gpu_total_gib")) or prof.get("total") or gib(values.get("total"))
+    said = {"en": "", "zh": ""}
+    if gmu and 0 < gmu <= 1:
+        said = ({"en": f" (this run: {gmu:g} of {total:g} GiB, about {total * (1 - gmu):.1f} GiB left outside)",
+                 "zh": f"（这次运行：{total:g} GiB 的 {gmu:g}，之外约剩 {total * (1 - gmu):.1f} GiB）"} if total else
+                {"en": f" (this run: {gmu:g})", "zh": f"（这次运行：{gmu:g}）"})
+    out = {"oom_phase": Words({lang: _OOM_PHASE_TEXTS[phase][lang].format(how=_OOM_PHASE_HOW[how][lang],
+                                                                          gmu_said=said[lang])
+                               for lang in ("en", "zh")}),
+           "oom_phase_fix": Words({lang: _OOM_PHASE_FIXES[phase][lang].format(lower_util=lower_util)
+                                   for lang in ("en", "zh")}),
+           f"oom_at_{phase}": "yes"}
+    if phase in ("weights", "profile", "mm_profile"):
+        out["suggest"] = {}         # vLLM's share is not taken yet: a lower gpu_memory_utilization is no fix
+    return out
+
+
 @deriver("cuda-oom")
 def _cuda_oom(values: dict, facts: dict) -> dict:
     """Who holds the GPU. PyTorch lists the processes NVML reports and names its own "this process";
@@ -267,6 +399,8 @@ def _cuda_oom(values: dict, facts: dict) -> dict:
         out["suggest"] = {}
         out["as_limit"] = set_limit(facts, "v")
     out["lower_util"] = _lower_util(values, facts)
+    if not (out.get("gpu_had_room") or values.get("triton_oom") or values.get("wake_up_oom")):
+        out.update(_oom_phase(values, facts, out["lower_util"]))
     procs = [(pid, float(n) * _UNIT_GIB[unit]) for pid, n, unit in _OTHER_PROCESS.findall(text)]
     # what PyTorch's allocator reserves: "Of the allocated memory A is allocated by PyTorch, with P allocated in
     # private pools (e.g., CUDA Graphs), and R is reserved by PyTorch but unallocated." prints A as the allocated
@@ -275,6 +409,10 @@ def _cuda_oom(values: dict, facts: dict) -> dict:
     if not _BY_TORCH.search(text):
         return out
     out["torch_held"] = f"{held:.2f} GiB"
+    # no process listed (torch for ROCm lists none; a container's NVML may list none) and PyTorch in this process
+    # alone holds nearly the whole GPU: no other process is needed to explain it
+    if not procs and not _THIS_PROCESS.search(text) and total and held >= 0.9 * total:
+        out["torch_holds_gpu"] = "yes"
     own = []
     if not _THIS_PROCESS.search(text):
         own = [(pid, used) for pid, used in procs if held - 0.05 <= used <= held + _NON_TORCH_GIB]
@@ -943,12 +1081,59 @@ def _no_kernel(values: dict, facts: dict) -> dict:
     return out
 
 
-# Where in vLLM's run a library failed to create its handle (or its workspace). The start-up profiling run comes
-# before the KV cache is allocated; capturing CUDA graphs and warming the model up come after it, and so does serving.
-# Both the profiling run and the capture call _dummy_run, so that frame alone says neither: the frames above it do.
-_AFTER_KV_FRAMES = LazyRe(r":(?:capture_model|_capture_cudagraphs|compile_or_warm_up_model|_warm_up_model)$")
-_STARTUP_FRAMES = LazyRe(r":(?:profile_run|determine_num_available_blocks|determine_available_memory)$")
-_SERVING_FRAMES = LazyRe(r":(?:run_engine_loop|engine_step|run_busy_loop|step_async|_process_engine_step)$")
+# Where in vLLM's run an error struck, from the traceback's frames (function names checked in the wheels of 0.6.3 and
+# 0.8.5/0.10.2: V0 worker.py/model_runner.py/cache_engine.py, V1 gpu_worker.py/gpu_model_runner.py, and 0.32's), most
+# specific first: the start-up profiling run, the CUDA-graph capture and the sampler's warm-up all go through
+# _dummy_run, so that frame alone says none of them; V0's initialize_cache runs both _init_cache_engine and
+# _warm_up_model. V0's start_worker_execution_loop and the engine loops are serving; execute_model alone is not (V0's
+# profiling run calls it too).
+_PHASE_FRAMES = (
+    ("sampler", LazyRe(r":(?:_dummy_sampler_run|_dummy_pooler_run)$")),
+    ("graph_capture", LazyRe(r":(?:capture_model|_capture_cudagraphs|profile_cudagraph_memory|capture_end)$")),
+    ("warm_up", LazyRe(r":(?:compile_or_warm_up_model|_warm_up_model)$")),
+    ("kv_alloc", LazyRe(r":(?:initialize_kv_cache|initialize_kv_cache_tensors|_allocate_kv_cache_tensors|"
+                        r"_allocate_kv_cache|_init_cache_engine)$")),
+    ("profile", LazyRe(r":(?:profile_run|determine_num_available_blocks|determine_available_memory)$")),
+    ("weights", LazyRe(r":(?:load_model|load_weights)$")),
+    ("serving", LazyRe(r":(?:run_engine_loop|engine_step|run_busy_loop|step_async|_process_engine_step|"
+                       r"start_worker_execution_loop)$")),
+)
+# the multimodal encoder run inside the profiling run (V0 enc_dec profile_run, V1 get_multimodal_embeddings /
+# embed_multimodal on the dummy batch)
+_ENCODER_FRAMES = LazyRe(r":(?:get_multimodal_embeddings|embed_multimodal|_execute_mm_encoder)$")
+# a phase line of the log (facts.phase_marks) and the phase it opens: the weights loaded, profiling is next; after
+# profiling (the KV cache sized) and after capture the log alone does not tell which step came next
+_LINE_PHASE = {"weights": "weights", "loaded": "profile", "mm_profile": "mm_profile",
+               "graph_capture": "graph_capture", "serving": "serving"}
+
+
+def run_phase(frames: list, facts: dict | None = None) -> str | None:
+    """Where in vLLM's run the error struck: the traceback's frames first; then the worker methods the log says
+    failed, where they agree; then the last phase line the log printed before the error (facts.phase_marks)."""
+    for phase, rx in _PHASE_FRAMES:
+        if any(rx.search(f) for f in frames):
+            if phase == "profile" and any(_ENCODER_FRAMES.search(f) for f in frames):
+                return "mm_profile"
+            return phase
+    if facts is None:
+        return None
+    methods = {run_phase([m]) for m in facts.get("phase_methods") or []} - {None}
+    if len(methods) == 1:
+        return methods.pop()
+    if methods:
+        return None
+    return _LINE_PHASE.get(facts.get("phase_line") or "")
+
+
+def _handle_phase(frames: list) -> str | None:
+    """When in vLLM's run the handle was created: after the KV cache (capture, warm-up), in the start-up profiling
+    run, or serving. A sampler warm-up is the one or the other by the frames around it."""
+    phase = run_phase(frames)
+    if phase == "sampler":
+        phase = run_phase([f for f in frames if not _PHASE_FRAMES[0][1].search(f)])
+    return {"graph_capture": "after_kv", "warm_up": "after_kv", "profile": "startup", "mm_profile": "startup",
+            "serving": "serving"}.get(phase or "")
+
 
 # The memory the handle had, in the words both rules that answer a handle's failure show (cublas-handle-init-failed,
 # and stack-error-code for the statuses of creating a handle or workspace): {handle_memory} in their cause.
@@ -977,15 +1162,6 @@ _HANDLE_TEXTS = {
            "`gpu_memory_utilization` leaves was there for it.",
         zh="它在启动之后、处理请求时失败：KV cache 已经拿走了它那一份，留给它的只有 `gpu_memory_utilization` 之外的余量。"),
 }
-
-
-def _handle_phase(frames: list) -> str | None:
-    """When in vLLM's run the handle was created: after the KV cache first (a capture's frames hold the same
-    _dummy_run a profiling run's do), then the start-up profiling run, then serving."""
-    for phase, rx in (("after_kv", _AFTER_KV_FRAMES), ("startup", _STARTUP_FRAMES), ("serving", _SERVING_FRAMES)):
-        if any(rx.search(f) for f in frames):
-            return phase
-    return None
 
 
 @deriver("illegal-memory-access")

@@ -1615,6 +1615,42 @@ def frames(text: str) -> list[str]:
         if len(seen) >= MAX_FRAMES:
             break
     return list(seen)
+# The lines vLLM logs as its start-up goes on, each the start of a phase (weights, profiling, capture) or its end (the
+# weights loaded: profiling comes next), the server's readiness and the requests served; "processing method" /
+# "Error executing method" name the worker method a V0 worker (multiproc, Ray) ran when it failed. Checked in the
+# releases' own log calls (0.6.3, 0.8.5, 0.10.2, 0.32): model_runner.py / gpu_model_runner.py, weight_utils.py,
+# worker.py, kv_cache_utils.py; uvicorn prints "Application startup complete".
+_PHASE_LINES = (
+    ("weights", r"Loading (?:safetensors|pt|np_cache) checkpoint shards|Starting to load model "),
+    ("loaded", r"Loading (?:model )?weights took|Model loading took"),
+    ("mm_profile", r"Encoder cache will be initialized with a budget|Starting profile run for multi-modal models"),
+    ("profiled", r"Memory profiling takes|# (?:GPU|cuda) blocks: \d|Available KV cache memory: |GPU KV cache size: "),
+    ("graph_capture", r"Capturing (?:cudagraphs|the model for CUDA graphs)|Capturing CUDA graph(?: shapes|s \()"),
+    ("captured", r"Graph capturing finished"),
+    ("serving", r"Application startup complete|Starting vLLM API server|Avg prompt throughput: |"
+                r"Processed prompts: +\d+%\|[^|]*\| *[1-9]"),
+)
+_PHASE_LINE = LazyRe("|".join(f"(?P<{k}>{rx})" for k, rx in _PHASE_LINES))
+_WORKER_METHOD = LazyRe(r"(?:while processing method|Error executing method '?)(\w{1,60})")
+_OOM_SHOWN = LazyRe(r"(?:CUDA|HIP) out of memory|OutOfMemoryError|CUDA error: out of memory")
+
+
+def phase_marks(text: str) -> dict:
+    """Where vLLM's run had got to when it ran out of memory, from its log lines: the last phase line before the
+    last out-of-memory message (any, where the message comes first, as a pasted title does), and the worker
+    methods the log says failed ("method:<name>", read like a frame by the phase reader)."""
+    ooms = [m.start() for m in _OOM_SHOWN.finditer(text)]
+    if not ooms:
+        return {}
+    last = None
+    for m in _PHASE_LINE.finditer(text):
+        if m.start() > ooms[-1] and last is not None:
+            break
+        last = m.lastgroup
+    methods = list(dict.fromkeys(f"method:{name}" for name in _WORKER_METHOD.findall(text)))
+    return {"phase_line": last, "phase_methods": methods[:8]}
+
+
 _PROC_TAG = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: rank=\d+)?) pid=(\d+)")
 
 
@@ -3030,6 +3066,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "hpu_shown": platform is not None and platform.lower() == "hpu" or hpu_shown,
         "ascend_call_code": bool(_ASCEND_CALL_CODE.search(text)),
         "frames": frames(text),
+        **phase_marks(text),
         "asserts": failed_asserts(text) if "AssertionError" in text or _DYNAMO_ASSERT in text else [],
         "assert_sites": assert_sites(text) if "AssertionError" in text or _DYNAMO_ASSERT in text else [],
         "vllm_frames": vllm_frames(text),

@@ -433,3 +433,23 @@ def test_a_short_fit_is_not_rounded_away(fits, length):
     # tokens in the KV cache, 3072 offered)
     values = {"max_model_len": "163840", "kv_tokens": str(fits)}
     assert advice.derive("kv-cache-too-small", values, {})["fit_max_model_len"] == length
+
+
+def test_run_phase_reads_frames_methods_and_log_lines():
+    from bot.diagnose.answering.advice import _handle_phase, run_phase
+    v1 = "vllm/v1/worker/gpu_model_runner.py:"
+    assert run_phase([v1 + "profile_run", v1 + "_dummy_run"]) == "profile"
+    assert run_phase([v1 + "capture_model", v1 + "_dummy_run"]) == "graph_capture"
+    assert run_phase([v1 + "profile_run", v1 + "_dummy_sampler_run"]) == "sampler"
+    assert run_phase([v1 + "profile_run", "vllm/model_executor/models/qwen2_5_vl.py:get_multimodal_embeddings"]) \
+        == "mm_profile"
+    assert run_phase(["vllm/worker/worker.py:initialize_cache", "vllm/worker/cache_engine.py:_allocate_kv_cache"]) \
+        == "kv_alloc"
+    assert run_phase(["vllm/worker/worker.py:initialize_cache", "vllm/worker/worker.py:_warm_up_model"]) == "warm_up"
+    assert run_phase(["vllm/worker/model_runner.py:execute_model"]) is None     # V0's profiling calls it too
+    assert run_phase([], {"phase_methods": ["method:start_worker_execution_loop"]}) == "serving"
+    assert run_phase([], {"phase_methods": ["method:load_model", "method:determine_num_available_blocks"]}) is None
+    assert run_phase([], {"phase_line": "loaded"}) == "profile"
+    assert run_phase([], {"phase_line": "profiled"}) is None
+    assert _handle_phase([v1 + "compile_or_warm_up_model", v1 + "_dummy_sampler_run"]) == "after_kv"
+    assert _handle_phase([v1 + "profile_run", v1 + "_dummy_sampler_run"]) == "startup"
