@@ -350,6 +350,10 @@ _OOM_PHASE_HOW = {
 }
 
 
+_BEFORE_KV = ("weights", "profile", "mm_profile")
+_KV_SIZED_LINES = ("profiled", "graph_capture", "captured", "serving")
+
+
 def _oom_phase(values: dict, facts: dict, lower_util: str) -> dict:
     """The phase the out-of-memory struck in, its sentence and its fix, for cuda-oom."""
     frames = facts.get("frames") or []
@@ -357,7 +361,9 @@ def _oom_phase(values: dict, facts: dict, lower_util: str) -> dict:
     if phase is None:
         phase = run_phase(frames, facts)
         how = "method" if phase and facts.get("phase_methods") else "line"
-    if phase is None:
+    if phase is None or phase in _BEFORE_KV and facts.get("phase_line") in _KV_SIZED_LINES:
+        # frames of a start-up phase under a log that had already sized the KV cache: a load or profile run at run
+        # time (an RL trainer's weight sync calls load_weights), where the KV cache holds its share
         return {}
     prof = _memory_profile(values)
     gmu = num(_args(facts).get("gpu_memory_utilization")) or prof.get("util")
@@ -1492,6 +1498,8 @@ def _head_size(values: dict, facts: dict) -> dict:
     paged = _PAGED_HEAD_SIZES.get(size)
     if paged and newer(paged):
         return {"hs_paged_from": paged}
+    if paged:       # this release's paged attention takes the size: another kernel refused it (ROCm's custom one)
+        return {}
     if size in _FLASH_HEAD_SIZES:
         return {"hs_flash_from": _FLASH_OWN_DECODE} if newer(_FLASH_OWN_DECODE) else {"hs_flash_here": "yes"}
     return {"hs_flex_from": _FLEX_ANY_HEAD} if newer(_FLEX_ANY_HEAD) else {}

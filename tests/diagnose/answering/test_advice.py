@@ -453,3 +453,30 @@ def test_run_phase_reads_frames_methods_and_log_lines():
     assert run_phase([], {"phase_line": "profiled"}) is None
     assert _handle_phase([v1 + "compile_or_warm_up_model", v1 + "_dummy_sampler_run"]) == "after_kv"
     assert _handle_phase([v1 + "profile_run", v1 + "_dummy_sampler_run"]) == "startup"
+
+
+def test_oom_in_a_weight_load_after_the_kv_cache_is_no_start_up_phase():
+    # an RL trainer's weight sync calls load_weights while vLLM serves: the KV cache holds its share, so the
+    # weights phase's "before any KV cache ... a lower gpu_memory_utilization cannot help" would be false
+    from bot.diagnose.reading.facts import extract
+    text = ("INFO 05-01 10:00:10 executor_base.py:112] # cuda blocks: 20000, # CPU blocks: 4096\n"
+            "INFO 05-01 10:00:20 model_runner.py:1500] Graph capturing finished in 10 secs\n"
+            "Traceback (most recent call last):\n"
+            '  File "/site-packages/verl/workers/sharding_manager/fsdp_vllm.py", line 150, in __enter__\n'
+            "    model.load_weights(updated_params)\n"
+            '  File "/site-packages/vllm/model_executor/models/qwen2.py", line 500, in load_weights\n'
+            "    weight_loader(param, loaded_weight)\n"
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.02 GiB.\n")
+    out = advice.derive("cuda-oom", {}, extract(text))
+    assert "oom_at_weights" not in out and "oom_phase" not in out
+    start_up = "INFO 05-01 10:00:00 loader.py:10] Starting to load model Qwen/Qwen2.5-7B...\n"
+    out = advice.derive("cuda-oom", {}, extract(start_up + "Traceback" + text.split("Traceback", 1)[1]))
+    assert out.get("oom_at_weights") == "yes"
+
+
+def test_a_head_size_paged_attention_takes_gets_no_flash_attention_claim():
+    # "Unsupported head size: 96" under 0.6.3, whose paged-attention kernels take 96: another kernel refused it
+    # (ROCm's custom paged attention takes 64 and 128), so "FlashAttention takes it but was not chosen" is no answer
+    assert advice.derive("attn-head-size-unsupported", {"head_size": "96"}, {"vllm_version": "0.6.3"}) == {}
+    assert advice.derive("attn-head-size-unsupported", {"head_size": "160"},
+                         {"vllm_version": "0.6.3"}).get("hs_flash_here") == "yes"
