@@ -20,3 +20,11 @@ def test_the_cutoff_is_the_callers():
 
 def test_no_names_no_answer():
     assert nearest("anything", []) is None
+
+
+def test_a_few_kin_best_first_and_none_below_the_cutoff():
+    from bot.base.nearest import nearest_few
+    names = ["stream_options", "stream", "stop", "max_tokens"]
+    assert nearest_few("stream_otpions", names) == ["stream_options"]
+    assert nearest_few("strem", names)[0] == "stream"
+    assert nearest_few("temperature", names) == []

@@ -121,6 +121,11 @@ def _args(facts: dict) -> dict:
     return args if isinstance(args, dict) else {}
 
 
+def _given(facts: dict) -> dict:
+    """The run's settings: vLLM's printed arguments, with the user's own call or command line over them."""
+    return {**_args(facts), **(facts.get("user_args") or {})}
+
+
 def _utilization(facts: dict) -> tuple[float, bool]:
     """The gpu_memory_utilization the run used, and whether the log said so."""
     u = num(_args(facts).get("gpu_memory_utilization"))
@@ -379,7 +384,7 @@ def _oom_phase(values: dict, facts: dict, lower_util: str) -> dict:
            "oom_phase_fix": Words({lang: _OOM_PHASE_FIXES[phase][lang].format(lower_util=lower_util)
                                    for lang in ("en", "zh")}),
            f"oom_at_{phase}": "yes"}
-    if phase in ("weights", "profile", "mm_profile"):
+    if phase in _BEFORE_KV:
         out["suggest"] = {}         # vLLM's share is not taken yet: a lower gpu_memory_utilization is no fix
     return out
 
@@ -1712,7 +1717,7 @@ def _numeric_choice(values: dict, flag: str) -> dict:
 def _path_is_tokenizer(values: dict, facts: dict) -> dict:
     """The path vLLM looked for is the tokenizer the user gave, not the model (a missing `--tokenizer` folder is read
     as a repo id the same way): the answer names that setting."""
-    path, given = str(values.get("model") or ""), {**_args(facts), **(facts.get("user_args") or {})}
+    path, given = str(values.get("model") or ""), _given(facts)
     tokenizer = str(given.get("tokenizer") or "")
     if not path or str(given.get("model") or "").rstrip("/") == path.rstrip("/"):
         return {}
@@ -1751,7 +1756,7 @@ def _assert_reads(values: dict, facts: dict) -> dict:
     path, _, function = where.rpartition(":")
     out = {"failed_assert": test if len(test) <= 300 else test[:299] + "…", "assert_file": path,
            "assert_function": function}
-    given = {**_args(facts), **(facts.get("user_args") or {})}
+    given = _given(facts)
     read = [name for name in dict.fromkeys(_ASSERT_NAME.findall(test)) if name in given and name != "model"]
     if read:
         shown = ", ".join(f"`{n}` = `{given[n]}`" for n in read[:4])

@@ -245,7 +245,7 @@ def raise_message(node: ast.expr, scope: Scope, line: int) -> Parts | None:
 
 
 def condition_text(node: ast.AST, negate: bool = False) -> str:
-    src = " ".join(ast.unparse(node).split())
+    src = _code(node)
     if negate:
         src = f"not ({src})"
     return src if len(src) <= MAX_CONDITION_CHARS else src[: MAX_CONDITION_CHARS - 1] + "…"
@@ -387,16 +387,12 @@ def _visit(body: list[ast.stmt], scope: Scope, names: list[str], cond: str | Non
 
 def _chain(node: ast.If) -> tuple[list[ast.expr], list[ast.stmt]]:
     """(the tests of `if a: ... elif b: ...`, the body of its final `else:`, [] when none)."""
-    tests = []
-    while True:
-        tests.append(node.test)
-        if len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
-            node = node.orelse[0]
-            continue
-        return tests, node.orelse
+    branches = _branches(node)
+    return [b.test for b in branches], branches[-1].orelse
 
 
 def _branches(node: ast.If) -> list[ast.If]:
+    """`if a:` and each `elif` after it, in order."""
     out = [node]
     while len(node.orelse) == 1 and isinstance(node.orelse[0], ast.If):
         node = node.orelse[0]

@@ -1550,18 +1550,26 @@ def failed_asserts(text: str) -> list[str]:
     check different things (a weight loader's shape check beside its shard-id check), so only the shown line tells
     which one failed. Lines keep whatever prefix the paste gave them (a compose service's "name  | "). An assert
     Dynamo found false while it traced the model (`_DYNAMO_ASSERT`) is one too: the last line of its user code."""
-    return list(dict.fromkeys(code for _, code in _failed_assert_rows(text)))
+    return _asserts(_failed_assert_rows(text))
 
 
 def assert_sites(text: str) -> list[str]:
     """The failed asserts (failed_asserts) with the frame that holds each, "path:function: test", the path from its
     package on as in frames() (`vllm/model_executor/layers/attention/attention.py:forward: self.kv_cache_dtype in
     {...}`): whose code the check is, vLLM's own or another package's."""
-    return list(dict.fromkeys(f"{frame}: {code}" for frame, code in _failed_assert_rows(text) if frame))
+    return _sites(_failed_assert_rows(text))
 
 
-@functools.lru_cache(maxsize=4)
+def _asserts(rows) -> list[str]:
+    return list(dict.fromkeys(code for _, code in rows))
+
+
+def _sites(rows) -> list[str]:
+    return list(dict.fromkeys(f"{frame}: {code}" for frame, code in rows if frame))
+
+
 def _failed_assert_rows(text: str) -> tuple[tuple[str | None, str], ...]:
+    """(the frame that holds it or None, the assert's test) for every failed assert the paste shows, in order."""
     found: list[tuple[str | None, str]] = []
     if "AssertionError" in text:
         at, tried = text.find("AssertionError"), 0
@@ -1593,11 +1601,7 @@ def _failed_assert_rows(text: str) -> tuple[tuple[str | None, str], ...]:
             if m:
                 found.append((_frame_name(frame), m.group(1).strip()))
         at = text.find(_DYNAMO_ASSERT, at + 1)
-    out: list[tuple[str | None, str]] = []
-    for row in found:
-        if row not in out:
-            out.append(row)
-    return tuple(out[:MAX_ASSERTS])
+    return tuple(dict.fromkeys(found))[:MAX_ASSERTS]
 
 
 def _frame_name(m) -> str | None:
@@ -1633,12 +1637,15 @@ _PHASE_LINES = (
 _PHASE_LINE = LazyRe("|".join(f"(?P<{k}>{rx})" for k, rx in _PHASE_LINES))
 _WORKER_METHOD = LazyRe(r"(?:while processing method|Error executing method '?)(\w{1,60})")
 _OOM_SHOWN = LazyRe(r"(?:CUDA|HIP) out of memory|OutOfMemoryError|CUDA error: out of memory")
+_OOM_WORDS = ("out of memory", "OutOfMemoryError")     # in every form _OOM_SHOWN takes: a paste without them is not read
 
 
 def phase_marks(text: str) -> dict:
     """Where vLLM's run had got to when it ran out of memory, from its log lines: the last phase line before the
     last out-of-memory message (any, where the message comes first, as a pasted title does), and the worker
     methods the log says failed ("method:<name>", read like a frame by the phase reader)."""
+    if not any(w in text for w in _OOM_WORDS):
+        return {}
     ooms = [m.start() for m in _OOM_SHOWN.finditer(text)]
     if not ooms:
         return {}
@@ -2987,6 +2994,7 @@ def extract(text: str, error_lines: str = "") -> dict:
     install = vllm_install(text, low)
     env = environment(text, low, error_lines)
     foreign, strict = foreign_context(text, low, install, env["os_hint"], library, shape)
+    assert_rows = _failed_assert_rows(text) if "AssertionError" in text or _DYNAMO_ASSERT in text else ()
     server_error = foreign is None and bool(_VLLM_SERVER_ERROR.search(text))
     vllm_context = printed or server_error or _mentions_vllm(low) or vllm_mode(low)
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
@@ -3067,8 +3075,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         "ascend_call_code": bool(_ASCEND_CALL_CODE.search(text)),
         "frames": frames(text),
         **phase_marks(text),
-        "asserts": failed_asserts(text) if "AssertionError" in text or _DYNAMO_ASSERT in text else [],
-        "assert_sites": assert_sites(text) if "AssertionError" in text or _DYNAMO_ASSERT in text else [],
+        "asserts": _asserts(assert_rows),
+        "assert_sites": _sites(assert_rows),
         "vllm_frames": vllm_frames(text),
         **model_sizes(text),
         **env,

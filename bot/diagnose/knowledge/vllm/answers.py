@@ -12,7 +12,7 @@ import json
 import re
 from urllib.parse import quote_plus
 
-from bot.base.nearest import nearest
+from bot.base.nearest import nearest, nearest_few
 
 from . import conditions, direction, knobs, load_index, missing, reads
 from .families import Hit, place
@@ -747,7 +747,6 @@ def _has_name(idx, kind: str, name: str, release: str, cls: str | None) -> bool:
 
 
 def _closest(idx, name: str, kind: str, release: str | None, cls: str | None) -> list[str]:
-    from rapidfuzz import fuzz, process
     rel = release or idx.releases[-1]
     if kind == "env":
         pool = [n for n in idx.env_names() if idx.has_env(n, rel)]
@@ -756,10 +755,10 @@ def _closest(idx, name: str, kind: str, release: str | None, cls: str | None) ->
     else:
         pool = [n for n in idx.arg_names() if idx.has_arg(n, rel)]
     key = name.lstrip("-").replace("-", "_")
-    found = process.extract(key, pool, scorer=fuzz.ratio, limit=3, score_cutoff=75)
+    found = nearest_few(key, pool)
     if kind == "flag":
-        return [idx.arg(n, rel).flag or n for n, _, _ in found]
-    return [n for n, _, _ in found]
+        return [idx.arg(n, rel).flag or n for n in found]
+    return found
 
 
 def _name_unknown(idx, hit: Hit, facts: dict, lang: str) -> dict:
@@ -991,12 +990,10 @@ def _request_field_history(name: str, facts: dict, lang: str) -> dict:
         where.append(t[key].format(cls=cls, endpoint=endpoint, first=info.releases[0]))
     if where:
         return {"field_history": t["has"].format(name=name, where=", ".join(where))}
-    from rapidfuzz import fuzz, process
     version = facts.get("vllm_version")
     release = (idx.nearest_version(str(version)) if version else None) or idx.versions[-1]
     text = t["never"].format(span=runs(idx.versions, idx.versions).replace(" – ", "–"), name=name)
-    close = [n for n, _, _ in process.extract(name, sorted(knobs.sendable(idx, release)), scorer=fuzz.ratio,
-                                              limit=3, score_cutoff=75)]
+    close = nearest_few(name, sorted(knobs.sendable(idx, release)))
     if close:
         text += t["closest"].format(names=", ".join(f"`{c}`" for c in close))
     return {"field_history": text}

@@ -61,15 +61,20 @@ def import_failed(condition: str | None) -> bool:
     return any(_is_unset(t) for t in tests)
 
 
+def _parsed(condition: str | None):
+    """(kind, tree) of a site's condition, None for an `except X` or one that does not parse."""
+    return parse_condition(condition) if condition and not condition.startswith("except") else None
+
+
 def _conjunction(condition: str | None) -> bool:
-    parsed = parse_condition(condition) if condition and not condition.startswith("except") else None
+    parsed = _parsed(condition)
     return parsed is not None and isinstance(parsed[1], ast.BoolOp) and isinstance(parsed[1].op, ast.And)
 
 
 def _import_named(condition: str | None) -> bool:
     """Whether a name the check reads is named as an import's (`HAS_X`, `X_AVAILABLE`, `has_x()`,
     `_X_IMPORT_ERROR`, `find_spec(...)`), or it is `except ImportError`."""
-    parsed = parse_condition(condition) if condition and not condition.startswith("except") else None
+    parsed = _parsed(condition)
     if parsed is None:
         return bool(condition and _IMPORT_ERRORS.match(condition))
     codes = (ast.unparse(n) for n in ast.walk(parsed[1]) if isinstance(n, (ast.Name, ast.Attribute, ast.Call)))
@@ -199,7 +204,7 @@ def distribution(spec: str | None) -> str | None:
 def compares_version(condition: str | None) -> bool:
     """Whether a check compares a package's installed release: `version.parse(x.__version__) < ...`,
     `pkg_version < Version('0.0.3')`, `tuple(int(p) for p in x.__version__.split('.')) < (0, 7, 1)`."""
-    parsed = parse_condition(condition) if condition and not condition.startswith("except") else None
+    parsed = _parsed(condition)
     if parsed is None:
         return False
     for node in ast.walk(parsed[1]):
