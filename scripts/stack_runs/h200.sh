@@ -36,6 +36,8 @@
 #              an unknown rope type, zero sequences, a batch of one token, the V2 model runner (healthy on a GPU)
 #   variants15 the fp8_e5m2 KV cache eager (does the assert Dynamo met raise as itself?), FlexAttention in float32 and
 #              bfloat16 (its recompiles), FlashAttention 2 forced on Hopper
+#   variants16 a Kubernetes service's VLLM_PORT (tcp://...), an unknown logging level, an empty vllm/ folder beside the
+#              script, a user's process limit (ulimit -u), vLLM's cache root on a full disk
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -241,6 +243,14 @@ variants15)
   run flex-attention-fp32 $K '{"dtype": "float32", "attention_config": {"backend": "FLEX_ATTENTION"}}'
   run flex-attention $K '{"attention_config": {"backend": "FLEX_ATTENTION"}}'
   run fa-version-2 env VLLM_FLASH_ATTN_VERSION=2 $K '{}' ;;
+variants16)
+  export HF_HUB_OFFLINE=1
+  run port-uri env VLLM_PORT=tcp://10.96.0.12:8000 $PY $U $M
+  run logging-level-bogus env VLLM_LOGGING_LEVEL=LOUD $PY $U $M
+  mkdir -p /tmp/vd-shadow/vllm && cp /tmp/vd-work/$U /tmp/vd-shadow/ && chmod -R a+rX /tmp/vd-shadow
+  run namespace-shadow bash -c "cd /tmp/vd-shadow && exec $PY $U $M"
+  run nproc-limit $AS 12345 12345 HOME=/tmp/vd-home-nproc -- bash -c "ulimit -u 60; exec $PY $U $M"
+  full_disk; run compile-cache-full env VLLM_CACHE_ROOT=/tmp/vd-full/vllm $PY $U $M ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt

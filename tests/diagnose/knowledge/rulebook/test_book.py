@@ -65,7 +65,7 @@ def test_cache_is_used_and_invalidated(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     d = write(tmp_path, "ok-rule", GOOD)
     first = rulebook.load_rulebook(d)
-    assert list((tmp_path / "cache" / "vllm-doctor").glob("rulebook-*.json"))
+    assert list((tmp_path / "cache" / "vllm-doctor").glob("rulebook-*.marshal"))
     second = rulebook.load_rulebook(d)
     assert second.version == first.version and second.rules["ok-rule"].patterns[0].pattern == "abc"
     (d / "ok-rule.yaml").write_text(textwrap.dedent(GOOD.replace("'abc'", "'abcd'")))
@@ -136,3 +136,15 @@ def test_the_families_the_book_checks_are_the_ones_each_source_answers():
     # and the shipped rules use families of both sources
     used = {r.family for r in rulebook.load_rulebook() if r.family}
     assert used & set(knowledge.VLLM_FAMILIES) and used & set(knowledge.STACK_FAMILIES)
+
+
+def test_a_broken_cache_is_rebuilt(tmp_path, monkeypatch):
+    # a cache cut short (a full disk, a killed process) or written by another Python's marshal is read as stale
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    d = write(tmp_path, "ok-rule", GOOD)
+    rulebook.load_rulebook(d)
+    (cache,) = (tmp_path / "cache" / "vllm-doctor").glob("rulebook-*.marshal")
+    for junk in (cache.read_bytes()[:100], b"\x00garbage", b""):
+        cache.write_bytes(junk)
+        assert list(rulebook.load_rulebook(d).rules) == ["ok-rule"]
+    assert len(cache.read_bytes()) > 100
