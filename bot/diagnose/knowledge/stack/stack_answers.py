@@ -594,6 +594,13 @@ def _errno(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["errno_eacces"] = None        # execute permission on a program, not write permission on a folder
         out["exec_program"] = hit.info["exec_program"]
         out["exec_interpreter"] = hit.info.get("exec_interpreter")
+    port = _bind_port(c, facts) if err.name in ("EACCES", "EPERM") else None
+    if port is not None:
+        out["errno_eacces"] = out["errno_eperm"] = None   # a port to listen on, not a folder to write
+        out["bind_refused"] = True
+        out["bind_port"] = port or None
+        out["bind_low_port"] = True if port and port < 1024 else None
+        out["bind_high_port"] = True if port and port >= 1024 else None
     if path:
         found, home = cache_of(ix, path)
         if found is not None:
@@ -623,6 +630,23 @@ def _errno(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if facts.get("container"):
         out["container"] = facts["container"]
     return out
+
+
+# A server socket the kernel would not bind: Python's `sock.bind(addr)` under vLLM's create_server_socket, or
+# asyncio's "error while attempting to bind on address ('0.0.0.0', 80): permission denied" that uvicorn logs.
+_BIND_FRAMES = (":create_server_socket", ":_create_server_socket", ":create_server", ":bind_socket")
+_BIND_ADDRESS = LazyRe(r"error while attempting to bind on address \('[^']*', (?P<port>\d{1,5})\)")
+
+
+def _bind_port(c, facts: dict) -> int | None:
+    """The port a refused bind asked for (0 where the paste shows none), or None where no bind was refused."""
+    m = _BIND_ADDRESS.search(c.message.text)
+    if m:
+        return int(m.group("port"))
+    if not any(f.endswith(_BIND_FRAMES) for f in (facts.get("frames") or ())[-2:]):
+        return None
+    port = (facts.get("user_args") or {}).get("port")
+    return int(port) if isinstance(port, int) or str(port).isdigit() else 0
 
 
 # "[Errno 2] No such file or directory: 'ninja'": a bare name with no folder and no extension, where the traceback

