@@ -598,6 +598,7 @@ _NL = {
         "gone": "{what} existed in vLLM {runs} and is gone from {removed} on; your vLLM {release} does not have it.",
         "gone_nover": "{what} existed in vLLM {runs} and is gone from {removed} on.",
         "newer": "{what} first appears in vLLM {first}: your vLLM {release} predates it. Upgrade vLLM to {first} or later, or leave it out.",
+        "newer_unseen": "{what} is not in your vLLM {release}; vLLM {first} has it (the index holds no release between them, so it may have come a little earlier). Upgrade vLLM to {first} or later, or leave it out.",
         "present": "vLLM {release} does have {what}: what rejected it is another class or program (a `SamplingParams` field, a tool's own API) or a subcommand that does not take it.",
         "exists": "{what} exists in vLLM {runs}.",
         "notice": "vLLM's own notice when it was deprecated: “{text}”",
@@ -616,6 +617,7 @@ _NL = {
         "gone": "{what}存在于 vLLM {runs}，从 {removed} 起已删除；你的 vLLM {release} 没有它。",
         "gone_nover": "{what}存在于 vLLM {runs}，从 {removed} 起已删除。",
         "newer": "{what}从 vLLM {first} 起才有：你的 vLLM {release} 更早。请把 vLLM 升级到 {first} 或更新，或者去掉它。",
+        "newer_unseen": "你的 vLLM {release} 没有{what}；vLLM {first} 有（索引里没有两者之间的版本，所以它可能更早一点就有了）。请把 vLLM 升级到 {first} 或更新，或者去掉它。",
         "present": "vLLM {release} 确实有{what}：拒绝它的是别的类或程序（`SamplingParams` 的字段、某个工具自己的 API），或不接受它的子命令。",
         "exists": "{what}存在于 vLLM {runs}。",
         "notice": "vLLM 弃用它时的提示：“{text}”",
@@ -674,7 +676,10 @@ def name_history(idx, name: str, kind: str, release: str | None, lang: str, cls:
     first = latest.releases[0]
     from bot.base.versions import in_range
     if release and present is False and in_range(release, f"<{first}"):
-        out["name_history"] = t["newer"].format(what=what, first=first, release=yours)
+        # releases PyPI served between the log's and the first indexed one that has it are not indexed: the
+        # name may have come in any of them, so `first` is where it is known to be, not where it began
+        unseen = yours and any(in_range(v, f">{yours},<{first}") and v not in idx.releases for v in idx.versions)
+        out["name_history"] = t["newer_unseen" if unseen else "newer"].format(what=what, first=first, release=yours)
         out["name_newer"] = first
         return out
     parts = []

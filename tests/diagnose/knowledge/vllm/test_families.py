@@ -618,3 +618,14 @@ def test_a_request_key_an_old_server_refused_names_the_releases_that_have_it(shi
     assert "has a request field `stream_otpions`. Close to it: `stream_options`." in typo.cause
     zh = diagnose(body % "max_completion_tokens", lang="zh", book=shipped).best
     assert "`ChatCompletionRequest`（/v1/chat/completions，0.6.4 起）的字段" in zh.cause
+
+
+def test_a_name_newer_than_the_log_is_not_dated_by_an_unindexed_gap():
+    # limit_mm_per_prompt came in 0.5.1; the index's oldest release with it is 0.5.5 and 0.5.1-0.5.4 are not indexed:
+    # "first appears in 0.5.5" would be false for a 0.5.0 log
+    from bot.learn.fixtures import read
+    log = read(Path(__file__).parents[3] / "fixtures/logs/unexpected-keyword-argument/"
+               "llamafactory-py39-limit-mm-per-prompt.log").data
+    d = diagnose(log).best
+    assert "not in your vLLM 0.5.0; vLLM 0.5.5 has it" in d.cause and "first appears in vLLM 0.5.5" not in d.cause
+    assert "Upgrade vLLM to 0.5.5 or later" in d.cause
