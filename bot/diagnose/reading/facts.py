@@ -1366,7 +1366,7 @@ _ROLLOUT_TRAINERS = (*_RL_TRAINERS, "ray.exceptions", "raylet", "ray::", "ray/_p
 # container is its image's program's: one that is not vLLM's image is another program, like the CUDA base image
 # that only runs nvidia-smi. vLLM's images name vLLM (vllm/vllm-openai, a custom tag built on it, which a mention
 # already keeps vLLM's); so do the images of the frameworks that host it.
-_CONTAINER_RUN = _P(r"(?:^|[`$#>] ?)[ \t]*(?:sudo[ \t]+(?:-E[ \t]+)?)?(?:nvidia-docker|docker|podman)[ \t]+(?:container[ \t]+)?"
+_CONTAINER_RUN = _P(r"(?:^|[`$#>➜] ?)[ \t]*(?:sudo[ \t]+(?:-E[ \t]+)?)?(?:nvidia-docker|docker|podman)[ \t]+(?:container[ \t]+)?"
                     r"run[ \t]+((?:\\\n|[^\n]){1,1500})", re.M,
                     literals=("docker run", "podman run", "container run"), span=1600)
 _COMPOSE_IMAGE = _P(r"^[ \t]*image:[ \t]*['\"]?([^\s'\"#]{1,200})", re.M, literals=("image:",))
@@ -2531,6 +2531,8 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "container": container,
         # "yes" where the paste's own container command asks for no GPU (a paragraph's `{?container_gpus_missing}`)
         "container_gpus_missing": "yes" if gpu_request == "none" else None,
+        # how the paste's own container command asks for the GPU: none | requested (None: no command shown)
+        "container_gpu_request": gpu_request,
         "container_gpu_command": container_gpu_command(near) if gpu_request == "none" else None,
         # the image the paste's own `docker run` / compose file names, for answers that point back at it
         "container_image": container_image(near),

@@ -68,7 +68,11 @@ _CHAIN = LazyRe(r"^(?:Traceback \(most recent call last\)|During handling of the
 # match WARNING records; their messages must hold one of these words (the fixtures check it).
 # Phrases that are both: an error line with no other keyword (pip's and uv's resolvers, the loader's
 # "x.so: undefined symbol: ...", argparse's "not recognized").
-_BOTH = ("conflict is caused by", "not recognize", "undefined symbol", "no solution found when resolving")
+_BOTH = ("conflict is caused by", "not recognize", "undefined symbol", "no solution found when resolving",
+         # failures that are said without an error word: the NVIDIA CUDA image's banner for a container that got no
+         # driver ("WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available."),
+         # and nvidia-smi's "No devices were found" (the driver loaded and sees no GPU)
+         "driver was not detected", "no devices were found")
 KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "killed", "abort",
             "segmentation fault", "timed out", "no available", "exceed", "too old", "died", "is restricted",
             "unauthorized", "permission denied", "(src/",
