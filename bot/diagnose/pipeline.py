@@ -226,6 +226,9 @@ def _match(book: RuleBook, errors: list, tail: list, text: str, facts: dict) -> 
     elif book.stack_families and stack.root_above(book, cands, strong, facts):
         # only a consequence of CUDA failing to start answers: the code above it may be the root
         cands += stack.candidates(book, rank(cands), strong, text, facts)
+    elif book.stack_families and stack.xid_shown(strong):
+        # the GPU or its driver failing (the NVIDIA driver's Xid line beside the log) is the root of the error a rule answers
+        cands += stack.xid_candidates(book, strong, facts)
     found = cover_wrappers(rank(cands), rulebook.wrappers(book, facts), strong, rulebook.holds_for(facts), text)
     if found.cause is None and facts.get("has_traceback") and found.candidates and not rulebook.answers(found.candidates):
         return _only_wrapped(book, found, errors, tail, text, facts)

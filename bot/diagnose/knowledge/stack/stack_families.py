@@ -97,6 +97,9 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
     # shows no program at all; never in a log that shows another program.
     if not facts.get("stack_context"):
         return []
+    root = xid_root(book, strong)
+    if root:
+        return root
     # A hint ("torch.compile failed") says where, not why: the OS or CUDA error it carries is still the
     # stack's to answer, in the hint's own message too ("InductorError: PermissionError: [Errno 13] ...").
     answers = [c for c in cands if c.rule.level != "hint"]
@@ -134,6 +137,33 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
         tried += 1
         if tried >= MAX_TRIED:
             break
+    return []
+
+
+# Xid groups of the program's own doing, or of no consequence (build/xid_codes.py): the CUDA error the program printed
+# beside them is the answer.
+NOT_ROOT = ("application", "cleanup", "notice")
+
+
+def xid_root(book, strong: list[Message]) -> list:
+    """The first Xid the NVIDIA driver logged that the GPU, its memory, its links or the driver's firmware caused
+    (build/xid_codes.py: not the program's own fault, its cleanup or a notice), as a candidate placed before every
+    message of the paste: wherever dmesg's lines were pasted (most often after the traceback), the GPU failing is
+    what every CUDA error, NCCL error and dead worker of that moment reports. An Xid of the program's own doing (13,
+    31, 43: the driver's word for the kernel fault that the CUDA error reports) leaves the CUDA error the answer."""
+    rule = next((r for r in book if r.family == "error-code" and r.status == "active"), None)
+    shown = [(pos, m) for pos, m in enumerate(strong) if "Xid (" in m.text]
+    if rule is None or not shown:
+        return []
+    ix = load_index()
+    if ix is None:
+        return []
+    for pos, m in shown:
+        hit = next((h for h in ix.xids_in(m.text) if h.record.group not in NOT_ROOT), None)
+        if hit is not None:
+            return [Candidate(rule, m, -1, PARSED_CONFIDENCE, "index", {},
+                              source=Hit("error-code", {"kind": "xid", "record": hit.record, "by": "number",
+                                                        "advised": True, "starting": False}))]
     return []
 
 
@@ -210,7 +240,7 @@ PROGRAMS_OWN = {("acl", 207001), ("acl", 207018), ("hccl", 24), ("cuda", 2), ("h
 ADVISED = {("cuda", 1), ("cuda", 2), ("cuda", 3), ("cuda", 35), ("cuda", 46), ("cuda", 100), ("cuda", 101), ("cuda", 209), ("cuda", 217),
            ("cuda", 222),
            ("cuda", 34), ("cuda", 700), ("cuda", 710), ("cuda", 802), ("cuda", 803), ("cuda", 804), ("cuda", 999),
-           ("nccl", 2), ("nccl", 3), ("nccl", 5), ("nccl", 6), ("nvml", 2), ("nvml", 3), ("nvml", 9), ("nvml", 12), ("nvml", 18),
+           ("nccl", 2), ("nccl", 3), ("nccl", 5), ("nccl", 6), ("nvml", 2), ("nvml", 3), ("nvml", 9), ("nvml", 12), ("nvml", 15), ("nvml", 18),
            ("nvml", 999),
            # ROCm: HIP's out of memory, invalid device ordinal (a visible-devices variable under Ray), no code
            # object for the GPU (the build's gfx targets), a code object it could not load (another ROCm's build)
@@ -296,6 +326,8 @@ def advised(ix, kind: str, rec) -> bool:
         return advice_number(kind, number) is not None
     if kind == "amdsmi":
         return rec.name in AMDSMI_START
+    if kind == "xid":
+        return True             # each group of Xids has its paragraph ({?xid_<group>})
     if kind == "cuda" and getattr(rec, "api", None) == "driver" and rec.runtime_name:
         number = _runtime_number(ix, rec) or number
     return (kind, number) in ADVISED

@@ -117,6 +117,7 @@ import re
 from pathlib import Path
 
 from bot.base.lazyre import LazyRe
+from bot.diagnose.reading.tracebacks import XID_REPORT
 
 from ..data_copies import DataCopies
 from ..raise_sites import bits
@@ -202,6 +203,11 @@ class HipError(Record):
 class PlatformCode(Record):
     """A code of another accelerator's stack: Level Zero's ze_result_t (Intel GPUs), AMD SMI's statuses."""
     __slots__ = ('kind', 'number', 'name', 'text', 'source')
+
+
+class XidEvent(Record):
+    """An Xid the NVIDIA kernel driver logged (build/xid_codes.py): its catalog row and the group it is answered by."""
+    __slots__ = ('number', 'name', 'text', 'immediate', 'investigatory', 'group', 'source')
 
 
 class LibraryStatus(Record):
@@ -380,6 +386,14 @@ _ASCEND_FORMS = (
     ("hccl", re.compile(r"\bHCCL function error: [^\n]{0,300}?, error code is (?P<code>\d{1,2})\b")),
     ("torch_npu", re.compile(r"\bERR(?P<sub>\d{2})(?P<code>\d{3}) (?P<module>PTA|OPS|DIST|GRAPH|PROF|UNKNOWN)\b")),
 )
+
+
+# The NVIDIA kernel driver's report of an Xid (dmesg, journalctl -k): "NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has
+# fallen off the bus." (older drivers print the address without "PCI:"); the GPU's PCI address is in the parentheses.
+# nvidia-smi's words for a GPU it cannot open, NVML's text after the address ("Unable to determine the device handle
+# for GPU 0000:3B:00.0: GPU is lost.  Reboot the system to recover this GPU", "...: Unknown Error")
+_SMI_HANDLE = LazyRe(r"Unable to determine the device handle for GPU ?[0-9A-Fa-f:.]{7,16}: (?P<text>[^\n]{1,200})")
+XID_LINE = LazyRe(r"\b" + XID_REPORT)
 
 
 def _rest(tail: str) -> str:
@@ -594,6 +608,28 @@ class StackIndex:
                     hits.append(CodeHit(kind, rec, "number", offset + m.start("code"), offset + m.end("code")))
         return hits
 
+    # the NVIDIA kernel driver's Xid events -----------------------------------------------------------
+
+    def _xid(self) -> dict:
+        def make():
+            block = self._block("xid") or {"codes": [], "source": []}
+            source = "; ".join(block["source"])
+            return {n: XidEvent(n, name, text, now, later, group, source) for n, name, text, now, later, group in block["codes"]}
+        return self._table("xid", make)
+
+    def xid(self, number) -> XidEvent | None:
+        """An Xid by its number; None for one the catalog does not describe."""
+        return self._xid().get(int(number))
+
+    def xids_in(self, text: str) -> list[CodeHit]:
+        """The Xids the driver's lines in a text report, in their order."""
+        hits = []
+        for m in XID_LINE.finditer(text) if "Xid (" in text else ():
+            rec = self.xid(m.group("code"))
+            if rec is not None:
+                hits.append(CodeHit("xid", rec, "number", m.start("code"), m.end("code")))
+        return hits
+
     def _libraries(self) -> dict:
         def make():
             block = self._block("cuda_libraries") or {"libraries": {}, "source": []}
@@ -663,7 +699,12 @@ class StackIndex:
             rec = self.cuda_error(int(m.group(1))) if m else None      # "Error 804: forward compat..."
             if rec is not None and not any(h.record == rec for h in hits):
                 hits.append(CodeHit("cuda", rec, "number", offset + m.start(), offset + m.end()))
+            smi = _SMI_HANDLE.search(line) if "device handle for GPU" in line else None
+            rec = self.nvml(smi.group("text")) if smi else None
+            if rec is not None and not any(h.record == rec for h in hits):
+                hits.append(CodeHit("nvml", rec, "text", offset + smi.start("text"), offset + smi.end()))
             offset += len(line) + 1
+        hits += self.xids_in(text)
         return sorted(hits, key=lambda h: h.start)
 
     # the OS --------------------------------------------------------------------------------------

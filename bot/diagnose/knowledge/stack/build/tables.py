@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import (abi, amdsmi_codes, ascend_codes, caches, cuda_codes, cuda_library_codes, distributions, drivers, hip_codes, level_zero_codes,
                nccl_codes, nvml_codes, os_tables, pins, sonames,
-               stack_sites, transformers_attributes, transformers_exports, vllm_wheels)
+               stack_sites, transformers_attributes, transformers_exports, vllm_wheels, xid_codes)
 from .packages import Packages
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
@@ -50,6 +50,7 @@ def build(pypi: Packages, log=print, stats=lambda: (0, 0)) -> dict:
     step("vllm_pins", lambda: pins.vllm_pins(pypi))
     step("torch", lambda: pins.torch_releases(pypi, pins.exact_pins(blocks["vllm_pins"], "torch")))
     blocks["drivers"] = drivers.build()
+    blocks["xid"] = xid_codes.build()
     step("sonames", lambda: sonames.build(pypi, blocks["torch"]))
     step("gcc", lambda: abi.gcc_table(pypi))
     step("manylinux", lambda: abi.manylinux(pypi))
@@ -126,6 +127,8 @@ def counts(blocks: dict) -> dict[str, int]:
     if "hip" in blocks:
         out["hip codes"] = len(blocks["hip"]["hip"])
         out["hsa statuses"] = len(blocks["hip"]["hsa"])
+    if "xid" in blocks:
+        out["nvidia driver xids"] = len(blocks["xid"]["codes"])
     if "amdsmi" in blocks:
         out["amdsmi statuses"] = len(blocks["amdsmi"]["codes"])
     if "level_zero" in blocks:
