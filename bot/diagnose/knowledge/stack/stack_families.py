@@ -70,9 +70,23 @@ _OTHER_PLATFORM = LazyRe(r"Automatically detected platform|Confirmed \w+ platfor
                          r"|Available plugins for group vllm\.platform_plugins")
 
 
-def _candidate_message(m: Message, family: str, text: str = "") -> bool:
+# vLLM's warning that its compiled kernels did not load (vllm/_custom_ops.py: logger.warning("Failed to import from
+# vllm._C with %r", e)), with the loader's refusal inside its repr ("ImportError('/usr/lib/x86_64-linux-gnu/libcuda.so.1:
+# file too short')"): vLLM goes on without its kernels, so what fails after it (no platform found, an op missing)
+# follows from it. A root only where the paste shows a failure after the warning.
+_VLLM_C_IMPORT = LazyRe(r"Failed to import from vllm\._C with ImportError\(")
+
+
+def _kernels_warning(m: Message, later: list[Message]) -> bool:
+    return m.level == "WARNING" and _VLLM_C_IMPORT.search(m.text) is not None \
+        and any(n.level not in ("DEBUG", "INFO", "WARNING") and (n.exc_type or n.is_error) for n in later)
+
+
+def _candidate_message(m: Message, family: str, text: str = "", later: list[Message] | None = None) -> bool:
     if family == "error-code" and m.level == "DEBUG" and _PLATFORM_CHECK.match(m.text):
         return any(s in text for s in _NO_PLATFORM) and not _OTHER_PLATFORM.search(text)
+    if family == "loader" and later is not None and _kernels_warning(m, later):
+        return True
     if m.level == "WARNING" or (m.exc_type or "").endswith("Warning"):
         return False
     # Python's warnings say the run went on (torch's "Plan failed with a cudnnException ... NOT_SUPPORTED": it tries
@@ -118,7 +132,9 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
     ix = None
     tried = 0
     for pos, m in enumerate(strong[:before]):
-        if id(m) in explained or m.level == "WARNING" or any(r.search(m.text) is not None for r in wrappers):
+        kernels = _kernels_warning(m, strong[pos + 1:])
+        if id(m) in explained or (m.level == "WARNING" and not kernels) \
+                or any(r.search(m.text) is not None for r in wrappers):
             continue
         if yielded and not names_cuda(m.text):
             continue
@@ -127,7 +143,7 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
             if ix is None:
                 return []
         for family, finder in FINDERS.items():
-            if family not in families or not _candidate_message(m, family, text):
+            if family not in families or not _candidate_message(m, family, text, strong[pos + 1:] if kernels else None):
                 continue
             hit = finder(ix, m, text, facts)
             if hit is not None:
