@@ -2580,6 +2580,7 @@ _VLLM_INSTALL_MARKS = ("building wheel for vllm", "building editable for vllm", 
                        "vllm/setup.py", "--target=_c", "--target=_moe_c")
 # pip's own words naming vLLM as what it cannot find, or as the package whose pin it is fetching ("Collecting
 # vllm" alone is not: another package's install pulls vLLM in, and fails on its own)
+_PIP_INSTALL_VLLM_COMMAND = _P(r"\b(?:uv )?pip3?(?: -m pip)? install\b[^\n]{0,200}?(?<![\w/.-])vllm\b(?![/.-]\w)")
 _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for vllm", "(from vllm",
                       "/simple/vllm/",
                       # uv's resolver: "... and you require vllm", "your project requires vllm[audio]"
@@ -2709,6 +2710,9 @@ def vllm_install(text: str, low: str) -> bool:
         return True
     if "/vllm-" in low and _VLLM_FILE_FAILED.search(text):
         return True
+    if ("no matching distribution found for" in low or "could not find a version that satisfies" in low) \
+            and _PIP_INSTALL_VLLM_COMMAND.search(text):
+        return True         # the person's own `pip install vllm` above the resolver's refusal of one of its pins
     return "pip" in low and bool(_VLLM_PIN_LINE.search(text))       # pip's resolver says "pip"
 
 

@@ -109,6 +109,9 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
                # pip's resolver on a line of its own ("vllm 0.8.5 requires torch==2.6.0, but you have torch
                # 2.7.0 which is incompatible."), pasted without its "ERROR: pip's dependency resolver" header
                "which is incompatible",
+               # pip's and a person's words for the same refusal ("pip install vllm fails with No matching distribution
+               # found for torch==2.5.1"): no other error word in the line
+               "no matching distribution", "fails with",
                # the text of an uncaught C++ exception, on the line under "terminate called after throwing":
                # std::system_error says only strerror ("what():  Resource temporarily unavailable")
                "what():", *_BOTH)

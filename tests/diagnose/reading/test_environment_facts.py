@@ -453,3 +453,18 @@ def test_the_releases_pip_ignored_for_their_requires_python():
             "<3.13,>=3.9; 0.9.2 Requires-Python <3.13,>=3.9; 1.21.2 Requires-Python >=3.7,<3.11\n")
     assert facts.pip_python_ignored(line) == {"0.10.0": "<3.13,>=3.9", "0.9.2": "<3.13,>=3.9", "1.21.2": ">=3.7,<3.11"}
     assert facts.pip_python_ignored("ERROR: No matching distribution found for vllm") == {}
+
+
+def test_the_persons_pip_install_vllm_above_the_resolvers_refusal_is_an_install_of_vllm():
+    line = "ERROR: No matching distribution found for torch==2.5.1"
+    assert not _facts(line)["vllm_install"]                     # a bare refusal: whose install is unknown
+    assert _facts("$ pip install vllm==0.6.4\n" + line)["vllm_install"]
+    assert _facts("uv pip install -U vllm --torch-backend=auto\n" + line)["vllm_install"]
+    # the command alone (a step before a run that failed later) is no install failure of vLLM
+    assert not _facts("$ pip install vllm\n$ vllm serve x\nRuntimeError: Could not find nvcc")["vllm_install"]
+    # another package's name that only starts with vllm is not vLLM
+    assert not _facts("pip install vllm-flash-attn\n" + line)["vllm_install"]
+    # a person's words for it, in one line, are read as the error line they are
+    from bot.diagnose import diagnose
+    best = diagnose("pip install vllm fails with No matching distribution found for torch==2.5.1").best
+    assert best is not None and best.rule_id == "pip-no-matching-distribution"
