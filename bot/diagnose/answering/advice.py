@@ -98,13 +98,32 @@ def hf_overrides_values(captures: dict, facts: dict) -> dict:
               and str(v) not in ("", "0", "1")]
     for expr, value in (captures or {}).items():
         value = str(value).strip().strip("'\"")
-        key = next((k for k, v in leaves if v == value or (num(v) is not None and num(v) == num(value))), None)
+        key = next((k for k, v in leaves if (v == value or (num(v) is not None and num(v) == num(value)))
+                    and _names_meet(expr, k)), None)
         if key is not None and value:
             out["hf_overrides_hit"] = Words(
                 en=f"`{expr}` = `{value}` in the message is the value your `hf_overrides` gives `{key}`",
                 zh=f"报错里的 `{expr}` = `{value}` 正是你的 `hf_overrides` 给 `{key}` 设的值")
             break
     return out
+
+
+# Name parts that say nothing of which value a name holds ("max_num_seqs" and "num_attention_heads" share only "num").
+_GENERIC_NAME_PARTS = frozenset({"num", "max", "min", "total", "size", "self", "config", "hf", "text", "model", "per",
+                                 "of", "the", "value", "values", "len", "count", "n"})
+
+
+def _name_parts(name: str) -> set[str]:
+    parts = {p[:-1] if len(p) > 3 and p.endswith("s") else p for p in re.split(r"[^a-z0-9]+", name.lower()) if p}
+    if "kv" in parts:                           # num_kv_heads is num_key_value_heads
+        parts |= {"key"}
+    return parts - _GENERIC_NAME_PARTS
+
+
+def _names_meet(expr: str, key: str) -> bool:
+    """Whether a message's value name (a capture, `num_kv_heads`) and an override's key (`num_key_value_heads`) name
+    the same thing: a word in common besides the generic ones. A value alone is no link: 32 is many things."""
+    return bool(_name_parts(expr) & _name_parts(key))
 
 
 def num(value) -> float | None:
@@ -237,18 +256,68 @@ def _size(rx: re.Pattern, text: str) -> float:
     return float(m.group(1)) * _UNIT_GIB[m.group(2)] if m else 0.0
 
 
-def _lower_util(values: dict, facts: dict) -> str:
-    """The `gpu_memory_utilization` to try for more headroom outside the KV cache: below the one the run used (its
-    command line, or the share vLLM printed while it profiled), 0.85 where the log shows none."""
+MIN_SUGGESTED_UTILIZATION = 0.05     # no share below this is suggested: it holds no model
+
+
+def _used_util(values: dict, facts: dict) -> float | None:
+    """The run's `gpu_memory_utilization`: its command line, or the share vLLM printed while it profiled."""
     used = num(_args(facts).get("gpu_memory_utilization")) or _memory_profile(values).get("util")
-    if not used or not 0 < used <= 1:
+    return used if used and 0 < used <= 1 else None
+
+
+def _lower_util(values: dict, facts: dict) -> str | None:
+    """The `gpu_memory_utilization` to try for more headroom outside the KV cache: below the one the run used, 0.85
+    where the log shows none; None where the run's share is already at the floor (no lower one to suggest)."""
+    used = _used_util(values, facts)
+    if used is None:
         return "0.85"
-    return f"{min(0.85, max(0.05, round(used - 0.05, 2))):g}"
+    lower = min(0.85, max(MIN_SUGGESTED_UTILIZATION, round(used - 0.05, 2)))
+    return f"{lower:g}" if lower < used else None
+
+
+def _util_at_floor(values: dict, facts: dict) -> dict:
+    """Where the run's share is already as low as a suggestion goes: say that lowering it cannot help, and what can."""
+    used = _used_util(values, facts)
+    if used is None or _lower_util(values, facts) is not None:
+        return {}
+    return {"util_floor": f"{used:g}", "util_at_floor": Words(
+        en=f"This run's `gpu_memory_utilization` is already {used:g}: vLLM's own share is that small, so a lower one "
+           "cannot leave more room. What ran out is memory outside that share: check `nvidia-smi` for other processes "
+           "on this GPU, make the batches smaller (`--max-num-seqs`, `--max-num-batched-tokens`, a smaller "
+           "`--max-model-len`) or skip CUDA graphs with `--enforce-eager`.",
+        zh=f"这次运行的 `gpu_memory_utilization` 已经是 {used:g}：vLLM 自己的份额已经这么小，再调低也腾不出空间。"
+           "耗尽的是这份额之外的显存：用 `nvidia-smi` 查看这块 GPU 上的其他进程，让每批更小（`--max-num-seqs`、"
+           "`--max-num-batched-tokens`、更小的 `--max-model-len`），或用 `--enforce-eager` 跳过 CUDA Graph。")}
 
 
 @deriver("npu-oom")
 def _npu_oom(values: dict, facts: dict) -> dict:
-    return {"lower_util": _lower_util(values, facts)}
+    out = _util_at_floor(values, facts)
+    lower = _lower_util(values, facts)
+    return {**out, "lower_util": lower} if lower else out
+
+
+@deriver("cuda-graph-capture-unsupported")
+def _capture_code(values: dict, facts: dict) -> dict:
+    """The stream-capture code the message's text is (CUDA's driver_types.h, as the stack index's CUDA table holds
+    it): its enum and number, which torch's "CUDA error: <text>" leaves out. ROCm's HIP mirrors the codes and texts
+    (hipErrorStreamCapture*), named when the message says "HIP error" and the index's HIP table holds the name."""
+    from bot.diagnose.knowledge.stack import stack_index
+    ix = stack_index.load()
+    text = str(values.get("matched_text") or "")
+    rec = ix.cuda_error(text, "runtime") if ix else None
+    if rec is None or not 900 <= rec.number <= 908:     # the stream-capture block of cudaError_t
+        return {}
+    name = rec.name
+    if "HIP error" in text:
+        hip = ix.hip("hip" + name[len("cuda"):])
+        if hip is None:
+            return {}
+        name = hip.name
+    out = {"capture_code": f"`{name}` ({rec.number})"}
+    if rec.name == "cudaErrorStreamCaptureInvalidated":
+        out["capture_invalidated"] = "yes"
+    return out
 
 
 # Where the out-of-memory struck (run_phase) and that phase's own fix, shown first; cuda-oom keeps the other moments
@@ -359,7 +428,7 @@ _BEFORE_KV = ("weights", "profile", "mm_profile")
 _KV_SIZED_LINES = ("profiled", "graph_capture", "captured", "serving")
 
 
-def _oom_phase(values: dict, facts: dict, lower_util: str) -> dict:
+def _oom_phase(values: dict, facts: dict, lower_util: str | None) -> dict:
     """The phase the out-of-memory struck in, its sentence and its fix, for cuda-oom."""
     frames = facts.get("frames") or []
     phase, how = run_phase(frames), "frames"
@@ -382,7 +451,8 @@ def _oom_phase(values: dict, facts: dict, lower_util: str) -> dict:
                                                                           gmu_said=said[lang])
                                for lang in ("en", "zh")}),
            "oom_phase_fix": Words({lang: _OOM_PHASE_FIXES[phase][lang].format(lower_util=lower_util)
-                                   for lang in ("en", "zh")}),
+                                   for lang in ("en", "zh")}) if lower_util or "{lower_util}" not in
+           _OOM_PHASE_FIXES[phase]["en"] else _util_at_floor(values, facts).get("util_at_floor"),
            f"oom_at_{phase}": "yes"}
     if phase in _BEFORE_KV:
         out["suggest"] = {}         # vLLM's share is not taken yet: a lower gpu_memory_utilization is no fix
@@ -410,6 +480,7 @@ def _cuda_oom(values: dict, facts: dict) -> dict:
         out["suggest"] = {}
         out["as_limit"] = set_limit(facts, "v")
     out["lower_util"] = _lower_util(values, facts)
+    out.update(_util_at_floor(values, facts))
     if not (out.get("gpu_had_room") or values.get("triton_oom") or values.get("wake_up_oom")):
         out.update(_oom_phase(values, facts, out["lower_util"]))
     procs = [(pid, float(n) * _UNIT_GIB[unit]) for pid, n, unit in _OTHER_PROCESS.findall(text)]

@@ -2691,6 +2691,10 @@ def cuda_build(text: str, install: bool) -> bool:
     return install or _CUDA_BUILD.search(text) is not None
 
 
+# vllm/version.py, as vLLM 0.5.4 and 0.33.0 write it: warnings.warn(f"Failed to read commit hash:\n{e}", RuntimeWarning)
+_NO_COMMIT_FILE = LazyRe(r"RuntimeWarning: Failed to read commit hash:\s*(?:\S+\s+)?No module named '?vllm\.(?:commit_id|_version)'?")
+
+
 def vllm_install(text: str, low: str) -> bool:
     """Whether the paste is pip building vLLM, or resolving vLLM's own pins."""
     if any(k in low for k in ("building", "setup.py", "csrc", "collected packages", "--target=")) and \
@@ -3093,6 +3097,9 @@ def extract(text: str, error_lines: str = "") -> dict:
         "hpu_shown": platform is not None and platform.lower() == "hpu" or hpu_shown,
         "ascend_call_code": bool(_ASCEND_CALL_CODE.search(text)),
         "frames": frames(text),
+        # vLLM's RuntimeWarning that it could not read its commit hash (vllm/version.py: `import vllm.commit_id` to
+        # 0.5.x, `from ._version import ...` later; both files are written by a build): a source checkout
+        "vllm_checkout": "read commit hash" in text and bool(_NO_COMMIT_FILE.search(text)),
         **phase_marks(text),
         "asserts": _asserts(assert_rows),
         "assert_sites": _sites(assert_rows),

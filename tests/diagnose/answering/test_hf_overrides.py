@@ -26,3 +26,14 @@ def test_tokenizer_path_told_by_the_frame_that_looked_it_up():
     assert got["path_is_tokenizer"] == "yes" and got["tokenizer_knob"] == "`LLM(tokenizer=…)`"
     model = lambda: ["self.model = get_model_path(self.model, self.revision)"]  # noqa: E731
     assert advice.derive("model-path-not-found", {"model": "/models/nope", "frame_sources": model}, {}) == {}
+
+
+def test_a_value_alone_is_no_link_to_an_override():
+    # 32 sequences and 32 attention heads: the same number, not the same setting
+    out = advice.hf_overrides_values({"max_num_seqs": "32"},
+                                     {"engine_args": {"hf_overrides": {"num_attention_heads": 32}}})
+    assert "hf_overrides_set" in out and "hf_overrides_hit" not in out
+    # the same value under a name that shares a word with the override's key is the link
+    out = advice.hf_overrides_values({"self.num_attention_heads": "32"},
+                                     {"engine_args": {"hf_overrides": {"text_config": {"num_attention_heads": 32}}}})
+    assert "`text_config.num_attention_heads`" in out["hf_overrides_hit"]["en"]

@@ -1,0 +1,90 @@
+"""Answers that must not say too little or something near-false: the stream-capture code named, no "lower"
+gpu_memory_utilization that is not lower, no list "in the message" where the message has none."""
+
+import pytest
+
+from bot.diagnose import diagnose
+from bot.diagnose.answering import advice
+
+HEAD = ("INFO 12-02 10:00:00 [api_utils.py:273] non-default args: {'model': '/models/m'}\n"
+        "(EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330] EngineCore failed to start.\n"
+        "(EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330] Traceback (most recent call last):\n"
+        '(EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330]   File "/usr/local/lib/python3.12/dist-packages/'
+        'vllm/v1/worker/gpu_model_runner.py", line 4100, in capture_model\n')
+
+
+@pytest.mark.parametrize("text, name", [
+    ("operation not permitted when stream is capturing", "cudaErrorStreamCaptureUnsupported` (900)"),
+    ("operation failed due to a previous error during capture", "cudaErrorStreamCaptureInvalidated` (901)"),
+    ("capturing stream has unjoined work", "cudaErrorStreamCaptureUnjoined` (904)"),
+    ("operation would make the legacy stream depend on a capturing blocking stream", "cudaErrorStreamCaptureImplicit` (906)"),
+    ("operation not permitted on an event last recorded in a capturing stream", "cudaErrorCapturedEvent` (907)"),
+])
+def test_capture_error_names_cudas_code(text, name):
+    d = diagnose(HEAD + f"(EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330] torch.AcceleratorError: "
+                        f"CUDA error: {text}\n").best
+    assert d.rule_id == "cuda-graph-capture-unsupported"
+    assert name in d.cause
+    # 901 alone says an earlier call broke the capture
+    assert ("first capture error above" in d.cause) == name.startswith("cudaErrorStreamCaptureInvalidated")
+
+
+def test_capture_error_under_rocm_names_hips_code():
+    d = diagnose(HEAD + "(EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330] RuntimeError: HIP error: "
+                        "operation not permitted when stream is capturing\n").best
+    assert d.rule_id == "cuda-graph-capture-unsupported" and "`hipErrorStreamCaptureUnsupported` (900)" in d.cause
+
+
+@pytest.mark.parametrize("used", [0.05, 0.03])
+def test_no_lower_share_below_the_floor(used):
+    text = "CUDA out of memory. Tried to allocate 2.00 MiB. GPU 0 has a total capacity of 44.53 GiB of which 448.00 KiB is free."
+    facts = {"engine_args": {"gpu_memory_utilization": used}}
+    out = advice.derive("cuda-oom", {"matched_text": text}, facts)
+    assert out.get("lower_util") is None and out["util_floor"] == f"{used:g}"
+    assert "cannot leave more room" in out["util_at_floor"]
+    npu = advice.derive("npu-oom", {"matched_text": ""}, facts)
+    assert "lower_util" not in npu and npu["util_floor"] == f"{used:g}"
+    # a share above the floor still gets a lower one, and no floor text
+    out = advice.derive("cuda-oom", {"matched_text": text}, {"engine_args": {"gpu_memory_utilization": 0.08}})
+    assert out["lower_util"] == "0.05" and "util_floor" not in out
+
+
+def test_oom_answer_at_the_floor_suggests_no_share_that_is_not_lower():
+    log = ("INFO 03-27 10:29:00 [api_utils.py:273] non-default args: {'model': '/models/m', 'gpu_memory_utilization': 0.05}\n"
+           "ERROR 03-27 10:29:05 [core.py:1330] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 MiB. "
+           "GPU 0 has a total capacity of 44.53 GiB of which 448.00 KiB is free. Process 1686436 has 44.51 GiB memory in use.\n")
+    d = diagnose(log).best
+    assert d.rule_id == "cuda-oom"
+    assert "gpu-memory-utilization 0.05`" not in d.fix and "gpu_memory_utilization=0.05)" not in d.fix
+    assert "already 0.05" in d.fix
+
+
+@pytest.mark.parametrize("message, listed", [
+    ("RuntimeError: Unsupported head size: 32", False),
+    ("ValueError: Head size 160 is not supported by PagedAttention. Supported head sizes are: [64, 80, 96, 112, 128, 256].",
+     True),
+])
+def test_head_size_fix_points_at_a_list_only_where_the_message_has_one(message, listed):
+    d = diagnose("INFO 12-02 10:00:00 vLLM 0.3.3 starting\n" + HEAD.replace("gpu_model_runner.py", "attention.py")
+                 + f"(EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330] {message}\n").best
+    assert d.rule_id == "attn-head-size-unsupported"
+    assert ("the list in the message" in d.fix) == listed
+    assert ("names no\nlist" in d.fix or "names no list" in d.fix) == (not listed)
+
+
+# vllm/version.py's warning, as Python prints a RuntimeWarning (the caller's file: stacklevel=2), in 0.33.0's and
+# 0.5.4's words; the traceback's own frames here are the user's script and site-packages only
+@pytest.mark.parametrize("module", ["vllm._version", "vllm.commit_id"])
+def test_checkout_seen_only_in_the_commit_hash_warning(module):
+    log = ("/home/u/vllm/vllm/__init__.py:7: RuntimeWarning: Failed to read commit hash:\n"
+           f"No module named '{module}'\n"
+           "  from .version import __version__, __version_tuple__  # isort:skip\n"
+           "Traceback (most recent call last):\n"
+           '  File "/home/u/run.py", line 1, in <module>\n'
+           "    from vllm import LLM\n"
+           "ModuleNotFoundError: No module named 'vllm._C'\n")
+    d = diagnose(log).best
+    assert d is not None and d.rule_id == "vllm-checkout-shadow"
+    # without the warning, the same frames show no checkout
+    bare = diagnose(log.split("Traceback", 1)[0].replace("Failed to read commit hash", "x") + "Traceback" + log.split("Traceback", 1)[1]).best
+    assert bare is None or bare.rule_id != "vllm-checkout-shadow"
