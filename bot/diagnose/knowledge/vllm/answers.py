@@ -33,7 +33,8 @@ _L = {
            "read_as": "- {name} (what the check reads): {why}",
            "successor": " Deprecated in this release; vLLM names `{flag}` as its successor.",
            "of_indexed": "indexed releases", "unknown_version": "The log does not show its vLLM version: this describes vLLM {release}, the newest indexed release that has it.",
-           "frames_version": "The log does not show its vLLM version, but its traceback raised at the file and line where vLLM {releases} raises it: this describes vLLM {release}."},
+           "frames_version": "The log does not show its vLLM version, but its traceback raised at the file and line where vLLM {releases} raises it: this describes vLLM {release}.",
+           "other_release": "In vLLM {release} (not your release): {words}"},
     "zh": {"default": "默认", "type": "类型", "range": "范围", "choices": "可选", "env": "环境变量",
            "field_of": "`{cls}` 的字段", "set_with": "用 `{flag} '{{\"{field}\": …}}'` 设置",
            "not_in": "vLLM {release} 中没有（存在于 {runs}）", "llm": "`LLM({kw}=…)`", "no_flag": "没有命令行参数",
@@ -45,7 +46,8 @@ _L = {
            "read_as": "- {name}（检查读取的值）：{why}",
            "successor": " 该版本中已弃用；vLLM 指定的替代是 `{flag}`。",
            "of_indexed": "已索引的版本", "unknown_version": "日志里没有 vLLM 版本号：以下按 vLLM {release}（有这条报错的最新已索引版本）说明。",
-           "frames_version": "日志里没有 vLLM 版本号，但它的 traceback 抛错的文件和行号与 vLLM {releases} 抛出这条报错的位置一致：以下按 vLLM {release} 说明。"},
+           "frames_version": "日志里没有 vLLM 版本号，但它的 traceback 抛错的文件和行号与 vLLM {releases} 抛出这条报错的位置一致：以下按 vLLM {release} 说明。",
+           "other_release": "在 vLLM {release}（不是你的版本）中：{words}"},
 }
 
 
@@ -419,6 +421,9 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
     if cond and conditions.explains(cond, site.template, lambda n: _is_setting(idx, n, described)):
         out["condition_code"] = cond.removeprefix("assert ") if len(cond) <= 400 else cond[:399] + "…"
         said = conditions.words(cond, lang)
+        if said and version and not in_release:
+            # the check of another release (its limits, its names): told as that release's, not as the log's
+            said = _L[lang]["other_release"].format(release=w["release"], words=said)
         if said:
             out["condition_words"] = said
     mapped = reads.find(cond, site.placeholders, w.get("function"), w.get("file"))

@@ -629,3 +629,13 @@ def test_a_name_newer_than_the_log_is_not_dated_by_an_unindexed_gap():
     d = diagnose(log).best
     assert "not in your vLLM 0.5.0; vLLM 0.5.5 has it" in d.cause and "first appears in vLLM 0.5.5" not in d.cause
     assert "Upgrade vLLM to 0.5.5 or later" in d.cause
+
+
+def test_a_check_of_another_release_is_told_as_that_releases():
+    # 0.3.3 printed "32000 >= vocab_size <= 33024"; the indexed check (0.5.5-0.16.0) reads 257024: its condition is
+    # that release's, not a statement about the log's
+    d = diagnose("INFO 03-01 10:00:00 llm_engine.py:70] Initializing an LLM engine (v0.3.3) with config\n"
+                 "ValueError: When using LoRA, vocab size must be 32000 >= vocab_size <= 33024\n").best
+    assert d.rule_id == "vllm-check-failed"
+    assert "(not your release): vLLM raises this when" in d.cause
+    assert "\nvLLM raises this when" not in d.cause
