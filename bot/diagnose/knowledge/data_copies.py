@@ -22,7 +22,6 @@ switch to a new copy without a restart. Standard library only.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -38,6 +37,7 @@ RECHECK_S = 60.0
 @lru_cache(maxsize=8)
 def _digest(path: Path) -> str:
     """The digest of a file's bytes, or of a folder's files (names and bytes); "" when unreadable."""
+    import hashlib          # here: asked only where a newer copy was written; at import it cost every cold start 3 ms
     try:
         if path.is_file():
             return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
