@@ -1530,6 +1530,20 @@ def model_sizes(text: str) -> dict:
 _VLLM_FRAME = LazyRe(r'File "[^"\n]{0,400}?[/\\](vllm[/\\][^"\n]{1,200}\.py)", line (\d{1,6}), in ([\w<>.]{1,80})')
 
 
+# vLLM importing its own compiled extension, as a traceback prints it: the import statement of the frame that failed
+# ("from vllm._C import ops" in 0.3's layers, "import vllm._C" in 0.4+'s platforms, "from vllm import cuda_utils" of
+# 0.2's own extension module), or a frame of vllm/_custom_ops.py, the module that loads vllm._C (0.4.1+). Where the
+# loader's message then names only the file (`_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: ...`, the folder
+# cut off), the extension is vLLM's; torch's own `_C` is printed with its `torch/` folder.
+_VLLM_EXT_IMPORT = LazyRe(r"(?<![\w.])(?:from vllm\._C import \w|import vllm\._C\b|from vllm import (?:_C|cuda_utils)\b)"
+                          r'|File "[^"\n]{0,300}?\bvllm[/\\]_custom_ops\.py", line \d')
+
+
+def vllm_ext_import(text: str) -> bool:
+    return ("vllm" in text and ("_C" in text or "cuda_utils" in text or "_custom_ops" in text)
+            and _VLLM_EXT_IMPORT.search(text) is not None)
+
+
 def vllm_frames(text: str) -> list[list]:
     """The traceback's frames in vLLM's own files as [path from `vllm/`, line, function]: their
     line numbers tell which release's code raised when the log prints no version."""
@@ -3100,6 +3114,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         # vLLM's RuntimeWarning that it could not read its commit hash (vllm/version.py: `import vllm.commit_id` to
         # 0.5.x, `from ._version import ...` later; both files are written by a build): a source checkout
         "vllm_checkout": "read commit hash" in text and bool(_NO_COMMIT_FILE.search(text)),
+        "vllm_ext_import": vllm_ext_import(text),
         **phase_marks(text),
         "asserts": _asserts(assert_rows),
         "assert_sites": _sites(assert_rows),

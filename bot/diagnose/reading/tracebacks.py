@@ -592,10 +592,23 @@ _COMPILER_ERROR = LazyRe(r"^[^\s:]{1,400}:\d+(?::\d+)?: (?:fatal )?error: ")
 _SHELL_PROMPT = LazyRe(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]( |$)")
 
 
+# A line that starts a statement of its own, whatever the line above it: a package and its version
+# ("torch-2.1.2 huggingface has error: ...", "vllm==0.3.3", pip list's "accelerate    0.28.0", conda list's
+# "cuda-cccl    12.1.55    0    nvidia"). A message cut at a terminal width does not go on this way; a paste
+# that names the versions under a long error line does (vllm#3528: the loader's line is 250 columns long).
+_NEW_STATEMENT = LazyRe(r"^[A-Za-z][\w.-]{0,80}?(?:-|==|\s{2,})v?\d{1,6}(?:\.\d{1,8}){1,4}[\w+.-]{0,40}(?=\s|,|;|$)")
+# A mangled C++ name ends the line above ("undefined symbol: _ZN2at4_ops...MemoryFormatEEE"): cut at the terminal
+# width, it goes on in name characters up to a space, a quote or the end; a word joined by "-", "/" or "=" (a
+# package-version, a path) is something else, which the cut name would swallow.
+_MANGLED_TAIL = LazyRe(r"(?:^|[\s:'\"(])_Z\w+$")
+_NAME_GOES_ON = LazyRe(r"\w+(?:$|[\s'\"),.:;\]\\])")
+
+
 def _joiner(prev_raw: str, prev_body: str, body: str) -> str:
     width = len(prev_raw)
     hard_wrapped = (width in WRAP_WIDTHS or width + 1 in WRAP_WIDTHS) and prev_body[-1:].isalnum() and body[:1].isalnum() \
-        and not body[:1].isupper()
+        and not body[:1].isupper() \
+        and not (_MANGLED_TAIL.search(prev_body[-400:]) and not _NAME_GOES_ON.match(body))
     return "" if hard_wrapped else " "
 
 
@@ -615,7 +628,7 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
                 or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) or gpu_report(body) \
                 or _py_warning(body) or _EXITED.match(body) or _RUST_PANIC.match(body) or _ARGPARSE_ERROR.match(body) \
-                or (p is not None and p != proc):
+                or _NEW_STATEMENT.match(body) or (p is not None and p != proc):
             break               # a new exception, a markdown image or heading, another process
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
         # the header of an exception's continuation: then the header is the very same text

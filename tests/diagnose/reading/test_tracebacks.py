@@ -101,6 +101,28 @@ def test_hard_wrapped_paste_rejoins_a_word_cut_at_the_terminal_width():
     assert texts(short)[0] == "ValueError: this line is short and ends a word next part of it"
 
 
+def test_a_new_statement_under_a_line_of_a_terminal_width_is_not_glued_onto_it():
+    # vllm-project/vllm#3528's shape: the loader's line is 250 columns (a wrap width) and ends in a whole mangled name;
+    # the line under it names a package and its version: a statement of its own, not the name's cut tail
+    symbol = "_ZN2at4_ops15to_dtype_layout4callERKNS_6TensorEN3c108optionalINS5_10ScalarTypeEEE"
+    head = "ImportError: /x/site-packages/vllm/_C.cpython-311-x86_64-linux-gnu.so: undefined symbol: "
+    first = head + symbol + "x" * (250 - len(head) - len(symbol))
+    assert len(first) in tracebacks.WRAP_WIDTHS
+    log = first + "\ntorch-2.1.2 huggingface has error: it fails too\n\naccelerate                0.28.0\n"
+    assert texts(log)[0] == first
+    for tail in ("vllm==0.3.3 and torch 2.2.1", "accelerate                0.28.0", "cuda-cccl   12.1.55   0   nvidia"):
+        assert texts(first + "\n" + tail + "\n")[0] == first, tail
+
+
+def test_a_mangled_name_cut_at_the_terminal_width_is_rejoined_but_not_with_another_token():
+    head = "ImportError: /x/vllm/_C.abi3.so: undefined symbol: _ZN2at4_ops15to_dtype_layout4callERKNS_6Tenso"
+    first = head + "N" * (120 - len(head))
+    assert len(first) in tracebacks.WRAP_WIDTHS
+    assert texts(first + "\nrEN3c108optionalEEE\n")[0] == first + "rEN3c108optionalEEE"
+    # a word joined by "-" or "/" to what follows is no part of the name: joined as words, not glued into it
+    assert texts(first + "\nfoo-bar happened next\n")[0] == first + " foo-bar happened next"
+
+
 def test_argparse_refusal_under_a_command_line_of_a_terminal_width_is_its_own_message():
     # vllm-project/vllm#35603: the pasted command line is one short of a terminal width (180) and ends in a digit, as a hard-wrapped
     # line would; argparse's "prog: error:" line under it is still a record of its own

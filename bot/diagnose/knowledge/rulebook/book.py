@@ -27,6 +27,7 @@ LANGS = ("en", "zh")
 WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "compute_capability",
              "torch_gpu_unsupported",
              "platform", "has_traceback", "vllm_context", "stack_context", "vllm_printed", "frames", "asserts",
+             "vllm_ext_import",
              "assert_sites",
              "ray_vllm_context", "vllm_checkout",
              # the stack beneath vLLM (reading/facts.py environment())

@@ -485,9 +485,16 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
                     out["ext_cuda_via_vllm"] = True
             if cu and torch_cuda and base.startswith(_CUDA_MAJOR_LIBS):
                 if cu.group(1) != torch_cuda.split(".")[0]:
-                    out["cuda_major_mismatch"] = True
                     out["lib_cuda_major"] = cu.group(1)
                     out["torch_cuda"] = torch_cuda
+                    if hit.info.get("vllm_ext") and not facts.get("rocm_shown"):
+                        # vLLM's own extension wants another CUDA than torch's: the vLLM build and torch disagree;
+                        # a second CUDA runtime beside torch's is no fix (vllm#1738: 0.2.2's CUDA 12 wheel, torch +cu118)
+                        out.update(_vllm_cuda_builds(ix, facts, torch_cuda))
+                        for key in ("wheel", "wheel_version", "wheel_path", "wheel_others", "wheel_choice"):
+                            out.pop(key, None)
+                    else:
+                        out["cuda_major_mismatch"] = True
     if hit.info.get("pynccl"):
         out["pynccl"] = True
         # the file is the one the user named in VLLM_NCCL_SO_PATH: the variable is the thing to change
@@ -528,6 +535,23 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
             if pin:
                 out["torch_pin"] = pin
                 out["pin_vllm"] = version
+    return out
+
+
+def _vllm_cuda_builds(ix, facts: dict, torch_cuda: str) -> dict:
+    """The two ways to make vLLM's build and torch agree on CUDA: the torch this vLLM release pins (and the CUDA of
+    its PyPI build, from the index), or a vLLM wheel built for torch's CUDA (a `+cu118`-style local tag)."""
+    out = {"vllm_ext_cuda": True, "torch_cuda_tag": "cu" + torch_cuda.replace(".", "")}
+    version = facts.get("vllm_version")
+    pin = ix.pin(str(version), "torch") if version else None
+    if pin:
+        out["vllm_torch_pin"] = pin
+        out["pin_vllm"] = version
+        m = re.match(r"==\s*([\w.]+)$", pin)
+        cuda = ix.torch_cuda(m.group(1)) if m else None
+        if cuda:
+            out["pin_torch_cuda"] = cuda
+            out["pin_torch_cuda_tag"] = "cu" + cuda.replace(".", "")
     return out
 
 

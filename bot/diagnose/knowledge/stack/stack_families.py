@@ -32,6 +32,7 @@ import re
 from bot.base.lazyre import LazyRe
 from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
+from bot.diagnose.reading.facts import vllm_ext_import
 from bot.diagnose.reading.tracebacks import Message, line_starts, raising_call, raising_frame
 
 from . import names_cuda, yielded as consequences
@@ -371,6 +372,12 @@ def _loader(ix, m: Message, text: str, facts: dict) -> Hit | None:
     # the frame printed right above it: the module whose import (or ctypes call) the loader refused, which
     # the paste-wide frame list cannot tell once a later traceback adds frames of its own
     info["raised_in"] = raising_frame(text, m.line_no)
+    # vLLM's own compiled extension is the one that failed to load: vLLM's warning names it ("Failed to import from
+    # vllm._C with ImportError(...)"), or the traceback's last frame is vLLM's and the paste shows it importing its
+    # extension ("from vllm._C import ops", "import vllm._C", 0.2's "from vllm import cuda_utils")
+    raised = info["raised_in"] or ""
+    if "vllm._C" in m.text or re.search(r"(?:^|[/\\])vllm[/\\]", raised) and vllm_ext_import(text):
+        info["vllm_ext"] = True
     return Hit("loader", info)
 
 
