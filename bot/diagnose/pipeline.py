@@ -137,6 +137,9 @@ def _to_diagnosis(c: Candidate, facts: dict, lang: str, paste: str) -> Diagnosis
     fix, suggest, command, notes = _fix(rule, values, facts, lang)
     caveats += notes
     caveats += _misspelt_env(fill(rule.cause[lang], values, lang) + fix, facts, lang)
+    if c.matched_by == "environment":
+        # no error line of the paste names it: the versions it shows are what the answer rests on
+        caveats.insert(0, text("from_environment", lang))
     if rule.everyones and not facts.get("vllm_context"):
         # Not a doubt about the error, which means the same in any program (so no lower confidence):
         # a word on what the paste shows, so the vLLM settings in the fix are read for what they are.
@@ -223,6 +226,9 @@ def _match(book: RuleBook, errors: list, tail: list, text: str, facts: dict) -> 
             cands += vllm.candidates(book, rank(cands), strong, text, facts)
         if book.stack_families:
             cands += stack.candidates(book, rank(cands), strong, text, facts)
+        if not rulebook.answers(cands) and not _unexplained(strong):
+            # no error line is answered: the versions the paste shows may not work together at all
+            cands += stack.environment_candidates(book, facts, text)
     elif book.stack_families and stack.root_above(book, cands, strong, facts):
         # only a consequence of CUDA failing to start answers: the code above it may be the root
         cands += stack.candidates(book, rank(cands), strong, text, facts)
@@ -233,6 +239,13 @@ def _match(book: RuleBook, errors: list, tail: list, text: str, facts: dict) -> 
     if found.cause is None and facts.get("has_traceback") and found.candidates and not rulebook.answers(found.candidates):
         return _only_wrapped(book, found, errors, tail, text, facts)
     return found
+
+
+def _unexplained(strong: list) -> bool:
+    """Whether the paste raises an exception no source answers that is not CUDA's (or NVML's) own failing: an error of
+    its own, which the versions the paste shows do not explain."""
+    return any((m.exc_type or m.inner) and m.level not in ("WARNING", "DEBUG") and not m.py_warning
+               and not _an_exit(m) and not stack.names_cuda(m.text) for m in strong)
 
 
 def _only_wrapped(book: RuleBook, found: Matched, errors: list, tail: list, text: str, facts: dict) -> Matched:

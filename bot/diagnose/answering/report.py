@@ -33,7 +33,7 @@ class Diagnosis(Record):
     fix_env: dict = Factory(dict)
     verified: dict = Factory(dict)
     versions: str | None = None
-    matched_by: str = "pattern"          # pattern | fuzzy
+    matched_by: str = "pattern"          # pattern | fuzzy | index | environment
     suggested: dict = Factory(dict)      # the settings the fix changes, with values from the log
     command: str = ""                    # the user's call with those settings, ready to paste
     vllm_source: dict | None = None      # where vLLM raises the message: file, function, line, releases
@@ -224,6 +224,11 @@ TEXTS = {
         "en": ("Your paste shows no line of vLLM's own, so this explains the error itself, whichever program "
                "printed it; the vLLM settings named here apply only if it was vLLM."),
         "zh": "这段粘贴里没有 vLLM 自己的输出，所以这里解释的是报错本身（无论来自哪个程序）；其中提到的 vLLM 设置只在报错来自 vLLM 时适用。",
+    },
+    "from_environment": {
+        "en": ("No error line in your paste names this: the versions it shows cannot work together, which is reason "
+               "enough for the run to fail. If the run printed an error, paste it too: it may say more."),
+        "zh": "你贴出的内容里没有哪一行报错直接说明这一点：是它显示的版本彼此无法配合，这本身就足以让运行失败。如果运行打印了报错，也请一并贴出：它可能说明得更多。",
     },
     "not_vllm": {
         "en": ("This log looks like it comes from {program}, not from vLLM, so the vLLM rule book does "

@@ -33,7 +33,7 @@ class Candidate(Record):
     message: object               # the reading's tracebacks.Message it explains
     position: int                 # order of the message among the log's errors
     confidence: float
-    matched_by: str               # pattern | fuzzy | index
+    matched_by: str               # pattern | fuzzy | index | environment (versions the paste shows)
     captures: dict = Factory(dict)
     source: object = None         # what the source found about the message (vllm.families.Hit), for family rules
 

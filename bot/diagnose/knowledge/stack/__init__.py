@@ -11,6 +11,7 @@ transformers, tokenizers, huggingface_hub and triton.
                      errno, pip-conflict, hub-http, stack-site)
     hub_http.py      huggingface_hub's HTTP errors read by class: status, repo, revision, file
     stack_answers.py   the values the family rules' texts are filled with
+    environment.py   where no error line is answered: versions the paste shows that cannot work together
     build/           `vllm-doctor index build-stack`
 
 This face is all the pipeline calls. It imports nothing on its own: a paste a hand-written rule
@@ -27,6 +28,16 @@ def candidates(book, found: list, strong: list, text: str, facts: dict) -> list:
     no hand-written rule answers; `found` are the other sources' candidates, best first."""
     from .stack_families import find
     return find(book, found, strong, text, facts)
+
+
+def environment_candidates(book, facts: dict, text: str) -> list:
+    """For a paste that shows no error any source answers: a rule's answer for versions it shows that cannot work
+    together (a driver older than torch's CUDA major, a GPU torch's CUDA cannot target, torch's CPU build beside an
+    NVIDIA GPU); at most one, from the paste's own line that shows the fact (environment.py)."""
+    if not facts.get("stack_context") or facts.get("foreign_context"):
+        return []
+    from .environment import candidates as found
+    return found(book, facts, text)
 
 
 def xid_shown(strong: list) -> bool:
