@@ -151,7 +151,7 @@ _VLLM = [
 ]
 _TORCH = [
     # collect_env's "PyTorch version: 2.5.1+cu124", transformers-cli env's "PyTorch version (GPU?): 2.0.1+cu117 (True)"
-    _P(r"PyTorch version(?: \(GPU\?\))?\s*:\s*" + _VERSION),
+    _P(r"PyTorch [Vv]ersion(?: \(GPU\?\))?\s*:\s*" + _VERSION),
     # an issue form's environment list, in English or Chinese: "- PyTorch: 2.0.1" (the Qwen and ChatGLM templates),
     # "3. PyTorch 版本:   2.8.0+cu128", "--Pytorch 版本:2.7.1" (the words around it as for vLLM's own line)
     _P(_NOT_RUNNING + r"\bPy[Tt]orch\s?(?:版本)?\s?[:：]\s*[vV]?" + _PROSE_VERSION,
@@ -1968,6 +1968,9 @@ def run_starts(text: str) -> list[int]:
 _TORCH_CUDA = [
     _P(r"CUDA used to build PyTorch\s*:\s*(\d+\.\d+)"),
     _P(r"torch(?:==|[ :]+| version:? ?)\d+\.\d+(?:\.\d+)?\+cu(\d{2,3})\b", literals=("+cu",)),
+    # collect_env's and issue forms' "PyTorch version: 2.5.1+cu124", "- PyTorch: 2.3.0+cu121", "PyTorch 版本: 2.8.0+cu128"
+    _P(r"\bPy[Tt]orch(?: [Vv]ersion| ?版本)?(?: \(GPU\?\))?\s*[:：]?\s*[vV]?\d+\.\d+(?:\.\d+)?\+cu(\d{2,3})\b",
+       literals=("+cu",)),
     _P(r"torch\.version\.cuda\s*(?:=|:|->)?\s*'?(\d+\.\d+)", literals=("torch.version.cuda",)),
 ]
 # The CUDA runtime library the process loaded (collect_env; nvcc when it is the toolkit in use).

@@ -468,3 +468,12 @@ def test_the_persons_pip_install_vllm_above_the_resolvers_refusal_is_an_install_
     from bot.diagnose import diagnose
     best = diagnose("pip install vllm fails with No matching distribution found for torch==2.5.1").best
     assert best is not None and best.rule_id == "pip-no-matching-distribution"
+
+
+def test_an_issue_forms_pytorch_line_gives_torch_and_its_cuda():
+    # "- PyTorch: 2.3.0+cu121", "PyTorch Version: ...", "PyTorch 版本: ...": the +cuXXX tag is the CUDA of that build
+    for line, cuda in (("- PyTorch: 2.3.0+cu121", "12.1"), ("- PyTorch Version: 2.3.0+cu121", "12.1"),
+                       ("3. PyTorch 版本:   2.8.0+cu128", "12.8"), ("PyTorch version: 2.5.1+cu124", "12.4")):
+        f = _facts(line)
+        assert f["torch_version"].startswith(line.rsplit(" ", 1)[-1][:5]) and f["torch_cuda"] == cuda, line
+    assert _facts("- PyTorch: 2.3.0")["torch_cuda"] is None        # an untagged version names no CUDA
