@@ -589,6 +589,10 @@ _LEAK_REPORT = LazyRe(r'^(?:nanobind: (?:leaked \d+ \w+!|this is likely caused b
 # build log prints indented under pip's "[N lines of output]": an error, not a traceback's code; so is
 # CMake's "CMake Error at <file>:<line> (message):".
 _COMPILER_ERROR = LazyRe(r"^[^\s:]{1,400}:\d+(?::\d+)?: (?:fatal )?error: ")
+_TOOL_ERROR = LazyRe(r"^(?:[\w.+-]{1,40}\s+)?(?:fatal|FAILED|error|ERROR)\s*:\s")
+# A command typed at a prompt ("$ pip install -e .", "(venv) user@host:~/vllm$ vllm serve ..."): a line of its own,
+# whose next lines are the program's output, never the command's tail
+_COMMAND = LazyRe(r"^\$ \S|^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%] \S")
 _SHELL_PROMPT = LazyRe(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]( |$)")
 
 
@@ -618,6 +622,9 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
     message, each with the text that joins it."""
     parts: list[str] = []
     j = i + 1
+    # a bare line that is no error itself (pip's "Building wheels for collected packages: vllm") explains nothing
+    # below it: a tool's own error line there starts a message of its own
+    quiet = not exc and level is None and not reads_like_error(prev_body)
     while j < len(lines) and len(parts) < MAX_CONTINUATION:
         p, lv, rest = _peel(lines[j])
         body = rest.strip()
@@ -635,6 +642,8 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         # (process, level, time and source line), not merely the same process and level.
         if headed and not (exc and lv == level and p == proc and _header(lines[j]) == header):
             break
+        if quiet and not headed and _TOOL_ERROR.match(body):
+            break       # pip's "error: subprocess-exited-with-error", ninja's "FAILED: x.o", "nvcc fatal   : ..."
         if body.startswith("For further information visit"):
             j += 1
             continue
@@ -810,7 +819,7 @@ def messages(text: str) -> list[Message]:
             resumed, body = cut != body, cut    # the prose resumed on this line: the message ends here
         # (an exception a sentence quotes in inline code or bold ends where the span closes: the
         # sentence's next line, a link to the source say, is not its tail)
-        if (exc_type is None and is_native(body)) or prose or resumed or quoted or report:
+        if (exc_type is None and (is_native(body) or _COMMAND.match(body))) or prose or resumed or quoted or report:
             parts, consumed_to = [], i + 1     # (a paragraph of prose is one line: the next is the paste)
         else:
             parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None, body, header)
