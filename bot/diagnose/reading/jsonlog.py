@@ -120,3 +120,48 @@ def _unescape(s: str) -> str:
             return chr(int(e[1:], 16))
         return _SIMPLE.get(e, e)
     return _ESCAPE.sub(one, s)
+
+
+# A traceback inside an escaped string that is no record of a JSON log: an API's error body ("detail": "..."), a
+# Python repr, a CI step's output, a notebook's JSON, pasted as it is ("...failed.\\nTraceback (most recent call
+# last):\\n  File \\"/x/core.py\\", line 12, in run\\nValueError: ..."): a line whose escaped newlines open a
+# traceback or a frame, and hold a few of them, is unfolded into its lines.
+_ESCAPED_TRACEBACK = re.compile(r'Traceback \(most recent call last\):\\r?\\n|\\n[ \t]*File \\?"[^"\n]{1,400}?\\?", line \d')
+_ESCAPED_MARKS = ("call last):\\n", "\\n  File ", "\\n    File ")
+MIN_ESCAPED_NEWLINES = 2
+
+
+def unfold_strings(text: str) -> str:
+    """The text with each line that holds an escaped traceback (_ESCAPED_TRACEBACK) unescaped into its lines."""
+    if not any(mark in text for mark in _ESCAPED_MARKS):
+        return text
+    out: list[str] = []
+    done = 0
+    for m in _ESCAPED_TRACEBACK.finditer(text):
+        if m.start() < done:
+            continue                                # a line already unfolded
+        start = text.rfind("\n", 0, m.start()) + 1
+        end = text.find("\n", m.end())
+        end = len(text) if end < 0 else end
+        line = text[start:end]
+        if line.count("\\n") >= MIN_ESCAPED_NEWLINES:
+            out += [text[done:start], _unescape_text(line)]
+        else:
+            out.append(text[done:end])
+        done = end
+        if len(out) > 2 * MAX_RECORDS:
+            break
+    if not out:
+        return text
+    out.append(text[done:])
+    return "".join(out)
+
+
+def _unescape_text(line: str) -> str:
+    """A line of escaped text, its escapes decoded one by one (a string cut anywhere, quotes and all, decodes)."""
+    def one(m: re.Match) -> str:
+        e = m.group(1)
+        if e[0] == "u" and len(e) == 5:
+            return chr(int(e[1:], 16))
+        return _SIMPLE.get(e, "\\" + e)
+    return _ESCAPE.sub(one, line).replace("\r\n", "\n")

@@ -9,6 +9,7 @@ what would make the diagnosis slow.
 from __future__ import annotations
 
 import bisect
+import html
 import re
 import textwrap
 
@@ -99,8 +100,16 @@ def unescape_slack(text: str) -> str:
     if _has_slack_link(text):
         text = _SLACK_LINK.sub(lambda m: m.group(2) or m.group(1), text)
     if "&" in text:
+        # a copy from a web page or an issue's HTML also escapes quotes ("&#39;", "&#x27;", "&quot;") and spaces
+        if "&#" in text or "&quot;" in text or "&nbsp;" in text or "&apos;" in text:
+            text = _HTML_ENTITY.sub(lambda m: html.unescape(m.group()).replace("\xa0", " "), text)
         text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
     return text
+
+
+# the entities a page writes for quotes, spaces and the like (not "&lt;", "&gt;", "&amp;": Slack's three, above);
+# a name without its semicolon ("&para" in a URL's query) is left as it is
+_HTML_ENTITY = LazyRe(r"&(?:quot|apos|nbsp|#\d{1,7}|#[xX][0-9a-fA-F]{1,6});")
 
 
 def clean(data: str | bytes, lang: str = "en") -> CleanText:
@@ -124,9 +133,10 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
         text = _ANSI.sub("", text)
     # A JSON log formatter's records, their tracebacks in escaped strings (jsonlog.py); before the
     # carriage returns, which an escaped "\r\n" turns into.
-    if "\\" in text and "\\n" in text and '{"' in text:     # a backslash first: one memchr
-        from .jsonlog import unpack
-        text = unpack(text)
+    if "\\" in text and "\\n" in text:     # a backslash first: one memchr
+        from .jsonlog import unfold_strings, unpack
+        # (then a traceback in an escaped string that is no record: an API's error body, a repr, pasted as it is)
+        text = unfold_strings(unpack(text) if '{"' in text else text)
     cr_lines: list[int] = []
     if "\r" in text:
         text = text.replace("\r\n", "\n")
@@ -143,6 +153,13 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
     # or "54.11 " in the summary of the step that failed): pip's and uv's lines are read at their margin
     if _buildkit_shown(text):
         text = _buildkit_unprefixed(text)
+    # A paste copied from a terminal that cut every long line at its width: the lines rejoined first, so that a frame,
+    # a record's header and its message are each on one line again
+    if len(text) > WRAP_MIN_WIDTH * MIN_WRAPPED_LINES:
+        width = _wrap_width(text)
+        if width:
+            text = _unwrapped(text, width)
+            cr_lines = []
     # A paste indented as a whole (Markdown's indented code block, a quote copied from a page or an editor) is
     # read at its margin: indented, every line would read as the continuation of a message none starts
     if _INDENTED.match(text):
@@ -151,6 +168,43 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
     if text.find("[end of output]", max(0, len(text) - PIP_TAIL)) >= 0:
         text = _dedent_pip_output(text)
     return CleanText(text=text, notes=notes, cr_lines=cr_lines)
+
+
+# Terminal widths a paste may have been hard-wrapped at (tracebacks.py joins a message's lines cut at one of them)
+WRAP_WIDTHS = frozenset((80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 250))
+WRAP_MIN_WIDTH = min(WRAP_WIDTHS)
+MIN_WRAPPED_LINES = 3           # lines of exactly the width, at least
+WRAPPED_SHARE = 0.25            # of the lines longer than half of it
+_WRAP_SAMPLE = 65536
+# A line that starts a record of its own, never the rest of a line cut above it: a process tag, a vLLM or dated
+# header, a traceback's opening or one of its frames
+_NEW_RECORD = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: rank=\d+)? )?pid=\d+|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d "
+                     r"|\[?\d{4}-\d\d-\d\d[T ]\d|Traceback \(most recent|During handling of|The above exception|  File \"")
+
+
+def _wrap_width(text: str) -> int | None:
+    """The terminal width the paste was hard-wrapped at: its longest line (in its first 64 KB) is a terminal's width,
+    at least MIN_WRAPPED_LINES lines are exactly that long, and they are a good share of its long lines (a log whose
+    longest line happens to be 120 characters has one or two such lines among many shorter long ones)."""
+    lengths = [len(line) for line in text[:_WRAP_SAMPLE].split("\n")[:-1 if len(text) > _WRAP_SAMPLE else None]]
+    width = max(lengths, default=0)
+    if width not in WRAP_WIDTHS:
+        return None
+    at = lengths.count(width)
+    long = sum(n > width // 2 for n in lengths)
+    return width if at >= MIN_WRAPPED_LINES and at >= WRAPPED_SHARE * long else None
+
+
+def _unwrapped(text: str, width: int) -> str:
+    """Each line exactly `width` long joined to the line after it, unless that one starts a record of its own."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for line in lines:
+        if out and len(out[-1]) >= width and len(out[-1]) % width == 0 and not _NEW_RECORD.match(line):
+            out[-1] += line
+        else:
+            out.append(line)
+    return "\n".join(out)
 
 
 MAX_CR_LINES = 50_000       # bare carriage returns numbered back to the paste's lines (about 0.1 s)

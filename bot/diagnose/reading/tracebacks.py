@@ -20,6 +20,7 @@ from bot.base.lazyre import LazyRe
 from bot.base.record import Record
 
 from .logtext import ANSI as _COLOUR
+from .logtext import WRAP_WIDTHS
 
 # Prefixes that wrap a log line; peeled off in a loop because they stack
 # ("vllm-1  | (EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] ...").
@@ -34,6 +35,9 @@ _PREFIX = LazyRe(
       | \[(?:pod/[\w.-]{1,253}/[\w.-]{0,63}|node/[\w.-]{1,253})\][ ]            # kubectl logs --prefix "[pod/NAME/CONTAINER] "
       | [ \t]*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]*  # ISO time
       | [ \t]*\((?P<proc>[A-Za-z_][\w-]*(?:[ ]rank=\d+)?[ ]pid=\d+)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
+      # Ray's tag of a task with no actor's name ("(pid=45601) ", "(pid=45601, ip=10.0.0.12) ") and of its own
+      # daemons' output relayed to the driver ("(raylet) ", "(raylet, ip=10.0.0.12) ", "(autoscaler +2m3s) ")
+      | [ \t]*\((?:pid=\d+|raylet|gcs_server|autoscaler(?:[ ]\+[\w.]{1,20})?)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*
       | [ \t]*\[rank\d+\]:[ \t]?                                          # torch elastic
       | [ \t]*[│|┃][ \t]?                                                   # kubectl / Lens box
       | (?:\[?(?P<glevel>[IWEF])\d{3,4}[ ]\d\d:\d\d:\d\d\.\d+[ ]+(?:\d+[ ])?|\[(?P<g2level>[IWEF])[ ])[\w.-]+:\d+\][ ]*  # glog (torch c10d, NCCL; gRPC's bare; torch 2.3's undated)
@@ -530,6 +534,11 @@ def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
 _RAISE_STATEMENT = LazyRe(r"raise [A-Za-z_][\w.]*(?:\(.*)?$")
 
 
+# What opens a traceback or a frame, run into the end of a message on its line (a paste whose line breaks were lost)
+_RUN_ON = LazyRe(r'\s(?:Traceback \(most recent call last\):|During handling of the above exception'
+                 r'|The above exception was the direct cause|\s*File "[^"\n]{1,400}", line \d+, in )')
+
+
 def _mask(text: str) -> str:
     return re.sub(r"\d+", "0", text)
 
@@ -543,9 +552,8 @@ def _stops(body: str) -> bool:
     return not body or bool(_CHAIN.match(body) or _FRAME.match(body) or EXCEPTION_LINE.match(body))
 
 
-# Terminal widths a paste may have been hard-wrapped at; a line that long (or one shorter: the last
-# column is often lost) that ends inside a word continues it on the next line ("KV cach" + "e is").
-WRAP_WIDTHS = frozenset((80, 100, 120, 132, 140, 150, 160, 180, 200, 220, 240, 250))
+# A line as long as a terminal's width (WRAP_WIDTHS; or one shorter: the last column is often lost) that ends inside
+# a word continues it on the next line ("KV cach" + "e is"); a paste cut so throughout is rejoined as it is cleaned.
 
 
 _DATED = LazyRe(r"^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d")     # a timestamped line is a new record
@@ -810,6 +818,11 @@ def messages(text: str) -> list[Message]:
                 continue
         exc_type = m.group("type") if m else None
         header = raw[: len(raw) - len(rest.lstrip())]
+        # a paste that lost its line breaks runs the next traceback (or a frame) into the message: it ends there
+        run_on = _RUN_ON.search(body, 1) if exc_type and ("Traceback (" in body or 'File "' in body
+                                                            or "above exception" in body) else None
+        if run_on is not None:
+            body = body[:run_on.start()].rstrip()
         # a line native code or the shell printed as the process died ("Killed") is whole: what follows
         # it is the next program's output (docker compose's "vllm-1 exited with code 137"), not its tail
         prose = _is_prose(body)
@@ -819,7 +832,8 @@ def messages(text: str) -> list[Message]:
             resumed, body = cut != body, cut    # the prose resumed on this line: the message ends here
         # (an exception a sentence quotes in inline code or bold ends where the span closes: the
         # sentence's next line, a link to the source say, is not its tail)
-        if (exc_type is None and (is_native(body) or _COMMAND.match(body))) or prose or resumed or quoted or report:
+        if (exc_type is None and (is_native(body) or _COMMAND.match(body))) or prose or resumed or quoted or report \
+                or run_on is not None:
             parts, consumed_to = [], i + 1     # (a paragraph of prose is one line: the next is the paste)
         else:
             parts, consumed_to = _continuation(lines, i, proc, level, exc_type is not None, body, header)

@@ -158,3 +158,31 @@ def test_a_paste_of_carriage_returns_is_not_numbered_line_by_line_in_python():
     clean = logtext.clean(paste)
     assert time.perf_counter() - t < 1.0 and clean.text.count("\n") == 5_000_000
     assert logtext.clean("a\rb\nc").cr_lines == [2]
+
+
+def test_a_page_s_html_escapes_of_quotes_are_undone_but_not_a_bare_name():
+    raw = "ValueError: model=&#39;m&#39; dtype=&quot;half&quot; &#x27;x&#x27;&nbsp;y &amp;#39; ?a=1&para=2"
+    assert logtext.clean(raw).text == "ValueError: model='m' dtype=\"half\" 'x' y &#39; ?a=1&para=2"
+
+
+def test_a_traceback_in_an_escaped_string_that_is_no_json_record_is_unfolded():
+    raw = ('detail: "Traceback (most recent call last):\\n  File \\"/x/vllm/engine.py\\", line 12, in run\\n'
+           '    raise ValueError(msg)\\nValueError: bad \\"value\\"\\n"\nnext line\n')
+    text = logtext.clean(raw).text
+    assert '  File "/x/vllm/engine.py", line 12, in run\n' in text
+    assert '\nValueError: bad "value"\n' in text and text.endswith("\nnext line\n")
+    # a prompt quoted with escaped newlines, with no traceback in it, is left as it is
+    prompt = "INFO Received request: prompt: 'a\\nb\\nc', params: ...\n"
+    assert logtext.clean(prompt).text == prompt
+
+
+def test_a_paste_hard_wrapped_at_a_terminal_s_width_is_rejoined():
+    lines = ["(EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330] " + "x" * n for n in (30, 90, 150, 200)]
+    lines.append("(EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330] RuntimeError: HSA_STATUS_ERROR_INVALID_ARGUMENT: "
+                 "One of the actual arguments does not meet a precondition")
+    log = "\n".join(lines) + "\n"
+    wrapped = "\n".join(line[i:i + 80] for line in log.split("\n") for i in range(0, max(len(line), 1), 80))
+    assert logtext.clean(wrapped).text.strip() == log.strip()
+    # a log whose longest line merely happens to be 120 characters long is not joined
+    plain = "\n".join(["a" * 120, "b" * 100, "c" * 90, "d" * 70, "e" * 120]) + "\n"
+    assert logtext.clean(plain).text == plain

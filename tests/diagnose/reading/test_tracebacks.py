@@ -735,3 +735,24 @@ def test_crash_banners_are_native_last_words_quoted_or_behind_rays_log_prefix():
                  "[2025-04-17 15:09:14,925 E 812 812] logging.cc:447: *** SIGSEGV received at time=1744873754 on cpu 137 ***"):
         (m,) = tracebacks.messages(line + "\n")
         assert m.native and m.text == "*** SIGSEGV received at time=" + line.split("time=")[1], line
+
+
+def test_ray_s_tags_without_an_actor_s_name_are_peeled():
+    # Ray's driver prefixes what a task with no actor's name printed with "(pid=N)" or "(pid=N, ip=...)", its daemons'
+    # lines with "(raylet)" (ray's logging docs); the vLLM record under one is read as it is
+    log = "\n".join([
+        "(pid=4123, ip=10.0.0.12) (EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330] Traceback (most recent call last):",
+        '(pid=4123, ip=10.0.0.12) (EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330]   File "/x/vllm/worker.py", line 1, in f',
+        "(pid=4123, ip=10.0.0.12) (EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330] ValueError: first",
+        "(raylet) RuntimeError: second",
+        "(pid=77) OSError: third",
+    ])
+    assert texts(log) == ["ValueError: first", "RuntimeError: second", "OSError: third"]
+
+
+def test_a_traceback_run_into_a_message_on_one_line_ends_it():
+    log = ("INFO 12-02 10:00:00 [api_utils.py:273] args (EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330] "
+           "ValueError: bad value Traceback (most recent call last):   File \"/app/serve.py\", line 9, in <module>     "
+           "llm = LLM(model='/models/m') RuntimeError: Engine core initialization failed. See root cause above.")
+    assert texts(log)[0] == "ValueError: bad value"
+    assert texts('ValueError: x  File "/a/b.py", line 3, in f')[0] == "ValueError: x"
