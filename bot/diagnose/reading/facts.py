@@ -242,8 +242,10 @@ _WEIGHT_SYNC = (
 # ROCm build, RCCL by name, an AMD GPU's gfx architecture, HIP's or HSA's own words. Not collect_env's
 # "ROCM used to build PyTorch: N/A" of a CUDA build.
 _ROCM_SHOWN = _P(r"Automatically detected platform rocm|\+rocm\d|\.rocm\d{3}\b|ROCM used to build PyTorch: \d|\bRCCL\b|librccl"
-                 r"|\bgfx(?:90[68a]|94[012]|950|10\d\d|11\d\d|12\d\d)\b|\bHSA_[A-Z_]{3,}|\bhipError\w+|\bHIP (?:error|failure)\b|\bROCm \d+\.\d",
-                 re.I, literals=("platform rocm", "rocm", "ROCM", "ROCm", "RCCL", "rccl", "gfx", "HSA_", "hipError", "HIP "))
+                 r"|\bgfx(?:90[68a]|94[012]|950|10\d\d|11\d\d|12\d\d)\b|\bHSA_[A-Z_]{3,}|\bhipError\w+|\bHIP (?:error|failure)\b|\bROCm \d+\.\d"
+                 r"|Memory access fault by GPU node-\d",
+                 re.I, literals=("platform rocm", "rocm", "ROCM", "ROCm", "RCCL", "rccl", "gfx", "HSA_", "hipError", "HIP ",
+                 "Memory access fault by GPU"))
 
 # The paste ran on Huawei Ascend: vLLM's Ascend plugin (its platform line, its package), torch_npu, CANN's install
 # folder (/usr/local/Ascend/...), the NPU's tool, HCCL by name.

@@ -134,6 +134,9 @@ _NATIVE = LazyRe(
     r"|Fatal Python error: .{1,200}"
     # ROCm's HIP runtime, finding no code object for the GPU as the library loads, before it aborts
     r"|\"?hipErrorNoBinaryForGpu: .{1,200}"
+    # ROCm's HSA runtime, catching a GPU kernel's page fault before it aborts the process ("Memory access fault by GPU
+    # node-2 (Agent handle: 0x..) on address 0x... Reason: Page not present or supervisor privilege.")
+    r"|Memory access fault by GPU node-\d+ .{1,300}"
     # the HIP runtime's own log line ":0:rocdevice.cpp   :2984: 3178446713 us: [pid:2189 tid:0x..] Callback: Queue
     # 0x.. aborting with error : HSA_STATUS_ERROR_...": written straight to stderr, so it follows a vLLM record;
     # levels 0 and 1 only (AMD_LOG_LEVEL's errors; 3 and 4 are its info and debug lines)
@@ -146,7 +149,7 @@ _NATIVE = LazyRe(
 _NATIVE_WORDS = ("(src/", "Killed", "Segmentation fault", "Bus error", "Aborted", "Illegal instruction",
                  "killed", "segmentation fault", "bus error", "abort", "illegal hardware",
                  "Floating point exception", "Fatal Python error", "terminate called", "*** SIG", "*** Signal ",
-                 "hipErrorNoBinaryForGpu",
+                 "hipErrorNoBinaryForGpu", "Memory access fault by GPU",
                  " us: ")
 
 

@@ -885,6 +885,8 @@ def test_tgis_options_and_rays_training_libraries_name_their_programs():
     ("GPU models and configuration: Radeon RX 7900 XTX (gfx1100)", True),
     ("x [1] /src/out/build/rccl/hipify/src/transport/p2p.cc:239 NCCL WARN hipIpcGetMemHandle failed", True),
     ("[Issue]: ROCm 7.2.2 HIP failure: 'invalid argument'", True),
+    # ROCR's fault handler (ROCR-Runtime runtime.cc): only ROCm's runtime prints it
+    ("Memory access fault by GPU node-2 (Agent handle: 0x55d1c0) on address 0x7f2a53193000. Reason: Unknown.", True),
     # a CUDA build's collect_env names ROCm only to say it has none
     ("CUDA used to build PyTorch: 12.4\nROCM used to build PyTorch: N/A\nHIP runtime version: N/A", False),
     ("vLLM Build Flags: CUDA Archs: Not Set; ROCm: Disabled", False),

@@ -476,6 +476,18 @@ def test_hip_runtime_dying_for_want_of_a_code_object_is_a_native_line():
     assert not is_native("see hipErrorNoBinaryForGpu in the docs")
 
 
+def test_rocm_runtime_memory_access_fault_is_a_native_line():
+    """ROCR's VM fault handler prints the fault to stderr and aborts: no Python error follows, and no error word is in it."""
+    from bot.diagnose.reading.tracebacks import is_native
+    fault = ("Memory access fault by GPU node-5 (Agent handle: 0x460e3a50) on address 0x7ec4dfe0e000. "
+             "Reason: Write access to a read-only page.")
+    assert is_native(fault)
+    assert is_native("Memory access fault by GPU node-2 on address 0x1000. Reason: Unknown.")
+    assert not is_native("see Memory access fault by GPU node-2 in the ROCm docs")
+    text = "(Worker_TP0 pid=3098) DEBUG 02-24 02:39:34 [compilation/cuda_graph.py:239] Capturing a cudagraph\n" + fault + "\n"
+    assert [m.text for m in tracebacks.messages(text)][-1] == fault
+
+
 def test_hip_runtime_error_log_line_ends_the_vllm_record_above_it():
     """The HIP runtime writes its abort straight to stderr, under the last vLLM record: that record is
     not continued by it, and its info and debug levels (:3:, :4:) are no native line."""
