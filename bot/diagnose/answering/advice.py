@@ -48,10 +48,11 @@ class Words(dict):
 
 def derive(rule_id: str, values: dict, facts: dict, lang: str = "en") -> dict:
     fn = _DERIVERS.get(rule_id)
-    if fn is None:
+    if fn is None and rule_id not in _CODE_KINDS:
         return {}
     try:
-        out = fn(values, facts)
+        # the code the message is, for a rule whose text names it; its own deriver may withhold it (None)
+        out = {**_error_code(rule_id, values, facts), **(fn(values, facts) if fn else {})}
     except (TypeError, ValueError, ZeroDivisionError, KeyError, OverflowError):
         return {}
     return {k: v.get(lang) or v["en"] if isinstance(v, Words) else v for k, v in out.items()}
@@ -297,27 +298,73 @@ def _npu_oom(values: dict, facts: dict) -> dict:
     return {**out, "lower_util": lower} if lower else out
 
 
-@deriver("cuda-graph-capture-unsupported")
-def _capture_code(values: dict, facts: dict) -> dict:
-    """The stream-capture code the message's text is (CUDA's driver_types.h, as the stack index's CUDA table holds
-    it): its enum and number, which torch's "CUDA error: <text>" leaves out. ROCm's HIP mirrors the codes and texts
-    (hipErrorStreamCapture*), named when the message says "HIP error" and the index's HIP table holds the name."""
+# The rules whose text names the code their message is (`{error_code}`: its enum and number), and the tables of the
+# stack index it may come from. Their patterns match a code's own text or name, or words of their own that are no
+# code's (torch's "driver too old", Triton's "too old to be supported"): those get no code.
+_CODE_KINDS = {
+    "cuda-graph-capture-unsupported": ("cuda", "hip"),
+    "cuda-forward-compat": ("cuda",),
+    "cuda-visible-devices-invalid": ("nvml",),
+    "driver-too-old": ("cuda",),
+    "illegal-memory-access": ("cuda", "hip"),
+    "nccl-error": ("nccl",),
+    "no-kernel-image": ("cuda",),
+}
+
+
+def code_in(text: str, kinds: tuple[str, ...], facts: dict):
+    """The one code of `kinds` ("cuda", "hip", "nccl", "nvml") the message is, from the stack index's tables: where
+    the message prints the code's name, its table's text or its number (stack_index.codes_in: CUDA's runtime text
+    after torch's "CUDA error: ", a driver enum Triton prints, NCCL's result text, pynvml's exception, torch for ROCm's
+    "HIP error: <text>"). None where it shows none, or codes that disagree; a CUDA code on a run that shows ROCm (whose
+    torch may print HIP's codes in CUDA's words) is no code of CUDA's either. Returns the table's record."""
     from bot.diagnose.knowledge.stack import stack_index
     ix = stack_index.load()
-    text = str(values.get("matched_text") or "")
-    rec = ix.cuda_error(text, "runtime") if ix else None
-    if rec is None or not 900 <= rec.number <= 908:     # the stream-capture block of cudaError_t
+    if ix is None or not text:
+        return None
+    hits = [h for h in ix.codes_in(text) if h.kind in kinds and h.record is not None
+            and not (h.kind == "cuda" and facts.get("rocm_shown"))]
+    if len({(h.kind, h.record.number) for h in hits}) == 1:
+        return hits[0].record
+    if hits or "hip" not in kinds or "HIP error" not in text:
+        return None
+    # "HIP error: <text>" in CUDA's words where HIP's table holds no text for the code: HIP mirrors CUDA's codes
+    # (hipErrorStreamCaptureUnsupported is cudaErrorStreamCaptureUnsupported, 900), named where its enum has that number
+    rec = ix.cuda_error(text[text.index("HIP error"):], "runtime")
+    hip = ix.hip("hip" + rec.name[len("cuda"):]) if rec is not None and rec.name.startswith("cudaError") else None
+    return hip if hip is not None and hip.number == rec.number else None
+
+
+def _error_code(rule_id: str, values: dict, facts: dict) -> dict:
+    """`{error_code}` for the rules of _CODE_KINDS: "`cudaErrorInsufficientDriver` (35)"; `{?error_code_driver}` where
+    the message names the code by the CUDA driver API's enum (CUDA_ERROR_...), not the runtime's."""
+    kinds = _CODE_KINDS.get(rule_id)
+    rec = code_in(str(values.get("matched_text") or ""), kinds, facts) if kinds else None
+    if rec is None and kinds and "nccl" in kinds and values.get("nccl_error"):
+        # the result's text where NCCL prints it ("NCCL error: <text>"), as older releases worded it
+        from bot.diagnose.knowledge.stack import stack_index
+        ix = stack_index.load()
+        rec = ix.nccl(str(values["nccl_error"])) if ix else None
+    if rec is None:
         return {}
-    name = rec.name
-    if "HIP error" in text:
-        hip = ix.hip("hip" + name[len("cuda"):])
-        if hip is None:
-            return {}
-        name = hip.name
-    out = {"capture_code": f"`{name}` ({rec.number})"}
-    if rec.name == "cudaErrorStreamCaptureInvalidated":
-        out["capture_invalidated"] = "yes"
+    out = {"error_code": f"`{rec.name}` ({rec.number})"}
+    if getattr(rec, "api", None) == "driver":
+        out["error_code_driver"] = "yes"
     return out
+
+
+@deriver("cuda-graph-capture-unsupported")
+def _capture_code(values: dict, facts: dict) -> dict:
+    """The stream-capture code the message is (CUDA's driver_types.h, as the stack index's CUDA table holds it), its
+    enum and number, which torch's "CUDA error: <text>" leaves out: `{error_code}` (derive() gives it) only where it
+    is one of the stream-capture block of cudaError_t (900-908). ROCm's HIP mirrors the codes and texts
+    (hipErrorStreamCapture*), named when the message says "HIP error"."""
+    code = _error_code("cuda-graph-capture-unsupported", values, facts)
+    name = code.get("error_code", "")
+    number = re.search(r"\((\d+)\)$", name)
+    if not number or not 900 <= int(number.group(1)) <= 908 or code.get("error_code_driver"):
+        return {"error_code": None}
+    return {"capture_invalidated": "yes"} if "StreamCaptureInvalidated`" in name else {}
 
 
 # Where the out-of-memory struck (run_phase) and that phase's own fix, shown first; cuda-oom keeps the other moments
@@ -587,7 +634,7 @@ def budget_split(prof: dict, facts: dict) -> dict:
         parts["rest"] = rest
     parts = {k: v for k, v in parts.items() if v is not None}
     if not parts:
-        return {k: v for k, v in out.items() if v is not None}
+        return {k: v for k, v in out.items()}
     top = max(parts, key=parts.get)
     nothing_left = kv <= 0.05 * (budget or 1.0)
     if non_torch is not None:
@@ -607,7 +654,7 @@ def budget_split(prof: dict, facts: dict) -> dict:
         out["activation_heavy"] = "yes"
     if budget and total and (budget - kv + 1.0) / total > MAX_UTILIZATION:
         out["too_big"] = "yes"             # no share of this GPU holds what the run took and 1 GiB of KV cache
-    return {k: v for k, v in out.items() if v is not None}
+    return {k: v for k, v in out.items()}
 
 
 _PART_WORDS = {"weights": ("model weights", "模型权重"), "activation": ("activation peak", "激活峰值"),

@@ -47,8 +47,8 @@ def test_the_source_file_names_its_part(src, area):
 
 
 def test_no_part_without_a_known_file():
-    """The generic "NCCL error: unhandled system error" names no file: no part, no suggestion."""
-    assert advice.derive("nccl-error", {"nccl_error": "unhandled system error"}, {}) == {}
+    """The generic "NCCL error: unhandled system error" names no file: no part, no suggestion (only its code)."""
+    assert advice.derive("nccl-error", {"nccl_error": "unhandled system error"}, {}) == {"error_code": "`ncclSystemError` (2)"}
     assert advice.derive("nccl-error", {"nccl_src": "transport/p2pfoo"}, {}) == {}
 
 
@@ -113,7 +113,7 @@ def test_the_capture_refusal_names_its_part_without_a_file():
 def test_a_remote_error_points_at_the_peer():
     """ncclRemoteError: this rank saw its peer go, the answer sends the reader to the peer's log."""
     assert advice.derive("nccl-error", {"nccl_error": "remote process exited or there was a network error"},
-                         {}) == {"nccl_remote": "yes"}
+                         {}) == {"nccl_remote": "yes", "error_code": "`ncclRemoteError` (6)"}
     d = diagnose("(RayWorkerWrapper pid=336) ERROR 09-01 10:00:05 [worker_base.py:620] RuntimeError: NCCL error: "
                  "remote process exited or there was a network error (run with NCCL_DEBUG=INFO for details)",
                  book=BOOK).best
@@ -213,8 +213,10 @@ def test_a_release_whose_check_prints_no_cuda_error_lead_in():
 
 def test_a_weight_sync_group_rocm_and_invalid_usage_each_set_their_flag():
     out = advice.derive("nccl-error", {"nccl_error": "invalid usage"}, {"weight_sync": True, "rocm_shown": True})
-    assert out == {"nccl_weight_sync": "yes", "nccl_rocm": "yes", "nccl_invalid_usage": "yes"}
-    assert advice.derive("nccl-error", {"nccl_error": "unhandled system error"}, {"weight_sync": False}) == {}
+    assert out == {"nccl_weight_sync": "yes", "nccl_rocm": "yes", "nccl_invalid_usage": "yes",
+                   "error_code": "`ncclInvalidUsage` (5)"}
+    assert advice.derive("nccl-error", {"nccl_error": "unhandled system error"}, {"weight_sync": False}) == \
+        {"error_code": "`ncclSystemError` (2)"}
 
 
 @pytest.mark.parametrize("values,facts", [

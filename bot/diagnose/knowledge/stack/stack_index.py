@@ -489,6 +489,14 @@ class StackIndex:
                 rec = NcclResult(n, name, text, detail, source)
                 for k in (n, name.lower(), _fold(text)):
                     keys.setdefault(k, rec)
+            # NCCL's older ncclGetErrorString (2.x before its hints) said the same texts without what it added after
+            # them later: "unhandled cuda error" for "unhandled cuda error (run with NCCL_DEBUG=INFO for details)",
+            # "internal error" for "internal error - please report this issue to the NCCL developers". Asked by the
+            # whole text only (never found inside a longer one: "invalid argument" is CUDA's text too).
+            for rec in list(keys.values()):
+                stem = re.split(r" \(| - ", rec.text)[0]
+                if stem != rec.text:
+                    keys.setdefault(_fold(stem), rec)
             return keys
         return self._table("nccl", make)
 
