@@ -1960,6 +1960,70 @@ def _quant_capability(values: dict, facts: dict) -> dict:
     return out
 
 
+_CT_FIELD = {k: LazyRe(rf"\b{k}=(?:<\w+\.\w+: )?'?([\w.-]+)'?") for k in ("num_bits", "type", "strategy", "group_size")}
+# The vLLM release that first runs each compressed-tensors scheme, read in the wheels' _is_* checks (absent in the
+# release before): NVFP4 0.9.2 (0.8.5), W4A8 int 0.10.1.1 (0.9.2), block FP8 and W4A8-FP8 0.11.0 (0.10.1.1).
+_CT_SINCE = {"nvfp4": "0.9", "w4a8_int": "0.10.1", "block_fp8": "0.11.0", "w4a8_fp8": "0.11.0"}
+
+
+def _ct_args(text) -> dict | None:
+    """A QuantizationArgs(...) as vLLM printed it: num_bits, type, strategy, group_size; None for `None`."""
+    text = str(text or "")
+    if "num_bits=" not in text:
+        return None
+    return {k: (m.group(1).lower() if (m := rx.search(text)) else None) for k, rx in _CT_FIELD.items()}
+
+
+def _ct_kind(w: dict, a: dict | None) -> tuple[str | None, Words]:
+    """The scheme a layer's weight and input args describe, as llm-compressor names it, and its release key."""
+    bits, kind, strategy, group = w["num_bits"], w["type"], w["strategy"], w["group_size"]
+    a_desc = (f"{a['num_bits']}-bit {a['type']} activations" if a else "16-bit activations")
+    a_zh = (f"{a['num_bits']} 位 {a['type']} 激活" if a else "16 位激活")
+    if kind == "float" and bits == "4" and group == "16":
+        name = "NVFP4" if a else "NVFP4A16"
+        return "nvfp4", Words(en=f"{name} (FP4 weights in groups of 16, {a_desc})", zh=f"{name}（FP4 权重，每 16 个一组，{a_zh}）")
+    if kind == "float" and bits in ("4", "8") and group == "32":
+        return None, Words(en=f"MXFP{bits} (FP{bits} weights in groups of 32, {a_desc})",
+                           zh=f"MXFP{bits}（FP{bits} 权重，每 32 个一组，{a_zh}）")
+    if kind == "float" and bits == "8" and strategy == "block":
+        return "block_fp8", Words(en=f"block FP8 (FP8 weights in blocks, {a_desc})", zh=f"块 FP8（按块量化的 FP8 权重，{a_zh}）")
+    if kind == "int" and bits == "4" and a and a["num_bits"] == "8":
+        if a["type"] == "float":
+            return "w4a8_fp8", Words(en="W4A8 with FP8 activations (int4 weights, FP8 activations)",
+                                     zh="FP8 激活的 W4A8（int4 权重，FP8 激活）")
+        return "w4a8_int", Words(en="W4A8 (int4 weights, int8 activations)", zh="W4A8（int4 权重，int8 激活）")
+    label = f"W{bits}A{a['num_bits'] if a else 16}"
+    grouping = f", {strategy}" + (f" {group}" if strategy == "group" and group not in (None, "none") else "")
+    return None, Words(en=f"{label} ({bits}-bit {kind} weights{grouping}, {a_desc})",
+                       zh=f"{label}（{bits} 位 {kind} 权重{grouping}，{a_zh}）")
+
+
+@deriver("quant-ct-scheme-unsupported")
+def _ct_scheme(values: dict, facts: dict) -> dict:
+    """Names the scheme the message's weight_quant / input_quant describe (vLLM 0.23.0 on prints them), the release
+    that first runs it where the log's vLLM is older, and W4A8-FP8's Hopper-only build on another GPU."""
+    out: dict = {}
+    layer = str(values.get("ct_layer") or "").strip("'\"")
+    if layer and layer != "None":
+        out["ct_layer_shown"] = f"`{layer}`"
+    w = _ct_args(values.get("weight_quant"))
+    if w is None:
+        if values.get("ascend_quant_type") or values.get("ascend_no_type"):
+            out["ct_fix_named"] = "yes"
+        return out
+    key, label = _ct_kind(w, _ct_args(values.get("input_quant")))
+    out["ct_scheme"] = label
+    cc = str(facts.get("compute_capability") or "")
+    if key == "w4a8_fp8" and cc != "9.0":
+        out.update(ct_w4a8_fp8="yes", ct_fix_named="yes")
+        if cc:
+            out["ct_cc"] = cc_label(cc) or cc
+    since, version = _CT_SINCE.get(key or ""), str(facts.get("vllm_version") or "")
+    if since and version and version_key(version) < version_key(since):
+        out.update(ct_since=since, ct_fix_named="yes")
+    return out
+
+
 @deriver("cutlass-scaled-mm-not-compiled")
 def _cutlass_scaled_mm(values: dict, facts: dict) -> dict:
     """Why vLLM's build has no CUTLASS kernel for this GPU: a GPU below Turing (vLLM's CUTLASS W8A8 kernels start at
