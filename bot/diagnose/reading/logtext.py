@@ -197,13 +197,18 @@ def _wrap_width(text: str) -> int | None:
 
 def _unwrapped(text: str, width: int) -> str:
     """Each line exactly `width` long joined to the line after it, unless that one starts a record of its own."""
-    lines = text.split("\n")
     out: list[str] = []
-    for line in lines:
-        if out and len(out[-1]) >= width and len(out[-1]) % width == 0 and not _NEW_RECORD.match(line):
-            out[-1] += line
-        else:
-            out.append(line)
+    run: list[str] = []             # the pieces of the line being rejoined (joined once: += on a growing str is quadratic)
+    size = 0
+    for line in text.split("\n"):
+        if run and size >= width and size % width == 0 and not _NEW_RECORD.match(line):
+            run.append(line)
+            size += len(line)
+            continue
+        if run:
+            out.append("".join(run))
+        run, size = [line], len(line)
+    out.append("".join(run))
     return "\n".join(out)
 
 
