@@ -101,7 +101,10 @@ def unescape_slack(text: str) -> str:
         text = _SLACK_LINK.sub(lambda m: m.group(2) or m.group(1), text)
     if "&" in text:
         # a copy from a web page or an issue's HTML also escapes quotes ("&#39;", "&#x27;", "&quot;") and spaces
-        if "&#" in text or "&quot;" in text or "&nbsp;" in text or "&apos;" in text:
+        for entity, char in _COMMON_ENTITIES:     # the usual ones in C (a lambda per entity: 1.7 s on 10 MB of them)
+            if entity in text:
+                text = text.replace(entity, char)
+        if "&#" in text:
             text = _HTML_ENTITY.sub(lambda m: html.unescape(m.group()).replace("\xa0", " "), text)
         text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
     return text
@@ -109,6 +112,7 @@ def unescape_slack(text: str) -> str:
 
 # the entities a page writes for quotes, spaces and the like (not "&lt;", "&gt;", "&amp;": Slack's three, above);
 # a name without its semicolon ("&para" in a URL's query) is left as it is
+_COMMON_ENTITIES = (("&quot;", '"'), ("&#34;", '"'), ("&#39;", "'"), ("&#x27;", "'"), ("&apos;", "'"), ("&nbsp;", " "))
 _HTML_ENTITY = LazyRe(r"&(?:quot|apos|nbsp|#\d{1,7}|#[xX][0-9a-fA-F]{1,6});")
 
 
