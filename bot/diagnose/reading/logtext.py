@@ -204,16 +204,24 @@ def _wrap_width(text: str) -> int | None:
     return width if at >= MIN_WRAPPED_LINES and at >= WRAPPED_SHARE * long else None
 
 
+MAX_REJOINED = 16384        # characters of one rejoined line, at most (a paste of nothing but full lines is no log)
+
+
 def _unwrapped(text: str, width: int) -> str:
     """Each line exactly `width` long joined to the line after it, unless that one starts a record of its own."""
-    lines = text.split("\n")
     out: list[str] = []
-    for line in lines:
-        if out and len(out[-1]) >= width and len(out[-1]) % width == 0 and not _drawn(out[-1]) \
-                and not _NEW_RECORD.match(line):
-            out[-1] += line
-        else:
-            out.append(line)
+    run: list[str] = []         # the pieces of the line being rejoined (joined once: += on a long line is quadratic)
+    size = 0
+    for line in text.split("\n"):
+        if run and width <= size < MAX_REJOINED and size % width == 0 \
+                and not _drawn(run[-1] if len(run[-1]) >= 3 else "".join(run[-3:])) and not _NEW_RECORD.match(line):
+            run.append(line)
+            size += len(line)
+            continue
+        if run:
+            out.append("".join(run))
+        run, size = [line], len(line)
+    out.append("".join(run))
     return "\n".join(out)
 
 
