@@ -205,7 +205,7 @@ def test_lines_drawn_to_the_terminal_s_width_are_not_rejoined():
 def test_a_paste_of_nothing_but_full_lines_is_rejoined_in_bounded_lines():
     # (bench_diagnose's "10 MB of open brackets and quotes": 200-column lines, every one full; joined into one 10 MB
     # line by repeated += the clean took quadratic time, 15 s and more)
-    text = ("([{'\\"" * 40 + "\n") * 20000
+    text = ("([{'\"" * 40 + "\n") * 20000
     lines = logtext.clean(text).text.split("\n")
     assert max(map(len, lines)) <= logtext.MAX_REJOINED + 200
     assert sum(map(len, lines)) == 200 * 20000
