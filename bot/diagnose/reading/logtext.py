@@ -186,26 +186,39 @@ _NEW_RECORD = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: rank=\d+)? )?pid=\d+|(?:DEBUG|INF
                      r"|\[?\d{4}-\d\d-\d\d[T ]\d|Traceback \(most recent|During handling of|The above exception|  File \"")
 
 
+def _drawn(line: str) -> bool:
+    """Whether a line that fills the terminal's width was drawn to it, not cut at it: a box's or a table's side (rich's
+    traceback box "│ ... │", nvidia-smi's "| ... |") or a rule ("==== FAILURES ====", "----", "____ test_x ____")."""
+    end = line[-3:]
+    return bool(end) and ("\u2500" <= end[-1] <= "\u257f" or end[-1] in "|+"
+                          or (len(end) == 3 and end[0] == end[1] == end[2] and end[0] in "=-_*#~"))
+
+
 def _wrap_width(text: str) -> int | None:
     """The terminal width the paste was hard-wrapped at: its longest line (in its first 64 KB) is a terminal's width,
     at least MIN_WRAPPED_LINES lines are exactly that long, and they are a good share of its long lines (a log whose
     longest line happens to be 120 characters has one or two such lines among many shorter long ones)."""
-    lengths = [len(line) for line in text[:_WRAP_SAMPLE].split("\n")[:-1 if len(text) > _WRAP_SAMPLE else None]]
+    lines = text[:_WRAP_SAMPLE].split("\n")[:-1 if len(text) > _WRAP_SAMPLE else None]
+    lengths = [len(line) for line in lines]
     width = max(lengths, default=0)
     if width not in WRAP_WIDTHS:
         return None
-    at = lengths.count(width)
+    at = sum(1 for line in lines if len(line) == width and not _drawn(line))
     long = sum(n > width // 2 for n in lengths)
     return width if at >= MIN_WRAPPED_LINES and at >= WRAPPED_SHARE * long else None
+
+
+MAX_REJOINED = 16384        # characters of one rejoined line, at most (a paste of nothing but full lines is no log)
 
 
 def _unwrapped(text: str, width: int) -> str:
     """Each line exactly `width` long joined to the line after it, unless that one starts a record of its own."""
     out: list[str] = []
-    run: list[str] = []             # the pieces of the line being rejoined (joined once: += on a growing str is quadratic)
+    run: list[str] = []         # the pieces of the line being rejoined (joined once: += on a long line is quadratic)
     size = 0
     for line in text.split("\n"):
-        if run and size >= width and size % width == 0 and not _NEW_RECORD.match(line):
+        if run and width <= size < MAX_REJOINED and size % width == 0 \
+                and not _drawn(run[-1] if len(run[-1]) >= 3 else "".join(run[-3:])) and not _NEW_RECORD.match(line):
             run.append(line)
             size += len(line)
             continue

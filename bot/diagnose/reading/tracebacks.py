@@ -542,6 +542,11 @@ _RUN_ON = LazyRe(r'\s(?:Traceback \(most recent call last\):|During handling of 
                  r'|The above exception was the direct cause|\s*File "[^"\n]{1,400}", line \d+, in )')
 
 
+def _in_quote(text: str) -> bool:
+    """Whether a quote the text opens is still open at its end (an odd count of either quote character)."""
+    return text.count("'") % 2 == 1 or text.count('"') % 2 == 1
+
+
 def _mask(text: str) -> str:
     return re.sub(r"\d+", "0", text)
 
@@ -824,6 +829,8 @@ def messages(text: str) -> list[Message]:
         # a paste that lost its line breaks runs the next traceback (or a frame) into the message: it ends there
         run_on = _RUN_ON.search(body, 1) if exc_type and ("Traceback (" in body or 'File "' in body
                                                             or "above exception" in body) else None
+        if run_on is not None and _in_quote(body[:run_on.start()]):
+            run_on = None       # a message that quotes its cause's traceback ("Worker failed with error 'Traceback ...'")
         if run_on is not None:
             body = body[:run_on.start()].rstrip()
         # a line native code or the shell printed as the process died ("Killed") is whole: what follows

@@ -88,3 +88,28 @@ def test_checkout_seen_only_in_the_commit_hash_warning(module):
     # without the warning, the same frames show no checkout
     bare = diagnose(log.split("Traceback", 1)[0].replace("Failed to read commit hash", "x") + "Traceback" + log.split("Traceback", 1)[1]).best
     assert bare is None or bare.rule_id != "vllm-checkout-shadow"
+
+
+BANNER = ("WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available.\n"
+          "   Use the NVIDIA Container Toolkit to start this container with GPU support; see\n"
+          "   https://docs.nvidia.com/datacenter/cloud-native/ .\n\n"
+          "INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.8.5\n")
+
+
+def test_the_cuda_image_s_no_driver_banner_is_no_answer_once_vllm_found_its_cuda_platform():
+    # vLLM's CUDA platform is found through NVML counting a GPU: the driver is in the container, the banner was wrong
+    assert diagnose(BANNER + "RuntimeError: Failed to infer device type\n").best.rule_id \
+        == "container-nvidia-driver-not-detected"
+    found = diagnose(BANNER + "INFO 05-01 10:00:01 [__init__.py:239] Automatically detected platform cuda.\n"
+                     "ERROR 05-01 10:00:40 [core.py:1] torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+                     "2.00 GiB. GPU 0 has a total capacity of 23.55 GiB of which 1.02 GiB is free.\n")
+    assert "container-nvidia-driver-not-detected" not in [d.rule_id for d in found.diagnoses]
+
+
+def test_a_vfio_group_refused_with_eperm_is_not_a_busy_tpu():
+    # a VFIO group refuses a second opener with EBUSY; EPERM is the container's device rules or the node's permissions
+    line = ("RuntimeError: Bad StatusOr access: UNKNOWN: TPU initialization failed: open(/dev/vfio/0): {}: {}; "
+            "Couldn't open iommu group /dev/vfio/0\n")
+    head = "INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.9.2\n"
+    assert diagnose(head + line.format(*["Device or resource busy"] * 2)).best.rule_id == "tpu-device-busy"
+    assert "tpu-device-busy" not in [d.rule_id for d in diagnose(head + line.format(*["Operation not permitted"] * 2)).diagnoses]

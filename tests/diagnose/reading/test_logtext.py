@@ -186,3 +186,26 @@ def test_a_paste_hard_wrapped_at_a_terminal_s_width_is_rejoined():
     # a log whose longest line merely happens to be 120 characters long is not joined
     plain = "\n".join(["a" * 120, "b" * 100, "c" * 90, "d" * 70, "e" * 120]) + "\n"
     assert logtext.clean(plain).text == plain
+
+
+def test_lines_drawn_to_the_terminal_s_width_are_not_rejoined():
+    # rich's traceback box and pytest's rules fill the terminal's width by design: each is a line of its own
+    box = ["╭" + "─" * 78 + "╮"] + ["│ " + f"/x/vllm/engine.py:{n} in run".ljust(76) + " │" for n in range(4)] \
+        + ["╰" + "─" * 78 + "╯", "ValueError: Unknown quantization method: foo"]
+    log = "\n".join(box) + "\n"
+    assert logtext.clean(log).text == log
+    rules = "\n".join(["=" * 30 + " test session starts " + "=" * 29, "collected 1 item",
+                       "=" * 35 + " FAILURES " + "=" * 35, "_" * 33 + " test_model " + "_" * 35,
+                       "E       ValueError: Bfloat16 is only supported on GPUs",
+                       "=" * 27 + " short test summary info " + "=" * 28,
+                       "FAILED tests/test_model.py::test_model - ValueError: x", "=" * 80]) + "\n"
+    assert logtext.clean(rules).text == rules
+
+
+def test_a_paste_of_nothing_but_full_lines_is_rejoined_in_bounded_lines():
+    # (bench_diagnose's "10 MB of open brackets and quotes": 200-column lines, every one full; joined into one 10 MB
+    # line by repeated += the clean took quadratic time, 15 s and more)
+    text = ("([{'\"" * 40 + "\n") * 20000
+    lines = logtext.clean(text).text.split("\n")
+    assert max(map(len, lines)) <= logtext.MAX_REJOINED + 200
+    assert sum(map(len, lines)) == 200 * 20000

@@ -768,3 +768,12 @@ def test_a_traceback_run_into_a_message_on_one_line_ends_it():
            "llm = LLM(model='/models/m') RuntimeError: Engine core initialization failed. See root cause above.")
     assert texts(log)[0] == "ValueError: bad value"
     assert texts('ValueError: x  File "/a/b.py", line 3, in f')[0] == "ValueError: x"
+
+
+def test_a_message_that_quotes_its_cause_s_traceback_is_not_cut_at_it():
+    # vLLM's executor wraps a worker's failure as "Worker failed with error '<the worker's traceback>'": pasted on one
+    # line, the cause inside the quote is the message's own text, not a run-on traceback that ends it
+    line = ("RuntimeError: Worker failed with error 'Traceback (most recent call last):  File \"/x/vllm/worker.py\", "
+            "line 12, in load_model    raise e torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.', "
+            "please check the stack trace above for the root cause")
+    assert "CUDA out of memory" in texts(line)[0]
