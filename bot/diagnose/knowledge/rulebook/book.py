@@ -8,12 +8,10 @@ name the file and the field.
 
 from __future__ import annotations
 
-import marshal
 import os
 import re
-import sys
-import zlib
 
+from bot.base import marshal_cache
 from bot.base.record import Factory, Record
 from bot.base.versions import valid_specifier
 from bot.diagnose.knowledge import STACK_FAMILIES, VLLM_FAMILIES
@@ -420,15 +418,6 @@ def _stamp(files: list[str]) -> str:
     return ";".join(parts)
 
 
-def _cache_path(directory: str) -> str:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    key = f"{zlib.crc32(os.path.realpath(directory).encode()):08x}"
-    # marshal, not JSON: a third of the time to read (2 MB of rule text, read at every cold start); its format
-    # belongs to one Python release, hence the release in the name
-    py = f"py{sys.version_info[0]}{sys.version_info[1]}"
-    return os.path.join(base, "vllm-doctor", f"rulebook-{key}-{py}.marshal")
-
-
 def _content_version(files: list[str]) -> str:
     """The rule book's version, stored with every diagnosis: a hash of the rule files' contents."""
     import hashlib
@@ -467,25 +456,13 @@ def load_folder(directory: str, *, use_cache: bool = True) -> tuple[dict[str, Ru
     """One folder's rules, its content version and the problems of the files that did not load."""
     files = rule_files(directory)
     stamp = _stamp(files)
-    cache = _cache_path(directory)
-    if use_cache:
-        try:
-            with open(cache, "rb") as f:
-                data = marshal.load(f)
-            if data.get("stamp") == stamp:
-                return {d["id"]: Rule(**d) for d in data["rules"]}, data["version"], data["errors"]
-        except (OSError, ValueError, EOFError, KeyError, TypeError, AttributeError):
-            pass
+    cache = marshal_cache.path("rulebook", directory)
+    kept = marshal_cache.load(cache, stamp) if use_cache else None
+    if isinstance(kept, dict):
+        return {d["id"]: Rule(**d) for d in kept["rules"]}, kept["version"], kept["errors"]
     rules, errors = _build(files)
     version = _content_version(files)
     if use_cache:
-        try:
-            os.makedirs(os.path.dirname(cache), exist_ok=True)
-            tmp = f"{cache}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as f:
-                marshal.dump({"stamp": stamp, "version": version, "errors": errors,
-                              "rules": [r.to_json() for r in rules.values()]}, f)
-            os.replace(tmp, cache)
-        except OSError:
-            pass
+        marshal_cache.store(cache, stamp, {"version": version, "errors": errors,
+                                           "rules": [r.to_json() for r in rules.values()]})
     return rules, version, errors
