@@ -108,6 +108,7 @@ def adversarial() -> dict[str, str]:
         "10 MB of distinct exception lines": "".join(f"ValueError: bad value {i} in layer {i % 97}\n"
                                                      for i in range(ten // 38)),
         "10 MB of open brackets and quotes": ("([{'\"" * 40 + "\n") * (ten // 201),
+        "10 MB of HTML entities": "&#39;&quot;&amp;#39;&#233;" * (ten // 26),
         "10 MB of JSON log records with tracebacks": ('{"levelname": "ERROR", "message": "m", "exc_info": '
                                                       '"Traceback (most recent call last):\\n  File \\"/x.py\\", '
                                                       'line 1, in f\\nValueError: bad"}\n') * (ten // 130),

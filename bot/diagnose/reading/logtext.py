@@ -103,7 +103,7 @@ def unescape_slack(text: str) -> str:
         for entity, char in _COMMON_ENTITIES:     # the usual ones in C (a lambda per entity: 1.7 s on 10 MB of them)
             if entity in text:
                 text = text.replace(entity, char)
-        if "&#" in text:
+        if "&#" in text and text.count("&#") <= MAX_NUMERIC_ENTITIES:
             import html     # here: its table of entities cost every cold start 1.4 ms to import
             text = _HTML_ENTITY.sub(lambda m: html.unescape(m.group()).replace("\xa0", " "), text)
         text = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
@@ -112,6 +112,7 @@ def unescape_slack(text: str) -> str:
 
 # the entities a page writes for quotes, spaces and the like (not "&lt;", "&gt;", "&amp;": Slack's three, above);
 # a name without its semicolon ("&para" in a URL's query) is left as it is
+MAX_NUMERIC_ENTITIES = 20_000       # a page's copy holds a few; hundreds of thousands (a Python call each) are no log
 _COMMON_ENTITIES = (("&quot;", '"'), ("&#34;", '"'), ("&#39;", "'"), ("&#x27;", "'"), ("&apos;", "'"), ("&nbsp;", " "))
 _HTML_ENTITY = LazyRe(r"&(?:quot|apos|nbsp|#\d{1,7}|#[xX][0-9a-fA-F]{1,6});")
 
