@@ -131,6 +131,13 @@ _ESCAPED_MARKS = ("call last):\\n", "\\n  File ", "\\n    File ")
 MIN_ESCAPED_NEWLINES = 2
 
 
+# vLLM's request logger: the person's prompt ("Received request X: prompt: '...'" to 0.8, "Request X details: prompt:
+# '...'" at DEBUG later) and the model's answer ("Generated response X: output: '...'"): text the users wrote or the
+# model said, which may quote any error (a coding assistant asked about a traceback), never this run's own
+REQUEST_LOG = r"(?:Received request|Request) \S{1,200}?(?::| details:) prompt: |Generated response \S{1,200}?: output: "
+_REQUEST_LOG = re.compile(REQUEST_LOG)
+
+
 def unfold_strings(text: str) -> str:
     """The text with each line that holds an escaped traceback (_ESCAPED_TRACEBACK) unescaped into its lines."""
     if not any(mark in text for mark in _ESCAPED_MARKS):
@@ -144,7 +151,7 @@ def unfold_strings(text: str) -> str:
         end = text.find("\n", m.end())
         end = len(text) if end < 0 else end
         line = text[start:end]
-        if line.count("\\n") >= MIN_ESCAPED_NEWLINES:
+        if line.count("\\n") >= MIN_ESCAPED_NEWLINES and not _REQUEST_LOG.search(line):
             out += [text[done:start], _unescape_text(line)]
         else:
             out.append(text[done:end])

@@ -17,8 +17,10 @@ import functools
 import re
 
 from bot.base.lazyre import LazyRe
+
 from bot.base.record import Record
 
+from .jsonlog import REQUEST_LOG
 from .logtext import ANSI as _COLOUR
 from .logtext import WRAP_WIDTHS
 
@@ -186,6 +188,7 @@ def is_native(line: str) -> bool:
 # SchedulerOutput(...) bare): a dump of the batch, not an error of its own. The error is the traceback after it.
 _INPUT_DUMP = LazyRe(r"(?:Dumping (?:input data for V1 LLM engine|scheduler output for model execution|scheduler stats)"
                      r"|Scheduler(?:Output|Stats)\()")
+_REQUEST_LINE = LazyRe(REQUEST_LOG)
 
 
 def is_input_dump(m: "Message") -> bool:
@@ -802,6 +805,9 @@ def messages(text: str) -> list[Message]:
             continue
         if "LD_PRELOAD" in body and _PRELOAD_IGNORED.search(body):
             continue
+        if " prompt: " in body or " output: " in body:
+            if _REQUEST_LINE.match(body):
+                continue        # a prompt or an answer the request logger printed: the users' words, not this run's
         if _FRAME.match(body):
             collapsed = _FRAME_THEN_EXCEPTION.match(body)
             if collapsed is None:

@@ -777,3 +777,23 @@ def test_a_message_that_quotes_its_cause_s_traceback_is_not_cut_at_it():
             "line 12, in load_model    raise e torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.', "
             "please check the stack trace above for the root cause")
     assert "CUDA out of memory" in texts(line)[0]
+
+
+def test_a_prompt_the_request_logger_printed_is_the_users_words_not_the_runs_error():
+    # vLLM's request logger prints the prompt (INFO to 0.8: "Received request X: prompt: '...'"; DEBUG later: "Request X
+    # details: prompt: ...") and the answer ("Generated response X: output: ..."): a coding assistant's users paste errors
+    from bot.diagnose import diagnose
+    oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.10 GiB total capacity)"
+    head = "INFO 05-01 10:00:00 api_server.py:100] vLLM API server version 0.6.3\n"
+    for line in (f"INFO 05-01 10:00:05 logger.py:37] Received request chat-1: prompt: '<|user|>{oom}. Why?', params: "
+                 "SamplingParams(n=1), prompt_token_ids: [1, 2], lora_request: None.",
+                 f"DEBUG 05-01 10:00:05 [request_logger.py:40] Request chat-1 details: prompt: 'Traceback (most recent "
+                 f"call last):\\n  File \"x.py\", line 1, in f\\n    g()\\n{oom}\\nwhy?', prompt_token_ids: None.",
+                 f"INFO 05-01 10:00:09 [logger.py:60] Generated response chat-1: output: 'Your run hit {oom}: lower the "
+                 "batch.', output_token_ids: None, finish_reason: stop"):
+        assert not [m for m in tracebacks.messages(head + line + "\n") if m.is_error], line
+        assert diagnose(head + line + "\n").best is None, line
+    # the run's own error after such a line is still the answer
+    real = diagnose(head + "INFO 05-01 10:00:05 logger.py:37] Received request chat-1: prompt: 'hi', params: "
+                    "SamplingParams(n=1)\n" + oom + "\n").best
+    assert real is not None and real.rule_id == "cuda-oom"
