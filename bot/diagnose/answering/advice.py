@@ -634,7 +634,7 @@ def budget_split(prof: dict, facts: dict) -> dict:
         parts["rest"] = rest
     parts = {k: v for k, v in parts.items() if v is not None}
     if not parts:
-        return {k: v for k, v in out.items()}
+        return out
     top = max(parts, key=parts.get)
     nothing_left = kv <= 0.05 * (budget or 1.0)
     if non_torch is not None:
@@ -654,7 +654,7 @@ def budget_split(prof: dict, facts: dict) -> dict:
         out["activation_heavy"] = "yes"
     if budget and total and (budget - kv + 1.0) / total > MAX_UTILIZATION:
         out["too_big"] = "yes"             # no share of this GPU holds what the run took and 1 GiB of KV cache
-    return {k: v for k, v in out.items()}
+    return out
 
 
 _PART_WORDS = {"weights": ("model weights", "模型权重"), "activation": ("activation peak", "激活峰值"),

@@ -609,10 +609,16 @@ _LEAK_REPORT = LazyRe(r'^(?:nanobind: (?:leaked \d+ \w+!|this is likely caused b
 # CMake's "CMake Error at <file>:<line> (message):".
 _COMPILER_ERROR = LazyRe(r"^[^\s:]{1,400}:\d+(?::\d+)?: (?:fatal )?error: ")
 _TOOL_ERROR = LazyRe(r"^(?:[\w.+-]{1,40}\s+)?(?:fatal|FAILED|error|ERROR)\s*:\s")
-# A command typed at a prompt ("$ pip install -e .", "(venv) user@host:~/vllm$ vllm serve ..."): a line of its own,
-# whose next lines are the program's output, never the command's tail
-_COMMAND = LazyRe(r"^\$ \S|^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%] \S")
 _SHELL_PROMPT = LazyRe(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]( |$)")
+
+
+def _command(body: str) -> bool:
+    """A command typed at a prompt ("$ pip install -e .", "(venv) user@host:~/vllm$ vllm serve ..."): a line of its
+    own, whose next lines are the program's output, never the command's tail."""
+    if body.startswith("$ "):
+        return len(body) > 2 and not body[2].isspace()
+    m = _SHELL_PROMPT.match(body)
+    return m is not None and m.end() < len(body) and not body[m.end()].isspace()
 
 
 # A line that starts a statement of its own, whatever the line above it: a package and its version
@@ -848,7 +854,7 @@ def messages(text: str) -> list[Message]:
             resumed, body = cut != body, cut    # the prose resumed on this line: the message ends here
         # (an exception a sentence quotes in inline code or bold ends where the span closes: the
         # sentence's next line, a link to the source say, is not its tail)
-        if (exc_type is None and (is_native(body) or _COMMAND.match(body))) or prose or resumed or quoted or report \
+        if (exc_type is None and (is_native(body) or _command(body))) or prose or resumed or quoted or report \
                 or run_on is not None:
             parts, consumed_to = [], i + 1     # (a paragraph of prose is one line: the next is the paste)
         else:
