@@ -4,7 +4,7 @@ has no room for compiling them all."""
 
 from __future__ import annotations
 
-import re
+from bot.base import regex_cache
 
 
 class LazyRe:
@@ -17,7 +17,7 @@ class LazyRe:
     def __getattr__(self, name: str):
         rx = self.__dict__.get("_rx")
         if rx is None:
-            rx = self.__dict__["_rx"] = re.compile(self.pattern, self.flags)
+            rx = self.__dict__["_rx"] = regex_cache.compile(self.pattern, self.flags)
         value = getattr(rx, name)
         self.__dict__[name] = value
         return value

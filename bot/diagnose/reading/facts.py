@@ -14,6 +14,7 @@ import json
 import re
 from collections import Counter
 
+from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
 from bot.diagnose.reading import gpus
 from bot.diagnose.reading.tracebacks import XID_REPORT
@@ -43,7 +44,7 @@ class _P:
         if starts == []:
             return None
         if self._rx is None:
-            self._rx = re.compile(self.pattern, self.flags)
+            self._rx = regex_cache.compile(self.pattern, self.flags)
         if starts is None:
             return self._rx.search(text)
         for start in starts:
@@ -2106,7 +2107,7 @@ def _all(p: _P, text: str, most: int = MAX_CONFLICTS) -> list:
     if not starts:
         return []
     if p._rx is None:
-        p._rx = re.compile(p.pattern, p.flags)
+        p._rx = regex_cache.compile(p.pattern, p.flags)
     out = []
     for start in starts:
         end = text.find("\n", start)

@@ -1122,7 +1122,7 @@ def test_stopped_spans_run_from_each_stop_to_the_next_runs_start_in_one_pass():
     loop = block * (4_000_000 // len(block))
     t = time.perf_counter()
     spans = facts.stopped_spans(loop)
-    assert time.perf_counter() - t < 1.0 and len(spans) == loop.count(stop)
+    assert time.perf_counter() - t < 3.0 and len(spans) == loop.count(stop)
 
 
 def test_the_assert_a_traceback_shows_above_a_bare_assertion_error():

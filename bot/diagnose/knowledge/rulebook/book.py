@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 
-from bot.base import marshal_cache
+from bot.base import marshal_cache, regex_cache
 from bot.base.record import Factory, Record
 from bot.base.versions import valid_specifier
 from bot.diagnose.knowledge import STACK_FAMILIES, VLLM_FAMILIES
@@ -97,7 +97,7 @@ class Rule(Record):
     def _pattern(self, i: int) -> re.Pattern[str]:
         rx = self._compiled.get(i)
         if rx is None:
-            rx = self._compiled[i] = re.compile(self.pattern_sources[i])
+            rx = self._compiled[i] = regex_cache.compile(self.pattern_sources[i])
         return rx
 
     def search(self, text: str, holds=None) -> dict | None:
@@ -134,7 +134,7 @@ class Rule(Record):
     def _regex(self, key: str) -> re.Pattern[str]:
         rx = self._compiled.get(key)
         if rx is None:
-            rx = self._compiled[key] = re.compile(getattr(self, key), re.M)
+            rx = self._compiled[key] = regex_cache.compile(getattr(self, key), re.M)
         return rx
 
     def to_json(self) -> dict:
