@@ -337,7 +337,10 @@ def strip_prefixes(line: str) -> tuple[str | None, str | None, str]:
 # `*...*`, Slack `*bold*`, `` `code` ``). A cheap test of the line's first characters comes first:
 # almost no log line starts that way, and a frame's code is indented deeper than three spaces.
 _FORMAT_LEAD = LazyRe(r"[ \t]{0,3}(?:>|[-+*\u2022][ \t]|\d{1,3}[.)][ \t]|\*|__|`|~~)")
-_QUOTE_OR_LIST = LazyRe(r"[ \t]{0,3}(?:>(?:[ \t]|(?=\S))|[-+*\u2022][ \t]+|\d{1,3}[.)][ \t]+)+")
+# (Python's REPL prompt, ">>> ", is kept: the command typed at it is a line of its own, see _command; an exception
+# line under three quote marks is no command)
+_QUOTE_OR_LIST = LazyRe(r"[ \t]{0,3}(?:(?!>>> (?![A-Za-z_][\w.]*(?:Error|Exception|Warning):))>(?:[ \t]|(?=\S))"
+                        r"|[-+*\u2022][ \t]+|\d{1,3}[.)][ \t]+)+")
 _WRAPPED = LazyRe(r"(\*\*|\*|__|`+|~~)(?=\S)(?P<inner>.+?)(?<=\S)\1[.:;,!?\u3002\uff1a\uff0c]?[ \t]*")
 # A short emphasized label before the line: "**Error:** ValueError: ...", "*Log*: ...".
 _LABEL = LazyRe(r"(\*\*|\*|__)[^*_:\n]{1,30}(?::\1|\1:)[ \t]+(?=\S)")
@@ -609,16 +612,33 @@ _LEAK_REPORT = LazyRe(r'^(?:nanobind: (?:leaked \d+ \w+!|this is likely caused b
 # CMake's "CMake Error at <file>:<line> (message):".
 _COMPILER_ERROR = LazyRe(r"^[^\s:]{1,400}:\d+(?::\d+)?: (?:fatal )?error: ")
 _TOOL_ERROR = LazyRe(r"^(?:[\w.+-]{1,40}\s+)?(?:fatal|FAILED|error|ERROR)\s*:\s")
-_SHELL_PROMPT = LazyRe(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]( |$)")
+# The prompt a command is typed at, with the name of the virtualenv or conda env it runs in before it or not ("(venv) ",
+# "(base) "): a shell's ("user@host:~/vllm$", "user@Mac ~ %", "root@abc123:/workspace#", RHEL's "[root@node1 ~]#", a
+# bare "$", zsh themes' "❯" and "➜"), PowerShell's ("PS C:\\Users\\me>"), Python's REPL (">>>") and IPython's
+# ("In [3]:"), each then a space or the line's end; cmd.exe's ("C:\\Users\\me>") runs straight into the command (no
+# character Windows forbids in a path before its ">": a path's "C:\\x\\y.py:12: ..." is no prompt).
+_SHELL_PROMPT = LazyRe(r"^(?:\([\w./~-]{1,80}\) )?(?:(?:[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]"
+                       r"|\[[\w.-]+@[\w.-]+ [^\]\n]{0,80}\][#$%]|\$|[\u276f\u279c] ?|>>>|In \[\d{1,5}\]:"
+                       r"|PS [A-Za-z]:\\[^\n>]{0,200}>)(?: |$)"
+                       r"|[A-Za-z]:\\[^\n>:*?\"<|]{0,200}>(?=\S))")
+# what may start a prompt: a line that starts otherwise (a space, a quote, a CJK sentence) is not tried
+_PROMPT_LEAD = frozenset("([$>\u276f\u279c_.-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def _prompt(body: str) -> int | None:
+    """Where the command starts on a line that opens with a prompt (_SHELL_PROMPT); None for any other line."""
+    if not body or body[0] not in _PROMPT_LEAD:
+        return None
+    m = _SHELL_PROMPT.match(body)
+    return m.end() if m is not None else None
 
 
 def _command(body: str) -> bool:
-    """A command typed at a prompt ("$ pip install -e .", "(venv) user@host:~/vllm$ vllm serve ..."): a line of its
-    own, whose next lines are the program's output, never the command's tail."""
-    if body.startswith("$ "):
-        return len(body) > 2 and not body[2].isspace()
-    m = _SHELL_PROMPT.match(body)
-    return m is not None and m.end() < len(body) and not body[m.end()].isspace()
+    """A command typed at a prompt ("$ pip install -e .", "(venv) user@host:~/vllm$ vllm serve ...", ">>> llm =
+    LLM(...)", "In [3]: ...", "(base) PS C:\\> python x.py"): a line of its own, whose next lines are the program's
+    output, never the command's tail; and never the tail of the message above it."""
+    end = _prompt(body)
+    return end is not None and end < len(body) and not body[end].isspace()
 
 
 # A line that starts a statement of its own, whatever the line above it: a package and its version
@@ -655,9 +675,9 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         body = rest.strip()
         headed = lv is not None
         # (CMake's diagnostics and its "-- " status lines, indented under pip's output, are records of their own)
-        if _stops(body) or _is_prose(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ", "Exception in ", "Error in ",
+        if _stops(body) or _is_prose(body) or body.startswith(("![", "# ", "## ", "raise ", "Exception in ", "Error in ",
                                             "CMake Error", "CMake Warning", "-- ")) \
-                or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
+                or _prompt(body) is not None or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) or gpu_report(body) \
                 or _py_warning(body) or _EXITED.match(body) or _RUST_PANIC.match(body) or _ARGPARSE_ERROR.match(body) \
                 or _NEW_STATEMENT.match(body) or (p is not None and p != proc):
