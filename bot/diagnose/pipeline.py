@@ -179,9 +179,9 @@ _EXITS = ("SystemExit", "KeyboardInterrupt")
 
 def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
           cause: tracebacks.Message | None) -> RootError | None:
-    """The first real error: the one a rule answers, or the one a wrapper points to; else an
-    exception line (or the real message a wrapper quotes), else the first ERROR record, else a bare
-    line that reads like an error. Warnings are never the root, nor an exit (a bare SystemExit, a
+    """The first real error: the one a rule answers, or the one a wrapper points to; else in a failed build the
+    compiler's own error; else an exception line (or the real message a wrapper quotes), else the first ERROR record,
+    else a bare line that reads like an error. Warnings are never the root, nor an exit (a bare SystemExit, a
     KeyboardInterrupt)."""
     if cause is not None:
         return RootError(cause.text[:500], cause.line_no, cause.exc_type, cause.proc)
@@ -189,6 +189,10 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
         msg = next((m for m in errors if m.line_no == best.line_no), None)
         return RootError(best.evidence, best.line_no, msg.exc_type if msg else None, msg.proc if msg else None)
     errors = [m for m in errors if not _an_exit(m)]
+    # a package's build that failed: the compiler's own error, above pip's closing "Failed building wheel"
+    built = tracebacks.build_root(errors)
+    if built is not None:
+        return RootError(built.text[:500], built.line_no, built.exc_type, built.proc)
     tiers = (lambda m: (m.exc_type or m.inner) and m.level not in ("WARNING", "DEBUG"),
              lambda m: m.level in ("ERROR", "CRITICAL") and not tracebacks.is_input_dump(m),
              lambda m: m.is_error and m.level is None and not m.py_warning)

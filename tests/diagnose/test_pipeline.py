@@ -218,3 +218,66 @@ def test_a_weight_loaders_bare_assert_is_the_shape_check_only_where_the_paste_sh
     shard = diagnose(frame.format("assert loaded_shard_id < len(self.output_sizes)"))
     assert ids(shape)[:1] == ["weights-shape-mismatch"]
     assert "weights-shape-mismatch" not in ids(shard)
+
+
+_PIP_BUILD_HEAD = """Building wheels for collected packages: flash-attn
+  Building wheel for flash-attn (setup.py) ... error
+  error: subprocess-exited-with-error
+
+  × python setup.py bdist_wheel did not run successfully.
+  │ exit code: 1
+  ╰─> [40 lines of output]
+      running build_ext
+      [1/49] /usr/local/cuda/bin/nvcc -c csrc/flash_api.cu -o build/flash_api.o
+      FAILED: /tmp/pip-install-abc/flash-attn/build/temp.linux-x86_64-cpython-310/csrc/flash_api.o
+      /usr/local/cuda/bin/nvcc --generate-dependencies-with-compile -c csrc/flash_api.cu -o build/flash_api.o
+"""
+_PIP_BUILD_RAISED = """      ninja: build stopped: subcommand failed.
+      Traceback (most recent call last):
+        File "/usr/lib/python3.10/site-packages/torch/utils/cpp_extension.py", line 2100, in _run_ninja_build
+          subprocess.run(
+      subprocess.CalledProcessError: Command '['ninja', '-v', '-j', '8']' returned non-zero exit status 1.
+"""
+_PIP_BUILD_TAIL = """      [end of output]
+
+  note: This error originates from a subprocess, and is likely not a problem with pip.
+  ERROR: Failed building wheel for flash-attn
+Failed to build flash-attn
+ERROR: Could not build wheels for flash-attn, which is required to install pyproject.toml-based projects
+"""
+
+
+def test_in_a_failed_build_the_compiler_s_own_error_is_the_root_not_pip_s_closing(book):
+    compilers = {
+        "nvcc fatal   : Unsupported gpu architecture 'compute_120'\n": "nvcc fatal   : Unsupported gpu architecture 'compute_120'",
+        "csrc/flash_api.cu:8:10: fatal error: cuda_runtime.h: No such file or directory\n"
+        "      compilation terminated.\n": "csrc/flash_api.cu:8:10: fatal error: cuda_runtime.h: No such file or directory",
+        "g++: fatal error: Killed signal terminated program cc1plus\n": "g++: fatal error: Killed signal terminated program cc1plus",
+        'csrc/flash.h(12): error: identifier "__hfma2" is undefined\n': 'csrc/flash.h(12): error: identifier "__hfma2" is undefined',
+    }
+    for line, root in compilers.items():
+        for raised in (_PIP_BUILD_RAISED, "      ninja: build stopped: subcommand failed.\n"):
+            log = _PIP_BUILD_HEAD + "      " + line + raised + _PIP_BUILD_TAIL
+            r = diagnose(log, book=book)
+            assert r.verdict == "unsure" and r.root.text.startswith(root), (line, r.root)
+            assert r.root.line_no == 12
+    # no compiler's words: ninja's failed step is the first error, above pip's closing and the runner's exception
+    r = diagnose(_PIP_BUILD_HEAD + _PIP_BUILD_RAISED + _PIP_BUILD_TAIL, book=book)
+    assert r.root.text.startswith("FAILED: /tmp/pip-install-abc/") and r.root.line_no == 10
+
+
+def test_a_build_that_failed_before_compiling_keeps_its_own_exception_as_the_root(book):
+    # setup.py's own error comes first: the compiler line a later step printed is not the build's first error
+    log = ("  error: subprocess-exited-with-error\n"
+           "  ╰─> [9 lines of output]\n"
+           "      Traceback (most recent call last):\n"
+           '        File "setup.py", line 3, in <module>\n'
+           "          import torch\n"
+           "      ModuleNotFoundError: No module named 'torch'\n"
+           "      x.c:1:10: fatal error: Python.h: No such file or directory\n"
+           "      [end of output]\n"
+           "  ERROR: Failed building wheel for x\n")
+    assert diagnose(log, book=book).root.text.startswith("ModuleNotFoundError: No module named 'torch'")
+    # a compiler's line where no build is shown failing: the usual order (the exception first)
+    other = "RuntimeError: boom\nx.c:1:10: fatal error: Python.h: No such file or directory\n"
+    assert diagnose(other, book=book).root.text.startswith("RuntimeError: boom")

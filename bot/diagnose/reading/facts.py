@@ -1798,6 +1798,10 @@ _COMMAND_LINE = _P(r"(?:\bvllm serve|-m vllm\.entrypoints\.openai\.api_server)((
                    literals=("vllm serve", "-m vllm.entrypoints.openai.api_server"), span=2200)
 
 
+# The prompt of a statement's further lines at Python's REPL ("... ") and at IPython's ("   ...: ")
+_MORE_PROMPT = LazyRe(r"\n[ \t]*\.\.\.:?(?=[ \t\n]|$)")
+
+
 def _llm_call_args(text: str) -> dict:
     """`LLM(model="m", tensor_parallel_size=4)` in the paste: its literal arguments."""
     import ast
@@ -1810,8 +1814,11 @@ def _llm_call_args(text: str) -> dict:
         if depth == 0:
             end = i
             break
+    source = text[m.end() - 1:end + 1] if end else ""
+    if "..." in source:             # typed at Python's REPL or IPython: the prompts of the call's further lines
+        source = _MORE_PROMPT.sub("\n", source)
     try:
-        call = ast.parse("f" + text[m.end() - 1:end + 1], mode="eval").body if end else None
+        call = ast.parse("f" + source, mode="eval").body if end else None
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return {}
     if not isinstance(call, ast.Call):

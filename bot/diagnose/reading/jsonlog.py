@@ -125,10 +125,32 @@ def _unescape(s: str) -> str:
 # A traceback inside an escaped string that is no record of a JSON log: an API's error body ("detail": "..."), a
 # Python repr, a CI step's output, a notebook's JSON, pasted as it is ("...failed.\\nTraceback (most recent call
 # last):\\n  File \\"/x/core.py\\", line 12, in run\\nValueError: ..."): a line whose escaped newlines open a
-# traceback or a frame, and hold a few of them, is unfolded into its lines.
-_ESCAPED_TRACEBACK = re.compile(r'Traceback \(most recent call last\):\\r?\\n|\\n[ \t]*File \\?"[^"\n]{1,400}?\\?", line \d')
-_ESCAPED_MARKS = ("call last):\\n", "\\n  File ", "\\n    File ")
+# traceback or a frame, and hold a few of them, is unfolded into its lines. (The traceback's opening is followed by an
+# escaped "\\n" or "\\r\\n"; a frame may follow a prefix on its line, "\\n[rank0]:   File \\"...".)
+_ESCAPED_TRACEBACK = (r'(?P<tb>Traceback \(most recent call last\):(?:\\r)?\\n)'
+                      r'|\\n(?P<frame>[ \t]*File \\?"[^"\n]{1,400}?\\?", line \d)')
 MIN_ESCAPED_NEWLINES = 2
+# A log's records inside an escaped string, no traceback among them (a healthy run's log, a hang, a CLI's refusal):
+# escaped newlines each followed by a record's head (vLLM's header, with its process tag or not, or a dated line). A
+# line holding MIN_ESCAPED_RECORDS of them is a log, unfolded into its lines.
+_ESCAPED_RECORD = (r'\\n(?:\((?:[A-Za-z_][\w-]*(?: rank=\d+)? )?pid=\d+(?:, ip=[\d.:a-f]+)?\) ?)?'
+                   r'(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d|\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d)')
+# Each searched for only where the text holds a mark of it (a search stops at each escaped newline: a text of a
+# million of them and neither costs no search); both in one pass where it holds marks of both
+_TRACEBACK_MARKS = ("call last):\\n", "call last):\\r\\n", "\\n  File ", "\\n    File ")
+_RECORD_MARKS = ("\\nINFO ", "\\nWARNING ", "\\nERROR ", "\\nDEBUG ", "\\nCRITICAL ", "\\n(", "\\n[", "\\n1", "\\n2")
+MAX_RECORD_SCAN = 1024 * 1024    # a longer paste is not searched for records (each mark's search costs ms there)
+_ESCAPED_SEARCH = {(True, False): re.compile(_ESCAPED_TRACEBACK), (False, True): re.compile(_ESCAPED_RECORD),
+                   (True, True): re.compile(_ESCAPED_TRACEBACK + "|" + _ESCAPED_RECORD)}
+MIN_ESCAPED_RECORDS = 2
+# A whole paste that is one escaped string (a log copied out of a JSON field, json.dumps of a log, a notebook's
+# output): a line that is nearly all of the paste and holds MIN_WHOLE_NEWLINES escaped newlines, or ends in one (a
+# file's text ends in its last line's newline), is its lines. Read as it is, the paste is one line: its last 8 KB
+# read as what a hung run printed last, and any error word in it as the error of a healthy run.
+MIN_WHOLE_NEWLINES = 4
+_ENDS_ESCAPED = re.compile(r'\\n["\']?\s*$')
+WHOLE_SHARE = 0.8
+MAX_WHOLE_LINES = 64            # a paste of more real lines than this is not one string
 
 
 # vLLM's request logger: the person's prompt ("Received request X: prompt: '...'" to 0.8, "Request X details: prompt:
@@ -139,36 +161,97 @@ _REQUEST_LOG = re.compile(REQUEST_LOG)
 
 
 def unfold_strings(text: str) -> str:
-    """The text with each line that holds an escaped traceback (_ESCAPED_TRACEBACK) unescaped into its lines."""
-    if not any(mark in text for mark in _ESCAPED_MARKS):
+    """The text with each line of escaped text that holds a traceback (_ESCAPED_TRACEBACK) or a log's records
+    (_ESCAPED_RECORD), or that is the whole paste (MIN_WHOLE_NEWLINES), unescaped into its lines."""
+    spans = _escaped_lines(text)
+    if not spans:
         return text
     out: list[str] = []
     done = 0
-    for m in _ESCAPED_TRACEBACK.finditer(text):
-        if m.start() < done:
-            continue                                # a line already unfolded
-        start = text.rfind("\n", 0, m.start()) + 1
-        end = text.find("\n", m.end())
-        end = len(text) if end < 0 else end
-        line = text[start:end]
-        if line.count("\\n") >= MIN_ESCAPED_NEWLINES and not _REQUEST_LOG.search(line):
-            out += [text[done:start], _unescape_text(line)]
-        else:
-            out.append(text[done:end])
+    for start, end in spans:
+        out += [text[done:start], _unescape_text(text[start:end])]
         done = end
-        if len(out) > 2 * MAX_RECORDS:
-            break
-    if not out:
-        return text
     out.append(text[done:])
     return "".join(out)
 
 
+def _escaped_lines(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each line to unfold, in order: the whole paste's line, then one pass over the rest of the text,
+    a line at a time, up to MAX_RECORDS lines."""
+    if "\\n" not in text:             # (JSON records' newlines, unpacked already)
+        return []
+    found = _whole_paste(text)
+    marks = (any(m in text for m in _TRACEBACK_MARKS),
+             len(text) <= MAX_RECORD_SCAN and any(m in text for m in _RECORD_MARKS))
+    rx = _ESCAPED_SEARCH.get(marks)
+    gaps, at = [], 0
+    for start, end in sorted(found.items()):
+        gaps.append((at, start))
+        at = end
+    gaps.append((at, len(text)))
+    for lo, hi in gaps if rx is not None else ():
+        m = rx.search(text, lo, hi)
+        while m is not None and len(found) < MAX_RECORDS:
+            start, end = _line_at(text, m.start(), m.end())
+            records = 0
+            while m is not None:
+                if m.lastgroup in ("tb", "frame"):
+                    if text.count("\\n", start, end) >= MIN_ESCAPED_NEWLINES:
+                        found[start] = end
+                    break
+                records += 1
+                if records == MIN_ESCAPED_RECORDS:
+                    found[start] = end
+                    break
+                m = rx.search(text, m.end(), end)
+            m = rx.search(text, end, hi)
+    return [(s, e) for s, e in sorted(found.items()) if not _REQUEST_LOG.search(text, s, e)]
+
+
+def _whole_paste(text: str) -> dict[int, int]:
+    """{start: end} of the line that is the whole paste in one escaped string (MIN_WHOLE_NEWLINES), if any."""
+    if not _few_lines(text, MAX_WHOLE_LINES):
+        return {}
+    size, start = len(text.strip()), 0
+    for line in text.split("\n"):
+        if len(line) >= WHOLE_SHARE * size and "\\n" in line \
+                and (line.count("\\n") >= MIN_WHOLE_NEWLINES or _ENDS_ESCAPED.search(line[-8:])):
+            return {start: start + len(line)}
+        start += len(line) + 1
+    return {}
+
+
+def _few_lines(text: str, most: int) -> bool:
+    """Whether the text has at most `most` line breaks (found one by one: counting all of 10 MB costs more)."""
+    at = -1
+    for _ in range(most + 1):
+        at = text.find("\n", at + 1)
+        if at < 0:
+            return True
+    return False
+
+
+def _line_at(text: str, start: int, end: int) -> tuple[int, int]:
+    """(start, end) of the line that holds text[start:end]."""
+    line_end = text.find("\n", end)
+    return text.rfind("\n", 0, start) + 1, len(text) if line_end < 0 else line_end
+
+
 def _unescape_text(line: str) -> str:
-    """A line of escaped text, its escapes decoded one by one (a string cut anywhere, quotes and all, decodes)."""
-    def one(m: re.Match) -> str:
-        e = m.group(1)
-        if e[0] == "u" and len(e) == 5:
-            return chr(int(e[1:], 16))
-        return _SIMPLE.get(e, "\\" + e)
-    return _ESCAPE.sub(one, line).replace("\r\n", "\n")
+    """A line of escaped text, its escapes decoded (a string cut anywhere, quotes and all, decodes); an escape JSON
+    does not know ("\\x") is kept as it is. Between escaped backslashes every backslash opens an escape, so each
+    is replaced in one pass of str.replace: a regex with a Python call per escape took most of a second on 10 MB."""
+    parts = line.split("\\\\")
+    for i, part in enumerate(parts):
+        if "\\" not in part:
+            continue
+        for escape, char in _REPLACED:
+            part = part.replace(escape, char)
+        if "\\u" in part:
+            part = _UNICODE.sub(lambda m: chr(int(m.group(1), 16)), part)
+        parts[i] = part
+    return "\\".join(parts).replace("\r\n", "\n")
+
+
+_REPLACED = tuple(("\\" + e, c) for e, c in _SIMPLE.items() if e != "\\")
+_UNICODE = re.compile(r"\\u([0-9a-fA-F]{4})")

@@ -337,7 +337,10 @@ def strip_prefixes(line: str) -> tuple[str | None, str | None, str]:
 # `*...*`, Slack `*bold*`, `` `code` ``). A cheap test of the line's first characters comes first:
 # almost no log line starts that way, and a frame's code is indented deeper than three spaces.
 _FORMAT_LEAD = LazyRe(r"[ \t]{0,3}(?:>|[-+*\u2022][ \t]|\d{1,3}[.)][ \t]|\*|__|`|~~)")
-_QUOTE_OR_LIST = LazyRe(r"[ \t]{0,3}(?:>(?:[ \t]|(?=\S))|[-+*\u2022][ \t]+|\d{1,3}[.)][ \t]+)+")
+# (Python's REPL prompt, ">>> ", is kept: the command typed at it is a line of its own, see _command; an exception
+# line under three quote marks is no command)
+_QUOTE_OR_LIST = LazyRe(r"[ \t]{0,3}(?:(?!>>> (?![A-Za-z_][\w.]*(?:Error|Exception|Warning):))>(?:[ \t]|(?=\S))"
+                        r"|[-+*\u2022][ \t]+|\d{1,3}[.)][ \t]+)+")
 _WRAPPED = LazyRe(r"(\*\*|\*|__|`+|~~)(?=\S)(?P<inner>.+?)(?<=\S)\1[.:;,!?\u3002\uff1a\uff0c]?[ \t]*")
 # A short emphasized label before the line: "**Error:** ValueError: ...", "*Log*: ...".
 _LABEL = LazyRe(r"(\*\*|\*|__)[^*_:\n]{1,30}(?::\1|\1:)[ \t]+(?=\S)")
@@ -604,21 +607,102 @@ def _no_error(exc_type: str | None, level: str | None, text: str) -> bool:
 _LEAK_REPORT = LazyRe(r'^(?:nanobind: (?:leaked \d+ \w+!|this is likely caused by a reference counting issue)'
                       r'|leaked (?:instance|type|function) (?:0x[0-9a-f]+ of type )?")')
 
-# A compiler's diagnostic ("csrc/x.cu:12:10: fatal error: Python.h: No such file or directory"), which a
-# build log prints indented under pip's "[N lines of output]": an error, not a traceback's code; so is
-# CMake's "CMake Error at <file>:<line> (message):".
-_COMPILER_ERROR = LazyRe(r"^[^\s:]{1,400}:\d+(?::\d+)?: (?:fatal )?error: ")
+# A tool's own error line under a bare line that is no error ("error: ...", "FAILED: x.o", "nvcc fatal   : ...")
 _TOOL_ERROR = LazyRe(r"^(?:[\w.+-]{1,40}\s+)?(?:fatal|FAILED|error|ERROR)\s*:\s")
-_SHELL_PROMPT = LazyRe(r"^(?:\([\w.-]+\) )?[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]( |$)")
+# A compiler's own error in a build's output, or its driver's, or the linker's: gcc's and clang's ("csrc/x.cu:12:10:
+# fatal error: cuda_runtime.h: No such file or directory", "g++: fatal error: Killed signal terminated program
+# cc1plus", "c++: internal compiler error: Killed (program cc1plus)"), nvcc's front end ("csrc/x.cu(12): error:
+# identifier ... is undefined") and driver ("nvcc fatal   : Unsupported gpu architecture 'compute_120'", "nvcc error   :
+# 'cicc' died due to signal 9"), ptxas's and the other CUDA tools', MSVC's ("x.cpp(12): fatal error C1083: ..."), the
+# linker's ("/usr/bin/ld: cannot find -lcuda", "collect2: error: ld returned 1 exit status"), CMake's ("CMake Error at
+# <file>:<line> (message):"). A build log prints them indented under pip's "[N lines of output]": an error, not a
+# traceback's code.
+_BUILD_DIAGNOSTIC = LazyRe(
+    r"^(?:(?:[A-Za-z]:)?[^\s:()]{1,400}(?::\d+(?::\d+)?: |\(\d+\): )"
+    r"(?:fatal |catastrophic )?error(?: [A-Z]{1,3}\d{1,5})?: "
+    r"|(?:[\w.+-]{1,60}: )?(?:fatal|internal compiler) error(?: [A-Z]{1,3}\d{1,5})?: "
+    r"|(?:nvcc|ptxas|fatbinary|nvlink|cicc|cudafe\+\+)(?:\.exe)?\s+(?:fatal|error)\s*: "
+    r"|collect2(?:\.exe)?: error: |(?:\S{0,200}/)?ld(?:\.\w+)?: (?:error: |cannot find )"
+    r"|CMake Error\b)")
+# A build step's failure without the compiler's words: ninja's "FAILED: x.o", a bare "error: ..." (setuptools'
+# "error: Microsoft Visual C++ 14.0 or greater is required", rustc's "error: could not compile ..."); not pip's own
+# codes ("error: subprocess-exited-with-error"), setuptools' closing "error: command 'gcc' failed ...", uv's closing
+_BUILD_STEP_FAILED = LazyRe(r"^(?:FAILED: |error(?:\[E\d+\])?: "
+                            r"(?![a-z]+(?:-[a-z]+)+(?:\s|$)|command '|Failed to |No solution found))")
+# A package's build failing, as the installer or the build's runner closes it: pip's ("error: subprocess-exited-with-
+# error", "ERROR: Failed building wheel for vllm", "ERROR: Could not build wheels for ..."), uv's ("Failed to build
+# `flash-attn`", "Call to `setuptools.build_meta.build_wheel` failed"), setuptools' and distutils' ("error: command
+# '/usr/bin/gcc' failed with exit code 1", DistutilsExecError, CompileError), torch's cpp_extension ("Error compiling
+# objects for extension"), ninja's ("ninja: build stopped: subcommand failed.")
+_BUILD_FAILED = LazyRe(r"subprocess-exited-with-error|Failed building wheel for |Failed to build "
+                       r"|Could not build wheels for |error: command '[^'\n]{1,400}' failed|DistutilsExecError|CompileError: "
+                       r"|Error compiling objects for extension|ninja: build stopped|\.build_wheel` failed")
+# What a build's runner raises once the build failed: the exception is the build's closing, not an error of its own
+_BUILD_CLOSING = LazyRe(r"CalledProcessError: |Ninja build failed|Error building extension ")
+
+
+# ninja's own lines: a step's progress ("[12/250] Building CUDA object ...") and its status ("ninja: build stopped: ...")
+_NINJA_STATUS = LazyRe(r"\[\d{1,6}/\d{1,6}\] |ninja: ")
+
+
+def _build_failed(text: str) -> bool:
+    return any(w in text for w in _BUILD_FAILED_WORDS) and _BUILD_FAILED.search(text) is not None
+
+
+_BUILD_FAILED_WORDS = ("build", "subprocess-exited", "command '", "DistutilsExecError", "CompileError", "compiling objects")
+
+
+def build_diagnostic(text: str) -> bool:
+    """Whether a line is a compiler's, its driver's or the linker's own error (_BUILD_DIAGNOSTIC)."""
+    return ("rror" in text or "fatal" in text or "ld" in text) and _BUILD_DIAGNOSTIC.match(text) is not None
+
+
+def build_root(errors: list["Message"]) -> "Message | None":
+    """In a paste that shows a package's build failing (_BUILD_FAILED), the compiler's own error (build_diagnostic), else
+    a build step's failure (_BUILD_STEP_FAILED): pip's closing "Failed building wheel" and the build runner's exception
+    are the consequence of the first one. None where an exception of another kind comes before it (the build never
+    reached the compiler: a setup.py's own ImportError), or where no build failed."""
+    if not any(m.is_error and _build_failed(m.text) for m in errors):
+        return None
+    raised = [m.line_no for m in errors if (m.exc_type or m.inner) and not m.py_warning
+              and m.level not in ("WARNING", "DEBUG") and not _build_failed(m.text)
+              and not _BUILD_CLOSING.search(m.text)]
+    before = min(raised, default=None)
+    for kind in (build_diagnostic, lambda t: _BUILD_STEP_FAILED.match(t) is not None):
+        found = next((m for m in errors if m.is_error and m.level not in ("DEBUG", "INFO", "WARNING")
+                      and not m.exc_type and kind(m.text)), None)
+        if found is not None and (before is None or found.line_no < before):
+            return found
+    return None
+
+
+# The prompt a command is typed at, with the name of the virtualenv or conda env it runs in before it or not ("(venv) ",
+# "(base) "): a shell's ("user@host:~/vllm$", "user@Mac ~ %", "root@abc123:/workspace#", RHEL's "[root@node1 ~]#", a
+# bare "$", zsh themes' "❯" and "➜"), PowerShell's ("PS C:\\Users\\me>"), Python's REPL (">>>") and IPython's
+# ("In [3]:"), each then a space or the line's end; cmd.exe's ("C:\\Users\\me>") runs straight into the command (no
+# character Windows forbids in a path before its ">": a path's "C:\\x\\y.py:12: ..." is no prompt).
+_SHELL_PROMPT = LazyRe(r"^(?:\([\w./~-]{1,80}\) )?(?:(?:[\w.-]+@[\w.-]+[: ][^\n]{0,80}?[#$%]"
+                       r"|\[[\w.-]+@[\w.-]+ [^\]\n]{0,80}\][#$%]|\$|[\u276f\u279c] ?|>>>|In \[\d{1,5}\]:"
+                       r"|PS [A-Za-z]:\\[^\n>]{0,200}>)(?: |$)"
+                       r"|[A-Za-z]:\\[^\n>:*?\"<|]{0,200}>(?=\S))")
+# what may start a prompt: a line that starts otherwise (a space, a quote, a CJK sentence) is not tried
+_PROMPT_LEAD = frozenset("([$>\u276f\u279c_.-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
+def _prompt(body: str) -> int | None:
+    """Where the command starts on a line that opens with a prompt (_SHELL_PROMPT); None for any other line."""
+    if not body or body[0] not in _PROMPT_LEAD:
+        return None
+    m = _SHELL_PROMPT.match(body)
+    return m.end() if m is not None else None
 
 
 def _command(body: str) -> bool:
-    """A command typed at a prompt ("$ pip install -e .", "(venv) user@host:~/vllm$ vllm serve ..."): a line of its
-    own, whose next lines are the program's output, never the command's tail."""
-    if body.startswith("$ "):
-        return len(body) > 2 and not body[2].isspace()
-    m = _SHELL_PROMPT.match(body)
-    return m is not None and m.end() < len(body) and not body[m.end()].isspace()
+    """A command typed at a prompt ("$ pip install -e .", "(venv) user@host:~/vllm$ vllm serve ...", ">>> llm =
+    LLM(...)", "In [3]: ...", "(base) PS C:\\> python x.py"): a line of its own, whose next lines are the program's
+    output, never the command's tail; and never the tail of the message above it."""
+    end = _prompt(body)
+    return end is not None and end < len(body) and not body[end].isspace()
 
 
 # A line that starts a statement of its own, whatever the line above it: a package and its version
@@ -650,14 +734,19 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
     # a bare line that is no error itself (pip's "Building wheels for collected packages: vllm") explains nothing
     # below it: a tool's own error line there starts a message of its own
     quiet = not exc and level is None and not reads_like_error(prev_body)
+    # a message that names no exception (one that does quotes a build's output, "RuntimeError: Error building
+    # extension 'x': [1/4] ... FAILED: ..."), and one that is a build step's or the compiler's own error
+    plain = not exc and not (("Error: " in prev_body or "Exception: " in prev_body)
+                             and _LATER_EXCEPTION.search(prev_body) is not None)
+    compiled = plain and (build_diagnostic(prev_body) or _BUILD_STEP_FAILED.match(prev_body) is not None)
     while j < len(lines) and len(parts) < MAX_CONTINUATION:
         p, lv, rest = _peel(lines[j])
         body = rest.strip()
         headed = lv is not None
         # (CMake's diagnostics and its "-- " status lines, indented under pip's output, are records of their own)
-        if _stops(body) or _is_prose(body) or body.startswith(("![", "# ", "## ", "$ ", "raise ", "Exception in ", "Error in ",
+        if _stops(body) or _is_prose(body) or body.startswith(("![", "# ", "## ", "raise ", "Exception in ", "Error in ",
                                             "CMake Error", "CMake Warning", "-- ")) \
-                or _SHELL_PROMPT.match(body) or _DATED.match(lines[j]) \
+                or _prompt(body) is not None or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) or gpu_report(body) \
                 or _py_warning(body) or _EXITED.match(body) or _RUST_PANIC.match(body) or _ARGPARSE_ERROR.match(body) \
                 or _NEW_STATEMENT.match(body) or (p is not None and p != proc):
@@ -669,6 +758,10 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
             break
         if quiet and not headed and _TOOL_ERROR.match(body):
             break       # pip's "error: subprocess-exited-with-error", ninja's "FAILED: x.o", "nvcc fatal   : ..."
+        if plain and not headed and (build_diagnostic(body) or (compiled and _NINJA_STATUS.match(body))):
+            break       # the compiler's own error under ninja's "FAILED: x.o" and its command: a message of its own, and
+            #             ninja's next step or last word ("ninja: build stopped: ...") no part of the compiler's (an
+            #             exception's message keeps them: torch's "Error building extension" quotes ninja's output)
         if body.startswith("For further information visit"):
             j += 1
             continue
@@ -833,8 +926,7 @@ def messages(text: str) -> list[Message]:
             if later and body.startswith("raise "):      # "raise ValueError(...) ValueError: ..." in one line
                 body = body[later.start():]
                 m = EXCEPTION_LINE.match(body)
-            elif _source_line(lines, i, rest, body) and not _COMPILER_ERROR.match(body) \
-                    and not body.startswith("CMake Error"):
+            elif _source_line(lines, i, rest, body) and not build_diagnostic(body):
                 continue
         exc_type = m.group("type") if m else None
         header = raw[: len(raw) - len(rest.lstrip())]

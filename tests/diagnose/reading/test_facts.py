@@ -104,6 +104,14 @@ def test_the_dump_of_a_crashed_request_is_not_another_engine_start():
     assert facts.run_starts(text) == [1, 4]
 
 
+def test_user_args_from_a_call_typed_at_python_s_repl_or_ipython_over_several_lines():
+    from bot.diagnose.reading.facts import user_args
+    want = {"model": "m/x", "max_model_len": 4096}
+    assert user_args('>>> llm = LLM(\n...     model="m/x",\n...     max_model_len=4096,\n... )\n') == want
+    assert user_args('In [3]: llm = LLM(model="m/x",\n   ...:           max_model_len=4096)\n') == want
+    assert user_args("(venv) $ vllm serve m/x --max-model-len 4096\n") == want
+
+
 def test_user_args_from_a_pasted_call_when_vllm_printed_none():
     from bot.diagnose.reading.facts import user_args
     assert user_args("llm = LLM(model='m/x', tensor_parallel_size=4, dtype=DTYPE)\n") == \

@@ -209,3 +209,69 @@ def test_a_paste_of_nothing_but_full_lines_is_rejoined_in_bounded_lines():
     lines = logtext.clean(text).text.split("\n")
     assert max(map(len, lines)) <= logtext.MAX_REJOINED + 200
     assert sum(map(len, lines)) == 200 * 20000
+
+
+def _fixture(rel: str) -> str:
+    from pathlib import Path
+
+    from bot.learn.fixtures import read
+    return read(Path(__file__).parents[2] / "fixtures/logs" / rel).data.decode()
+
+
+def test_a_whole_log_pasted_as_one_json_string_reads_as_its_lines():
+    # json.dumps of a log, or a log copied out of a JSON field: read as one line, a healthy run's last 8 KB read as
+    # what a hung run printed last (graph capture) and the NVIDIA image's banner as the container's error
+    import json
+
+    from bot.diagnose import diagnose
+    for rel in ("_negative/h100-healthy-expandable-segments-sleep-mode.log", "_negative/h100-healthy-cpu-offload-huge.log",
+                "_negative/nvdocker1548-banner-with-gpus-all-wsl.log"):
+        log = _fixture(rel)
+        string = json.dumps(log)[1:-1]
+        assert "\n" not in string
+        assert logtext.clean(string).text == logtext.clean(log).text
+        assert diagnose(string).diagnoses == []
+    # a short one: a file's text ends in its last line's escaped newline
+    log = "$ vllm serve m --foo 1\nvllm: error: unrecognized arguments: --foo 1\n"
+    assert logtext.clean(json.dumps(log)[1:-1]).text == log
+    # a line that only quotes an escaped newline or two is left as it is
+    for raw in ("ValueError: stop=['\\n'] is not allowed", "INFO x: text='a\\nb' done\nINFO next line\n"):
+        assert logtext.clean(raw).text == raw
+
+
+def test_a_log_s_records_in_an_escaped_string_within_a_paste_are_unfolded():
+    records = ("INFO 12-06 17:58:35 [loader.py:1] Loading weights took 1.0 seconds\\n"
+               "(EngineCore pid=1) INFO 12-06 17:58:36 [gpu.py:2] Capturing CUDA graphs\\n"
+               "(EngineCore pid=1) INFO 12-06 17:58:40 [gpu.py:3] Graph capturing finished\\n")
+    raw = "The job's output field:\n" + '"output": "' + records + '",\n' + "more\n" + "x" * 2000 + "\n"
+    text = logtext.clean(raw).text
+    assert "\n(EngineCore pid=1) INFO 12-06 17:58:36 [gpu.py:2] Capturing CUDA graphs\n" in text
+    # one record head after an escaped newline is no log (a message quoting a line)
+    one = "ValueError: bad line 'x\\nINFO 12-06 17:58:35 [a.py:1] y'\nnext\n" + "x" * 2000 + "\n"
+    assert logtext.clean(one).text == one
+
+
+def test_an_escaped_traceback_whose_frames_carry_a_prefix_is_unfolded():
+    # torch elastic's "[rank0]: " before every line: the frames do not start the escaped lines, the opening does
+    raw = ('[rank0]: Traceback (most recent call last):\\n[rank0]:   File \\"/x/hub.py\\", line 470, in f\\n'
+           '[rank0]:     g()\\n[rank0]: ValueError: bad\\n"\nnext line\n' + "x" * 2000 + "\n")
+    text = logtext.clean(raw).text
+    assert '\n[rank0]:   File "/x/hub.py", line 470, in f\n' in text and "\n[rank0]: ValueError: bad\n" in text
+
+
+def test_escapes_decode_as_json_does_and_unknown_ones_stay():
+    from bot.diagnose.reading.jsonlog import _unescape_text
+    assert _unescape_text('a\\nb\\t\\"c\\" C:\\\\Users\\\\me \\\\n \\x41 \\u00e9 \\u12') == \
+        'a\nb\t"c" C:\\Users\\me \\n \\x41 \u00e9 \\u12'
+    assert _unescape_text("a\\r\\nb\\\\\\nc") == "a\nb\\\nc"
+
+
+def test_a_paste_of_millions_of_escaped_newlines_is_read_in_one_pass():
+    import time
+    # each search for an escaped log stops at every escaped newline: a text of millions of them and no mark of a
+    # traceback or a log's records is not searched; one that is a whole escaped string is unfolded once
+    for paste, lines in (("a\\nb\\nc\n" * 1_300_000, 1_300_000), ("a\\n" * 3_400_000, 3_400_000)):
+        t = time.perf_counter()
+        text = logtext.clean(paste).text
+        assert time.perf_counter() - t < 2.0
+        assert text.count("\n") == lines

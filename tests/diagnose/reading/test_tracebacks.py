@@ -797,3 +797,30 @@ def test_a_prompt_the_request_logger_printed_is_the_users_words_not_the_runs_err
     real = diagnose(head + "INFO 05-01 10:00:05 logger.py:37] Received request chat-1: prompt: 'hi', params: "
                     "SamplingParams(n=1)\n" + oom + "\n").best
     assert real is not None and real.rule_id == "cuda-oom"
+
+
+PROMPTED = ("(venv) $ vllm serve m --max-model-len 40000", "$ python x.py", "(base) PS C:\\> python x.py",
+            "root@abc123:/workspace# vllm serve m", ">>> from vllm import LLM", 'In [3]: llm = LLM(model="m")',
+            "[root@node1 ~]# vllm serve m", "C:\\Users\\me>python x.py", "(vllm) user@host:~/vllm$ vllm serve m",
+            "> >>> llm = LLM(model='m')", "❯ uv pip install vllm", "➜  vllm git:(main) vllm serve m")
+
+
+def test_a_command_typed_at_any_prompt_is_a_line_of_its_own():
+    # a shell's prompt with a virtualenv's or conda env's name before it, a container's root prompt, RHEL's,
+    # PowerShell's and cmd.exe's, Python's REPL (quoted in Markdown or not) and IPython's
+    out = "the engine cannot allocate the KV cache blocks"
+    for cmd in PROMPTED:
+        assert tracebacks._command(tracebacks.strip_prefixes(cmd)[2]), cmd
+        # the program's output under it is a message of its own, not the command's tail
+        assert texts(f"{cmd}\n{out}\n") == [out], cmd
+        # nor is the command the tail of the message above it
+        assert texts(f"{out}\n{cmd}\n") == [out], cmd
+
+
+def test_lines_that_start_like_a_prompt_and_are_none_are_not_commands():
+    for line in ("$HOME/.cache/huggingface is not writable", "$  two spaces", "> quoted text", ">>>x", "In [3]:",
+                 "C:\\x\\y.py:12: error: a > b", "admin@x: 5%done", "(EngineCore_DP0 pid=1) INFO 12-06 10:00:00 [a.py:1] x",
+                 "PS: the server exits", "In the log: x"):
+        assert not tracebacks._command(tracebacks.strip_prefixes(line)[2]), line
+    # an exception under three Markdown quote marks is still the exception, not a line typed at the REPL
+    assert texts(">>> ValueError: deeply quoted\n") == ["ValueError: deeply quoted"]
