@@ -432,6 +432,8 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
     if settings:
         out["settings"] = "\n".join(in_form(line, facts.get("invocation")) for line in settings)
         out["settings_release"] = described
+        if _BOUNDED.search(out["settings"]):
+            out["settings_bounded"] = "yes"
         said = direction.way(idx, w, described, lang, config_arg(idx, described), captures,
                              facts.get("engine_args"), facts.get("invocation"))
         if said:
@@ -449,6 +451,12 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
         out["message_knobs"] = named
     out.update(install_values(idx, site, w, captures))
     return out
+
+
+# A settings line that lists what the setting may be (a range, its choices, the names a registry
+# has, the values a check accepts, the sizes that divide): "within the range and choices listed
+# above" is said only where one is listed; a bare `--speculative-config` line lists none.
+_BOUNDED = re.compile(r"\b(?:range|one of|accepts a value|registers \d+|divisible by)\b|范围|可选|检查接受|注册了|整除")
 
 
 def config_arg(idx, release: str | None):
