@@ -214,7 +214,7 @@ def switches(idx, w: dict, release: str | None, lang: str, config_arg, captures:
                 return None
             ways.append(_turned(arg, value, invocation, t))
             continue
-        said = _presence(idx, term, value, function, file, release, invocation, config_arg, t)
+        said = _presence(idx, term, value, function, file, release, invocation, config_arg, t, asserted)
         if said is None:
             said = _equality(idx, term, value, function, file, release, invocation, config_arg, t)
         if said is None:
@@ -267,18 +267,31 @@ def _shown(knob) -> str:
     return knob[1] if not isinstance(knob[1], tuple) else f"the request's `{knob[1][1]}`"
 
 
-def _presence(idx, term, value: bool, function, file, release, invocation, config_arg, t) -> str | None:
+# ModelConfig's fields vLLM fills from the checkpoint where the flag is not given: whether one is None
+# after that says what the checkpoint has, not whether the user passed the flag ("Model quantization
+# method is not specified in the config": `--quantization` alone does not quantize a checkpoint)
+_FILLED_FROM_MODEL = frozenset({"quantization", "max_model_len", "tokenizer", "hf_config_path", "served_model_name",
+                                "tokenizer_revision", "code_revision", "revision"})
+
+
+def _presence(idx, term, value: bool, function, file, release, invocation, config_arg, t,
+              asserted: bool = False) -> str | None:
     """`x is None` / `x is not None` of a setting: the way is to leave it out or to set it. None when
     the term is no such test, "" when it is one of no setting the index knows."""
     if not (isinstance(term, ast.Compare) and len(term.ops) == 1 and isinstance(term.ops[0], (ast.Is, ast.IsNot))
             and isinstance(term.comparators[0], ast.Constant) and term.comparators[0].value is None):
         return None
+    if _last(term.left) in _FILLED_FROM_MODEL:
+        return ""
     found = _knob(idx, term.left, function, file, release, invocation, config_arg)
     if found is None or found[0] is None:
         return ""
     must_be_set = isinstance(term.ops[0], ast.IsNot) == value
     arg = found[0]
     if must_be_set:
+        if asserted:
+            return ""       # `assert self.max_num_seqs is not None` ("must be set by this point"): vLLM fills
+                            # it from its defaults before; the user's flag is not what went missing
         return t["set"].format(flag=_shown(found))
     if invocation == "llm" and arg.keyword or not arg.flag:
         return t["off"].format(flag=f"`{arg.name}`", form=t["form"].format(x=f"LLM({arg.name}=None)"))

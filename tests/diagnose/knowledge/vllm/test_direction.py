@@ -193,3 +193,17 @@ def test_sizes_that_must_divide_get_a_multiple_and_a_divisor_with_the_messages_n
     # a number of vLLM's own the message does not show (`rank`): no way, rather than "a divisor of `rank`"
     assert _way("assert rank % parallel_config.tensor_parallel_size == 0", "Worker.f", "vllm/worker/worker.py",
                 release="0.34.0") is None
+
+
+def test_a_value_vllm_fills_is_no_flag_to_set():
+    # SchedulerConfig (0.34.0): "max_num_seqs must be set by this point" (`assert ... is not None`): vLLM's
+    # own defaults fill it first; "`--max-num-seqs` is set" would send the user after the wrong thing
+    assert _way("assert self.max_num_seqs is not None", "SchedulerConfig.__post_init__", "vllm/config/scheduler.py",
+                release="0.34.0") is None
+    # get_quant_config (0.34.0): "Model quantization method is not specified in the config.": the
+    # checkpoint's own quantization, which `--quantization` alone does not give
+    assert _way("model_config.quantization is None", "get_quant_config",
+                "vllm/model_executor/model_loader/weight_utils.py", release="0.34.0") is None
+    # a flag the user passed and the check wants gone is still left out
+    assert _way("engine_args.data_parallel_rank is not None", "run_headless", "vllm/entrypoints/cli/serve.py",
+                release="0.34.0") == "The check lets it through if `--data-parallel-rank` is left out."
