@@ -639,3 +639,15 @@ def test_a_check_of_another_release_is_told_as_that_releases():
     assert d.rule_id == "vllm-check-failed"
     assert "(not your release): vLLM raises this when" in d.cause
     assert "\nvLLM raises this when" not in d.cause
+
+
+def test_a_name_no_release_has_is_not_sent_to_another_release():
+    # Platform.validate_environ (0.17.1 … 0.34.0): "Unknown vLLM environment variable detected: {env}"
+    # with a misspelt name: "install a vLLM release that has it" was false, no release has it
+    from bot.diagnose import diagnose
+    paste = ("INFO 12-05 10:00:00 [api_server.py:1] vLLM API server version 0.34.0\n"
+             "Traceback (most recent call last):\n  File \"/app/serve.py\", line 3, in <module>\n    main()\n"
+             "ValueError: Unknown vLLM environment variable detected: VLLM_ATTENTON_BACKEND\n")
+    d = diagnose(paste).diagnoses[0]
+    assert d.rule_id == "vllm-name-unknown" and "No vLLM release" in d.cause
+    assert "install a vLLM release that has it" not in d.fix and "correct its spelling" in d.fix
