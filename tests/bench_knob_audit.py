@@ -31,6 +31,9 @@ SOURCE_RULES = ("vllm-check-failed", "vllm-config-invalid", "vllm-name-unknown",
 COMMON = re.compile(r"is not available|not installed|please install|out of vocab|vocab|token id|"
                     r"exceeds the (?:model|maximum)", re.I)
 ROOT = Path(__file__).resolve().parents[1]
+# a fix that says which way: direction.py's sentences; one that says to install a package (missing.py)
+WAYS = ("The check accepts `", "The check lets it through if ", "检查接受 `", "检查就会通过")
+INSTALL = ("2. Install it in the environment", "2. Upgrade it in the environment", "2. Install the package that provides")
 
 
 def paste(site) -> str:
@@ -68,14 +71,17 @@ def main() -> None:
     family, knob = count(items, "-v" in sys.argv)
     print(f"sample {len(items)}: answered from vLLM's source {family}, naming a knob {knob}")
     if "--all" in sys.argv:
-        answered = none = 0
+        answered = none = way = install = 0
         for site in idx.sites:
             if site.user_facing:
                 found = diagnose(paste(site)).diagnoses
                 if found and found[0].rule_id == "vllm-check-failed":
                     answered += 1
                     none += NO_KNOB in found[0].fix
+                    way += any(w in found[0].fix for w in WAYS)
+                    install += any(w in found[0].fix for w in INSTALL)
         print(f"every user-facing site: vllm-check-failed {answered}, of them told no knob {none}")
+        print(f"  told which way to move a knob {way}, told to install a package {install}")
 
 
 if __name__ == "__main__":

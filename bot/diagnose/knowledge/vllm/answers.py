@@ -432,6 +432,8 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
     if settings:
         out["settings"] = "\n".join(in_form(line, facts.get("invocation")) for line in settings)
         out["settings_release"] = described
+        if _BOUNDED.search(out["settings"]):
+            out["settings_bounded"] = "yes"
         said = direction.way(idx, w, described, lang, config_arg(idx, described), captures,
                              facts.get("engine_args"), facts.get("invocation"))
         if said:
@@ -449,6 +451,12 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
         out["message_knobs"] = named
     out.update(install_values(idx, site, w, captures))
     return out
+
+
+# A settings line that lists what the setting may be (a range, its choices, the names a registry
+# has, the values a check accepts, the sizes that divide): "within the range and choices listed
+# above" is said only where one is listed; a bare `--speculative-config` line lists none.
+_BOUNDED = re.compile(r"\b(?:range|one of|accepts a value|registers \d+|divisible by)\b|范围|可选|检查接受|注册了|整除")
 
 
 def config_arg(idx, release: str | None):
@@ -848,7 +856,20 @@ def _optional_package(idx, hit: Hit, facts: dict, lang: str) -> dict:
         arg = idx.arg(setting, release) if setting else None
         given = (facts.get("engine_args") or {}).get(setting) if setting else None
         module = label.split("`")[1] if "`" in label else None
-        if arg is not None and given not in (None, "", module) and module and str(given).lower() not in module:
+        flat = re.sub(r"[^a-z0-9]", "", str(given or "").lower())
+        # a value of one word (`gptq`), not a config object's repr (`KVTransferConfig(kv_connector=...)`)
+        scalar = re.fullmatch(r"[\w.\-]+", str(given or "")) is not None
+        if arg is not None and flat and scalar and any(flat in re.sub(r"[^a-z0-9]", "", n.lower()) or
+                                            re.sub(r"[^a-z0-9]", "", n.lower()) in flat
+                                            for n in (info["package"], sites[0].pip_name or "") if n):
+            # the user's own value is what needs the package (`--load-format fastsafetensors`, whose
+            # iterator lives in weight_utils): it is the feature, not a module vLLM imported instead
+            label = f"{label.split('`')[0].rstrip()} `{given}`"
+            module = str(given)
+            out["feature"] = label
+        if arg is not None and given not in (None, "", module) and module and scalar \
+                and re.sub(r"[^a-z0-9]", "", module.lower()) not in flat \
+                and flat not in re.sub(r"[^a-z0-9]", "", module.lower()):
             # the module that imported it is not the one the user chose (auto_awq imported while
             # vLLM loaded every quantization method; the user set gptq): say both, and do not
             # suggest choosing another value, which would not avoid the import
@@ -867,9 +888,11 @@ def _feature(path: list[str]) -> tuple[str, str | None] | None:
     for module in reversed(path):
         parts = module.split(".")
         for marker, label, setting in _FEATURES:
-            if marker in parts[:-1] or (marker == parts[-1] and marker != "models"):
-                name = parts[-1] if parts[-1] != marker else ""
-                return (f"{label} `{name}`" if name else label), setting
+            if marker in parts[:-1]:
+                return f"{label} `{parts[-1]}`", setting
+            # a feature's package itself (`vllm.model_executor.layers.quantization`, loading every
+            # method): no method of the user's is named, and "for the quantization method" would
+            # pin an import chain vLLM walks on every start (pyzmq's) on a feature; look further out
     return None
 
 

@@ -17,7 +17,7 @@ import re
 
 from .conditions import _AMBIGUOUS, _FLIP, _NEGATE
 from .conditions import _parse as parse_condition
-from .reads import find
+from .reads import CHECKPOINT, MODEL, find
 
 # the comparisons a knob's move can satisfy (conditions.py's _NEGATE negates these and every other)
 _ORDERING = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
@@ -28,13 +28,20 @@ _L = {
     "en": {"accepts": "The check accepts `{code}`: {ways}.", "or": ", or ",
            "passes": "The check lets it through if {ways}.", "you": "you ", "on": "{flag} is on{form}",
            "off": "{flag} is off{form}", "leave_out": "`{flag}` is left out", "form": " (`{x}`)",
-           "field": "the request's `{name}`",
+           "field": "the request's `{name}`", "set": "{flag} is set", "set_to": "you set {flag} to `{value}`",
+           "set_one": "you set {flag} to one of {values}", "set_other": "you set {flag} to another value than `{value}`",
+           "env_on": "`{name}=1` is set", "env_off": "`{name}` is unset (or `0`)",
+           "multiple": "you set {flag} to a multiple of {value}", "divisor": "you set {flag} to a divisor of {value}",
+           "sizes": " ({sizes})",
            "raise": "raise {knob}", "lower": "lower {knob}",
            ast.GtE: " to at least `{value}`", ast.Gt: " to more than `{value}`",
            ast.LtE: " to at most `{value}`", ast.Lt: " to less than `{value}`"},
     "zh": {"accepts": "检查接受 `{code}`：{ways}。", "or": "，或者",
            "passes": "{ways}，检查就会通过。", "you": "", "on": "打开 {flag}{form}", "off": "关闭 {flag}{form}",
            "leave_out": "去掉 `{flag}`", "field": "请求里的 `{name}`", "form": "（`{x}`）",
+           "set": "设置 {flag}", "set_to": "把 {flag} 设为 `{value}`", "set_one": "把 {flag} 设为 {values} 之一",
+           "set_other": "把 {flag} 设为 `{value}` 以外的值", "env_on": "设置 `{name}=1`", "env_off": "不设置 `{name}`（或设为 `0`）",
+           "multiple": "把 {flag} 设为 {value} 的倍数", "divisor": "把 {flag} 设为 {value} 的约数", "sizes": "（{sizes}）",
            "raise": "把 {knob} 调高", "lower": "把 {knob} 调低",
            ast.GtE: "到至少 `{value}`", ast.Gt: "到大于 `{value}`",
            ast.LtE: "到至多 `{value}`", ast.Lt: "到小于 `{value}`"},
@@ -193,11 +200,30 @@ def switches(idx, w: dict, release: str | None, lang: str, config_arg, captures:
         value = want
         while isinstance(term, ast.UnaryOp) and isinstance(term.op, ast.Not):
             term, value = term.operand, not value
+        if _fixed(term, function, file):
+            continue                         # the platform's or the model's own: no setting moves it
+        env = _env(idx, term, release)
+        if env is not None:
+            if env.type != "bool":
+                return None
+            ways.append(t["env_on" if value else "env_off"].format(name=env.name))
+            continue
         if isinstance(term, (ast.Name, ast.Attribute)):
             arg = _switch(idx, term, function, file, release, invocation, config_arg)
             if arg is None:
                 return None
             ways.append(_turned(arg, value, invocation, t))
+            continue
+        said = _presence(idx, term, value, function, file, release, invocation, config_arg, t, asserted)
+        if said is None:
+            said = _equality(idx, term, value, function, file, release, invocation, config_arg, t)
+        if said is None:
+            said = _divides(idx, term, value, function, file, release, invocation, config_arg, captures or {},
+                            given or {}, t)
+        if said is not None:
+            if not said:
+                return None
+            ways.append(said)
             continue
         compared = _one_comparison(term)
         if compared is None:
@@ -209,6 +235,143 @@ def switches(idx, w: dict, release: str | None, lang: str, config_arg, captures:
             return None
         ways += [t["you"] + m for m in moves]
     return t["passes"].format(ways=t["or"].join(dict.fromkeys(ways))) if ways else None
+
+
+# a test of the platform vLLM runs on (`current_platform.is_cuda_alike()`, `is_rocm()`): no setting
+_PLATFORM = re.compile(r"^(?:[\w.]+\.)?(?:current_platform\.\w+|is_cuda_alike|is_cuda|is_rocm|is_cpu|is_tpu|is_xpu|"
+                       r"has_device_capability|is_device_capability\w*)\(")
+
+
+def _fixed(term: ast.expr, function: str | None, file: str | None) -> bool:
+    """A term no setting of the user's moves: the platform's test, or what reads.py says is the model's
+    (`model_config.is_moe`). Where any one term may change, the others are the ways."""
+    while isinstance(term, ast.UnaryOp) and isinstance(term.op, ast.Not):
+        term = term.operand
+    if isinstance(term, ast.Call) and _PLATFORM.match(ast.unparse(term)):
+        return True
+    if isinstance(term, (ast.Name, ast.Attribute)):
+        rows = find(ast.unparse(term), [], function, file)
+        return bool(rows) and all(set(f.knobs) <= {MODEL, CHECKPOINT} for f in rows)
+    return False
+
+
+def _env(idx, node: ast.expr, release: str | None):
+    """The vLLM variable a term reads as `envs.VLLM_X` (its EnvInfo), or None."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "envs" \
+            and node.attr.startswith("VLLM_") and release:
+        return idx.env(node.attr, release)
+    return None
+
+
+def _shown(knob) -> str:
+    return knob[1] if not isinstance(knob[1], tuple) else f"the request's `{knob[1][1]}`"
+
+
+# ModelConfig's fields vLLM fills from the checkpoint where the flag is not given: whether one is None
+# after that says what the checkpoint has, not whether the user passed the flag ("Model quantization
+# method is not specified in the config": `--quantization` alone does not quantize a checkpoint)
+_FILLED_FROM_MODEL = frozenset({"quantization", "max_model_len", "tokenizer", "hf_config_path", "served_model_name",
+                                "tokenizer_revision", "code_revision", "revision"})
+
+
+def _presence(idx, term, value: bool, function, file, release, invocation, config_arg, t,
+              asserted: bool = False) -> str | None:
+    """`x is None` / `x is not None` of a setting: the way is to leave it out or to set it. None when
+    the term is no such test, "" when it is one of no setting the index knows."""
+    if not (isinstance(term, ast.Compare) and len(term.ops) == 1 and isinstance(term.ops[0], (ast.Is, ast.IsNot))
+            and isinstance(term.comparators[0], ast.Constant) and term.comparators[0].value is None):
+        return None
+    if _last(term.left) in _FILLED_FROM_MODEL:
+        return ""
+    found = _knob(idx, term.left, function, file, release, invocation, config_arg)
+    if found is None or found[0] is None:
+        return ""
+    must_be_set = isinstance(term.ops[0], ast.IsNot) == value
+    arg = found[0]
+    if must_be_set:
+        if asserted:
+            return ""       # `assert self.max_num_seqs is not None` ("must be set by this point"): vLLM fills
+                            # it from its defaults before; the user's flag is not what went missing
+        return t["set"].format(flag=_shown(found))
+    if invocation == "llm" and arg.keyword or not arg.flag:
+        return t["off"].format(flag=f"`{arg.name}`", form=t["form"].format(x=f"LLM({arg.name}=None)"))
+    return t["leave_out"].format(flag=arg.flag)
+
+
+def _strings(node: ast.expr) -> list[str] | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and node.elts and \
+            all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts):
+        return [e.value for e in node.elts]
+    return None
+
+
+def _equality(idx, term, value: bool, function, file, release, invocation, config_arg, t) -> str | None:
+    """`x != 'ag_rs'`, `x not in ('a', 'b')` of a setting against the check's own strings: the value to
+    set it to. None when the term is no such test, "" when the side is no setting the index knows."""
+    if not (isinstance(term, ast.Compare) and len(term.ops) == 1
+            and isinstance(term.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn))):
+        return None
+    consts = _strings(term.comparators[0])
+    if consts is None:
+        return None
+    equal = isinstance(term.ops[0], (ast.Eq, ast.In)) == value      # whether it must be one of them
+    env = _env(idx, term.left, release)
+    if env is not None:
+        if equal and len(consts) == 1:
+            return t["set_to"].format(flag=f"`{env.name}`", value=consts[0])
+        return ""
+    found = _knob(idx, term.left, function, file, release, invocation, config_arg)
+    if found is None or (found[0] is None and not isinstance(found[1], tuple)):
+        return ""
+    flag = _shown(found)
+    if found[0] is not None and found[0].choices and not set(consts) <= {str(c) for c in found[0].choices}:
+        return ""          # the check's strings are not the argument's own values: another name's test
+    if equal:
+        if len(consts) == 1:
+            return t["set_to"].format(flag=flag, value=consts[0])
+        return t["set_one"].format(flag=flag, values=", ".join(f"`{c}`" for c in consts))
+    return t["set_other"].format(flag=flag, value=consts[0]) if len(consts) == 1 else ""
+
+
+def _divides(idx, term, value: bool, function, file, release, invocation, config_arg, captures: dict,
+             given: dict, t) -> str | None:
+    """`tp % dcp != 0` of settings' own values: a multiple for the dividend, a divisor for the divisor,
+    with the message's numbers. None when the term is no such test, "" when it is one no setting's
+    move mends (or one that wants the sizes not to divide)."""
+    if not (isinstance(term, ast.Compare) and len(term.ops) == 1 and isinstance(term.ops[0], (ast.Eq, ast.NotEq))
+            and isinstance(term.left, ast.BinOp) and isinstance(term.left.op, ast.Mod)
+            and isinstance(term.comparators[0], ast.Constant) and term.comparators[0].value == 0):
+        return None
+    if isinstance(term.ops[0], ast.Eq) != value:
+        return ""                                           # the check wants them not to divide
+    sides = (term.left.left, term.left.right)
+    knobs = [_knob(idx, side, function, file, release, invocation, config_arg) for side in sides]
+    values = [_value(side, knob, captures, given) for side, knob in zip(sides, knobs)]
+    ways = []
+    for i, knob in enumerate(knobs):
+        if knob is None or knob[0] is None:
+            continue
+        n, partner = values[1 - i], knobs[1 - i]
+        if n is None and not (partner and partner[0] is not None):
+            continue        # `rank % tp`, `num_tokens % tp`: a number of vLLM's own the message does not show
+        other = f"`{n}`" if n is not None else partner[1]
+        if i == 0:
+            ways.append(t["multiple"].format(flag=knob[1], value=other))
+            continue
+        divisors = _divisors(int(n)) if n and re.fullmatch(r"\d+", n) and 0 < int(n) <= 1 << 30 else []
+        divisors = [d for d in divisors if _fits(knob[0], str(d), True) and _fits(knob[0], str(d), False)]
+        if n is not None and not divisors:
+            continue
+        shown = ", ".join(f"`{d}`" for d in divisors[:12]) + (" …" if len(divisors) > 12 else "")
+        ways.append(t["divisor"].format(flag=knob[1], value=other) + (t["sizes"].format(sizes=shown) if divisors else ""))
+    return t["or"].join(ways) if ways else ""
+
+
+def _divisors(n: int) -> list[int]:
+    small = [d for d in range(1, int(n ** 0.5) + 1) if n % d == 0]
+    return sorted(set(small + [n // d for d in small]))
 
 
 def _one_comparison(node: ast.expr) -> tuple[ast.expr, type, ast.expr] | None:

