@@ -2813,7 +2813,9 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
         runner = next((name for name, markers in _FOREIGN_RUNNERS if present(markers)), None)
         if runner:
             return runner, False
-        sign = None if present(_ROLLOUT_TRAINERS) else program_sign(text)
+        # (a Rust program's own panic is another program's even in a Ray job's log: no crate of vLLM's stack, no
+        # Python process hosting it)
+        sign = _rust_program(text) if present(_ROLLOUT_TRAINERS) else program_sign(text)
         if sign:
             return sign, False
     program = loader_program(text) if "error while loading shared" in low else None

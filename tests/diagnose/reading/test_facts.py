@@ -796,6 +796,11 @@ def test_the_runtimes_of_other_languages_show_their_program():
     harmony = "thread '<unnamed>' panicked at src/encoding.rs:812:21:\nindex out of bounds\n"
     assert facts.foreign_context(harmony)[0] is None
     assert "Rust program" in facts.foreign_context(harmony.replace("<unnamed>", "main"))[0]
+    # ... in a Ray job's log too (its tags would let a training job host vLLM), the stack's crates still the stack's
+    def ray(t):
+        return "".join(f"(raylet) {line}\n" for line in t.splitlines())
+    assert "Rust program" in facts.foreign_context(ray(rust))[0]
+    assert facts.foreign_context(ray(tokenizers))[0] is None
     # Lua's traceback (szagoruyko/cifar.torch#14)
     lua = ("luajit: nn/utils.lua:11: cuda runtime error (2) : out of memory at THCStorage.cu:41\n"
            "stack traceback:\n    [C]: in function 'resize'\n")
