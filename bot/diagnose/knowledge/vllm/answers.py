@@ -16,7 +16,7 @@ from bot.base.nearest import nearest, nearest_few
 
 from . import conditions, direction, knobs, load_index, missing, reads
 from .families import Hit, place
-from .releases import runs
+from .releases import runs, version_key
 
 MAX_SETTINGS = 5
 HELP_CHARS = 220
@@ -401,7 +401,10 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
     """Where vLLM raises the message, which releases print it, what it checked, the settings named."""
     version = facts.get("vllm_version")
     release = idx.nearest_release(str(version)) if version else None
-    w, matched = place(site, release, facts.get("vllm_frames"))
+    # a release older than every indexed one (vLLM 0.4 against an index from 0.5.0): the oldest
+    # release that prints it describes it best, not the newest
+    older = bool(version) and release is None and version_key(str(version)) is not None
+    w, matched = place(site, str(version) if older else release, facts.get("vllm_frames"))
     in_release = release is not None and w["release"] == release
     # the settings as the log's own release defines them (every release's names are indexed)
     described = (idx.nearest_version(str(version)) or release) if in_release else w["release"]
@@ -415,6 +418,9 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
         out["version_note"] = _L[lang]["frames_version"].format(releases=runs(matched, idx.releases), release=w["release"])
     elif not version:
         out["version_note"] = _L[lang]["unknown_version"].format(release=w["release"])
+    elif older:
+        out["version_older"] = "yes"
+        out["indexed_first"] = idx.releases[0]
     elif not in_release:
         out["version_outside"] = "yes"
     cond = w.get("condition")

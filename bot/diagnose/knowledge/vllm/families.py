@@ -512,6 +512,14 @@ def place(site, version: str | None, frames=()) -> tuple[dict, list[str]]:
     matched = [] if version else frame_releases(every, frames)
     if matched:
         rows = [w for w in every if w["release"] == matched[-1]]
+    if version and not rows and every and version_key(version) is not None:
+        # the log's release does not print it (an older one, vLLM 0.4 before the index's 0.5.0, or
+        # one of a gap): the release that does nearest to it, the newest not newer, else the oldest
+        key = version_key(version)
+        rels = [r for r in dict.fromkeys(w["release"] for w in every) if version_key(r) is not None]
+        before = [r for r in rels if version_key(r) <= key]
+        pick = before[-1] if before else (rels[0] if rels else None)
+        rows = [w for w in every if w["release"] == pick]
     if frames and len(rows) > 1:        # one release raising it in several places: the frame's own
         rows = sorted(rows, key=lambda w: not raised_at(w["file"], w["line"], frames))
     return (rows[0] if rows else every[-1]), matched

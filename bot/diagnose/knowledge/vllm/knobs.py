@@ -231,12 +231,14 @@ def request_lines(idx, condition: str | None, function: str | None, release: str
     fields += [f for f in named_fields(idx, cls, literal, release) if f not in fields]
     ok = accepted(condition) if len(solved) == 1 and len(fields) == 1 and condition else None
     sent = sendable(idx, release)
+    # --override-generation-config came with 0.7/0.8: a release without it is not told to use it
+    overridable = release is None or idx.has_arg("--override-generation-config", release) is not False
     out = []
     for f in fields:
         # a field no request class of this release has is not said to be sendable (indexes without
         # knobs say nothing of requests either way: the Python form is always true)
         request = t["request"].format(name=f) if f in sent else ""
-        override = t["override"].format(name=f) if f in GENERATION_CONFIG_KEYS else ""
+        override = t["override"].format(name=f) if f in GENERATION_CONFIG_KEYS and overridable else ""
         line = t["line"].format(name=f, cls=cls, request=request, override=override,
                                 valid=t["valid"].format(expr=ok) if ok else "")
         default = _overridden(given or {}, f)

@@ -666,3 +666,21 @@ def test_the_feature_an_optional_import_is_for_is_the_users_or_none(shipped, log
     d = diagnose((ROOT / "tests/fixtures/logs/vllm-optional-package-missing" / log).read_text(), book=shipped).best
     assert d.rule_id == "vllm-optional-package-missing"
     assert said in d.cause + d.fix and unsaid not in d.cause
+
+
+def test_a_release_older_than_the_index_is_told_so_and_read_as_the_oldest_release_that_prints_it(shipped):
+    # vLLM 0.4.0.post1 printed the check too (vllm#4202's era): the index starts later, so the answer
+    # describes the oldest indexed release that prints it, says why, and names no flag that release lacks
+    msg = "ValueError: top_k must be -1 (disable), or at least 1, got 0."
+    old = diagnose("INFO 04-19 17:25:10 api_server.py:149] vLLM API server version 0.4.0.post1\n" + tb(msg),
+                   book=shipped).best
+    first = vsrc.load().releases[0]
+    assert old.rule_id == "vllm-check-failed"
+    assert old.vllm_source["release"] == old.vllm_source["releases"][0] != NEWEST
+    assert f"0.4.0.post1, is older than every release indexed (the index starts at vLLM {first})" in old.cause
+    assert "is not among them" not in old.cause and "--override-generation-config" not in old.cause
+    zh = diagnose("vLLM API server version 0.4.0.post1\n" + tb(msg), lang="zh", book=shipped).best
+    assert "比所有已索引的版本都旧" in zh.cause
+    # a release that has the flag still hears of it; one inside the index is not called older
+    new = diagnose("vLLM API server version 0.8.5.post1\n" + tb(msg), book=shipped).best
+    assert "--override-generation-config" in new.cause and "older than every release" not in new.cause
