@@ -50,3 +50,13 @@ def test_vllms_cuda_12_extension_beside_a_cu118_torch_is_a_build_mismatch():
     # another package's import of the same library keeps the runtime advice
     other = diagnose("torch==2.1.2+cu118\n" + error + "\n").diagnoses[0]
     assert "vLLM's own compiled extension" not in other.cause
+
+
+def test_a_virtual_environment_named_vllm_is_not_vllms_extension_folder():
+    # vllm-ascend#750: torch_npu's ATB plugin, in a conda environment the user named vllm, is torch_npu's library
+    other = ("OSError: /home/u/anaconda3/envs/vllm/lib/python3.9/site-packages/torch_npu/lib/libop_plugin_atb.so: "
+             "undefined symbol: _ZN3atb15CreateOperationINS_5infer14GroupTopkParamEEEiRKT_PPNS_9OperationE\n")
+    assert "vllm-c-undefined-symbol" not in _ids(other)
+    # the same environment's own vLLM extension still is vLLM's
+    own = f"ImportError: /home/u/anaconda3/envs/vllm/lib/python3.10/site-packages/vllm/_C.abi3.so: undefined symbol: {SYMBOL}\n"
+    assert _ids(own)[0] == "vllm-c-undefined-symbol"
