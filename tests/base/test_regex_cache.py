@@ -4,6 +4,7 @@ broken or foreign file is only a lost saving."""
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import re
 import subprocess
@@ -74,14 +75,16 @@ def test_a_broken_or_foreign_file_costs_only_the_saving(fresh):
     regex_cache._kept = None
     assert regex_cache.compile("x").fullmatch("x") and regex_cache._load() == {}
     regex_cache.save()                              # the foreign file replaced by this Python's
-    assert marshal_cache.load(cache, regex_cache._STAMP) == {
+    kept = marshal_cache.load(cache, regex_cache._STAMP)
+    assert {k: marshal.loads(v) for k, v in kept.items()} == {
         ("No space left (?:on device)?", 0): regex_cache._compiled("No space left (?:on device)?", 0),
         ("x", 0): regex_cache._compiled("x", 0)}
 
 
 def test_an_entry_the_engine_refuses_is_compiled_afresh(fresh):
-    regex_cache._kept = {("a+b", 0): (32, [999999], 0, {}, (None,))}     # not code _sre accepts
-    assert regex_cache.compile("a+b").fullmatch("aab")
+    regex_cache._kept = {("a+b", 0): marshal.dumps((32, [999999], 0, {}, (None,))),    # not code _sre accepts
+                         ("c+d", 0): b"\x00cut"}                                       # not marshal's
+    assert regex_cache.compile("a+b").fullmatch("aab") and regex_cache.compile("c+d").fullmatch("ccd")
 
 
 def test_a_bad_pattern_raises_as_re_compile_does(fresh):
