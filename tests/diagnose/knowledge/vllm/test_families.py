@@ -90,9 +90,8 @@ def test_a_message_raised_while_catching_anything_is_no_check(shipped):
     paste = tb("RuntimeError: Loading lora /data/saves/qwen2/lora/checkpoint-1500/ failed",
                VLLM_FRAME.format(path="lora/worker_manager.py", func="_load_adapter"))
     r = diagnose(paste, book=shipped)
-    # no family answer: the hand-written wrapper says the reason is the exception chained to it
-    assert [d.rule_id for d in r.diagnoses] == ["lora-load-failed"] and r.best.level == "wrapper"
-    assert "Loading lora" in r.root.text                 # quoted as the first error, not explained as a check
+    assert r.diagnoses == [] and r.verdict == "unsure"
+    assert "Loading lora" in r.root.text                 # quoted as the first error, not explained
     specific = tb("ValueError: base_model.model.lm_head.weight is unsupported LoRA weight")
     assert diagnose(specific, book=shipped).best.rule_id == "lora-unsupported-weight"  # the inner error gets its rule
 
