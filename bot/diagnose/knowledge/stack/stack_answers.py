@@ -495,14 +495,6 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
                             out.pop(key, None)
                     else:
                         out["cuda_major_mismatch"] = True
-            elif cu and not torch_cuda and base.startswith("libcudart") and hit.info.get("vllm_ext") \
-                    and not facts.get("rocm_shown"):
-                # vLLM's own extension wants a CUDA runtime torch did not bring, and the paste shows no torch: a torch
-                # built for that CUDA brings its runtime (vllm#1718, 0.2.2's CUDA 12 wheel on Colab's +cu118 torch)
-                out["vllm_ext_cuda_unshown"] = True
-                out["lib_cuda_major"] = cu.group(1)
-                for key in ("wheel", "wheel_version", "wheel_path", "wheel_others", "wheel_choice"):
-                    out.pop(key, None)
     if hit.info.get("pynccl"):
         out["pynccl"] = True
         # the file is the one the user named in VLLM_NCCL_SO_PATH: the variable is the thing to change

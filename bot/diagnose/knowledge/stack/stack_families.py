@@ -378,24 +378,7 @@ def _loader(ix, m: Message, text: str, facts: dict) -> Hit | None:
     raised = info["raised_in"] or ""
     if "vllm._C" in m.text or re.search(r"(?:^|[/\\])vllm[/\\]", raised) and vllm_ext_import(text):
         info["vllm_ext"] = True
-    elif _VLLM_EXT_STMT.match(_line_above(text, m.line_no)):
-        # a paste cut to the import statement and the error (vllm#1718: "from vllm import cuda_utils" above
-        # "ImportError: libcudart.so.12: ..."): the statement is the raising frame's source line
-        info["vllm_ext"] = True
     return Hit("loader", info)
-
-
-# the import of vLLM's own compiled extension, as the raising frame's source line prints it
-_VLLM_EXT_STMT = LazyRe(r"\s*(?:from vllm import (?:cuda_utils|_C)\b|from vllm\._C import \w|import vllm\._C\b)")
-
-
-def _line_above(text: str, line_no: int) -> str:
-    """The nearest non-blank line above 1-based line `line_no` of the cleaned text."""
-    lines = text.splitlines()
-    for i in range(min(line_no, len(lines) + 1) - 2, -1, -1):
-        if lines[i].strip():
-            return lines[i]
-    return ""
 
 
 _PYNCCL = LazyRe(r"Failed to (?:load|import) NCCL library")

@@ -727,17 +727,3 @@ def test_a_refused_bind_is_a_port_not_a_folder():
     assert "may not write there" in folder.cause and "port" not in folder.cause
     _, zh = _best("stack-errno/bare-teardroid10-uvicorn-bind-port-80.log", "zh")
     assert "端口 80" in zh.cause and "`-p 80:8000`" in zh.fix
-
-
-def test_vllms_extension_missing_its_cuda_runtime_with_no_torch_shown_is_the_build_against_torch():
-    # vllm#1718: 0.2.2's CUDA 12 wheel beside Colab's +cu118 torch; the paste is the import statement and the error
-    _, d = _best("stack-loader/vllm1718-v022-cuda-utils-libcudart12-torch-unshown.log")
-    assert "vLLM's own compiled extension" in d.cause and "nvidia-cuda-runtime-cu12" not in d.cause + d.fix
-    assert "torch.version.cuda" in d.fix
-    # another package's import keeps the wheel advice, and a shown torch keeps the two-CUDA answer
-    other = diagnose("from flash_attn import flash_attn_cuda\n"
-                     "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n").best
-    assert other is None or "vLLM's own compiled extension" not in other.cause
-    shown = diagnose("torch 2.1.0+cu118\nfrom vllm import cuda_utils\n"
-                     "ImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n").best
-    assert "while torch here is built for CUDA 11.8" in shown.cause
