@@ -513,7 +513,7 @@ def place(site, version: str | None, frames=()) -> tuple[dict, list[str]]:
     if matched:
         rows = [w for w in every if w["release"] == matched[-1]]
     if version and not rows and every and version_key(version) is not None:
-        # the log's release does not print it (an older one, vLLM 0.4 before the index's 0.5.0, or
+        # the log's release does not print it (an older one, vLLM 0.4 before the index's first release, or
         # one of a gap): the release that does nearest to it, the newest not newer, else the oldest
         key = version_key(version)
         rels = [r for r in dict.fromkeys(w["release"] for w in every) if version_key(r) is not None]
