@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 import re
 
+from bot.base.lazyre import LazyRe
+
 # Fields that hold the record's text: the message first, then what logging appends after it.
 MESSAGE_KEYS = ("message", "msg", "log", "textPayload", "text", "event")
 TRACE_KEYS = ("exc_info", "exc_text", "exception", "stack_trace", "stacktrace", "traceback", "stack",
@@ -30,11 +32,11 @@ MAX_PREFIX = 80                 # a container or collector prefix before the obj
 # A line that opens an object (after a short prefix with no quote: JSON a message quotes, such as a
 # prompt, is not a record) and holds an escaped newline further on.
 # Possessive: linear in the line, whatever it holds.
-_OPEN = re.compile(r'^[^\n{"\']{0,%d}\{"(?:[^\n\\]++|\\[^n\n])*+\\n' % MAX_PREFIX, re.M)
+_OPEN = LazyRe(r'^[^\n{"\']{0,%d}\{"(?:[^\n\\]++|\\[^n\n])*+\\n' % MAX_PREFIX, re.M)
 # One "key": "string" pair, the string possibly cut off at the end of the line.
-_PAIR = re.compile(r'"(?P<key>[\w.@]+)"\s*:\s*"(?P<value>(?>(?:[^"\\\n]+|\\.)*))')
-_CUT_ESCAPE = re.compile(r'\\(?:u[0-9a-fA-F]{0,3})?$')
-_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)")
+_PAIR = LazyRe(r'"(?P<key>[\w.@]+)"\s*:\s*"(?P<value>(?>(?:[^"\\\n]+|\\.)*))')
+_CUT_ESCAPE = LazyRe(r'\\(?:u[0-9a-fA-F]{0,3})?$')
+_ESCAPE = LazyRe(r"\\(u[0-9a-fA-F]{4}|.)")
 _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "/": "/", "b": "", "f": ""}
 
 
@@ -140,15 +142,15 @@ _ESCAPED_RECORD = (r'\\n(?:\((?:[A-Za-z_][\w-]*(?: rank=\d+)? )?pid=\d+(?:, ip=[
 _TRACEBACK_MARKS = ("call last):\\n", "call last):\\r\\n", "\\n  File ", "\\n    File ")
 _RECORD_MARKS = ("\\nINFO ", "\\nWARNING ", "\\nERROR ", "\\nDEBUG ", "\\nCRITICAL ", "\\n(", "\\n[", "\\n1", "\\n2")
 MAX_RECORD_SCAN = 1024 * 1024    # a longer paste is not searched for records (each mark's search costs ms there)
-_ESCAPED_SEARCH = {(True, False): re.compile(_ESCAPED_TRACEBACK), (False, True): re.compile(_ESCAPED_RECORD),
-                   (True, True): re.compile(_ESCAPED_TRACEBACK + "|" + _ESCAPED_RECORD)}
+_ESCAPED_SEARCH = {(True, False): LazyRe(_ESCAPED_TRACEBACK), (False, True): LazyRe(_ESCAPED_RECORD),
+                   (True, True): LazyRe(_ESCAPED_TRACEBACK + "|" + _ESCAPED_RECORD)}
 MIN_ESCAPED_RECORDS = 2
 # A whole paste that is one escaped string (a log copied out of a JSON field, json.dumps of a log, a notebook's
 # output): a line that is nearly all of the paste and holds MIN_WHOLE_NEWLINES escaped newlines, or ends in one (a
 # file's text ends in its last line's newline), is its lines. Read as it is, the paste is one line: its last 8 KB
 # read as what a hung run printed last, and any error word in it as the error of a healthy run.
 MIN_WHOLE_NEWLINES = 4
-_ENDS_ESCAPED = re.compile(r'\\n["\']?\s*$')
+_ENDS_ESCAPED = LazyRe(r'\\n["\']?\s*$')
 WHOLE_SHARE = 0.8
 MAX_WHOLE_LINES = 64            # a paste of more real lines than this is not one string
 
@@ -157,7 +159,7 @@ MAX_WHOLE_LINES = 64            # a paste of more real lines than this is not on
 # '...'" at DEBUG later) and the model's answer ("Generated response X: output: '...'"): text the users wrote or the
 # model said, which may quote any error (a coding assistant asked about a traceback), never this run's own
 REQUEST_LOG = r"(?:Received request|Request) \S{1,200}?(?::| details:) prompt: |Generated response \S{1,200}?: output: "
-_REQUEST_LOG = re.compile(REQUEST_LOG)
+_REQUEST_LOG = LazyRe(REQUEST_LOG)
 
 
 def unfold_strings(text: str) -> str:
@@ -254,4 +256,4 @@ def _unescape_text(line: str) -> str:
 
 
 _REPLACED = tuple(("\\" + e, c) for e, c in _SIMPLE.items() if e != "\\")
-_UNICODE = re.compile(r"\\u([0-9a-fA-F]{4})")
+_UNICODE = LazyRe(r"\\u([0-9a-fA-F]{4})")

@@ -15,7 +15,7 @@ from urllib.parse import quote_plus
 from bot.base.nearest import nearest, nearest_few
 
 from . import conditions, direction, knobs, load_index, missing, reads
-from .families import Hit, place
+from .families import Hit, _squeezed, place
 from .releases import runs, version_key
 
 MAX_SETTINGS = 5
@@ -862,20 +862,18 @@ def _optional_package(idx, hit: Hit, facts: dict, lang: str) -> dict:
         arg = idx.arg(setting, release) if setting else None
         given = (facts.get("engine_args") or {}).get(setting) if setting else None
         module = label.split("`")[1] if "`" in label else None
-        flat = re.sub(r"[^a-z0-9]", "", str(given or "").lower())
+        flat = _squeezed(str(given or ""))
         # a value of one word (`gptq`), not a config object's repr (`KVTransferConfig(kv_connector=...)`)
         scalar = re.fullmatch(r"[\w.\-]+", str(given or "")) is not None
-        if arg is not None and flat and scalar and any(flat in re.sub(r"[^a-z0-9]", "", n.lower()) or
-                                            re.sub(r"[^a-z0-9]", "", n.lower()) in flat
-                                            for n in (info["package"], sites[0].pip_name or "") if n):
+        if arg is not None and flat and scalar and any(flat in _squeezed(n) or _squeezed(n) in flat
+                                                       for n in (info["package"], sites[0].pip_name or "") if n):
             # the user's own value is what needs the package (`--load-format fastsafetensors`, whose
             # iterator lives in weight_utils): it is the feature, not a module vLLM imported instead
             label = f"{label.split('`')[0].rstrip()} `{given}`"
             module = str(given)
             out["feature"] = label
         if arg is not None and given not in (None, "", module) and module and scalar \
-                and re.sub(r"[^a-z0-9]", "", module.lower()) not in flat \
-                and flat not in re.sub(r"[^a-z0-9]", "", module.lower()):
+                and _squeezed(module) not in flat and flat not in _squeezed(module):
             # the module that imported it is not the one the user chose (auto_awq imported while
             # vLLM loaded every quantization method; the user set gptq): say both, and do not
             # suggest choosing another value, which would not avoid the import
