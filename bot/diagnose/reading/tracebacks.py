@@ -39,7 +39,8 @@ _PREFIX = LazyRe(
       | [ \t]*\((?P<proc>[A-Za-z_][\w-]*(?:[ ]rank=\d+)?[ ]pid=\d+)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
       # Ray's tag of a task with no actor's name ("(pid=45601) ", "(pid=45601, ip=10.0.0.12) ") and of its own
       # daemons' output relayed to the driver ("(raylet) ", "(raylet, ip=10.0.0.12) ", "(autoscaler +2m3s) ")
-      | [ \t]*\((?:pid=\d+|raylet|gcs_server|autoscaler(?:[ ]\+[\w.]{1,20})?)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*
+      # (a daemon is a process of its own: its line is never the tail of the record above it)
+      | [ \t]*\((?:pid=\d+|(?P<daemon>raylet|gcs_server|autoscaler)(?:[ ]\+[\w.]{1,20})?)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*
       | [ \t]*\[rank\d+\]:[ \t]?                                          # torch elastic
       | [ \t]*[│|┃][ \t]?                                                   # kubectl / Lens box
       | (?:\[?(?P<glevel>[IWEF])\d{3,4}[ ]\d\d:\d\d:\d\d\.\d+[ ]+(?:\d+[ ])?|\[(?P<g2level>[IWEF])[ ])[\w.-]+:\d+\][ ]*  # glog (torch c10d, NCCL; gRPC's bare; torch 2.3's undated)
@@ -401,7 +402,7 @@ def _peel_headers(line: str) -> tuple[str | None, str | None, str]:
         m = _PREFIX.match(line)
         if not m or m.end() == 0:
             break
-        proc = m.group("proc") or proc
+        proc = m.group("proc") or m.group("daemon") or proc
         level = (m.group("level") or m.group("ulevel") or m.group("plevel") or m.group("llevel")
                  or m.group("dlevel") or m.group("xlevel") or _GLOG.get(m.group("glevel") or m.group("g2level"))
                  or ("DEBUG" if m.group("nlevel") else None) or level)
@@ -608,7 +609,7 @@ _LEAK_REPORT = LazyRe(r'^(?:nanobind: (?:leaked \d+ \w+!|this is likely caused b
                       r'|leaked (?:instance|type|function) (?:0x[0-9a-f]+ of type )?")')
 
 # A tool's own error line under a bare line that is no error ("error: ...", "FAILED: x.o", "nvcc fatal   : ...")
-_TOOL_ERROR = LazyRe(r"^(?:[\w.+-]{1,40}\s+)?(?:fatal|FAILED|error|ERROR)\s*:\s")
+_TOOL_ERROR = LazyRe(r"^(?:[\w.+-]{1,40}\s+)?(?:fatal|FAILED|error|Error|ERROR)\s*:\s")
 # A compiler's own error in a build's output, or its driver's, or the linker's: gcc's and clang's ("csrc/x.cu:12:10:
 # fatal error: cuda_runtime.h: No such file or directory", "g++: fatal error: Killed signal terminated program
 # cc1plus", "c++: internal compiler error: Killed (program cc1plus)"), nvcc's front end ("csrc/x.cu(12): error:
@@ -715,13 +716,17 @@ _NEW_STATEMENT = LazyRe(r"^[A-Za-z][\w.-]{0,80}?(?:-|==|\s{2,})v?\d{1,6}(?:\.\d{
 # package-version, a path) is something else, which the cut name would swallow.
 _MANGLED_TAIL = LazyRe(r"(?:^|[\s:'\"(])_Z\w+$")
 _NAME_GOES_ON = LazyRe(r"\w+(?:$|[\s'\"),.:;\]\\])")
+# pydantic's header ("ValidationError: 1 validation error for ModelConfig") always ends its line, whatever its width:
+# the field's name comes on the next one (that header is 80 columns long for ModelConfig and CacheConfig)
+_PYDANTIC_HEADER = LazyRe(r"\d+ validation errors? for [\w.]+$")
 
 
 def _joiner(prev_raw: str, prev_body: str, body: str) -> str:
     width = len(prev_raw)
     hard_wrapped = (width in WRAP_WIDTHS or width + 1 in WRAP_WIDTHS) and prev_body[-1:].isalnum() and body[:1].isalnum() \
         and not body[:1].isupper() \
-        and not (_MANGLED_TAIL.search(prev_body[-400:]) and not _NAME_GOES_ON.match(body))
+        and not (_MANGLED_TAIL.search(prev_body[-400:]) and not _NAME_GOES_ON.match(body)) \
+        and not _PYDANTIC_HEADER.search(prev_body[-200:])
     return "" if hard_wrapped else " "
 
 
@@ -743,9 +748,10 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         p, lv, rest = _peel(lines[j])
         body = rest.strip()
         headed = lv is not None
-        # (CMake's diagnostics and its "-- " status lines, indented under pip's output, are records of their own)
+        # (CMake's diagnostics and its "-- " status lines, indented under pip's output, are records of their own; pip's
+        # "[end of output]" closes the subprocess's output the message stood in)
         if _stops(body) or _is_prose(body) or body.startswith(("![", "# ", "## ", "raise ", "Exception in ", "Error in ",
-                                            "CMake Error", "CMake Warning", "-- ")) \
+                                            "CMake Error", "CMake Warning", "-- ", "[end of output]")) \
                 or _prompt(body) is not None or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) or gpu_report(body) \
                 or _py_warning(body) or _EXITED.match(body) or _RUST_PANIC.match(body) or _ARGPARSE_ERROR.match(body) \

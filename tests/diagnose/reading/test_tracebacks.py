@@ -433,6 +433,44 @@ def test_cmake_error_indented_under_pips_output_is_its_own_error():
     assert "cannot find the CUDA libraries" in msgs[0].text
 
 
+def test_pips_end_of_output_closes_the_message_above_it():
+    # pip frames a failed build's output and closes it with "[end of output]"; what follows (pip's next step) is
+    # no part of the exception that stood last inside it (vllm#3180's paste: the evidence quoted both)
+    text = ("      File \"/tmp/pip-build-env-x/overlay/lib/python3.9/site-packages/torch/utils/cpp_extension.py\", "
+            "line 2116, in _run_ninja_build\n"
+            "        raise RuntimeError(message) from e\n"
+            "    RuntimeError: Error compiling objects for extension\n"
+            "    [end of output]\n"
+            "Building wheels for collected packages: vllm\n")
+    msgs = [m for m in tracebacks.messages(text) if m.exc_type == "RuntimeError"]
+    assert [m.text for m in msgs] == ["RuntimeError: Error compiling objects for extension"]
+
+
+def test_pydantics_header_is_never_read_as_hard_wrapped():
+    # "...ValidationError: 1 validation error for ModelConfig" is 80 columns, a terminal's width, and the field's name
+    # on the next line starts in lower case: still two words, not one cut in half
+    header = "pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig"
+    assert len(header) == 80
+    text = header + "\nmax_model_len\n  Input should be greater than 0 [type=greater_than, input_value=-1, input_type=int]\n"
+    msgs = [m for m in tracebacks.messages(text) if m.is_error]
+    assert msgs[0].text.startswith("pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig "
+                                   "max_model_len")
+
+
+def test_rays_daemons_lines_are_their_own_and_an_error_after_a_tip_starts_a_message():
+    # Ray relays its autoscaler's output to the driver under "(autoscaler +12s)": not the tail of the Serve
+    # controller's record above it, and its "Error: ..." is not the tail of its own "Tip: ..." (a real Ray 2.52 run)
+    text = ("\x1b[36m(ServeController pid=6042)\x1b[0m INFO 2026-12-06 00:54:53,606 controller 6042 -- Adding 1 replica "
+            "to Deployment(name='VLLMDeployment', app='default').\n"
+            "\x1b[36m(autoscaler +12s)\x1b[0m Tip: use `ray status` to view detailed cluster status. To disable these "
+            "messages, set RAY_SCHEDULER_EVENTS=0.\n"
+            "\x1b[33m(autoscaler +12s)\x1b[0m Error: No available node types can fulfill resource request "
+            "{'CPU': 1.0, 'GPU': 1.0}. Add suitable node types to this cluster to resolve this issue.\n")
+    msgs = tracebacks.messages(text)
+    assert [m.text[:20] for m in msgs] == ["INFO 2026-12-06 00:5", "Tip: use `ray status", "Error: No available "]
+    assert msgs[2].proc == "autoscaler"
+
+
 def test_a_line_the_shell_or_a_supervisor_printed_as_a_process_ended_is_its_own():
     # "Killed" ends its own record and takes nothing after it; docker compose's last word, zsh's report
     # and a Rust library's panic are not the tail of the INFO record above them
