@@ -39,8 +39,9 @@ _PREFIX = LazyRe(
       | [ \t]*\((?P<proc>[A-Za-z_][\w-]*(?:[ ]rank=\d+)?[ ]pid=\d+)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
       # Ray's tag of a task with no actor's name ("(pid=45601) ", "(pid=45601, ip=10.0.0.12) ") and of its own
       # daemons' output relayed to the driver ("(raylet) ", "(raylet, ip=10.0.0.12) ", "(autoscaler +2m3s) ")
-      # (a daemon is a process of its own: its line is never the tail of the record above it)
-      | [ \t]*\((?:pid=\d+|(?P<daemon>raylet|gcs_server|autoscaler)(?:[ ]\+[\w.]{1,20})?)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*
+      # (the autoscaler is a process of its own: its line is never the tail of the record above it; the raylet also
+      # relays other processes' output, whose lines go on under its tag)
+      | [ \t]*\((?:pid=\d+|raylet|gcs_server|(?P<daemon>autoscaler)(?:[ ]\+[\w.]{1,20})?)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*
       | [ \t]*\[rank\d+\]:[ \t]?                                          # torch elastic
       | [ \t]*[│|┃][ \t]?                                                   # kubectl / Lens box
       | (?:\[?(?P<glevel>[IWEF])\d{3,4}[ ]\d\d:\d\d:\d\d\.\d+[ ]+(?:\d+[ ])?|\[(?P<g2level>[IWEF])[ ])[\w.-]+:\d+\][ ]*  # glog (torch c10d, NCCL; gRPC's bare; torch 2.3's undated)
