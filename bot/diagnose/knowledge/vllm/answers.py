@@ -32,6 +32,7 @@ _L = {
            "nearest_help": " Nearest of the values vLLM {release}'s help for it describes: `{close}`.",
            "read_as": "- {name} (what the check reads): {why}",
            "successor": " Deprecated in this release; vLLM names `{flag}` as its successor.",
+           "warns": " vLLM {release} warns: “{text}”",
            "of_indexed": "indexed releases", "unknown_version": "The log does not show its vLLM version: this describes vLLM {release}, the newest indexed release that has it.",
            "frames_version": "The log does not show its vLLM version, but its traceback raised at the file and line where vLLM {releases} raises it: this describes vLLM {release}.",
            "other_release": "In vLLM {release} (not your release): {words}"},
@@ -45,6 +46,7 @@ _L = {
            "nearest_help": " vLLM {release} 对它的帮助说明里描述的值中最接近的：`{close}`。",
            "read_as": "- {name}（检查读取的值）：{why}",
            "successor": " 该版本中已弃用；vLLM 指定的替代是 `{flag}`。",
+           "warns": " vLLM {release} 的警告：“{text}”",
            "of_indexed": "已索引的版本", "unknown_version": "日志里没有 vLLM 版本号：以下按 vLLM {release}（有这条报错的最新已索引版本）说明。",
            "frames_version": "日志里没有 vLLM 版本号，但它的 traceback 抛错的文件和行号与 vLLM {releases} 抛出这条报错的位置一致：以下按 vLLM {release} 说明。",
            "other_release": "在 vLLM {release}（不是你的版本）中：{words}"},
@@ -158,6 +160,10 @@ def setting_line(idx, name: str, owner: str | None, release: str | None, lang: s
         if successor is not None and successor.name != info.name:
             # `--task` in 0.10.2: deprecated, and its successor `--runner` is there already
             line += t["successor"].format(flag=successor.flag or successor.name)
+        notice = direction.flag_notice(idx, info, release)
+        if notice:
+            # 0.33's --mamba-cache-mode "has no effect: Mamba prefix caching follows --enable-prefix-caching"
+            line += t["warns"].format(release=release, text=notice)
         return line
     cls = _class_of(idx, owner)
     field = idx.config_field(cls, name, release) if cls else None
@@ -236,6 +242,9 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
     for expr in site.placeholders:              # "The supplied chat template string ({chat_template}) ..."
         parts = [p.strip() for p in expr.split(".")]
         for name in dict.fromkeys((parts[-1], parts[0])):     # {kv_transfer_config.kv_connector}
+            if name.isidentifier() and "_" in name and idx.arg(name, release) is None and \
+                    idx.arg(name + "_name_or_path", release) is not None:
+                name += "_name_or_path"     # 0.5's loader: `{qlora_adapter}` is --qlora-adapter-name-or-path
             if name.isidentifier() and "_" in name and idx.arg(name, release) is not None:
                 found.setdefault(name, None)
                 break
@@ -246,6 +255,9 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
                 found.setdefault(name, cls)
                 break
     literal = " ".join(v for k, v in site.parts if k == "lit")
+    # a validator of a request's JSON body ('normalize' in data): the names its message speaks of are
+    # the client's keys, not the server's config fields of the same name (--pooler-config's use_activation)
+    of_body = bool(knobs.body_keys(w.get("condition"), w.get("function"), w.get("file")))
     for token in _TEMPLATE_NAMES.findall(literal):
         name = token.lstrip("-").replace("-", "_") if token.startswith("--") else token
         if token.startswith("--no-") and idx.arg(name) is None:
@@ -255,7 +267,7 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
                 found[name] = cls           # read off `self`, a local's owner "" said too little
             found.setdefault(name, cls)
         elif not token.startswith("--") and release and idx.arg(name, release) is None and not found.get(name) \
-                and (owner := _json_owner(idx, name, release)) is not None:
+                and not of_body and (owner := _json_owner(idx, name, release)) is not None:
             # VllmConfig's "decrease num_speculative_tokens": --speculative-config's field; the model
             # runner's local `cudagraph_mode` of "please try cudagraph_mode=PIECEWISE": --compilation-config's
             found[name] = owner
@@ -263,6 +275,11 @@ def settings_of(idx, site, w: dict, release: str | None, lang: str, captures: di
             found.setdefault(name, None)
     # a value the user set that the message names ("current platform cpu does not support ray." for
     # distributed_executor_backend='ray'): that setting is in play, whatever the check reads
+    for value in (captures or {}).values():
+        # a vLLM variable the message fills in (0.34's "{env} has been removed." of the environment the
+        # process was started with): the user's own variable
+        if re.fullmatch(r"VLLM_[A-Z0-9_]+", str(value).strip()):
+            found.setdefault(str(value).strip(), None)
     said = f"{literal} {' '.join(str(v) for v in (captures or {}).values())}".lower()
     yours: dict[str, str] = {}
     for name, value in (given or {}).items():
@@ -438,12 +455,13 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
     if settings:
         out["settings"] = "\n".join(in_form(line, facts.get("invocation")) for line in settings)
         out["settings_release"] = described
-        if _BOUNDED.search(out["settings"]):
-            out["settings_bounded"] = "yes"
         said = direction.way(idx, w, described, lang, config_arg(idx, described), captures,
                              facts.get("engine_args"), facts.get("invocation"))
         if said:
             out["direction"] = said
+        # an on/off setting has its two values, but no range to stay within once the way is said
+        if _BOUNDED.search(out["settings"]) or (not said and _ON_OFF.search(out["settings"])):
+            out["settings_bounded"] = "yes"
     of_model = model_lines(mapped, lang)
     if of_model:
         out["model_reads"] = "\n".join(of_model)
@@ -463,6 +481,8 @@ def site_values(idx, site, facts: dict, lang: str, captures: dict | None = None)
 # has, the values a check accepts, the sizes that divide): "within the range and choices listed
 # above" is said only where one is listed; a bare `--speculative-config` line lists none.
 _BOUNDED = re.compile(r"\b(?:range|one of|accepts a value|registers \d+|divisible by)\b|范围|可选|检查接受|注册了|整除")
+# an on/off setting: "the index knows no range or choices for it to list" is false of it
+_ON_OFF = re.compile(r"(?:type|类型) `(?:Optional\[)?bool\b")
 
 
 def config_arg(idx, release: str | None):

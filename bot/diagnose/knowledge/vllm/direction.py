@@ -48,6 +48,27 @@ _L = {
 }
 
 
+# a deprecation notice that says the flag does nothing in that release
+_INERT = re.compile(r"\b(?:has|have) no effect\b|\bis (?:now )?ignored\b|\bno longer (?:has any effect|used|does anything)\b", re.I)
+
+
+def flag_notice(idx, info, release: str | None) -> str | None:
+    """The deprecation notice `release` prints about the flag itself (its text names the flag), or None."""
+    if info is None or not info.flag or not release:
+        return None
+    rel = idx.nearest_release(release) or release
+    for n in idx.notices(info.name):
+        if (release in n["releases"] or rel in n["releases"]) and info.flag in n["text"]:
+            return " ".join(n["text"].split())[:300]
+    return None
+
+
+def inert(idx, info, release: str | None) -> bool:
+    """Whether `release` says the flag has no effect: no knob to move, whatever the check reads."""
+    notice = flag_notice(idx, info, release)
+    return bool(notice and _INERT.search(notice))
+
+
 def tested(condition: str | None) -> tuple[ast.expr, bool, bool] | None:
     """(the check's test with its `not`s taken off, whether what the check lets through is that test's
     negation, whether it is an assert): a raise lets through the negation of its test, an assert its
@@ -134,7 +155,7 @@ def _knob(idx, node: ast.expr, function: str | None, file: str | None, release: 
         if last in fields and receiver in (None, "self", "params", "sampling_params", "request", "data"):
             return None, ("request", last)
         return None
-    if not (arg.flag or arg.keyword):
+    if not (arg.flag or arg.keyword) or inert(idx, arg, release):
         return None
     if invocation == "llm" and arg.keyword or not arg.flag:
         return arg, f"`LLM({arg.name}=…)`"
@@ -283,6 +304,12 @@ def _presence(idx, term, value: bool, function, file, release, invocation, confi
         return None
     if _last(term.left) in _FILLED_FROM_MODEL:
         return ""
+    last = _last(term.left)
+    if last and last.endswith("_config") and last != "vllm_config":
+        # `self.lora_config is None`: the config exists only when its switch (`--enable-lora`) is on
+        switch = _switch(idx, term.left, function, file, release, invocation, config_arg)
+        if switch is not None:
+            return _turned(switch, isinstance(term.ops[0], ast.IsNot) == value, invocation, t)
     found = _knob(idx, term.left, function, file, release, invocation, config_arg)
     if found is None or found[0] is None:
         return ""

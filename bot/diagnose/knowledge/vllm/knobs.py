@@ -46,7 +46,8 @@ _L = {
            "yours": " Your server's `--override-generation-config` sets `{name}` to `{value}`: requests that do not send `{name}` get that value.",
            "tool": "tool-call parser", "reasoning": "reasoning parser",
            "body": "- `{name}`: a field of the OpenAI-compatible request `{cls}`, `\"{name}\"` in its JSON body{shape}{valid}.",
-           "one_of": "one of {choices}", "default": "default `{value}`"},
+           "one_of": "one of {choices}", "or_a": ", or a `{cls}`",
+           "body_key": "- `{name}`: a key of the request's JSON body that the check looks up (what the client sent, not a server setting).", "default": "default `{value}`"},
     "zh": {"line": "- `{name}`：`{cls}` 的字段：Python 里是 `{cls}({name}=…)`{request}{override}{valid}。",
            "request": "，OpenAI 兼容请求里是 `\"{name}\"`",
            "override": "，服务端默认值用 `--override-generation-config '{{\"{name}\": …}}'` 设置",
@@ -63,7 +64,8 @@ _L = {
            "yours": " 你的服务端 `--override-generation-config` 把 `{name}` 设为 `{value}`：没有发送 `{name}` 的请求都会用这个值。",
            "tool": "工具调用解析器", "reasoning": "推理解析器",
            "body": "- `{name}`：OpenAI 兼容请求 `{cls}` 的字段，即请求 JSON 里的 `\"{name}\"`{shape}{valid}。",
-           "one_of": "可选 {choices}", "default": "默认 `{value}`"},
+           "one_of": "可选 {choices}", "or_a": "，或一个 `{cls}`",
+           "body_key": "- `{name}`：检查查找的请求 JSON 里的键（客户端发送的内容，不是服务端设置）。", "default": "默认 `{value}`"},
 }
 
 
@@ -75,10 +77,11 @@ def lines(idx, site, w: dict, captures: dict | None, release: str | None, lang: 
     condition, function = w.get("condition"), w.get("function")
     literal = " ".join(v for k, v in site.parts if k == "lit")
     out = request_lines(idx, condition, function, release, t, literal, given or {})
+    out += [line for line in body_key_lines(condition, function, w.get("file"), t) if line not in out]
     out += registry_lines(idx, site, w, captures or {}, release, t)
     out += divisor_lines(idx, condition, captures or {}, release, t)
-    out += stack_env_lines(site, condition, t)
-    out += call_lines(idx, literal, release, t)
+    out += stack_env_lines(site, condition, t, idx.knob_names("attention_backend", release) if idx and release else ())
+    out += call_lines(idx, literal, release, t, function)
     return list(dict.fromkeys(out))
 
 
@@ -199,6 +202,44 @@ def body_fields(idx, condition: str | None, function: str | None, literal: str, 
     return [f for f in dict.fromkeys(found) if f in fields]
 
 
+_BODIES = ("data", "body", "request_data", "raw_request")
+
+
+def body_keys(condition: str | None, function: str | None, file: str | None) -> list[str]:
+    """The keys of a request's JSON body that a validator outside the request classes looks up
+    (`'normalize' in data` in vllm/entrypoints/pooling/base/protocol.py's
+    reject_removed_pooling_parameters, a pydantic `BeforeValidator`): what the client sent."""
+    if not (file or "").startswith("vllm/entrypoints/") or (function or "").split(".")[0].endswith("Request"):
+        return []
+    parsed = parse_condition(condition) if condition and not condition.startswith("except ") else None
+    found = []
+    for n in (ast.walk(parsed[1]) if parsed else ()):
+        key = None
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "get" and n.args \
+                and isinstance(n.func.value, ast.Name) and n.func.value.id in _BODIES:
+            key = n.args[0]
+        elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id in _BODIES:
+            key = n.slice
+        elif isinstance(n, ast.Compare) and isinstance(n.left, ast.Constant) and len(n.ops) == 1 \
+                and isinstance(n.ops[0], (ast.In, ast.NotIn)) and isinstance(n.comparators[0], ast.Name) \
+                and n.comparators[0].id in _BODIES:
+            key = n.left
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            found.append(key.value)
+    return list(dict.fromkeys(found))
+
+
+def body_key_lines(condition: str | None, function: str | None, file: str | None, t: dict) -> list[str]:
+    return [t["body_key"].format(name=k) for k in body_keys(condition, function, file)]
+
+
+def _open_members(type_text: str | None) -> list[str]:
+    """The members of a field's type that are no literal value (`ChatCompletionNamedToolChoiceParam`, `str`)."""
+    text = re.sub(r"Literal\[[^\]]*\]", " ", type_text or "")
+    names = re.findall(r"[A-Za-z_]\w*", text)
+    return [n for n in dict.fromkeys(names) if n not in ("Optional", "Union", "None", "NoneType", "Annotated")]
+
+
 def body_lines(idx, condition: str | None, function: str | None, literal: str, release: str | None, t: dict) -> list[str]:
     cls = (function or "").split(".")[0]
     fields = body_fields(idx, condition, function, literal, release)
@@ -208,7 +249,11 @@ def body_lines(idx, condition: str | None, function: str | None, literal: str, r
         info = idx.config_field(cls, f, release)
         shape = []
         if info is not None and info.choices:
-            shape.append(t["one_of"].format(choices=", ".join(f"`{c}`" for c in list(info.choices)[:8])))
+            shown = ", ".join(f"`{c}`" for c in list(info.choices)[:8])
+            others = _open_members(info.type)
+            # `Literal['none'] | Literal['auto'] | ChatCompletionNamedToolChoiceParam`: the literals are
+            # not all it takes (a named tool choice is what a check of tool_choice often reads)
+            shape.append(t["one_of"].format(choices=shown) + (t["or_a"].format(cls=others[0]) if others else ""))
         if info is not None and info.default is not None:
             shape.append(t["default"].format(value=info.default))
         # (the field as a whole word of the accepted expression, not inside a longer name)
@@ -228,7 +273,12 @@ def request_lines(idx, condition: str | None, function: str | None, release: str
         fields = read_fields(idx, condition, release)
         cls = cls if cls in REQUEST_CLASSES else "SamplingParams"
     solved = fields[:]
-    fields += [f for f in named_fields(idx, cls, literal, release) if f not in fields]
+    own = (function or "").split(".")[0]
+    # a name the message speaks of that is a field of the raising config class is that class's
+    # (PoolerConfig's deprecated `logit_bias` in 0.21, set through --pooler-config), not a request's
+    theirs = idx is not None and own not in REQUEST_CLASSES and own in idx.config_classes()
+    fields += [f for f in named_fields(idx, cls, literal, release)
+               if f not in fields and not (theirs and idx.config_field(own, f, release) is not None)]
     ok = accepted(condition) if len(solved) == 1 and len(fields) == 1 and condition else None
     sent = sendable(idx, release)
     # --override-generation-config came with 0.7/0.8: a release without it is not told to use it
@@ -261,6 +311,8 @@ _PARSER_KINDS = (("tool_parser", "tool_call_parser", re.compile(r"tool[ _-]?(?:c
                  ("reasoning_parser", "reasoning_parser", re.compile(r"reasoning[ _-]?parser", re.I)))
 _BACKEND = re.compile(r"attention[ _-]?backend|backend_name|\bbackend\b", re.I)
 _VALUE = re.compile(r"^[\w.+-]{1,64}$")
+# a message, function or file of a multimodal encoder's attention (MMEncoderAttention, "vit", "multi-modal encoder")
+_ENCODER = re.compile(r"mm[ _-]?encoder|multi[ -]?modal encoder|\bvit\b|vision encoder", re.I)
 
 
 def _value(captures: dict, prefer: str) -> str | None:
@@ -321,6 +373,10 @@ def registry_lines(idx, site, w: dict, captures: dict, release: str | None, t: d
     if _BACKEND.search(site.template) and "attention" in said.lower():
         names, value = idx.knob_names("attention_backend", release), _value(captures, "backend")
         knob = _knob(idx, "attention_backend", "VLLM_ATTENTION_BACKEND", release)
+        if _ENCODER.search(said) and idx.arg("mm_encoder_attn_backend", release) is not None:
+            # a multimodal encoder's (ViT's) attention: --mm-encoder-attn-backend picks it
+            # (vision.py's get_vit_attn_backend), not --attention-backend, which is the decoder's
+            knob = _knob(idx, "mm_encoder_attn_backend", None, release)
         if names and value and knob and value.upper() == value:
             line = t["backends"].format(knob=knob, value=value, state=t["member" if value in names else "not_member"],
                                         release=release, count=len(names), names=shown(names))
@@ -361,7 +417,7 @@ def divisor_lines(idx, condition: str | None, captures: dict, release: str | Non
 
 # --- variables of the stack that vLLM's checks name ------------------------------------------------
 
-_ENV_NAME = re.compile(r"\b(PYTORCH_[A-Z0-9_]+|CUDA_[A-Z0-9_]+|NCCL_[A-Z0-9_]+|HF_[A-Z0-9_]+|TORCH_[A-Z0-9_]+|"
+_ENV_NAME = re.compile(r"(?<![\w.])(PYTORCH_[A-Z0-9_]+|CUDA_[A-Z0-9_]+|NCCL_[A-Z0-9_]+|HF_[A-Z0-9_]+|TORCH_[A-Z0-9_]+|"
                        r"TRITON_[A-Z0-9_]+|OMP_NUM_THREADS|LD_LIBRARY_PATH|TRANSFORMERS_[A-Z0-9_]+)\b")
 _OWNERS = (("PYTORCH_", "PyTorch"), ("TORCH_", "PyTorch"), ("CUDA_", "CUDA"), ("NCCL_", "NCCL"),
            ("HF_", "Hugging Face"), ("TRANSFORMERS_", "transformers"), ("TRITON_", "Triton"),
@@ -382,11 +438,13 @@ def env_line(name: str, lang: str) -> str:
     return t["env"].format(name=name, owner=owner)
 
 
-def stack_env_lines(site, condition: str | None, t: dict) -> list[str]:
-    """Environment variables of the stack beneath vLLM that the message or its check names."""
+def stack_env_lines(site, condition: str | None, t: dict, backends=()) -> list[str]:
+    """Environment variables of the stack beneath vLLM that the message or its check names. An
+    attribute (`AttentionBackendEnum.TRITON_ATTN`, the regex's look-behind) and a name of the release's
+    attention backends (`TORCH_SDPA`, `TRITON_ATTN`: values of --attention-backend) are no variable."""
     said = " ".join(v for k, v in site.parts if k == "lit") + " " + (condition or "")
     out = []
-    names = list(dict.fromkeys(_ENV_NAME.findall(said)))
+    names = [n for n in dict.fromkeys(_ENV_NAME.findall(said)) if n not in backends]
     options = [o for o in _ALLOC_OPTIONS if o in (condition or "")]
     if options and "PYTORCH_CUDA_ALLOC_CONF" not in names:
         names.insert(0, "PYTORCH_CUDA_ALLOC_CONF")
@@ -407,15 +465,18 @@ def call_methods(idx, name: str, release: str | None) -> list[str]:
     return [m for m in dict.fromkeys(methods) if m != "__init__"]
 
 
-def call_lines(idx, literal: str, release: str | None, t: dict) -> list[str]:
+def call_lines(idx, literal: str, release: str | None, t: dict, function: str | None = None) -> list[str]:
     """Arguments of `LLM`'s per-call methods the message names (`lora_request`), that are no engine
-    argument and no sampling field: the user passed them to that call."""
+    argument and no sampling field: the user passed them to that call. Where the raising function is
+    one method's own helper (`LLM._get_beam_search_lora_requests`), only that method's call raised it."""
     if idx is None or release is None:
         return []
     fields = {n.split(".", 1)[1] for n in idx.knob_names("sampling", release)}
     out = []
     for name in dict.fromkeys(_SNAKE.findall(literal)):
         methods = call_methods(idx, name, release) if name not in fields and idx.arg(name) is None else []
+        own = [m for m in methods if function and function.startswith("LLM.") and m in function.split(".")[-1]]
+        methods = own or methods
         if methods:
             calls = ", ".join(f"`llm.{m}({name}=…)`" for m in methods[:3])
             out.append(t["call"].format(name=name, calls=calls))

@@ -70,6 +70,10 @@ TABLE: tuple[Read, ...] = (
        "sizes where the release has them), the GPUs one engine uses.",
        "vLLM 的 world size：`--tensor-parallel-size` × `--pipeline-parallel-size`（版本支持时再乘上下文并行规模），"
        "即一个引擎使用的 GPU 数。"),
+    _r(_ANY + r"(?:dp_size_local|local_dp_size)",
+       ("data_parallel_size_local",),
+       "the data-parallel ranks to run on this node (`--data-parallel-size-local`).",
+       "本节点上运行的数据并行副本数（`--data-parallel-size-local`）。", same=True),
     _r(_ANY + r"(?:dp_size|dp_world_size|_dp_size)|get_dp_group\(\)\.world_size",
        ("data_parallel_size",),
        "the data-parallel size (`--data-parallel-size`): how many engine replicas run.",
@@ -180,6 +184,41 @@ TABLE: tuple[Read, ...] = (
              r"/platforms/"),
     _r(_ANY + r"model_config\.quantization|(?:\w+\.)*quant_config\.get_name\(\)", ("quantization",),
        "the quantization method: the checkpoint's own, or `--quantization`.", "量化方法：检查点自带的，或 `--quantization` 指定的。"),
+    # the fused MoE LoRA kernels' `rank = lora_a_stacked[0].shape[2]`: the buffers vLLM sizes by max_lora_rank
+    _r(r"rank", ("max_lora_rank",),
+       "the rank of vLLM's LoRA weight buffers, which `--max-lora-rank` sizes (divided by the tensor-parallel "
+       "size where `--fully-sharded-loras` shards them), not each adapter's own rank.",
+       "vLLM 的 LoRA 权重缓冲区的秩，由 `--max-lora-rank` 决定（开启 `--fully-sharded-loras` 时再除以张量并行大小），而不是每个适配器自己的秩。",
+       files=r"vllm/lora/ops/", functions=r"^_run_fused_moe_lora"),
+    # ROCm's AITER switches: _aiter_ops.py's class attributes, each read from a vLLM variable
+    _r(r"(?:\w+\.)*rocm_aiter_ops\.is_shuffle_kv_cache_enabled\(\)", ("VLLM_ROCM_SHUFFLE_KV_CACHE_LAYOUT",),
+       "whether the ROCm AITER shuffled KV cache layout is on: `VLLM_ROCM_SHUFFLE_KV_CACHE_LAYOUT`.",
+       "ROCm AITER 的 shuffle KV cache 布局是否开启：由 `VLLM_ROCM_SHUFFLE_KV_CACHE_LAYOUT` 决定。"),
+    _r(r"(?:\w+\.)*rocm_aiter_ops\.is_fused_moe_enabled\(\)", ("VLLM_ROCM_USE_AITER", "VLLM_ROCM_USE_AITER_MOE"),
+       "whether ROCm AITER's fused MoE is on: `VLLM_ROCM_USE_AITER` and `VLLM_ROCM_USE_AITER_MOE` both set.",
+       "ROCm AITER 的 fused MoE 是否开启：需同时设置 `VLLM_ROCM_USE_AITER` 和 `VLLM_ROCM_USE_AITER_MOE`。"),
+    _r(r"(?:\w+\.)*rocm_aiter_ops\.is_enabled\(\)", ("VLLM_ROCM_USE_AITER",),
+       "whether ROCm AITER is on: `VLLM_ROCM_USE_AITER`.", "ROCm AITER 是否开启：由 `VLLM_ROCM_USE_AITER` 决定。"),
+    # a video loader's `backend` keyword: VideoMediaIO passes --media-io-kwargs' "video" dict (or a request's)
+    _r(r"backend", ("media_io_kwargs",),
+       "the video decoding backend, which the `backend` key of `--media-io-kwargs`' `video` entry (or of a "
+       "request's `media_io_kwargs`) chooses.",
+       "视频解码后端，由 `--media-io-kwargs` 中 `video` 项的 `backend` 键（或请求里 `media_io_kwargs` 的）选择。",
+       files=r"vllm/multimodal/video", functions=r"\.load_bytes$"),
+    # the video loader VideoMediaIO asks the registry for: envs.VLLM_VIDEO_LOADER_BACKEND (0.9 and on)
+    _r(r"cls_name", ("VLLM_VIDEO_LOADER_BACKEND",),
+       "the video loader's name, which `VLLM_VIDEO_LOADER_BACKEND` chooses.", "视频加载器的名字，由 `VLLM_VIDEO_LOADER_BACKEND` 选择。",
+       functions=r"^VideoLoaderRegistry\.load$"),
+    # Platform.verify_quantization(cls, quant): ModelConfig passes its resolved `quantization`
+    _r(r"quant", ("quantization",),
+       "the quantization method: the checkpoint's own, or `--quantization`.", "量化方法：检查点自带的，或 `--quantization` 指定的。",
+       functions=r"(?:^|\.)verify_quantization$"),
+    # vLLM sets a Mamba model's cache mode from prefix caching (models/config.py: 'align' when it is on,
+    # 'none' when off); from 0.33 --mamba-cache-mode "has no effect"
+    _r(_ANY + r"mamba_cache_mode", ("enable_prefix_caching", "mamba_cache_mode"),
+       "the Mamba layers' cache mode, which vLLM derives from prefix caching (`none` when "
+       "`--enable-prefix-caching` is off, `align` by default when it is on).",
+       "Mamba 层的缓存模式，vLLM 按前缀缓存决定（关闭 `--enable-prefix-caching` 时为 `none`，打开时默认 `align`）。"),
     _r(_ANY + r"(?:use_v1|USE_V1)", ("VLLM_USE_V1",),
        "which engine runs, V1 or the older V0: `VLLM_USE_V1` (`1` V1, `0` V0; unset lets vLLM choose, in "
        "the releases that have both).",

@@ -207,3 +207,25 @@ def test_a_value_vllm_fills_is_no_flag_to_set():
     # a flag the user passed and the check wants gone is still left out
     assert _way("engine_args.data_parallel_rank is not None", "run_headless", "vllm/entrypoints/cli/serve.py",
                 release="0.34.0") == "The check lets it through if `--data-parallel-rank` is left out."
+
+
+# --- the honesty audit of December 7 (seed 2027 sample) ------------------------------------------------
+
+def test_a_config_that_must_be_absent_is_its_switch_turned_off():
+    # 0.9.2 worker/neuron_worker.py: `assert self.lora_config is None` ("LoRA is not supported for
+    # Speculative Decoding"): lora_config exists only with --enable-lora
+    said = _way("assert self.lora_config is None", "NeuronWorker.get_neuronx_distributed_model_runner",
+                "vllm/worker/neuron_worker.py", release="0.9.2")
+    assert said == "The check lets it through if `--enable-lora` is off (`--no-enable-lora`)."
+
+
+def test_a_flag_its_release_says_has_no_effect_is_no_way():
+    # 0.33.0: `self.cache_config.mamba_cache_mode != 'none'` (config/vllm.py validate_mamba_cached_kernel)
+    # was told "lets it through if you set --mamba-cache-mode to none"; 0.33's arg_utils.py says the flag
+    # "has no effect: Mamba prefix caching follows --enable-prefix-caching"
+    idx = load_index()
+    assert direction.inert(idx, idx.arg("mamba_cache_mode", "0.33.0"), "0.33.0")
+    assert not direction.inert(idx, idx.arg("mamba_cache_mode", "0.30.0"), "0.30.0")
+    said = _way("self.cache_config.mamba_cache_mode != 'none'", "VllmConfig.validate_mamba_cached_kernel",
+                "vllm/config/vllm.py", release="0.33.0")
+    assert not said or "--mamba-cache-mode" not in said

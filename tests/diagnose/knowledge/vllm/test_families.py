@@ -684,3 +684,46 @@ def test_a_release_older_than_the_index_is_told_so_and_read_as_the_oldest_releas
     # a release that has the flag still hears of it; one inside the index is not called older
     new = diagnose("vLLM API server version 0.8.5.post1\n" + tb(msg), book=shipped).best
     assert "--override-generation-config" in new.cause and "older than every release" not in new.cause
+
+
+# --- the honesty audit of December 7 (seed 2027 sample) ------------------------------------------------
+
+def test_a_flags_own_deprecation_notice_of_that_release_is_quoted(shipped):
+    # 0.33.0 config/vllm.py: "FlashInfer ReplaySSM speculative decoding does not support prefix caching;
+    # use --disable-prefix-caching" for `mamba_cache_mode != 'none'`; 0.33 says --mamba-cache-mode has no effect
+    msg = ("ValueError: FlashInfer ReplaySSM speculative decoding does not support prefix caching; "
+           "use --disable-prefix-caching")
+    d = diagnose(served("0.33.0", msg, "config/vllm.py", "validate_mamba_cached_kernel"), book=shipped).best
+    assert d.rule_id == "vllm-check-failed"
+    assert "It has no effect: Mamba prefix caching follows --enable-prefix-caching." in d.cause
+    assert "`--no-enable-prefix-caching`" in d.cause
+    assert "set `--mamba-cache-mode` to" not in d.fix
+
+
+def test_a_placeholder_named_for_an_arguments_name_or_path_is_that_argument(shipped):
+    # 0.5.5 model_loader/loader.py BitsAndBytesModelLoader._get_config_file(qlora_adapter):
+    # "Cannot find adapter config file in {qlora_adapter}", the value of --qlora-adapter-name-or-path
+    msg = "ValueError: Cannot find adapter config file in /tmp/adapter"
+    d = diagnose(served("0.5.5", msg, "model_executor/model_loader/loader.py", "_get_config_file"), book=shipped).best
+    assert d.rule_id == "vllm-check-failed"
+    assert "`--qlora-adapter-name-or-path`" in d.cause and "None of the names" not in d.fix
+
+
+def test_an_on_off_setting_is_not_said_to_have_no_choices(shipped):
+    # 0.33.0 sampling_params.py: "Structured outputs requires a tokenizer so it can't be used with
+    # 'skip_tokenizer_init'" names --skip-tokenizer-init, a bool: "knows no range or choices" was false
+    msg = "ValueError: Structured outputs requires a tokenizer so it can't be used with 'skip_tokenizer_init'"
+    d = diagnose(served("0.33.0", msg, "sampling_params.py", "_validate_structured_outputs"), book=shipped).best
+    assert d.rule_id == "vllm-check-failed" and "`--skip-tokenizer-init`" in d.cause
+    assert "knows no range or choices" not in d.fix
+
+
+def test_a_vllm_variable_the_message_fills_in_is_the_users_variable(shipped):
+    # 0.34.0 platforms/interface.py Platform.validate_environ: f"{env} has been removed. {hint}" for a
+    # variable of os.environ in envs.removed_environment_variables; the answer named only the hint's flag
+    msg = ("ValueError: VLLM_MARLIN_INPUT_DTYPE has been removed. Marlin no longer supports 8-bit activations. "
+           "Use `--quantization humming` and set the activation dtype with VLLM_HUMMING_INPUT_QUANT_CONFIG, "
+           "e.g. '{\"dtype\":\"int8\"}'.")
+    d = diagnose(served("0.34.0", msg, "platforms/interface.py", "validate_environ"), book=shipped).best
+    assert d.rule_id == "vllm-check-failed"
+    assert "- `VLLM_MARLIN_INPUT_DTYPE` (environment variable): not in vLLM 0.34.0" in d.cause

@@ -161,3 +161,94 @@ def test_a_field_the_message_spells_out_in_words_is_that_field():
     assert knobs.spelled_out("allowed tokens", {"allowed_token_ids"}) == []
     # the words inside another field's own name are not that field
     assert knobs.spelled_out("ids in prompt_logprob_token_ids, max", {"logprob_token_ids"}) == []
+
+
+# --- the honesty audit of December 7 (seed 2027 sample): false statements, by class ---------------------
+
+def _answer(version, exc_line, path, func):
+    from bot.diagnose import diagnose
+    text = (f"INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version {version}\n"
+            "Traceback (most recent call last):\n"
+            '  File "/app/serve.py", line 3, in <module>\n    main()\n'
+            f'  File "/usr/lib/python3.12/site-packages/vllm/{path}", line 10, in {func}\n    x()\n'
+            f"{exc_line}\n")
+    return diagnose(text).best
+
+
+def test_an_enum_member_or_a_backend_name_is_no_environment_variable():
+    # 0.18.1 mm_encoder_attention.py: `self.attn_backend not in (AttentionBackendEnum.TRITON_ATTN, ...,
+    # AttentionBackendEnum.TORCH_SDPA)` was told "`TRITON_ATTN` (environment variable of Triton)"
+    idx = load_index()
+    cond = ("not self.is_flash_attn_backend and self.attn_backend not in (AttentionBackendEnum.TRITON_ATTN, "
+            "AttentionBackendEnum.FLASHINFER, AttentionBackendEnum.TORCH_SDPA)")
+    site = Site("Unsupported multi-modal encoder attention backend for CUDA: ")
+    assert knobs.stack_env_lines(site, cond, EN) == []
+    # a backend's name said bare in a message is the release's backend, not a variable
+    names = idx.knob_names("attention_backend", "0.18.1")
+    assert knobs.stack_env_lines(Site("TORCH_SDPA does not support this"), None, EN, names) == []
+    # a real variable still is one
+    [line] = knobs.stack_env_lines(Site("TORCH_CUDA_ARCH_LIST is not set"), None, EN, names)
+    assert "`TORCH_CUDA_ARCH_LIST` (environment variable of PyTorch" in line
+
+
+def test_a_multimodal_encoders_attention_backend_is_its_own_flag():
+    # 0.18.1: MMEncoderAttention's backend comes from get_vit_attn_backend, which reads
+    # multimodal_config.mm_encoder_attn_backend (--mm-encoder-attn-backend), not --attention-backend
+    d = _answer("0.18.1", "ValueError: Unsupported multi-modal encoder attention backend for CUDA: FLASHINFER.",
+                "model_executor/layers/attention/mm_encoder_attention.py", "forward_cuda")
+    assert d.rule_id == "vllm-check-failed"
+    assert "`--mm-encoder-attn-backend`" in d.cause and "`--attention-backend`" not in d.cause
+    assert "environment variable of" not in d.cause
+    # the decoder's own backend check keeps --attention-backend
+    idx = load_index()
+    w = {"condition": "", "function": "FlashAttentionImpl.__init__", "file": "vllm/v1/attention/backends/flash_attn.py"}
+    lines = knobs.registry_lines(idx, Site("Unsupported attention backend {backend}"), w, {"backend": "FOO"}, "0.18.1", EN)
+    assert lines and lines[0].startswith("- `--attention-backend`")
+
+
+def test_a_name_the_message_speaks_of_is_the_raising_config_classes_field_first():
+    # 0.21.0 config/pooler.py PoolerConfig.__post_init__: "Cannot set both `logit_bias` and `logit_mean`."
+    # `logit_bias` there is PoolerConfig's deprecated field (--pooler-config), not SamplingParams'
+    d = _answer("0.21.0", "ValueError: Cannot set both `logit_bias` and `logit_mean`. `logit_bias` is deprecated, "
+                "use `logit_mean` instead.", "config/pooler.py", "__post_init__")
+    assert d.rule_id == "vllm-check-failed"
+    assert "a field of `SamplingParams`" not in d.cause
+    assert "--pooler-config '{\"logit_bias\": …}'" in d.cause
+
+
+def test_a_validator_of_a_requests_body_names_the_key_the_client_sent():
+    # 0.27.1 entrypoints/pooling/base/protocol.py reject_removed_pooling_parameters: `'normalize' in data`
+    # of a request's JSON; it was told to set --pooler-config '{"use_activation": …}', a server setting
+    assert knobs.body_keys("'normalize' in data", "reject_removed_pooling_parameters",
+                           "vllm/entrypoints/pooling/base/protocol.py") == ["normalize"]
+    assert knobs.body_keys("'normalize' in values", "PoolerConfig.reject_removed_parameters",
+                           "vllm/config/pooler.py") == []
+    d = _answer("0.27.1", "vllm.exceptions.VLLMValidationError: Parameter `normalize` was removed; use "
+                "`use_activation` instead.", "entrypoints/pooling/base/protocol.py", "reject_removed_pooling_parameters")
+    assert d.rule_id == "vllm-check-failed"
+    assert "- `normalize`: a key of the request's JSON body" in d.cause
+    assert "--pooler-config" not in d.cause
+
+
+def test_an_llm_methods_own_helper_names_that_method_only():
+    # 0.13.0 entrypoints/llm.py LLM._get_beam_search_lora_requests: "Invalid lora_request type ..." was
+    # said to be what the user passed to llm.beam_search, llm.chat or llm.classify; only beam_search calls it
+    idx = load_index()
+    [line] = knobs.call_lines(idx, "Invalid lora_request type ", "0.13.0", EN, "LLM._get_beam_search_lora_requests")
+    assert "`llm.beam_search(lora_request=…)`" in line and "llm.chat" not in line
+    [line] = knobs.call_lines(idx, "Invalid lora_request type ", "0.13.0", EN, "LLM._validate_and_add_requests")
+    assert "llm.chat" in line
+
+
+def test_a_request_fields_literals_are_not_all_it_takes_when_its_type_has_a_class():
+    # 0.6.6.post1 entrypoints/openai/protocol.py ChatCompletionRequest.tool_choice:
+    # Optional[Union[Literal["none"], Literal["auto"], ChatCompletionNamedToolChoiceParam]]; the check
+    # `data.get('tool_choice', 'none') not in ('none', 'auto')` reads exactly the named choice that
+    # "one of `none`, `auto`" left out
+    assert knobs._open_members("Optional[Union[Literal['none'], Literal['auto'], ChatCompletionNamedToolChoiceParam]]") \
+        == ["ChatCompletionNamedToolChoiceParam"]
+    assert knobs._open_members("Literal['text', 'tokens'] | None") == []
+    idx = load_index()
+    [line] = knobs.body_lines(idx, "guide_count > 1 and data.get('tool_choice', 'none') not in ('none', 'auto')",
+                              "ChatCompletionRequest.check_guided_decoding_count", "", "0.6.6.post1", EN)
+    assert "one of `none`, `auto`, or a `ChatCompletionNamedToolChoiceParam`" in line

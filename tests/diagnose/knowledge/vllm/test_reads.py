@@ -314,3 +314,60 @@ def test_real_messages_name_the_knob_behind_what_the_check_reads(template, knob)
     assert d.rule_id == "vllm-check-failed"
     assert NO_KNOB not in d.fix and knob in d.cause
     assert "What the check reads is the model's own" not in d.fix
+
+
+# --- the honesty audit of December 7 (seed 2027 sample): "none of the names is a knob" where one is ------
+
+def test_the_quantization_a_platform_rejects_is_the_quantization_setting():
+    # 0.34.0 platforms/interface.py Platform.verify_quantization(cls, quant), called with ModelConfig's
+    # resolved `quantization`: "bitsandbytes quantization is currently not supported in cpu."
+    assert knobs_of("cls.supported_quantization and quant not in cls.supported_quantization",
+                    function="Platform.verify_quantization", file="vllm/platforms/interface.py") == [("quantization",)]
+    assert knobs_of("quant not in supported", function="Foo.check", file="vllm/platforms/interface.py") == []
+
+
+def test_the_mamba_cache_mode_is_what_prefix_caching_makes_it():
+    # 0.33.0 config/vllm.py VllmConfig.validate_mamba_cached_kernel: `self.cache_config.mamba_cache_mode != 'none'`
+    # ("use --disable-prefix-caching"); models/config.py sets the mode from enable_prefix_caching
+    found = knobs_of("self.cache_config.mamba_cache_mode != 'none'", function="VllmConfig.validate_mamba_cached_kernel",
+                     file="vllm/config/vllm.py")
+    assert found == [("enable_prefix_caching", "mamba_cache_mode")]
+
+
+def test_rocm_aiters_switches_are_its_variables():
+    # 0.17.1 rocm_aiter_fa.py: `assert not rocm_aiter_ops.is_shuffle_kv_cache_enabled()`, which returns
+    # envs.VLLM_ROCM_SHUFFLE_KV_CACHE_LAYOUT (_aiter_ops.py)
+    assert knobs_of("assert not rocm_aiter_ops.is_shuffle_kv_cache_enabled()", function="AiterFlashAttentionImpl.forward",
+                    file="vllm/v1/attention/backends/rocm_aiter_fa.py") == [("VLLM_ROCM_SHUFFLE_KV_CACHE_LAYOUT",)]
+    assert knobs_of("not rocm_aiter_ops.is_fused_moe_enabled()") == [("VLLM_ROCM_USE_AITER", "VLLM_ROCM_USE_AITER_MOE")]
+    d = diagnose("INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.17.1\n"
+                 "Traceback (most recent call last):\n  File \"/app/serve.py\", line 3, in <module>\n    main()\n"
+                 "AssertionError: Shuffle KV cache layout is not supported with sliding window or speculative "
+                 "decoding (multi-token decode).\n").best
+    assert d.rule_id == "vllm-check-failed"
+    assert "`VLLM_ROCM_SHUFFLE_KV_CACHE_LAYOUT` (environment variable" in d.cause and NO_KNOB not in d.fix
+
+
+def test_the_video_loader_and_codec_names_are_the_users_choice():
+    # 0.9.2 multimodal/video.py VideoLoaderRegistry.load(cls_name): VideoMediaIO passes
+    # envs.VLLM_VIDEO_LOADER_BACKEND; 0.25.1 VideoBackend.load_bytes(backend=...): --media-io-kwargs' video dict
+    assert knobs_of("assert cls is not None", ["cls_name"], function="VideoLoaderRegistry.load",
+                    file="vllm/multimodal/video.py") == [("VLLM_VIDEO_LOADER_BACKEND",)]
+    assert knobs_of("backend not in ('opencv', 'pyav', 'torchcodec') and backend != PYNVVIDEOCODEC_VIDEO_BACKEND",
+                    ["backend"], function="VideoBackend.load_bytes", file="vllm/multimodal/video.py") == [("media_io_kwargs",)]
+
+
+def test_the_rank_of_the_fused_moe_lora_kernels_is_max_lora_rank():
+    # 0.32.0 lora/ops/triton_ops/fused_moe_lora_op.py: `rank = A0.shape[2]` of lora_a_stacked, which
+    # the MoE LoRA layer allocates with lora_config.max_lora_rank; `assert rank <= 64`
+    assert knobs_of("assert rank <= 64", function="_run_fused_moe_lora_small_batch",
+                    file="vllm/lora/ops/triton_ops/fused_moe_lora_op.py") == [("max_lora_rank",)]
+    assert knobs_of("assert rank <= 64", function="other", file="vllm/lora/ops/triton_ops/x.py") == []
+
+
+def test_the_local_data_parallel_size_under_its_local_name():
+    # 0.18.1 v1/engine/utils.py CoreEngineActorManager.create_dp_placement_groups:
+    # `dp_size_local = vllm_config.parallel_config.data_parallel_size_local`; "Not enough resources to
+    # allocate {dp_size_local} DP ranks on DP master node ..." was told no knob
+    assert knobs_of("dp_size_available < dp_size_local", function="CoreEngineActorManager.create_dp_placement_groups",
+                    file="vllm/v1/engine/utils.py") == [("data_parallel_size_local",)]
