@@ -38,6 +38,8 @@
 #              bfloat16 (its recompiles), FlashAttention 2 forced on Hopper
 #   variants16 a Kubernetes service's VLLM_PORT (tcp://...), an unknown logging level, an empty vllm/ folder beside the
 #              script, a user's process limit (ulimit -u), vLLM's cache root on a full disk
+#   variants17 an embedding checkpoint (the model's body only: no "model." prefix, no lm_head) whose config still names
+#              a text-generation class
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -251,6 +253,16 @@ variants16)
   run namespace-shadow bash -c "cd /tmp/vd-shadow && exec $PY $U $M"
   run nproc-limit $AS 12345 12345 HOME=/tmp/vd-home-nproc -- bash -c "ulimit -u 60; exec $PY $U $M"
   full_disk; run compile-cache-full env VLLM_CACHE_ROOT=/tmp/vd-full/vllm $PY $U $M ;;
+variants17)
+  export HF_HUB_OFFLINE=1
+  rm -rf /models/embed-body && cp -r $M /models/embed-body && $PY - <<'PY'
+import os
+from safetensors.torch import load_file, save_file
+d = "/models/embed-body"; f = next(os.path.join(d, x) for x in os.listdir(d) if x.endswith(".safetensors"))
+save_file({k[len("model."):]: v for k, v in load_file(f).items() if k.startswith("model.")}, f, metadata={"format": "pt"})
+PY
+  chmod -R a+rX /models/embed-body
+  run embed-body $PY $U /models/embed-body ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt

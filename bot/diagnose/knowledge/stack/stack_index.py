@@ -359,6 +359,8 @@ _CODE_NAME = r"\b(?:cudaError\w+|cudaSuccess|CUDA_ERROR_\w+|CUDA_SUCCESS|nccl[A-
              r"|(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_[A-Z0-9_]+|CUFFT_[A-Z0-9_]+)\b"
 # the math libraries' statuses (CUBLAS_STATUS_..., CUFFT_...): named as torch prints them, never by text
 _LIBRARY_NAME = LazyRe(r"(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_|CUFFT_")
+# NCCL_DEBUG=INFO's "NET/Plugin : dlerror=libnccl-net.so: cannot open ..." (or NCCL_NET_PLUGIN's name): an optional plugin
+_NCCL_NET_PLUGIN = LazyRe(r"(?:^|[=/\\])libnccl-net(?:[\w.-]*)\.so")
 _EXC_PREFIX = r"^(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Failure)|Exception):\s*"
 # torch's check of a HIP call: "HIP error: <hipGetErrorString's text>" (c10's C10_HIP_CHECK, hipified
 # from C10_CUDA_CHECK's "CUDA error: ..."); the reader joins the lines after it onto the same line
@@ -806,7 +808,10 @@ class StackIndex:
         found = []
         for name, rx, meaning in self._loader():
             for m in rx.finditer(text):
-                found.append(LoaderMatch(name, meaning, {k: v for k, v in m.groupdict().items() if v}, m.start(), m.end()))
+                groups = {k: v for k, v in m.groupdict().items() if v}
+                if _NCCL_NET_PLUGIN.search(groups.get("library", "")):
+                    continue        # NCCL's optional network plugin: not finding it, NCCL uses its own transports
+                found.append(LoaderMatch(name, meaning, groups, m.start(), m.end()))
         # a symbol lookup error also reads as an undefined symbol, a program that could not start as
         # a library that could not open: the longer (more telling) match of one span wins
         found.sort(key=lambda f: (f.start, -(f.end - f.start)))

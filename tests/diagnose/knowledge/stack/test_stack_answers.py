@@ -117,6 +117,19 @@ def test_the_loader_names_the_wheel_that_ships_the_library():
     assert "pip install nvidia-nccl-cu12" in d.fix
 
 
+def test_nccls_optional_network_plugin_is_no_loader_failure_even_without_its_debug_header():
+    # NCCL_DEBUG=INFO's "NET/Plugin : dlerror=libnccl-net.so: ..." says NCCL goes on with its own transports; a paste
+    # that lost its line breaks (vllm#12292) no longer shows the "NCCL INFO" header that marks it as debug output
+    plugin = ("NET/Plugin : dlerror=libnccl-net.so: cannot open shared object file: No such file or directory "
+              "No plugin found (libnccl-net.so), using internal implementation")
+    joined = "INFO 08-31 09:50:46 pynccl.py:63] vLLM is using nccl==2.20.5 host:1:1 [0] NCCL INFO " + plugin + "\n"
+    for text in (joined, plugin + "\n"):
+        assert all(d.rule_id != "stack-loader" for d in diagnose(text).diagnoses)
+    # beside it, a library that did fail is still the loader's answer
+    d = diagnose(plugin + "\nImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n").best
+    assert d.rule_id == "stack-loader" and "libcudart.so.12" in d.cause
+
+
 def test_a_loader_error_without_vllms_nccl_wrapper_names_no_vllm_variable():
     d = diagnose("ImportError: libnccl.so.2: cannot open shared object file: No such file or directory\n").best
     assert d.rule_id == "stack-loader" and "VLLM_NCCL_SO_PATH" not in d.fix and "pynccl" not in d.cause

@@ -241,6 +241,19 @@ def test_a_removed_argument_completes_the_hand_written_rules(shipped):
     assert cli.rule_id == "cli-bad-args" and "`--enable-log-requests`" in cli.fix
 
 
+def test_a_removed_flag_whose_successor_the_command_already_passes_is_dropped_not_renamed(shipped):
+    # vllm#18538's shape: `--enable-reasoning` beside `--reasoning-parser`, which replaced it; renaming one into the
+    # other would pass the same flag twice
+    cmd = "$ vllm serve deepseek-ai/DeepSeek-R1-Distill-Qwen-7B --enable-reasoning --reasoning-parser deepseek_r1\n"
+    line = "vllm serve: error: unrecognized arguments: --enable-reasoning\n"
+    d = diagnose(cmd + line, book=shipped).best
+    assert d.rule_id == "cli-bad-args"
+    assert "Drop it" in d.fix and "`--enable-reasoning` (`--reasoning-parser`)" in d.fix and "Rename it" not in d.fix
+    # without the successor in the command it is still a rename
+    alone = diagnose("$ vllm serve m --enable-reasoning\n" + line, book=shipped).best
+    assert "`--enable-reasoning` → `--reasoning-parser`" in alone.fix and "Drop it" not in alone.fix
+
+
 def test_every_release_is_answered_for_itself(shipped):
     # vLLM 0.20.1's wheel has --reasoning-config (vllm#42399); it arrived in 0.19.0, not 0.19.1
     line = "vllm: error: unrecognized arguments: --reasoning-config {}"
