@@ -1085,18 +1085,26 @@ def for_rule(rule_id: str, values: dict, facts: dict, lang: str) -> dict:
         return {}
     version = facts.get("vllm_version")
     release = idx.nearest_version(str(version)) if version else None
-    texts, replacements = [], []
+    texts, replacements, redundant = [], [], []
+    given = {str(k).replace("-", "_") for k in facts.get("user_args") or {}}
     for name, kind in list(dict.fromkeys(names))[:MAX_NAMES]:
         found = name_history(idx, name, kind, release, lang, version=version)
         if found.get("name_history"):
             texts.append(found["name_history"])
+        successor = found.get("name_replacement")
         # a successor that was rejected too is no rename (the release that parsed these lacks it:
-        # upgrade, or drop the flag)
-        if found.get("name_replacement") and found["name_replacement"] not in {n for n, _ in names}:
-            replacements.append(f"`{name}` → `{found['name_replacement']}`")
+        # upgrade, or drop the flag); one the command already passes leaves the old flag nothing to do
+        if not successor or successor in {n for n, _ in names}:
+            continue
+        if successor.lstrip("-").replace("-", "_") in given:
+            redundant.append(f"`{name}` (`{successor}`)")
+        else:
+            replacements.append(f"`{name}` → `{successor}`")
     out = {}
     if texts:
         out["arg_history"] = "\n\n".join(texts)
     if replacements:
         out["arg_replacement"] = ", ".join(replacements)
+    if redundant:
+        out["arg_redundant"] = ", ".join(redundant)
     return out
