@@ -1098,9 +1098,10 @@ _FOREIGN_SHAPES = [
     ("SGLang (its `[date TP0]` log records)",
      _P(r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: (?:TP|DP|EP|PP)\d+)+\]", literals=(" TP", " DP"))),
     # SGLang's records before its `[date TP0]` header (0.1-0.2, 2024): "[gpu_id=0] Load weight begin.",
-    # "[gpu_id=3] Memory pool end. avail mem=2.52 GB"; vLLM names no GPU so in any record
+    # "[gpu_id=3] Memory pool end. avail mem=2.52 GB"; vLLM names no GPU so in any record, and after whatever a log
+    # collector put before it (docker compose's "svc-1  | ", journald's, a colour code)
     ("SGLang (its `[gpu_id=N]` log records)",
-     _P(r"^\[gpu_id=\d+\] ", re.M, literals=("[gpu_id=",))),
+     _P(r"\[gpu_id=\d+\] ", literals=("[gpu_id=",))),
     # FFmpeg's log records name the component and its address ("[h264_nvenc @ 0x5612d4a0] Cannot load ...",
     # "[AVHWDeviceContext @ 0x562894e1d340] cu->cuInit(0) failed", on Windows "[h264_nvenc @ 00000219ccbba800]"):
     # a media server's or a video tool's transcoding (Jellyfin, Plex, Frigate, HandBrake), whose CUDA errors read
@@ -3012,6 +3013,26 @@ def batch_done_at_exit(text: str) -> bool:
             and " prompts:" not in after and "Adding requests:" not in after)
 
 
+# What a log collector or a copy puts before each line it relays: docker compose's "svc-1  | ", kubectl's "[pod/x/c] ",
+# journald's "Aug 15 18:15:59 host prog[8707]: ", Ray's "(raylet) " and "(Name pid=12, ip=...) ", a Markdown quote, a
+# colour code that lost its escape ("[1;31m"). The signs of another program (its log's shape, its frames, its image)
+# are read at the start of a line, so a paste whose lines all carry one is read again without it.
+_COLLECTED = LazyRe(r"^(?:[ \t]*[\w.-]{1,40}[ \t]+\|[ \t]?|\[(?:pod|node)/[^\]\n]{1,300}\][ ]"
+                    r"|(?:[A-Z][a-z]{2}[ ]{1,2}\d{1,2}[ ]\d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT[\d:.]{8,15}(?:Z|[+-]\d\d:?\d\d))"
+                    r"[ ][\w.-]{1,64}[ ][^\s\[\]:]{1,64}\[\d{1,10}\]:[ ]?"
+                    r"|[ \t]*\((?:raylet|gcs_server|autoscaler(?:[ ]\+[\w.]{1,20})?|(?:[A-Za-z_][\w-]*[ ])?pid=\d+"
+                    r"(?:,[ ]ip=[\d.:a-f]+)?)\)[ \t]*|>[ ]?|\[\d{1,3}(?:;\d{1,3})*m)+", re.M)
+
+
+def collected_bare(text: str) -> str | None:
+    """The paste without its collector's prefix on each line, when most of its first lines carry one; else None."""
+    lines = [line for line in text[:20000].split("\n", 40)[:40] if line.strip()]
+    marked = sum(1 for line in lines if _COLLECTED.match(line))
+    if len(lines) < 2 or marked * 4 < len(lines) * 3:
+        return None
+    return _COLLECTED.sub("", text)
+
+
 def extract(text: str, error_lines: str = "") -> dict:
     starts = engine_starts(text)
     if len(text) > WINDOW + TAIL_WINDOW:
@@ -3044,6 +3065,10 @@ def extract(text: str, error_lines: str = "") -> dict:
     install = vllm_install(text, low)
     env = environment(text, low, error_lines)
     foreign, strict = foreign_context(text, low, install, env["os_hint"], library, shape)
+    if foreign is None and not printed and not _mentions_vllm(low):
+        bare = collected_bare(text)
+        if bare is not None:
+            foreign, strict = foreign_context(bare, bare.lower(), install, env["os_hint"])
     assert_rows = _failed_assert_rows(text) if "AssertionError" in text or _DYNAMO_ASSERT in text else ()
     server_error = foreign is None and bool(_VLLM_SERVER_ERROR.search(text))
     vllm_context = printed or server_error or _mentions_vllm(low) or vllm_mode(low)

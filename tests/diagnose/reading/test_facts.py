@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 from bot.diagnose.reading import facts
@@ -1177,3 +1179,21 @@ def test_lmdeploy_is_not_read_inside_another_word():
         is None
     assert facts.foreign_context("lmdeploy serve api_server /models/qwen --tp 2\n" + "CUDA error: out of memory\n")[0] \
         == "LMDeploy"
+
+
+def test_another_programs_signs_are_read_under_a_log_collectors_prefix():
+    # FastChat's "date | LEVEL | logger |" records, a container image's run, a training loop's progress: each sign is
+    # read at the start of a line, and docker compose, kubectl, journald and Ray put their prefix before every line
+    from bot.learn.fixtures import read
+    logs = Path(__file__).resolve().parents[2] / "fixtures" / "logs"
+    for name in ("_negative/hf-space-fastchat-openai-api-server-ipv6-bind.log",
+                 "_negative/podman-faster-liveportrait-image-cdi-unresolvable.log",
+                 "_negative/foreign10-anomalydiffusion76-epoch-libcudnn-cnn-infer.log"):
+        text = read(logs / name).data.decode()
+        assert facts.extract(text)["foreign_context"], name
+        for prefix in ("api-1  | ", "[pod/api-7d9f8/api] ", "Aug 15 18:15:59 gpu-node-3 python3[8707]: ", "(raylet) "):
+            prefixed = "\n".join(prefix + line for line in text.split("\n"))
+            assert facts.extract(prefixed)["foreign_context"], (name, prefix)
+    # vLLM's own log under docker compose stays vLLM's
+    vllm = read(logs / "worker-died" / "v0.10-docker-compose-prefix.log").data.decode()
+    assert facts.extract(vllm)["foreign_context"] is None
