@@ -17,7 +17,7 @@ from collections import Counter
 from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
 from bot.diagnose.reading import gpus
-from bot.diagnose.reading.tracebacks import XID_REPORT
+from bot.diagnose.reading.tracebacks import COLLECTORS, XID_REPORT
 
 
 class _P:
@@ -3013,15 +3013,11 @@ def batch_done_at_exit(text: str) -> bool:
             and " prompts:" not in after and "Adding requests:" not in after)
 
 
-# What a log collector or a copy puts before each line it relays: docker compose's "svc-1  | ", kubectl's "[pod/x/c] ",
-# journald's "Aug 15 18:15:59 host prog[8707]: ", Ray's "(raylet) " and "(Name pid=12, ip=...) ", a Markdown quote, a
-# colour code that lost its escape ("[1;31m"). The signs of another program (its log's shape, its frames, its image)
-# are read at the start of a line, so a paste whose lines all carry one is read again without it.
-_COLLECTED = LazyRe(r"^(?:[ \t]*[\w.-]{1,40}[ \t]+\|[ \t]?|\[(?:pod|node)/[^\]\n]{1,300}\][ ]"
-                    r"|(?:[A-Z][a-z]{2}[ ]{1,2}\d{1,2}[ ]\d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT[\d:.]{8,15}(?:Z|[+-]\d\d:?\d\d))"
-                    r"[ ][\w.-]{1,64}[ ][^\s\[\]:]{1,64}\[\d{1,10}\]:[ ]?"
-                    r"|[ \t]*\((?:raylet|gcs_server|autoscaler(?:[ ]\+[\w.]{1,20})?|(?:[A-Za-z_][\w-]*[ ])?pid=\d+"
-                    r"(?:,[ ]ip=[\d.:a-f]+)?)\)[ \t]*|>[ ]?|\[\d{1,3}(?:;\d{1,3})*m)+", re.M)
+# A paste whose lines all carry a log collector's prefix (tracebacks.COLLECTORS: docker compose's, journald's, kubectl's,
+# Ray's tags), a Markdown quote of any line (an indented frame's too: ">   File ..."), or a colour code that lost its
+# escape ("[1;31m"): the signs of another program (its log's shape, its frames, its image) are read at the start of a
+# line, so such a paste is read again without them.
+_COLLECTED = LazyRe(r"^(?:" + COLLECTORS + r"| >[ ]? | \[\d{1,3}(?:;\d{1,3})*m)+", re.M | re.X)
 
 
 def collected_bare(text: str) -> str | None:
@@ -3065,13 +3061,14 @@ def extract(text: str, error_lines: str = "") -> dict:
     install = vllm_install(text, low)
     env = environment(text, low, error_lines)
     foreign, strict = foreign_context(text, low, install, env["os_hint"], library, shape)
-    if foreign is None and not printed and not _mentions_vllm(low):
+    mentioned = _mentions_vllm(low)
+    if foreign is None and not printed and not mentioned:
         bare = collected_bare(text)
         if bare is not None:
             foreign, strict = foreign_context(bare, bare.lower(), install, env["os_hint"])
     assert_rows = _failed_assert_rows(text) if "AssertionError" in text or _DYNAMO_ASSERT in text else ()
     server_error = foreign is None and bool(_VLLM_SERVER_ERROR.search(text))
-    vllm_context = printed or server_error or _mentions_vllm(low) or vllm_mode(low)
+    vllm_context = printed or server_error or mentioned or vllm_mode(low)
     invocation = "serve" if _SERVER_MARKS.search(text) else "llm" if _OFFLINE_MARKS.search(text) else None
     torch = _first(_TORCH, text)
     gpu_name = (_first(_GPU, text) or "").strip() or None

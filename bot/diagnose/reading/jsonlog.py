@@ -36,7 +36,6 @@ _OPEN = LazyRe(r'^[^\n{"\']{0,%d}\{"(?:[^\n\\]++|\\[^n\n])*+\\n' % MAX_PREFIX, r
 # One "key": "string" pair, the string possibly cut off at the end of the line.
 _PAIR = LazyRe(r'"(?P<key>[\w.@]+)"\s*:\s*"(?P<value>(?>(?:[^"\\\n]+|\\.)*))')
 _CUT_ESCAPE = LazyRe(r'\\(?:u[0-9a-fA-F]{0,3})?$')
-_ESCAPE = LazyRe(r"\\(u[0-9a-fA-F]{4}|.)")
 _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "/": "/", "b": "", "f": ""}
 
 
@@ -114,14 +113,7 @@ def _unescape(s: str) -> str:
     try:
         return json.loads('"' + _CUT_ESCAPE.sub("", s) + '"', strict=False)
     except ValueError:
-        pass                            # an escape JSON does not know ("\\x"): decoded one by one
-
-    def one(m: re.Match) -> str:
-        e = m.group(1)
-        if e[0] == "u" and len(e) == 5:
-            return chr(int(e[1:], 16))
-        return _SIMPLE.get(e, e)
-    return _ESCAPE.sub(one, s)
+        return _unescape_text(s)        # an escape JSON does not know ("\\x"): decoded one by one
 
 
 # A traceback inside an escaped string that is no record of a JSON log: an API's error body ("detail": "..."), a

@@ -24,10 +24,9 @@ from .jsonlog import REQUEST_LOG
 from .logtext import ANSI as _COLOUR
 from .logtext import WRAP_WIDTHS
 
-# Prefixes that wrap a log line; peeled off in a loop because they stack
-# ("vllm-1  | (EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] ...").
-_PREFIX = LazyRe(
-    r"""^(?:
+# What a log collector or a copy puts before each line it relays (docker compose, journald, kubectl, Ray's tags, a
+# Markdown quote): part of _PREFIX, and what facts.collected_bare takes off a paste whose lines all carry one. Verbose.
+COLLECTORS = r"""
         [ \t]*[\w.-]{1,40}[ \t]+\|[ \t]?                                   # docker compose "svc-1  | "
       # journalctl's short formats ("Aug 15 18:15:59 host vllm[8707]: ", short-precise, short-iso): time, host and
       # the unit's identifier with its pid (always there for a service; without it "2025-05-16T04:56:18Z ERROR x.y: "
@@ -35,18 +34,24 @@ _PREFIX = LazyRe(
       | (?:[A-Z][a-z]{2}[ ]{1,2}\d{1,2}[ ]\d\d:\d\d:\d\d(?:\.\d{1,6})?|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?(?:Z|[+-]\d\d:?\d\d))
         [ ][\w.-]{1,64}[ ][^\s\[\]:]{1,64}\[\d{1,10}\]:[ ]?
       | \[(?:pod/[\w.-]{1,253}/[\w.-]{0,63}|node/[\w.-]{1,253})\][ ]            # kubectl logs --prefix "[pod/NAME/CONTAINER] "
-      | [ \t]*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]*  # ISO time
       | [ \t]*\((?P<proc>[A-Za-z_][\w-]*(?:[ ]rank=\d+)?[ ]pid=\d+)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
       # Ray's tag of a task with no actor's name ("(pid=45601) ", "(pid=45601, ip=10.0.0.12) ") and of its own
       # daemons' output relayed to the driver ("(raylet) ", "(raylet, ip=10.0.0.12) ", "(autoscaler +2m3s) ")
       # (the autoscaler is a process of its own: its line is never the tail of the record above it; the raylet also
       # relays other processes' output, whose lines go on under its tag)
       | [ \t]*\((?:pid=\d+|raylet|gcs_server|(?P<daemon>autoscaler)(?:[ ]\+[\w.]{1,20})?)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*
+      | [ \t]*>[ ](?=\S)                                                      # a markdown quote
+"""
+
+# Prefixes that wrap a log line; peeled off in a loop because they stack
+# ("vllm-1  | (EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] ...").
+_PREFIX = LazyRe(
+    r"^(?:" + COLLECTORS + r"""
+      | [ \t]*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]*  # ISO time
       | [ \t]*\[rank\d+\]:[ \t]?                                          # torch elastic
       | [ \t]*[│|┃][ \t]?                                                   # kubectl / Lens box
       | (?:\[?(?P<glevel>[IWEF])\d{3,4}[ ]\d\d:\d\d:\d\d\.\d+[ ]+(?:\d+[ ])?|\[(?P<g2level>[IWEF])[ ])[\w.-]+:\d+\][ ]*  # glog (torch c10d, NCCL; gRPC's bare; torch 2.3's undated)
       | [ \t]*[\w.-]{1,80}:\d+:\d+[ ]\[\d+\][ ]NCCL[ ](?P<nlevel>INFO|TRACE)[ ]   # NCCL_DEBUG output: debugging, its failures are WARN
-      | [ \t]*>[ ](?=\S)                                                      # a markdown quote
       # after a date: Ray's C++ log ("[%Y-%m-%d %H:%M:%S,%e %L %P %t] %v", ray/src/ray/util/logging.cc) and its source,
       # "E 812 812] logging.cc:447: " (its level not read: it relays what native code printed, a crash report's lines)
       | [TDIWEC][ ]\d+[ ]\d+\][ ](?:[\w.-]+:\d+:[ ])?
@@ -647,11 +652,11 @@ _BUILD_CLOSING = LazyRe(r"CalledProcessError: |Ninja build failed|Error building
 _NINJA_STATUS = LazyRe(r"\[\d{1,6}/\d{1,6}\] |ninja: ")
 
 
+_BUILD_FAILED_WORDS = ("build", "subprocess-exited", "command '", "DistutilsExecError", "CompileError", "compiling objects")
+
+
 def _build_failed(text: str) -> bool:
     return any(w in text for w in _BUILD_FAILED_WORDS) and _BUILD_FAILED.search(text) is not None
-
-
-_BUILD_FAILED_WORDS = ("build", "subprocess-exited", "command '", "DistutilsExecError", "CompileError", "compiling objects")
 
 
 def build_diagnostic(text: str) -> bool:

@@ -512,10 +512,10 @@ def place(site, version: str | None, frames=()) -> tuple[dict, list[str]]:
     matched = [] if version else frame_releases(every, frames)
     if matched:
         rows = [w for w in every if w["release"] == matched[-1]]
-    if version and not rows and every and version_key(version) is not None:
+    key = version_key(version) if version and not rows else None
+    if key is not None:
         # the log's release does not print it (an older one, vLLM 0.4 before the index's first release, or
         # one of a gap): the release that does nearest to it, the newest not newer, else the oldest
-        key = version_key(version)
         rels = [r for r in dict.fromkeys(w["release"] for w in every) if version_key(r) is not None]
         before = [r for r in rels if version_key(r) <= key]
         pick = before[-1] if before else (rels[0] if rels else None)
