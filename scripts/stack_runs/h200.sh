@@ -40,6 +40,9 @@
 #              script, a user's process limit (ulimit -u), vLLM's cache root on a full disk
 #   variants17 an embedding checkpoint (the model's body only: no "model." prefix, no lm_head) whose config still names
 #              a text-generation class
+#   variants18 a file-size limit (SIGXFSZ while a cache is written), a small stack, vLLM's IPC path under a folder
+#              that is not there, the card's memory all but 700 MiB held by another process, a cgroup memory limit
+#              (the kernel's OOM killer), a compile cache truncated between two runs
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -263,6 +266,23 @@ save_file({k[len("model."):]: v for k, v in load_file(f).items() if k.startswith
 PY
   chmod -R a+rX /models/embed-body
   run embed-body $PY $U /models/embed-body ;;
+variants18)
+  export HF_HUB_OFFLINE=1; K="$PY $S/user_script_kwargs.py $M"
+  fresh() { echo "TRITON_CACHE_DIR=/tmp/vd-c-$1/triton TORCHINDUCTOR_CACHE_DIR=/tmp/vd-c-$1/inductor VLLM_CACHE_ROOT=/tmp/vd-c-$1/vllm"; }
+  run fsize-limit env $(fresh fs) bash -c "ulimit -f 200; exec $PY $U $M"
+  run stack-small bash -c "ulimit -s 128; exec $PY $U $M"
+  run rpc-path-missing env VLLM_RPC_BASE_PATH=/nonexistent/rpc $PY $U $M
+  $PY -c "import torch, time; f, t = torch.cuda.mem_get_info(); x = torch.empty(f - 700 * 2**20, dtype=torch.uint8, device='cuda'); print('held', f, t, flush=True); time.sleep(120)" > $A/holder.log 2>&1 & HOLD=$!
+  for i in $(seq 30); do grep -q held $A/holder.log && break; sleep 1; done
+  run gpu-nearly-full $K '{"gpu_memory_utilization": 0.005}'
+  kill $HOLD 2>/dev/null; wait $HOLD 2>/dev/null
+  # the kernel's OOM killer inside a memory cgroup of 2 GiB (cgroup v2; skipped where the tree is read-only)
+  { mkdir -p /sys/fs/cgroup/vd && echo +memory > /sys/fs/cgroup/cgroup.subtree_control; echo $((2*2**30)) > /sys/fs/cgroup/vd/memory.max \
+    && echo 0 > /sys/fs/cgroup/vd/memory.swap.max; } > $A/cgroup.txt 2>&1; cat /sys/fs/cgroup/vd/memory.max >> $A/cgroup.txt 2>&1
+  grep -qx $((2*2**30)) /sys/fs/cgroup/vd/memory.max 2>/dev/null && run oom-cgroup bash -c "echo \$\$ > /sys/fs/cgroup/vd/cgroup.procs; exec $PY $U $M"
+  run cache-warm env $(fresh cc) $PY $U $M
+  find /tmp/vd-c-cc -type f -size +0 -exec $PY -c "import os, sys; [os.truncate(p, os.path.getsize(p) // 2) for p in sys.argv[1:]]" {} + ; find /tmp/vd-c-cc -type f > $A/cache-files.txt
+  run cache-truncated env $(fresh cc) $PY $U $M ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt

@@ -602,7 +602,7 @@ def _cuda_suffix(package: str) -> int:
 # errno names with hand-written advice in the rule's text (a `{?errno_<name>}` paragraph each, lower case)
 ERRNO_ADVISED = {"ENOSPC", "EMFILE", "ENFILE", "EACCES", "EPERM", "EROFS", "ENOENT", "ENOMEM", "ECONNREFUSED",
                  "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ECONNRESET", "EADDRINUSE", "ENOTDIR", "EBUSY",
-                 "ENOSYS", "EXDEV", "EDQUOT"}
+                 "ENOSYS", "EXDEV", "EDQUOT", "EFBIG"}
 _HOME_CACHE = LazyRe(r"^(?P<home>.*?)[/\\](?P<dot>\.cache|\.config|\.triton|\.nv)(?=[/\\]|$)")
 
 
