@@ -8,10 +8,11 @@ tuples, because importing packaging costs about 10 ms of a CLI call's 50 ms budg
 from __future__ import annotations
 
 import operator
-import re
 
-_PLAIN_VERSION = re.compile(r"^\d+(?:\.\d+)*$")
-_PLAIN_CLAUSE = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(\d+(?:\.\d+)*)\s*$")
+from bot.base import regex_cache
+
+_PLAIN_VERSION = regex_cache.compile(r"^\d+(?:\.\d+)*$")
+_PLAIN_CLAUSE = regex_cache.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(\d+(?:\.\d+)*)\s*$")
 OPS = {">=": operator.ge, "<=": operator.le, "==": operator.eq, "!=": operator.ne,
         ">": operator.gt, "<": operator.lt}
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from bot.base import regex_cache
 from bot.diagnose.answering.report import source_line, verified_for
 
 HEAD = {"en": {"cause": "Cause", "fix": "Fix", "evidence": "Evidence (line {n}): ", "caveats": "Caveat: ",
@@ -24,10 +25,10 @@ class _Style:
         return f"\x1b[{code}m{s}\x1b[0m" if self.color else s
 
 
-_FENCE = re.compile(r"^[ \t]*```[\w-]*[ \t]*\n(.*?)^[ \t]*```[ \t]*$", re.M | re.S)
+_FENCE = regex_cache.compile(r"^[ \t]*```[\w-]*[ \t]*\n(.*?)^[ \t]*```[ \t]*$", re.M | re.S)
 # Markdown's bold: "**" against a word, never a run of three stars (abseil's crash banner "*** SIGSEGV ... ***")
-_BOLD = re.compile(r"(?<!\*)\*\*(?=[^\s*])(.+?)(?<=[^\s*])\*\*(?!\*)")
-_LINK = re.compile(r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)")
+_BOLD = regex_cache.compile(r"(?<!\*)\*\*(?=[^\s*])(.+?)(?<=[^\s*])\*\*(?!\*)")
+_LINK = regex_cache.compile(r"\[([^\]\n]+)\]\((https?://[^)\s]+)\)")
 
 
 def plain(text: str, s=lambda code, t: t) -> str:

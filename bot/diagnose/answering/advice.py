@@ -15,6 +15,7 @@ import math
 import re
 from collections.abc import Callable
 
+from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
 from bot.base.nearest import nearest
 from bot.base.versions import in_range
@@ -1380,11 +1381,11 @@ def _ptx_feature_not_on_target(values: dict, facts: dict) -> dict:
 # language model's, whose model file it shares), then MLA's prefill, then V0's FlashInfer backend (its prefill calls
 # FlashAttention); any other frame is the language model's attention.
 _FA_PATHS = (
-    ("fa_vision", re.compile(r"vit_attn_wrappers|mm_encoder_attention|:(?:_execute_mm_encoder|_execute_encoder|"
+    ("fa_vision", regex_cache.compile(r"vit_attn_wrappers|mm_encoder_attention|:(?:_execute_mm_encoder|_execute_encoder|"
                              r"get_multimodal_embeddings|embed_multimodal|_process_image_input|_process_video_input)$")),
-    ("fa_mla", re.compile(r"attention/backends/(?:mla/|triton_mla)|v1/attention/backends/mla/|"
+    ("fa_mla", regex_cache.compile(r"attention/backends/(?:mla/|triton_mla)|v1/attention/backends/mla/|"
                           r"models/(?:deepseek_v2|deepseek_v3|deepseek_mtp|minicpm3|kimi_vl)\.py:")),
-    ("fa_flashinfer", re.compile(r"(?:^|/)vllm/attention/backends/flashinfer\.py:")),
+    ("fa_flashinfer", regex_cache.compile(r"(?:^|/)vllm/attention/backends/flashinfer\.py:")),
 )
 
 
@@ -2184,11 +2185,11 @@ def _nccl_cuda(failure: str) -> dict:
 # says in its WARN lines (socket.cc's "socketStartConnect: Connect to ... failed", net_ib.cc's "NET/IB : ...",
 # shmutils.cc's "Error while creating shared memory segment", p2p.cc's "failed to open CUDA IPC handle").
 _NCCL_LAST_AREAS = (
-    ("socket", re.compile(r"\bsocket\w*|\bncclSocket\w*|Connect to \S+ failed|Connection refused|Connection timed out|bootstrap", re.I)),
-    ("ib", re.compile(r"NET/IB|\bibv_\w+|\bmlx5")),
-    ("shm", re.compile(r"shared memory segment|/dev/shm/")),
-    ("p2p", re.compile(r"CUDA IPC|\b(?:cuda|hip)Ipc\w*|peer access is not supported")),
-    ("nvls", re.compile(r"\bNVLS\b|[Mm]ulticast")),
+    ("socket", regex_cache.compile(r"\bsocket\w*|\bncclSocket\w*|Connect to \S+ failed|Connection refused|Connection timed out|bootstrap", re.I)),
+    ("ib", regex_cache.compile(r"NET/IB|\bibv_\w+|\bmlx5")),
+    ("shm", regex_cache.compile(r"shared memory segment|/dev/shm/")),
+    ("p2p", regex_cache.compile(r"CUDA IPC|\b(?:cuda|hip)Ipc\w*|peer access is not supported")),
+    ("nvls", regex_cache.compile(r"\bNVLS\b|[Mm]ulticast")),
 )
 _NCCL_PEER_ACCESS = LazyRe(r"peer access is not supported")
 # a peer that went away: the connection's end is the symptom of the remote rank's exit, not of the network setup

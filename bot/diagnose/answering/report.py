@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import re
 
+from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
 from bot.base.record import Factory, Record
 from bot.base.versions import in_range
 from bot.diagnose.knowledge.rulebook import guards
 from bot.diagnose.knowledge.vllm.releases import plain, version_key
 
-_PLACEHOLDER = re.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)\}(?!\})")
+_PLACEHOLDER = regex_cache.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)\}(?!\})")
 # {?name}: keep the paragraph only when the log gave `name`; {!name}: only when it did not.
 # Both print nothing: they choose between a generic paragraph and one that would be wrong here.
-_PRESENCE = re.compile(r"(?<!\{)\{([?!])([a-z_][a-z0-9_]*)\}[ \t]?")
+_PRESENCE = regex_cache.compile(r"(?<!\{)\{([?!])([a-z_][a-z0-9_]*)\}[ \t]?")
 
 
 class Diagnosis(Record):
@@ -96,7 +97,7 @@ def fill(template: str, values: dict, lang: str = "en") -> str:
     return _renumber("\n\n".join(kept).strip())
 
 
-_ITEM = re.compile(r"^(\d{1,2})\. ", re.M)
+_ITEM = regex_cache.compile(r"^(\d{1,2})\. ", re.M)
 
 
 def _renumber(text: str) -> str:

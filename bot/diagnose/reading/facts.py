@@ -177,7 +177,7 @@ _CUDA = [
 # NCCL 2.19 on), or the last error torch appends on a line of its own after "Last error:"
 # (NVIDIA/nccl#1410), whatever prefix a rank, a Ray worker or a host put before it. Only the
 # nccl-error answer reads it, once an NCCL error matched.
-_NCCL_CUDA_FAILURE = [re.compile(r"(?<![\w/])(?:Cuda|HIP) failure (?:\d+ )?'([^'\n]{1,80})'")]
+_NCCL_CUDA_FAILURE = [regex_cache.compile(r"(?<![\w/])(?:Cuda|HIP) failure (?:\d+ )?'([^'\n]{1,80})'")]
 # NCCL's own reason, which torch appends to its "NCCL error in: ..." after "Last error:" (NCCL 2.13+: the text of its
 # last WARN line, without the source file), on the same line or the next one, after a rank's or worker's prefix.
 # Only those two lines: where NCCL kept no reason the line is empty, and what follows it is torch's own trace
@@ -1696,7 +1696,7 @@ _PROC_TAG = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: rank=\d+)?) pid=(\d+)")
 # (depth 1). No vLLM release is one of these (the 0.1.x releases of 2023 wrote their version by hand, without .dev), so
 # the string says nothing of the release: guards and "how far the advice holds" would read it as vLLM 0.1. It is no
 # version fact; another line of the paste, or the traceback's frames, may still tell the release.
-_UNTAGGED_BUILD = re.compile(r"0\.1\.dev\d+(?:[+.]\S*)?$")
+_UNTAGGED_BUILD = regex_cache.compile(r"0\.1\.dev\d+(?:[+.]\S*)?$")
 
 
 def _vllm_version(text: str) -> str | None:
@@ -2995,7 +2995,7 @@ def stopped_spans(text: str) -> list[tuple[int, int]]:
 # the client's watch on its engine core saw it go (vllm/v1/engine/core_client.py: an ERROR in 0.10.1 - 0.19, a WARNING
 # from 0.23 on, which a log at VLLM_LOGGING_LEVEL=WARNING keeps)
 _CLIENT_SAW_EXIT = ("[shutdown] MPClient: engine core exited unexpectedly", "died unexpectedly, shutting down client")
-_BATCH_DONE = re.compile(r"Processed prompts: +100%\|[^|\n]*\| *(\d+)/(\d+)\b")
+_BATCH_DONE = regex_cache.compile(r"Processed prompts: +100%\|[^|\n]*\| *(\d+)/(\d+)\b")
 
 
 def batch_done_at_exit(text: str) -> bool:

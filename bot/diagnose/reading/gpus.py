@@ -11,6 +11,8 @@ from __future__ import annotations
 import functools
 import re
 
+from bot.base import regex_cache
+
 # (name pattern, capability); the first that matches wins, so the more specific names come first: the workstation
 # cards, whose four-digit numbers read like a GeForce series ("Quadro RTX 5000" is Turing, "RTX 5000 Ada Generation"
 # Ada, neither an RTX 50 card), ahead of the GeForce series, whose numbers never end in 00 (2060 ... 5090; the RTX 2050 is
@@ -39,7 +41,7 @@ _TABLE = [
 @functools.cache
 def _compiled() -> list[tuple[re.Pattern, str]]:
     # compiled on the first GPU name, not at import: most pastes name none (a cold start pays for what it reads)
-    return [(re.compile(rx, re.I), cc) for rx, cc in _TABLE]
+    return [(regex_cache.compile(rx, re.I), cc) for rx, cc in _TABLE]
 
 
 def capability(name: str | None) -> str | None:

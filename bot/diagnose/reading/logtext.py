@@ -12,6 +12,7 @@ import bisect
 import re
 import textwrap
 
+from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
 from bot.base.record import Factory, Record
 
@@ -27,7 +28,7 @@ _SLACK_LINK = LazyRe(r"<((?:https?|mailto|file|ftp)://[^|>\s]+|[#@!][^|>\s]+)(?:
 # Real escape sequences (colours, cursor moves from tqdm) and colour codes whose ESC byte was lost
 # in a copy-paste, e.g. "[1;36m(EngineCore_DP0 pid=87)" (but not "[5ms]" or "[2m]").
 # A pager or a web page may also show the ESC byte as the text "ESC" or "^[".
-ANSI = _ANSI = re.compile(r"(?:\x1b|ESC|\^\[|#033)\[[0-9;?]*[A-Za-z]|\x1b[()][AB012]|\[(?:\d{1,3};)*\d{1,3}m(?![\w]*\])")
+ANSI = _ANSI = regex_cache.compile(r"(?:\x1b|ESC|\^\[|#033)\[[0-9;?]*[A-Za-z]|\x1b[()][AB012]|\[(?:\d{1,3};)*\d{1,3}m(?![\w]*\])")
 
 
 # Notes the reading leaves for the reader, in the answer's language.
@@ -333,8 +334,8 @@ _FENCE = LazyRe(r"```(?:[a-z][\w+.-]{0,15}[ \t]*(?=\r?\n))?")
 # errors for X": one there, with blank lines between nearly all lines, is a chat or issue tool
 # that double-spaced the paste.
 # (Two patterns, each opening with its literal text: a search for that is fast.)
-_SPACED_OUT = (re.compile(r'File "[^"\n]+", line \d+, in [^\n]*\n[ \t]*\n'),
-               re.compile(r"validation errors? for [A-Za-z_]\w*[ \t]*\n[ \t]*\n"))
+_SPACED_OUT = (regex_cache.compile(r'File "[^"\n]+", line \d+, in [^\n]*\n[ \t]*\n'),
+               regex_cache.compile(r"validation errors? for [A-Za-z_]\w*[ \t]*\n[ \t]*\n"))
 DOUBLE_SPACED = 0.8             # the share of line breaks that are blank lines in such a paste
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import re
 
+from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
 
 from bot.base.record import Record
@@ -236,8 +237,8 @@ _VLLM_BODY = LazyRe(r"""['"]object['"]\s*:\s*['"]error['"]|['"]type['"]\s*:\s*['
 _UNWRAP = [
     RELAY,
     _ERROR_BODY,
-    re.compile(r"Value error, (?P<inner>.+?)(?: \[type=value_error|%s|$)" % _ERROR_DICT_MSG_END),
-    re.compile(r"Assertion failed, (?P<inner>.+?)(?: \[type=assertion_error|%s|$)" % _ERROR_DICT_MSG_END),
+    regex_cache.compile(r"Value error, (?P<inner>.+?)(?: \[type=value_error|%s|$)" % _ERROR_DICT_MSG_END),
+    regex_cache.compile(r"Assertion failed, (?P<inner>.+?)(?: \[type=assertion_error|%s|$)" % _ERROR_DICT_MSG_END),
 ]
 _TUPLE_ARGS = LazyRe(r"^\((?:'[^']*',?\s*)+\)$")
 # An exception raised with a logger's arguments, `ValueError("The quantization method %s is deprecated

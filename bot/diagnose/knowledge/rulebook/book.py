@@ -40,7 +40,7 @@ TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "f
 # ranks below the rules written by hand.
 FAMILIES = VLLM_FAMILIES + STACK_FAMILIES
 MATCH_KEYS = {"patterns", "fuzzy", "scope", "when", "cleared_by", "cleared_before"}
-_ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_ID = regex_cache.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _CACHE_FORMAT = 11
 
 
@@ -258,7 +258,7 @@ def _conditions(value, where: str) -> dict:
     for key in ("frames", "asserts", "assert_sites"):
         if key in when:
             try:
-                re.compile(str(when[key]).removeprefix("!"))
+                regex_cache.compile(str(when[key]).removeprefix("!"))
             except re.error as e:
                 raise RuleError(f"{where}.{key}: does not compile: {e}") from None
     return {k: str(v) if not isinstance(v, (bool, int, float)) else v for k, v in when.items()}
@@ -285,7 +285,7 @@ def _patterns(value, where: str) -> tuple[list[str], list[dict]]:
         else:
             raise RuleError(f"{where}[{i}]: must be a regex string or a mapping")
         try:
-            re.compile(sources[-1])
+            regex_cache.compile(sources[-1])
         except re.error as e:
             raise RuleError(f"{where}[{i}]: does not compile: {e}") from None
     return sources, conditions
@@ -387,7 +387,7 @@ def validate(data, path) -> Rule:
 
 def _compiles(regex: str, where: str) -> None:
     try:
-        re.compile(regex)
+        regex_cache.compile(regex)
     except re.error as e:
         raise RuleError(f"{where}: does not compile: {e}") from None
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 
+from bot.base import regex_cache
 from bot.base.versions import in_range, valid_specifier
 
 # Anything that starts like a guard, so a misspelt one is reported instead of shown as text.
-_GUARD = re.compile(r"^\s*\[\s*vllm\b(?P<spec>[^\]\n]*)\]\s*", re.I)
-_LIST_MARKER = re.compile(r"^(\s*(?:\d{1,2}[.)]|[-*+])\s+)")
+_GUARD = regex_cache.compile(r"^\s*\[\s*vllm\b(?P<spec>[^\]\n]*)\]\s*", re.I)
+_LIST_MARKER = regex_cache.compile(r"^(\s*(?:\d{1,2}[.)]|[-*+])\s+)")
 _SYMBOLS = {">=": "≥", "<=": "≤", "!=": "≠", "==": "=", "~=": "~=", "===": "=", ">": ">", "<": "<"}
-_CLAUSE = re.compile(r"^\s*(===|~=|==|!=|>=|<=|>|<)\s*(\S+)\s*$")
+_CLAUSE = regex_cache.compile(r"^\s*(===|~=|==|!=|>=|<=|>|<)\s*(\S+)\s*$")
 _AND = {"en": " and ", "zh": " 且 "}
 _COLON = {"en": ": ", "zh": "："}
 

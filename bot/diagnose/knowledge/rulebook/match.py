@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from bot.base import regex_cache
 from bot.base.versions import OPS, in_range
 from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.tracebacks import Message
@@ -18,8 +19,8 @@ from .book import Rule, RuleBook
 BASE_CONFIDENCE = {"root": 0.95, "hint": 0.75, "wrapper": 0.6}
 FUZZY_CUTOFF = 90.0
 TAIL_LINES = 3
-_DIGITS = re.compile(r"\d+(?:\.\d+)?")
-_COMPARISON = re.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(-?\d+(?:\.\d+)?)\s*$")
+_DIGITS = regex_cache.compile(r"\d+(?:\.\d+)?")
+_COMPARISON = regex_cache.compile(r"^\s*(>=|<=|==|!=|>|<)\s*(-?\d+(?:\.\d+)?)\s*$")
 
 
 def _norm(s: str) -> str:
@@ -40,7 +41,7 @@ def _norm_sentence(s: str) -> str:
 # The names a canonical sentence turns on: its upper-case words (UVA, NIXL, NCCL, CUDA), outside quotes. Drift rewords
 # a message around its names and keeps them; "CUDA is not available" is no rewording of "UVA is not available", though
 # partial_ratio scores the two above the cut-off.
-_ANCHOR = re.compile(r"(?<![\w.'\"`])[A-Z][A-Z0-9]{1,7}(?![\w'\"`])")
+_ANCHOR = regex_cache.compile(r"(?<![\w.'\"`])[A-Z][A-Z0-9]{1,7}(?![\w'\"`])")
 _ANCHORS: dict[str, frozenset[str]] = {}
 
 

@@ -6,13 +6,14 @@ the index of vLLM's releases, and a diagnosis checks the names it suggests again
 
 from __future__ import annotations
 
-import re
 
-_FLAG = re.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?![\w-])")
-_ENV = re.compile(r"\b(VLLM_[A-Z0-9]+(?:_[A-Z0-9]+)*)\b")
-_CALL = re.compile(r"\b(?:LLM|EngineArgs|AsyncEngineArgs)\(")
-_KEYWORD = re.compile(r"(?<![\w.])([a-z][a-z0-9]*(?:_[a-z0-9]+)*)\s*=(?!=)")
-_INLINE_KEYWORD = re.compile(r"`([a-z][a-z0-9]*(?:_[a-z0-9]+)+)=[^`\s][^`]*`")
+from bot.base import regex_cache
+
+_FLAG = regex_cache.compile(r"(?<![\w-])--([a-z][a-z0-9]*(?:-[a-z0-9]+)*)(?![\w-])")
+_ENV = regex_cache.compile(r"\b(VLLM_[A-Z0-9]+(?:_[A-Z0-9]+)*)\b")
+_CALL = regex_cache.compile(r"\b(?:LLM|EngineArgs|AsyncEngineArgs)\(")
+_KEYWORD = regex_cache.compile(r"(?<![\w.])([a-z][a-z0-9]*(?:_[a-z0-9]+)*)\s*=(?!=)")
+_INLINE_KEYWORD = regex_cache.compile(r"`([a-z][a-z0-9]*(?:_[a-z0-9]+)+)=[^`\s][^`]*`")
 # Our own and other programs' variables that share the prefix.
 NOT_VLLM_ENV = ("VLLM_DOCTOR_",)
 
@@ -55,9 +56,9 @@ def names(text: str) -> list[Name]:
 
 # Commands whose flags are their own, not vLLM's: `pip install --force-reinstall`, `docker run
 # --gpus`, `python bench.py --config`.
-_OTHER_COMMAND = re.compile(r"\b(?:pip3?|uv|conda|docker|podman|kubectl|nvidia-smi|huggingface-cli|hf|torchrun|"
+_OTHER_COMMAND = regex_cache.compile(r"\b(?:pip3?|uv|conda|docker|podman|kubectl|nvidia-smi|huggingface-cli|hf|torchrun|"
                             r"ray|git|curl|wget|srun|sbatch|ulimit|python3?(?:\s+-\w+)*\s+(?!-m\s+vllm)[\w./-]+\.py)\b")
-_VLLM_COMMAND = re.compile(r"\bvllm\s+\w|-m\s+vllm\b|api_server|vllm-openai")
+_VLLM_COMMAND = regex_cache.compile(r"\bvllm\s+\w|-m\s+vllm\b|api_server|vllm-openai")
 
 
 def _other_program(text: str, at: int) -> bool:
@@ -107,14 +108,14 @@ def _keyword_at(text: str, start: int, end: int):
 # "X → Y", "X and Y were removed", "X is gone") or after a word that takes it away ("removed X",
 # "leave X out", "instead of X", "the old X") is *old*; a name after a rename ("→ Y", "became Y",
 # "moved into Y", "renamed to Y", "replaced by Y") is its *successor*.
-_CLAUSE_END = re.compile(r"[.;:()\n](?:\s|$)|[()\n]")
-_AFTER_OLD = re.compile(r"→|->|\bbecame\b|\bbecomes\b|\bis now\b|\bwas renamed\b|\bwere renamed\b|\brenamed to\b|"
+_CLAUSE_END = regex_cache.compile(r"[.;:()\n](?:\s|$)|[()\n]")
+_AFTER_OLD = regex_cache.compile(r"→|->|\bbecame\b|\bbecomes\b|\bis now\b|\bwas renamed\b|\bwere renamed\b|\brenamed to\b|"
                         r"\bmoved into\b|\bmoved to\b|\bwas replaced\b|\bwere replaced\b|\breplaced by\b|"
                         r"\bwas removed\b|\bwere removed\b|\bis deprecated\b|\bare deprecated\b|\bis gone\b|"
                         r"\bare gone\b|\bis ignored\b|\bno longer\b|变为|改名|并入|被移除|已删除|已移除|已被移除")
-_BEFORE_OLD = re.compile(r"(?:\bremoved|\bdeprecated|\bdropped|\brenamed|\b[Ll]eave|\b[Dd]rop|\b[Rr]emove|instead of|"
+_BEFORE_OLD = regex_cache.compile(r"(?:\bremoved|\bdeprecated|\bdropped|\brenamed|\b[Ll]eave|\b[Dd]rop|\b[Rr]emove|instead of|"
                          r"\bold|\bolder|\bformer|\blegacy|删除|移除|弃用|去掉|代替|旧的|旧版)\W{0,12}$")
-_BEFORE_SUCCESSOR = re.compile(r"(?:→|->|\bbecame|\bbecomes|\bis now|\brenamed to|\bmoved into|\bmoved to|"
+_BEFORE_SUCCESSOR = regex_cache.compile(r"(?:→|->|\bbecame|\bbecomes|\bis now|\brenamed to|\bmoved into|\bmoved to|"
                                r"\breplaced by|\breplaced with|变为|改名为|并入)"
                                r"(?:[\s`'\"]*(?:--[\w-]+|VLLM_\w+)[\s`'\"]*(?:[,/]|\band\b|\bor\b)?)*[\s`'\"]*$")
 
@@ -127,8 +128,8 @@ def _clause(text: str, at: int, end: int) -> tuple[str, str]:
     return text[start:at], text[end: stop.start() if stop else len(text)]
 
 
-_NEXT_NAME = re.compile(r"--[a-z][\w-]*|\bVLLM_[A-Z0-9_]+")
-_CONNECTORS = re.compile(r"[`'\"\s,/]*(?:(?:and|or|和|或|、)[`'\"\s,/]*)?")
+_NEXT_NAME = regex_cache.compile(r"--[a-z][\w-]*|\bVLLM_[A-Z0-9_]+")
+_CONNECTORS = regex_cache.compile(r"[`'\"\s,/]*(?:(?:and|or|和|或|、)[`'\"\s,/]*)?")
 
 
 def _own(after: str) -> str:

@@ -16,13 +16,14 @@ and the hand-written `transformers-version-mismatch` (its tokenizer pattern, vLL
 
 from __future__ import annotations
 
-import re
+
+from bot.base import regex_cache
 
 from .import_names import describe
 
 # transformers' tokenizer `__getattr__` words its miss without quotes; Python quotes both names.
-_OWN_WORDING = re.compile(r"^(?:AttributeError: )?(?P<cls>[A-Za-z_]\w*) has no attribute (?P<name>[A-Za-z_]\w*)")
-_PYTHON_WORDING = re.compile(r"^(?:AttributeError: )?'(?P<cls>[A-Za-z_]\w*)' object has no attribute '(?P<name>[A-Za-z_]\w*)'")
+_OWN_WORDING = regex_cache.compile(r"^(?:AttributeError: )?(?P<cls>[A-Za-z_]\w*) has no attribute (?P<name>[A-Za-z_]\w*)")
+_PYTHON_WORDING = regex_cache.compile(r"^(?:AttributeError: )?'(?P<cls>[A-Za-z_]\w*)' object has no attribute '(?P<name>[A-Za-z_]\w*)'")
 
 # The base classes' own lookups: a miss raised there is an object of that family, whatever its class
 # (a model's remote tokenizer derives from transformers' too).
@@ -32,10 +33,10 @@ _OWN_LOOKUP = {("transformers/tokenization_utils_base.py", "__getattr__"): "toke
 
 # A class a model's module exports, by the module's kind; the class's name must fit the kind too (a
 # modeling module also exports the config class it imports).
-_MODEL_MODULE = re.compile(r"^transformers\.models\.\w+\.(?P<kind>tokenization|configuration|modeling|processing)_\w+$")
+_MODEL_MODULE = regex_cache.compile(r"^transformers\.models\.\w+\.(?P<kind>tokenization|configuration|modeling|processing)_\w+$")
 _KIND = {"tokenization": "tokenizer", "configuration": "config", "modeling": "model", "processing": "processor"}
-_FITS = {"tokenizer": re.compile(r"Tokeni[sz]er(?:Fast)?$"), "config": re.compile(r"(?<!Generation)Config$"),
-         "model": re.compile(r"(?:Model|For[A-Z]\w*)$"), "processor": re.compile(r"Processor$")}
+_FITS = {"tokenizer": regex_cache.compile(r"Tokeni[sz]er(?:Fast)?$"), "config": regex_cache.compile(r"(?<!Generation)Config$"),
+         "model": regex_cache.compile(r"(?:Model|For[A-Z]\w*)$"), "processor": regex_cache.compile(r"Processor$")}
 FAMILIES = ("tokenizer", "config", "model", "processor")
 _VLLM_CACHED = "Cached"
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 
+from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
 from bot.base.versions import in_range
 from bot.diagnose.reading.facts import site_package
@@ -137,8 +138,8 @@ def users_keyword(call: dict, text: str, line_no: int) -> bool:
     kw = call.get("arg") if call["kind"] == "kwarg" else None
     if not kw:
         return False
-    key = re.compile(r"""['"]%s['"]\s*:|--%s\b""" % (re.escape(kw), re.escape(kw.replace("_", "-"))))
-    argument = re.compile(r"(?<![\w.])%s\s*=(?!=)" % re.escape(kw))
+    key = regex_cache.compile(r"""['"]%s['"]\s*:|--%s\b""" % (re.escape(kw), re.escape(kw.replace("_", "-"))))
+    argument = regex_cache.compile(r"(?<![\w.])%s\s*=(?!=)" % re.escape(kw))
     lines = text.split("\n")
     return any(key.search(region) or is_call and argument.search(region)
                for region, is_call in _settings(lines, line_no))

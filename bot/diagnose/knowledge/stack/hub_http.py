@@ -20,8 +20,8 @@ or commit id) ..."); the index's raise site of that message records the handler 
 from __future__ import annotations
 
 import http
-import re
 
+from bot.base import regex_cache
 from bot.diagnose.reading.tracebacks import strip_prefixes
 
 # Each class's hand-written cause is a `{?hub_<key>}` paragraph of rules/stack-hub-http.yaml; a class
@@ -52,20 +52,20 @@ REQUIRED_FILES = frozenset(("config.json", "tokenizer.json", "tokenizer_config.j
                             "vocab.json", "merges.txt", "model_index.json", "params.json"))
 REQUIRED_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt", ".pth")
 
-_STATUS = re.compile(
+_STATUS = regex_cache.compile(
     r"\b(?P<s>[1-5]\d\d) (?:Client|Server) Error\b"             # requests / the class's own first line
     r"|(?:Client|Server) error '(?P<h>[1-5]\d\d)\b"              # httpx
     r"|(?:^|\n|\s)(?P<f>[45]\d\d) (?:Forbidden|Too Many Requests|Unauthorized|Not Found)\b")
-_URL = re.compile(r"(?:for url:?|Cannot access content at:) '?(?P<url>https?://[^\s'\"]+?)'?\.?(?=[\s\"]|$)")
-_HOST = re.compile(r"^https?://(?P<host>[^/:\s]+)")
-_HUB_HOSTS = re.compile(r"(?:^|\.)(?:huggingface\.co|hf\.co)$")
+_URL = regex_cache.compile(r"(?:for url:?|Cannot access content at:) '?(?P<url>https?://[^\s'\"]+?)'?\.?(?=[\s\"]|$)")
+_HOST = regex_cache.compile(r"^https?://(?P<host>[^/:\s]+)")
+_HUB_HOSTS = regex_cache.compile(r"(?:^|\.)(?:huggingface\.co|hf\.co)$")
 # https://huggingface.co/<repo>/resolve/<rev>/<file> (datasets/ and spaces/ prefixed), or the API's
 # /api/models/<repo>[/revision/<rev>|/tree/<rev>/...]
-_RESOLVE = re.compile(r"^https?://[^/]+/(?:(?:datasets|spaces)/)?(?P<repo>[\w.-]+(?:/[\w.-]+)?)/resolve/"
+_RESOLVE = regex_cache.compile(r"^https?://[^/]+/(?:(?:datasets|spaces)/)?(?P<repo>[\w.-]+(?:/[\w.-]+)?)/resolve/"
                       r"(?P<rev>[^/]+)/(?P<file>[^?#\s]+)")
-_API = re.compile(r"^https?://[^/]+/api/(?:models|datasets|spaces)/(?P<repo>[\w.-]+(?:/(?!(?:revision|tree|paths-info)/)[\w.-]+)?)"
+_API = regex_cache.compile(r"^https?://[^/]+/api/(?:models|datasets|spaces)/(?P<repo>[\w.-]+(?:/(?!(?:revision|tree|paths-info)/)[\w.-]+)?)"
                   r"(?:/(?:revision|tree|paths-info)/(?P<rev>[^/?#\s]+)(?:/(?P<file>[^?#\s]+))?)?")
-_STOP = re.compile(r"^(?:Traceback \(most recent call last\)|The above exception|During handling of the above"
+_STOP = regex_cache.compile(r"^(?:Traceback \(most recent call last\)|The above exception|During handling of the above"
                    r"|File \"|(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt): )")
 MAX_LINES = 12
 # The statuses a plain HfHubHTTPError gets a hand-written `{?hub_http_<status>}` paragraph for.
@@ -74,13 +74,13 @@ ADVISED_STATUS = frozenset((401, 403, 404, 416))
 
 # Names only huggingface_hub gives its classes; another (BadRequestError: openai's too) is the Hub's only
 # when printed with its module or raised in a huggingface_hub frame.
-_HUB_WORDS = re.compile(r"HfHub|Repo|Entry|Revision")
+_HUB_WORDS = regex_cache.compile(r"HfHub|Repo|Entry|Revision")
 
 
 # The paragraph huggingface_hub prints under its 404s' status line ("404 Client Error.\n\nEntry Not Found for
 # url: ..."), worded alike from 0.x to 1.x (hf_raise_for_status): pasted alone, without the exception line
 # above it, it still names the class.
-_CLASS_TEXT = re.compile(r"(?P<what>Entry|Revision|Repository) Not Found for url: https?://")
+_CLASS_TEXT = regex_cache.compile(r"(?P<what>Entry|Revision|Repository) Not Found for url: https?://")
 _TEXT_CLASS = {"Entry": "EntryNotFoundError", "Revision": "RevisionNotFoundError",
                "Repository": "RepositoryNotFoundError"}
 
@@ -145,9 +145,9 @@ def body(text: str, line_no: int, first: str) -> str:
 
 
 # The handler a transformers raise site sits in: `except RevisionNotFoundError`, `isinstance(e, GatedRepoError)`.
-_HANDLED = re.compile(r"(?:\bexcept\s+\(?|isinstance\(\w+,\s*\(?)(?P<cls>[A-Z]\w*Error)\b")
+_HANDLED = regex_cache.compile(r"(?:\bexcept\s+\(?|isinstance\(\w+,\s*\(?)(?P<cls>[A-Z]\w*Error)\b")
 _WRAPPER_REPO = ("path_or_repo", "path_or_repo_id", "pretrained_model_name_or_path")
-_REPO_ID = re.compile(r"[A-Za-z0-9][\w.-]*(?:/[\w.-]+)?")
+_REPO_ID = regex_cache.compile(r"[A-Za-z0-9][\w.-]*(?:/[\w.-]+)?")
 
 
 def read_wrapped(ix, exc_type: str | None, message: str) -> dict | None:

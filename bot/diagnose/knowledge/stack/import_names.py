@@ -11,8 +11,8 @@ range that has it and that the log's vLLM allows.
 
 from __future__ import annotations
 
-import re
 
+from bot.base import regex_cache
 from bot.base.versions import in_range
 
 from .stack_index import vkey
@@ -20,8 +20,8 @@ from .stack_index import vkey
 # Python's wordings. "from partially initialized module 'transformers'" (a circular import, a file
 # named transformers.py) and "from 'transformers_modules.<repo>'" (a model's remote code) are not
 # these: the module is quoted right after "from" and ends at the quote.
-_IMPORT = re.compile(r"cannot import name '(?P<name>\w+)' from '(?P<module>transformers(?:\.\w+){0,6})'")
-_ATTRIBUTE = re.compile(r"(?<!initialized )module '(?P<module>transformers(?:\.\w+){0,6})' has no attribute '(?P<name>\w+)'")
+_IMPORT = regex_cache.compile(r"cannot import name '(?P<name>\w+)' from '(?P<module>transformers(?:\.\w+){0,6})'")
+_ATTRIBUTE = regex_cache.compile(r"(?<!initialized )module '(?P<module>transformers(?:\.\w+){0,6})' has no attribute '(?P<name>\w+)'")
 MAX_ELSEWHERE = 3
 
 
@@ -35,10 +35,10 @@ def missing_name(text: str) -> tuple[str, str] | None:
 
 # The package of a frame: the folder below site-packages, or the first part of a frame as facts.frames()
 # writes it ("lmformatenforcer/integrations/transformers.py:<module>").
-_FRAME_PACKAGE = re.compile(r"(?:^|[/\\](?:site|dist)-packages[/\\])([A-Za-z_]\w*)[/\\]")
+_FRAME_PACKAGE = regex_cache.compile(r"(?:^|[/\\](?:site|dist)-packages[/\\])([A-Za-z_]\w*)[/\\]")
 # Not another package: vLLM's own code (transformers-version-mismatch's main story), transformers itself
 # (its lazy module re-raising), the import machinery.
-_NOT_IMPORTER = re.compile(r"^(?:vllm\w*|transformers|importlib|torch)$")
+_NOT_IMPORTER = regex_cache.compile(r"^(?:vllm\w*|transformers|importlib|torch)$")
 
 
 def importer(ix, frame: str | None, vllm_version=None) -> dict:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
 from bot.diagnose.reading.facts import set_limit, site_package
 from bot.diagnose.reading.gpus import cc_label
@@ -314,8 +315,8 @@ def _level_zero(rec, text: str) -> dict:
 
 # The data type of a cuBLAS call torch prints whole ("cublasGemmEx( handle, ..., CUDA_R_16BF, lda, ...)",
 # cuBLASLt's "... with transpose_mat1 1 ... Atype 14 ..."): the types that need a newer GPU than some have.
-_CALL_TYPES = ((re.compile(r"\bCUDA_R_8F_E[45]M[23]\b|Float8_e4m3|Float8_e5m2|\bfp8\b", re.I), "fp8", (8, 9)),
-               (re.compile(r"\bCUDA_R_16BF\b|\bbfloat16\b|\bBFloat16\b"), "bf16", (8, 0)))
+_CALL_TYPES = ((regex_cache.compile(r"\bCUDA_R_8F_E[45]M[23]\b|Float8_e4m3|Float8_e5m2|\bfp8\b", re.I), "fp8", (8, 9)),
+               (regex_cache.compile(r"\bCUDA_R_16BF\b|\bbfloat16\b|\bBFloat16\b"), "bf16", (8, 0)))
 _LT_CALL = LazyRe(r"\bcublasLt\w*")
 _MISMATCH_SAYS = {("cublas", 1), ("cublas", 7), ("cublas", 13), ("cudnn", 1001), ("cudnn", 1002), ("cudnn", 4006),
                   ("cudnn", 5000)}

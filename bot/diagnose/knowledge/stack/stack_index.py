@@ -116,6 +116,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
 from bot.diagnose.reading.tracebacks import XID_REPORT
 
@@ -383,10 +384,10 @@ _LAYOUTS = [(r"(?<=[/\\])(?:models|datasets|spaces)--[^/\\\s'\"]+", "HF_HUB_CACH
 # own trace ("open device 1 failed, runtime result = 107001"), and torch_npu's error-code line ("ERR00100 PTA call acl
 # api failed": sub-module 00 = PTA, code 100 = ACL).
 _ASCEND_FORMS = (
-    ("acl", re.compile(r"\b(?:NPU function error: [^\n]{0,300}?, error code is |NPU error, error code is "
+    ("acl", regex_cache.compile(r"\b(?:NPU function error: [^\n]{0,300}?, error code is |NPU error, error code is "
                        r"|ACL stream synchronize failed, error code:\s*|, runtime result = )(?P<code>\d{6})\b")),
-    ("hccl", re.compile(r"\bHCCL function error: [^\n]{0,300}?, error code is (?P<code>\d{1,2})\b")),
-    ("torch_npu", re.compile(r"\bERR(?P<sub>\d{2})(?P<code>\d{3}) (?P<module>PTA|OPS|DIST|GRAPH|PROF|UNKNOWN)\b")),
+    ("hccl", regex_cache.compile(r"\bHCCL function error: [^\n]{0,300}?, error code is (?P<code>\d{1,2})\b")),
+    ("torch_npu", regex_cache.compile(r"\bERR(?P<sub>\d{2})(?P<code>\d{3}) (?P<module>PTA|OPS|DIST|GRAPH|PROF|UNKNOWN)\b")),
 )
 
 
@@ -797,7 +798,7 @@ class StackIndex:
         return self._rlimits().get(key.lower()) or (self._rlimits().get("-" + key) if len(key) == 1 else None)
 
     def _loader(self) -> list:
-        return self._table("loader", lambda: [(name, re.compile(rx, re.M), meaning)
+        return self._table("loader", lambda: [(name, regex_cache.compile(rx, re.M), meaning)
                                              for name, rx, meaning, _seen in self._block("loader")["rows"]])
 
     def loader_shapes(self) -> list[tuple[str, str, str]]:
@@ -833,7 +834,7 @@ class StackIndex:
                     continue
                 rx = re.escape(default).replace(re.escape("<user>"), r"[^/\\]+")
                 rx = _HOME + rx[len(re.escape("~")):] if default.startswith("~") else rx
-                patterns.append((re.compile(r"(?:^|(?<=[\s'\"(=]))" + rx + r"(?=$|[/\\\s'\")])"), c))
+                patterns.append((regex_cache.compile(r"(?:^|(?<=[\s'\"(=]))" + rx + r"(?=$|[/\\\s'\")])"), c))
             # the most specific (longest) default first: the Hub cache before HF_HOME before ~/.cache
             patterns.sort(key=lambda p: -len(p[1].default))
             return {"rows": rows, "by_var": {c.variable: c for c in rows}, "patterns": patterns}

@@ -53,6 +53,22 @@ def _real(m: Message) -> bool:
     return bool(exc or m.inner) and m.level != "WARNING" and not exc.endswith("Warning")
 
 
+# What the index cannot know, asked before it is loaded (a cold start pays about 30 ms to read it): vLLM raises
+# builtins and classes of its own, so an exception another package defines (`aiohttp.client_exceptions.
+# ClientConnectorError`, `zmq.error.ZMQError`) is none of its raise sites (index.match takes FOREIGN_PENALTY off any
+# such score, below MIN_SCORE), pydantic's ValidationError of a vLLM config class aside; nor is an OSError whose
+# message is the operating system's own sentence ("[Errno 13] Permission denied: '/x'"), the stack's to answer.
+_OWN_PACKAGES = ("vllm", "pydantic", "pydantic_core")
+_OS_SENTENCE = LazyRe(r"^(?:[\w.]+: )?\[(?:Errno|WinError) -?\d+\] ")
+
+
+def _index_may_know(m: Message) -> bool:
+    exc = m.exc_type or ""
+    if "." in exc and exc.split(".", 1)[0] not in _OWN_PACKAGES:
+        return False
+    return _OS_SENTENCE.match(m.text) is None
+
+
 def _logged_exception(m: Message, lines: list[str]) -> bool:
     """vLLM's `logger.exception(e)` (V0's engine process: `ERROR ... [engine.py:467] CPU backend only
     supports V1.`, then `ERROR ... [engine.py:467] Traceback (most recent call last):`): an ERROR record
@@ -78,7 +94,7 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
         if id(m) in explained or not (real or logged) \
                 or any(r.search(m.text) is not None for r in wrappers) or RELAY.search(m.text):
             continue            # a relay of a worker's error: its unwrapped inner message is the error
-        hit = _hit(m, lines, facts, families)
+        hit = _hit(m, lines, facts, families) if _index_may_know(m) else None
         if hit is not None and logged and hit.by == "fuzzy":
             hit = None          # a log record's own words, not an exception's: only vLLM's exact text is one
         if hit is not None:

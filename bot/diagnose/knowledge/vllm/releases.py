@@ -17,10 +17,11 @@ A version is looked up in a list (locate):
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
-_VERSION = re.compile(r"v?(\d+(?:\.\d+)*)")
+from bot.base import regex_cache
+
+_VERSION = regex_cache.compile(r"v?(\d+(?:\.\d+)*)")
 
 
 def version_key(version: str) -> tuple[int, ...] | None:

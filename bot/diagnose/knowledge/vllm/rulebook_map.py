@@ -10,7 +10,7 @@ import json
 import os
 import re
 
-from bot.base import marshal_cache
+from bot.base import marshal_cache, regex_cache
 
 from . import releases
 from .releases import raised_at, version_key
@@ -18,7 +18,7 @@ from .releases import raised_at, version_key
 FILE = "_vllm_source.json"
 _CACHE: dict[str, dict | None] = {}
 _COMPILED: dict[str, re.Pattern] = {}
-_EXC_PREFIX = re.compile(r"^(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure)"
+_EXC_PREFIX = regex_cache.compile(r"^(?:[A-Za-z_]\w*\.)*(?:[A-Za-z_]\w*(?:Error|Exception|Warning|Exit|Interrupt|Failure)"
                          r"|Exception):\s*")
 
 
@@ -70,7 +70,7 @@ def _matches(regex: str, text: str) -> bool:
         return False
     rx = _COMPILED.get(regex)
     if rx is None:
-        rx = _COMPILED[regex] = re.compile(regex, re.S)
+        rx = _COMPILED[regex] = regex_cache.compile(regex, re.S)
     # a prefix the paste added ("[address=..., pid=610] ...") may come first
     m = rx.fullmatch(text) or rx.match(text) or rx.search(text)
     return bool(m) and m.end() - m.start() >= 0.6 * (len(text) - m.start())

@@ -323,3 +323,25 @@ def test_an_enum_read_as_numbers_and_names_lists_no_choices(idx):
     from bot.diagnose import diagnose
     d = diagnose(open(log).read()).diagnoses[0]
     assert "`cudagraph_mode`" in d.cause and "one of `0`" not in d.cause
+
+
+def test_the_core_is_read_back_from_its_marshal_copy_and_a_bad_copy_is_rebuilt(tmp_path, monkeypatch):
+    """The second process reads the index's core from the marshal copy the first one kept; a copy cut short (a full
+    disk, a process killed while writing) is parsed from the JSON again, never an error."""
+    import gzip
+    import json
+    import os
+    from bot.base import marshal_cache
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    core = tmp_path / "index.json.gz"
+    core.write_bytes(gzip.compress(json.dumps({"format": vsrc.FORMAT, "releases": ["0.1.0"]}).encode()))
+    first = vsrc._read(core)
+    kept = marshal_cache.path("vllm-index", str(core))
+    assert os.path.isfile(kept) and first == {"format": vsrc.FORMAT, "releases": ["0.1.0"]}
+    with open(kept, "r+b") as f:               # the copy now says something else: it is what the next read returns
+        f.truncate(0)
+    marshal_cache.store(kept, (vsrc.FORMAT, core.stat().st_size, core.stat().st_mtime_ns), {"from": "copy"})
+    assert vsrc._read(core) == {"from": "copy"}
+    with open(kept, "r+b") as f:
+        f.truncate(5)
+    assert vsrc._read(core) == first
