@@ -824,7 +824,7 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
              # "D:\\SD\\automatic\\modules\\middleware.py:41 in log_and_time"), and the latent-diffusion model class of
              # CompVis' ldm that the Stable Diffusion apps built on it print as they create the model
              # ("DiffusionWrapper has 859.52 M params.")
-             "automatic/modules/", "automatic\\modules\\", "diffusionwrapper has ",
+             "/automatic/modules/", "\\automatic\\modules\\", "diffusionwrapper has ",
              # SD.Next by its name in its own lines ("Starting SD.Next", "Version: app=sd.next updated=2024-04-06
              # hash=... url=https://github.com/vladmandic/automatic/...") and its diffusers processing module
              "sd.next", "vladmandic", "processing_diffusers")),
@@ -889,7 +889,12 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # summarizer its memory downloads (pszemraj/led-base-book-summary, an LED model vLLM has no class for)
     ("agenticSeek", False, ("agenticseek", "agentic-seek", "agentic_seek", "loading zero-shot pipeline...",
                             "loading llm router model...", "loading memory compression model...",
-                            "adaptive_classifier", "adaptive-classifier/", "pszemraj/led-base-book-summary")),
+                            "adaptive_classifier", "adaptive-classifier/", "pszemraj/led-base-book-summary",
+                            # its own modules in a frame or an import (sources/router.py loads the zero-shot
+                            # pipeline, sources/memory.py the summarizer; sources/llm_provider.py, interaction.py)
+                            # (after a separator, which "resources/" lacks)
+                            *(path for mod in ("router", "memory", "llm_provider", "interaction")
+                              for path in (f"/sources/{mod}.py", f"\\sources\\{mod}.py", f"from sources.{mod} import")))),
     ("OpenHands", False, ("openhands", "all-hands-ai", "all-hands.dev")),
     ("MindSearch", False, ("mindsearch",)),
     # (its later executor's Ray task is sync_executor_entrypoint: "ray::sync_executor_entrypoint()",

@@ -53,7 +53,9 @@ OTHER_PROGRAMS = {
     # searx/searx#2200, agenticSeek#195 (its compose project), open-webui#5250 (its start script)
     "uWSGI": ["[uWSGI] getting INI configuration from searx.ini\n*** Starting uWSGI 2.0.19.1 (32bit) on [Thu May 27 "
               "03:46:04 2021] ***\n"],
-    "agenticSeek": ["frontend  | > agentic-seek@0.1.0 start\n", "Loading zero-shot pipeline...\n"],
+    "agenticSeek": ["frontend  | > agentic-seek@0.1.0 start\n", "Loading zero-shot pipeline...\n",
+                    # its router's frame as its docker backend prints it (Fosowl/agenticSeek sources/router.py)
+                    'backend  |   File "/app/sources/router.py", line 38, in load_pipelines\n'],
     "Open WebUI": ["CUDA is enabled, appending LD_LIBRARY_PATH to include torch/cudnn & cublas libraries.\n"],
     # Tracecat's executor runs each action as this Ray task (tracecat/executor/service.py)
     "Tracecat": ["(run_action_task pid=812) \n",
