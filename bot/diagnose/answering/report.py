@@ -385,6 +385,7 @@ _PROGRAMS_ZH = {
     "a training run tracked by Weights & Biases": "由 Weights & Biases 跟踪的训练任务",
     "a training script, a model's demo or a web UI (the script it runs)": "训练脚本、模型演示或 Web UI（它运行的脚本）",
     "a voice conversion app (RVC, Applio, so-vits-svc)": "变声应用（RVC、Applio、so-vits-svc）",
+    "Infinity (an embedding server)": "Infinity（一个嵌入模型服务）",
     "uWSGI or an app it serves (SearXNG, ...)": "uWSGI 或它运行的应用（SearXNG 等）",
     "ExLlama or TabbyAPI": "ExLlama 或 TabbyAPI",
     "an image, video or voice app (Fooocus, InvokeAI, SD.Next, SwarmUI, Forge, Pinokio, a portable ComfyUI, ...)":

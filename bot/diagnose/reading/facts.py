@@ -654,7 +654,9 @@ _RAY_ACTOR_FATE = _P(r"\b(?:ActorDiedError|RayActorError|WorkerCrashedError)\b|T
 _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a regex with re.I is 30x slower
     # SGLang by name and by its kernel package (sgl_kernel's common_ops failing to load names only it)
     ("SGLang", False, ("sglang", "sgl_kernel", "sgl-kernel")),
-    ("Ollama", False, ("ollama",)),
+    # Ollama, and its CLI's one-line error when the llama.cpp runner it starts dies ("Error: llama runner process has
+    # terminated: CUDA error: out of memory", "...: exit status 0xc000001d"; llm/server.go), which names no Ollama
+    ("Ollama", False, ("ollama", "llama runner process")),
     # GGML's CUDA backend (ggml-cuda.cu) is llama.cpp's, and that of the programs built on it
     # (ctransformers, whisper.cpp, koboldcpp): a CUDA error raised in it is theirs;
     # its tools are named llama-* (llama-cli, llama-bench, llama-quantize), its converter convert_hf_to_gguf.py
@@ -712,6 +714,10 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("text-embeddings-inference", False, ("text-embeddings-inference", "text_embeddings_router",
                                           "text_embeddings_backend", "text_embeddings_core",
                                           "text-embeddings-router")),
+    # Infinity, an embedding and reranking server on its own torch, optimum and CTranslate2 back ends: its package and
+    # logger ("ERROR    2024-06-02 08:21:46,304 infinity_emb ERROR: ...", `infinity_emb v2 --model-id ...`) and its
+    # image michaelf34/infinity
+    ("Infinity (an embedding server)", False, ("infinity_emb", "michaelf34/infinity", "michaelfeil/infinity")),
     # (Not LocalAI by its name: one of its Python backends is vLLM itself, backend/python/vllm, whose failures
     # its log shows without vLLM's lines; its llama.cpp backend is named by GGML's markers above.)
     # Aphrodite Engine, a fork of vLLM: its package aphrodite/ (aphrodite/endpoints/openai/api_server.py),
@@ -784,7 +790,14 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
                                        # its launcher's own lines before the UI starts (A1111 and its forks)
                                        "launching web ui with arguments", "installing requirements for web ui",
                                        # webui.sh's banner on Linux and macOS
-                                       "install script for stable-diffusion + web ui")),
+                                       "install script for stable-diffusion + web ui",
+                                       # its model loader's lines around a failed checkpoint load
+                                       # (modules/sd_models.py, sd_hijack.py: "Applying attention optimization:
+                                       # Doggettx... done.", errors.display's "loading stable diffusion model:
+                                       # RuntimeError", "Stable diffusion model failed to load", "Model loaded in
+                                       # 2.2s (load weights from disk: 0.7s, ...)")
+                                       "applying attention optimization:", "loading stable diffusion model:",
+                                       "stable diffusion model failed to load", "(load weights from disk:")),
     # other image, video and voice front ends and trainers, and the launchers that install them; the portable
     # builds for Windows of ComfyUI and Fooocus ship Python as "python_embeded", Forge's as webui_forge_*
     ("an image, video or voice app (Fooocus, InvokeAI, SD.Next, SwarmUI, Forge, Pinokio, a portable ComfyUI, ...)",
@@ -806,7 +819,15 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
              "wan/first_last_frame2video", "wan/speech2video", "wan/distributed/", "wan/textimage2video",
              "wan/animate", "wgp.py", "mmgp/", "mmgp\\", "(mmgp ",
              # the nodes of kijai's WanVideoWrapper (WanVideoSampler, WanVideoModelLoader, WanVideoDecode)
-             "wanvideo")),
+             "wanvideo",
+             # SD.Next's checkout under its first name, vladmandic/automatic (its rich traceback's
+             # "D:\\SD\\automatic\\modules\\middleware.py:41 in log_and_time"), and the latent-diffusion model class of
+             # CompVis' ldm that the Stable Diffusion apps built on it print as they create the model
+             # ("DiffusionWrapper has 859.52 M params.")
+             "/automatic/modules/", "\\automatic\\modules\\", "diffusionwrapper has ",
+             # SD.Next by its name in its own lines ("Starting SD.Next", "Version: app=sd.next updated=2024-04-06
+             # hash=... url=https://github.com/vladmandic/automatic/...") and its diffusers processing module
+             "sd.next", "vladmandic", "processing_diffusers")),
     # LoRA trainers for image models (kohya's sd-scripts and the GUIs around it)
     ("kohya_ss / sd-scripts", False, ("kohya", "sd-scripts", "lora-scripts")),
     # the other image and video LoRA trainers: SimpleTuner, ostris' ai-toolkit, kohya's musubi-tuner for video
@@ -831,7 +852,9 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("Easy Diffusion", False, ("stable-diffusion-ui", "easydiffusion", "easy diffusion")),
     ("KoboldCpp", False, ("koboldcpp",)),
     # TabbyAPI serves ExLlama: its Python errors name exllamav2 in their frames, its compose service its name
-    ("ExLlama or TabbyAPI", False, ("exllamav2", "exllamav3", "tabbyapi")),
+    # ExLlama v1's own CUDA extension (exllama_ext, JIT-built by its cuda_ext.py: "ImportError: DLL load failed while
+    # importing exllama_ext"); not the bare word, which vLLM's GPTQ kernels carry (use_exllama, ExllamaLinearKernel)
+    ("ExLlama or TabbyAPI", False, ("exllamav2", "exllamav3", "tabbyapi", "exllama_ext")),
     # MLC LLM's package (mlc_llm, mlc_chat before 0.1) runs on Apache TVM, whose FFI names itself in every
     # traceback (tvm._ffi.base.TVMError, tvm/_ffi/_cython/...)
     ("MLC LLM or Apache TVM", False, ("mlc_llm", "mlc-llm", "mlc_chat", "mlc-chat", "tvm._ffi", "tvm/_ffi",
@@ -866,10 +889,19 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # summarizer its memory downloads (pszemraj/led-base-book-summary, an LED model vLLM has no class for)
     ("agenticSeek", False, ("agenticseek", "agentic-seek", "agentic_seek", "loading zero-shot pipeline...",
                             "loading llm router model...", "loading memory compression model...",
-                            "adaptive_classifier", "adaptive-classifier/", "pszemraj/led-base-book-summary")),
+                            "adaptive_classifier", "adaptive-classifier/", "pszemraj/led-base-book-summary",
+                            # its own modules in a frame or an import (sources/router.py loads the zero-shot
+                            # pipeline, sources/memory.py the summarizer; sources/llm_provider.py, interaction.py)
+                            # (after a separator, which "resources/" lacks)
+                            *(path for mod in ("router", "memory", "llm_provider", "interaction")
+                              for path in (f"/sources/{mod}.py", f"\\sources\\{mod}.py", f"from sources.{mod} import")))),
     ("OpenHands", False, ("openhands", "all-hands-ai", "all-hands.dev")),
     ("MindSearch", False, ("mindsearch",)),
-    ("Tracecat", False, ("tracecat", "run_action_task", "run_action_on_ray_cluster")),
+    # (its later executor's Ray task is sync_executor_entrypoint: "ray::sync_executor_entrypoint()",
+    # "(sync_executor_entrypoint pid=...)")
+    ("Tracecat", False, ("tracecat", "run_action_task", "run_action_on_ray_cluster", "sync_executor_entrypoint",
+                         # its executor's error classes and dispatcher (tracecat/executor/schemas.py, service.py)
+                         "executoractionerrorinfo", "registryactionerrorinfo", "dispatch_action_on_cluster")),
     ("Dify", False, ("langgenius", "dify-api", "dify-web", "dify-sandbox", "dify-plugin", "dify_plugin")),
     # uWSGI, the Python app server that SearXNG (the search engine agenticSeek, Perplexica and Open WebUI's web
     # search run beside their models) and other web apps run under: its banner and config lines ("*** Starting
@@ -921,13 +953,22 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     ("diffusers (an image or video generation pipeline)", False,
      ("site-packages/diffusers/", "site-packages\\diffusers\\", "dist-packages/diffusers/", "docs/diffusers/",
       "diffusers.pipelines", "diffusers.models", "diffusion_pytorch_model", "model_index.json",
-      "diffusionpipeline", "unet2dconditionmodel", "autoencoderkl", "transformer2dmodel", "transformer3dmodel")),
+      "diffusionpipeline", "unet2dconditionmodel", "autoencoderkl", "transformer2dmodel", "transformer3dmodel",
+      # its pipeline loader's progress bar (pipelines/pipeline_utils.py, loaders/single_file.py: "Loading pipeline
+      # components...: 100%|...| 7/7") and an import of it in the paste's code or a frame's source line
+      "loading pipeline components...", "from diffusers import",
+      # the subject-consistent generators built as diffusers pipelines (Tencent's InstantCharacter, whose
+      # InstantCharacterFluxPipeline its checkouts and ComfyUI nodes load; InstantX's InstantID)
+      "instantcharacter", "instantid")),
     # image restoration and super-resolution trainers (BasicSR and the models built on it)
     ("BasicSR or a model built on it", False, ("basicsr", "realesrgan", "gfpgan", "codeformer")),
     # DeepSpeed's package in any frame (deepspeed/runtime/, deepspeed/ops/, deepspeed/launcher/, ...) and
     # DeepSpeed-MII on it; vLLM's DeepSpeedFP quantization is a file of vLLM's (deepspeedfp.py)
     ("DeepSpeed", False, ("deepspeed.launcher", "deepspeed/", "deepspeed\\", "deepspeed info: version",
-                          "log_dist]", "deepspeed-mii", "deepspeed_mii")),
+                          "log_dist]", "deepspeed-mii", "deepspeed_mii",
+                          # the cuBLAS wrapper of its transformer kernels (csrc/transformer/cublas_wrappers.cu:
+                          # "!!!! kernel execution error. (m: 768, n: 4608, k: 3072, error: 13)")
+                          "!!!! kernel execution error.")),
     # training frameworks, by the code paths of their own training (not those that start vLLM for rollouts:
     # verl's rollout workers, OpenRLHF's vllm_engine, TRL's GRPO and online DPO, ms-swift's rlhf/infer):
     # Megatron-LM's core and training loop, NeMo's collections and logger ("[NeMo W 2024-03-20 ...
@@ -1121,9 +1162,13 @@ _FOREIGN_SHAPES = [
     # the torch lines of SD.Next's installer (installer.py: "Torch backend: nVidia CUDA 12.1 cuDNN 8801", "Torch
     # detected GPU: NVIDIA GeForce RTX 4090 VRAM 24217 Arch (8, 9) Cores 128"), which kohya_ss's GUI copied ("... VRAM
     # 24564MB Arch 8.9 Cores 128")
+    # and SD.Next's device line and toolkit probe ("Device: device=NVIDIA GeForce RTX 4090 n=1 arch=sm_90 cap=(8, 9)
+    # cuda=12.1 cudnn=8902 driver=551.86", "nVidia CUDA toolkit detected: nvidia-smi present")
     ("SD.Next or kohya_ss's GUI (their `Torch backend:` and `Torch detected GPU:` lines)",
      _P(r"\bTorch detected GPU: [^\n]{1,120}? VRAM \d+(?:MB)? Arch |"
-        r"\bTorch backend: (?:nVidia CUDA [\d.]+ cuDNN |AMD ROCm HIP )", literals=("Torch detected GPU", "Torch backend: "))),
+        r"\bTorch backend: (?:nVidia CUDA [\d.]+ cuDNN |AMD ROCm HIP )|"
+        r"\bDevice: device=[^\n]{1,120}? n=\d+ arch=\S+ cap=\(\d+, ?\d+\)|\bnVidia CUDA toolkit detected\b",
+        literals=("Torch detected GPU", "Torch backend: ", "Device: device=", "nVidia CUDA toolkit detected"))),
     # a diffusers pipeline class loaded by the paste's code or a frame's source line (StableDiffusionXLPipeline,
     # FluxPipeline, a project's own InstantCharacterFluxPipeline): transformers builds its pipelines with the
     # pipeline() function, and vLLM has no such classes
@@ -1194,7 +1239,8 @@ def names_vllm(low: str) -> bool:
 # Aphrodite Engine, a fork of vLLM whose messages and fixes are vLLM's: a paste that names vLLM beside it is answered.
 _OTHER_ENGINES = frozenset((
     "SGLang", "Ollama", "llama.cpp or another GGML program", "llama.cpp or a binding of it", "whisper.cpp", "LoRAX",
-    "TGI", "text-embeddings-inference", "LightLLM", "TensorRT-LLM", "LMDeploy", "KoboldCpp",
+    "TGI", "text-embeddings-inference", "Infinity (an embedding server)", "LightLLM", "TensorRT-LLM", "LMDeploy",
+    "KoboldCpp",
     "ExLlama or TabbyAPI", "MLC LLM or Apache TVM", "mistral.rs", "LM Studio",
     "SGLang (its `[date TP0]` log records)", "SGLang (its `[gpu_id=N]` log records)",
 ))
