@@ -153,13 +153,16 @@ _NATIVE = LazyRe(
     r"|terminate called after throwing an instance of .{1,200}"
     # abseil's failure handler (Ray's workers): "*** SIGSEGV received at time=1712345678 on cpu 3 ***"; glog's:
     # "*** SIGSEGV (@0x0) received by PID 17711 (TID 0x7f89...) from PID 0; stack trace: ***" (crash_report)
-    r"|\*\*\* (?:SIG[A-Z]{2,6}|Signal \d{1,2}) (?:received at time=|\(@(?:0x)?[0-9a-f]{1,16}\) received by PID ).{0,200})$")
+    r"|\*\*\* (?:SIG[A-Z]{2,6}|Signal \d{1,2}) (?:received at time=|\(@(?:0x)?[0-9a-f]{1,16}\) received by PID ).{0,200}"
+    # tvm_ffi's SIGSEGV handler (apache-tvm-ffi, which FlashInfer loads: src/ffi/traceback.cc, TVMFFISegFaultHandler),
+    # above its native frames (tvm_crash_report)
+    r"|!!!!!!! Segfault encountered !!!!!!!)$")
 # Words every such line has: a line without any is not matched at all (most lines of every paste).
 _NATIVE_WORDS = ("(src/", "Killed", "Segmentation fault", "Bus error", "Aborted", "Illegal instruction",
                  "killed", "segmentation fault", "bus error", "abort", "illegal hardware",
                  "Floating point exception", "Fatal Python error", "terminate called", "*** SIG", "*** Signal ",
                  "hipErrorNoBinaryForGpu", "Memory access fault by GPU",
-                 " us: ")
+                 " us: ", "Segfault encountered")
 
 
 # The GPU's own reports beside a program's log: the NVIDIA kernel driver's Xid line from dmesg or the journal ("[ 812.3]
@@ -1241,6 +1244,32 @@ _ABORT_PATH = LazyRe(r"(?:__GI_)?(?:raise|gsignal|abort|__pthread_kill\w*|pthrea
                      r"|(?:__cxxabiv1::|__gnu_cxx::|std::)?__?\w*terminate\w*(?:\(\))?|__cxa_\w+(?:\(\))?"
                      r"|\(unknown\)")
 CRASH_FRAMES = 8        # frames read below the banner
+
+
+# tvm_ffi's report (src/ffi/traceback.cc: "!!!!!!! Segfault encountered !!!!!!!", then libbacktrace's frames innermost
+# first, each written Python's way, `  File "<unknown>", line 0, in cudaMemcpyAsync`, the function demangled or its
+# address in hex where no symbol is known)
+TVM_CRASH_BANNER = "!!!!!!! Segfault encountered !!!!!!!"
+_TVM_FRAME = LazyRe(r"^\s*File \"[^\"\n]{0,400}\", line \d+, in (\S.{0,600}?)\s*$")
+
+
+def tvm_crash_report(text: str, line_no: int) -> list[str]:
+    """The functions tvm_ffi's crash report under the banner on line `line_no` names, innermost first, without the
+    way down of an abort or a bare address; their demangled arguments left out."""
+    starts = line_starts(text)
+    if not 0 < line_no <= len(starts) or TVM_CRASH_BANNER not in text[starts[line_no - 1]:starts[line_no - 1] + 200]:
+        return []
+    names = []
+    for line in text[starts[line_no - 1]:].split("\n", CRASH_FRAMES + 2)[1:CRASH_FRAMES + 1]:
+        m = _TVM_FRAME.match(line)
+        if m is None:
+            break
+        name = m.group(1)
+        if "(" in name and not name.startswith("("):
+            name = name[:name.index("(")]       # "swap_blocks(at::Tensor&, ...)": the name
+        if name and not re.fullmatch(r"0x[0-9a-f]+|<unknown>", name) and not _ABORT_PATH.fullmatch(name):
+            names.append(name)
+    return names
 
 
 def crash_report(text: str, line_no: int) -> tuple[str, str, bool] | None:

@@ -34,3 +34,34 @@ def test_a_crash_report_names_the_native_function_its_pc_line_names_without_clai
     assert "`PC:`" not in diagnose(ABSL + 'Traceback (most recent call last):\n  File "/site-packages/mytrainer/a.py", '
                                    'line 1, in f\n  File "/site-packages/mytrainer/b.py", line 2, in g\n'
                                    'ValueError: x\n', book=book).next_step
+
+
+def test_a_crash_report_that_names_no_function_yields_to_faulthandlers_report_of_the_same_crash(book):
+    from tests.diagnose.reading.test_tracebacks import FAULT
+    # abseil's banner with every frame "(unknown)", then faulthandler's report (Ray's workers and vLLM enable both)
+    absl = ("(RayWorkerWrapper pid=5993) *** SIGSEGV received at time=1722289279 on cpu 61 ***\n"
+            "(RayWorkerWrapper pid=5993) PC: @     0x7f3c5f628350  (unknown)  (unknown)\n"
+            "(RayWorkerWrapper pid=5993)     @     0x7f3c945c8630  (unknown)  (unknown)\n")
+    r = diagnose(absl + FAULT, book=book)
+    assert r.verdict == "unsure" and r.diagnoses == [] and r.root.line_no == 1
+    assert "`paged_attention_v1` (`vllm/_custom_ops.py`, line 41), `vllm`'s" in r.next_step
+    # a faulthandler report far below the banner is not the same crash's
+    far = absl + "".join(f"INFO 01-01 00:00:{i % 60:02d} [llm_engine.py:1] step {i}\n" for i in range(80)) + FAULT
+    assert "paged_attention_v1" not in diagnose(far, book=book).next_step
+
+
+TVM = ("!!!!!!! Segfault encountered !!!!!!!\n"
+       '  File "<unknown>", line 0, in cudaMemcpyAsync\n'
+       '  File "<unknown>", line 0, in swap_blocks(at::Tensor&, at::Tensor&, long, at::Tensor const&)\n'
+       '  File "<unknown>", line 0, in c10::Dispatcher::callBoxed(c10::OperatorHandle const&) const\n')
+
+
+def test_tvm_ffis_crash_report_is_the_first_error_and_names_the_cuda_call_with_its_caller(book):
+    r = diagnose(TVM, book=book)
+    # its frames are native ones written Python's way: no Python program's traceback, and the banner is the error
+    assert r.verdict == "unsure" and r.diagnoses == [] and r.root.line_no == 1
+    assert "`cudaMemcpyAsync`, the CUDA runtime's, called from `swap_blocks`" in r.next_step
+    assert "由 `swap_blocks` 调用" in diagnose(TVM, "zh", book=book).next_step
+    # a function of no library it knows is named alone
+    plain = diagnose(TVM.replace("cudaMemcpyAsync", "topk_kernel"), book=book)
+    assert "names is `topk_kernel`, the one the signal struck" in plain.next_step
