@@ -79,11 +79,29 @@ def _tvm_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
                 library=library)
 
 
+def _ucx_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
+    """The first function UCX's crash report names below its own handler ("Caught signal 11 (Segmentation fault: ...)",
+    then "==== backtrace (tid: N) ===="), in a log that shows vLLM (NIXL's transfers load UCX; MPI and other programs'
+    reports stay unanswered): named without a cause."""
+    if "Caught signal" not in root.text or not facts.get("vllm_context"):
+        return ""
+    report = tracebacks.ucx_crash_report(paste, root.line_no)
+    if report is None or not report[1]:
+        return ""
+    signal, names = report
+    func = names[0]
+    owner = _NATIVE_OWNERS.match(func)
+    library = _OWNER_NAMES[owner.lastgroup] if owner else None
+    return text("native_crash_frame_lib" if library else "native_crash_frame", lang, signal=signal, func=func,
+                library=library)
+
+
 def crash_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
     """Where Python stood when native code crashed, for a first error that is faulthandler's fatal signal: the innermost
     frame of an installed package other than torch's dispatch (else the innermost frame), named without a cause; for
     abseil's or glog's crash report, the native function it names (_native_site)."""
-    native = _native_site(paste, root, lang, facts) or _tvm_site(paste, root, lang, facts)
+    native = _native_site(paste, root, lang, facts) or _tvm_site(paste, root, lang, facts) \
+        or _ucx_site(paste, root, lang, facts)
     if native:
         return native
     if root.text.startswith("Fatal Python error: "):

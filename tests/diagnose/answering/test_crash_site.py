@@ -65,3 +65,26 @@ def test_tvm_ffis_crash_report_is_the_first_error_and_names_the_cuda_call_with_i
     # a function of no library it knows is named alone
     plain = diagnose(TVM.replace("cudaMemcpyAsync", "topk_kernel"), book=book)
     assert "names is `topk_kernel`, the one the signal struck" in plain.next_step
+
+
+UCX = ("INFO 07-03 20:47:11 [chat_utils.py:420] Detected the chat template content format to be 'string'.\n"
+       "[host-1:34560:0:34983] Caught signal 11 (Segmentation fault: invalid permissions for mapped object at address "
+       "0x7fd2ba008000)\n"
+       "==== backtrace (tid:  34983) ====\n"
+       " 0  /venv/site-packages/nixl.libs/libucs-97f10f8d.so.0.0.0(ucs_handle_error+0x294) [0x7fe52007cba4]\n"
+       " 1  /venv/site-packages/nixl.libs/libucs-97f10f8d.so.0.0.0(+0x38d65) [0x7fe52007cd65]\n"
+       " 2  /lib/x86_64-linux-gnu/libc.so.6(+0x42520) [0x7a8858a42520]\n"
+       " 3  /venv/site-packages/nixl.libs/libuct-b36f5a30.so.0.0.0(uct_tcp_ep_am_bcopy+0x8a) [0x7a843804504a]\n"
+       "=================================\n")
+
+
+def test_ucxs_crash_report_is_the_first_error_and_names_the_first_function_below_its_handler(book):
+    r = diagnose(UCX, book=book)
+    assert r.verdict == "unsure" and r.diagnoses == [] and r.root.line_no == 2
+    assert "names is `uct_tcp_ep_am_bcopy`, UCX's" in r.next_step
+    # the detailed format ("%2d 0x%016lx %s()  %s:%u") reads the same; its handler's frames are skipped
+    detailed = UCX.replace(" 3  /venv/site-packages/nixl.libs/libuct-b36f5a30.so.0.0.0(uct_tcp_ep_am_bcopy+0x8a) "
+                           "[0x7a843804504a]", " 3 0x0000000000049b8a ncclMemoryPoolAlloc()  /src/include/utils.h:280")
+    assert "names is `ncclMemoryPoolAlloc`, NCCL's" in diagnose(detailed, book=book).next_step
+    # another program's report (nothing shows vLLM) stays unanswered
+    assert "compiled code" not in diagnose(UCX.split("\n", 1)[1], book=book).next_step
