@@ -24,6 +24,12 @@ _OWNER_NAMES = {"torch": "PyTorch", "nccl": "NCCL", "mscclpp": "MSCCL++", "cuda_
                 "ucx": "UCX"}
 
 
+def _owner(func: str) -> tuple[str | None, str | None]:
+    """(the owner's key, the library's name) a native function's name says it is of; (None, None) for a plain name."""
+    owner = _NATIVE_OWNERS.match(func)
+    return (owner.lastgroup, _OWNER_NAMES[owner.lastgroup]) if owner else (None, None)
+
+
 def _native_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
     """The function abseil's or glog's crash report names, for a first error that is its banner ("*** SIGSEGV received
     at time=..."), in a log that shows vLLM (another program's crash report stays unanswered): named without a cause."""
@@ -34,8 +40,7 @@ def _native_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
         return ""
     signal, func, struck = report
     func = func.split("(", 1)[0] or func      # the name, without a demangled signature's arguments
-    owner = _NATIVE_OWNERS.match(func)
-    library = _OWNER_NAMES[owner.lastgroup] if owner else None
+    _, library = _owner(func)
     key = ("native_crash_pc" if struck else "native_crash_frame") + ("_lib" if library else "")
     return text(key, lang, signal=signal, func=func, library=library)
 
@@ -71,9 +76,8 @@ def _tvm_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
     if not names:
         return ""
     func = names[0]
-    owner = _NATIVE_OWNERS.match(func)
-    library = _OWNER_NAMES[owner.lastgroup] if owner else None
-    if owner and owner.lastgroup in _CALLED_INTO and len(names) > 1:
+    owner, library = _owner(func)
+    if owner in _CALLED_INTO and len(names) > 1:
         return text("native_crash_top_called", lang, signal="SIGSEGV", func=func, library=library, caller=names[1])
     return text("native_crash_top_lib" if library else "native_crash_top", lang, signal="SIGSEGV", func=func,
                 library=library)
@@ -90,8 +94,7 @@ def _ucx_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
         return ""
     signal, names = report
     func = names[0]
-    owner = _NATIVE_OWNERS.match(func)
-    library = _OWNER_NAMES[owner.lastgroup] if owner else None
+    _, library = _owner(func)
     return text("native_crash_frame_lib" if library else "native_crash_frame", lang, signal=signal, func=func,
                 library=library)
 
