@@ -24,6 +24,12 @@ _OWNER_NAMES = {"torch": "PyTorch", "nccl": "NCCL", "mscclpp": "MSCCL++", "cuda_
                 "ucx": "UCX"}
 
 
+def _owner(func: str) -> tuple[str | None, str | None]:
+    """(the owner's key, the library's name) a native function's name says it is of; (None, None) for a plain name."""
+    owner = _NATIVE_OWNERS.match(func)
+    return (owner.lastgroup, _OWNER_NAMES[owner.lastgroup]) if owner else (None, None)
+
+
 def _native_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
     """The function abseil's or glog's crash report names, for a first error that is its banner ("*** SIGSEGV received
     at time=..."), in a log that shows vLLM (another program's crash report stays unanswered): named without a cause."""
@@ -34,20 +40,79 @@ def _native_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
         return ""
     signal, func, struck = report
     func = func.split("(", 1)[0] or func      # the name, without a demangled signature's arguments
-    owner = _NATIVE_OWNERS.match(func)
-    library = _OWNER_NAMES[owner.lastgroup] if owner else None
+    _, library = _owner(func)
     key = ("native_crash_pc" if struck else "native_crash_frame") + ("_lib" if library else "")
     return text(key, lang, signal=signal, func=func, library=library)
+
+
+# abseil's report that names no function (every frame "(unknown)") is followed, in the same process, by faulthandler's
+# (Ray's workers and vLLM's processes enable both): the Python frame that one shows is where the crash struck. Only
+# a faulthandler report this close below the banner is the same crash's (Ray prints the banner and its frames twice).
+_SAME_CRASH_LINES = 60
+
+
+def _report_after(paste: str, line_no: int) -> str:
+    """The lines from the crash banner on line `line_no` to where faulthandler's report of the same crash may begin."""
+    starts = tracebacks.line_starts(paste)
+    if not 0 < line_no <= len(starts):
+        return ""
+    end = starts[line_no - 1 + _SAME_CRASH_LINES] if line_no - 1 + _SAME_CRASH_LINES < len(starts) else len(paste)
+    head = paste.find("Fatal Python error: ", starts[line_no - 1], end)
+    return paste[head:] if head >= 0 else ""
+
+
+# The libraries whose function is rarely the fault itself where it crashes on the host: CUDA's own calls (a copy, a
+# launch) are handed their pointers and sizes by their caller, which the answer names beside them
+_CALLED_INTO = ("cuda_driver", "cuda_runtime")
+
+
+def _tvm_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
+    """The function tvm_ffi's crash report names first ("!!!!!!! Segfault encountered !!!!!!!", FlashInfer's library
+    installs its handler), and for a CUDA call the function that called it: named without a cause. A bare paste
+    counts (the report is the process's own), another program's log does not."""
+    if not root.text.startswith(tracebacks.TVM_CRASH_BANNER) or not facts.get("stack_context"):
+        return ""
+    names = tracebacks.tvm_crash_report(paste, root.line_no)
+    if not names:
+        return ""
+    func = names[0]
+    owner, library = _owner(func)
+    if owner in _CALLED_INTO and len(names) > 1:
+        return text("native_crash_top_called", lang, signal="SIGSEGV", func=func, library=library, caller=names[1])
+    return text("native_crash_top_lib" if library else "native_crash_top", lang, signal="SIGSEGV", func=func,
+                library=library)
+
+
+def _ucx_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
+    """The first function UCX's crash report names below its own handler ("Caught signal 11 (Segmentation fault: ...)",
+    then "==== backtrace (tid: N) ===="), in a log that shows vLLM (NIXL's transfers load UCX; MPI and other programs'
+    reports stay unanswered): named without a cause."""
+    if "Caught signal" not in root.text or not facts.get("vllm_context"):
+        return ""
+    report = tracebacks.ucx_crash_report(paste, root.line_no)
+    if report is None or not report[1]:
+        return ""
+    signal, names = report
+    func = names[0]
+    _, library = _owner(func)
+    return text("native_crash_frame_lib" if library else "native_crash_frame", lang, signal=signal, func=func,
+                library=library)
 
 
 def crash_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
     """Where Python stood when native code crashed, for a first error that is faulthandler's fatal signal: the innermost
     frame of an installed package other than torch's dispatch (else the innermost frame), named without a cause; for
     abseil's or glog's crash report, the native function it names (_native_site)."""
-    native = _native_site(paste, root, lang, facts)
+    native = _native_site(paste, root, lang, facts) or _tvm_site(paste, root, lang, facts) \
+        or _ucx_site(paste, root, lang, facts)
     if native:
         return native
-    fault = tracebacks.fault_frames(paste) if root.text.startswith("Fatal Python error: ") else None
+    if root.text.startswith("Fatal Python error: "):
+        fault = tracebacks.fault_frames(paste)
+    elif root.text.startswith("*** ") and facts.get("vllm_context"):
+        fault = tracebacks.fault_frames(_report_after(paste, root.line_no))
+    else:
+        fault = None
     if not fault or not fault[1]:
         return ""
     signal, frames = fault

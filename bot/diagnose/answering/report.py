@@ -208,6 +208,31 @@ TEXTS = {
         "zh": ("进程因信号（{signal}）死在编译代码里：崩溃报告的调用栈里第一个有名字的函数是 {library} 的 `{func}`。没有 Python "
                "报错能解释它：崩溃发生在 {library} 或它调用的库中。试试不用依赖 {library} 的那个功能运行。"),
     },
+    # tvm_ffi's crash report (crash_site.py): the first function its stack names, the one the signal struck; for a
+    # call into CUDA, the function that made it
+    "native_crash_top": {
+        "en": ("The process died of a signal ({signal}) in compiled code: the first function the crash report's stack "
+               "names is `{func}`, the one the signal struck. No Python error explains it: the crash is in that "
+               "function or in what called it. Try the run without the feature that calls it."),
+        "zh": ("进程因信号（{signal}）死在编译代码里：崩溃报告的调用栈里第一个有名字的函数是 `{func}`，信号就发生在它里面。没有 Python "
+               "报错能解释它：崩溃发生在这个函数或调用它的代码中。试试不用调用它的那个功能运行。"),
+    },
+    "native_crash_top_lib": {
+        "en": ("The process died of a signal ({signal}) in compiled code: the first function the crash report's stack "
+               "names is `{func}`, {library}'s, the one the signal struck. No Python error explains it: the crash is "
+               "in {library} or in what called it. Try the run without the feature that uses {library}."),
+        "zh": ("进程因信号（{signal}）死在编译代码里：崩溃报告的调用栈里第一个有名字的函数是 {library} 的 `{func}`，信号就发生在它里面。"
+               "没有 Python 报错能解释它：崩溃发生在 {library} 或调用它的代码中。试试不用依赖 {library} 的那个功能运行。"),
+    },
+    "native_crash_top_called": {
+        "en": ("The process died of a signal ({signal}) in compiled code: the crash report's stack names `{func}`, "
+               "{library}'s, called from `{caller}`. No Python error explains it: {library} crashed on the call "
+               "`{caller}` made (the memory or sizes it was given), or `{caller}` itself is at fault. Try the run "
+               "without the feature that calls `{caller}`."),
+        "zh": ("进程因信号（{signal}）死在编译代码里：崩溃报告的调用栈指出 {library} 的 `{func}`，由 `{caller}` 调用。没有 Python "
+               "报错能解释它：{library} 在执行 `{caller}` 发起的调用时崩溃（传给它的内存或大小），或者 `{caller}` 本身有问题。"
+               "试试不用调用 `{caller}` 的那个功能运行。"),
+    },
     "wrapper_only": {
         "en": ("The log shows only a wrapper message: the real error was printed ABOVE it, in the engine "
                "core or worker process. Paste the lines above it, from the first `Traceback (most recent "

@@ -1556,8 +1556,10 @@ def loader_program(text: str) -> str | None:
     return None if not name or _OWN_EXECUTABLES.fullmatch(name) else name
 
 
-_FRAME_PATH = LazyRe(r'File "([^"]+)", line \d+')
-_FRAME = LazyRe(r'File "([^"\n]{1,400})", line \d+, in ([\w<>.]{1,80})')
+# (a native frame written Python's way, `File "<unknown>", line 0, in cudaMemcpyAsync`, as tvm_ffi's crash report and
+# torch's symbolized C++ stacks print them, is no Python code's: Python names no file "<unknown>")
+_FRAME_PATH = LazyRe(r'File "(?!<unknown>")([^"]+)", line \d+')
+_FRAME = LazyRe(r'File "(?!<unknown>")([^"\n]{1,400})", line \d+, in ([\w<>.]{1,80})')
 _PACKAGE_ROOT = LazyRe(r"^.*[/\\](?:site-packages|dist-packages)[/\\]")
 MAX_FRAMES = 200
 

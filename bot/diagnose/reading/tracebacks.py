@@ -154,13 +154,19 @@ _NATIVE = LazyRe(
     r"|terminate called after throwing an instance of .{1,200}"
     # abseil's failure handler (Ray's workers): "*** SIGSEGV received at time=1712345678 on cpu 3 ***"; glog's:
     # "*** SIGSEGV (@0x0) received by PID 17711 (TID 0x7f89...) from PID 0; stack trace: ***" (crash_report)
-    r"|\*\*\* (?:SIG[A-Z]{2,6}|Signal \d{1,2}) (?:received at time=|\(@(?:0x)?[0-9a-f]{1,16}\) received by PID ).{0,200})$")
+    r"|\*\*\* (?:SIG[A-Z]{2,6}|Signal \d{1,2}) (?:received at time=|\(@(?:0x)?[0-9a-f]{1,16}\) received by PID ).{0,200}"
+    # tvm_ffi's SIGSEGV handler (apache-tvm-ffi, which FlashInfer loads: src/ffi/traceback.cc, TVMFFISegFaultHandler),
+    # above its native frames (tvm_crash_report)
+    r"|!!!!!!! Segfault encountered !!!!!!!"
+    # UCX's error handler (ucs/debug/debug.c, ucs_debug_handle_error_signal: "Caught signal %d (%s: %s%s)", strsignal,
+    # the cause, " at address %p"; its fatal-log head "[host:pid:thread:tid] " before it), above its backtrace
+    r"|(?:\[[^\]\n]{1,100}\] +)?Caught signal \d{1,2} \([A-Z][\w ]{2,40}: [^\n]{1,200}\))$")
 # Words every such line has: a line without any is not matched at all (most lines of every paste).
 _NATIVE_WORDS = ("(src/", "Killed", "Segmentation fault", "Bus error", "Aborted", "Illegal instruction",
                  "killed", "segmentation fault", "bus error", "abort", "illegal hardware",
                  "Floating point exception", "Fatal Python error", "terminate called", "*** SIG", "*** Signal ",
                  "hipErrorNoBinaryForGpu", "Memory access fault by GPU",
-                 " us: ")
+                 " us: ", "Segfault encountered", "Caught signal")
 
 
 # The GPU's own reports beside a program's log: the NVIDIA kernel driver's Xid line from dmesg or the journal ("[ 812.3]
@@ -1242,6 +1248,65 @@ _ABORT_PATH = LazyRe(r"(?:__GI_)?(?:raise|gsignal|abort|__pthread_kill\w*|pthrea
                      r"|(?:__cxxabiv1::|__gnu_cxx::|std::)?__?\w*terminate\w*(?:\(\))?|__cxa_\w+(?:\(\))?"
                      r"|\(unknown\)")
 CRASH_FRAMES = 8        # frames read below the banner
+
+
+# tvm_ffi's report (src/ffi/traceback.cc: "!!!!!!! Segfault encountered !!!!!!!", then libbacktrace's frames innermost
+# first, each written Python's way, `  File "<unknown>", line 0, in cudaMemcpyAsync`, the function demangled or its
+# address in hex where no symbol is known)
+TVM_CRASH_BANNER = "!!!!!!! Segfault encountered !!!!!!!"
+_TVM_FRAME = LazyRe(r"^\s*File \"[^\"\n]{0,400}\", line \d+, in (\S.{0,600}?)\s*$")
+
+
+def tvm_crash_report(text: str, line_no: int) -> list[str]:
+    """The functions tvm_ffi's crash report under the banner on line `line_no` names, innermost first, without the
+    way down of an abort or a bare address; their demangled arguments left out."""
+    starts = line_starts(text)
+    if not 0 < line_no <= len(starts) or TVM_CRASH_BANNER not in text[starts[line_no - 1]:starts[line_no - 1] + 200]:
+        return []
+    names = []
+    for line in text[starts[line_no - 1]:].split("\n", CRASH_FRAMES + 2)[1:CRASH_FRAMES + 1]:
+        m = _TVM_FRAME.match(line)
+        if m is None:
+            break
+        name = m.group(1)
+        if "(" in name and not name.startswith("("):
+            name = name[:name.index("(")]       # "swap_blocks(at::Tensor&, ...)": the name
+        if name and not re.fullmatch(r"0x[0-9a-f]+|<unknown>", name) and not _ABORT_PATH.fullmatch(name):
+            names.append(name)
+    return names
+
+
+# UCX's backtrace under its "Caught signal" line (ucs_debug_print_backtrace): "==== backtrace (tid:%7d) ====", then a frame
+# a line, "%2d 0x%016lx %s()  %s:%u" where it reads debug info, else backtrace_symbols' "%2d  /lib/x.so(sym+0x8a) [0x..]",
+# then a rule of "=" signs. Its own handler's frames lead it (ucs_handle_error and its unnamed callers, the signal's way
+# in through libc), above the code that crashed.
+UCX_CRASH_BANNER = LazyRe(r"Caught signal \d{1,2} \((?P<signal>[A-Z][\w ]{2,40}): ")
+_UCX_BACKTRACE = LazyRe(r"^\s*==== backtrace \(tid: *\d+\) ====\s*$")
+_UCX_FRAME = LazyRe(r"^\s*\d{1,2} +(?:0x[0-9a-f]+ (?P<detailed>\S[^\n]{0,400}?)\(\) +\S+:\d+"
+                    r"|(?P<lib>[^\s(]{1,400})\((?P<sym>[^()+\s]{0,400})(?:\+0x[0-9a-f]+)?\) \[0x[0-9a-f]+\])\s*$")
+_UCX_HANDLER = LazyRe(r"ucs_\w+|__sigaction|\?\?\??")
+
+
+def ucx_crash_report(text: str, line_no: int) -> tuple[str, list[str]] | None:
+    """(signal, the functions named below its handler's frames, innermost first) of UCX's crash report whose "Caught
+    signal" line is on line `line_no`; None where no backtrace follows it."""
+    starts = line_starts(text)
+    if not 0 < line_no <= len(starts):
+        return None
+    lines = text[starts[line_no - 1]:].split("\n", 40)[:40]
+    banner = UCX_CRASH_BANNER.search(lines[0])
+    head = next((i for i, line in enumerate(lines[1:4], 1) if _UCX_BACKTRACE.match(line)), None)
+    if banner is None or head is None:
+        return None
+    names = []
+    for line in lines[head + 1:]:
+        m = _UCX_FRAME.match(line)
+        if m is None:
+            break                       # its closing rule of "=" signs, or the next program's line
+        name = (m.group("detailed") or m.group("sym") or "").strip()
+        if name and not _UCX_HANDLER.fullmatch(name) and not _ABORT_PATH.fullmatch(name):
+            names.append(name)
+    return banner.group("signal"), names
 
 
 def crash_report(text: str, line_no: int) -> tuple[str, str, bool] | None:

@@ -106,7 +106,8 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         "code_name": rec.name,
         "code_text": rec.text or getattr(rec, "exception", None) or getattr(rec, "doc", None) or rec.name,
         "code_source": rec.source,
-        "torch_detail": getattr(rec, "torch_detail", None),
+        # (torch's line ends in its own full stop; the text after it adds one)
+        "torch_detail": (getattr(rec, "torch_detail", None) or "").rstrip(".") or None,
         "stack_line": stack_line(ix, facts, lang) if kind == "cuda" else None,
     }
     if (kind, number) in ADVISED:

@@ -55,6 +55,12 @@ class Hit(Record):
     score: float = 100.0
 
 
+# A code the index knows but leaves to the program that printed it (PROGRAMS_OWN, with no vLLM in the paste): the
+# first error is found, and not answered; a later message is its consequence (NCCL's "Cuda failure 'out of memory'"
+# and then "'invalid resource handle'" of the same failed launch), never the answer in its place.
+WITHHELD = Hit("withheld")
+
+
 def load_index():
     from . import stack_index
     return stack_index.load()
@@ -139,6 +145,8 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
             continue
         if yielded and not names_cuda(m.text):
             continue
+        if " NCCL WARN " in m.text and nccl_went_on(text, m.line_no):
+            continue
         if ix is None:
             ix = load_index()
             if ix is None:
@@ -147,6 +155,8 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
             if family not in families or not _candidate_message(m, family, text, strong[pos + 1:] if kernels else None):
                 continue
             hit = finder(ix, m, text, facts)
+            if hit is WITHHELD:
+                return []
             if hit is not None:
                 conf = _site_confidence(hit.score) if family == "stack-site" else \
                     PARSED_CONFIDENCE if hit.info.get("advised", True) else UNADVISED_CONFIDENCE
@@ -155,6 +165,35 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
         if tried >= MAX_TRIED:
             break
     return []
+
+
+# NCCL's debug line ("host:pid:tid [dev] file.cc:N NCCL WARN|INFO ..."): its process is the host and pid before the tid;
+# the lines NCCL prints as a failure unwinds ("NCCL INFO init.cc:1117 -> 2", "[Async thread]") carry a return code
+_NCCL_LINE = LazyRe(r"^(?:\[[^\]\n]{1,30}\]\s)?(?P<proc>[\w.-]+:\d+):\d+ \[\d+\] ")
+_NCCL_UNWIND = LazyRe(r" NCCL INFO \S+:\d+ -> \d+")
+NCCL_WENT_ON_LINES = 60
+
+
+def nccl_went_on(text: str, line_no: int) -> bool:
+    """Whether NCCL went on after the WARN on line `line_no`: the same process printed more of its INFO lines below it
+    that are not a failure unwinding (NCCL 2.18's "misc/cudawrap.cc:179 NCCL WARN Failed to find CUDA library
+    libcuda.so", then its channels and trees set up). Such a WARN is NCCL's notice, not the error."""
+    starts = line_starts(text)
+    if not 0 < line_no <= len(starts):
+        return False
+    lines = text[starts[line_no - 1]:].split("\n", NCCL_WENT_ON_LINES + 1)
+    head = _NCCL_LINE.match(lines[0])
+    if head is None:
+        return False
+    for line in lines[1:NCCL_WENT_ON_LINES + 1]:
+        other = _NCCL_LINE.match(line)
+        if other is None or other.group("proc") != head.group("proc"):
+            continue
+        if " NCCL WARN " in line or _NCCL_UNWIND.search(line):
+            return False            # the failure goes on, or unwinds
+        if " NCCL INFO " in line:
+            return True
+    return False
 
 
 # Xid groups of the program's own doing, or of no consequence (build/xid_codes.py): the CUDA error the program printed
@@ -212,7 +251,7 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
         last = _CUDA_FAILURE.search(text) if "Cuda failure" in text else None
         h = next((x for x in hits + (ix.codes_in(last.group(0)) if last else []) if x.kind == "cuda"), h)
     if (h.kind, h.record.number) in PROGRAMS_OWN and not facts.get("vllm_context"):
-        return None
+        return WITHHELD
     # NVML is NVIDIA's: on a paste that shows an AMD GPU (vLLM's CUDA platform check failing to load NVML as it goes
     # on to ROCm's) its failure is expected and never the cause
     if h.kind == "nvml" and facts.get("rocm_shown"):
