@@ -2569,6 +2569,13 @@ def _torchvision_pair(values: dict, facts: dict) -> dict:
 
 
 @deriver("pip-no-matching-distribution", "build-cuda-toolkit-missing", "vllm-sdist-local-version")
+def _vllm_wheels_asked(values: dict, facts: dict) -> dict:
+    """_vllm_wheels, and `local_tag` where the requirement asks for a local version (`==0.20.2+rocm721`), which only
+    the index that built it serves."""
+    out = _vllm_wheels(values, facts)
+    return {**out, "local_tag": "yes"} if "+" in str(values.get("spec") or "") else out
+
+
 def _vllm_wheels(values: dict, facts: dict) -> dict:
     """Why no wheel of vLLM fits this machine, by the stack index's table of vLLM's files on PyPI and
     what the paste shows of the machine (its Python, the platform of the wheels pip took, the OS): the

@@ -2433,10 +2433,23 @@ _INDEX_URL = [
 # HTTPSConnectionPool(host='files.pythonhosted.org', port=443): Max retries exceeded with url: /packages/..."
 _URLLIB3_POOL = _P(r"(HTTPS?)ConnectionPool\(host='([^']+)', port=(\d+)\): Max retries exceeded with url: (/\S*?)(?: \(|$)",
                    re.M, literals=("ConnectionPool(host=",))
+# pip (urllib3) when a file's download stalls after it began: urllib3's response reader raises "ReadTimeoutError:
+# HTTPSConnectionPool(host='files.pythonhosted.org', port=443): Read timed out." with no URL, which pip's
+# "Downloading <url or file name> (419.4 MB)" line above it names
+_URLLIB3_READ_STALLED = _P(r"(HTTPS?)ConnectionPool\(host='([^']+)', port=(\d+)\): Read timed out\.",
+                           literals=("Read timed out.",))
+_PIP_DOWNLOADING = _P(r"^\s*Downloading (https?://\S+)", re.M, literals=("Downloading http",))
+# pip 25.1+ when a file's download broke off and resuming it failed (IncompleteDownloadError): "Download failed
+# after 6 attempts because not enough bytes were received (3.1 MB/419.4 MB)", its context "URL: <url>"
+_PIP_INCOMPLETE = _P(r"Download failed (?:after \d+ attempts )?because not enough bytes were received"
+                     r"(?:.{0,200}?URL: (https?://[^\s#]+))?", re.S, literals=("not enough bytes were received",),
+                     span=400)
 _INDEX_FAILURE_MARKS = ("error sending request for url", "Failed to fetch:", "Could not fetch URL",
-                        "after connection broken by", "Max retries exceeded with url")
+                        "after connection broken by", "Max retries exceeded with url", "Read timed out.",
+                        "not enough bytes were received")
 # why, first match wins: a proxy's and TLS's words come before the socket error they wrap
 _INDEX_ERRORS = (
+    ("incomplete", ("not enough bytes were received",)),
     ("proxy", ("ProxyError(", "tunnel error", "Cannot connect to proxy", "Unable to connect to proxy")),
     ("tls_cert", ("CERTIFICATE_VERIFY_FAILED", "invalid peer certificate", "SSLCertVerificationError")),
     ("tls_eof", ("tls handshake eof", "UNEXPECTED_EOF_WHILE_READING", "EOF occurred in violation of protocol",
@@ -2458,14 +2471,23 @@ def index_failure(text: str) -> dict:
     if not any(m in text for m in _INDEX_FAILURE_MARKS):
         return {}
     pool = _URLLIB3_POOL.search(text) if "ConnectionPool(host=" in text else None
-    if not (_first(_INDEX_URL[:3], text) or "after connection broken by '" in text or pool):
+    stalled = _URLLIB3_READ_STALLED.search(text) if not pool and "ConnectionPool(host=" in text else None
+    incomplete = _PIP_INCOMPLETE.search(text) if "not enough bytes were received" in text else None
+    if not (_first(_INDEX_URL[:3], text) or "after connection broken by '" in text or pool or stalled
+            or incomplete):
         return {}
     out: dict = {}
-    url = _first(_INDEX_URL[:3], text)
+    url = _first(_INDEX_URL[:3], text) or (incomplete.group(1) if incomplete else None)
     if not url and pool:
         scheme, host, port, path = pool.groups()
         default = "443" if scheme == "HTTPS" else "80"
         url = f"{scheme.lower()}://{host}{'' if port == default else ':' + port}{path}"
+    if not url and stalled:
+        # the file pip was downloading, where its line shows the URL (pip shortens PyPI's own to the file name)
+        downloading = [m.group(1) for m in _all(_PIP_DOWNLOADING, text[:stalled.start()], 64)]
+        scheme, host, port = stalled.groups()
+        default = "443" if scheme == "HTTPS" else "80"
+        url = downloading[-1] if downloading else f"{scheme.lower()}://{host}{'' if port == default else ':' + port}/"
     url = url or _first(_INDEX_URL[3:], text)
     if url:
         out["index_url"] = url
