@@ -1024,7 +1024,8 @@ def _transformers_pin(facts: dict, prefix: str) -> dict:
     if not bounded:
         out[f"{prefix}_unbounded"] = "yes"
     if (bounded and side != "inside") or side == "older":
-        out[f"{prefix}_pin_fix"] = pin
+        from bot.diagnose.knowledge.stack.import_names import installable_pin
+        out[f"{prefix}_pin_fix"] = installable_pin(pin)
     return out
 
 
