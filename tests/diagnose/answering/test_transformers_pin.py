@@ -62,6 +62,10 @@ def test_tokenizers_backend_against_the_pin():
     # a class only a newer transformers has: no trust_remote_code to paste (remote code would not bring it)
     assert tokenizer("TokenizersBackend", vllm_version="0.19.0") == {
         "tc_first": "5.0.0", "tc_vllm_pin": "<5,>=4.56.0", "tc_vllm_allowing": "0.19.1", "suggest": {}}
+    # 0.11.0's pin has no ceiling, but it fails on transformers 5 as it starts: none it runs with has the class
+    assert tokenizer("TokenizersBackend", vllm_version="0.11.0") == {
+        "tc_first": "5.0.0", "tc_vllm_open": ">=4.55.2", "tc_vllm_below": "5.0.0", "tc_vllm_allowing": "0.19.1",
+        "suggest": {}}
     # 0.24 pins transformers>=5.5.3: the class is there, no pin claim
     assert tokenizer("TokenizersBackend", vllm_version="0.24.0", transformers_version="4.57.6") == {
         "tc_first": "5.0.0", "tc_installed": "4.57.6", "suggest": {}}
