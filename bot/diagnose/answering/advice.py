@@ -918,10 +918,13 @@ def _pin_rules_out(ix, version, releases, vkey) -> tuple[str | None, str | None]
     pin = ix.pin(str(version), "transformers") if version else None
     if not pin or any(in_range(r, pin) for r in releases):
         return None, None
+    return pin, _first_vllm_allowing(ix, version, releases, vkey)
+
+
+def _first_vllm_allowing(ix, version, releases, vkey) -> str | None:
+    """The first vLLM after the log's whose transformers pin allows one of `releases`."""
     later = [v for v in ix.vllm_releases() if vkey(v) > vkey(version)]
-    allowing = next((v for v in later if (p := ix.pin(v, "transformers"))
-                     and any(in_range(r, p) for r in releases)), None)
-    return pin, allowing
+    return next((v for v in later if (p := ix.pin(v, "transformers")) and any(in_range(r, p) for r in releases)), None)
 
 
 def _runnable_pin_rules_out(ix, version, releases, vkey, prefix: str) -> dict:
@@ -936,9 +939,7 @@ def _runnable_pin_rules_out(ix, version, releases, vkey, prefix: str) -> dict:
     runnable = installable_pin(shown)
     if not shown or runnable == shown or any(in_range(r, runnable) for r in releases):
         return {}
-    later = [v for v in ix.vllm_releases() if vkey(v) > vkey(version)]
-    allowing = next((v for v in later if (p := ix.pin(v, "transformers"))
-                     and any(in_range(r, p) for r in releases)), None)
+    allowing = _first_vllm_allowing(ix, version, releases, vkey)
     out = {f"{prefix}_vllm_open": shown, f"{prefix}_vllm_below": runnable.rsplit("<", 1)[1]}
     if allowing:
         out[f"{prefix}_vllm_allowing"] = allowing
