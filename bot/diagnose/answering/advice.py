@@ -919,10 +919,32 @@ def _pin_rules_out(ix, version, releases, vkey) -> tuple[str | None, str | None]
     pin = ix.pin(str(version), "transformers") if version else None
     if not pin or any(in_range(r, pin) for r in releases):
         return None, None
+    return pin, _first_vllm_allowing(ix, version, releases, vkey)
+
+
+def _first_vllm_allowing(ix, version, releases, vkey) -> str | None:
+    """The first vLLM after the log's whose transformers pin allows one of `releases`."""
     later = [v for v in ix.vllm_releases() if vkey(v) > vkey(version)]
-    allowing = next((v for v in later if (p := ix.pin(v, "transformers"))
-                     and any(in_range(r, p) for r in releases)), None)
-    return pin, allowing
+    return next((v for v in later if (p := ix.pin(v, "transformers")) and any(in_range(r, p) for r in releases)), None)
+
+
+def _runnable_pin_rules_out(ix, version, releases, vkey, prefix: str) -> dict:
+    """_pin_rules_out's {prefix}_vllm_pin and {prefix}_vllm_allowing; and where the pin has no ceiling but the vLLM was made
+    for transformers 4 (import_names.installable_pin: it fails on transformers 5 as it starts), {prefix}_vllm_open (the pin)
+    and {prefix}_vllm_below ("5.0.0") when only the releases it runs with rule out every one of `releases`."""
+    pin, allowing = _pin_rules_out(ix, version, releases, vkey)
+    if pin:
+        return {k: v for k, v in ((f"{prefix}_vllm_pin", pin), (f"{prefix}_vllm_allowing", allowing)) if v}
+    from bot.diagnose.knowledge.stack.import_names import installable_pin
+    shown = ix.pin(str(version), "transformers") if version else None
+    runnable = installable_pin(shown)
+    if not shown or runnable == shown or any(in_range(r, runnable) for r in releases):
+        return {}
+    allowing = _first_vllm_allowing(ix, version, releases, vkey)
+    out = {f"{prefix}_vllm_open": shown, f"{prefix}_vllm_below": runnable.rsplit("<", 1)[1]}
+    if allowing:
+        out[f"{prefix}_vllm_allowing"] = allowing
+    return out
 
 
 @deriver("gguf-arch-unsupported")
@@ -976,8 +998,7 @@ def _model_type(values: dict, facts: dict) -> dict:
     if first is None:
         return {"mt_none": "yes", "mt_newest": rels[-1]}
     out: dict = {"mt_first": first} if vkey(first) > vkey(rels[0]) else {"mt_by": first}
-    pin, allowing = _pin_rules_out(ix, facts.get("vllm_version"), ix.model_type_releases(model_type), vkey)
-    out.update({k: v for k, v in (("mt_vllm_pin", pin), ("mt_vllm_allowing", allowing)) if v})
+    out.update(_runnable_pin_rules_out(ix, facts.get("vllm_version"), ix.model_type_releases(model_type), vkey, "mt"))
     return out
 
 
@@ -1025,7 +1046,8 @@ def _transformers_pin(facts: dict, prefix: str) -> dict:
     if not bounded:
         out[f"{prefix}_unbounded"] = "yes"
     if (bounded and side != "inside") or side == "older":
-        out[f"{prefix}_pin_fix"] = pin
+        from bot.diagnose.knowledge.stack.import_names import installable_pin
+        out[f"{prefix}_pin_fix"] = installable_pin(pin)
     return out
 
 
@@ -1163,8 +1185,7 @@ def _tokenizer_class(values: dict, facts: dict) -> dict:
     if installed and vkey(installed) and vkey(installed) < vkey(first):
         out["tc_installed"] = installed
     having = [r for r in rels if vkey(r) >= vkey(first)]
-    pin, allowing = _pin_rules_out(ix, facts.get("vllm_version"), having, vkey)
-    out.update({k: v for k, v in (("tc_vllm_pin", pin), ("tc_vllm_allowing", allowing)) if v})
+    out.update(_runnable_pin_rules_out(ix, facts.get("vllm_version"), having, vkey, "tc"))
     return out
 
 

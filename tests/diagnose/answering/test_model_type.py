@@ -38,6 +38,14 @@ def test_a_vllm_whose_pin_rules_out_every_release_that_knows_it_gets_the_first_t
     assert "mt_vllm_pin" not in derive("qwen3_moe", vllm_version="0.10.2")
 
 
+def test_a_ceiling_less_pin_of_a_vllm_made_for_transformers_4_rules_out_what_only_5_knows():
+    # vLLM 0.11.0 requires transformers >=4.55.2 and fails on 5.x as it starts (all_special_tokens_extended)
+    assert derive("qwen3_5", vllm_version="0.11.0") == {
+        "mt_first": "5.2.0", "mt_vllm_open": ">=4.55.2", "mt_vllm_below": "5.0.0", "mt_vllm_allowing": "0.19.1"}
+    # a 5.x floor without a ceiling (0.24.0) is not capped
+    assert "mt_vllm_open" not in derive("qwen3_5", vllm_version="0.24.0")
+
+
 def test_the_answer_says_the_release_and_a_bare_line_says_it_shows_no_vllm():
     line = ("The checkpoint you are trying to load has model type `qwen3_next` but Transformers does not "
             "recognize this architecture. This could be because of an issue with the checkpoint, or because "

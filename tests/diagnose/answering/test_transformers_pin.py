@@ -28,9 +28,11 @@ def test_where_the_installed_release_stands(installed, pin, side):
 def test_the_pin_and_the_direction():
     assert mismatch(vllm_version="0.12.0", transformers_version="5.3.0") == {
         "tf_pin": "<5,>=4.56.0", "tf_installed": "5.3.0", "tf_newer": "yes", "tf_pin_fix": "<5,>=4.56.0"}
+    # a pin without a ceiling from a vLLM made for transformers 4 (up to 0.11.0): the range to install stays below 5.0.0,
+    # which every such release fails on as it starts (get_cached_tokenizer's `all_special_tokens_extended`)
     assert mismatch(vllm_version="0.10.2", transformers_version="4.51.3") == {
         "tf_pin": ">=4.55.2", "tf_installed": "4.51.3", "tf_older": "yes", "tf_unbounded": "yes",
-        "tf_pin_fix": ">=4.55.2"}
+        "tf_pin_fix": ">=4.55.2,<5.0.0"}
 
 
 def test_no_direction_without_the_installed_release_and_nothing_without_the_vllm_release():
@@ -60,6 +62,10 @@ def test_tokenizers_backend_against_the_pin():
     # a class only a newer transformers has: no trust_remote_code to paste (remote code would not bring it)
     assert tokenizer("TokenizersBackend", vllm_version="0.19.0") == {
         "tc_first": "5.0.0", "tc_vllm_pin": "<5,>=4.56.0", "tc_vllm_allowing": "0.19.1", "suggest": {}}
+    # 0.11.0's pin has no ceiling, but it fails on transformers 5 as it starts: none it runs with has the class
+    assert tokenizer("TokenizersBackend", vllm_version="0.11.0") == {
+        "tc_first": "5.0.0", "tc_vllm_open": ">=4.55.2", "tc_vllm_below": "5.0.0", "tc_vllm_allowing": "0.19.1",
+        "suggest": {}}
     # 0.24 pins transformers>=5.5.3: the class is there, no pin claim
     assert tokenizer("TokenizersBackend", vllm_version="0.24.0", transformers_version="4.57.6") == {
         "tc_first": "5.0.0", "tc_installed": "4.57.6", "suggest": {}}
@@ -91,3 +97,14 @@ def test_the_tokenizers_attribute_gets_the_releases_that_have_it():
     got = advice.derive("transformers-version-mismatch", {"symbol": "all_special_tokens_extended",
                                                           "cls": "Qwen2Tokenizer"}, {"vllm_version": "0.12.0"})
     assert got["nm_attribute"] and got["nm_removed"] == "5.0.0" and got["nm_fix_spec"] == ">=4.56.0,<5.0.0"
+
+
+def test_the_range_to_install_of_a_ceiling_less_pin():
+    from bot.diagnose.knowledge.stack.import_names import installable_pin
+    assert installable_pin(">=4.55.2") == ">=4.55.2,<5.0.0"
+    assert installable_pin(">=4.40.0") == ">=4.40.0,<5.0.0"
+    # a 5.x floor (0.24.0 - 0.30.0), a ceiling of its own, an exclusion list: left as they are
+    assert installable_pin(">=5.5.3") == ">=5.5.3"
+    assert installable_pin("<5,>=4.56.0") == "<5,>=4.56.0"
+    assert installable_pin("!=5.0.*,!=5.1.*,>=4.56.0") == "!=5.0.*,!=5.1.*,>=4.56.0"
+    assert installable_pin(None) is None

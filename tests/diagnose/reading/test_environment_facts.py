@@ -272,7 +272,9 @@ def test_gpu_reports_from_real_runs_on_an_h200(name):
     ("2025-12-04 12:22:44,559 - INFO - transformers    : 4.57.3\n", None),
     ("transformers    : 4.57.3\n", "4.57.3"),
     ("- `transformers` version: 4.48.2\n", "4.48.2"),
-    ("- **transformers version**: 5.1.0\n", None),
+    # a Markdown list's bold label says the same as the plain one
+    ("- **transformers version**: 5.1.0\n", "5.1.0"),
+    ("- **Transformers**: 4.57.1\n", "4.57.1"),
     ("Transformers version 4.48.2\n", "4.48.2"),
     ("Name: transformers\nVersion: 4.51.3\nSummary: State-of-the-art Machine Learning\n", "4.51.3"),
     ("vllm 0.11.0 requires transformers>=4.55.2, but you have transformers 4.51.3 which is incompatible.\n", "4.51.3"),

