@@ -22,12 +22,15 @@ _NATIVE_OWNERS = LazyRe(r"(?P<torch>(?:c10|at|torch|caffe2|c10d)::)|(?P<nccl>p?n
 _OWNER_NAMES = {"torch": "PyTorch", "nccl": "NCCL", "mscclpp": "MSCCL++", "cuda_driver": "the CUDA driver",
                 "cuda_runtime": "the CUDA runtime", "ray": "Ray", "vllm": "vLLM", "flashinfer": "FlashInfer",
                 "ucx": "UCX"}
+_OWNER_NAMES_ZH = {**_OWNER_NAMES, "cuda_driver": "CUDA 驱动", "cuda_runtime": "CUDA 运行时"}
 
 
-def _owner(func: str) -> tuple[str | None, str | None]:
-    """(the owner's key, the library's name) a native function's name says it is of; (None, None) for a plain name."""
+def _owner(func: str, lang: str = "en") -> tuple[str | None, str | None]:
+    """(the owner's key, the library's name in `lang`) a native function's name says it is of; (None, None) for a plain
+    name."""
     owner = _NATIVE_OWNERS.match(func)
-    return (owner.lastgroup, _OWNER_NAMES[owner.lastgroup]) if owner else (None, None)
+    names = _OWNER_NAMES_ZH if lang == "zh" else _OWNER_NAMES
+    return (owner.lastgroup, names[owner.lastgroup]) if owner else (None, None)
 
 
 def _native_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
@@ -40,7 +43,7 @@ def _native_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
         return ""
     signal, func, struck = report
     func = func.split("(", 1)[0] or func      # the name, without a demangled signature's arguments
-    _, library = _owner(func)
+    _, library = _owner(func, lang)
     key = ("native_crash_pc" if struck else "native_crash_frame") + ("_lib" if library else "")
     return text(key, lang, signal=signal, func=func, library=library)
 
@@ -76,7 +79,7 @@ def _tvm_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
     if not names:
         return ""
     func = names[0]
-    owner, library = _owner(func)
+    owner, library = _owner(func, lang)
     if owner in _CALLED_INTO and len(names) > 1:
         return text("native_crash_top_called", lang, signal="SIGSEGV", func=func, library=library, caller=names[1])
     return text("native_crash_top_lib" if library else "native_crash_top", lang, signal="SIGSEGV", func=func,
@@ -94,7 +97,7 @@ def _ucx_site(paste: str, root: RootError, lang: str, facts: dict) -> str:
         return ""
     signal, names = report
     func = names[0]
-    _, library = _owner(func)
+    _, library = _owner(func, lang)
     return text("native_crash_frame_lib" if library else "native_crash_frame", lang, signal=signal, func=func,
                 library=library)
 
