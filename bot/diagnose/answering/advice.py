@@ -2118,6 +2118,9 @@ def _port(values: dict, facts: dict) -> dict:
     one of vLLM's ZMQ sockets. A port of another socket is no `--port` to change, whatever the log's `--port`."""
     if values.get("docker_port"):
         return {"suggest": {}}
+    if values.get("ray_port") or values.get("ray_dashboard_port"):
+        # Ray's own port, as `ray start` starts a node: no setting of vLLM's moves it
+        return {"suggest": {}, "clash_ray": True}
     text = str(values.get("matched_text") or "")
     # an OSError names no port (vLLM binds the HTTP socket itself from 0.6) unless uvicorn's words do; asyncio's "error
     # while attempting to bind on address" is the HTTP server's bind even where a title drops the errno before it
