@@ -2434,6 +2434,9 @@ _CACHE_FOLDERS = (
     (LazyRe(r"[/\\]huggingface[/\\]xet(?:[/\\]|$)"), "the Hugging Face Hub's Xet chunk cache", "HF_XET_CACHE"),
     (LazyRe(r"[/\\]torchinductor_[^/\\]+"), "torch.compile's (Inductor's) cache", "TORCHINDUCTOR_CACHE_DIR"),
     (LazyRe(r"[/\\]\.triton(?:[/\\]|$)"), "Triton's compiled-kernel cache", "TRITON_CACHE_DIR"),
+    # Python's tempfile names its folders and files "tmp" and 8 of [a-z0-9_] (torch.compile's C++ builds, downloads'
+    # partial files): the temporary folder, which TMPDIR moves
+    (LazyRe(r"[/\\]tmp[a-z0-9_]{8}(?:[/\\]|$)"), "a temporary folder (Python's `tempfile`)", "TMPDIR"),
 )
 
 
