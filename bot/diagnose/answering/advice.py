@@ -2470,10 +2470,20 @@ def _disk_full(values: dict, facts: dict) -> dict:
 def _thread_limit(values: dict, facts: dict) -> dict:
     """The processes and threads one user may run (`ulimit -u`) where the paste shows it: a number, or
     unlimited (then the limit that was hit is the container's or the kernel's)."""
+    out: dict = {}
+    # an address-space limit: glibc reports a thread's stack it could not map (ENOMEM) as EAGAIN too
+    space = set_limit(facts, "v")
+    if space and space.isdigit():
+        out["as_limit_kb"] = space
     limit = set_limit(facts, "u")
     if limit:
-        return {"nproc_limit": limit}
-    return {"nproc_unlimited": "yes"} if (facts.get("rlimits") or {}).get("u") == "unlimited" else {}
+        out["nproc_limit"] = limit
+        if (num(limit) or 0) >= 65536:
+            out["nproc_high"] = "yes"       # at or above what the fix would raise it to: not the limit hit
+        return out
+    if (facts.get("rlimits") or {}).get("u") == "unlimited":
+        out["nproc_unlimited"] = "yes"
+    return out
 
 
 @deriver("rdma-memlock-limit")
