@@ -18,7 +18,7 @@ from bot.base.nearest import nearest
 from bot.base.versions import in_range
 from bot.diagnose.answering import advice
 from bot.diagnose.answering.crash_site import crash_site
-from bot.diagnose.answering.rank import Matched, cover_wrappers, rank
+from bot.diagnose.answering.rank import Matched, an_exit as _an_exit, cover_wrappers, rank
 from bot.diagnose.answering.report import Diagnosis, Report, RootError, fill, program_name, text
 from bot.diagnose.knowledge import Candidate, rulebook, stack, vllm
 from bot.diagnose.knowledge.rulebook import RuleBook, load_rulebook
@@ -173,10 +173,6 @@ def _misspelt_env(answer: str, facts: dict, lang: str) -> list[str]:
     return out
 
 
-# The way out of a program, not an error: a bare SystemExit (a signal handler's, sys.exit()) and Ctrl-C's KeyboardInterrupt
-_EXITS = ("SystemExit", "KeyboardInterrupt")
-
-
 def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
           cause: tracebacks.Message | None) -> RootError | None:
     """The first real error: the one a rule answers, or the one a wrapper points to; else in a failed build the
@@ -201,11 +197,6 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
         if first is not None:
             return RootError(first.text[:500], first.line_no, first.exc_type, first.proc)
     return None
-
-
-def _an_exit(m: tracebacks.Message) -> bool:
-    name = (m.exc_type or "").rsplit(".", 1)[-1]
-    return name in _EXITS and m.text.split(":", 1)[-1].strip() in ("", "0", name)
 
 
 def not_vllm(f: dict) -> str | None:

@@ -2140,6 +2140,9 @@ def _port(values: dict, facts: dict) -> dict:
     one of vLLM's ZMQ sockets. A port of another socket is no `--port` to change, whatever the log's `--port`."""
     if values.get("docker_port"):
         return {"suggest": {}}
+    if values.get("ray_port") or values.get("ray_dashboard_port"):
+        # Ray's own port, as `ray start` starts a node: no setting of vLLM's moves it
+        return {"suggest": {}, "clash_ray": True}
     text = str(values.get("matched_text") or "")
     # an OSError names no port (vLLM binds the HTTP socket itself from 0.6) unless uvicorn's words do; asyncio's "error
     # while attempting to bind on address" is the HTTP server's bind even where a title drops the errno before it
@@ -2453,6 +2456,9 @@ _CACHE_FOLDERS = (
     (LazyRe(r"[/\\]huggingface[/\\]xet(?:[/\\]|$)"), "the Hugging Face Hub's Xet chunk cache", "HF_XET_CACHE"),
     (LazyRe(r"[/\\]torchinductor_[^/\\]+"), "torch.compile's (Inductor's) cache", "TORCHINDUCTOR_CACHE_DIR"),
     (LazyRe(r"[/\\]\.triton(?:[/\\]|$)"), "Triton's compiled-kernel cache", "TRITON_CACHE_DIR"),
+    # Python's tempfile names its folders and files "tmp" and 8 of [a-z0-9_] (torch.compile's C++ builds, downloads'
+    # partial files): the temporary folder, which TMPDIR moves
+    (LazyRe(r"[/\\]tmp[a-z0-9_]{8}(?:[/\\]|$)"), "a temporary folder (Python's `tempfile`)", "TMPDIR"),
 )
 
 
@@ -2486,10 +2492,20 @@ def _disk_full(values: dict, facts: dict) -> dict:
 def _thread_limit(values: dict, facts: dict) -> dict:
     """The processes and threads one user may run (`ulimit -u`) where the paste shows it: a number, or
     unlimited (then the limit that was hit is the container's or the kernel's)."""
+    out: dict = {}
+    # an address-space limit: glibc reports a thread's stack it could not map (ENOMEM) as EAGAIN too
+    space = set_limit(facts, "v")
+    if space and space.isdigit():
+        out["as_limit_kb"] = space
     limit = set_limit(facts, "u")
     if limit:
-        return {"nproc_limit": limit}
-    return {"nproc_unlimited": "yes"} if (facts.get("rlimits") or {}).get("u") == "unlimited" else {}
+        out["nproc_limit"] = limit
+        if (num(limit) or 0) >= 65536:
+            out["nproc_high"] = "yes"       # at or above what the fix would raise it to: not the limit hit
+        return out
+    if (facts.get("rlimits") or {}).get("u") == "unlimited":
+        out["nproc_unlimited"] = "yes"
+    return out
 
 
 @deriver("rdma-memlock-limit")

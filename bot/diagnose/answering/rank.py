@@ -43,11 +43,23 @@ class Matched(Record):
     cause: Message | None = None         # the real error above a wrapper, when no rule knows it
 
 
+# The way out of a program, not an error: a bare SystemExit (a signal handler's, sys.exit()) and Ctrl-C's KeyboardInterrupt
+_EXITS = ("SystemExit", "KeyboardInterrupt")
+
+
+def an_exit(m: Message) -> bool:
+    name = (m.exc_type or "").rsplit(".", 1)[-1]
+    return name in _EXITS and m.text.split(":", 1)[-1].strip() in ("", "0", name)
+
+
 def _real_errors(errors: list[Message], wrapped: set[int]) -> list[Message]:
     """Exceptions that are causes, and the lines native code printed as it died (libzmq's check,
-    "Killed"): not a wrapper's own message, not a warning."""
+    "Killed"): not a wrapper's own message, not a warning, not a bare SystemExit (vLLM's workers raise it as their
+    signal handler stops them, above the shell's "Killed" of the process whose death stopped them; Ctrl-C's
+    KeyboardInterrupt stays: a person stopped that run)."""
     return [m for m in errors if (m.exc_type or m.inner or m.native) and id(m) not in wrapped
-            and m.level != "WARNING" and not (m.exc_type or "").endswith("Warning")]
+            and m.level != "WARNING" and not (m.exc_type or "").endswith("Warning")
+            and not (an_exit(m) and (m.exc_type or "").endswith("SystemExit"))]
 
 
 def _visible_cause(wrapper: Candidate, errors: list[Message], wrapped: dict[int, set[str]],

@@ -96,7 +96,9 @@ KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "kil
             # Triton's OutOfResources (its class name ends in no Error; "triton.runtime.autotuner." has no keyword)
             "out of resource",
             # the GPU's own reports (gpu_report): the NVIDIA driver's Xid line, nvidia-smi's failures
-            "xid (", "no devices were found", "device handle for gpu", "err!", *_BOTH)
+            "xid (", "no devices were found", "device handle for gpu", "err!",
+            # the shell's "Killed" in the locale's words (_NATIVE), as the lower-cased UTF-8 bytes hold them
+            "已杀死", "強制結束", "強制終了", "죽었음", "getötet", "Убито", *_BOTH)
 
 
 @functools.cache
@@ -141,6 +143,14 @@ _NATIVE = LazyRe(
     # zsh's words for the same: "zsh: killed     python x.py", a job's "[1]    123 killed     vllm serve"
     r"|(?:zsh: |\[\d+\] +\d+ )(?:killed|segmentation fault|bus error|abort|illegal hardware instruction)"
     r"(?: \(core dumped\))? +\S.{0,200}"
+    # the shell's "Killed" in the locale's words (glibc's strsignal(SIGKILL): zh_CN, zh_TW, ja, ko, de, ru, es), bash's
+    # "line N:" too in zh_CN ("bash: 第 3 行：1234 已杀死   python x.py")
+    r"|(?:[\w/.-]+: line \d+: +\d+ |[\w/.-]+: 第 \d+ 行：\d+ |\[\d+\][+-]? +)?"
+    r"(?:已杀死|強制結束|強制終了|죽었음|Getötet|Убито|Terminado \(killed\))(?: {2,}\S.{0,200})?"
+    # the same words where the shell wrote them at the end of a progress bar the kill cut short (tqdm ends no line):
+    # "...25.85 toks/s]Killed", "...2.83s/it]./run.sh: line 3:  7026 Killed   python x.py"
+    r"|.{1,600}?(?:/s|s/it)\](?:[\w/.-]+: line \d+: +\d+ |[\w/.-]+: 第 \d+ 行：\d+ )?"
+    r"(?:Killed|已杀死|強制結束|強制終了|죽었음|Getötet|Убито|Terminado \(killed\))(?: {2,}\S.{0,200})?"
     r"|Fatal Python error: .{1,200}"
     # ROCm's HIP runtime, finding no code object for the GPU as the library loads, before it aborts
     r"|\"?hipErrorNoBinaryForGpu: .{1,200}"
@@ -163,6 +173,7 @@ _NATIVE = LazyRe(
     r"|(?:\[[^\]\n]{1,100}\] +)?Caught signal \d{1,2} \([A-Z][\w ]{2,40}: [^\n]{1,200}\))$")
 # Words every such line has: a line without any is not matched at all (most lines of every paste).
 _NATIVE_WORDS = ("(src/", "Killed", "Segmentation fault", "Bus error", "Aborted", "Illegal instruction",
+                 "已杀死", "強制結束", "強制終了", "죽었음", "Getötet", "Убито", "Terminado (killed)",
                  "killed", "segmentation fault", "bus error", "abort", "illegal hardware",
                  "Floating point exception", "Fatal Python error", "terminate called", "*** SIG", "*** Signal ",
                  "hipErrorNoBinaryForGpu", "Memory access fault by GPU",
@@ -958,9 +969,11 @@ def messages(text: str) -> list[Message]:
             body = body[:run_on.start()].rstrip()
         # a line native code or the shell printed as the process died ("Killed") is whole: what follows
         # it is the next program's output (docker compose's "vllm-1 exited with code 137"), not its tail
-        prose = _is_prose(body)
+        # (the shell's "Killed" in the locale's words, "已杀死", is no prose a person wrote)
+        shell_said = exc_type is None and not body.isascii() and is_native(body)
+        prose = not shell_said and _is_prose(body)
         resumed, line_body = False, body
-        if not prose:
+        if not prose and not shell_said:
             cut = _before_prose(body)
             resumed, body = cut != body, cut    # the prose resumed on this line: the message ends here
         # (an exception a sentence quotes in inline code or bold ends where the span closes: the
@@ -1056,7 +1069,7 @@ def _line_starts_of_hits(text: str | bytes, first: int = MAX_MESSAGES * 3 // 4,
 # line once it holds a keyword: a paste of nothing but error lines (or one 10 MB line of them) stops
 # after a chunk instead of listing a million matches. Chunks overlap by a keyword's length less one.
 _SCAN_CHUNK = 1 << 16
-_OVERLAP = max(len(k) for k in KEYWORDS) - 1
+_OVERLAP = max(len(k.encode()) for k in KEYWORDS) - 1
 
 
 def _hit_lines(low: bytes, most: int, forward: bool, stop: int = -1) -> list[int]:
