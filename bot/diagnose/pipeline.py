@@ -26,6 +26,8 @@ from bot.diagnose.reading import facts as _facts
 from bot.diagnose.reading import logtext, tracebacks
 
 ANSWER_THRESHOLD = 0.6
+# the most an answer to an exception CPython ignored can be (a destructor's at shutdown): shown, never "diagnosed"
+IGNORED_CONFIDENCE = 0.55
 _BOOK: RuleBook | None = None
 
 
@@ -130,10 +132,13 @@ def _fix(rule, values: dict, facts: dict, lang: str) -> tuple[str, dict, str, li
     return fix, suggest, command, notes
 
 
-def _to_diagnosis(c: Candidate, facts: dict, lang: str, paste: str) -> Diagnosis:
+def _to_diagnosis(c: Candidate, facts: dict, lang: str, paste: str, ignored=()) -> Diagnosis:
     rule, values = c.rule, _values(c, facts, lang, paste)
     caveats = _caveats(c, facts, lang)
     confidence = c.confidence * (0.9 if caveats else 1.0)
+    if _within(c.message.line_no, ignored):
+        # an exception CPython ignored (a destructor's at shutdown) and no other error: the real one may be cut off
+        confidence = min(confidence, IGNORED_CONFIDENCE)
     fix, suggest, command, notes = _fix(rule, values, facts, lang)
     caveats += notes
     caveats += _misspelt_env(fill(rule.cause[lang], values, lang) + fix, facts, lang)
@@ -173,12 +178,27 @@ def _misspelt_env(answer: str, facts: dict, lang: str) -> list[str]:
     return out
 
 
+def _within(line_no: int, spans) -> bool:
+    return any(a <= line_no <= b for a, b in spans)
+
+
+def _past_ignored(errors: list[tracebacks.Message], spans) -> list[tracebacks.Message]:
+    """The messages without those of an exception CPython ignored ("Exception ignored in: <function X.__del__ ...>", its
+    traceback and exception): Python printed it and went on, most often at shutdown from a half torn-down object, so
+    it is no root while the paste shows any other error. Alone, they are all the paste shows (a weak answer then)."""
+    rest = [m for m in errors if not _within(m.line_no, spans)]
+    if any(m.is_error and m.level not in ("INFO", "WARNING", "DEBUG") and not m.py_warning and not _an_exit(m)
+           for m in rest):
+        return rest
+    return errors
+
+
 def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
           cause: tracebacks.Message | None) -> RootError | None:
     """The first real error: the one a rule answers, or the one a wrapper points to; else in a failed build the
-    compiler's own error; else an exception line (or the real message a wrapper quotes), else the first ERROR record,
-    else a bare line that reads like an error. Warnings are never the root, nor an exit (a bare SystemExit, a
-    KeyboardInterrupt)."""
+    compiler's own error; else an exception line (or the real message a wrapper quotes), else the first ERROR record or
+    line native code printed as it died, else a bare line that reads like an error. Warnings are never the root, nor an
+    exit (a bare SystemExit, a KeyboardInterrupt)."""
     if cause is not None:
         return RootError(cause.text[:500], cause.line_no, cause.exc_type, cause.proc)
     if best is not None and best.level != "wrapper":
@@ -189,8 +209,11 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
     built = tracebacks.build_root(errors)
     if built is not None:
         return RootError(built.text[:500], built.line_no, built.exc_type, built.proc)
+    # (a line native code printed as it died, a segfault's report: UCX's "Caught signal 11", CPython's "Fatal Python
+    # error", ranks with the ERROR records: the record of the death that follows it, "EngineCore failed to start.", is
+    # not the first error)
     tiers = (lambda m: (m.exc_type or m.inner) and m.level not in ("WARNING", "DEBUG"),
-             lambda m: m.level in ("ERROR", "CRITICAL") and not tracebacks.is_input_dump(m),
+             lambda m: m.native or (m.level in ("ERROR", "CRITICAL") and not tracebacks.is_input_dump(m)),
              lambda m: m.is_error and m.level is None and not m.py_warning)
     for tier in tiers:
         first = next((m for m in errors if tier(m)), None)
@@ -277,10 +300,17 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
     # what a run printed after someone stopped it with a signal is its teardown's, neither an answer nor its first error
     stopped = _facts.stopped_spans(clean.text)
     errors = [m for m in errors if not any(a < m.line_no < b for a, b in stopped)]
+    # what CPython printed for an exception it ignored (a destructor's, at shutdown) is noise beside any other error
+    ignored = tracebacks.ignored_spans(clean.text)
+    tail = tracebacks.tail(clean.text)
+    if ignored:
+        kept = _past_ignored(errors, ignored)
+        if len(kept) < len(errors):
+            errors, tail = kept, [m for m in tail if not _within(m.line_no, ignored)]
     # Another program's log: the same torch / Hugging Face / socket text means something else
     # there, and a wrong answer costs more than none, so it is not matched at all.
     foreign = not_vllm(found_facts)
-    found = Matched([]) if foreign else _match(book, errors, tracebacks.tail(clean.text), clean.text, found_facts)
+    found = Matched([]) if foreign else _match(book, errors, tail, clean.text, found_facts)
     cands = found.candidates
     shown = [c for c in cands if c.rule.status == "active"]
     if any(c.rule.level != "wrapper" for c in shown):
@@ -288,8 +318,8 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
         # (`supersedes`: e.g. an architecture that failed to be inspected is not "unsupported").
         present = {c.rule.id for c in shown}
         shown = [c for c in shown if c.rule.level != "wrapper" or present & set(c.rule.supersedes)]
-    diagnoses = [_to_diagnosis(c, found_facts, lang, clean.text) for c in shown]
-    shadow = [_to_diagnosis(c, found_facts, lang, clean.text) for c in cands if c.rule.status == "shadow"]
+    diagnoses = [_to_diagnosis(c, found_facts, lang, clean.text, ignored) for c in shown]
+    shadow = [_to_diagnosis(c, found_facts, lang, clean.text, ignored) for c in cands if c.rule.status == "shadow"]
     diagnoses = [d for d in diagnoses if d.confidence >= 0.5]
 
     best = diagnoses[0] if diagnoses else None
@@ -313,6 +343,8 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
             next_step = f"{next_step}\n\n{crash}"
     else:
         verdict, next_step = "no_error", text("no_error", lang)
+    if verdict == "unsure" and root is not None and _within(root.line_no, ignored):
+        next_step = f"{next_step}\n\n{text('root_ignored', lang)}"
     # the lines as the paste numbers them (a progress bar's carriage returns split lines only for the reading)
     if clean.cr_lines:
         for d in (*diagnoses, *shadow):

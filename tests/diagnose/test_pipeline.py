@@ -1,3 +1,5 @@
+import pytest
+
 from bot.diagnose import diagnose
 
 KV = "ValueError: No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine."
@@ -281,3 +283,51 @@ def test_a_build_that_failed_before_compiling_keeps_its_own_exception_as_the_roo
     # a compiler's line where no build is shown failing: the usual order (the exception first)
     other = "RuntimeError: boom\nx.c:1:10: fatal error: Python.h: No such file or directory\n"
     assert diagnose(other, book=book).root.text.startswith("RuntimeError: boom")
+
+
+START_FAILED = "(EngineCore_DP0 pid=77) ERROR 05-17 10:00:09 [core.py:708] EngineCore failed to start.\n"
+
+
+@pytest.mark.parametrize("native", [
+    "[node1:77:0:77] Caught signal 11 (Segmentation fault: address not mapped to object at address 0x10)",
+    "!!!!!!! Segfault encountered !!!!!!!",
+    "Fatal Python error: Segmentation fault",
+])
+def test_a_native_crash_above_the_engines_error_record_of_its_death_is_the_first_error(book, native):
+    # UCX's, tvm_ffi's and CPython's report of a SIGSEGV, then the ERROR record vLLM logs as the engine gives up (its
+    # traceback cut off): the record reports the crash, it is not the first error
+    log = ("(EngineCore_DP0 pid=77) INFO 05-17 10:00:05 [gpu_model_runner.py:1] Starting to load model /m...\n"
+           f"{native}\n  File \"<unknown>\", line 0, in 0x00007f0000000001\n{START_FAILED}")
+    r = diagnose(log, book=book)
+    assert r.verdict == "unsure" and r.root.text == native and r.root.line_no == 2
+    # an exception above the native line is still the first error
+    exc = "(EngineCore_DP0 pid=77) ERROR 05-17 10:00:04 [core.py:1] SomeKernelError: the kernel stopped\n"
+    assert diagnose(exc + log, book=book).root.line_no == 1
+
+
+IGNORED = ("Exception ignored in: <function LLM.__del__ at 0x7fef2c991090>\n"
+           "Traceback (most recent call last):\n"
+           "  File \"/root/vllm/vllm/entrypoints/llm.py\", line 236, in __del__\n"
+           "    if self.llm_engine and hasattr(self.llm_engine, \"shutdown\"):\n"
+           "{exc}\n")
+
+
+def test_an_exception_python_ignored_in_a_destructor_is_no_root_beside_another_error(book):
+    noise = IGNORED.format(exc="AttributeError: 'LLM' object has no attribute 'llm_engine'")
+    r = diagnose(noise + f"(EngineCore_DP0 pid=5) ERROR 11-09 12:00:00 [core.py:1] {KV}\n", book=book)
+    assert ids(r) == ["no-cache-memory"] and r.verdict == "diagnosed" and r.root.line_no == 6
+    # nor beside an error no rule knows, nor above an ERROR record with no exception
+    unknown = diagnose(noise + "SomeKernelError: the kernel stopped\n", book=book)
+    assert unknown.root.text == "SomeKernelError: the kernel stopped"
+    assert diagnose(noise + START_FAILED, book=book).root.text == "EngineCore failed to start."
+
+
+def test_an_exception_python_ignored_alone_is_at_most_a_weak_answer(book):
+    # the paste shows nothing else (the real error cut off): what a rule knows of it is shown, never "diagnosed"
+    r = diagnose(IGNORED.format(exc=KV), book=book)
+    assert ids(r) == ["no-cache-memory"] and r.diagnoses[0].confidence <= 0.55 and r.verdict == "unsure"
+    assert r.root.line_no == 5 and "Exception ignored in" in r.next_step
+    # no rule knows it: quoted, with a word on what Python's "Exception ignored" means
+    alone = diagnose(IGNORED.format(exc="TypeError: 'NoneType' object is not callable"), book=book)
+    assert alone.diagnoses == [] and alone.root.line_no == 5 and "cut from the paste" in alone.next_step
+    assert "cut from the paste" not in diagnose("SomeKernelError: the kernel stopped\n", book=book).next_step

@@ -147,6 +147,13 @@ TEXTS = {
         "en": "The log does not show its vLLM version; this rule was verified on vLLM {verified}.",
         "zh": "日志里没有 vLLM 版本号；这条规则在 vLLM {verified} 上验证过。",
     },
+    "root_ignored": {
+        "en": ("Python printed this exception and went on (`Exception ignored in ...`): it escaped a destructor or a "
+               "callback, most often at shutdown from an object that was already half torn down. It is seldom the "
+               "failure itself: if the run did fail, its first error is above this one, cut from the paste."),
+        "zh": ("这个异常 Python 打印后就忽略了（`Exception ignored in ...`）：它来自析构函数或回调，多半是退出时对象已被"
+               "拆到一半。它很少是失败本身：如果运行确实失败了，第一个错误在它上面，没有贴进来。"),
+    },
     "unsure": {
         "en": ("I could not match this error to a known cause with confidence.\n\n"
                "The first error in the log (line {line_no}):\n```\n{root}\n```\n\n"

@@ -775,7 +775,7 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         # (CMake's diagnostics and its "-- " status lines, indented under pip's output, are records of their own; pip's
         # "[end of output]" closes the subprocess's output the message stood in)
         if _stops(body) or _is_prose(body) or body.startswith(("![", "# ", "## ", "raise ", "Exception in ", "Error in ",
-                                            "CMake Error", "CMake Warning", "-- ", "[end of output]")) \
+                                            "Exception ignored ", "CMake Error", "CMake Warning", "-- ", "[end of output]")) \
                 or _prompt(body) is not None or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) or gpu_report(body) \
                 or _py_warning(body) or _EXITED.match(body) or _RUST_PANIC.match(body) or _ARGPARSE_ERROR.match(body) \
@@ -1132,6 +1132,63 @@ def tail(text: str, n: int = 8) -> list[Message]:
         end = start - 1
         line_no -= 1
     return list(reversed(out))
+
+
+# What CPython prints when an exception escapes where it cannot be raised (PyErr_WriteUnraisable: a destructor's
+# "Exception ignored in: <function Pool.__del__ at 0x7f...>", a callback's "Exception ignored on calling ctypes callback
+# function", 3.13's "Exception ignored while ..."), then that exception's traceback. The program goes on, or was already
+# ending: most are a half torn-down object at shutdown (an AttributeError on a module global already set to None).
+_IGNORED_HEAD = LazyRe(r"^Exception ignored\b")
+_CHAINED = LazyRe(r"^(?:During handling of the above exception|The above exception was the direct cause)")
+
+
+def ignored_spans(text: str) -> list[tuple[int, int]]:
+    """The 1-based lines [from, to] of each block CPython printed for an exception it ignored ("Exception ignored in:
+    <function X.__del__ ...>", the traceback, the exception and any exception chained to it): noise of a shutdown, not
+    the run's error."""
+    if "Exception ignored" not in text:
+        return []
+    lines = text.split("\n")
+    spans = []
+    for i, line in enumerate(lines):
+        if "Exception ignored" not in line:
+            continue
+        head = _peel_headers(_unformat(line[:MAX_LINE_CHARS]))
+        if not _IGNORED_HEAD.match(head[2].strip()):
+            continue
+        last, j, raised, chained, frame = i, i + 1, False, False, False
+        while j < len(lines) and j - i < 400:
+            *own, rest = _peel_headers(_unformat(lines[j][:MAX_LINE_CHARS]))
+            if own != list(head[:2]):
+                break               # another process's line, or a log record: the block ended
+            body = rest.strip()
+            if not body:
+                # a blank line is inside the block only around Python's sentence that chains the next traceback
+                k = j + 1
+                while k < len(lines) and not _peel_headers(_unformat(lines[k][:MAX_LINE_CHARS]))[2].strip():
+                    k += 1
+                after = _peel_headers(_unformat(lines[k][:MAX_LINE_CHARS]))[2].strip() if k < len(lines) else ""
+                if _CHAINED.match(after) or (chained and after.startswith("Traceback (most recent call last)")):
+                    j = k
+                    continue
+                break
+            if _CHAINED.match(body):
+                raised, chained = False, True
+            elif body.startswith("Traceback (most recent call last)"):
+                if raised:
+                    break           # a traceback of its own, chained to nothing: another error
+                chained = False
+            elif EXCEPTION_LINE.match(body):
+                if raised:
+                    break           # a second exception, chained to nothing: another error
+                raised = True
+            # (a frame, its source line under it, its carets; a process tag's prefix takes the indentation off)
+            elif not (rest[:1] in (" ", "\t") or _FRAME.match(body) or frame):
+                break
+            frame = body.startswith('File "')
+            last, j = j, j + 1
+        spans.append((i + 1, last + 1))
+    return spans
 
 
 def _before_interrupt(text: str) -> int:

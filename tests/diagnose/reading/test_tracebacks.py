@@ -862,3 +862,32 @@ def test_lines_that_start_like_a_prompt_and_are_none_are_not_commands():
         assert not tracebacks._command(tracebacks.strip_prefixes(line)[2]), line
     # an exception under three Markdown quote marks is still the exception, not a line typed at the REPL
     assert texts(">>> ValueError: deeply quoted\n") == ["ValueError: deeply quoted"]
+
+
+def test_the_block_python_prints_for_an_exception_it_ignored_ends_where_its_traceback_does():
+    # CPython's PyErr_WriteUnraisable: "Exception ignored in: <function X.__del__ ...>", the traceback, the exception
+    # and any exception chained to it; not the next traceback, nor a log record, nor another process's lines
+    log = ("INFO 12-07 06:36:46 [core.py:1] starting\n"                                   # 1
+           "Exception ignored in: <function Generator.__del__ at 0x7f92660b9ee0>\n"       # 2
+           "Traceback (most recent call last):\n"                                         # 3
+           "  File \"/tmp/run.py\", line 10, in __del__\n"                                # 4
+           "KeyError: 'llm'\n"                                                            # 5
+           "\n"
+           "During handling of the above exception, another exception occurred:\n"        # 7
+           "\n"
+           "Traceback (most recent call last):\n"                                         # 9
+           "  File \"/tmp/run.py\", line 12, in __del__\n"                                # 10
+           "TypeError: 'NoneType' object is not callable\n"                               # 11
+           "Traceback (most recent call last):\n"                                         # 12
+           "  File \"/tmp/run.py\", line 20, in <module>\n"
+           "ValueError: the run's own error\n"                                            # 14
+           "(Worker pid=5) Exception ignored on calling ctypes callback function: <function cb at 0x7f>\n"  # 15
+           "(Worker pid=5) Traceback (most recent call last):\n"
+           "(Worker pid=5)   File \"/tmp/cb.py\", line 3, in cb\n"
+           "(Worker pid=5) AttributeError: 'NoneType' object has no attribute 'x'\n"     # 18
+           "(EngineCore pid=4) ERROR 12-07 06:36:47 [core.py:2] EngineCore failed to start.\n"
+           "Exception ignored in: <function Pool.__del__ at 0x7f>\n"                      # 20
+           "AttributeError: 'Pool' object has no attribute '_state'\n"                    # 21
+           "ERROR 12-07 06:36:48 [core.py:3] RuntimeError: boom\n")
+    assert tracebacks.ignored_spans(log) == [(2, 11), (15, 18), (20, 21)]
+    assert tracebacks.ignored_spans(log.replace("Exception ignored", "Exception raised")) == []
