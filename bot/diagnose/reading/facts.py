@@ -517,7 +517,7 @@ _VLLM_HEADER = _P(r"(?:INFO|WARNING|ERROR|DEBUG) \d\d-\d\d \d\d:\d\d:\d\d \[?[\w
 _VLLM_PRINTED = (
     _P(r"\bvllm\.[a-z_]|\b(?:from|import) vllm\b|\bvllm serve\b|vllm_\w+\.py", literals=("vllm",)),
     _P(r"\bVLLM_[A-Z_]{3,}", literals=("VLLM_",)),
-    _P(r"\((?:Vllm)?Worker[\w-]* (?:rank=\d+ )?pid=", literals=("Worker",)),
+    _P(r"\((?:Vllm)?Worker[\w-]* (?:(?:rank=\d+|[A-Z]{2}\d+(?:_[A-Z]{2}\d+)*) )?pid=", literals=("Worker",)),
     _VLLM_HEADER,
     _P(r"validation errors? for (?:Model|Vllm|Cache|Parallel|Scheduler|Speculative|LoRA)Config",
        literals=("validation error",)),
@@ -1757,7 +1757,7 @@ def phase_marks(text: str) -> dict:
     return {"phase_line": last, "phase_methods": methods[:8]}
 
 
-_PROC_TAG = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: rank=\d+)?) pid=(\d+)")
+_PROC_TAG = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: (?:rank=\d+|[A-Z]{2}\d+(?:_[A-Z]{2}\d+)*))?) pid=(\d+)")
 
 
 # A source build of vLLM from a checkout without its release tags (a shallow clone, a source archive, a Docker build that

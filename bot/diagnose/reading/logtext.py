@@ -184,7 +184,7 @@ WRAPPED_SHARE = 0.25            # of the lines longer than half of it
 _WRAP_SAMPLE = 65536
 # A line that starts a record of its own, never the rest of a line cut above it: a process tag, a vLLM or dated
 # header, a traceback's opening or one of its frames
-_NEW_RECORD = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: rank=\d+)? )?pid=\d+|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d "
+_NEW_RECORD = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: (?:rank=\d+|[A-Z]{2}\d+(?:_[A-Z]{2}\d+)*))? )?pid=\d+|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d "
                      r"|\[?\d{4}-\d\d-\d\d[T ]\d|Traceback \(most recent|During handling of|The above exception|  File \"")
 
 

@@ -891,3 +891,22 @@ def test_the_block_python_prints_for_an_exception_it_ignored_ends_where_its_trac
            "ERROR 12-07 06:36:48 [core.py:3] RuntimeError: boom\n")
     assert tracebacks.ignored_spans(log) == [(2, 11), (15, 18), (20, 21)]
     assert tracebacks.ignored_spans(log.replace("Exception ignored", "Exception raised")) == []
+
+
+def test_a_native_error_sentence_indented_under_a_worker_record_is_a_message_not_code():
+    # vllm-ascend#2754: CANN's message lines, which torch_npu's RuntimeError indents, pasted without the exception line;
+    # vLLM 0.10's worker tag "(VllmWorker TP3 pid=...)" starts a record of its own
+    log = ("(VllmWorker TP3 pid=2322) ERROR 09-04 09:44:06 [multiproc_executor.py:596]         Transport init error. "
+           "Reason: [Create][DestLink]Create Dest error! creakLink para:rank[7]-localUserrank[7]\n"
+           "(VllmWorker TP3 pid=2322) ERROR 09-04 09:44:06 [multiproc_executor.py:596]         Transport init error. "
+           "Reason: [Create][DestLink]Create Dest error! creakLink para:rank[7]-localUserrank[8]\n")
+    msgs = tracebacks.messages(log)
+    assert msgs and msgs[0].text.startswith("Transport init error. Reason:")
+    assert "VllmWorker" not in msgs[0].text and msgs[0].proc == "VllmWorker TP3 pid=2322"
+
+
+def test_indented_code_under_a_record_stays_a_frames_code():
+    log = ('ERROR 09-04 09:44:06 [core.py:790]   File "/x/vllm/v1/engine/core.py", line 423, in collective_rpc\n'
+           "ERROR 09-04 09:44:06 [core.py:790]     return self.model_executor.collective_rpc(method, timeout, args,\n"
+           "ERROR 09-04 09:44:06 [core.py:790]         Worker failed. Reason: self.x = f(y)\n")
+    assert not tracebacks.messages(log)
