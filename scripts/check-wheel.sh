@@ -39,8 +39,9 @@ step "vllm-doctor db upgrade"
 "$BIN/vllm-doctor" db upgrade
 "$BIN/vllm-doctor" db current
 step "vllm-doctor serve --http, then GET /readyz"
+: > "$WORK/serve.log"     # made here: the background job opens it when it gets to, and sed below may run first
 SLACK_BOT_TOKEN=xoxb-wheel-check SLACK_SIGNING_SECRET=wheel-check \
-  "$BIN/vllm-doctor" serve --http --host 127.0.0.1 --port 0 2>"$WORK/serve.log" &
+  "$BIN/vllm-doctor" serve --http --host 127.0.0.1 --port 0 2>>"$WORK/serve.log" &
 SERVE_PID=$!
 trap 'kill "$SERVE_PID" 2>/dev/null || true' EXIT
 PORT=""
