@@ -357,6 +357,7 @@ def _space_latin(text: str) -> str:
 _PROGRAMS_ZH = {
     "AutoAWQ or llm-awq (their own AWQ kernels)": "AutoAWQ 或 llm-awq（它们自己的 AWQ 内核）",
     "BasicSR or a model built on it": "BasicSR 或基于它的模型",
+    "NVIDIA DALI (a data-loading pipeline)": "NVIDIA DALI（数据加载流水线）",
     "Caffe or MXNet": "Caffe 或 MXNet",
     "DCGM or another GPU monitoring agent": "DCGM 或其他 GPU 监控代理",
     "DeepSpeed (its `[date] [LEVEL] [file.py:line:function]` log)":

@@ -984,6 +984,11 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
       "instantcharacter", "instantid")),
     # image restoration and super-resolution trainers (BasicSR and the models built on it)
     ("BasicSR or a model built on it", False, ("basicsr", "realesrgan", "gfpgan", "codeformer")),
+    # NVIDIA DALI, the data-loading pipelines of training jobs: its package and its pipeline's own error
+    # (dali/pipeline/pipeline.cc: "Critical error when building pipeline:\n... Current pipeline object is no longer
+    # valid."), and its switch for NVML under WSL (DALI_DISABLE_NVML)
+    ("NVIDIA DALI (a data-loading pipeline)", False, ("nvidia.dali", "nvidia/dali/", "nvidia\\dali\\",
+                                                     "critical error when building pipeline", "dali_disable_nvml")),
     # DeepSpeed's package in any frame (deepspeed/runtime/, deepspeed/ops/, deepspeed/launcher/, ...) and
     # DeepSpeed-MII on it; vLLM's DeepSpeedFP quantization is a file of vLLM's (deepspeedfp.py)
     ("DeepSpeed", False, ("deepspeed.launcher", "deepspeed/", "deepspeed\\", "deepspeed info: version",

@@ -166,6 +166,13 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if kind == "nvml" and rec.number == 2 and any(f.endswith(":nvmlDeviceGetHandleByIndex")
                                                   for f in facts.get("frames") or ()):
         out["nvml_2_by_index"] = True
+    # vLLM's CUDA platform names every GPU of the machine through NVML at start-up (CudaPlatform.log_warnings, to warn
+    # when their models differ), those CUDA_VISIBLE_DEVICES hides too: NVML does not read it, so one GPU that NVML
+    # cannot reach fails vLLM whichever GPUs it was given (vllm-project/vllm#37210)
+    if kind == "nvml" and any(f.startswith("vllm/platforms/cuda.py:") and f.endswith((":_get_physical_device_name",
+                                                                                      ":log_warnings"))
+                              for f in facts.get("frames") or ()):
+        out["nvml_every_gpu"] = True
     if kind == "nvml" and rec.number == 18:
         lib = _NVML_LIBRARY_VERSION.search(c.message.text)
         out["nvml_library_version"] = lib.group(1) if lib else None
