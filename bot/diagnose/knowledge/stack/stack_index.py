@@ -1022,9 +1022,14 @@ class StackIndex:
         return vkey(driver) >= vkey(need) if need and vkey(driver) else None
 
     def cuda_for_driver(self, driver: str) -> str | None:
+        """The newest CUDA toolkit the table knows that this driver runs; None for a driver of a later branch than the
+        newest toolkit's minimum (590 where the table ends at 13.0 with 580): it may run toolkits the table lacks."""
         have = vkey(driver)
-        fits = [c for c, d in self._block("drivers")["toolkit"].items() if vkey(d) <= have]
-        return max(fits, key=vkey) if fits and have else None
+        table = self._block("drivers")["toolkit"]
+        fits = [c for c, d in table.items() if vkey(d) <= have]
+        if not fits or not have or have[0] > max(vkey(d) for d in table.values())[0]:
+            return None
+        return max(fits, key=vkey)
 
     # libraries and ABI ---------------------------------------------------------------------------
 

@@ -163,6 +163,10 @@ def test_drivers(ix):
     assert ix.driver_ok("470.82.01", "12.8") is False
     assert ix.driver_ok("535.104.05", "12.8") is True
     assert ix.cuda_for_driver("535.104.05") == "12.2"
+    # a driver of a branch later than the newest toolkit's minimum may run toolkits the table does not know: no "up to"
+    newest = max(ix._block("drivers")["toolkit"].values(), key=lambda d: [int(p) for p in d.split(".")])
+    later = f"{int(newest.split('.')[0]) + 30}.10"
+    assert ix.cuda_for_driver(newest) is not None and ix.cuda_for_driver(later) is None
 
 
 def test_sonames_gcc_and_manylinux(ix):
