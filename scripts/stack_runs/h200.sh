@@ -43,6 +43,8 @@
 #   variants18 a file-size limit (SIGXFSZ while a cache is written), a small stack, vLLM's IPC path under a folder
 #              that is not there, the card's memory all but 700 MiB held by another process, a cgroup memory limit
 #              (the kernel's OOM killer), a compile cache truncated between two runs
+#   variants19 the kernel's OOM killer in memory cgroups of 1 GiB and 600 MiB, the engine process killed (SIGKILL, as the
+#              OOM killer does) after its weights loaded, and under a serving API server after its first request
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -283,6 +285,26 @@ variants18)
   run cache-warm env $(fresh cc) $PY $U $M
   find /tmp/vd-c-cc -type f -size +0 -exec $PY -c "import os, sys; [os.truncate(p, os.path.getsize(p) // 2) for p in sys.argv[1:]]" {} + ; find /tmp/vd-c-cc -type f > $A/cache-files.txt
   run cache-truncated env $(fresh cc) $PY $U $M ;;
+variants19)
+  export HF_HUB_OFFLINE=1
+  { mkdir -p /sys/fs/cgroup/vd1 /sys/fs/cgroup/vd2 && echo +memory > /sys/fs/cgroup/cgroup.subtree_control
+    echo $((2**30)) > /sys/fs/cgroup/vd1/memory.max; echo $((600*2**20)) > /sys/fs/cgroup/vd2/memory.max
+    echo 0 > /sys/fs/cgroup/vd1/memory.swap.max; echo 0 > /sys/fs/cgroup/vd2/memory.swap.max; } > $A/cgroup.txt 2>&1
+  for g in vd1 vd2; do cat /sys/fs/cgroup/$g/memory.max >> $A/cgroup.txt 2>&1
+    run oom-cgroup-$g bash -c "echo \$\$ > /sys/fs/cgroup/$g/cgroup.procs; exec $PY $U $M"
+    cat /sys/fs/cgroup/$g/memory.events >> $A/cgroup.txt 2>&1; done
+  dmesg 2>/dev/null | tail -40 > $A/dmesg.txt
+  # SIGKILL to the engine process once its weights are in, as the OOM killer would send it
+  ( sleep 1; for i in $(seq 90); do grep -q "Model loading took" $A/engine-killed-start.log 2>/dev/null && break; sleep 1; done
+    pkill -9 -f "VLLM::EngineCore"; echo "killed at $i s" >> $A/rc.txt ) &
+  run engine-killed-start $PY $U $M
+  # the same under the API server, after it has answered one request
+  ( for i in $(seq 90); do curl -s -o /dev/null localhost:8000/v1/models && break; sleep 1; done
+    curl -s localhost:8000/v1/completions -H 'Content-Type: application/json' -d '{"model": "'$M'", "prompt": "a b c", "max_tokens": 5}' > $A/first-request.txt
+    pkill -9 -f "VLLM::EngineCore"; sleep 5
+    curl -s localhost:8000/v1/completions -H 'Content-Type: application/json' -d '{"model": "'$M'", "prompt": "a b c", "max_tokens": 5}' > $A/after-kill-request.txt
+    sleep 10; pkill -f "vllm.entrypoints.openai.api_server" ) &
+  run engine-killed-serving $PY -m vllm.entrypoints.openai.api_server --model $M --port 8000 --dtype float32 --max-model-len 512 --gpu-memory-utilization 0.2 ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt
