@@ -228,7 +228,9 @@ _RAY_LOCAL_GPUS = LazyRe(r"Tensor parallel size \((\d+)\) exceeds available GPUs
 # the NCCL library a user pointed vLLM's wrapper at (vLLM's nccl.py: "Found nccl from environment variable
 # VLLM_NCCL_SO_PATH=/path/libnccl.so.2")
 _VLLM_NCCL_SO_PATH = [_P(r"Found nccl from environment variable VLLM_NCCL_SO_PATH=(\S{1,300})",
-                         literals=("VLLM_NCCL_SO_PATH",))]
+                         literals=("VLLM_NCCL_SO_PATH",)),
+                      # the person's own setting, on the command line that ran vLLM, an `export`, or a container's `-e`
+                      _P(r"(?:^|[\s'\"])VLLM_NCCL_SO_PATH=['\"]?([^\s'\"]{1,300})", literals=("VLLM_NCCL_SO_PATH",))]
 
 
 def nccl_versions(text: str) -> list[str]:
