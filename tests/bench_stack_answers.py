@@ -64,6 +64,7 @@ LOADER_SAMPLES = {
     "wrong_elf_class": ("ImportError: /opt/lib/libnccl.so.2: wrong ELF class: ELFCLASS32", "libnccl.so.2"),
     "invalid_elf_header": ("ImportError: /opt/lib/libcublas.so.12: invalid ELF header", "libcublas.so.12"),
     "file_too_short": ("ImportError: /usr/local/lib/python3.12/dist-packages/nvidia/cudnn/lib/libcudnn.so.9: file too short", "libcudnn.so.9"),
+    "cannot_read": ("OSError: /usr/lib/x86_64-linux-gnu/: cannot read file data: Is a directory", "/usr/lib/x86_64-linux-gnu/"),
     "failed_to_map": ("ImportError: /usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cuda.so: failed to map segment from shared object", "libtorch_cuda.so"),
     "static_tls": ("ImportError: /usr/lib/aarch64-linux-gnu/libgomp.so.1: cannot allocate memory in static TLS block", "libgomp.so.1"),
     "executable_stack": ("ImportError: /usr/local/lib/python3.12/dist-packages/torch/lib/libtorch_cpu.so: cannot enable executable stack as shared object requires: Invalid argument", "libtorch_cpu.so"),

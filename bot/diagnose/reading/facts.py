@@ -228,7 +228,9 @@ _RAY_LOCAL_GPUS = LazyRe(r"Tensor parallel size \((\d+)\) exceeds available GPUs
 # the NCCL library a user pointed vLLM's wrapper at (vLLM's nccl.py: "Found nccl from environment variable
 # VLLM_NCCL_SO_PATH=/path/libnccl.so.2")
 _VLLM_NCCL_SO_PATH = [_P(r"Found nccl from environment variable VLLM_NCCL_SO_PATH=(\S{1,300})",
-                         literals=("VLLM_NCCL_SO_PATH",))]
+                         literals=("VLLM_NCCL_SO_PATH",)),
+                      # the person's own setting, on the command line that ran vLLM, an `export`, or a container's `-e`
+                      _P(r"(?:^|[\s'\"])VLLM_NCCL_SO_PATH=['\"]?([^\s'\"]{1,300})", literals=("VLLM_NCCL_SO_PATH",))]
 
 
 def nccl_versions(text: str) -> list[str]:
@@ -2795,6 +2797,28 @@ _DEV_SHM_BYTES = [_P(r"because /dev/shm has only (\d+) bytes available", literal
                      r"available is (\d+) bytes", literals=("memory available in /dev/shm",))]
 
 
+# The free space `df` printed for /dev/shm, where the paste shows the command's line ("shm  64M  20M  45M  31% /dev/shm",
+# "tmpfs  600M  600M  44K 100% /dev/shm"): Filesystem, Size, Used, Avail, Use%, Mounted on. Only a small one is kept
+# (under 1 GiB), as for Ray's report.
+_DF_DEV_SHM = LazyRe(r"^\s*(?:shm|tmpfs|none)\s+[\d.,]+[KMGT]?i?\s+[\d.,]+[KMGT]?i?\s+(?P<avail>[\d.,]+)(?P<unit>[KMGT]?)i?"
+                     r"\s+\d+%\s+/dev/shm\s*$", re.M)
+_DF_UNIT_MB = {"": 1 / 2**20, "K": 1 / 1024, "M": 1, "G": 1024, "T": 1024 * 1024}
+
+
+def dev_shm_df_mb(text: str) -> int | None:
+    """The free space of /dev/shm a pasted `df -h` line shows, in MB, when it is under 1 GiB."""
+    if "/dev/shm" not in text:
+        return None
+    m = _DF_DEV_SHM.search(text)
+    if m is None:
+        return None
+    try:
+        mb = int(float(m.group("avail").replace(",", ".")) * _DF_UNIT_MB[m.group("unit")])
+    except ValueError:
+        return None
+    return mb if mb < 1024 else None
+
+
 def dev_shm_mb(text: str) -> int | None:
     """The free space of /dev/shm Ray reported, in MB, when it is under 1 GiB."""
     if "/dev/shm" not in text:
@@ -3242,6 +3266,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         "write_path": _first(_FAILED_WRITE, text),
         "long_max_model_len": long_max_model_len(text),
         "dev_shm_mb": dev_shm_mb(text),
+        "dev_shm_df_mb": dev_shm_df_mb(text),
         "nccl_cuda_failure": _first(_NCCL_CUDA_FAILURE, text),
         "nccl_last_error": _first(_NCCL_LAST_ERROR, text),
         "nccl_versions": nccl_versions(text),

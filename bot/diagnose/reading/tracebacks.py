@@ -557,8 +557,9 @@ def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
     indented = rest[:2] in ("  ", "\t") or rest[:1] == "\t"
     after_frame = i > 0 and strip_prefixes(lines[i - 1])[2].startswith('File "')
     deep = rest[:4] == "    " or rest[:1] == "\t"       # 4 spaces: a frame's code, not a message
-    if deep and _py_warning(body):
-        deep = False            # a warning a build printed under pip's indented "[N lines of output]"
+    if deep and (_py_warning(body) or (not after_frame and is_native(body))):
+        deep = False            # a warning a build printed under pip's indented "[N lines of output]", or the shell's
+        #                         "Killed" there (ninja's step ended by SIGKILL): no frame quotes code like that
     if deep and not after_frame and _ERROR_SENTENCE.match(body) and not _CALL.search(body):
         deep = False            # a native library's message a log record indents under its exception (CANN's
                                 # "        Transport init error. Reason: ..." under torch_npu's RuntimeError), pasted without it

@@ -418,6 +418,7 @@ _SHAPE_ZH = {
     "wrong_elf_class": "库的位数不对（32 位与 64 位混用）",
     "invalid_elf_header": "文件不是有效的共享库（损坏、被截断，或是别的文件）",
     "file_too_short": "库文件被截断了（下载或复制不完整）",
+    "cannot_read": "链接器无法读取这个文件：路径是一个目录，或文件无法读取",
     "static_tls": "库需要的静态 TLS 空间不足（常见于 aarch64 上的 libgomp，需要预加载）",
     "failed_to_map": "链接器无法把库映射进地址空间（地址空间上限 `ulimit -v`、内存耗尽，或文件系统以 noexec 挂载）",
     "executable_stack": "库要求可执行栈，而系统不允许",
@@ -459,6 +460,11 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     elif g.get("deleted"):
         # the file was there when the process loaded it: no package is missing, the environment changed under it
         out["lib_deleted"] = True
+    elif "Is a directory" in (g.get("reason") or "") or re.search(r"[/\\]$", lib):
+        # a folder given where the library's file belongs (VLLM_NCCL_SO_PATH=/usr/lib/x86_64-linux-gnu/): nothing
+        # is missing, the path is one level short
+        out["lib_is_dir"] = True
+        out["lib_dir"] = lib.rstrip("/\\") or lib
     elif m.shape in ("cannot_open", "pynccl_load_failed") and lib:
         base = re.split(r"[/\\]", lib)[-1]
         if base.startswith("libcuda.so"):

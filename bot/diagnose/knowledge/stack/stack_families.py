@@ -397,7 +397,10 @@ def _runtime_number(ix, rec) -> int | None:
 # --- loader --------------------------------------------------------------------------------------------
 
 def _loader(ix, m: Message, text: str, facts: dict) -> Hit | None:
-    if ".so" not in m.text and "symbol" not in m.text:
+    if ".so" not in m.text and "symbol" not in m.text and not _PYNCCL.search(m.text) \
+            and "cannot read file data" not in m.text:
+        # a library's file name, a symbol, vLLM's NCCL wrapper naming what it tried (a folder, given where the
+        # file belongs, has no ".so"), or the loader's failed read of it
         return None
     found = ix.loader_match(m.text)
     if not found:

@@ -57,6 +57,10 @@ LOADER_SHAPES = [
      "the file is not a shared library (a text stub, a Git LFS pointer, another platform's file)"),
     ("file_too_short", r"(?P<library>[^\s:'\"]+): file too short", "file too short",
      "the library file is truncated or empty"),
+    # dl-load.c's read of the file's ELF header failed: "Is a directory" for a folder given where a library file
+    # belongs (ctypes.CDLL on VLLM_NCCL_SO_PATH=/usr/lib/x86_64-linux-gnu/), otherwise an I/O error
+    ("cannot_read", r"(?P<library>[^\s:'\"]+): cannot read file data: (?P<reason>[^\n'\"]+?)(?=['\"]|$|\n)",
+     "cannot read file data", "the loader could not read the file: the path is a folder, or the file cannot be read"),
     ("failed_to_map", r"(?P<library>[^\s:'\"]+): failed to map segment from shared object(?:: (?P<reason>[^\n'\"]+?))?"
      r"(?=['\"]|$|\n)", "failed to map segment from shared object", "the loader could not map the library into memory "
      "(an address-space limit, memory exhausted, or a filesystem mounted noexec)"),
