@@ -681,6 +681,7 @@ def _errno(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if err.name == "ENOMEM":
         out["as_limit"] = set_limit(facts, "v")
         out.update(_weights_mapping(c, facts))
+        out.update(_host_alloc(c, facts))
     # torch's shared-memory allocator (MapAllocator) names its files "</torch_<pid>_..>": an open that failed
     # for want of descriptors, or a mapping the kernel refused, is the sharing of tensors between processes
     if "</torch_" in c.message.text:
@@ -735,6 +736,30 @@ def _weights_mapping(c, facts: dict) -> dict:
     if "os error 12" in c.message.text and any(_WEIGHTS_FRAME.search(f) for f in facts.get("frames") or []):
         return {"weights_mmap": True}
     return {}
+
+
+# torch's CPU allocator refusing one allocation (c10/core/impl/alloc_cpu.cpp: "DefaultCPUAllocator: can't allocate
+# memory: you tried to allocate N bytes. Error code 12 (Cannot allocate memory)"; Windows builds say "not enough
+# memory"): host RAM, never GPU memory. On vLLM's CPU backend the largest such allocation is the KV cache itself,
+# sized from --gpu-memory-utilization as a fraction of the NUMA node's RAM (vllm/v1/worker/cpu_worker.py
+# determine_available_memory, 0.32), which an address-space limit or a container's limit below that RAM refuses.
+_CPU_ALLOC = LazyRe(r"DefaultCPUAllocator: (?:can't allocate memory|not enough memory): you tried to allocate (\d+) bytes")
+_CPU_WORKER_FRAME = LazyRe(r"^vllm/v1/worker/cpu_(?:model_runner|worker)\.py:")
+_KV_ALLOC_FRAME = LazyRe(r":(?:allocate_kv_cache\w*|_allocate_kv_cache\w*|initialize_kv_cache\w*)$")
+
+
+def _host_alloc(c, facts: dict) -> dict:
+    """ENOMEM from torch's CPU allocator: the size asked for in GiB, and whether it was the CPU backend's KV cache."""
+    m = _CPU_ALLOC.search(c.message.text)
+    if not m:
+        return {}
+    out = {"host_alloc_gib": round(int(m.group(1)) / 2**30, 2)}
+    frames = facts.get("frames") or []
+    if any(_CPU_WORKER_FRAME.search(f) for f in frames) and any(_KV_ALLOC_FRAME.search(f) for f in frames):
+        out["cpu_kv_alloc"] = True
+    elif any(_WEIGHTS_FRAME.search(f) for f in frames):
+        out["weights_host_alloc"] = True
+    return out
 
 
 # --- pip-conflict -------------------------------------------------------------------------------------------------
