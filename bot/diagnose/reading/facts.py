@@ -2802,11 +2802,12 @@ _DEV_SHM_BYTES = [_P(r"because /dev/shm has only (\d+) bytes available", literal
 # (under 1 GiB), as for Ray's report.
 _DF_DEV_SHM = LazyRe(r"^\s*(?:shm|tmpfs|none)\s+[\d.,]+[KMGT]?i?\s+[\d.,]+[KMGT]?i?\s+(?P<avail>[\d.,]+)(?P<unit>[KMGT]?)i?"
                      r"\s+\d+%\s+/dev/shm\s*$", re.M)
-_DF_UNIT_MB = {"": 1 / 2**20, "K": 1 / 1024, "M": 1, "G": 1024, "T": 1024 * 1024}
+# df's sizes: `df -h` writes a unit after each; plain `df` writes counts of 1K blocks, with none
+_DF_UNIT_MB = {"": 1 / 1024, "K": 1 / 1024, "M": 1, "G": 1024, "T": 1024 * 1024}
 
 
 def dev_shm_df_mb(text: str) -> int | None:
-    """The free space of /dev/shm a pasted `df -h` line shows, in MB, when it is under 1 GiB."""
+    """The free space of /dev/shm a pasted `df` or `df -h` line shows, in MB, when it is under 1 GiB."""
     if "/dev/shm" not in text:
         return None
     m = _DF_DEV_SHM.search(text)

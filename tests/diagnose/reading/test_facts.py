@@ -362,6 +362,15 @@ def test_a_small_dev_shm_that_ray_reported():
     assert facts.extract("OSError: [Errno 28] No space left on device\n")["dev_shm_mb"] is None
 
 
+def test_the_free_dev_shm_a_pasted_df_line_shows():
+    # `df -h` writes a unit after each size; plain `df` writes 1K blocks with none: Docker's default 64 MB both ways
+    assert facts.extract("Filesystem Size Used Avail Use% Mounted on\nshm 64M 0 64M 0% /dev/shm\n")["dev_shm_df_mb"] == 64
+    assert facts.extract("Filesystem 1K-blocks Used Available Use% Mounted on\nshm 65536 0 65536 0% /dev/shm\n")[
+        "dev_shm_df_mb"] == 64
+    assert facts.extract("tmpfs 600M 600M 44K 100% /dev/shm\n")["dev_shm_df_mb"] == 0
+    assert facts.extract("tmpfs 32G 0 32G 0% /dev/shm\n")["dev_shm_df_mb"] is None         # 32 GB: room enough
+
+
 def test_native_windows_with_no_vllm_is_another_program():
     # vLLM does not run on native Windows: a CUDA error there, with no vLLM line, is another program's
     paste = ("Worker error: CUDA error: no kernel image is available for execution on the device\n"
