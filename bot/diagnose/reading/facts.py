@@ -17,6 +17,7 @@ from collections import Counter
 from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
 from bot.diagnose.reading import gpus
+from bot.diagnose.reading.proc_tags import PROC_QUALIFIER
 from bot.diagnose.reading.tracebacks import COLLECTORS, XID_REPORT
 
 
@@ -519,7 +520,7 @@ _VLLM_HEADER = _P(r"(?:INFO|WARNING|ERROR|DEBUG) \d\d-\d\d \d\d:\d\d:\d\d \[?[\w
 _VLLM_PRINTED = (
     _P(r"\bvllm\.[a-z_]|\b(?:from|import) vllm\b|\bvllm serve\b|vllm_\w+\.py", literals=("vllm",)),
     _P(r"\bVLLM_[A-Z_]{3,}", literals=("VLLM_",)),
-    _P(r"\((?:Vllm)?Worker[\w-]* (?:(?:rank=\d+|[A-Z]{2}\d+(?:_[A-Z]{2}\d+)*) )?pid=", literals=("Worker",)),
+    _P(r"\((?:Vllm)?Worker[\w-]* (?:" + PROC_QUALIFIER + r" )?pid=", literals=("Worker",)),
     _VLLM_HEADER,
     _P(r"validation errors? for (?:Model|Vllm|Cache|Parallel|Scheduler|Speculative|LoRA)Config",
        literals=("validation error",)),
@@ -1764,7 +1765,7 @@ def phase_marks(text: str) -> dict:
     return {"phase_line": last, "phase_methods": methods[:8]}
 
 
-_PROC_TAG = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: (?:rank=\d+|[A-Z]{2}\d+(?:_[A-Z]{2}\d+)*))?) pid=(\d+)")
+_PROC_TAG = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: " + PROC_QUALIFIER + r")?) pid=(\d+)")
 
 
 # A source build of vLLM from a checkout without its release tags (a shallow clone, a source archive, a Docker build that

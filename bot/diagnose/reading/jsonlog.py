@@ -18,6 +18,7 @@ import json
 import re
 
 from bot.base.lazyre import LazyRe
+from .proc_tags import PROC_QUALIFIER
 
 # Fields that hold the record's text: the message first, then what logging appends after it.
 MESSAGE_KEYS = ("message", "msg", "log", "textPayload", "text", "event")
@@ -127,7 +128,7 @@ MIN_ESCAPED_NEWLINES = 2
 # A log's records inside an escaped string, no traceback among them (a healthy run's log, a hang, a CLI's refusal):
 # escaped newlines each followed by a record's head (vLLM's header, with its process tag or not, or a dated line). A
 # line holding MIN_ESCAPED_RECORDS of them is a log, unfolded into its lines.
-_ESCAPED_RECORD = (r'\\n(?:\((?:[A-Za-z_][\w-]*(?: (?:rank=\d+|[A-Z]{2}\d+(?:_[A-Z]{2}\d+)*))? )?pid=\d+(?:, ip=[\d.:a-f]+)?\) ?)?'
+_ESCAPED_RECORD = (r'\\n(?:\((?:[A-Za-z_][\w-]*(?: ' + PROC_QUALIFIER + r')? )?pid=\d+(?:, ip=[\d.:a-f]+)?\) ?)?'
                    r'(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d|\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d)')
 # Each searched for only where the text holds a mark of it (a search stops at each escaped newline: a text of a
 # million of them and neither costs no search); both in one pass where it holds marks of both

@@ -16,6 +16,8 @@ from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
 from bot.base.record import Factory, Record
 
+from .proc_tags import PROC_QUALIFIER
+
 MAX_INPUT_CHARS = 10 * 1024 * 1024
 # When a paste is larger than MAX_INPUT_CHARS we keep a window that ends a little after the last
 # error marker, so the part that holds the failure survives.
@@ -184,7 +186,7 @@ WRAPPED_SHARE = 0.25            # of the lines longer than half of it
 _WRAP_SAMPLE = 65536
 # A line that starts a record of its own, never the rest of a line cut above it: a process tag, a vLLM or dated
 # header, a traceback's opening or one of its frames
-_NEW_RECORD = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: (?:rank=\d+|[A-Z]{2}\d+(?:_[A-Z]{2}\d+)*))? )?pid=\d+|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d "
+_NEW_RECORD = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: " + PROC_QUALIFIER + r")? )?pid=\d+|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d "
                      r"|\[?\d{4}-\d\d-\d\d[T ]\d|Traceback \(most recent|During handling of|The above exception|  File \"")
 
 

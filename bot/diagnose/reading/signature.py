@@ -14,6 +14,7 @@ the variable parts.
 from __future__ import annotations
 
 import re
+from .proc_tags import PROC_QUALIFIER
 
 MAX_CHARS = 300
 
@@ -24,7 +25,7 @@ PLACEHOLDER = re.compile(r"<(?:num|size|pct|path|url|email|uuid|hex|ip|date|time
 _PREFIXES = [
     re.compile(r"^\s*[\w.-]{1,40}\s+\|\s?"),                                   # docker compose "svc-1 | "
     re.compile(r"^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s+"),
-    re.compile(r"^\s*\([A-Za-z_]\w*(?: (?:rank=\d+|[A-Z]{2}\d+(?:_[A-Z]{2}\d+)*))? pid=\d+(?:, ip=[\d.:a-f]+)?\)\s*"),  # (EngineCore_DP0 pid=12)
+    re.compile(r"^\s*\([A-Za-z_]\w*(?: " + PROC_QUALIFIER + r")? pid=\d+(?:, ip=[\d.:a-f]+)?\)\s*"),  # (EngineCore_DP0 pid=12)
     re.compile(r"^\s*\[rank\d+\]:\s?"),                                       # torch elastic
     re.compile(r"^\s*(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\s+\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\s+\[[^\]\s]+:\d+\]\s?"),
     re.compile(r"^\s*(?:INFO|ERROR|WARNING|CRITICAL):\s+"),                   # uvicorn

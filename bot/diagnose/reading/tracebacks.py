@@ -24,6 +24,7 @@ from bot.base.record import Record
 from .jsonlog import REQUEST_LOG
 from .logtext import ANSI as _COLOUR
 from .logtext import WRAP_WIDTHS
+from .proc_tags import PROC_QUALIFIER
 
 # What a log collector or a copy puts before each line it relays (docker compose, journald, kubectl, Ray's tags, a
 # Markdown quote): part of _PREFIX, and what facts.collected_bare takes off a paste whose lines all carry one. Verbose.
@@ -35,7 +36,7 @@ COLLECTORS = r"""
       | (?:[A-Z][a-z]{2}[ ]{1,2}\d{1,2}[ ]\d\d:\d\d:\d\d(?:\.\d{1,6})?|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?(?:Z|[+-]\d\d:?\d\d))
         [ ][\w.-]{1,64}[ ][^\s\[\]:]{1,64}\[\d{1,10}\]:[ ]?
       | \[(?:pod/[\w.-]{1,253}/[\w.-]{0,63}|node/[\w.-]{1,253})\][ ]            # kubectl logs --prefix "[pod/NAME/CONTAINER] "
-      | [ \t]*\((?P<proc>[A-Za-z_][\w-]*(?:[ ](?:rank=\d+|[A-Z]{2}\d+(?:_[A-Z]{2}\d+)*))?[ ]pid=\d+)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
+      | [ \t]*\((?P<proc>[A-Za-z_][\w-]*(?:[ ]""" + PROC_QUALIFIER + r""")?[ ]pid=\d+)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
       # Ray's tag of a task with no actor's name ("(pid=45601) ", "(pid=45601, ip=10.0.0.12) ") and of its own
       # daemons' output relayed to the driver ("(raylet) ", "(raylet, ip=10.0.0.12) ", "(autoscaler +2m3s) ")
       # (the autoscaler is a process of its own: its line is never the tail of the record above it; the raylet also
@@ -309,7 +310,7 @@ class Message(Record):
 
 # The usual vLLM line in one match: "(EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] msg".
 _VLLM_LINE = LazyRe(
-    r"(?:\((?P<proc>[A-Za-z_][\w-]*(?: (?:rank=\d+|[A-Z]{2}\d+(?:_[A-Z]{2}\d+)*))? pid=\d+)(?:, ip=[\d.:a-f]+)?\) ?)?"
+    r"(?:\((?P<proc>[A-Za-z_][\w-]*(?: " + PROC_QUALIFIER + r")? pid=\d+)(?:, ip=[\d.:a-f]+)?\) ?)?"
     r"(?P<level>DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)? \[?[^\]\s]+:\d+\] ?"
 )
 
@@ -323,7 +324,7 @@ MAX_LINE_CHARS = 8192
 # Traceback (most recent call last):"): the record's exception comes in the lines below it
 _OPENS_TRACEBACK = LazyRe(r"Traceback \(most recent call last\):?\s*$")
 # the process tag of the next record, left at the end of a record that ran into it
-_TRAILING_TAG = LazyRe(r"\s*\((?:[A-Za-z_][\w-]*(?: (?:rank=\d+|[A-Z]{2}\d+(?:_[A-Z]{2}\d+)*))? pid=\d+)(?:, ip=[\d.:a-f]+)?\)\s*$")
+_TRAILING_TAG = LazyRe(r"\s*\((?:[A-Za-z_][\w-]*(?: " + PROC_QUALIFIER + r")? pid=\d+)(?:, ip=[\d.:a-f]+)?\)\s*$")
 
 
 def _record_in_line(rest: str, level: str | None = None) -> tuple[int, int] | None:
