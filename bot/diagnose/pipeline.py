@@ -241,7 +241,8 @@ def _match(book: RuleBook, errors: list, tail: list, text: str, facts: dict) -> 
     strong = rulebook.strong_messages(errors)
     if not rulebook.answers(cands):
         if book.families:
-            cands += vllm.candidates(book, rank(cands), strong, text, facts)
+            family = vllm.candidates(book, rank(cands), strong, text, facts)
+            cands += _in_vllms_words(book, family, facts) or family
         if book.stack_families:
             cands += stack.candidates(book, rank(cands), strong, text, facts)
         if not rulebook.answers(cands) and not _unexplained(strong):
@@ -257,6 +258,21 @@ def _match(book: RuleBook, errors: list, tail: list, text: str, facts: dict) -> 
     if found.cause is None and facts.get("has_traceback") and found.candidates and not rulebook.answers(found.candidates):
         return _only_wrapped(book, found, errors, tail, text, facts)
     return found
+
+
+def _in_vllms_words(book: RuleBook, family: list, facts: dict) -> list:
+    """The hand-written rules for a line in vLLM's own words, where nothing else in the paste shows vLLM (a bare
+    line): vLLM's index found the message among vLLM's raise sites, which shows vLLM as well as a log line would,
+    so the rules that ask for vLLM's context may answer it, more precisely than the index's family."""
+    if facts.get("vllm_context") or not family or family[0].source.by != "template" \
+            or family[0].confidence < ANSWER_THRESHOLD:
+        return []
+    line = family[0].message
+    own = [c for c in rulebook.candidates(book, [line], [], {**facts, "vllm_context": True})
+           if c.rule.status == "active" and c.message is line]
+    for c in own:
+        c.position = family[0].position
+    return own
 
 
 def _unexplained(strong: list) -> bool:

@@ -331,3 +331,14 @@ def test_an_exception_python_ignored_alone_is_at_most_a_weak_answer(book):
     alone = diagnose(IGNORED.format(exc="TypeError: 'NoneType' object is not callable"), book=book)
     assert alone.diagnoses == [] and alone.root.line_no == 5 and "cut from the paste" in alone.next_step
     assert "cut from the paste" not in diagnose("SomeKernelError: the kernel stopped\n", book=book).next_step
+
+
+def test_a_bare_line_in_vllms_own_words_gets_the_rule_not_the_index_family():
+    # config-json-missing asks for vLLM's context; a bare line the index knows as vLLM's own raise shows it
+    bare = "ValueError: No supported config format found in meta-llama/Llama-3.3-70B-Instruct"
+    r = diagnose(bare)
+    assert ids(r) == ["config-json-missing"] and r.verdict == "diagnosed"
+    assert ids(diagnose("TimeoutError: RPC call to execute_model timed out.")) == ["rpc-timeout"]
+    # a line the index does not know as vLLM's stays out of those rules' reach
+    other = diagnose("ValueError: No supported config format found")
+    assert "config-json-missing" not in ids(other)
