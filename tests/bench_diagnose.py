@@ -112,6 +112,9 @@ def adversarial() -> dict[str, str]:
         "10 MB of JSON log records with tracebacks": ('{"levelname": "ERROR", "message": "m", "exc_info": '
                                                       '"Traceback (most recent call last):\\n  File \\"/x.py\\", '
                                                       'line 1, in f\\nValueError: bad"}\n') * (ten // 130),
+        # a log whose line breaks were lost: the double-spacing check once backtracked over the whole line per frame
+        "one 10 MB line of frames run together": 'File "/x/y.py", line 3, in f  code ' * (ten // 34),
+        "one 1 MB line of vLLM records run together": "(Worker pid=1) ERROR 05-01 12:00:00 [x.py:1] m " * (2 ** 20 // 47),
         "10 MB of blank lines": "\n" * ten,
         "10 MB of 'a' then '!'": "a" * ten + "!",
         "10 MB binary": os.urandom(ten),

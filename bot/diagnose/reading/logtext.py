@@ -168,6 +168,11 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
         if width:
             text = _unwrapped(text, width)
             cr_lines = []
+    # A log whose line breaks were lost (copied from a rendered page, or a form that keeps one line): its records,
+    # frames and exceptions each on a line again
+    if RELINE_MIN_CHARS < len(text) <= RELINE_MAX_CHARS and text.count("\n") * RELINE_MIN_CHARS < len(text):
+        text = "\n".join(_relined(line) if len(line) > RELINE_MIN_CHARS else line for line in text.split("\n"))
+        cr_lines = []
     # A paste indented as a whole (Markdown's indented code block, a quote copied from a page or an editor) is
     # read at its margin: indented, every line would read as the continuation of a message none starts
     if _INDENTED.match(text):
@@ -188,6 +193,40 @@ _WRAP_SAMPLE = 65536
 # header, a traceback's opening or one of its frames
 _NEW_RECORD = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: " + PROC_QUALIFIER + r")? )?pid=\d+|(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d "
                      r"|\[?\d{4}-\d\d-\d\d[T ]\d|Traceback \(most recent|During handling of|The above exception|  File \"")
+
+
+RELINE_MIN_CHARS = 400         # lines this long on average: a log run together, its line breaks lost
+RELINE_MAX_CHARS = 1 << 20     # (a paste copied from a page or a form: more is a file, its lines kept)
+RELINE_MIN_MARKS = 3           # of a record's, a frame's or a traceback's starts inside it
+# Where a line of a log starts, once the breaks are gone: a process tag, a vLLM or dated header, a traceback's opening,
+# its frames, Python's words between chained tracebacks; and an exception's name after a frame's code line
+_LINE_START = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: " + PROC_QUALIFIER + r")? )?pid=\d+\)"
+                     r"|(?<!\) )(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d"
+                     r"|Traceback \(most recent call last\):|During handling of the above exception"
+                     r"|The above exception was the direct cause|File \"[^\"\n]{1,400}\", line \d+")
+_FRAME_TAIL_EXC = LazyRe(r"(?<= )(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure)(?=: | *$)")
+
+
+def _relined(line: str) -> str:
+    """A long line split where a log's lines start, when it holds a few of those starts: a log run together into
+    one line. A line that is only long is left as it is."""
+    starts = [m.start() for m in _LINE_START.finditer(line)]
+    if len(starts) < RELINE_MIN_MARKS:
+        return line
+    out = []
+    for a, b in zip([0, *starts], [*starts, len(line)]):
+        piece = line[a:b].rstrip()
+        if not piece.strip():
+            continue
+        if piece.startswith("File \""):
+            # the frame's code line runs on into the exception raised under it
+            exc = _FRAME_TAIL_EXC.search(piece, piece.find(", in ") + 1)
+            if exc:
+                out += ["  " + piece[:exc.start()].rstrip(), piece[exc.start():]]
+                continue
+            piece = "  " + piece
+        out.append(piece)
+    return "\n".join(out)
 
 
 def _drawn(line: str) -> bool:
@@ -336,7 +375,7 @@ _FENCE = LazyRe(r"```(?:[a-z][\w+.-]{0,15}[ \t]*(?=\r?\n))?")
 # errors for X": one there, with blank lines between nearly all lines, is a chat or issue tool
 # that double-spaced the paste.
 # (Two patterns, each opening with its literal text: a search for that is fast.)
-_SPACED_OUT = (regex_cache.compile(r'File "[^"\n]+", line \d+, in [^\n]*\n[ \t]*\n'),
+_SPACED_OUT = (regex_cache.compile(r'File "[^"\n]{1,1000}", line \d+, in [^\n]{0,1000}\n[ \t]*\n'),
                regex_cache.compile(r"validation errors? for [A-Za-z_]\w*[ \t]*\n[ \t]*\n"))
 DOUBLE_SPACED = 0.8             # the share of line breaks that are blank lines in such a paste
 
@@ -345,7 +384,8 @@ def _double_spaced(text: str) -> bool:
     """Whether a tool put a blank line after every line: read as it is, a frame would lose its
     code and a pydantic error its message, each cut off the line it continues."""
     for part in (text[:4096], text):    # a log's first lines say no at once (counting 1 MB: 1 ms)
-        if 2 * part.count("\n\n") < DOUBLE_SPACED * part.count("\n"):
+        breaks = part.count("\n")
+        if not breaks or 2 * part.count("\n\n") < DOUBLE_SPACED * breaks:
             return False
     return any(rx.search(text) for rx in _SPACED_OUT)
 

@@ -275,3 +275,34 @@ def test_a_paste_of_millions_of_escaped_newlines_is_read_in_one_pass():
         text = logtext.clean(paste).text
         assert time.perf_counter() - t < 2.0
         assert text.count("\n") == lines
+
+
+RUN_TOGETHER = (
+    "(EngineCore_DP0 pid=7) INFO 12-07 06:59:02 [core.py:93] Initializing a V1 LLM engine (v0.11.0) with config: "
+    + "model='/models/m', " * 30
+    + "(EngineCore_DP0 pid=7) ERROR 12-07 06:59:03 [core.py:708] EngineCore failed to start. "
+    "Traceback (most recent call last): "
+    'File "/usr/lib/python3/dist-packages/vllm/v1/engine/core.py", line 699, in run_engine_core '
+    "engine_core = EngineCoreProc(*args, **kwargs) "
+    'File "/usr/lib/python3/dist-packages/vllm/config.py", line 274, in __init__ '
+    "raise ValueError(msg) ValueError: No supported config format found in /models/m "
+)
+
+
+def test_a_log_run_together_into_one_line_gets_its_lines_back():
+    lines = logtext.clean(RUN_TOGETHER).text.split("\n")
+    assert lines[0].startswith("(EngineCore_DP0 pid=7) INFO 12-07")
+    assert lines[1].startswith("(EngineCore_DP0 pid=7) ERROR 12-07") and lines[1].endswith("failed to start.")
+    assert lines[2] == "Traceback (most recent call last):"
+    assert lines[3].startswith('  File "/usr/lib/python3/dist-packages/vllm/v1/engine/core.py", line 699')
+    # the frame's code line ran on into the exception: the exception is a line of its own again
+    assert lines[-2].endswith("raise ValueError(msg)")
+    assert lines[-1] == "ValueError: No supported config format found in /models/m"
+
+
+def test_only_a_run_together_log_is_split():
+    # a long line with no log lines inside it (an engine config), and a log whose lines are short on average
+    config = "INFO 12-07 06:59:02 [core.py:93] config: " + "model='/models/m', " * 60
+    assert logtext.clean(config).text == config
+    log = RUN_TOGETHER + "\n" + "INFO 12-07 06:59:02 [core.py:1] ok\n" * 40
+    assert logtext.clean(log).text == log
