@@ -405,13 +405,18 @@ _PROGRAMS_ZH = {
         "扩散模型的 LoRA 训练器（SimpleTuner、ai-toolkit、musubi-tuner、diffusion-pipe、EveryDream）",
     "a diffusion model trainer": "扩散模型训练器",
     "a model trainer (its training log records)": "模型训练器（它的训练日志记录）",
+    "a Python program that logs through loguru (its `date | LEVEL | module:function:line - ` records)":
+        "通过 loguru 记录日志的 Python 程序（它的 `date | LEVEL | module:function:line - ` 日志记录）",
+    "a program that logs through rich (its `time LEVEL message  file.py:line` records)":
+        "通过 rich 记录日志的程序（它的 `time LEVEL message  file.py:line` 日志记录）",
     "a program on native Windows, where vLLM does not run": "原生 Windows 上的程序（vLLM 不能在原生 Windows 上运行）",
     "a program with its vLLM switched off (use_vllm false)": "关闭了 vLLM 的程序（use_vllm false）",
     "a script that trains a model (its backward pass or optimizer step)": "训练模型的脚本（它的反向传播或优化器 step）",
     "a training framework that does not run vLLM (XTuner, torchtune, LitGPT, Lightning, OpenMMLab, ...)":
         "不运行 vLLM 的训练框架（XTuner、torchtune、LitGPT、Lightning、OpenMMLab 等）",
     "a training or transcription loop (its progress bar)": "训练或语音转写循环（它的进度条）",
-    "a text-to-speech toolkit (Coqui TTS, XTTS, CosyVoice)": "文本转语音工具包（Coqui TTS、XTTS、CosyVoice）",
+    "a text-to-speech toolkit (Coqui TTS, XTTS, CosyVoice, Fish Speech)":
+        "文本转语音工具包（Coqui TTS、XTTS、CosyVoice、Fish Speech）",
     "a training loop (its epoch counter)": "训练循环（它的 epoch 计数行）",
     "a training loop (its epoch or step lines with a loss)": "训练循环（它带 loss 的 epoch 或 step 日志行）",
     "a video encoder (NVENC)": "视频编码器（NVENC）",

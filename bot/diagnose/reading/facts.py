@@ -850,6 +850,9 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
              # CompVis' ldm that the Stable Diffusion apps built on it print as they create the model
              # ("DiffusionWrapper has 859.52 M params.")
              "/automatic/modules/", "\\automatic\\modules\\", "diffusionwrapper has ",
+             # and the virtual environment its installer creates in that checkout ("...\\automatic\\venv\\lib\\site-
+             # packages\\torch\\lib\\cudnn_cnn_infer64_8.dll", "/home/u/automatic/venv/lib/python3.10/site-packages/")
+             "/automatic/venv/", "\\automatic\\venv\\",
              # SD.Next by its name in its own lines ("Starting SD.Next", "Version: app=sd.next updated=2024-04-06
              # hash=... url=https://github.com/vladmandic/automatic/...") and its diffusers processing module
              "sd.next", "vladmandic", "processing_diffusers")),
@@ -982,6 +985,14 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
       # its pipeline loader's progress bar (pipelines/pipeline_utils.py, loaders/single_file.py: "Loading pipeline
       # components...: 100%|...| 7/7") and an import of it in the paste's code or a frame's source line
       "loading pipeline components...", "from diffusers import",
+      # its own warnings as a pipeline loads and encodes a prompt, which no transformers or vLLM source prints
+      # (diffusers 0.42.1: the CLIP prompt truncation of the SD/SDXL/Flux pipelines' encode_prompt, "The following part
+      # of your input was truncated because CLIP can only handle sequences up to 77 tokens: [...]"; pipeline_utils.py's
+      # "Keyword arguments {...} are not expected by FluxPipeline and will be ignored."; the SD pipelines' "You have
+      # disabled the safety checker for <class ...>"; modeling_utils.py's "... Defaulting to unsafe serialization. Pass
+      # `allow_pickle=False` to raise an error instead.")
+      "because clip can only handle sequences up to", "pipeline and will be ignored.",
+      "you have disabled the safety checker for", "defaulting to unsafe serialization. pass `allow_pickle=false`",
       # the subject-consistent generators built as diffusers pipelines (Tencent's InstantCharacter, whose
       # InstantCharacterFluxPipeline its checkouts and ComfyUI nodes load; InstantX's InstantID)
       "instantcharacter", "instantid")),
@@ -1072,10 +1083,12 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # text-to-speech toolkits, which vLLM does not run: Coqui TTS (its package TTS: `from TTS.api import TTS`,
     # TTS/tts/models/xtts.py, TTS/utils/synthesizer.py, its model names "tts_models/multilingual/multi-dataset/xtts_v2",
     # TTS 0.22.0) and the XTTS servers built on it; CosyVoice (its package cosyvoice, its containers and compose
-    # services); a vLLM-Omni log that serves one of their models names vLLM, which keeps it vLLM's
-    ("a text-to-speech toolkit (Coqui TTS, XTTS, CosyVoice)", False,
+    # services); Fish Speech (its package fish_speech, its checkout and the conda environment its guide names
+    # fish-speech: "/envs/fish-speech/lib/python3.10/site-packages/torch/..."); a vLLM-Omni log that serves one of
+    # their models names vLLM, which keeps it vLLM's
+    ("a text-to-speech toolkit (Coqui TTS, XTTS, CosyVoice, Fish Speech)", False,
      ("coqui", "tts.api", "tts.tts.", "tts/tts/", "tts\\tts\\", "tts.utils.synthesizer", "tts/utils/synthesizer",
-      "tts_models/", "xtts", "cosyvoice")),
+      "tts_models/", "xtts", "cosyvoice", "fish_speech", "fish-speech", "fishaudio")),
     # speech stacks: faster-whisper runs on CTranslate2, whose cuDNN loads fail on their own
     # and openai-whisper's own package (whisper/transcribe.py, whisper.load_model); vLLM's Whisper is
     # vllm/model_executor/models/whisper.py, served by `vllm serve openai/whisper-large-v3`
@@ -1148,7 +1161,10 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
 # log only when nothing in the paste mentions vLLM, and after a server's error relayed through them.
 _FOREIGN_RUNNERS = [
     ("Unsloth", ("unsloth",)),
-    ("Axolotl", ("axolotl",)),
+    # Axolotl by its name, and by the keys of its YAML config that no other trainer's has, which its users paste
+    # without the command that named it (axolotl/utils/schemas/config.py: sample_packing, pad_to_sequence_len,
+    # dataset_prepared_path; schemas/peft.py: lora_target_linear); its GRPO config's own `vllm:` section names vLLM
+    ("Axolotl", ("axolotl", "sample_packing:", "pad_to_sequence_len:", "lora_target_linear:", "dataset_prepared_path:")),
     ("a Gradio app", ("running on local url:", "gradio.live", "to create a public link, set `share=true`")),
 ]
 
@@ -1404,6 +1420,23 @@ _PROGRAM_SIGNS = [
         r"\bpython[\d.]* +(?:-u +)?[\w./\\-]*\bmain\.py +--c(?:fg|onfig)\b",
         re.I, literals=("train", "Train", "finetune", "pretrain", "demo", "webui", "launch.py", "main.py", "run_",
                         "inference_hf", "synthesi", "Synthesi"))),
+    # Python log records in formats that no program of vLLM's stack writes (vLLM logs "INFO 12-02 09:36:21
+    # [file.py:200] ...", the stack beneath it Python's logging): loguru's ("2024-02-18 17:02:12.379 | INFO     |
+    # __main__:load_model:359 - Restored model from checkpoint", fish-speech's tools/llama/generate.py), which apps and
+    # toolkits log through (fish-speech, data-juicer, MinerU), and rich's logging handler, whose records put the time,
+    # the level padded to eight columns and the message first and the source file right-aligned at the end
+    # ("12:02:34 INFO     Loading VAE...   generate.py:368", "[11/07/23 12:02:34] WARNING  ...   cli.py:83";
+    # animatediff-cli and the diffusers apps like it). Read only where nothing names vLLM (a client that logs so and
+    # relays a vLLM server's answer is answered as the relayed error before any of these signs) and not in a Ray
+    # job's log, whose actors may host vLLM
+    ("a Python program that logs through loguru (its `date | LEVEL | module:function:line - ` records)",
+     _P(r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d{1,6})? \| (?:TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL) *\| "
+        r"[A-Za-z_<][\w.<>-]*:[\w<>.]+:\d+ - ",
+        literals=(" | TRACE ", " | DEBUG ", " | INFO ", " | SUCCESS ", " | WARNING ", " | ERROR ", " | CRITICAL "))),
+    ("a program that logs through rich (its `time LEVEL message  file.py:line` records)",
+     _P(r"^\[?(?:\d\d/\d\d/\d\d )?\d\d:\d\d:\d\d\]? (?:DEBUG {4}|INFO {5}|WARNING {2}|ERROR {4}|CRITICAL )\S[^\n]*? {2,}"
+        r"[\w.-]+\.py:\d+[ \t]*$", re.M,
+        literals=(" DEBUG    ", " INFO     ", " WARNING  ", " ERROR    ", " CRITICAL "))),
     # Go's runtime and loggers, in no program of vLLM's stack: a panic's goroutine dump ("goroutine 1
     # [running]:"), the standard log's "2023/10/19 03:11:54 " stamp at a line's start (after a container
     # runtime's own prefix), klog's header naming a .go source ("I0819 07:02:54.756486  1 main.go:235]")
@@ -2966,10 +2999,11 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
 
 
 # Tracebacks that are not Python's own format: IPython's and Jupyter's ("File /path/x.py:674, in f(...)",
-# older ones "/path/x.py in f(...)", Colab wraps the path in a link) and rich's boxes ("│ /path/x.py:12 in f").
+# older ones "/path/x.py in f(...)", Colab wraps the path in a link) and rich's boxes ("│ /path/x.py:12 in f"; a long
+# path pushes the function's name onto the box's next line: "│ /home/u/.local/.../torch/utils/_contextlib.py:115 in   │").
 _NOTEBOOK_FRAME = LazyRe(r"^\s*File (?:\x1b\[[\d;]*m)?((?:[A-Za-z]:\\|~|/)[^\n:]{0,300}(?:\\|/)[^\n:\\/]{1,80}\.py):\d+"
                          r"|^\[?((?:[A-Za-z]:\\|/)[^\s\]]{1,300}\.py)(?:\]\([^)\n]{0,200}\))? in [\w<>]+\("
-                         r"|^[│|]\s*((?:[A-Za-z]:\\|~|/)[^\s│]{1,300}\.py):\d+ in [\w<>.]+", re.M)
+                         r"|^[│|]\s*((?:[A-Za-z]:\\|~|/)[^\s│]{1,300}\.py):\d+ in(?: [\w<>.]+|[ \t]*│[ \t]*$)", re.M)
 
 
 def traceback_paths(text: str) -> list[str]:
