@@ -1586,20 +1586,20 @@ def _triton_smem(values: dict, facts: dict) -> dict:
     return out
 
 
-# The first CUDA toolkit whose ptxas knows each architecture (NVIDIA's CUDA release notes: 11.8 added
-# sm_89/sm_90, 12.0 sm_90a, 12.8 the Blackwell sm_100/101/120, 12.9 sm_103/121, and 13.0 renamed
-# sm_101 to sm_110). An `a` variant came with its base (sm_90a aside); the family `f` variants
-# all came in 12.9.
-_PTXAS_FIRST_CUDA = {"sm_89": "11.8", "sm_90": "11.8", "sm_90a": "12.0", "sm_100": "12.8", "sm_101": "12.8",
-                     "sm_120": "12.8", "sm_103": "12.9", "sm_121": "12.9", "sm_110": "13.0"}
+def _gpu_arch(sm: str) -> dict | None:
+    """The CUDA releases whose ptxas and nvcc take `sm` (the stack index's table, build/gpu_archs.py, read from each
+    toolkit's ptxas): {"first": ..., "last": ..., "dropped_in": ...}; an `a`/`f` variant the table lacks as its base."""
+    from bot.diagnose.knowledge.stack import stack_index
+    ix = stack_index.load()
+    if ix is None or not sm:
+        return None
+    return ix.gpu_arch(sm) or (ix.gpu_arch(sm.rstrip("af")) if sm[-1:] in ("a", "f") else None)
 
 
 def _first_cuda_for(sm: str) -> str | None:
-    """The first CUDA toolkit that knows `sm` (sm_120a as its base sm_120; an `f` variant no earlier than 12.9)."""
-    first = _PTXAS_FIRST_CUDA.get(sm) or _PTXAS_FIRST_CUDA.get(sm.rstrip("af"))
-    if first and sm.endswith("f"):
-        first = max(first, "12.9", key=version_key)
-    return first
+    """The first CUDA toolkit that knows `sm` (sm_120a as its base sm_120 where the table lacks the variant)."""
+    found = _gpu_arch(sm)
+    return found["first"] if found else None
 
 
 @deriver("triton-ptxas-arch-unknown")
@@ -2972,6 +2972,36 @@ def _nvcc_arch(arch: str) -> dict:
         return {"nvcc_sm": sm, "nvcc_renamed": "yes"}
     first = _first_cuda_for(sm)
     return {"nvcc_sm": sm, **({"nvcc_first_cuda": first} if first else {})}
+
+
+_ARCH_NAME = LazyRe(r"(?:sm|compute)_(\d{2,3}[af]?)")
+
+
+@deriver("nvcc-gpu-arch-unsupported")
+def _nvcc_arch_unsupported(values: dict, facts: dict) -> dict:
+    """Which side of the toolkit's range the architecture nvcc refused lies on: newer than it (the first CUDA that
+    takes it), older (the last that did, and the one that dropped it), Jetson Thor's CUDA 12 name, or none at all; and the
+    GPU's own capability for TORCH_CUDA_ARCH_LIST."""
+    m = _ARCH_NAME.fullmatch(str(values.get("nvcc_arch") or ""))
+    if not m:
+        return {}
+    sm = "sm_" + m.group(1)
+    out: dict = {"nvcc_sm": sm}
+    found = _gpu_arch(sm)
+    if sm.rstrip("af") in _RENAMED_IN_CUDA_13:
+        out["nvcc_renamed"] = "yes"
+    elif found is None:
+        out["arch_unknown"] = "yes"
+    elif found["last"]:
+        out.update(arch_last_cuda=found["last"], arch_dropped_in=found["dropped_in"])
+    elif found["first"]:
+        out["arch_first_cuda"] = found["first"]
+    cc = re.fullmatch(r"(\d{1,2})\.(\d)", str(facts.get("compute_capability") or ""))
+    if cc:
+        out["gpu_arch_list"] = f"{cc.group(1)}.{cc.group(2)}"
+    if facts.get("cuda_runtime"):
+        out["nvcc_release"] = ".".join(str(facts["cuda_runtime"]).split(".")[:2])
+    return out
 
 
 @deriver("jit-cuda-toolkit-missing", "flashinfer-sampler")

@@ -269,6 +269,19 @@ def test_nvcc_and_ptxas_read_one_table_of_first_toolkits():
     assert advice._nvcc_arch("compute_75") == {"nvcc_sm": "sm_75"}
 
 
+def test_an_architecture_nvcc_refuses_is_told_too_new_or_dropped_by_the_toolkit_table():
+    """nvcc-gpu-arch-unsupported: a new architecture names the first CUDA that takes it, an old one the last that did."""
+    def derive(arch, facts=None):
+        return advice.derive("nvcc-gpu-arch-unsupported", {"nvcc_arch": arch}, facts or {})
+    assert derive("compute_120") == {"nvcc_sm": "sm_120", "arch_first_cuda": "12.8"}
+    assert derive("compute_90", {"compute_capability": "9.0", "cuda_runtime": "11.5.119"}) == {
+        "nvcc_sm": "sm_90", "arch_first_cuda": "11.8", "gpu_arch_list": "9.0", "nvcc_release": "11.5"}
+    assert derive("compute_70") == {"nvcc_sm": "sm_70", "arch_last_cuda": "12.9", "arch_dropped_in": "13.0"}
+    assert derive("sm_35") == {"nvcc_sm": "sm_35", "arch_last_cuda": "11.8", "arch_dropped_in": "12.0"}
+    assert derive("compute_101a") == {"nvcc_sm": "sm_101a", "nvcc_renamed": "yes"}
+    assert derive("compute_130") == {"nvcc_sm": "sm_130", "arch_unknown": "yes"}
+
+
 def test_a_full_disk_names_the_cache_its_path_is_in():
     from bot.diagnose.answering.advice import derive
     cases = {

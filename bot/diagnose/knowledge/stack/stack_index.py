@@ -706,7 +706,9 @@ class StackIndex:
                 hits.append(CodeHit("hip", rec, "text", offset + hip.end(), offset + hip.end() + len(said)))
             if "error code" in low or "runtime result" in low or " PTA " in line or "ERR0" in line:
                 hits += self.ascend_in(line, offset)
-            m = re.search(r"\b(?:CUDA )?[Ee]rror (\d{1,5})\b", line) if "cuda" in low else None
+            # not make's exit status of a failed target, "make[2]: *** [CMakeFiles/x.dir/k.cu.o] Error 1", in a build that
+            # compiles CUDA code
+            m = re.search(r"(?<!\] )\b(?:CUDA )?[Ee]rror (\d{1,5})\b", line) if "cuda" in low else None
             rec = self.cuda_error(int(m.group(1))) if m else None      # "Error 804: forward compat..."
             if rec is not None and not any(h.record == rec for h in hits):
                 hits.append(CodeHit("cuda", rec, "number", offset + m.start(), offset + m.end()))
@@ -1030,6 +1032,26 @@ class StackIndex:
         if not fits or not have or have[0] > max(vkey(d) for d in table.values())[0]:
             return None
         return max(fits, key=vkey)
+
+    # GPU architectures a toolkit compiles for ------------------------------------------------------
+
+    def gpu_arch(self, arch: str) -> dict | None:
+        """The CUDA releases whose compiler takes an architecture (build/gpu_archs.py): `sm_120a` or `compute_120a` ->
+        {"arch": "sm_120a", "first": "12.8", "last": None, "dropped_in": None}; "last" and "dropped_in" where a later
+        release no longer takes it (sm_70: "12.9", "13.0"). None for a name no release of the table takes."""
+        block = self._block("gpu_archs")
+        m = re.fullmatch(r"(?:sm|compute)_(\d{2,3}[af]?)", str(arch or "").strip())
+        if not block or not m:
+            return None
+        sm = "sm_" + m.group(1)
+        table = sorted(block["ptxas"].items(), key=lambda kv: vkey(kv[0]))
+        having = [i for i, (_, arches) in enumerate(table) if sm in arches]
+        if not having:
+            return None
+        first = table[having[0]][0] if having[0] > 0 else block["first_before"].get(sm)
+        last = table[having[-1]][0] if having[-1] < len(table) - 1 else None
+        return {"arch": sm, "first": first, "last": last,
+                "dropped_in": table[having[-1] + 1][0] if last else None}
 
     # libraries and ABI ---------------------------------------------------------------------------
 

@@ -260,3 +260,20 @@ def test_intel_and_amd_codes_by_name(ix):
     assert ix.platform_code("AMDSMI_STATUS_DRIVER_NOT_LOADED").text == "Driver not loaded"
     assert ix.hip(41, api="hsa").name == "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION"
     assert ix.codes_in("ZE_RESULT_ERROR_NO_SUCH_THING") == []
+
+
+def test_gpu_archs_first_and_last_toolkit(ix):
+    # read from each toolkit's ptxas (build/gpu_archs.py): new architectures need a new enough CUDA, old ones are dropped
+    assert ix.gpu_arch("compute_120")["first"] == "12.8" and ix.gpu_arch("sm_120")["last"] is None
+    assert ix.gpu_arch("compute_90")["first"] == "11.8" and ix.gpu_arch("sm_90a")["first"] == "12.0"
+    assert ix.gpu_arch("sm_103")["first"] == ix.gpu_arch("sm_121")["first"] == "12.9"
+    assert ix.gpu_arch("sm_110")["first"] == "13.0" and ix.gpu_arch("sm_86")["first"] == "11.1"
+    assert (ix.gpu_arch("compute_70")["last"], ix.gpu_arch("compute_70")["dropped_in"]) == ("12.9", "13.0")
+    assert (ix.gpu_arch("sm_37")["last"], ix.gpu_arch("sm_37")["dropped_in"]) == ("11.8", "12.0")
+    assert ix.gpu_arch("compute_130") is None and ix.gpu_arch("compute_native") is None
+
+
+def test_makes_exit_status_in_a_cuda_build_is_no_cuda_error_code(ix):
+    line = "nvcc fatal   : Unsupported gpu architecture 'compute_90' gmake[2]: *** [examples/x.dir/mode.cu.o] Error 1"
+    assert not [h for h in ix.codes_in(line) if h.kind == "cuda"]
+    assert [h.record.number for h in ix.codes_in("CUDA error 804: forward compatibility") if h.kind == "cuda"] == [804]

@@ -15,7 +15,7 @@ import os
 import time
 from pathlib import Path
 
-from . import (abi, amdsmi_codes, ascend_codes, caches, cuda_codes, cuda_library_codes, distributions, drivers, hip_codes, level_zero_codes,
+from . import (abi, amdsmi_codes, ascend_codes, caches, cuda_codes, cuda_library_codes, distributions, drivers, gpu_archs, hip_codes, level_zero_codes,
                nccl_codes, nvml_codes, os_tables, pins, sonames,
                stack_sites, transformers_attributes, transformers_exports, vllm_wheels, xid_codes)
 from .packages import Packages
@@ -50,6 +50,7 @@ def build(pypi: Packages, log=print, stats=lambda: (0, 0)) -> dict:
     step("vllm_pins", lambda: pins.vllm_pins(pypi))
     step("torch", lambda: pins.torch_releases(pypi, pins.exact_pins(blocks["vllm_pins"], "torch")))
     blocks["drivers"] = drivers.build()
+    blocks["gpu_archs"] = gpu_archs.build()
     blocks["xid"] = xid_codes.build()
     step("sonames", lambda: sonames.build(pypi, blocks["torch"]))
     step("gcc", lambda: abi.gcc_table(pypi))
@@ -129,6 +130,8 @@ def counts(blocks: dict) -> dict[str, int]:
         out["hsa statuses"] = len(blocks["hip"]["hsa"])
     if "xid" in blocks:
         out["nvidia driver xids"] = len(blocks["xid"]["codes"])
+    if "gpu_archs" in blocks:
+        out["cuda releases (gpu architectures)"] = len(blocks["gpu_archs"]["ptxas"])
     if "amdsmi" in blocks:
         out["amdsmi statuses"] = len(blocks["amdsmi"]["codes"])
     if "level_zero" in blocks:
