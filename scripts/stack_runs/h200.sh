@@ -43,10 +43,11 @@
 #   variants18 a file-size limit (SIGXFSZ while a cache is written), a small stack, vLLM's IPC path under a folder
 #              that is not there, the card's memory all but 700 MiB held by another process, a cgroup memory limit
 #              (the kernel's OOM killer), a compile cache truncated between two runs
-#   variants19 the kernel's OOM killer in memory cgroups of 1 GiB and 600 MiB, the engine process killed (SIGKILL, as the
-#              OOM killer does) after its weights loaded, and under a serving API server after its first request
+#   variants19 the kernel's OOM killer in memory cgroups of 1 GiB, 1400 MiB and 1700 MiB, the engine process killed
+#              (SIGKILL, as the OOM killer does) after its weights loaded, and under a serving API server after its
+#              first request (SERVE_WHEELS=DIR: the API server's dependencies the image lacks, and setproctitle)
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
-SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
+SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; SW=${SERVE_WHEELS:+$PWD/$SERVE_WHEELS}; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
 export VLLM_NO_USAGE_STATS=1 PYTHONUNBUFFERED=1 VLLM_USE_FLASHINFER_SAMPLER=0
 T=${LIMIT:-110}; START=$(date +%s)
@@ -287,24 +288,37 @@ variants18)
   run cache-truncated env $(fresh cc) $PY $U $M ;;
 variants19)
   export HF_HUB_OFFLINE=1
-  { mkdir -p /sys/fs/cgroup/vd1 /sys/fs/cgroup/vd2 && echo +memory > /sys/fs/cgroup/cgroup.subtree_control
-    echo $((2**30)) > /sys/fs/cgroup/vd1/memory.max; echo $((600*2**20)) > /sys/fs/cgroup/vd2/memory.max
-    echo 0 > /sys/fs/cgroup/vd1/memory.swap.max; echo 0 > /sys/fs/cgroup/vd2/memory.swap.max; } > $A/cgroup.txt 2>&1
-  for g in vd1 vd2; do cat /sys/fs/cgroup/$g/memory.max >> $A/cgroup.txt 2>&1
-    run oom-cgroup-$g bash -c "echo \$\$ > /sys/fs/cgroup/$g/cgroup.procs; exec $PY $U $M"
-    cat /sys/fs/cgroup/$g/memory.events >> $A/cgroup.txt 2>&1; done
-  dmesg 2>/dev/null | tail -40 > $A/dmesg.txt
-  # SIGKILL to the engine process once its weights are in, as the OOM killer would send it
+  # the API server's own dependencies (uvicorn, uvloop, watchfiles, ...) and setproctitle (VLLM::EngineCore as the
+  # process's name, what the kernel's OOM report shows) are not in the image nor in prepare.sh's p6: SERVE_WHEELS=DIR
+  [ -n "$SW" ] && $PY -m pip install -q --no-index --find-links $SW uvicorn uvloop watchfiles \
+    prometheus-fastapi-instrumentator model-hosting-container-standards aiohttp python-multipart setproctitle > $A/serve-install.log 2>&1
+  # the kernel's OOM killer in memory cgroups (variants18's 2 GiB ran healthy; 1 GiB kills the script's own process
+  # while the engine starts; 1400 MiB stalls in reclaim, 1700 MiB runs); bash -c execs its last command even unasked,
+  # so no shell's "Killed" line follows: the kernel's lines of each kill are kept in dmesg-N.txt
+  for g in 1024 1400 1700; do
+    { mkdir -p /sys/fs/cgroup/vd$g && echo +memory > /sys/fs/cgroup/cgroup.subtree_control; echo $((g*2**20)) > /sys/fs/cgroup/vd$g/memory.max
+      echo 0 > /sys/fs/cgroup/vd$g/memory.swap.max; cat /sys/fs/cgroup/vd$g/memory.max; } >> $A/cgroup.txt 2>&1
+    run oom-cgroup-$g bash -c "echo \$\$ > /sys/fs/cgroup/vd$g/cgroup.procs; $PY $U $M"
+    cat /sys/fs/cgroup/vd$g/memory.events >> $A/cgroup.txt 2>&1
+    dmesg 2>/dev/null | grep -E "invoked oom-killer|oom-kill:|Killed process" | tail -3 > $A/dmesg-$g.txt; done
+  # SIGKILL to the engine process once its weights are in, as the OOM killer would send it (without setproctitle
+  # the engine's command line is multiprocessing's spawn_main)
   ( sleep 1; for i in $(seq 90); do grep -q "Model loading took" $A/engine-killed-start.log 2>/dev/null && break; sleep 1; done
-    pkill -9 -f "VLLM::EngineCore"; echo "killed at $i s" >> $A/rc.txt ) &
-  run engine-killed-start $PY $U $M
-  # the same under the API server, after it has answered one request
-  ( for i in $(seq 90); do curl -s -o /dev/null localhost:8000/v1/models && break; sleep 1; done
-    curl -s localhost:8000/v1/completions -H 'Content-Type: application/json' -d '{"model": "'$M'", "prompt": "a b c", "max_tokens": 5}' > $A/first-request.txt
-    pkill -9 -f "VLLM::EngineCore"; sleep 5
-    curl -s localhost:8000/v1/completions -H 'Content-Type: application/json' -d '{"model": "'$M'", "prompt": "a b c", "max_tokens": 5}' > $A/after-kill-request.txt
-    sleep 10; pkill -f "vllm.entrypoints.openai.api_server" ) &
-  run engine-killed-serving $PY -m vllm.entrypoints.openai.api_server --model $M --port 8000 --dtype float32 --max-model-len 512 --gpu-memory-utilization 0.2 ;;
+    pkill -9 -f "VLLM::EngineCore|spawn_main"; echo "killed at $i s rc=$?" >> $A/rc.txt ) &
+  run engine-killed-start $PY $U $M; wait
+  # the same under the API server, after it has answered one request (Python's urllib: the image may lack curl)
+  post() { $PY -c 'import sys, urllib.request as u
+r = u.Request("http://localhost:8000" + sys.argv[1], data=sys.argv[2].encode() if len(sys.argv) > 2 else None, headers={"Content-Type": "application/json"})
+try: print(u.urlopen(r, timeout=60).read().decode())
+except Exception as e: print(repr(e), e.read().decode() if hasattr(e, "read") else "")' "$@"; }
+  body='{"model": "'$M'", "prompt": "a b c", "max_tokens": 5}'
+  ( for i in $(seq 90); do post /v1/models | grep -q '"data"' && break; sleep 1; done
+    post /v1/completions "$body" > $A/first-request.txt; sleep 2
+    pkill -9 -f "VLLM::EngineCore|spawn_main"; echo "serving killed at $i s rc=$?" >> $A/rc.txt; sleep 5
+    post /v1/completions "$body" > $A/after-kill-request.txt; sleep 10
+    pkill -f "VLLM::APIServer|vllm.entrypoints.openai.api_server" ) &
+  run engine-killed-serving $PY -m vllm.entrypoints.openai.api_server --model $M --port 8000 --dtype float32 --max-model-len 512 --gpu-memory-utilization 0.2
+  wait ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt

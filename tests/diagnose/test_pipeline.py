@@ -342,3 +342,42 @@ def test_a_bare_line_in_vllms_own_words_gets_the_rule_not_the_index_family():
     # a line the index does not know as vLLM's stays out of those rules' reach
     other = diagnose("ValueError: No supported config format found")
     assert "config-json-missing" not in ids(other)
+
+
+OOM_REPORT = """\
+[  124.465643] python3 invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=0, oom_score_adj=0
+[  124.465790] oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=vd1024,mems_allowed=0,oom_memcg=/vd1024,task_memcg=/vd1024,task=python3,pid=911,uid=0
+[  124.465871] Memory cgroup out of memory: Killed process 911 (python3) total-vm:7727488kB, anon-rss:626752kB, file-rss:359432kB, shmem-rss:0kB, UID:0 pgtables:3652kB oom_score_adj:0
+"""
+
+
+def test_a_report_over_several_lines_fills_in_what_its_first_line_left_unsaid():
+    """The kernel's OOM report: the first line the rule knows names no process, the next ones the pid, the cgroup and
+    the victim's anon-rss; a capture the text only asks about ({?memcg}) may be worded differently on each."""
+    d = diagnose(OOM_REPORT).best
+    assert d.rule_id == "os-oom-killed" and d.line_no == 1
+    assert {k: d.captures.get(k) for k in ("pid", "process", "anon_rss_kb", "victim_adj")} == \
+        {"pid": "911", "process": "python3", "anon_rss_kb": "626752", "victim_adj": "0"}
+    assert "612 MiB" in d.cause and "memory cgroup's limit" in d.cause and "That is little" not in d.cause
+
+
+def test_a_later_line_of_another_report_adds_nothing():
+    other = OOM_REPORT.split("\n")[:2] + [
+        "[  130.100000] Memory cgroup out of memory: Killed process 977 (python3) total-vm:7727488kB, anon-rss:1kB"]
+    d = diagnose("\n".join(other)).best
+    assert d.captures.get("pid") == "911" and "anon_rss_kb" not in d.captures
+
+
+def test_an_engine_core_that_died_starting_without_a_word_is_answered_as_its_death():
+    """The start-up wrapper with nothing above it to point at (the engine core's lines from its start, none an error):
+    the engine core's silent death, not "paste the lines above"; the wrapper alone still asks for them."""
+    start = ("INFO 12-07 09:15:00 [api_utils.py:273] non-default args: {'model': '/models/tiny'}\n"
+             "(EngineCore pid=1752) INFO 12-07 09:15:00 [core.py:116] Initializing a V1 LLM engine (v0.26.0) with "
+             "config: model='/models/tiny'\n"
+             "(EngineCore pid=1752) INFO 12-07 09:15:03 [model_runner.py:305] Model loading took 0.01 GiB\n")
+    wrapper = "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}\n"
+    r = diagnose(start + wrapper)
+    assert ids(r)[0] == "engine-core-died" and r.verdict == "diagnosed"
+    assert "EngineCore pid=1752" in r.best.cause and "died while starting" in r.best.cause
+    alone = diagnose(wrapper)
+    assert ids(alone) == ["engine-core-init-failed"] and alone.verdict == "wrapper_only"

@@ -2537,8 +2537,11 @@ def _oom_killed(values: dict, facts: dict) -> dict:
     if rss:
         gib = rss / 2**20
         out["anon_rss"] = f"{gib:.1f} GiB" if gib >= 1 else f"{rss / 1024:.0f} MiB"
-        if gib < 1:
-            # the kernel scores oom_score_adj as well as size: Ray's idle workers (1000) go first
+        # the kernel scores oom_score_adj as well as size: Ray's idle workers (1000) go first. Inside a memory cgroup
+        # whose limit the paste does not show, a victim the score did not single out (adj 0 or less) was the largest
+        # process of a cgroup of unknown size: nothing says it was little.
+        adj = num(values.get("victim_adj"))
+        if gib < 1 and not (values.get("memcg") and adj is not None and adj <= 0):
             out["small_victim"] = "yes"
     offload = num(_args(facts).get("cpu_offload_gb"))
     if offload and offload > 0:

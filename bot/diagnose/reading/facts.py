@@ -3176,6 +3176,30 @@ def batch_done_at_exit(text: str) -> bool:
             and " prompts:" not in after and "Adding requests:" not in after)
 
 
+# a line of vLLM's engine core process or of one of its workers, as vLLM tags their output: "(EngineCore pid=1752) ",
+# "(EngineCore_DP0 pid=87) ", "(Worker_TP1 pid=90) ", "(VllmWorker TP0 pid=88) "
+_ENGINE_PROC_LINE = LazyRe(r"^\(((?:EngineCore|Worker|VllmWorker)\w*(?: " + PROC_QUALIFIER + r")?) pid=(\d+)\) ?(.*)", re.M)
+# what such a line reads when the process reports an error of its own: a record at ERROR or CRITICAL, a traceback, an
+# exception's last line, a failed start, a native crash's words
+_ENGINE_PROC_ERROR = LazyRe(r"(?:ERROR|CRITICAL)\b|Traceback \(most recent call last\)|[\w.]*(?:Error|Exception)\b"
+                            r"|Fatal Python error|.*(?:[Ss]egmentation fault|core dumped|terminate called|failed to start)")
+
+
+def engine_core_silent(text: str) -> str | None:
+    """The engine core's tag ("EngineCore pid=1752") where the paste shows that process from its start (its
+    "... with config: model=" record) and neither it nor a worker printed an error: an engine core that died so had no
+    word to say (SIGKILL, the kernel's OOM killer's signal, or a native crash whose message went elsewhere)."""
+    if "EngineCore" not in text or "with config: model=" not in text:
+        return None
+    started = None
+    for m in _ENGINE_PROC_LINE.finditer(text):
+        if _ENGINE_PROC_ERROR.match(m.group(3)):
+            return None
+        if started is None and m.group(1).startswith("EngineCore") and "with config: model=" in m.group(3):
+            started = f"{m.group(1)} pid={m.group(2)}"
+    return started
+
+
 # A paste whose lines all carry a log collector's prefix (tracebacks.COLLECTORS: docker compose's, journald's, kubectl's,
 # Ray's tags), a Markdown quote of any line (an indented frame's too: ">   File ..."), or a colour code that lost its
 # escape ("[1;31m"): the signs of another program (its log's shape, its frames, its image) are read at the start of a
@@ -3194,6 +3218,7 @@ def collected_bare(text: str) -> str | None:
 
 def extract(text: str, error_lines: str = "") -> dict:
     starts = engine_starts(text)
+    silent = engine_core_silent(text)
     if len(text) > WINDOW + TAIL_WINDOW:
         text = "\n".join((text[:WINDOW], error_lines, text[-TAIL_WINDOW:]))
     low = text.lower()
@@ -3284,6 +3309,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         # (its INFO records of a shutdown asked for; not the DEBUG teardown that a crash also logs)
         # (or, where the log's level hides those, the offline batch was done when the client saw the engine core go)
         "engine_core_stopped": any(s in text for s in _SHUTDOWN_ASKED) or batch_done_at_exit(text),
+        # the paste shows the engine core from its start and no error from it or its workers ("EngineCore pid=1752")
+        "engine_core_silent": silent,
         "vllm_install": install,
         "vllm_sdist": vllm_sdist(text) if install else None,
         "cuda_build": cuda_build(text, install),

@@ -605,7 +605,9 @@ def _stops(body: str) -> bool:
 # a word continues it on the next line ("KV cach" + "e is"); a paste cut so throughout is rejoined as it is cleaned.
 
 
-_DATED = LazyRe(r"^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d")     # a timestamped line is a new record
+# a timestamped line is a new record: a dated one, or the kernel's (dmesg's seconds since boot "[  124.465643] ", dmesg -T's
+# "[Mon Dec  7 09:12:13 2026] ") pasted after a program's output
+_DATED = LazyRe(r"^\s*\[?\d{4}-\d\d-\d\d[T ]\d\d:\d\d|^\[(?: *\d+\.\d{6}|[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})\] ")
 _PROGRESS = LazyRe(r"\d{1,3}%(?: ?\||\s+Completed)|it/s\]|s/it\]")      # a tqdm bar is never part of a message
 _MP_PROCESS = LazyRe(r"^Process [\w-]+:$")     # multiprocessing's header before a child's traceback
 _RUST_PANIC = LazyRe(r"^thread '[^'\n]{0,80}' panicked at ")    # a Rust library's (tokenizers, hf_xet) own report

@@ -363,6 +363,19 @@ def test_oom_killed_victims_ram_and_the_settings_that_hold_ram():
     assert small == {"anon_rss": "37 MiB", "small_victim": "yes"}
 
 
+def test_oom_killed_victim_in_a_memory_cgroup_is_little_only_when_its_score_singled_it_out():
+    """In a cgroup whose limit the paste does not show, a sub-GiB victim at oom_score_adj 0 was the cgroup's largest
+    process (a 1 GiB limit's): it is called little only where its adj made it go first, or the adj is not shown."""
+    own = advice.derive("os-oom-killed", {"anon_rss_kb": "626752", "memcg": "Memory cgroup", "victim_adj": "0"}, {})
+    assert own == {"anon_rss": "612 MiB"}
+    ray = advice.derive("os-oom-killed", {"anon_rss_kb": "37760", "memcg": "CONSTRAINT_MEMCG", "victim_adj": "1000"}, {})
+    assert ray["small_victim"] == "yes"
+    unshown = advice.derive("os-oom-killed", {"anon_rss_kb": "37760", "memcg": "CONSTRAINT_MEMCG"}, {})
+    assert unshown["small_victim"] == "yes"
+    host = advice.derive("os-oom-killed", {"anon_rss_kb": "37760", "victim_adj": "0"}, {})
+    assert host["small_victim"] == "yes"
+
+
 # --- kv-cache-no-memory: where the budget went -----------------------------------------------------
 
 def _kv(prof: dict, facts: dict | None = None) -> dict:

@@ -1219,3 +1219,45 @@ def test_another_programs_signs_are_read_under_a_log_collectors_prefix():
     # vLLM's own log under docker compose stays vLLM's
     vllm = read(logs / "worker-died" / "v0.10-docker-compose-prefix.log").data.decode()
     assert facts.extract(vllm)["foreign_context"] is None
+
+
+SILENT_START = """\
+INFO 12-07 09:15:00 [api_utils.py:273] non-default args: {'dtype': 'float32', 'model': '/models/tiny'}
+(EngineCore pid=1752) INFO 12-07 09:15:00 [core.py:116] Initializing a V1 LLM engine (v0.26.0) with config: model='/models/tiny', dtype=torch.float32
+(EngineCore pid=1752) INFO 12-07 09:15:03 [model_runner.py:305] Model loading took 0.01 GiB and 1.573670 seconds
+(EngineCore pid=1752) /opt/torch/lib/python3.12/site-packages/torch/_inductor/compile_fx.py:322: UserWarning: TensorFloat32 tensor cores
+(EngineCore pid=1752)   warnings.warn(
+Traceback (most recent call last):
+  File "/opt/torch/lib/python3.12/site-packages/vllm/v1/engine/utils.py", line 1272, in wait_for_engine_startup
+    raise RuntimeError(
+RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): {}
+"""
+
+
+def test_an_engine_core_shown_from_its_start_without_an_error_of_its_own_is_silent():
+    """Its tag, where the paste has its "... with config: model=" record and no error from it or a worker; the main
+    process's own traceback (the start-up wrapper) and the engine core's warnings do not count."""
+    assert facts.engine_core_silent(SILENT_START) == "EngineCore pid=1752"
+    assert facts.extract(SILENT_START)["engine_core_silent"] == "EngineCore pid=1752"
+    dp = SILENT_START.replace("(EngineCore pid=1752)", "(EngineCore_DP0 pid=87)")
+    assert facts.engine_core_silent(dp) == "EngineCore_DP0 pid=87"
+
+
+@pytest.mark.parametrize("said", [
+    "(EngineCore pid=1752) ERROR 12-07 09:15:04 [core.py:1099] EngineCore failed to start.",
+    "(EngineCore pid=1752) Traceback (most recent call last):",
+    "(EngineCore pid=1752) torch.OutOfMemoryError: CUDA out of memory.",
+    "(Worker_TP1 pid=1790) ERROR 12-07 09:15:04 [multiproc_executor.py:840] WorkerProc failed to start.",
+    "(VllmWorker TP0 pid=1790) Fatal Python error: Segmentation fault",
+])
+def test_an_engine_core_or_worker_that_said_why_is_not_silent(said):
+    lines = SILENT_START.split("\n")
+    lines.insert(3, said)
+    assert facts.engine_core_silent("\n".join(lines)) is None
+
+
+def test_an_engine_core_whose_start_the_paste_cut_off_is_not_called_silent():
+    """Without its first record the paste may have lost what it said: nothing is claimed."""
+    cut = "\n".join(line for line in SILENT_START.split("\n") if "with config: model=" not in line)
+    assert facts.engine_core_silent(cut) is None
+    assert facts.engine_core_silent("RuntimeError: Engine core initialization failed.") is None

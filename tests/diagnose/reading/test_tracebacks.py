@@ -910,3 +910,15 @@ def test_indented_code_under_a_record_stays_a_frames_code():
            "ERROR 09-04 09:44:06 [core.py:790]     return self.model_executor.collective_rpc(method, timeout, args,\n"
            "ERROR 09-04 09:44:06 [core.py:790]         Worker failed. Reason: self.x = f(y)\n")
     assert not tracebacks.messages(log)
+
+
+@pytest.mark.parametrize("stamp", ["[  124.465871] ", "[Mon Dec  7 09:12:13 2026] "])
+def test_the_kernels_lines_pasted_after_a_record_are_records_of_their_own(stamp):
+    """dmesg's lines (seconds since boot, or dmesg -T's date) after a program's last record do not continue it."""
+    log = "\n".join([
+        "INFO 12-07 09:12:13 [api_utils.py:273] non-default args: {'dtype': 'float32', 'model': '/models/tiny'}",
+        stamp + "Memory cgroup out of memory: Killed process 911 (python3) total-vm:7727488kB, anon-rss:626752kB",
+    ])
+    msgs = tracebacks.messages(log)
+    assert [m.line_no for m in msgs] == [1, 2]
+    assert "Killed process" not in msgs[0].text

@@ -32,7 +32,7 @@ WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "
              "torch_cuda", "cuda_runtime", "driver_cuda", "driver_version", "python_version", "glibc_version",
              "os_hint", "container", "container_gpu_request", "vllm_install", "cuda_build", "torch_build", "hub_offline", "modelscope_on", "modelscope_ignored",
              "transformers_version",
-             "ascend_shown", "ascend_call_code", "engine_core_stopped", "chat_template_shown", "weight_sync")
+             "ascend_shown", "ascend_call_code", "engine_core_stopped", "engine_core_silent", "chat_template_shown", "weight_sync")
 TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "fix", "verified",
             "versions", "related", "repro", "fix_settings", "fix_env", "references", "notes", "family",
             "points_above"}
@@ -89,6 +89,17 @@ class Rule(Record):
         shows no program at all may get it: a stack family, or `stack_context` among its conditions."""
         return self.family in STACK_FAMILIES or "stack_context" in self.when \
             or any("stack_context" in w for w in self.pattern_when if w)
+
+    @property
+    def named(self) -> bool:
+        """Whether a pattern of it captures a value by name (what its text can fill in)."""
+        return any("(?P<" in src for src in self.pattern_sources)
+
+    @property
+    def flags(self) -> set[str]:
+        """The captures its text only asks about (`{?memcg}`), never shows (`{memcg}`): their words do not matter."""
+        texts = " ".join(str(t) for d in (self.cause, self.fix) for t in (d or {}).values())
+        return set(re.findall(r"\{[?!](\w+)\}", texts)) - set(re.findall(r"\{(\w+)\}", texts))
 
     @property
     def patterns(self) -> list[re.Pattern[str]]:

@@ -88,12 +88,23 @@ def condition_holds(key: str, expected, facts: dict) -> bool:
     return str(actual).lower() == str(expected).lower()
 
 
+# A report printed over several lines, each naming some of what the rule's text says (the kernel's OOM report: the
+# constraint line names the task and pid, "Killed process" the same pid and its anon-rss): a later hit of the same rule
+# this many lines after its first fills in what the first left unsaid, where the two agree on what both name.
+REPORT_SPAN = 200
+
+
 def _pattern_candidates(rules: list[Rule], errors: list[Message], holds) -> list[Candidate]:
     found: list[Candidate] = []
     pending = list(rules)
+    filling: list[Candidate] = []
     for pos, msg in enumerate(errors):
-        if not pending:
+        if not pending and not filling:
             break
+        if filling:
+            filling = [c for c in filling if msg.line_no - c.message.line_no <= REPORT_SPAN]
+            for c in filling:
+                _fill(c, c.rule.search(msg.text, holds))
         still = []
         for rule in pending:
             caps = rule.search(msg.text, holds)
@@ -101,8 +112,20 @@ def _pattern_candidates(rules: list[Rule], errors: list[Message], holds) -> list
                 still.append(rule)
             else:
                 found.append(Candidate(rule, msg, pos, BASE_CONFIDENCE[rule.level], "pattern", caps))
+                if rule.named:
+                    filling.append(found[-1])
         pending = still
     return found
+
+
+def _fill(c: Candidate, caps: dict | None) -> None:
+    """A later hit's captures added to a candidate's, where no value both name differs (another kill's pid, another
+    process: not the same report; a capture the text only asks about, `{?memcg}`, may be worded either way)."""
+    if not caps or all(k in c.captures for k in caps):
+        return
+    differ = {k for k, v in caps.items() if c.captures.get(k, v) != v}
+    if not differ or not differ - c.rule.flags:
+        c.captures.update({k: v for k, v in caps.items() if k not in c.captures})
 
 
 def _tail_candidates(rules: list[Rule], tail: list[Message], n_errors: int, holds) -> list[Candidate]:
