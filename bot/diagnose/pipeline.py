@@ -312,6 +312,7 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
     book = book or _default_book()
     clean = logtext.clean(data, lang)
     errors = tracebacks.messages(clean.text)
+    tracebacks.mark_handled(clean.text, errors)
     found_facts = _facts.extract(clean.text, "\n".join(m.text for m in errors[:500]))
     # what a run printed after someone stopped it with a signal is its teardown's, neither an answer nor its first error
     stopped = _facts.stopped_spans(clean.text)

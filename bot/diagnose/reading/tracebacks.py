@@ -306,6 +306,7 @@ class Message(Record):
     native: bool = False    # a line native code printed as it died (_NATIVE): no exception, still a cause
     cut: bool = False       # the last frame of a traceback the paste ends in, cut before its exception
     py_warning: bool = False  # Python's warnings module printed it ("x.py:46: UserWarning: ..."): the run went on
+    handled: bool = False   # an exception an `except` caught: "During handling of the above exception" follows it
 
 
 # The usual vLLM line in one match: "(EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] msg".
@@ -1152,6 +1153,27 @@ def tail(text: str, n: int = 8) -> list[Message]:
 # ending: most are a half torn-down object at shutdown (an AttributeError on a module global already set to None).
 _IGNORED_HEAD = LazyRe(r"^Exception ignored\b")
 _CHAINED = LazyRe(r"^(?:During handling of the above exception|The above exception was the direct cause)")
+
+
+_HANDLING = LazyRe(r"^During handling of the above exception")
+
+
+def mark_handled(text: str, errors: list[Message]) -> None:
+    """Flag each exception that an `except` caught: Python printed "During handling of the above exception, another
+    exception occurred" below it (a blank line between), then the traceback of what the handler raised. A fallback
+    import (`try: from x import New` / `except ImportError: from x import Old`) fails twice that way, and only the
+    second failure is the one that stopped the program."""
+    if "During handling of the above exception" not in text:
+        return
+    lines = text.split("\n")
+    for m in errors:
+        if not m.exc_type:
+            continue
+        j = m.line_no          # the line below the exception (line_no is 1-based)
+        while j < len(lines) and j - m.line_no < 3 and not _peel_headers(_unformat(lines[j][:MAX_LINE_CHARS]))[2].strip():
+            j += 1
+        if j < len(lines) and _HANDLING.match(_peel_headers(_unformat(lines[j][:MAX_LINE_CHARS]))[2].strip()):
+            m.handled = True
 
 
 def ignored_spans(text: str) -> list[tuple[int, int]]:

@@ -922,3 +922,35 @@ def test_the_kernels_lines_pasted_after_a_record_are_records_of_their_own(stamp)
     msgs = tracebacks.messages(log)
     assert [m.line_no for m in msgs] == [1, 2]
     assert "Killed process" not in msgs[0].text
+
+
+# vLLM 0.16's fallback import under transformers 4.51 (own run, tests/fixtures/logs/transformers-version-mismatch/
+# vllm-0.16-cpu-tf-4.51-*): both names are missing, and the second is the one that stopped it
+_FALLBACK_IMPORT = ("Traceback (most recent call last):\n"
+                    '  File "/v/site-packages/vllm/transformers_utils/config.py", line 46, in <module>\n'
+                    "    from transformers.configuration_utils import ALLOWED_ATTENTION_LAYER_TYPES\n"
+                    "ImportError: cannot import name 'ALLOWED_ATTENTION_LAYER_TYPES' from 'transformers.configuration_utils'\n"
+                    "\n"
+                    "During handling of the above exception, another exception occurred:\n"
+                    "\n"
+                    "Traceback (most recent call last):\n"
+                    '  File "/v/site-packages/vllm/transformers_utils/config.py", line 49, in <module>\n'
+                    "    from transformers.configuration_utils import (\n"
+                    "ImportError: cannot import name 'ALLOWED_LAYER_TYPES' from 'transformers.configuration_utils'\n")
+
+
+def test_an_exception_an_except_caught_is_marked_handled_and_the_one_it_raised_is_not():
+    msgs = [m for m in tracebacks.messages(_FALLBACK_IMPORT) if m.exc_type]
+    tracebacks.mark_handled(_FALLBACK_IMPORT, msgs)
+    assert [(m.text.split("'")[1], m.handled) for m in msgs] == [("ALLOWED_ATTENTION_LAYER_TYPES", True),
+                                                               ("ALLOWED_LAYER_TYPES", False)]
+
+
+def test_the_same_rule_answers_from_the_exception_the_handler_raised():
+    from bot.diagnose.pipeline import diagnose
+
+    text = ("INFO 12-07 09:41:02 [__init__.py:216] Automatically detected platform cpu.\ntransformers 4.51.3\n"
+            + _FALLBACK_IMPORT)
+    top = diagnose(text).diagnoses[0]
+    assert top.rule_id == "transformers-version-mismatch"
+    assert "ALLOWED_LAYER_TYPES'" in top.evidence

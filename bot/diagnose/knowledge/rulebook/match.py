@@ -95,7 +95,12 @@ REPORT_SPAN = 200
 
 
 def _pattern_candidates(rules: list[Rule], errors: list[Message], holds) -> list[Candidate]:
+    """Each rule's first hit; but a hit on an exception an `except` caught gives way to a later hit of the same pattern
+    (the same captures: a fallback import that failed as well, whose name is the one the program needed). A later hit
+    of another of the rule's patterns does not (vLLM's `int(device_id)` that failed on a GPU UUID, then NVML's "Not
+    Found" for it: the first names the UUID)."""
     found: list[Candidate] = []
+    handled: dict[int, Candidate] = {}      # id(rule) -> its hit on a caught exception, kept until a later hit
     pending = list(rules)
     filling: list[Candidate] = []
     for pos, msg in enumerate(errors):
@@ -110,12 +115,18 @@ def _pattern_candidates(rules: list[Rule], errors: list[Message], holds) -> list
             caps = rule.search(msg.text, holds)
             if caps is None:
                 still.append(rule)
+            elif id(rule) in handled and set(caps or ()) != set(handled[id(rule)].captures or ()):
+                found.append(handled.pop(id(rule)))     # another of its patterns: the caught one says more
+            elif msg.handled:
+                handled[id(rule)] = Candidate(rule, msg, pos, BASE_CONFIDENCE[rule.level], "pattern", caps)
+                still.append(rule)
             else:
+                handled.pop(id(rule), None)
                 found.append(Candidate(rule, msg, pos, BASE_CONFIDENCE[rule.level], "pattern", caps))
                 if rule.named:
                     filling.append(found[-1])
         pending = still
-    return found
+    return sorted(found + list(handled.values()), key=lambda c: c.position) if handled else found
 
 
 def _fill(c: Candidate, caps: dict | None) -> None:
