@@ -70,8 +70,13 @@ def _from_fixtures(book, idx, root: Path, sites: dict) -> None:
         named = {m.group(1).rsplit(".", 1)[-1] for m in _NAMED_EXC.finditer(best.evidence)}
         if found and named and found[0].site.exc not in named:
             continue            # the paste names another exception: not this site's message
-        if found and found[0].score >= FIXTURE_SCORE and found[0].site.literal_chars >= MIN_LITERAL:
-            sites[fx.expect].setdefault(found[0].site.id, found[0].site)
+        if found and found[0].score >= FIXTURE_SCORE:
+            # every site the message matches as well as the best: the same message as its releases each build it
+            # (vLLM 0.28 began cutting the failed processes at 1000 characters: two templates, one text)
+            for hit in found:
+                if hit.score == found[0].score and hit.site.literal_chars >= MIN_LITERAL \
+                        and (not named or hit.site.exc in named):
+                    sites[fx.expect].setdefault(hit.site.id, hit.site)
 
 
 def _from_synthesised(rules, idx, sites: dict) -> None:
