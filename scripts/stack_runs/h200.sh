@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the H200 (vLLM 0.26.0 installed from .gpu/p6): the user script under one broken environment each.
-# usage: h200.sh [base|variants|variants2|...|variants10]
+# usage: h200.sh [base|variants|variants2|...|variants20]
 #   base       the nine environments of issue 21 (and two healthy-looking offline/Hub runs)
 #   variants   other limits, caches and proxy answers: the same failures as other values word them
 #   variants2  other users, homes, unwritable caches, the Hub failing in other ways
@@ -46,6 +46,9 @@
 #   variants19 the kernel's OOM killer in memory cgroups of 1 GiB, 1400 MiB and 1700 MiB, the engine process killed
 #              (SIGKILL, as the OOM killer does) after its weights loaded, and under a serving API server after its
 #              first request (SERVE_WHEELS=DIR: the API server's dependencies the image lacks, and setproctitle)
+#   variants20 the engine process sent SIGSEGV, SIGBUS, SIGABRT and SIGILL (each its own run) after its weights loaded,
+#              SIGSEGV under a serving API server after its first request, and SIGSEGV with PYTHONFAULTHANDLER=1
+#              (vLLM 0.26 enables no faulthandler of its own): the shapes a native crash of the engine leaves
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; SW=${SERVE_WHEELS:+$PWD/$SERVE_WHEELS}; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -319,6 +322,30 @@ except Exception as e: print(repr(e), e.read().decode() if hasattr(e, "read") el
     pkill -f "VLLM::APIServer|vllm.entrypoints.openai.api_server" ) &
   run engine-killed-serving $PY -m vllm.entrypoints.openai.api_server --model $M --port 8000 --dtype float32 --max-model-len 512 --gpu-memory-utilization 0.2
   wait ;;
+variants20)
+  export HF_HUB_OFFLINE=1; ulimit -c 0
+  [ -n "$SW" ] && $PY -m pip install -q --no-index --find-links $SW uvicorn uvloop watchfiles \
+    prometheus-fastapi-instrumentator model-hosting-container-standards aiohttp python-multipart setproctitle > $A/serve-install.log 2>&1
+  # a native crash's signal sent to the engine process once its weights are in (vLLM 0.26 installs no handler for
+  # these: the process dies by the signal unless PYTHONFAULTHANDLER is set)
+  killat() { ( sleep 1; for i in $(seq 90); do grep -q "Model loading took" $A/$1.log 2>/dev/null && break; sleep 1; done
+    pkill -$2 -f "VLLM::EngineCore|spawn_main"; echo "$1: SIG$2 at $i s rc=$?" >> $A/rc.txt ) & }
+  for s in SEGV BUS ABRT ILL; do
+    n=engine-sig$(echo $s | tr A-Z a-z)-start; killat $n $s; run $n $PY $U $M; wait; done
+  post() { $PY -c 'import sys, urllib.request as u
+r = u.Request("http://localhost:8000" + sys.argv[1], data=sys.argv[2].encode() if len(sys.argv) > 2 else None, headers={"Content-Type": "application/json"})
+try: print(u.urlopen(r, timeout=60).read().decode())
+except Exception as e: print(repr(e), e.read().decode() if hasattr(e, "read") else "")' "$@"; }
+  body='{"model": "'$M'", "prompt": "a b c", "max_tokens": 5}'
+  serve_kill() { ( for i in $(seq 90); do post /v1/models | grep -q '"data"' && break; sleep 1; done
+    post /v1/completions "$body" > $A/$1-first-request.txt; sleep 2
+    pkill -$2 -f "VLLM::EngineCore|spawn_main"; echo "$1: SIG$2 at $i s rc=$?" >> $A/rc.txt; sleep 5
+    post /v1/completions "$body" > $A/$1-after-kill-request.txt; sleep 10
+    pkill -f "VLLM::APIServer|vllm.entrypoints.openai.api_server" ) & }
+  SRV="$PY -m vllm.entrypoints.openai.api_server --model $M --port 8000 --dtype float32 --max-model-len 512 --gpu-memory-utilization 0.2"
+  serve_kill engine-sigsegv-serving SEGV; run engine-sigsegv-serving $SRV; wait
+  killat engine-sigsegv-start-faulthandler SEGV; run engine-sigsegv-start-faulthandler env PYTHONFAULTHANDLER=1 $PY $U $M; wait
+  serve_kill engine-sigsegv-serving-faulthandler SEGV; run engine-sigsegv-serving-faulthandler env PYTHONFAULTHANDLER=1 $SRV; wait ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt

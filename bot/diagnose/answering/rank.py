@@ -12,7 +12,7 @@ import bisect
 
 from bot.base.record import Record
 from bot.diagnose.knowledge import Candidate
-from bot.diagnose.reading.facts import run_starts
+from bot.diagnose.reading.facts import NATIVE_CRASH_REPORT as NATIVE_CRASH, run_starts
 from bot.diagnose.reading.tracebacks import RELAY, Message
 
 LEVEL_RANK = {"root": 0, "hint": 1, "wrapper": 2}
@@ -102,9 +102,18 @@ def cover_wrappers(cands: list[Candidate], wrappers: list, errors: list[Message]
         if ids:
             wrapped[id(m)] = ids
     cause = _visible_cause(first, errors, wrapped, text)
-    if cause is None:
+    if cause is None or _native_death(first, cause):
         return Matched(cands)
     return Matched([c for c in cands if not c.points_above], cause)
+
+
+def _native_death(pointer: Candidate, cause: Message) -> bool:
+    """Whether the error above a process's death that no rule answers is that process's crash report of a fatal signal
+    (tvm_ffi's "Segfault encountered", faulthandler's "Fatal Python error: Segmentation fault"): the death's own rule,
+    a hint that reports it (`points_above`: the engine core's, a worker's), is then the answer: the report names no
+    cause a rule could give, only that the process died of a signal in native code."""
+    return (pointer.rule.level == "hint" and pointer.rule.points_above and bool(cause.native) and not cause.exc_type
+            and NATIVE_CRASH.search(cause.text) is not None)
 
 
 def _answered_above(cands: list[Candidate], text: str) -> list[Candidate]:

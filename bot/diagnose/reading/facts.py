@@ -3185,12 +3185,36 @@ _ENGINE_PROC_ERROR = LazyRe(r"(?:ERROR|CRITICAL)\b|Traceback \(most recent call 
                             r"|Fatal Python error|.*(?:[Ss]egmentation fault|core dumped|terminate called|failed to start)")
 
 
+# A crash report of a fatal signal, printed by the process that died as it died (to its stderr, so without vLLM's process
+# tag): tvm_ffi's SIGSEGV handler (apache-tvm-ffi, which FlashInfer and xgrammar load, installs it over faulthandler's:
+# src/ffi/backtrace.cc, TVMFFISegFaultHandler), CPython's faulthandler, abseil's or glog's banner, UCX's "Caught signal"
+NATIVE_CRASH_REPORT = LazyRe(r"^[^\n]{0,200}?(?:(?P<tvm>!!!!!!! Segfault encountered !!!!!!!)"
+                              r"|Fatal Python error: (?P<fault>Segmentation fault|Bus error|Aborted|Illegal instruction"
+                              r"|Floating point exception)\s*$|\*\*\* (?P<absl>SIG[A-Z]{2,6}) (?:received at time=|\(@)"
+                              r"|Caught signal \d{1,2} \((?P<ucx>Segmentation fault|Bus error|Aborted|Illegal instruction)[:)])", re.M)
+_FAULT_SIGNALS = {"Segmentation fault": "SIGSEGV", "Bus error": "SIGBUS", "Aborted": "SIGABRT",
+                  "Illegal instruction": "SIGILL", "Floating point exception": "SIGFPE"}
+
+
+def native_crash_report(text: str) -> str | None:
+    """The signal ("SIGSEGV") of the first crash report of a fatal signal the paste shows: the process that printed it
+    died in native code, whatever vLLM's own lines say of its death afterwards."""
+    if not any(s in text for s in ("Segfault encountered", "Fatal Python error: ", "*** SIG", "Caught signal ")):
+        return None
+    m = NATIVE_CRASH_REPORT.search(text)
+    if m is None:
+        return None
+    if m.group("tvm"):
+        return "SIGSEGV"
+    return m.group("absl") or _FAULT_SIGNALS[m.group("fault") or m.group("ucx")]
+
+
 def engine_core_silent(text: str) -> str | None:
     """The engine core's tag ("EngineCore pid=1752") where the paste shows that process from its start (its
     "... with config: model=" record) and neither it nor a worker printed an error: an engine core that died so had no
     word to say (SIGKILL, the kernel's OOM killer's signal, or a native crash whose message went elsewhere)."""
-    if "EngineCore" not in text or "with config: model=" not in text:
-        return None
+    if "EngineCore" not in text or "with config: model=" not in text or native_crash_report(text):
+        return None                     # (a crash report is a word: printed untagged, to the dying process's stderr)
     started = None
     for m in _ENGINE_PROC_LINE.finditer(text):
         if _ENGINE_PROC_ERROR.match(m.group(3)):
@@ -3311,6 +3335,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         "engine_core_stopped": any(s in text for s in _SHUTDOWN_ASKED) or batch_done_at_exit(text),
         # the paste shows the engine core from its start and no error from it or its workers ("EngineCore pid=1752")
         "engine_core_silent": silent,
+        # the signal of a crash report the paste shows (tvm_ffi's, faulthandler's, abseil's, UCX's): "SIGSEGV"
+        "native_crash_report": native_crash_report(text),
         "vllm_install": install,
         "vllm_sdist": vllm_sdist(text) if install else None,
         "cuda_build": cuda_build(text, install),

@@ -104,3 +104,21 @@ def test_a_relayed_worker_error_below_a_death_is_the_root_not_the_death():
     known = diagnose(_DIED_THEN_RELAY.format(inner="Unsupported activation: gelu_bogus. Only silu is supported for now."),
                      book=BOOK)
     assert known.best.rule_id == "vllm-check-failed" and known.best.line_no == 7
+
+
+def test_an_engine_core_death_below_its_own_crash_report_is_answered_by_the_death():
+    """Own H100 runs (variants20): the engine core sent SIGSEGV prints tvm_ffi's crash report (frames of the interpreter
+    only), then the start-up wrapper or the client's "engine core exited unexpectedly": no rule answers the report, so
+    the death's hint (engine-core-died) is the answer, with the report's signal; before, nothing was answered."""
+    for name in ("vllm-0.26-h100-enginecore-sigsegv-after-weights-loaded-tvmffi-report.log",
+                 "vllm-0.26-h100-api-server-enginecore-sigsegv-after-request-tvmffi-report.log"):
+        report = diagnose(read(LOGS / "engine-core-died" / name).data)
+        assert report.verdict == "diagnosed", name
+        assert report.diagnoses[0].rule_id == "engine-core-died", name
+        assert "crash report of SIGSEGV" in report.diagnoses[0].cause, name
+
+
+def test_a_crash_report_with_no_death_below_it_stays_unanswered():
+    """tvm_ffi's report alone (vLLM issue 42348's excerpt): no rule's answer, the crash site only."""
+    report = diagnose(read(LOGS / "_negative" / "vllm42348-tvmffi-segfault-cudamemcpyasync-swap-blocks.log").data)
+    assert report.verdict == "unsure" and not [d for d in report.diagnoses if d.confidence >= 0.6]

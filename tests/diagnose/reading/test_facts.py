@@ -1261,3 +1261,28 @@ def test_an_engine_core_whose_start_the_paste_cut_off_is_not_called_silent():
     cut = "\n".join(line for line in SILENT_START.split("\n") if "with config: model=" not in line)
     assert facts.engine_core_silent(cut) is None
     assert facts.engine_core_silent("RuntimeError: Engine core initialization failed.") is None
+
+
+@pytest.mark.parametrize(("report", "signal"), [
+    ("!!!!!!! Segfault encountered !!!!!!!\n  File \"<unknown>\", line 0, in PyObject_Vectorcall", "SIGSEGV"),
+    ("Fatal Python error: Bus error\n\nCurrent thread 0x00007f (most recent call first):", "SIGBUS"),
+    ("Fatal Python error: Aborted", "SIGABRT"),
+    ("*** SIGILL received at time=1712345678 on cpu 3 ***", "SIGILL"),
+    ("[1733471100.1] [node:91:0] debug.c:1297 UCX  ERROR Caught signal 11 (Segmentation fault: address not mapped)",
+     "SIGSEGV"),
+])
+def test_a_crash_report_of_a_fatal_signal_names_its_signal_and_the_engine_core_is_not_silent(report, signal):
+    """tvm_ffi's, faulthandler's, abseil's and UCX's reports, printed untagged by the dying process (own H100 run,
+    variants20: tvm_ffi's report under the engine core's lines): the engine core said something."""
+    lines = SILENT_START.split("\n")
+    lines.insert(4, report)
+    text = "\n".join(lines)
+    assert facts.native_crash_report(text) == signal
+    assert facts.extract(text)["native_crash_report"] == signal
+    assert facts.engine_core_silent(text) is None
+
+
+def test_words_of_a_crash_in_prose_are_no_crash_report():
+    assert facts.native_crash_report(SILENT_START) is None
+    assert facts.native_crash_report("the docs say: a Fatal Python error: Segmentation fault may follow") is None
+    assert facts.native_crash_report("Segmentation fault (core dumped)") is None
