@@ -359,7 +359,6 @@ TORCH_CUDA_TEXTS = {3: ("CUDA driver initialization failed, you might not have a
 _CODE_NAME = LazyRe(r"\b(?:cudaError\w+|cudaSuccess|CUDA_ERROR_\w+|CUDA_SUCCESS|nccl[A-Z]\w+|NVML_ERROR_\w+|NVMLError_\w+"
                     r"|hipError[A-Z]\w+|HSA_STATUS_ERROR\w*|(?:ZE|UR)_RESULT_[A-Z_]+|AMDSMI_STATUS_[A-Z_]+"
                     r"|(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_[A-Z0-9_]+|CUFFT_[A-Z0-9_]+)\b")
-_ERROR_NUMBER = LazyRe(r"\b(?:CUDA )?[Ee]rror (\d{1,5})\b")
 # the math libraries' statuses (CUBLAS_STATUS_..., CUFFT_...): named as torch prints them, never by text
 _LIBRARY_NAME = LazyRe(r"(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_|CUFFT_")
 # NCCL_DEBUG=INFO's "NET/Plugin : dlerror=libnccl-net.so: cannot open ..." (or NCCL_NET_PLUGIN's name): an optional plugin
@@ -723,7 +722,7 @@ class StackIndex:
                 hits.append(CodeHit("hip", rec, "text", offset + hip.end(), offset + hip.end() + len(said)))
             if "error code" in low or "runtime result" in low or " PTA " in line or "ERR0" in line:
                 hits += self.ascend_in(line, offset)
-            m = _ERROR_NUMBER.search(line) if "cuda" in low else None
+            m = re.search(r"\b(?:CUDA )?[Ee]rror (\d{1,5})\b", line) if "cuda" in low else None
             rec = self.cuda_error(int(m.group(1))) if m else None      # "Error 804: forward compat..."
             if rec is not None and not any(h.record == rec for h in hits):
                 hits.append(CodeHit("cuda", rec, "number", offset + m.start(), offset + m.end()))
