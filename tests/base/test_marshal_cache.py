@@ -42,3 +42,20 @@ def test_the_rule_books_map_of_vllms_source_is_read_again_when_it_changes(tmp_pa
     assert rulebook_map._read(str(folder / rulebook_map.FILE))["releases"] == ["0.2.0", "0.3.0"]
     (folder / rulebook_map.FILE).write_text('{"format": 2}')
     assert rulebook_map._read(str(folder / rulebook_map.FILE)) is None   # another format: no map
+
+
+def test_the_maps_sites_stay_marshalled_until_asked_for(tmp_path, monkeypatch):
+    import json
+
+    from bot.diagnose.knowledge.vllm import rulebook_map
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(rulebook_map, "_CACHE", {})
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    sites = {"some-rule": [{"regex": "x", "exc": "ValueError", "at": {"0.1.0": [["a.py", "f", 1]]}}]}
+    (folder / rulebook_map.FILE).write_text(json.dumps({"format": 3, "releases": ["0.1.0"], "names": {}, "sites": sites}))
+    assert rulebook_map.load(str(folder))["sites"] == sites            # parsed, and its copy kept
+    monkeypatch.setattr(rulebook_map, "_CACHE", {})                     # as the next process
+    names = rulebook_map.load(str(folder), sites=False)
+    assert names["releases"] == ["0.1.0"] and isinstance(names["sites"], bytes)
+    assert rulebook_map.load(str(folder))["sites"] == sites

@@ -29,7 +29,7 @@ class Releases:
 
     def __init__(self, rule_path: str, version: str):
         self.version = version
-        self.data = rulebook_map.load(os.path.dirname(rule_path)) if rule_path else None
+        self.data = rulebook_map.load(os.path.dirname(rule_path), sites=False) if rule_path else None
 
     def lookup(self, kind: str, key: str) -> tuple[bool | None, dict | None, list[str]]:
         """(present in the log's release, {in, flag, successor}, the versions `in` counts)."""

@@ -15,6 +15,7 @@ _PLACEHOLDER = regex_cache.compile(r"(?<!\{)\{([a-z_][a-z0-9_]*)\}(?!\})")
 # {?name}: keep the paragraph only when the log gave `name`; {!name}: only when it did not.
 # Both print nothing: they choose between a generic paragraph and one that would be wrong here.
 _PRESENCE = regex_cache.compile(r"(?<!\{)\{([?!])([a-z_][a-z0-9_]*)\}[ \t]?")
+_PARAGRAPH_BREAK = LazyRe(r"\n[ \t]*\n")
 
 
 class Diagnosis(Record):
@@ -83,7 +84,7 @@ def fill(template: str, values: dict, lang: str = "en") -> str:
     guard (`[vllm >=0.11.2]`) is kept only for the releases it names."""
     kept = []
     version = values.get("vllm_version")
-    for para in re.split(r"\n[ \t]*\n", template):
+    for para in _PARAGRAPH_BREAK.split(template):
         if any((values.get(n) in (None, "")) == (mark == "?") for mark, n in _PRESENCE.findall(para)):
             continue
         para = guards.apply(_PRESENCE.sub("", para), str(version) if version else None, lang)

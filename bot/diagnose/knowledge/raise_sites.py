@@ -1,13 +1,13 @@
 """What the two indexes of raise sites (vLLM's, and the stack's of torch, transformers, ...) share
 at diagnosis time: a message template's parts (literal text and `{name}` placeholders, `{{` and
 `}}` for literal braces), the releases a mask holds, and a message's match to a site. Standard
-library only, nothing compiled at import."""
+library only (and the project's lazy regexes), nothing compiled at import."""
 
 from __future__ import annotations
 
-import re
+from bot.base.lazyre import LazyRe
 
-TEMPLATE_PART = r"\{\{|\}\}|\{([^{}]*)\}"
+TEMPLATE_PART = LazyRe(r"\{\{|\}\}|\{([^{}]*)\}")
 
 
 def template_parts(template: str) -> list[tuple[str, str]]:
@@ -15,7 +15,7 @@ def template_parts(template: str) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     lit: list[str] = []
     pos = 0
-    for m in re.finditer(TEMPLATE_PART, template):
+    for m in TEMPLATE_PART.finditer(template):
         lit.append(template[pos:m.start()])
         pos = m.end()
         if m.group(0) in ("{{", "}}"):

@@ -1916,10 +1916,10 @@ _MORE_PROMPT = LazyRe(r"\n[ \t]*\.\.\.:?(?=[ \t\n]|$)")
 
 def _llm_call_args(text: str) -> dict:
     """`LLM(model="m", tensor_parallel_size=4)` in the paste: its literal arguments."""
-    import ast
     m = _LLM_CALL.search(text)
     if not m:
         return {}
+    import ast                  # only for a paste with a call to read: its import costs a cold start 3 ms
     depth, end = 0, None
     for i, ch in enumerate(text[m.end() - 1:m.end() + 2000], m.end() - 1):
         depth += {"(": 1, ")": -1}.get(ch, 0)
@@ -1954,10 +1954,10 @@ _SHORT_ALIASES = {"tp": "tensor_parallel_size", "pp": "pipeline_parallel_size", 
 
 def _command_line_args(text: str) -> dict:
     """`vllm serve M --tensor-parallel-size 4` (or the api_server module) in the paste."""
-    import shlex
     m = _COMMAND_LINE.search(text)
     if not m:
         return {}
+    import shlex                # only for a paste with a command to read (1 ms of a cold start)
     # A command quoted in Chinese prose ends at its closing quote or the sentence's full-width punctuation:
     # “python -m vllm.entrypoints.openai.api_server ... --dtype half”部署，报错： (vllm#928) read `half”部署，报错：` as the
     # dtype. No option of vLLM's takes one of these characters; a model path may hold ideographs, so they do not end it.

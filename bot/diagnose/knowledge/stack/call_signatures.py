@@ -42,7 +42,7 @@ _COMPLAINT = (r"(?:got an unexpected keyword argument '(?P<kwarg>\w+)'|"
               r"got multiple values for argument '(?P<twice>\w+)'|"
               r"got some positional-only arguments passed as keyword arguments: '(?P<posonly>[\w, ]+)')")
 SIGNATURE = r"(?P<callee>[A-Za-z_][\w.]*)\(\) " + _COMPLAINT
-WORDINGS = r"[\w.<>]+\(\) " + re.sub(r"\(\?P<\w+>", "(?:", _COMPLAINT)
+WORDINGS = r"[\w.<>]+\(\) " + regex_cache.compile(r"\(\?P<\w+>").sub("(?:", _COMPLAINT)
 _MESSAGE = LazyRe(SIGNATURE + r"\.?$")
 # the exception's class, and the address of the actor Xinference relays the error from
 _PREFIX = LazyRe(r"^(?:TypeError: )?(?:\[address=[^\]]{1,200}\]\s*)?")

@@ -19,8 +19,6 @@ or commit id) ..."); the index's raise site of that message records the handler 
 
 from __future__ import annotations
 
-import http
-
 from bot.base import regex_cache
 from bot.diagnose.reading.tracebacks import strip_prefixes
 
@@ -192,6 +190,7 @@ def read(ix, exc_type: str | None, message: str, text: str, line_no: int, hub_fr
             return None
         values["hub_status"] = str(code)
         advised = code in ADVISED_STATUS
+        import http             # here: building HTTPStatus cost every stack answer 1-2 ms, and only this reads it
         try:
             st = http.HTTPStatus(code)
             values["hub_status_phrase"] = st.phrase

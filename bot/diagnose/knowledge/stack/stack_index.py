@@ -3,7 +3,8 @@
 Built by `vllm-doctor index build-stack` (bot/watch/stack_build.py, with build/ here) from the
 packages themselves and shipped as data/: one gzip'd JSON file per table (cuda.json.gz,
 vllm_pins.json.gz, sites.torch.json.gz, ...). Importing this module reads and compiles nothing;
-each lookup reads its table's file the first time it is asked, and keys it for the lookups.
+each lookup reads its table's file the first time it is asked (from the marshal copy the first
+process kept in the user's cache: _read_block), and keys it for the lookups.
 Standard library only.
 
     from bot.diagnose.knowledge.stack import stack_index
@@ -116,7 +117,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.base import regex_cache
+from bot.base import marshal_cache, regex_cache
 from bot.base.lazyre import LazyRe
 from bot.diagnose.reading.tracebacks import XID_REPORT
 
@@ -355,9 +356,9 @@ NVML_LIBRARY_TEXTS = {18: ("Driver/library version mismatch",)}
 # vLLM finds no platform.
 TORCH_CUDA_TEXTS = {3: ("CUDA driver initialization failed, you might not have a CUDA gpu",)}
 
-_CODE_NAME = r"\b(?:cudaError\w+|cudaSuccess|CUDA_ERROR_\w+|CUDA_SUCCESS|nccl[A-Z]\w+|NVML_ERROR_\w+|NVMLError_\w+" \
-             r"|hipError[A-Z]\w+|HSA_STATUS_ERROR\w*|(?:ZE|UR)_RESULT_[A-Z_]+|AMDSMI_STATUS_[A-Z_]+" \
-             r"|(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_[A-Z0-9_]+|CUFFT_[A-Z0-9_]+)\b"
+_CODE_NAME = LazyRe(r"\b(?:cudaError\w+|cudaSuccess|CUDA_ERROR_\w+|CUDA_SUCCESS|nccl[A-Z]\w+|NVML_ERROR_\w+|NVMLError_\w+"
+                    r"|hipError[A-Z]\w+|HSA_STATUS_ERROR\w*|(?:ZE|UR)_RESULT_[A-Z_]+|AMDSMI_STATUS_[A-Z_]+"
+                    r"|(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_[A-Z0-9_]+|CUFFT_[A-Z0-9_]+)\b")
 # the math libraries' statuses (CUBLAS_STATUS_..., CUFFT_...): named as torch prints them, never by text
 _LIBRARY_NAME = LazyRe(r"(?:CUBLAS|CUDNN|CUSOLVER|CUSPARSE|CURAND)_STATUS_|CUFFT_")
 # NCCL_DEBUG=INFO's "NET/Plugin : dlerror=libnccl-net.so: cannot open ..." (or NCCL_NET_PLUGIN's name): an optional plugin
@@ -404,6 +405,22 @@ def _rest(tail: str) -> str:
     return re.split(r"[\s'\")]", tail.lstrip("/\\"), maxsplit=1)[0]
 
 
+def _read_block(path: Path):
+    """A table's gzip'd JSON, from its marshal copy in the user's cache where one was kept for this file's size and
+    time (marshal_cache): the largest tables (exports.transformers, places.torch) took 15 ms each to decompress and
+    parse, a fifth of a cold start that asks for them, and under 3 ms from marshal."""
+    st = path.stat()
+    stamp = (FORMAT, path.name, st.st_size, st.st_mtime_ns)
+    cache = marshal_cache.path("stack-block", str(path))
+    data = marshal_cache.load(cache, stamp)
+    if data is None:
+        import gzip
+        import json
+        data = json.loads(gzip.decompress(path.read_bytes()))
+        marshal_cache.store(cache, stamp, data)
+    return data
+
+
 # --- the index -----------------------------------------------------------------------------------
 
 class StackIndex:
@@ -417,10 +434,8 @@ class StackIndex:
     def _block(self, name: str):
         """One table's data (sites:torch is data/sites.torch.json.gz); None when absent."""
         if name not in self._blocks:
-            import gzip
-            import json
             path = self.path / (name.replace(":", ".") + ".json.gz")
-            self._blocks[name] = json.loads(gzip.decompress(path.read_bytes())) if path.is_file() else None
+            self._blocks[name] = _read_block(path) if path.is_file() else None
         return self._blocks[name]
 
     def _table(self, name: str, make):
@@ -675,7 +690,7 @@ class StackIndex:
 
     def codes_in(self, text: str) -> list[CodeHit]:
         hits: list[CodeHit] = []
-        for m in re.finditer(_CODE_NAME, text):
+        for m in _CODE_NAME.finditer(text):
             name = m.group()
             rec = self.library_status(name) if _LIBRARY_NAME.match(name) else \
                 self.platform_code(name) if name.startswith(("ZE_", "UR_", "AMDSMI_")) else \
@@ -685,7 +700,7 @@ class StackIndex:
                 kind = rec.library if isinstance(rec, LibraryStatus) else rec.kind if isinstance(rec, PlatformCode) else "cuda" if isinstance(rec, CudaError) \
                     else rec.api if isinstance(rec, HipError) else "nccl" if isinstance(rec, NcclResult) else "nvml"
                 hits.append(CodeHit(kind, rec, "name", m.start(), m.end()))
-        texts = self._code_texts()
+        texts = None        # the codes' texts, made for the first line that names a library (three tables: 5 ms)
         looks = {"cuda": self.cuda_error, "nccl": self.nccl, "nvml": self.nvml}
         offset = 0
         for line in text.split("\n"):
@@ -693,6 +708,7 @@ class StackIndex:
             for kind, look in looks.items():
                 if kind not in low:                 # a text counts on a line that names its library
                     continue
+                texts = texts or self._code_texts()
                 for t in texts[kind]:
                     i = line.find(t)
                     start, end = offset + i, offset + i + len(t)

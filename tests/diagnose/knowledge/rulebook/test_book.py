@@ -73,6 +73,21 @@ def test_cache_is_used_and_invalidated(tmp_path, monkeypatch):
     assert third.version != first.version and third.rules["ok-rule"].patterns[0].pattern == "abcd"
 
 
+def test_the_cached_book_is_the_validated_one(tmp_path, monkeypatch):
+    # the cache hands its rules over unchecked (checked when they were validated), their cause and fix still
+    # marshalled: read, every field is what validating the files gives
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    validated = rulebook.load_rulebook(use_cache=False)
+    rulebook.load_rulebook()
+    cached = rulebook.load_rulebook()
+    assert list(cached.rules) == list(validated.rules) and cached.version == validated.version
+    rule = cached.rules["cuda-oom"]
+    assert isinstance(rule.__dict__["cause"], bytes) and isinstance(rule.__dict__["fix"], bytes)
+    assert rule.cause == validated.rules["cuda-oom"].cause and isinstance(rule.__dict__["cause"], dict)
+    for rule_id, rule in cached.rules.items():
+        assert rule == validated.rules[rule_id], rule_id
+
+
 def test_a_cache_written_by_other_rule_book_code_is_not_used(tmp_path, monkeypatch):
     from bot.diagnose.knowledge.rulebook import book
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))

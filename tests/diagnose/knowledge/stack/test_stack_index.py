@@ -15,6 +15,24 @@ def ix():
     return found
 
 
+def test_a_table_is_read_from_its_marshal_copy_until_its_file_changes(tmp_path, monkeypatch):
+    import gzip
+    import json
+    import os
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    table = tmp_path / "nccl.json.gz"
+    table.write_bytes((stack.DATA_DIR / "nccl.json.gz").read_bytes())
+    shipped = json.loads(gzip.decompress(table.read_bytes()))
+    assert stack._read_block(table) == shipped                              # parsed, and kept
+    assert list((tmp_path / "cache" / "vllm-doctor").glob("stack-block-*.marshal"))
+    assert stack._read_block(table) == shipped                              # from the copy
+    table.write_bytes(gzip.compress(json.dumps({"codes": []}).encode()))
+    os.utime(table, ns=(1, 1))
+    assert stack._read_block(table) == {"codes": []}                        # the file changed: read again
+    monkeypatch.setenv("XDG_CACHE_HOME", str(table))                        # a cache folder that cannot be made
+    assert stack._read_block(table) == {"codes": []}
+
+
 def test_cuda_runtime_codes_by_number_name_and_text(ix):
     assert ix.cuda_error(35).text == "CUDA driver version is insufficient for CUDA runtime version"
     assert ix.cuda_error(35).name == "cudaErrorInsufficientDriver"

@@ -345,3 +345,21 @@ def test_the_core_is_read_back_from_its_marshal_copy_and_a_bad_copy_is_rebuilt(t
     with open(kept, "r+b") as f:
         f.truncate(5)
     assert vsrc._read(core) == first
+
+
+def test_a_pack_block_is_read_from_its_marshal_copy_until_the_file_changes(tmp_path, monkeypatch):
+    import os
+
+    from bot.diagnose.knowledge.vllm import pack
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    file = tmp_path / "index.facts.pack"
+    pack.write(file, {"args": {"max_model_len": [1, "int"]}, "envs": ["VLLM_X"]})
+    assert pack.Pack(file).get("args") == {"max_model_len": [1, "int"]}        # parsed, and kept
+    kept = pack.Pack(file)
+    assert kept.get("args") == {"max_model_len": [1, "int"]} and kept._data is None    # the file unread
+    assert kept.get("absent", "none") == "none" and kept.get("envs") == ["VLLM_X"]
+    pack.write(file, {"args": {"dtype": [3, "str"]}})
+    os.utime(file, ns=(1, 1))
+    assert pack.Pack(file).get("args") == {"dtype": [3, "str"]}                # the file changed: read again
+    monkeypatch.setenv("XDG_CACHE_HOME", str(file))                             # a cache folder that cannot be made
+    assert pack.Pack(file).get("args") == {"dtype": [3, "str"]}
