@@ -2231,6 +2231,8 @@ def _nccl_last(values: dict, facts: dict) -> dict:
     # a CUDA call's failure is the CUDA error's own paragraph ({?nccl_cuda}), not a part of NCCL
     if not last or values.get("nccl_warn") or re.match(r"(?:Cuda|HIP) failure", last):
         return {}
+    # vLLM's worker wrapper joins its own ", Traceback (most recent call last):" to the exception's last line
+    last = re.sub(r",? Traceback \(most recent call last\):?$", "", last).rstrip()
     out: dict = {"nccl_warn": last}
     area = next((a for a, rx in _NCCL_LAST_AREAS if rx.search(last)), None)
     if area and not (_nccl_remote(values) and _PEER_GONE.search(last)):
@@ -2349,6 +2351,12 @@ def _nccl_area(values: dict, facts: dict) -> dict:
             out["memlock_kb"] = limit
     if area == "graph":
         out["suggest"] = {"enforce_eager": True}
+    # the shared-memory segment made, then a CUDA call on it failed (NCCL's result is a CUDA error, or a "Cuda failure"
+    # line came with it): CUDA refused to register the segment (shmutils.cc's cudaHostRegister), not /dev/shm's size
+    # (NCCL 2.19+, which reserves the file's room first: the fact; or under WSL2, whose pinned memory is limited)
+    if area == "shm" and (facts.get("nccl_shm_register") or facts.get("os_hint") == "wsl" and (
+            str(values.get("nccl_error") or "").startswith("unhandled cuda") or facts.get("nccl_cuda_failure"))):
+        out["nccl_shm_register"] = "yes"
     return out
 
 

@@ -239,6 +239,22 @@ def nccl_versions(text: str) -> list[str]:
     return list(dict.fromkeys(m.group(1) for p in _NCCL_VERSIONS for m in _all(p, text)))
 
 
+# NCCL's result for a CUDA call that failed, in torch's, vLLM's and cupy's words
+_NCCL_UNHANDLED_CUDA = ("ncclUnhandledCudaError", "unhandled cuda error", "NCCL_ERROR_UNHANDLED_CUDA_ERROR")
+
+
+def nccl_shm_register(text: str) -> bool:
+    """NCCL failed to make its shared-memory segment at a CUDA call, in a release that reserves the segment's room
+    first: NCCL 2.19+ (src/misc/shmutils.cc) fallocates the file, so a /dev/shm without room fails there as
+    ncclSystemError, and a CUDA failure after it (ncclUnhandledCudaError) is cudaHostRegister refusing to pin the
+    mapped file for the GPU: pinned memory the platform limits (WSL2 above all), not /dev/shm's size. Releases 2.13 to
+    2.18 only ftruncate the file, so there a full /dev/shm surfaces at the registration too: not those."""
+    if "shared memory segment" not in text or not any(w in text for w in _NCCL_UNHANDLED_CUDA):
+        return False
+    versions = [tuple(int(x) for x in v.split(".")[:2]) for v in nccl_versions(text)]
+    return bool(versions) and all(v >= (2, 19) for v in versions)
+
+
 def nccl_bootstrap(text: str) -> list[str]:
     """Each interface:address NCCL's bootstrap used, once, in order."""
     return list(dict.fromkeys(m.group(1) for m in _all(_NCCL_BOOTSTRAP, text)))
@@ -2187,6 +2203,11 @@ _WINDOWS_PATH = _P(r"\b[A-Za-z]:\\{1,2}(?:[^\\\n\"']{1,80}\\{1,2}){0,8}?(?:Users
                    r"|(?:^|\s)PS [A-Za-z]:\\", re.I, literals=(":\\",))
 _WSL = ("microsoft-standard", "wsl2", "wsl 2", "(wsl)", " wsl ", "/usr/lib/wsl/")
 _WSL_DRIVE = _P(r"(?<![\w/])/mnt/[a-z]/", literals=("/mnt/",))     # Windows' drives, as WSL mounts them
+# the name itself, however the sentence around it runs ("under WSL, ...", "WSL2:", "(WSL)"): upper case only, a word
+_WSL_WORD = _P(r"(?<![\w/.-])WSL ?2?(?![\w-])", literals=("WSL",))
+# NCCL's log prefix (host:pid:tid [dev]) with the name Windows gives a machine (DESKTOP-/LAPTOP- and seven letters or
+# digits), which WSL's Linux keeps as its host name: NCCL runs on Linux only, so such a host is Windows' own WSL
+_WSL_NCCL_HOST = _P(r"(?<![\w-])(?:DESKTOP|LAPTOP)-[A-Z0-9]{7}:\d+:\d+ \[\d+\] (?:\S+ )?NCCL ", literals=("DESKTOP-", "LAPTOP-"))
 _MACOS = ("-darwin", "macosx_", "macos ", "/opt/homebrew/", "apple m1", "apple m2", "apple m3", "apple m4", ".dylib")
 _MAC_HOME = _P(r"(?<![A-Za-z:])/Users/[^/\s]+/[^\s]*site-packages/", literals=("/Users/",))
 _CONTAINERS = (("openshift", ("openshift", "restricted-v2")),
@@ -2433,7 +2454,10 @@ def host(text: str, low: str) -> tuple[str | None, str | None]:
     """(the OS the paste's process ran on when it says: windows | wsl | macos, the container it ran in)."""
     os_hint = None
     # each group first asks for a few letters all its markers share, one find each
-    if ("wsl" in low or "microsoft" in low) and any(m in low for m in _WSL) or _WSL_DRIVE.search(text):
+    # (WSL's virtual GPU device and its dxcore library, which libcuda there loads: "/dev/dxg", "libdxcore.so")
+    if ("wsl" in low or "microsoft" in low) and any(m in low for m in _WSL) or _WSL_DRIVE.search(text) \
+            or "/dev/dxg" in low or "libdxcore" in low or _WSL_WORD.search(text) \
+            or _WSL_NCCL_HOST.search(text) and not _WINDOWS_PATH.search(text):
         os_hint = "wsl"
     elif (_WINDOWS_PATH.search(text) or "microsoft windows" in low or "win32" in low or "win_amd64" in low
           or "windows-10-" in low or "windows-11-" in low) and not _ran_on_posix(text):   # platform.platform()
@@ -3358,6 +3382,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         "dev_shm_df_mb": dev_shm_df_mb(text),
         "nccl_cuda_failure": _first(_NCCL_CUDA_FAILURE, text),
         "nccl_last_error": _first(_NCCL_LAST_ERROR, text),
+        # NCCL's shared-memory segment made, then CUDA's registration of it for the GPU failed, not its room
+        "nccl_shm_register": nccl_shm_register(text),
         "nccl_versions": nccl_versions(text),
         "nccl_socket_ifname": _first(_NCCL_SOCKET_IFNAME, text),
         "nccl_no_interface": "no socket interface found" in text,

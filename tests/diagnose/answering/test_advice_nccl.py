@@ -408,3 +408,55 @@ def test_a_quoted_peer_access_failure_leads_with_the_p2p_fix():
     d = diagnose(log.replace("217 'peer access is not supported between these two devices'", "'invalid argument'"),
                  book=BOOK).diagnoses[0]
     assert d.rule_id == "nccl-error" and not d.fix.lstrip().startswith("1. `NCCL_P2P_DISABLE=1`")
+
+
+def test_a_segment_that_fails_at_a_cuda_call_is_its_registration_not_only_the_size():
+    """shmutils.cc: fallocate's failure is ncclSystemError, cudaHostRegister's (after the segment was made) is
+    ncclUnhandledCudaError; both then print "Error while creating shared memory segment"."""
+    last = "Error while creating shared memory segment /dev/shm/nccl-g0wGsu (size 9637888), Traceback (most recent call last):"
+    out = advice.derive("nccl-error", {"nccl_error": "unhandled cuda error"},
+                        {"nccl_last_error": last, "nccl_shm_register": True})
+    assert out["nccl_area"] == "shm" and out["nccl_shm_register"] == "yes"
+    assert out["nccl_warn"].endswith("(size 9637888)")        # vLLM's own ", Traceback ..." left off
+    system = advice.derive("nccl-error", {"nccl_error": "unhandled system error"}, {"nccl_last_error": last})
+    assert system["nccl_area"] == "shm" and "nccl_shm_register" not in system
+
+
+
+@pytest.mark.parametrize("version, register", [("2.20.5", True), ("2.19.3", True), ("2.18.1", False), (None, False)])
+def test_the_registration_is_told_from_the_room_by_ncclss_release(version, register):
+    """NCCL 2.19+ fallocates the segment (a /dev/shm without room is a system error there); 2.13-2.18 only ftruncate
+    it, so a full /dev/shm surfaces at cudaHostRegister as a CUDA error too."""
+    text = ("torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, "
+            "unhandled cuda error (run with NCCL_DEBUG=INFO for details)" + (f", NCCL version {version}" if version else "")
+            + "\nncclUnhandledCudaError: Call to CUDA function failed.\nLast error:\n"
+            "Error while creating shared memory segment /dev/shm/nccl-g0wGsu (size 9637888)\n")
+    assert facts.nccl_shm_register(text) is register
+    assert facts.nccl_shm_register(text.replace("unhandled cuda error", "unhandled system error")
+                                   .replace("ncclUnhandledCudaError", "ncclSystemError")) is False
+
+
+# vLLM's workers under WSL2 (vLLM 0.6's multiprocessing wrapper, NCCL 2.20.5 through torch), the shape of the
+# WSL2 threads: no NCCL_DEBUG, torch's "Last error:" naming the segment
+WSL_WORKER = """\
+WARNING 01-15 02:47:20 utils.py:721] Using 'pin_memory=False' as WSL is detected. This may slow down the performance.
+(VllmWorkerProcess pid=3985) ERROR 01-15 02:47:32 multiproc_worker_utils.py:226] Exception in worker VllmWorkerProcess \
+while processing method determine_num_available_blocks: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, \
+unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.20.5
+(VllmWorkerProcess pid=3985) ERROR 01-15 02:47:32 multiproc_worker_utils.py:226] ncclUnhandledCudaError: Call to CUDA function failed.
+(VllmWorkerProcess pid=3985) ERROR 01-15 02:47:32 multiproc_worker_utils.py:226] Last error:
+(VllmWorkerProcess pid=3985) ERROR 01-15 02:47:32 multiproc_worker_utils.py:226] Error while creating shared memory \
+segment /dev/shm/nccl-g0wGsu (size 9637888), Traceback (most recent call last):
+"""
+
+
+def test_under_wsl_the_segment_is_wsls_pinned_memory_and_the_fix_takes_nccl_off_wsls_limits():
+    d = diagnose(WSL_WORKER, book=BOOK).best
+    assert d is not None and d.rule_id == "nccl-error"
+    assert "WSL2" in d.cause and "cudaHostRegister" in d.cause
+    assert "NCCL_SHM_DISABLE=1" in d.fix and "NCCL_P2P_DISABLE=1" in d.fix and "--disable-custom-all-reduce" in d.fix
+
+
+def test_outside_wsl_no_wsl_paragraph():
+    d = diagnose(WSL_WORKER.replace("as WSL is detected", "as configured"), book=BOOK).best
+    assert d is not None and "WSL2. There" not in d.cause and "Under WSL2" not in d.fix

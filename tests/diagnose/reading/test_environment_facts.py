@@ -189,6 +189,13 @@ def test_user_and_home_where_printed():
     # MU-GOT#7: WSL2, the model under a Windows drive
     ('[rank0]: File "/mnt/f/MU-GOT-master/PDF_parsing/GOT/model/vary_b.py", line 313, in forward', "wsl"),
     ("Linux-5.15.153.1-microsoft-standard-WSL2-x86_64-with-glibc2.35", "wsl"),
+    # the name in a sentence, WSL's GPU device, NCCL's prefix with the host name Windows gives a machine
+    ("vLLM under WSL, two RTX 3090s: NCCL error", "wsl"),
+    ("WARNING 06-01 01:06:23 utils.py:465] Using 'pin_memory=False' as WSL is detected.", "wsl"),
+    ("ls: cannot access '/dev/dxg': No such file or directory", "wsl"),
+    ("DESKTOP-1CE5APL:2852:3596 [0] include/alloc.h:112 NCCL WARN Cuda failure 999 'unknown error'", "wsl"),
+    ("node155:3052669:3052713 [1] NCCL INFO P2P is disabled between connected GPUs 2 and 1.", None),
+    ("export NEWSLETTER=1; HOWSL=2", None),
     ('  File "/usr/local/lib/python3.10/dist-packages/vllm/engine/llm_engine.py", line 1', None),
 ])
 def test_host_os_hints(text, os_hint):

@@ -152,8 +152,9 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["on_wsl"] = True
     # CUDA failing to start under WSL2: no kernel module to reload, no container to give the GPU; the GPU and
     # its libcuda come from the Windows driver (/usr/lib/wsl/lib), which a Linux driver inside WSL shadows
-    # (3: cuInit failed, "CUDA driver initialization failed": there is no kernel module to load under WSL either)
-    if kind == "cuda" and number in (3, 100, 999) and facts.get("os_hint") == "wsl" and starting:
+    # (3: cuInit failed, "CUDA driver initialization failed": there is no kernel module to load under WSL either;
+    # 304, cudaErrorOperatingSystem: the call into WSL's GPU device, /dev/dxg, that the Windows driver serves, failed)
+    if kind == "cuda" and number in (3, 100, 304, 999) and facts.get("os_hint") == "wsl" and starting:
         out["wsl_at_init"] = True
         for key in ("cuda_999_at_init", "cuda_3_at_init", "code_cuda_100"):
             out.pop(key, None)

@@ -250,7 +250,9 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
     if h.kind == "nccl" and h.record.number == 1:
         last = _CUDA_FAILURE.search(text) if "Cuda failure" in text else None
         h = next((x for x in hits + (ix.codes_in(last.group(0)) if last else []) if x.kind == "cuda"), h)
-    if (h.kind, h.record.number) in PROGRAMS_OWN and not facts.get("vllm_context"):
+    # (but CUDA's out of memory as it starts, torch counting the devices: nothing the program asked for yet)
+    if (h.kind, h.record.number) in PROGRAMS_OWN and not facts.get("vllm_context") \
+            and not (h.kind == "cuda" and h.record.number == 2 and cuda_starting(m.text)):
         return WITHHELD
     # NVML is NVIDIA's: on a paste that shows an AMD GPU (vLLM's CUDA platform check failing to load NVML as it goes
     # on to ROCm's) its failure is expected and never the cause

@@ -500,6 +500,21 @@ def test_a_bare_unknown_error_raised_in_torchs_set_device_is_cuda_starting():
     assert "/usr/lib/wsl/lib" in d.fix and "gpu_memory_utilization" not in d.fix
 
 
+def test_os_call_failed_as_cuda_starts_under_wsl_is_the_windows_driver():
+    # cudaErrorOperatingSystem (304) from torch counting the GPUs, under vLLM's own WSL warning (vllm#1084)
+    text = "\n".join([
+        "WARNING 09-18 10:59:09 cache_engine.py:96] Using 'pin_memory=False' as WSL is detected. "
+        "This may slow down the performance.",
+        '  File "/home/u/venv/lib/python3.11/site-packages/torch/cuda/__init__.py", line 319, in _lazy_init',
+        "    torch._C._cuda_init()",
+        "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling "
+        "NumCudaDevices() that might have already set an error? Error 304: OS call failed or operation not supported "
+        "on this OS"])
+    d = diagnose(text).diagnoses[0]
+    assert d.rule_id == "stack-error-code" and "cudaErrorOperatingSystem" in d.title
+    assert "/usr/lib/wsl/lib" in d.fix and "wsl --update" in d.fix
+
+
 def test_nvml_not_supported_under_wsl_is_the_windows_drivers_nvml_not_an_integrated_gpu():
     # NVML's Not Supported (TensorRT#2669's two lines) in a paste that says it ran in WSL2 (genesis-world#114)
     wsl = _body("stack-error-code/bare-genesis114-wsl2-cuinit-no-device.log")[0]
