@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the H200 (vLLM 0.26.0 installed from .gpu/p6): the user script under one broken environment each.
-# usage: h200.sh [base|variants|variants2|...|variants20]
+# usage: h200.sh [base|variants|variants2|...|variants21]
 #   base       the nine environments of issue 21 (and two healthy-looking offline/Hub runs)
 #   variants   other limits, caches and proxy answers: the same failures as other values word them
 #   variants2  other users, homes, unwritable caches, the Hub failing in other ways
@@ -49,6 +49,8 @@
 #   variants20 the engine process sent SIGSEGV, SIGBUS, SIGABRT and SIGILL (each its own run) after its weights loaded,
 #              SIGSEGV under a serving API server after its first request, and SIGSEGV with PYTHONFAULTHANDLER=1
 #              (vLLM 0.26 enables no faulthandler of its own): the shapes a native crash of the engine leaves
+#   variants21 pinned host memory: KV offloading larger than the host's RAM, KV offloading inside a 2 GiB memory cgroup,
+#              under a small `ulimit -l` as another user, cpu_offload_gb larger than the model (a control)
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
 SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; SW=${SERVE_WHEELS:+$PWD/$SERVE_WHEELS}; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
@@ -346,6 +348,20 @@ except Exception as e: print(repr(e), e.read().decode() if hasattr(e, "read") el
   serve_kill engine-sigsegv-serving SEGV; run engine-sigsegv-serving $SRV; wait
   killat engine-sigsegv-start-faulthandler SEGV; run engine-sigsegv-start-faulthandler env PYTHONFAULTHANDLER=1 $PY $U $M; wait
   serve_kill engine-sigsegv-serving-faulthandler SEGV; run engine-sigsegv-serving-faulthandler env PYTHONFAULTHANDLER=1 $SRV; wait ;;
+variants21)
+  export HF_HUB_OFFLINE=1; K="$PY $S/user_script_kwargs.py $M"
+  mkdir -p /tmp/h12345 && chown 12345:12345 /tmp/h12345; free -g > $A/free.txt; ulimit -l >> $A/free.txt
+  # pinned (page-locked) host memory: vLLM's native KV offloading pins kv_offloading_size GiB with
+  # torch.zeros(..., pin_memory=True) (v1/kv_offload/cpu/gpu_worker.py; cudaHostAlloc under torch's host allocator)
+  run kv-offload-300g $K '{"kv_offloading_size": 300, "enforce_eager": true}'
+  dmesg 2>/dev/null | grep -E "invoked oom-killer|oom-kill:|Killed process" | tail -3 > $A/dmesg-kv300.txt
+  { mkdir -p /sys/fs/cgroup/vd2g && echo +memory > /sys/fs/cgroup/cgroup.subtree_control; echo $((2*2**30)) > /sys/fs/cgroup/vd2g/memory.max
+    echo 0 > /sys/fs/cgroup/vd2g/memory.swap.max; cat /sys/fs/cgroup/vd2g/memory.max; } >> $A/cgroup.txt 2>&1
+  run kv-offload-4g-memcg-2g bash -c "echo \$\$ > /sys/fs/cgroup/vd2g/cgroup.procs; $K '{\"kv_offloading_size\": 4, \"enforce_eager\": true}'"
+  cat /sys/fs/cgroup/vd2g/memory.events >> $A/cgroup.txt 2>&1
+  dmesg 2>/dev/null | grep -E "invoked oom-killer|oom-kill:|Killed process" | tail -3 > $A/dmesg-memcg.txt
+  run kv-offload-4g-memlock-64k-user bash -c "ulimit -l 64; exec $AS 12345 12345 HOME=/tmp/h12345 USER=u12345 -- $PY user_script_kwargs.py $M '{\"kv_offloading_size\": 4, \"enforce_eager\": true}'"
+  run cpu-offload-larger-than-model $K '{"cpu_offload_gb": 8, "enforce_eager": true}' ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt

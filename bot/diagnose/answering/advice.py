@@ -2530,9 +2530,29 @@ def _offline_script(facts: dict) -> dict:
     return {"offline_vllm_infer": "yes"} if facts.get("offline_batch") == "vllm_infer" else {}
 
 
+def pinned_host(facts: dict) -> dict:
+    """The run's settings that pin host RAM (page-locked, counted in full against the host's RAM and a container's
+    limit): vLLM's native KV offloading buffer (`kv_offloading_size` GiB; the lmcache backend keeps its store in
+    LMCache's own server) and the weights `cpu_offload_gb` moves to host RAM."""
+    args, out = _given(facts), {}
+    kv = num(args.get("kv_offloading_size"))
+    if kv and kv > 0 and str(args.get("kv_offloading_backend") or "native").strip("'\"") == "native":
+        out["kv_offload_gib"] = f"{kv:g}"
+    offload = num(args.get("cpu_offload_gb"))
+    if offload and offload > 0:
+        out["cpu_offload"] = f"{offload:g}"
+    return out
+
+
+@deriver("pinned-host-memory-oom")
+def _pinned_host_oom(values: dict, facts: dict) -> dict:
+    return pinned_host(facts)
+
+
 @deriver("engine-core-died")
 def _engine_core_died(values: dict, facts: dict) -> dict:
-    return _offline_script(facts)
+    kv = pinned_host(facts).get("kv_offload_gib")
+    return {**_offline_script(facts), **({"kv_offload_gib": kv} if kv else {})}
 
 
 @deriver("os-oom-killed")
@@ -2557,6 +2577,9 @@ def _oom_killed(values: dict, facts: dict) -> dict:
     tp = num(_args(facts).get("tensor_parallel_size"))
     if tp and tp > 1:
         out["tp_loaders"] = int(tp)
+    kv = pinned_host(facts).get("kv_offload_gib")
+    if kv:
+        out["kv_offload_gib"] = kv
     return out
 
 
