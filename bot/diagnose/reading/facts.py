@@ -18,6 +18,7 @@ from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
 from bot.diagnose.reading import gpus
 from bot.diagnose.reading.proc_tags import PROC_QUALIFIER
+from bot.diagnose.reading.tracebacks import TVM_CRASH_BANNER
 from bot.diagnose.reading.tracebacks import COLLECTORS, XID_REPORT
 
 
@@ -3218,7 +3219,7 @@ _ERROR_WORDS = ("ERROR", "CRITICAL", "Traceback (most", "Error", "Exception", "F
 # A crash report of a fatal signal, printed by the process that died as it died (to its stderr, so without vLLM's process
 # tag): tvm_ffi's SIGSEGV handler (apache-tvm-ffi, which FlashInfer and xgrammar load, installs it over faulthandler's:
 # src/ffi/backtrace.cc, TVMFFISegFaultHandler), CPython's faulthandler, abseil's or glog's banner, UCX's "Caught signal"
-NATIVE_CRASH_REPORT = LazyRe(r"^[^\n]{0,200}?(?:(?P<tvm>!!!!!!! Segfault encountered !!!!!!!)"
+NATIVE_CRASH_REPORT = LazyRe(r"^[^\n]{0,200}?(?:(?P<tvm>" + re.escape(TVM_CRASH_BANNER) + ")"
                               r"|Fatal Python error: (?P<fault>Segmentation fault|Bus error|Aborted|Illegal instruction"
                               r"|Floating point exception)\s*$|\*\*\* (?P<absl>SIG[A-Z]{2,6}) (?:received at time=|\(@)"
                               r"|Caught signal \d{1,2} \((?P<ucx>Segmentation fault|Bus error|Aborted|Illegal instruction)[:)])", re.M)
@@ -3239,11 +3240,14 @@ def native_crash_report(text: str) -> str | None:
     return m.group("absl") or _FAULT_SIGNALS[m.group("fault") or m.group("ucx")]
 
 
-def engine_core_silent(text: str) -> str | None:
+def engine_core_silent(text: str, crash=...) -> str | None:
     """The engine core's tag ("EngineCore pid=1752") where the paste shows that process from its start (its
     "... with config: model=" record) and neither it nor a worker printed an error: an engine core that died so had no
-    word to say (SIGKILL, the kernel's OOM killer's signal, or a native crash whose message went elsewhere)."""
-    if "EngineCore" not in text or "with config: model=" not in text or native_crash_report(text):
+    word to say (SIGKILL, the kernel's OOM killer's signal, or a native crash whose message went elsewhere). `crash`,
+    native_crash_report's answer where the caller has it."""
+    if "EngineCore" not in text or "with config: model=" not in text:
+        return None
+    if native_crash_report(text) if crash is ... else crash:
         return None                     # (a crash report is a word: printed untagged, to the dying process's stderr)
     at = text.find("with config: model=")
     while at >= 0:
@@ -3288,7 +3292,8 @@ def collected_bare(text: str) -> str | None:
 
 def extract(text: str, error_lines: str = "") -> dict:
     starts = engine_starts(text)
-    silent = engine_core_silent(text)
+    crash = native_crash_report(text)
+    silent = engine_core_silent(text, crash)
     if len(text) > WINDOW + TAIL_WINDOW:
         text = "\n".join((text[:WINDOW], error_lines, text[-TAIL_WINDOW:]))
     low = text.lower()
@@ -3382,7 +3387,7 @@ def extract(text: str, error_lines: str = "") -> dict:
         # the paste shows the engine core from its start and no error from it or its workers ("EngineCore pid=1752")
         "engine_core_silent": silent,
         # the signal of a crash report the paste shows (tvm_ffi's, faulthandler's, abseil's, UCX's): "SIGSEGV"
-        "native_crash_report": native_crash_report(text),
+        "native_crash_report": crash,
         "vllm_install": install,
         "vllm_sdist": vllm_sdist(text) if install else None,
         "cuda_build": cuda_build(text, install),
