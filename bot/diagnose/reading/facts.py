@@ -192,7 +192,8 @@ _CUDA = [
 # NCCL 2.19 on), or the last error torch appends on a line of its own after "Last error:"
 # (NVIDIA/nccl#1410), whatever prefix a rank, a Ray worker or a host put before it. Only the
 # nccl-error answer reads it, once an NCCL error matched.
-_NCCL_CUDA_FAILURE = [regex_cache.compile(r"(?<![\w/])(?:Cuda|HIP) failure (?:\d+ )?'([^'\n]{1,80})'")]
+_NCCL_CUDA_FAILURE = [_P(r"(?<![\w/])(?:Cuda|HIP) failure (?:\d+ )?'([^'\n]{1,80})'",
+                         literals=("Cuda failure", "HIP failure"))]
 # NCCL's own reason, which torch appends to its "NCCL error in: ..." after "Last error:" (NCCL 2.13+: the text of its
 # last WARN line, without the source file), on the same line or the next one, after a rank's or worker's prefix.
 # Only those two lines: where NCCL kept no reason the line is empty, and what follows it is torch's own trace
@@ -314,7 +315,8 @@ def weight_sync(low: str) -> str | None:
     """Whose weight-sync group with vLLM's workers the paste shows: "server" (TRL, ms-swift: the vLLM server sets it
     up), "trainer" (OpenRLHF, verl, vLLM's weight-transfer engine: the trainer does) or "group" (such a group, whoever
     set it up)."""
-    return next((kind for kind, markers in _WEIGHT_SYNC if any(m in low for m in markers)), None)
+    present = _markers_present(low)
+    return next((kind for kind, markers in _WEIGHT_SYNC if present(markers)), None)
 
 _DRIVER = [
     _P(r"Nvidia driver version\s*:\s*(\d+\.\d+(?:\.\d+)?)"),
@@ -2047,7 +2049,7 @@ def _positions(text: str, markers) -> list[int]:
 
 
 def _server_starts(text: str) -> list[int]:
-    return _positions(text, _SERVER_START)
+    return _starts_of(text)[0]
 
 
 # What an engine prints when it starts. vLLM's V1 engine prints the same "with config: model=" again
@@ -2059,6 +2061,24 @@ _NOT_A_START = "Dumping input data"
 
 def _engine_start_lines(text: str) -> list[tuple[str, int]]:
     """(marker, offset of the line start) of every line that starts an engine, in the order printed."""
+    return _starts_of(text)[1]
+
+
+# The last paste whose starts were found, and them: engine_starts, run_starts (twice, for the ranking) and
+# stopped_spans each ask for them, and each search is a pass over the whole paste (1-2 ms of a megabyte)
+_STARTS: tuple = (None, ([], []))
+
+
+def _starts_of(text: str) -> tuple[list[int], list[tuple[str, int]]]:
+    global _STARTS
+    seen, found = _STARTS           # one tuple, read at once: another thread may replace it
+    if seen is not text:
+        found = (_positions(text, _SERVER_START), _find_engine_start_lines(text))
+        _STARTS = (text, found)
+    return found
+
+
+def _find_engine_start_lines(text: str) -> list[tuple[str, int]]:
     found = []
     for marker in _ENGINE_START:
         pos = text.find(marker)
@@ -2766,7 +2786,8 @@ _VLLM_INSTALL_MARKS = ("building wheel for vllm", "building editable for vllm", 
                        "vllm/setup.py", "--target=_c", "--target=_moe_c")
 # pip's own words naming vLLM as what it cannot find, or as the package whose pin it is fetching ("Collecting
 # vllm" alone is not: another package's install pulls vLLM in, and fails on its own)
-_PIP_INSTALL_VLLM_COMMAND = _P(r"\b(?:uv )?pip3?(?: -m pip)? install\b[^\n]{0,200}?(?<![\w/.-])vllm\b(?![/.-]\w)")
+_PIP_INSTALL_VLLM_COMMAND = _P(r"\b(?:uv )?pip3?(?: -m pip)? install\b[^\n]{0,200}?(?<![\w/.-])vllm\b(?![/.-]\w)",
+                               literals=("pip install", "pip3 install"))
 _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for vllm", "(from vllm",
                       "/simple/vllm/",
                       # uv's resolver: "... and you require vllm", "your project requires vllm[audio]"
@@ -2906,10 +2927,10 @@ _NO_COMMIT_FILE = LazyRe(r"RuntimeWarning: Failed to read commit hash:\s*(?:\S+\
 
 def vllm_install(text: str, low: str) -> bool:
     """Whether the paste is pip building vLLM, or resolving vLLM's own pins."""
-    if any(k in low for k in ("building", "setup.py", "csrc", "collected packages", "--target=")) and \
-            any(m in low for m in _VLLM_INSTALL_MARKS):
+    present = _markers_present(low)
+    if present(_BUILDING) and present(_VLLM_INSTALL_MARKS):
         return True
-    if any(m in low for m in _PIP_INSTALLS_VLLM):
+    if present(_PIP_INSTALLS_VLLM):
         return True
     if "cannot install " in low and _PIP_CANNOT_INSTALL_VLLM.search(text):
         return True
@@ -2929,25 +2950,44 @@ def vllm_install(text: str, low: str) -> bool:
     return "pip" in low and bool(_VLLM_PIN_LINE.search(text))       # pip's resolver says "pip"
 
 
+# The lower-case markers other facts test a long paste for, read in the same pass as _FOREIGN's: each set's
+# substring tests cost a pass over the paste apiece (2 ms of a megabyte's window)
+_BUILDING = ("building", "setup.py", "csrc", "collected packages", "--target=")
+_LOW_MARKER_SETS = lambda: (_VLLM_MENTIONED, _VLLM_INSTALL_MARKS, _PIP_INSTALLS_VLLM, _BUILDING, _VLLM_HOST_ACTORS,  # noqa: E731
+                            _ROLLOUT_TRAINERS,
+                            *(ms for _, _, ms in _RL_FRAMEWORKS), *(ms for _, ms in _WEIGHT_SYNC))
+
+
 @functools.cache
 def _marker_scan():
-    """Every marker of _FOREIGN and _FOREIGN_RUNNERS as one Aho-Corasick automaton (overlapping matches: a
-    marker inside another counts too): some 300 substring tests, each a pass over a 1 MB paste, took 9 ms."""
+    """Every marker of _FOREIGN and _FOREIGN_RUNNERS (and _LOW_MARKER_SETS') as one Aho-Corasick automaton
+    (overlapping matches: a marker inside another counts too): some 300 substring tests, each a pass over a 1 MB
+    paste, took 9 ms."""
     import ahocorasick_rs
     markers = sorted({m for _, _, ms in _FOREIGN for m in ms} | {m for _, ms in _FOREIGN_RUNNERS for m in ms}
-                     | {m for _, ms in _OTHER_MODES for m in ms} | set(_VLLM_MODES))
+                     | {m for _, ms in _OTHER_MODES for m in ms} | set(_VLLM_MODES)
+                     | {m for ms in _LOW_MARKER_SETS() for m in ms})
     return markers, ahocorasick_rs.BytesAhoCorasick([m.encode() for m in markers],
-                                                     matchkind=ahocorasick_rs.MATCHKIND_STANDARD)
+                                                     matchkind=ahocorasick_rs.MATCHKIND_STANDARD), frozenset(markers)
+
+
+_LOW_PRESENT: tuple = (None, frozenset())   # the last long paste (lower case) scanned, and the markers it holds
 
 
 def _markers_present(low: str):
     """A test of whether any of some markers is in `low`: substring tests on a short paste, one automaton
-    pass on a long one."""
+    pass on a long one (once per paste, for every caller)."""
+    global _LOW_PRESENT
     if len(low) < 65536:
         return lambda markers: any(m in low for m in markers)
-    names, scan = _marker_scan()
-    found = {names[i] for i, _, _ in scan.find_matches_as_indexes(low.encode(), overlapping=True)}
-    return lambda markers: any(m in found for m in markers)
+    seen, found = _LOW_PRESENT          # one tuple, read at once: another thread may replace it
+    if seen is not low:
+        names, scan, _ = _marker_scan()
+        found = frozenset(names[i] for i, _, _ in scan.find_matches_as_indexes(low.encode(), overlapping=True))
+        _LOW_PRESENT = (low, found)
+    scanned = _marker_scan()[2]
+    # (a marker the automaton lacks is looked for in the paste itself)
+    return lambda markers: any(m in found if m in scanned else m in low for m in markers)
 
 
 def foreign_context(text: str, low: str | None = None, install: bool | None = None,
@@ -3112,12 +3152,13 @@ def ray_local_gpus(text: str) -> dict:
 
 def _hosts_vllm(low: str) -> bool:
     """A Ray actor the paste names is one that hosts vLLM engines (verl's WorkerDict, OpenRLHF's LLMRayActor)."""
-    return any(m in low for m in _VLLM_HOST_ACTORS)
+    return _markers_present(low)(_VLLM_HOST_ACTORS)
 
 
 def rl_trainer(low: str) -> str | None:
     """The RL framework hosting vLLM that the paste shows (`low` in lower case), for its own settings in a fix."""
-    return next((name for name, _, markers in _RL_FRAMEWORKS if name and any(m in low for m in markers)), None)
+    present = _markers_present(low)
+    return next((name for name, _, markers in _RL_FRAMEWORKS if name and present(markers)), None)
 
 
 def _relayed_actor_fate(text: str, low: str) -> bool:
@@ -3129,7 +3170,7 @@ def _relayed_actor_fate(text: str, low: str) -> bool:
 
 def _mentions_vllm(low: str) -> bool:
     """A mention is weaker than vLLM's own output: another tool that runs vLLM (`--backend vllm`)."""
-    return any(m in low for m in _VLLM_MENTIONED)
+    return _markers_present(low)(_VLLM_MENTIONED)
 
 
 # An offline batch: LLM.generate's progress bars (it renders every prompt, images included, before the engine runs

@@ -1286,3 +1286,27 @@ def test_words_of_a_crash_in_prose_are_no_crash_report():
     assert facts.native_crash_report(SILENT_START) is None
     assert facts.native_crash_report("the docs say: a Fatal Python error: Segmentation fault may follow") is None
     assert facts.native_crash_report("Segmentation fault (core dumped)") is None
+
+
+def test_a_long_paste_holds_the_same_markers_as_a_short_one():
+    # Past 64 KB one automaton pass answers every marker test; a set it did not hold once read as absent there
+    # (a Ray job's " pid=" of _ROLLOUT_TRAINERS), where a short paste found it
+    filler = "INFO 11-30 02:00:00 [loader.py:1] Loading weights 1/64\n" * 1500
+    for extra in ("(main_task pid=12) ray::WorkerDict openrlhf init_communicator\n", "building wheel for vllm\n",
+                  "a Rust program panicked at src/main.rs:1:1\n"):
+        low = (filler + extra).lower()
+        assert len(low) > 65536
+        present = facts._markers_present(low)
+        for markers in (*facts._LOW_MARKER_SETS(), facts._ROLLOUT_TRAINERS, facts._VLLM_MODES,
+                        *(ms for _, _, ms in facts._FOREIGN), ("no marker of any set here",), (" pid=",)):
+            assert present(markers) == any(m in low for m in markers), markers
+
+
+def test_the_starts_of_runs_are_the_same_asked_again_or_of_another_paste():
+    one = "INFO 01-01 [api_server.py:1] vLLM API server version 0.11.0\nINFO non-default args: {'model': 'm'}\n"
+    two = "x\n" + one + one
+    assert facts.run_starts(one) == [1, 2]
+    assert facts.run_starts(two) == [2, 3, 4, 5]
+    assert facts.run_starts(one) == [1, 2]
+    assert facts.engine_starts(two) == 1        # a server's banner before each: two processes
+    assert facts.engine_starts(one + one.split("\n", 1)[1]) == 2
