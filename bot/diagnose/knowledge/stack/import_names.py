@@ -229,10 +229,13 @@ def _vllm_allowing(ix, having: list[str], vllm_version) -> tuple[str | None, str
     """(the first vLLM after the log's whose transformers pin allows a release that has the name,
     the newest one before it that does)."""
     key = vkey(str(vllm_version))
+    answered: dict[str, bool] = {}      # by pin: most vLLM releases share theirs with the next
 
     def allows(v: str) -> bool:
         p = ix.pin(v, "transformers")
-        return bool(p) and any(in_range(r, p) for r in having)
+        if p and p not in answered:
+            answered[p] = any(in_range(r, p) for r in having)
+        return bool(p) and answered[p]
 
     releases = sorted(ix.vllm_releases(), key=vkey)
     later = next((v for v in releases if vkey(v) > key and allows(v)), None)
