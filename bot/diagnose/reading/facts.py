@@ -27,12 +27,15 @@ class _P:
     first use: most logs lack most facts, a str.find is far faster than a regex scan, and compiling
     every pattern up front costs more than a small log. The literals default to the pattern's own
     leading text; a pattern that starts with an alternation names them. `span` lets a match run on
-    past its line (a command continued with backslashes)."""
+    past its line (a command continued with backslashes). `near`: every match lies within that many characters of
+    one of the literals, so only that much of a long line around each is searched (vLLM 0.32's engine config line,
+    3,300 characters, names `enable_rocm_segmented_attn_autotune`: a case-blind pattern of a dozen branches took
+    3 ms on each such line)."""
 
     MAX_TRIED = 64                  # lines tried per pattern: a hostile paste repeats a literal
 
-    def __init__(self, pattern: str, flags: int = 0, literals: tuple[str, ...] = (), span: int = 0):
-        self.pattern, self.flags, self._rx, self.span = pattern, flags, None, span
+    def __init__(self, pattern: str, flags: int = 0, literals: tuple[str, ...] = (), span: int = 0, near: int = 0):
+        self.pattern, self.flags, self._rx, self.span, self.near = pattern, flags, None, span, near
         if not literals:
             lead = re.match(r"[^\\.^$*+?{}\[\]|()]*", pattern).group(0)
             nxt = pattern[len(lead):len(lead) + 1]
@@ -52,10 +55,30 @@ class _P:
         for start in starts:
             end = text.find("\n", start)
             end = len(text) if end < 0 else end
-            m = self._rx.search(text, start, max(end, start + self.span) if self.span else end)
+            if self.near and end - start > 4 * self.near:
+                m = self._search_near(text, start, end)
+            else:
+                m = self._rx.search(text, start, max(end, start + self.span) if self.span else end)
             if m:
                 return m
         return None
+
+    def _search_near(self, text: str, start: int, end: int):
+        """The first match within `near` characters of a literal in one long line."""
+        hits = sorted(at for lit in self.literals for at in _offsets(text, lit, start, end, self.MAX_TRIED))
+        for at in hits:
+            m = self._rx.search(text, max(start, at - self.near), min(end, at + self.near))
+            if m:
+                return m
+        return None
+
+
+def _offsets(text: str, literal: str, start: int, end: int, most: int) -> list[int]:
+    found, at = [], text.find(literal, start, end)
+    while at >= 0 and len(found) < most:
+        found.append(at)
+        at = text.find(literal, at + 1, end)
+    return found
 
 
 def _line_starts(text: str, literals: tuple[str, ...], most: int) -> list[int]:
@@ -289,7 +312,7 @@ _ROCM_SHOWN = _P(r"Automatically detected platform rocm|\+rocm\d|\.rocm\d{3}\b|R
                  r"|\bgfx(?:90[68a]|94[012]|950|10\d\d|11\d\d|12\d\d)\b|\bHSA_[A-Z_]{3,}|\bhipError\w+|\bHIP (?:error|failure)\b|\bROCm \d+\.\d"
                  r"|Memory access fault by GPU node-\d",
                  re.I, literals=("platform rocm", "rocm", "ROCM", "ROCm", "RCCL", "rccl", "gfx", "HSA_", "hipError", "HIP ",
-                 "Memory access fault by GPU"))
+                 "Memory access fault by GPU"), near=100)
 
 # The paste ran on Huawei Ascend: vLLM's Ascend plugin (its platform line, its package), torch_npu, CANN's install
 # folder (/usr/local/Ascend/...), the NPU's tool, HCCL by name.
@@ -1669,13 +1692,13 @@ _VLLM_FRAME = LazyRe(r'File "[^"\n]{0,400}?[/\\](vllm[/\\][^"\n]{1,200}\.py)", l
 # 0.2's own extension module), or a frame of vllm/_custom_ops.py, the module that loads vllm._C (0.4.1+). Where the
 # loader's message then names only the file (`_C.cpython-310-x86_64-linux-gnu.so: undefined symbol: ...`, the folder
 # cut off), the extension is vLLM's; torch's own `_C` is printed with its `torch/` folder.
-_VLLM_EXT_IMPORT = LazyRe(r"(?<![\w.])(?:from vllm\._C import \w|import vllm\._C\b|from vllm import (?:_C|cuda_utils)\b)"
-                          r'|File "[^"\n]{0,300}?\bvllm[/\\]_custom_ops\.py", line \d')
+_VLLM_EXT_IMPORT = _P(r"(?<![\w.])(?:from vllm\._C import \w|import vllm\._C\b|from vllm import (?:_C|cuda_utils)\b)"
+                      r'|File "[^"\n]{0,300}?\bvllm[/\\]_custom_ops\.py", line \d',
+                      literals=("vllm._C", "from vllm import", "_custom_ops.py"))
 
 
 def vllm_ext_import(text: str) -> bool:
-    return ("vllm" in text and ("_C" in text or "cuda_utils" in text or "_custom_ops" in text)
-            and _VLLM_EXT_IMPORT.search(text) is not None)
+    return _VLLM_EXT_IMPORT.search(text) is not None
 
 
 def vllm_frames(text: str) -> list[list]:

@@ -1310,3 +1310,12 @@ def test_the_starts_of_runs_are_the_same_asked_again_or_of_another_paste():
     assert facts.run_starts(one) == [1, 2]
     assert facts.engine_starts(two) == 1        # a server's banner before each: two processes
     assert facts.engine_starts(one + one.split("\n", 1)[1]) == 2
+
+
+def test_a_pattern_read_near_its_literals_finds_what_the_whole_line_shows():
+    pad = ", ".join(f"option_{i}=False" for i in range(300))           # a long config line
+    line = f"with config: model='m', {pad}, enable_rocm_segmented_attn_autotune=False, {pad}"
+    assert facts._ROCM_SHOWN.search(line) is None
+    for shown in ("Automatically detected platform rocm.", "torch 2.5.1+rocm6.2", "gfx942", "HSA_OVERRIDE_GFX_VERSION=11.0.0"):
+        assert facts._ROCM_SHOWN.search(f"{pad} {shown} {pad}") is not None, shown
+        assert facts._ROCM_SHOWN.search(f"{line}\n{pad} {shown} {pad}") is not None, shown
