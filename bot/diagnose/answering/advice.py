@@ -2357,6 +2357,14 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     if area == "shm" and (facts.get("nccl_shm_register") or facts.get("os_hint") == "wsl" and (
             str(values.get("nccl_error") or "").startswith("unhandled cuda") or facts.get("nccl_cuda_failure"))):
         out["nccl_shm_register"] = "yes"
+    # the shared-memory transport's buffers in cuMem host memory (NCCL_CUMEM_HOST_ENABLE, NCCL 2.23 on, on by default
+    # from 2.24 with a 12.6+ driver, src/misc/cudawrap.cc): the peer's buffer is imported with cuMemImportFromShareableHandle (shm.cc:590 in
+    # 2.26-2.28), which drivers refuse with CUDA_ERROR_PEER_ACCESS_UNSUPPORTED (217) between GPUs without peer access
+    # (PCIe cards such as L4 or T4; NVIDIA/nccl#1838): neither /dev/shm's room nor the pinning of its file
+    said = " ".join(str(v) for v in (values.get("nccl_warn"), cuda.get("nccl_cuda"), facts.get("nccl_cuda_failure")) if v)
+    if area == "shm" and _NCCL_PEER_ACCESS.search(said):
+        out.pop("nccl_shm_register", None)
+        out["nccl_cumem_host"] = "yes"
     return out
 
 
