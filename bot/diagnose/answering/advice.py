@@ -2216,6 +2216,8 @@ _NCCL_LAST_AREAS = (
     ("nvls", regex_cache.compile(r"\bNVLS\b|[Mm]ulticast")),
 )
 _NCCL_PEER_ACCESS = LazyRe(r"peer access is not supported")
+# a CUDA allocation NCCL made failed (cudaErrorMemoryAllocation's and CUDA_ERROR_OUT_OF_MEMORY's words, alloc.h's own)
+_NCCL_CUDA_OOM = LazyRe(r"Cuda failure (?:2 )?'out of memory'|\bout of memory\b|Failed to CUDA [cm]alloc")
 # a peer that went away: the connection's end is the symptom of the remote rank's exit, not of the network setup
 _PEER_GONE = LazyRe(r"(?:closed|reset) by (?:remote )?peer|Broken pipe|Connection closed", re.I)
 
@@ -2340,6 +2342,13 @@ def _nccl_area(values: dict, facts: dict) -> dict:
         if facts.get("nccl_socket_ifname"):
             remote["nccl_socket_ifname"] = facts["nccl_socket_ifname"]
     remote = {**enum, **remote}
+    # the CUDA failure NCCL quoted is an allocation's: NCCL's own buffers on the GPU (alloc.h's "Failed to CUDA calloc",
+    # a transport's buffers when a peer first connects), which it allocates outside the share of the GPU vLLM sized for
+    # itself; not a shared-memory segment's, which the shm part explains
+    said = " ".join(str(v) for v in (values.get("nccl_warn"), remote.get("nccl_cuda"), facts.get("nccl_cuda_failure"),
+                                     facts.get("nccl_last_error")) if v)
+    if area != "shm" and _NCCL_CUDA_OOM.search(said):
+        remote["nccl_cuda_oom"] = "yes"
     if area is None:
         return remote
     out: dict = {"nccl_area": area, f"nccl_{area}": "yes", **remote}
