@@ -2353,7 +2353,8 @@ def _nccl_area(values: dict, facts: dict) -> dict:
         return remote
     out: dict = {"nccl_area": area, f"nccl_{area}": "yes", **remote}
     # registering (pinning) its buffers with the adapter refused: the locked-memory limit, almost always
-    if area == "ib" and _NCCL_MEMLOCK.search(str(values.get("nccl_warn") or "")):
+    # (NCCL's WARN line, or its reason as torch relays it after "Last error:")
+    if area == "ib" and _NCCL_MEMLOCK.search(str(values.get("nccl_warn") or out.get("nccl_warn") or "")):
         out["nccl_memlock"] = "yes"
         limit = set_limit(facts, "l")
         if limit:
