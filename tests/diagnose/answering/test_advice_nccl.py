@@ -492,3 +492,18 @@ def test_an_allocation_nccl_made_that_failed_is_room_on_the_gpu(facts_, values):
     assert out["nccl_cuda_oom"] == "yes"
     assert "nccl_cuda_oom" not in advice.derive("nccl-error", {"nccl_error": "unhandled cuda error"},
                                                 {"nccl_cuda_failure": "invalid argument"})
+
+
+@pytest.mark.parametrize("line, said", [
+    # torch 2.2-2.5 (ProcessGroupNCCL::heartbeatMonitor's error line), then 2.6 on (the watchdog's words alone)
+    ("[rank0]:[E ProcessGroupNCCL.cpp:1316] [PG 2 Rank 0] Heartbeat monitor timed out! Process will be terminated after "
+     "dumping debug info. workMetaList_.size()=9", "stopped making progress"),
+    ("[rank1]:[E429 13:55:49.384372190 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 1] "
+     "ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring enqueued collectives. "
+     "This typically indicates a NCCL/CUDA API (e.g., CudaEventDestroy) hang blocking the watchdog", "480 seconds"),
+])
+def test_the_heartbeat_monitors_abort_is_a_stuck_watchdog(line, said):
+    d = diagnose(line, book=BOOK).best
+    assert d is not None and d.rule_id == "nccl-collective-timeout"
+    assert said in d.cause and "TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC" in d.fix and "xid" in d.fix
+    assert "ran for" not in d.cause
