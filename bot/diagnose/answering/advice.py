@@ -2603,7 +2603,10 @@ def _oom_killed(values: dict, facts: dict) -> dict:
 
 @deriver("nccl-collective-timeout")
 def _nccl_collective_timeout(values: dict, facts: dict) -> dict:
-    """The group's first collective (its GPUs have not exchanged anything yet) or a later one."""
+    """The group's first collective (its GPUs have not exchanged anything yet) or a later one; or torch's heartbeat
+    monitor finding the watchdog itself stuck (either of its lines)."""
+    if values.get("heartbeat") or values.get("stuck_s"):
+        return {"watchdog_stuck": "yes"}
     seq = num(values.get("seq"))
     if seq is None:
         return {}
