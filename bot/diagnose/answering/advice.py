@@ -2216,6 +2216,8 @@ _NCCL_LAST_AREAS = (
     ("nvls", regex_cache.compile(r"\bNVLS\b|[Mm]ulticast")),
 )
 _NCCL_PEER_ACCESS = LazyRe(r"peer access is not supported")
+# a CUDA allocation NCCL made failed (cudaErrorMemoryAllocation's and CUDA_ERROR_OUT_OF_MEMORY's words, alloc.h's own)
+_NCCL_CUDA_OOM = LazyRe(r"Cuda failure (?:2 )?'out of memory'|\bout of memory\b|Failed to CUDA [cm]alloc")
 # a peer that went away: the connection's end is the symptom of the remote rank's exit, not of the network setup
 _PEER_GONE = LazyRe(r"(?:closed|reset) by (?:remote )?peer|Broken pipe|Connection closed", re.I)
 
@@ -2340,11 +2342,19 @@ def _nccl_area(values: dict, facts: dict) -> dict:
         if facts.get("nccl_socket_ifname"):
             remote["nccl_socket_ifname"] = facts["nccl_socket_ifname"]
     remote = {**enum, **remote}
+    # the CUDA failure NCCL quoted is an allocation's: NCCL's own buffers on the GPU (alloc.h's "Failed to CUDA calloc",
+    # a transport's buffers when a peer first connects), which it allocates outside the share of the GPU vLLM sized for
+    # itself; not a shared-memory segment's, which the shm part explains
+    said = " ".join(str(v) for v in (values.get("nccl_warn"), remote.get("nccl_cuda"), facts.get("nccl_cuda_failure"),
+                                     facts.get("nccl_last_error")) if v)
+    if area != "shm" and _NCCL_CUDA_OOM.search(said):
+        remote["nccl_cuda_oom"] = "yes"
     if area is None:
         return remote
     out: dict = {"nccl_area": area, f"nccl_{area}": "yes", **remote}
     # registering (pinning) its buffers with the adapter refused: the locked-memory limit, almost always
-    if area == "ib" and _NCCL_MEMLOCK.search(str(values.get("nccl_warn") or "")):
+    # (NCCL's WARN line, or its reason as torch relays it after "Last error:")
+    if area == "ib" and _NCCL_MEMLOCK.search(str(values.get("nccl_warn") or out.get("nccl_warn") or "")):
         out["nccl_memlock"] = "yes"
         limit = set_limit(facts, "l")
         if limit:
@@ -2357,6 +2367,14 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     if area == "shm" and (facts.get("nccl_shm_register") or facts.get("os_hint") == "wsl" and (
             str(values.get("nccl_error") or "").startswith("unhandled cuda") or facts.get("nccl_cuda_failure"))):
         out["nccl_shm_register"] = "yes"
+    # the shared-memory transport's buffers in cuMem host memory (NCCL_CUMEM_HOST_ENABLE, NCCL 2.23 on, on by default
+    # from 2.24 with a 12.6+ driver, src/misc/cudawrap.cc): the peer's buffer is imported with cuMemImportFromShareableHandle (shm.cc:590 in
+    # 2.26-2.28), which drivers refuse with CUDA_ERROR_PEER_ACCESS_UNSUPPORTED (217) between GPUs without peer access
+    # (PCIe cards such as L4 or T4; NVIDIA/nccl#1838): neither /dev/shm's room nor the pinning of its file
+    said = " ".join(str(v) for v in (values.get("nccl_warn"), cuda.get("nccl_cuda"), facts.get("nccl_cuda_failure")) if v)
+    if area == "shm" and _NCCL_PEER_ACCESS.search(said):
+        out.pop("nccl_shm_register", None)
+        out["nccl_cumem_host"] = "yes"
     return out
 
 
@@ -2585,7 +2603,10 @@ def _oom_killed(values: dict, facts: dict) -> dict:
 
 @deriver("nccl-collective-timeout")
 def _nccl_collective_timeout(values: dict, facts: dict) -> dict:
-    """The group's first collective (its GPUs have not exchanged anything yet) or a later one."""
+    """The group's first collective (its GPUs have not exchanged anything yet) or a later one; or torch's heartbeat
+    monitor finding the watchdog itself stuck (either of its lines)."""
+    if values.get("heartbeat") or values.get("stuck_s"):
+        return {"watchdog_stuck": "yes"}
     seq = num(values.get("seq"))
     if seq is None:
         return {}

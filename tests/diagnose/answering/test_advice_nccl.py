@@ -460,3 +460,50 @@ def test_under_wsl_the_segment_is_wsls_pinned_memory_and_the_fix_takes_nccl_off_
 def test_outside_wsl_no_wsl_paragraph():
     d = diagnose(WSL_WORKER.replace("as WSL is detected", "as configured"), book=BOOK).best
     assert d is not None and "WSL2. There" not in d.cause and "Under WSL2" not in d.fix
+
+
+def test_registering_memory_refused_as_torchs_last_error_is_the_locked_memory_limit_too():
+    """The same ibv_reg_mr ENOMEM where no WARN line was pasted, only torch's "Last error:" after ncclSystemError."""
+    last = "Call to ibv_reg_mr failed with error Cannot allocate memory"
+    out = advice.derive("nccl-error", {"nccl_error": "unhandled system error"}, {"nccl_last_error": last})
+    assert out["nccl_area"] == "ib" and out["nccl_memlock"] == "yes"
+
+
+def test_a_shared_memory_cuda_failure_217_is_the_cumem_host_import_not_the_segments_room():
+    """NVIDIA/nccl#1838 (vLLM's DP test on 4xL4): shm.cc:590's cuMemImportFromShareableHandle refused with
+    CUDA_ERROR_PEER_ACCESS_UNSUPPORTED; the way out is NCCL_CUMEM_HOST_ENABLE=0, not a bigger /dev/shm."""
+    warn = "Cuda failure 217 'peer access is not supported between these two devices'"
+    out = advice.derive("nccl-error", {"nccl_src": "transport/shm", "nccl_warn": warn}, {"nccl_shm_register": True})
+    assert out["nccl_cumem_host"] == "yes" and "nccl_shm_register" not in out
+    other = advice.derive("nccl-error", {"nccl_src": "transport/shm",
+                                         "nccl_warn": "Error while creating shared memory segment /dev/shm/nccl-x"}, {})
+    assert "nccl_cumem_host" not in other
+    d = diagnose("h:1:2 [0] transport/shm.cc:590 NCCL WARN " + warn, book=BOOK).best
+    assert d.rule_id == "nccl-error" and "NCCL_CUMEM_HOST_ENABLE=0" in d.fix and "--shm-size" not in d.fix.split("\n")[0]
+
+
+@pytest.mark.parametrize("facts_, values", [
+    ({"nccl_cuda_failure": "out of memory"}, {"nccl_error": "unhandled cuda error"}),
+    ({"nccl_last_error": "Cuda failure 2 'out of memory'"}, {"nccl_error": "unhandled cuda error"}),
+    ({}, {"nccl_src": "transport/p2p", "nccl_warn": "Failed to CUDA calloc 6291456 bytes"}),
+])
+def test_an_allocation_nccl_made_that_failed_is_room_on_the_gpu(facts_, values):
+    out = advice.derive("nccl-error", values, facts_)
+    assert out["nccl_cuda_oom"] == "yes"
+    assert "nccl_cuda_oom" not in advice.derive("nccl-error", {"nccl_error": "unhandled cuda error"},
+                                                {"nccl_cuda_failure": "invalid argument"})
+
+
+@pytest.mark.parametrize("line, said", [
+    # torch 2.2-2.5 (ProcessGroupNCCL::heartbeatMonitor's error line), then 2.6 on (the watchdog's words alone)
+    ("[rank0]:[E ProcessGroupNCCL.cpp:1316] [PG 2 Rank 0] Heartbeat monitor timed out! Process will be terminated after "
+     "dumping debug info. workMetaList_.size()=9", "stopped making progress"),
+    ("[rank1]:[E429 13:55:49.384372190 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 1] "
+     "ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring enqueued collectives. "
+     "This typically indicates a NCCL/CUDA API (e.g., CudaEventDestroy) hang blocking the watchdog", "480 seconds"),
+])
+def test_the_heartbeat_monitors_abort_is_a_stuck_watchdog(line, said):
+    d = diagnose(line, book=BOOK).best
+    assert d is not None and d.rule_id == "nccl-collective-timeout"
+    assert said in d.cause and "TORCH_NCCL_HEARTBEAT_TIMEOUT_SEC" in d.fix and "xid" in d.fix
+    assert "ran for" not in d.cause

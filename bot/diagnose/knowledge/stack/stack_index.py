@@ -723,8 +723,10 @@ class StackIndex:
             if "error code" in low or "runtime result" in low or " PTA " in line or "ERR0" in line:
                 hits += self.ascend_in(line, offset)
             # not make's exit status of a failed target, "make[2]: *** [CMakeFiles/x.dir/k.cu.o] Error 1", in a build that
-            # compiles CUDA code
-            m = re.search(r"(?<!\] )\b(?:CUDA )?[Ee]rror (\d{1,5})\b", line) if "cuda" in low else None
+            # compiles CUDA code; nor NCCL's result as torch.cuda.nccl words it (torch/csrc/cuda/nccl.cpp's throw_nccl_error,
+            # "NCCL Error 1: unhandled cuda error", which DataParallel's broadcast raises): its number is NCCL's, and its
+            # text is read as NCCL's above
+            m = re.search(r"(?<!\] )(?<!NCCL )\b(?:CUDA )?[Ee]rror (\d{1,5})\b", line) if "cuda" in low else None
             rec = self.cuda_error(int(m.group(1))) if m else None      # "Error 804: forward compat..."
             if rec is not None and not any(h.record == rec for h in hits):
                 hits.append(CodeHit("cuda", rec, "number", offset + m.start(), offset + m.end()))

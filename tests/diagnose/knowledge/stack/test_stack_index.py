@@ -74,6 +74,8 @@ def test_codes_in_a_log_line(ix):
     assert hits[0].record.name == "cudaErrorInitializationError"
     assert ix.codes_in("ValueError: invalid argument") == []           # no library named on the line
     assert ix.codes_in("triton: CUDA_ERROR_OUT_OF_MEMORY")[0].record.number == 2
+    # torch.cuda.nccl's "NCCL Error <result>: <ncclGetErrorString>": the number is NCCL's result, not a CUDA error
+    assert [h.kind for h in ix.codes_in("RuntimeError: NCCL Error 1: unhandled cuda error") if h.kind == "cuda"] == []
 
 
 def test_math_library_statuses_by_name(ix):
