@@ -523,6 +523,16 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
             out["loader_noexec"] = True
     if m.shape in ("undefined_symbol", "symbol_lookup_error"):
         sym = g.get("symbol") or ""
+        symbol_lib = g.get("symbol_lib") or ""
+        if symbol_lib:
+            out["symbol_lib"] = symbol_lib
+        if symbol_lib.startswith(_CUDA_MAJOR_LIBS) and not facts.get("rocm_shown"):
+            # the symbol's version tag is a CUDA library's soname (", version libcudart.so.12"): the needing file was
+            # built against a newer release of that CUDA library than the copy loaded, within the same CUDA major
+            out["cuda_lib_symbol"] = True
+            wheels = ix.wheel_for_soname(symbol_lib, cuda=facts.get("torch_cuda"))
+            if wheels:
+                out["symbol_wheel"] = wheels[0].package
         if re.fullmatch(r"nccl[A-Z]\w{1,60}", sym):
             # NCCL's C API: the libnccl this process loaded is older than the code calling it was built for
             out["nccl_symbol"] = True

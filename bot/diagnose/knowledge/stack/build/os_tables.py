@@ -47,10 +47,15 @@ LOADER_SHAPES = [
     ("version_not_found", r"(?P<library>[^\s'\"(]+): version [`'](?P<version>[^'`]+)' not found(?: \(required by "
      r"(?P<required_by>[^)]+)\))?", "' not found", "the library that was loaded is older than the one "
      "the requiring file was built against: it lacks that symbol version"),
-    ("undefined_symbol", r"(?P<library>[^\s:'\"]+): undefined symbol: (?P<symbol>[^\s'\"]+)", "undefined symbol: ",
+    # dl-lookup.c writes "undefined symbol: %s%s%s": the name, then ", version " and the symbol's version when the
+    # needing file asked for a versioned one (a library's soname as its tag: "cudaGetDriverEntryPointByVersion,
+    # version libcudart.so.12"): the version names the library that should have defined it
+    ("undefined_symbol", r"(?P<library>[^\s:'\"]+): undefined symbol: (?P<symbol>[^\s'\",]+)"
+     r"(?:, version (?P<symbol_lib>[^\s'\"]+))?", "undefined symbol: ",
      "the library needs a symbol no loaded library defines: it was built against another release of one"),
     ("symbol_lookup_error", r"(?P<program>\S+): symbol lookup error: (?P<library>[^\s:]+): undefined symbol: "
-     r"(?P<symbol>\S+)", "symbol lookup error", "a running program called a symbol no loaded library defines"),
+     r"(?P<symbol>[^\s,]+)(?:, version (?P<symbol_lib>\S+))?", "symbol lookup error",
+     "a running program called a symbol no loaded library defines"),
     ("wrong_elf_class", r"(?P<library>[^\s:'\"]+): wrong ELF class: (?P<elf_class>ELFCLASS\d+)", "wrong ELF class",
      "the library is built for a 32-bit (or 64-bit) process, not this one"),
     ("invalid_elf_header", r"(?P<library>[^\s:'\"]+): invalid ELF header", "invalid ELF header",
