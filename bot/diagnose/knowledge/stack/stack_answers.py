@@ -684,6 +684,8 @@ def _errno(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
             out["home"] = home
         if home in ("/", "~") or path.startswith(("~/", "/.cache")):
             out["home_unset"] = True          # HOME unset or "/": the caches resolve to "/.cache" or "./~"
+    if hit.info.get("fd_ancdata"):
+        out["fd_ancdata"] = True
     if err.name in ("EMFILE", "ENFILE"):
         rl = ix.rlimit("-n")
         out["rlimit_name"] = rl.name if rl else "RLIMIT_NOFILE"

@@ -476,11 +476,22 @@ _EXEC_DENIED = LazyRe(r"(?:^|\s)(?:(?:[\w.-]*/)*(?:ba|da|k|z)?sh: (?:line \d+: |
 _MISSING_HEADER = LazyRe(r"(?:^|\s|:)(?:fatal )?error: [\w./+-]{1,200}\.(?:h|hh|hpp|hxx|cuh|inc): No such file or directory")
 
 
+# CPython's multiprocessing (reduction.py recvfds) receiving a file descriptor another process sent over a socket
+# (torch shares CPU tensors so under its default file_descriptor strategy) and getting none: the kernel drops the
+# descriptor (MSG_CTRUNC) when the receiving process is at its open-files limit, so no errno is printed
+_ANCDATA = LazyRe(r"\breceived 0 items of ancdata\b")
+
+
 def _errno(ix, m: Message, text: str, facts: dict) -> Hit | None:
     body = m.text
     err = None
     if _MISSING_HEADER.search(body):
         return None
+    if _ANCDATA.search(body):
+        err = ix.errno("Too many open files")
+        if err is not None:
+            return Hit("errno", {"errno": err, "path": None, "raised": False, "program": None, "exec_program": None,
+                                 "exec_interpreter": None, "fd_ancdata": True})
     if ERRNO_FORMS.search(body):
         err = ix.errno_in(body)
     else:
