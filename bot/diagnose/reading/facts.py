@@ -1697,6 +1697,12 @@ _VLLM_EXT_IMPORT = _P(r"(?<![\w.])(?:from vllm\._C import \w|import vllm\._C\b|f
                       literals=("vllm._C", "from vllm import", "_custom_ops.py"))
 
 
+# Triton absent, in the words of what noticed it: vLLM's placeholder (vllm/triton_utils/importing.py: "Triton not installed
+# or not compatible; certain GPU-related functions will not be available."), torch's flop counter ("triton not found;
+# flop counting will not work for triton kernels") and the import itself
+_TRITON_ABSENT = ("Triton not installed", "triton not found; ", "No module named 'triton'")
+
+
 def vllm_ext_import(text: str) -> bool:
     return _VLLM_EXT_IMPORT.search(text) is not None
 
@@ -3490,6 +3496,9 @@ def extract(text: str, error_lines: str = "") -> dict:
         # 0.5.x, `from ._version import ...` later; both files are written by a build): a source checkout
         "vllm_checkout": "read commit hash" in text and bool(_NO_COMMIT_FILE.search(text)),
         "vllm_ext_import": vllm_ext_import(text),
+        # the paste says Triton is not there (vLLM's placeholder took its place: a Triton kernel vLLM launches then
+        # fails as "'function' object is not subscriptable")
+        "triton_absent": any(s in text for s in _TRITON_ABSENT),
         **phase_marks(text),
         "asserts": _asserts(assert_rows),
         "assert_sites": _sites(assert_rows),

@@ -367,14 +367,19 @@ def cuda_starting(text: str) -> bool:
 
 
 # torch's own start-up calls: a bare "CUDA error: unknown error" raised in them (torch.cuda.set_device in
-# vLLM's worker init_device) is CUDA starting too, though the message does not say so
-_TORCH_CUDA_START = ("_lazy_init", "set_device", "device_count", "init")
+# vLLM's worker init_device) is CUDA starting too, though the message does not say so; and the free-memory query
+# vLLM's worker makes first (MemorySnapshot: torch.accelerator's get_memory_info, torch.cuda.mem_get_info), which
+# creates the context (vLLM 0.26 on an H100 with all but 400 MiB held by another process: "CUDA error: out of memory")
+_TORCH_CUDA_START = {"torch/cuda/__init__.py": ("_lazy_init", "set_device", "device_count", "init"),
+                     "torch/cuda/memory.py": ("mem_get_info",),
+                     "torch/accelerator/memory.py": ("get_memory_info",)}
 
 
 def torch_starting_cuda(text: str, line_no: int) -> bool:
     """Whether the frame that raised the message at `line_no` is one of torch's CUDA start-up calls."""
     call = raising_call(text, line_no)
-    return call is not None and call[0].endswith("torch/cuda/__init__.py") and call[1] in _TORCH_CUDA_START
+    return call is not None and any(call[0].endswith(path) and call[1] in calls
+                                    for path, calls in _TORCH_CUDA_START.items())
 
 
 def advised(ix, kind: str, rec) -> bool:
