@@ -2140,8 +2140,9 @@ def _port(values: dict, facts: dict) -> dict:
     one of vLLM's ZMQ sockets. A port of another socket is no `--port` to change, whatever the log's `--port`."""
     if values.get("docker_port"):
         return {"suggest": {}}
-    if values.get("ray_port") or values.get("ray_dashboard_port"):
-        # Ray's own port, as `ray start` starts a node: no setting of vLLM's moves it
+    if values.get("ray_port") or values.get("ray_dashboard_port") or values.get("grpc_port") or values.get("grpc_bind"):
+        # Ray's own port, as `ray start` starts a node or its raylet / GCS / workers start their gRPC servers: no setting
+        # of vLLM's moves it
         return {"suggest": {}, "clash_ray": True}
     text = str(values.get("matched_text") or "")
     # an OSError names no port (vLLM binds the HTTP socket itself from 0.6) unless uvicorn's words do; asyncio's "error
