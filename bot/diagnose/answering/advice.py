@@ -2116,6 +2116,8 @@ def _mm_item_budget(values: dict, facts: dict) -> dict:
 _PORT_USERS = (
     ("clash_torchrun", LazyRe(r"^torch/distributed/(?:run\.py|elastic/)")),      # torchrun's own rendezvous
     ("clash_shm", LazyRe(r"^vllm/distributed/device_communicators/shm_broadcast\.py:")),
+    # the KV-cache events publisher (`--kv-events-config`'s endpoint, tcp://*:5557 by default): a port the user set
+    ("clash_kv_events", LazyRe(r"^vllm/distributed/kv_events\.py:")),
     # a process group vLLM creates beside its own world: data parallel's, or a trainer's weight sync
     ("clash_group", LazyRe(r"^vllm/distributed/utils\.py:(?:create|stateless_init_torch_distributed_process_group)$"
                            r"|:stateless_init_dp_group$")),
