@@ -2116,6 +2116,8 @@ def _mm_item_budget(values: dict, facts: dict) -> dict:
 _PORT_USERS = (
     ("clash_torchrun", LazyRe(r"^torch/distributed/(?:run\.py|elastic/)")),      # torchrun's own rendezvous
     ("clash_shm", LazyRe(r"^vllm/distributed/device_communicators/shm_broadcast\.py:")),
+    # the KV-cache events publisher (`--kv-events-config`'s endpoint, tcp://*:5557 by default): a port the user set
+    ("clash_kv_events", LazyRe(r"^vllm/distributed/kv_events\.py:")),
     # a process group vLLM creates beside its own world: data parallel's, or a trainer's weight sync
     ("clash_group", LazyRe(r"^vllm/distributed/utils\.py:(?:create|stateless_init_torch_distributed_process_group)$"
                            r"|:stateless_init_dp_group$")),
@@ -2140,8 +2142,9 @@ def _port(values: dict, facts: dict) -> dict:
     one of vLLM's ZMQ sockets. A port of another socket is no `--port` to change, whatever the log's `--port`."""
     if values.get("docker_port"):
         return {"suggest": {}}
-    if values.get("ray_port") or values.get("ray_dashboard_port"):
-        # Ray's own port, as `ray start` starts a node: no setting of vLLM's moves it
+    if values.get("ray_port") or values.get("ray_dashboard_port") or values.get("grpc_port") or values.get("grpc_bind"):
+        # Ray's own port, as `ray start` starts a node or its raylet / GCS / workers start their gRPC servers: no setting
+        # of vLLM's moves it
         return {"suggest": {}, "clash_ray": True}
     text = str(values.get("matched_text") or "")
     # an OSError names no port (vLLM binds the HTTP socket itself from 0.6) unless uvicorn's words do; asyncio's "error
