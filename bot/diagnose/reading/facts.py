@@ -578,9 +578,13 @@ _HEADER_COPIES = ("lightllm.", "lightllm/", "lightllm\\", "aphrodite_engine", "a
                   "aphrodite.", "aphrodite engine", "async_aphrodite")
 
 
-def vllm_printed(text: str) -> bool:
-    """Lines only vLLM itself prints: its paths, modules, processes, log header, config classes."""
-    if any(m in text for m in _VLLM_PRINTED_MARKS) \
+_VLLM_PATH_MARKS = ("/vllm/", "\\vllm\\")
+
+
+def vllm_printed(text: str, paths: bool = True) -> bool:
+    """Lines only vLLM itself prints: its paths, modules, processes, log header, config classes (its paths only where
+    `paths`)."""
+    if any(m in text for m in _VLLM_PRINTED_MARKS if paths or m not in _VLLM_PATH_MARKS) \
             or any(p.search(text) for p in _VLLM_PRINTED if p is not _VLLM_HEADER):
         return True
     if not _VLLM_HEADER.search(text):
@@ -1495,6 +1499,31 @@ _PROGRAM_SIGNS = [
     # Lua's traceback (Torch7's `th train.lua` on cutorch)
     ("a Lua program (its `stack traceback:`)",
      _P(r"^stack traceback:\s*\n\s*\[C\]: in ", re.M, literals=("stack traceback:",), span=200)),
+    # the paste's own words: the failure came while training a model ("I encountered the following error while
+    # training the model:", "when fine-tuning my LoRA"), or while generating an image or a video
+    # ("Launching ... and generating an image gives", "img2img", "text-to-image"); vLLM infers text and names itself where
+    # it generates (vLLM-Omni's image and video models are served by `vllm serve ... --omni`, which a mention keeps
+    # vLLM's). Not an image a prompt carries: "generating image captions", "image embeddings" are a multimodal model's
+    ("a training run (the paste says it was training a model)",
+     _P(r"(?i)\b(?:while|when|during|after|before|for|start(?:ing)?|try(?:ing)? to) (?:the |my |a )?(?:lora )?"
+        r"(?:training|fine-?tuning)\b|\b(?:train|training|fine-?tune|fine-?tuning) (?:the |my |a |an )(?:\w+ )?"
+        r"(?:model|lora)\b", literals=("train", "Train", "TRAIN", "tun", "Tun"))),
+    ("an image or video generator (the paste says it was generating one)",
+     _P(r"(?i)\b(?:generat(?:e|ing)|render(?:ing)?|upscal(?:e|ing)|inpaint(?:ing)?) (?:an |the |a |my )?(?:\w+ )?"
+        r"(?:images?|videos?|pictures?|photos?)\b(?! (?:captions?|descriptions?|embeddings?|tokens?|inputs?|features?|"
+        r"understanding|tags?|urls?|data|prompts?|placeholders?)\b)|\b(?:txt2img|img2img|text-to-(?:image|video)|"
+        r"image-to-video)\b",
+        literals=("enerat", "ender", "pscal", "npaint", "2img", "-to-"))),
+    # the web and task frameworks apps run their work under, by the record format each configures: a Celery worker
+    # ("[2024-03-01 10:00:02,456: ERROR/ForkPoolWorker-1] Task app.tasks.run[...] raised unexpected: ...", celery/app/
+    # log.py's worker format) and Flask's default handler ("[2024-03-01 10:00:02,456] ERROR in app: Exception on /x
+    # [POST]", flask/logging.py); vLLM serves with uvicorn and runs under neither
+    ("a Celery worker (its `[date: LEVEL/process]` records)",
+     _P(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}: (?:DEBUG|INFO|WARNING|ERROR|CRITICAL)/[\w-]+\] ", re.M,
+        literals=(": ERROR/", ": INFO/", ": WARNING/", ": DEBUG/", ": CRITICAL/"))),
+    ("a Flask app (its `[date] LEVEL in module:` records)",
+     _P(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\] (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) in \w+: ", re.M,
+        literals=(" ERROR in ", " INFO in ", " WARNING in ", " DEBUG in ", " CRITICAL in "))),
 ]
 # Rust crates of vLLM's stack, whose panics surface inside vLLM's Python process (tokenizers, safetensors,
 # the Hub's Xet client, tiktoken, the grammar engines, openai-harmony): a panic in them is the stack's
@@ -1637,7 +1666,46 @@ def _container_program(text: str) -> str | None:
 def program_sign(text: str) -> str | None:
     """The other program a paste that never mentions vLLM shows by what it does or how it logs."""
     return next((name for name, pattern in _PROGRAM_SIGNS if pattern.search(text)), None) \
-        or _rust_program(text) or _container_program(text)
+        or _rust_program(text) or _container_program(text) or _logger_program(text)
+
+
+# Python's logging records that carry the logger's name, in the formats apps configure (vLLM logs "INFO 12-02 09:36:21
+# [file.py:200] ...", with no logger name): basicConfig's default ("ERROR:sources.router:..."), the logging
+# cookbook's "%(asctime)s - %(name)s - %(levelname)s - %(message)s" ("2026-01-08 00:35:04 - whisperjav - ERROR -
+# ..."), and "%(asctime)s %(levelname)s [%(name)s] ..."; after a compose service's "name  | " prefix. An app names its
+# loggers after its own package (logging.getLogger(__name__)): a name that is neither the root logger, nor a script's
+# __main__, nor a package of vLLM's stack (transformers, torch, httpx, ...) or the libraries beside it, names the
+# program that logged it.
+_LOGGER_RECORD = LazyRe(r"^(?:[\w.-]{1,60} +\| )?(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):([A-Za-z_][\w.]{0,80}):|"
+                        r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d{1,6})? (?:- ([A-Za-z_][\w.]{0,80}) - "
+                        r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - |(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) +"
+                        r"\[([A-Za-z_][\w.]{0,80})\] ))", re.M)
+# loggers that name no program of their own: the root logger, a script's main module, Python's own and the libraries
+# any Python program may log through (beside _STACK_PACKAGES)
+_COMMON_LOGGERS = frozenset("""
+    root __main__ __mp_main__ py asyncio concurrent multiprocessing logging uvicorn gunicorn hypercorn httpx httpcore
+    urllib3 filelock jax jaxlib absl numexpr matplotlib h5py botocore boto3 s3transfer azure kubernetes websockets
+    werkzeug tornado faiss numba sentence_transformers git paramiko hpack h11 h2 markdown_it pil watchdog
+    sqlalchemy alembic apscheduler
+""".split())
+_LOGGER_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def _logger_program(text: str) -> str | None:
+    """The package a logging record names as its logger, where that is an app's own (not the root logger, a script's
+    __main__, vLLM or a package of the stack beneath it)."""
+    if not any(level in text for level in _LOGGER_LEVELS):
+        return None
+    for n, m in enumerate(_LOGGER_RECORD.finditer(text)):
+        if n >= 200:
+            break
+        name = next(g for g in m.groups() if g)
+        top = name.split(".")[0]
+        if name.endswith(".py") or top.lower() in _COMMON_LOGGERS or {top, top.lower()} & _STACK_PACKAGES \
+                or top.lower().startswith("vllm"):
+            continue
+        return f"`{top}` (a program that logs under its own name)"
+    return None
 
 
 # The dynamic loader names the executable it could not start ("/server: error while loading shared
@@ -1684,7 +1752,10 @@ def model_sizes(text: str) -> dict:
     return out
 
 
-_VLLM_FRAME = LazyRe(r'File "[^"\n]{0,400}?[/\\](vllm[/\\][^"\n]{1,200}\.py)", line (\d{1,6}), in ([\w<>.]{1,80})')
+# (not an environment's folder named vllm: "/envs/vllm/lib/python3.10/site-packages/torch/...")
+# (not an environment's folder named vllm: "/envs/vllm/lib/python3.10/site-packages/torch/...")
+_VLLM_FRAME = LazyRe(r'File "[^"\n]{0,400}?[/\\](vllm[/\\](?!(?:[\w.-]{1,60}[/\\]){0,3}?(?:(?:site|dist)-packages|lib[/\\]python[23]|'
+                     r'bin|scripts)[/\\])[^"\n]{1,200}\.py)", line (\d{1,6}), in ([\w<>.]{1,80})')
 
 
 # vLLM importing its own compiled extension, as a traceback prints it: the import statement of the frame that failed
@@ -3046,8 +3117,10 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     # vLLM's messages with them (Aphrodite Engine's "Try increasing 'gpu_memory_utilization' or decreasing
     # 'max_model_len'"), and other engines' own options share the words. (Asked only once a program is named: it
     # reads the whole paste again.)
+    env_only = "vllm" in low and env_only_mention(text, low)
+
     def named_only() -> bool:
-        return not hosted and not names_vllm(low)
+        return not hosted and (env_only or not names_vllm(low))
 
     # another inference engine's log: only vLLM run in the paste keeps it vLLM's, not a mention of it
     def engine_only(name: str) -> bool:
@@ -3060,7 +3133,7 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
         return shape, named_only() or engine_only(shape)
     if _relayed_server_error(text) or _VLLM_SERVER_ERROR.search(text):
         return None, False
-    if not hosted and not _mentions_vllm(low):
+    if not hosted and (env_only or not _mentions_vllm(low)):
         runner = next((name for name, markers in _FOREIGN_RUNNERS if present(markers)), None)
         if runner:
             return runner, False
@@ -3077,13 +3150,15 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     frames = [f for f in traceback_paths(text) if not _BUILD_FRAME.search(f)]
     if frames and all(_RAY_CLI_FRAME.search(f) for f in frames) and any(f.endswith("/bin/ray") for f in frames):
         frames = []
-    if not any("vllm" in f.lower() for f in frames) and not vllm_printed(text) \
+    if not any(_vllm_outside_envs(f.lower()) for f in frames) and not vllm_printed(text, paths=not env_only) \
             and not _relayed_actor_fate(text, low):
         if len(frames) >= 2:
             return "a Python program that is not vLLM (no vLLM frame in its traceback)", False
         package = _foreign_package(frames)
         if package:
             return f"`{package}` (a package that is neither vLLM nor the stack beneath it)", False
+        if frames and _APP_FRAME.search(frames[0]):
+            return "a Python program that is not vLLM (its traceback runs through an app's own modules)", False
     # vLLM does not run on native Windows: a CUDA kernel, a download, a loader there is another program's.
     # Not a POSIX-only module missing: that is what starting vLLM there looks like (windows-native).
     windows = os_hint == "windows" or (_WINDOWS_RUN.search(text) is not None and not _ran_on_posix(text))
@@ -3136,6 +3211,53 @@ def site_package(path: str) -> str | None:
     """The installed package a frame's file belongs to: the folder after site-packages or dist-packages."""
     m = _SITE_PACKAGE.search(path)
     return m.group(1) if m else None
+
+
+# A frame of an app's own code, outside any installed package: the folders the apps built on torch, diffusers and
+# transformers keep their modules in (A1111's, text-generation-webui's and Fooocus' modules/, ComfyUI's nodes and
+# custom_nodes/, A1111's extensions/, agenticSeek's sources/, a diffusers project's pipelines/, Forge's ldm_patched/,
+# a project's src/<package>/). A single frame of them says the traceback is that app's, as two frames of any code
+# that is not vLLM's do. (Not a script's folder such as /app/ or /workspace/, where a vLLM user's own script runs.)
+_APP_FRAME = LazyRe(r"^(?!.*[/\\](?:site|dist)-packages[/\\])(?:.*[/\\])?(?:modules|nodes|custom_nodes|extensions|sources|"
+                    r"pipelines|ldm_patched|src[/\\][A-Za-z_][\w.-]*)[/\\](?:[\w.-]+[/\\]){0,4}[\w.-]+\.py$")
+# "vllm" at the start of a folder that holds an environment (a conda environment or a venv named vllm, vllm-env,
+# vllm_0.6: "/envs/vllm/lib/python3.10/site-packages/diffusers/...", "/home/u/vllm-venv/bin/python"): the environment's
+# name, not vLLM's code or a word about it
+_ENV_NAMED_VLLM = LazyRe(r"vllm[\w.-]{0,40}[/\\](?:[\w.-]{1,60}[/\\]){0,3}?(?:(?:site|dist)-packages|lib[/\\]python[23][\d.]*|"
+                         r"lib64[/\\]python[23][\d.]*|bin|scripts)[/\\]")
+
+
+def _vllm_outside_envs(low: str) -> bool:
+    """`low` (lower case) names vLLM other than as the name of an environment's folder: vLLM's option names, or
+    "vllm" anywhere but at the start of a folder that holds a Python environment."""
+    if any(m in low for m in _VLLM_MENTIONED[1:]):
+        return True
+    pos, n = low.find("vllm"), 0
+    while pos >= 0:
+        if n >= 200 or not _ENV_NAMED_VLLM.match(low, pos):
+            return True
+        pos, n = low.find("vllm", pos + 4), n + 1
+    return False
+
+
+def _frames_show_other_code(paths: list[str]) -> bool:
+    """Some frame is in code that is neither vLLM's nor the stack's: another package, or an app's own files."""
+    return _foreign_package(paths) is not None or any(_APP_FRAME.search(p) for p in paths) or sum(
+        1 for p in paths if "-packages" not in p and not _STDLIB_FRAME.search(p)) >= 2
+
+
+# a frame of Python's own library ("/usr/lib/python3.10/contextlib.py", "<frozen runpy>", "C:\\Python310\\lib\\runpy.py")
+_STDLIB_FRAME = LazyRe(r"[/\\]lib(?:64)?[/\\]python[23][\d.]*[/\\][\w.]+\.py$|^<|[/\\]Lib[/\\][\w.]+\.py$|"
+                       r"[/\\]Python3\d*[/\\]lib[/\\][\w.]+\.py$", re.I)
+
+
+def env_only_mention(text: str, low: str) -> bool:
+    """Every word of vLLM in the paste is the name of an environment's folder (a conda environment or venv named
+    vllm), and the traceback runs through code that is neither vLLM's nor the stack's: another program run in an
+    environment its user named so. A traceback only through the stack (torch's frames) keeps the name's hint."""
+    if _vllm_outside_envs(low):
+        return False
+    return _frames_show_other_code([f for f in traceback_paths(text) if not _BUILD_FRAME.search(f)])
 
 
 def _foreign_package(paths: list[str]) -> str | None:
@@ -3388,13 +3510,15 @@ def extract(text: str, error_lines: str = "") -> dict:
     if total and "." not in total and float(total) > 4096:        # nvidia-smi MiB
         total = f"{float(total) / 1024:.2f}"
     # vLLM's lines inside another engine that imports it as a library are that engine's log's, not a run of vLLM
-    printed, shape = vllm_printed(text), foreign_shape(text)
+    # (not a folder of an environment named vllm, in a traceback through another program's code)
+    env_only = "vllm" in low and env_only_mention(text, low)
+    printed, shape = vllm_printed(text, paths=not env_only), foreign_shape(text)
     library = vllm_as_library(text, low, shape) if printed else None
     printed = printed and library is None
     install = vllm_install(text, low)
     env = environment(text, low, error_lines)
     foreign, strict = foreign_context(text, low, install, env["os_hint"], library, shape)
-    mentioned = _mentions_vllm(low)
+    mentioned = _mentions_vllm(low) and not (foreign is not None and env_only)
     if foreign is None and not printed and not mentioned:
         bare = collected_bare(text)
         if bare is not None:
