@@ -2464,6 +2464,10 @@ _CACHE_FOLDERS = (
     (LazyRe(r"[/\\]huggingface[/\\]xet(?:[/\\]|$)"), "the Hugging Face Hub's Xet chunk cache", "HF_XET_CACHE"),
     (LazyRe(r"[/\\]torchinductor_[^/\\]+"), "torch.compile's (Inductor's) cache", "TORCHINDUCTOR_CACHE_DIR"),
     (LazyRe(r"[/\\]\.triton(?:[/\\]|$)"), "Triton's compiled-kernel cache", "TRITON_CACHE_DIR"),
+    # the installers' caches: uv unpacks each wheel into its cache before linking it into the environment (vLLM with
+    # torch's CUDA libraries is several GB there), pip keeps what it downloads
+    (LazyRe(r"[/\\]\.cache[/\\]uv(?:[/\\]|$)"), "uv's cache (each wheel unpacked before it is installed)", "UV_CACHE_DIR"),
+    (LazyRe(r"[/\\]\.cache[/\\]pip(?:[/\\]|$)"), "pip's download cache", "PIP_CACHE_DIR"),
     # Python's tempfile names its folders and files "tmp" and 8 of [a-z0-9_] (torch.compile's C++ builds, downloads'
     # partial files): the temporary folder, which TMPDIR moves
     (LazyRe(r"[/\\]tmp[a-z0-9_]{8}(?:[/\\]|$)"), "a temporary folder (Python's `tempfile`)", "TMPDIR"),
