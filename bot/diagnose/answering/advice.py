@@ -2648,6 +2648,8 @@ def _vllm_wheels_asked(values: dict, facts: dict) -> dict:
     """_vllm_wheels, and `local_tag` where the requirement asks for a local version (`==0.20.2+rocm721`), which only
     the index that built it serves."""
     out = _vllm_wheels(values, facts)
+    if ":" in str(values.get("cuda_home_given") or ""):
+        out["cuda_home_list"] = "yes"           # a ':'-joined CUDA_HOME ("$CUDA_HOME:/usr/local/cuda-12.1" while unset)
     return {**out, "local_tag": "yes"} if "+" in str(values.get("spec") or "") else out
 
 
