@@ -2803,8 +2803,9 @@ _PIP_GETS_VLLM = _P(r"^\s*(?:Collecting vllm(?:\[[^\]\n]{0,80}\])?(?:\s*[=<>!~]=
                     r"|(?:Downloading|Using cached) (?:\S*/)?vllm-\d[\w.+]*-[\w.-]+\.whl\b"
                     r"|Installing collected packages:[^\n]*(?<![\w-])vllm(?![\w-]))", re.M, literals=("vllm",))
 # pip's words for a failure of the machine or the network, not of what it installs
+# (pip's own: a runtime's timeout of the Hub's is no install's)
 _PIP_SETBACKS = ("could not install packages due to an oserror", "could not install packages due to an environmenterror",
-                 "readtimeouterror", "read timed out", "connection broken by", "incompletedownloaderror",
+                 "pip._vendor.urllib3.exceptions.readtimeouterror", "connection broken by", "incompletedownloaderror",
                  "incomplete-download")
 # pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's
 _PIP_VLLM_SDIST = _P(r"(Using cached|Downloading|Processing) \S*?\bvllm-(\d[\w.+]*)\.tar\.gz", literals=("vllm-",))

@@ -348,6 +348,9 @@ def test_pip_stopped_by_the_machine_while_it_takes_vllm_itself_is_vllms_install(
     assert not install("Installing collected packages: torch, vllm-flash-attn\n" + full)
     # vLLM collected, and no setback of pip's: the failure is no install's of vLLM by this rule
     assert not install("Collecting vllm\nERROR: Exception:\nKeyError: 'x'\n")
+    # a run after the install, timing out on the Hub: no setback of pip's
+    assert not install("$ pip install vllm\nSuccessfully installed vllm-0.9.2\n$ vllm serve Qwen/Qwen3-8B\n"
+                       "requests.exceptions.ReadTimeout: HTTPSConnectionPool(host='huggingface.co', port=443): Read timed out.\n")
 
 
 def test_vllms_own_extension_build_is_vllms_install_where_no_line_names_vllm():
