@@ -94,11 +94,12 @@ def _candidate_message(m: Message, family: str, text: str = "", later: list[Mess
         return any(s in text for s in _NO_PLATFORM) and not _OTHER_PLATFORM.search(text)
     if family == "loader" and later is not None and _kernels_warning(m, later):
         return True
-    if m.level == "WARNING" or (m.exc_type or "").endswith("Warning"):
-        return False
     # Python's warnings say the run went on (torch's "Plan failed with a cudnnException ... NOT_SUPPORTED": it tries
     # the next plan), except torch's "CUDA initialization: ..." which is how torch reports that CUDA failed to start:
-    # it then counts zero devices, and whatever fails next follows from it
+    # it then counts zero devices, and whatever fails next follows from it. So quoted without the warnings module's
+    # "<file>.py:<line>: " ahead of it too ("UserWarning: CUDA initialization: CUDA unknown error - ...").
+    if m.level == "WARNING" or ((m.exc_type or "").endswith("Warning") and "CUDA initialization:" not in m.text):
+        return False
     if m.py_warning and "CUDA initialization:" not in m.text:
         return False
     # an INFO line that mentions "out of memory" reports nothing; but some vLLM releases log the

@@ -367,6 +367,10 @@ _EXC_PREFIX = r"^(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Warning|Exit
 # torch's check of a HIP call: "HIP error: <hipGetErrorString's text>" (c10's C10_HIP_CHECK, hipified
 # from C10_CUDA_CHECK's "CUDA error: ..."); the reader joins the lines after it onto the same line
 _HIP_SAYS = LazyRe(r"\bHIP error: ")
+# A Level Zero code named without its "ZE_RESULT_ERROR_" prefix right after the call that returned it, as an issue's
+# title shortens oneCCL's "ze error at zeMemOpenIpcHandle, code: ZE_RESULT_ERROR_INVALID_ARGUMENT"
+# ("zeMemOpenIpcHandle INVALID_ARGUMENT on 2x Arc B50"): the short name counts only after a ze* call
+_ZE_SHORT = LazyRe(r"\bze[A-Z]\w+\b[\s:,(]{1,3}(?:code:?\s*)?(?P<short>[A-Z]{2,}(?:_[A-Z0-9]+)+)\b")
 _STACK_FOLDER = r"[/\\](torch|transformers|tokenizers|huggingface_hub|triton)[/\\](?=[\w/\\]+\.py)"
 _FRAME = r"(?:site-packages|dist-packages)[/\\](?P<rel>(?P<pkg>[A-Za-z_]\w*)[/\\][^\"'\s,]*)"
 # a home in a path: ~, root's, a user's, macOS's, Windows'; or none at all (HOME=/ gives "/.cache")
@@ -725,11 +729,18 @@ class StackIndex:
             # not make's exit status of a failed target, "make[2]: *** [CMakeFiles/x.dir/k.cu.o] Error 1", in a build that
             # compiles CUDA code; nor NCCL's result as torch.cuda.nccl words it (torch/csrc/cuda/nccl.cpp's throw_nccl_error,
             # "NCCL Error 1: unhandled cuda error", which DataParallel's broadcast raises): its number is NCCL's, and its
-            # text is read as NCCL's above
-            m = re.search(r"(?<!\] )(?<!NCCL )\b(?:CUDA )?[Ee]rror (\d{1,5})\b", line) if "cuda" in low else None
-            rec = self.cuda_error(int(m.group(1))) if m else None      # "Error 804: forward compat..."
+            # text is read as NCCL's above; and the CUDA samples' own check: "cudaGetDeviceCount returned 802" with its text
+            # after it ("-> ..."; the next line, which a message joins onto this one)
+            m = re.search(r"(?<!\] )(?<!NCCL )\b(?:CUDA )?[Ee]rror (\d{1,5})\b|\bcuda[A-Z]\w+ returned (\d{1,5})\s*->", line) \
+                if "cuda" in low else None
+            rec = self.cuda_error(int(m.group(1) or m.group(2))) if m else None      # "Error 804: forward compat..."
             if rec is not None and not any(h.record == rec for h in hits):
                 hits.append(CodeHit("cuda", rec, "number", offset + m.start(), offset + m.end()))
+            short = _ZE_SHORT.search(line) if " ze" in line or line.startswith("ze") or "(ze" in line else None
+            rec = self.platform_code("ZE_RESULT_ERROR_" + short.group("short")) if short \
+                and not short.group("short").startswith("ZE_") else None
+            if rec is not None and not any(h.start < offset + short.end() and offset + short.start() < h.end for h in hits):
+                hits.append(CodeHit("level_zero", rec, "name", offset + short.start("short"), offset + short.end("short")))
             smi = _SMI_HANDLE.search(line) if "device handle for GPU" in line else None
             rec = self.nvml(smi.group("text")) if smi else None
             if rec is not None and not any(h.record == rec for h in hits):

@@ -327,6 +327,18 @@ def test_unknown_error_at_init_is_the_uvm_module_not_a_gpu_fault():
     assert "earlier failure" not in d.cause and "gpu_memory_utilization" not in d.fix
 
 
+def test_torchs_cuda_init_warning_quoted_without_its_path_is_still_the_code():
+    # the same warning as pytorch#159954's, as people quote it: from "UserWarning:" on, without the warnings module's
+    # "<file>.py:<line>: " ahead of it (it then reads as an exception line whose type is a warning)
+    line = _body("stack-error-code/bare-pytorch159954-cuda-unknown-error-warning.log")[0]
+    quoted = line[line.index("UserWarning: "):]
+    report = diagnose(quoted)
+    assert report.diagnoses and report.diagnoses[0].rule_id == "stack-error-code"
+    assert "cudaErrorUnknown" in report.diagnoses[0].title
+    # any other warning quoted so stays no error of the stack's
+    assert not diagnose("UserWarning: TypedStorage is deprecated. It will be removed in the future").diagnoses
+
+
 def test_driver_initialization_failed_at_init_is_the_driver_not_a_fork():
     report, d = _best("stack-error-code/bare-wenet700-cuda-driver-initialization-failed-warning.log")
     assert d.rule_id == "stack-error-code" and "cudaErrorInitializationError" in d.title
