@@ -529,3 +529,15 @@ def test_the_device_count_assert_from_torch_for_rocm_names_hips_variables():
     # on CUDA the ROCm paragraphs stay out
     nvidia = diagnose(text, book=BOOK).best
     assert nvidia.rule_id == "cuda-device-count-mismatch" and "HIP_VISIBLE_DEVICES" not in nvidia.cause + nvidia.fix
+
+
+# --- no-cuda-gpus under WSL2 ----------------------------------------------------------------------
+
+def test_torchs_no_driver_sentence_is_answered_without_vllm_only_under_wsl():
+    text = fixtures.read(LOGS / "no-cuda-gpus" / "bare-wsl6622-torch-found-no-nvidia-driver-after-wsl-restart.log").data.decode()
+    d = answer("no-cuda-gpus/bare-wsl6622-torch-found-no-nvidia-driver-after-wsl-restart.log")
+    assert "/usr/lib/wsl/lib" in d.fix
+    # the same sentence with nothing saying WSL is any program's, on any machine: no answer without vLLM
+    line = next(x for x in text.splitlines() if "Found no NVIDIA driver" in x)
+    plain = line[line.index("RuntimeError"):].rstrip('"')
+    assert diagnose(plain, book=BOOK).best is None
