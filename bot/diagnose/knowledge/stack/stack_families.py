@@ -245,7 +245,7 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
     # torch_npu's own code ("ERR00100 PTA call acl api failed") says only that an ACL or HCCL call failed; the code
     # that call returned, where the message gives it, says which failure
     if h.kind == "torch_npu":
-        h = next((x for x in hits if x.kind in ("acl", "hccl")), h)
+        h = next((x for x in hits if x.kind in ("acl", "hccl", "aclnn")), h)
     # NCCL's "unhandled cuda error" says only that a CUDA call failed; its "Last error: Cuda failure N"
     # is that call's own code
     if h.kind == "nccl" and h.record.number == 1:

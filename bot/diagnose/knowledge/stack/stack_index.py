@@ -388,6 +388,21 @@ _LAYOUTS = [(r"(?<=[/\\])(?:models|datasets|spaces)--[^/\\\s'\"]+", "HF_HUB_CACH
 # HcclAllreduce(...), error code is 7"), its device checks ("NPU error, error code is 507899"), its stream wait ("ACL stream synchronize failed, error code:507035"), CANN's
 # own trace ("open device 1 failed, runtime result = 107001"), and torch_npu's error-code line ("ERR00100 PTA call acl
 # api failed": sub-module 00 = PTA, code 100 = ACL).
+# CANN's operator API (aclnn, the operators torch_npu's op-plugin calls) returns aclnnStatus codes that no wheel ships a
+# header for; torch_npu prints them like ACL's ("NPU function error: call aclnnInplaceCopy failed, error code is 561103").
+# The codes and their meaning as CANN's operator documentation tables them ("aclnn返回码": the return value, its number,
+# when it is returned), the ones users paste.
+ACLNN_CODES = {
+    161001: ("ACLNN_ERR_PARAM_NULLPTR", "a required input, output or attribute is a null pointer"),
+    161002: ("ACLNN_ERR_PARAM_INVALID", "an input's data type, format, shape or value is outside what the operator supports"),
+    361001: ("ACLNN_ERR_RUNTIME_ERROR", "a call into the NPU runtime failed inside the operator"),
+    561000: ("ACLNN_ERR_INNER", "the operator failed inside (an internal error; CANN's message under it says which)"),
+    561002: ("ACLNN_ERR_INNER_TILING_ERROR", "the operator's tiling failed: its shapes or parameters are outside what it "
+                                             "supports on this chip"),
+    561103: ("ACLNN_ERR_INNER_NULLPTR", "an internal step of the operator returned nothing (a null pointer)"),
+}
+_ACLNN_CALL = LazyRe(r"\bcall (?:aclnn|Atb)\w+ failed, error code is (?P<code>\d{6})\b")
+
 _ASCEND_FORMS = (
     ("acl", regex_cache.compile(r"\b(?:NPU function error: [^\n]{0,300}?, error code is |NPU error, error code is "
                        r"|ACL stream synchronize failed, error code:\s*|, runtime result = )(?P<code>\d{6})\b")),
@@ -625,8 +640,17 @@ class StackIndex:
         return t.get((kind, int(key))) if isinstance(key, int) or str(key).isdigit() else t.get(str(key).strip().lower())
 
     def ascend_in(self, line: str, offset: int = 0) -> list[CodeHit]:
-        """The Ascend codes one line names in torch_npu's and CANN's own forms (see _ASCEND_FORMS)."""
+        """The Ascend codes one line names in torch_npu's and CANN's own forms (see _ASCEND_FORMS); an operator's aclnn
+        code (ACLNN_CODES) where the call torch_npu names is an operator's ("call aclnnX failed, error code is N")."""
         hits = []
+        for m in _ACLNN_CALL.finditer(line) if "call " in line else ():
+            known = ACLNN_CODES.get(int(m.group("code")))
+            if known:
+                rec = PlatformCode("aclnn", int(m.group("code")), known[0], known[1],
+                                   "CANN's operator documentation (aclnn return codes)")
+                hits.append(CodeHit("aclnn", rec, "number", offset + m.start("code"), offset + m.end("code")))
+        if hits:
+            return hits
         for kind, form in _ASCEND_FORMS:
             for m in form.finditer(line):
                 if kind == "torch_npu":
