@@ -827,6 +827,10 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # TurboMind (LMDeploy's engine) and FasterTransformer prefix their CUDA checks "[TM][ERROR]", "[FT][ERROR]"
     # (its name followed by no letter: "lmdeploy" is inside "VLLMDeployment", the class of Ray Serve's vLLM example)
     ("LMDeploy", False, (*(f"lmdeploy{c}" for c in " /\\.:=-_\n'\"`),]"), "turbomind", "[tm][error]", "[ft][error]")),
+    # MindIE, Huawei's own inference server for Ascend NPUs (MindIE LLM and MindIE Service): its LLM package and
+    # backend processes ("mindie_llm_backend_connector" in HCCL's log tag), its service daemon. Not "mindie_turbo",
+    # the acceleration package vllm-ascend itself loaded (0.7.x)
+    ("MindIE", False, ("mindie_llm", "mindieservice", "mindie-service", "mindie_service", "mindie-llm")),
     # Triton's C++ log names its sources ("E0506 ... model_repository_manager.cc:1234] failed to load ...")
     ("Triton Inference Server", False, ("tritonserver", "model_repository_manager.cc", "triton_python_backend")),
     ("OpenUI", False, ("(openui)",)),
