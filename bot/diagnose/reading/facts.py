@@ -231,8 +231,8 @@ _RAY_LOCAL_GPUS = LazyRe(r"Tensor parallel size \((\d+)\) exceeds available GPUs
 # or the batch runs. Only vLLM prints these, so the wait is vLLM's own.
 _RAY_PG_WAIT = LazyRe(r"Waiting for creating a placement group of specs for (\d+) seconds\.(?: specs=(\[[^\]]{0,600}\]))?"
                       r"|The number of required \w+?s exceeds the total\b(?! number of available \w+?s in the cluster)")
-_RAY_PG_SETTLED = LazyRe(r"\(RayWorkerWrapper pid=|Loading weights took|Model loading took|Application startup complete"
-                         r"|init engine \(profile|Avg prompt throughput|Processed prompts")
+_RAY_PG_SETTLED = LazyRe(r"\((?:RayWorkerWrapper|RayWorkerProc) pid=|Loading weights took|Model loading took"
+                         r"|Application startup complete|init engine \(profile|Avg prompt throughput|Processed prompts")
 
 
 # the NCCL library a user pointed vLLM's wrapper at (vLLM's nccl.py: "Found nccl from environment variable
@@ -698,14 +698,15 @@ _RAY_ACTOR_FATE = _P(r"\b(?:ActorDiedError|RayActorError|WorkerCrashedError)\b|T
                      r"|Failed to connect to the default Ray cluster address|from GCS\. Did GCS start successfully"
                      r"|Can't find a `?node_ip_address\.json`? file"
                      # the cluster's Ray or Python is not the driver's (ray.init's check, `ray` CLI's)
-                     r"|Version mismatch: The cluster was started with|Ray version mismatch: cluster has Ray version",
+                     r"|Version mismatch: The cluster was started with|Ray version mismatch: cluster has Ray version"
+                     r"|Python minor versions differ between client and server|Client Ray installation incompatible",
                      literals=("ActorDiedError", "RayActorError", "WorkerCrashedError", "The actor died",
                                "A worker died", "cannot be scheduled", "No available node types",
                                "running low on memory", "memory pressure (OOM)", "running Ray instance",
                                "Failed to connect to GCS", "Unable to connect to GCS", "cluster ID from GCS",
                                "Failed to connect to Ray cluster", "default Ray cluster address", "Did GCS start",
                                "node_ip_address",
-                               "ersion mismatch"))
+                               "ersion mismatch", "versions differ between client", "Client Ray installation"))
 # Evidence that another program printed the log. `strict`: even a mention of vLLM does not make it
 # vLLM's log (pip installing a vllm wheel is an install failure, not a vLLM error).
 _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a regex with re.I is 30x slower
