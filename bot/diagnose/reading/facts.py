@@ -699,14 +699,17 @@ _RAY_ACTOR_FATE = _P(r"\b(?:ActorDiedError|RayActorError|WorkerCrashedError)\b|T
                      r"|Can't find a `?node_ip_address\.json`? file"
                      # the cluster's Ray or Python is not the driver's (ray.init's check, `ray` CLI's)
                      r"|Version mismatch: The cluster was started with|Ray version mismatch: cluster has Ray version"
-                     r"|Python minor versions differ between client and server|Client Ray installation incompatible",
+                     r"|Python minor versions differ between client and server|Client Ray installation incompatible"
+                     # verl's own check that Ray has the GPUs its worker pools (and so its vLLM rollout) ask for
+                     r"|is less than total desired GPUs|cannot be satisfied in this ray cluster",
                      literals=("ActorDiedError", "RayActorError", "WorkerCrashedError", "The actor died",
                                "A worker died", "cannot be scheduled", "No available node types",
                                "running low on memory", "memory pressure (OOM)", "running Ray instance",
                                "Failed to connect to GCS", "Unable to connect to GCS", "cluster ID from GCS",
                                "Failed to connect to Ray cluster", "default Ray cluster address", "Did GCS start",
                                "node_ip_address",
-                               "ersion mismatch", "versions differ between client", "Client Ray installation"))
+                               "ersion mismatch", "versions differ between client", "Client Ray installation",
+                               "total desired GPUs", "satisfied in this ray cluster"))
 # Evidence that another program printed the log. `strict`: even a mention of vLLM does not make it
 # vLLM's log (pip installing a vllm wheel is an install failure, not a vLLM error).
 _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a regex with re.I is 30x slower
