@@ -249,6 +249,14 @@ _RAY_LOCAL_INSTANCE = LazyRe(r"\bStarted a local Ray instance\b")
 # 0.32): the ranks asked for against the GPUs torch counts on this machine
 _RAY_LOCAL_GPUS = LazyRe(r"Tensor parallel size \((\d+)\) exceeds available GPUs \((\d+)\)\. This may result in Ray "
                          r"placement group allocation failures")
+# vLLM's Ray executor waiting for its placement group (ray_utils.py _wait_until_pg_ready's INFO, repeated at 10, 30, 70 ...
+# seconds, and initialize_ray_cluster's warning that the cluster counts fewer devices than ranks, 0.7+), and what shows
+# the wait ended: the workers vLLM places in the group print (RayWorkerWrapper's own lines), the weights load, the server
+# or the batch runs. Only vLLM prints these, so the wait is vLLM's own.
+_RAY_PG_WAIT = LazyRe(r"Waiting for creating a placement group of specs for (\d+) seconds\.(?: specs=(\[[^\]]{0,600}\]))?"
+                      r"|The number of required \w+?s exceeds the total\b(?! number of available \w+?s in the cluster)")
+_RAY_PG_SETTLED = LazyRe(r"\((?:RayWorkerWrapper|RayWorkerProc) pid=|Loading weights took|Model loading took"
+                         r"|Application startup complete|init engine \(profile|Avg prompt throughput|Processed prompts")
 
 
 # the NCCL library a user pointed vLLM's wrapper at (vLLM's nccl.py: "Found nccl from environment variable
@@ -714,12 +722,23 @@ _VLLM_HOST_ACTORS = (*(m for _, role, markers in _RL_FRAMEWORKS if role == "host
 _RAY_ACTOR_FATE = _P(r"\b(?:ActorDiedError|RayActorError|WorkerCrashedError)\b|The actor died unexpectedly"
                      r"|A worker died or was killed|cannot be scheduled right now|No available node types can fulfill"
                      r"|killed due to the node running low on memory|killed due to memory pressure \(OOM\)"
-                     r"|Could not find any running Ray instance|Failed to connect to GCS at address"
-                     r"|Can't find a `?node_ip_address\.json`? file",
+                     r"|Could not find any running Ray instance|Failed to connect to GCS(?: at address|\. )"
+                     r"|Unable to connect to GCS|Failed to get cluster ID from GCS|Failed to connect to Ray cluster at"
+                     r"|Failed to connect to the default Ray cluster address|from GCS\. Did GCS start successfully"
+                     r"|Can't find a `?node_ip_address\.json`? file"
+                     # the cluster's Ray or Python is not the driver's (ray.init's check, `ray` CLI's)
+                     r"|Version mismatch: The cluster was started with|Ray version mismatch: cluster has Ray version"
+                     r"|Python minor versions differ between client and server|Client Ray installation incompatible"
+                     # verl's own check that Ray has the GPUs its worker pools (and so its vLLM rollout) ask for
+                     r"|is less than total desired GPUs|cannot be satisfied in this ray cluster",
                      literals=("ActorDiedError", "RayActorError", "WorkerCrashedError", "The actor died",
                                "A worker died", "cannot be scheduled", "No available node types",
                                "running low on memory", "memory pressure (OOM)", "running Ray instance",
-                               "Failed to connect to GCS", "node_ip_address"))
+                               "Failed to connect to GCS", "Unable to connect to GCS", "cluster ID from GCS",
+                               "Failed to connect to Ray cluster", "default Ray cluster address", "Did GCS start",
+                               "node_ip_address",
+                               "ersion mismatch", "versions differ between client", "Client Ray installation",
+                               "total desired GPUs", "satisfied in this ray cluster"))
 # Evidence that another program printed the log. `strict`: even a mention of vLLM does not make it
 # vLLM's log (pip installing a vllm wheel is an install failure, not a vLLM error).
 _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a regex with re.I is 30x slower
@@ -3340,6 +3359,20 @@ def ray_local_gpus(text: str) -> dict:
     return {"ray_world_size": m.group(1) if m else None, "ray_local_gpus": m.group(2) if m else None}
 
 
+def ray_pg_wait(text: str) -> dict:
+    """vLLM's Ray executor waiting for its placement group: whether the paste ends inside that wait ("ray_pg_pending":
+    True, no line after the last wait shows its workers or the model running; False where one does; None where the paste
+    shows no such wait), and the last wait's figures ("ray_pg_waited" seconds, "ray_pg_specs" the bundles)."""
+    last = None
+    if "placement group" in text or "exceeds the total" in text:
+        for last in _RAY_PG_WAIT.finditer(text):
+            pass
+    if last is None:
+        return {"ray_pg_pending": None, "ray_pg_waited": None, "ray_pg_specs": None}
+    return {"ray_pg_pending": _RAY_PG_SETTLED.search(text, last.end()) is None,
+            "ray_pg_waited": last.group(1), "ray_pg_specs": last.group(2)}
+
+
 def _hosts_vllm(low: str) -> bool:
     """A Ray actor the paste names is one that hosts vLLM engines (verl's WorkerDict, OpenRLHF's LLMRayActor)."""
     return _markers_present(low)(_VLLM_HOST_ACTORS)
@@ -3610,6 +3643,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         # does not show it), and the GPUs vLLM counted on this machine for the ranks it asks Ray for
         "ray_local_instance": "yes" if _RAY_LOCAL_INSTANCE.search(text) else None,
         **ray_local_gpus(text),
+        # vLLM's own wait for its placement group, and whether the paste ends inside it
+        **ray_pg_wait(text),
         "rl_trainer": rl_trainer(low),
         "offline_batch": offline_batch(text, low),
         # the engine core logged its own orderly shutdown (0.23+: "[shutdown] EngineCore: trigger received signal=SIGTERM"):

@@ -1227,17 +1227,28 @@ def ignored_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+# the last line of an interrupt's traceback: Python's bare "KeyboardInterrupt", or with the words a handler raised it
+# with (vLLM's server turns the SIGTERM of `timeout` or of a process manager into "KeyboardInterrupt: terminated")
+_INTERRUPT_END = LazyRe(r"(?:^|\n)KeyboardInterrupt(?::[^\n]{0,60})?$")
+
+
 def _before_interrupt(text: str) -> int:
-    """Where the text ends once a closing KeyboardInterrupt traceback is left out (its whole length when
-    there is none): the user stopped a process that was waiting, and the wait is what it printed last."""
-    end = _last_non_blank(text, len(text))
-    if not text[max(0, end - 40):end].rstrip().endswith("KeyboardInterrupt"):
-        return len(text)
-    start = text.rfind("Traceback (most recent call last):", max(0, end - 65536), end)
-    if start <= 0:
-        return len(text)
-    line_start = text.rfind("\n", 0, start) + 1
-    return line_start if _last_non_blank(text, line_start) else len(text)
+    """Where the text ends once the closing KeyboardInterrupt tracebacks are left out (its whole length when
+    there is none): the user stopped a process that was waiting, and the wait is what it printed last. A
+    server of several processes prints one such traceback per process, one after another."""
+    cut = len(text)
+    for _ in range(4):
+        end = _last_non_blank(text, cut)
+        if not _INTERRUPT_END.search(text, max(0, end - 80), end):
+            break
+        start = text.rfind("Traceback (most recent call last):", max(0, end - 65536), end)
+        if start <= 0:
+            break
+        line_start = text.rfind("\n", 0, start) + 1
+        if not _last_non_blank(text, line_start):
+            break
+        cut = line_start
+    return cut
 
 
 def _last_non_blank(text: str, end: int, chunk: int = 65536) -> int:

@@ -899,6 +899,29 @@ def test_an_actor_that_hosts_vllm_gives_rays_messages_about_it_a_vllm_context_on
     assert own["foreign_context"]
 
 
+def test_a_trainer_whose_ray_init_meets_another_ray_or_no_cluster_relays_rays_words():
+    trainer = ('  File "/home/u/verl/verl/trainer/main_ppo.py", line 33, in run_ppo\n'
+               '    ray.init(runtime_env={"env_vars": {"TOKENIZERS_PARALLELISM": "true"}})\n')
+    for error in ("RuntimeError: Version mismatch: The cluster was started with:\n    Ray: 2.12.0\n",
+                  "ConnectionError: Failed to connect to Ray cluster at 10.0.0.5:6379\n",
+                  "RuntimeError: Failed to connect to GCS. Last connection error: Traceback (most recent call last):\n",
+                  "ConnectionError: Could not read 'temp_dir' from GCS. Did GCS start successfully?\n"):
+        assert facts.extract(trainer + error)["foreign_context"] is None, error
+
+
+def test_vllms_wait_for_its_placement_group_is_pending_until_its_workers_print():
+    wait = ("INFO 06-24 02:48:58 [ray_utils.py:231] Waiting for creating a placement group of specs for 30 seconds. "
+            "specs=[{'GPU': 1.0, 'node:10.0.0.1': 0.001}, {'GPU': 1.0}]. Check `ray status`\n")
+    found = facts.extract(wait + "TimeoutError: Timed out waiting for engine core processes to start.\n")
+    assert found["ray_pg_pending"] is True and found["ray_pg_waited"] == "30"
+    assert found["ray_pg_specs"] == "[{'GPU': 1.0, 'node:10.0.0.1': 0.001}, {'GPU': 1.0}]"
+    went_on = facts.extract(wait + "(RayWorkerWrapper pid=123) INFO 06-24 02:49:30 [gpu_worker.py:1] init\n")
+    assert went_on["ray_pg_pending"] is False
+    # the warning alone, cut mid-sentence as pasted, is the wait too; a paste without either is none
+    assert facts.extract("ValueError: The number of required GPUs exceeds the total\n")["ray_pg_pending"] is True
+    assert facts.extract("INFO ... Started a local Ray instance.\n")["ray_pg_pending"] is None
+
+
 def test_the_script_another_program_runs_names_it():
     # a training script, a model's demo, a config-driven entry point (NVlabs/few-shot-vid2vid#50,
     # FreedomIntelligence/HuatuoGPT#50, open-mmlab/mmskeleton#30, Chinese-LLaMA-Alpaca-2's run_clm_sft_with_peft.py)
