@@ -102,6 +102,20 @@ def rescan_sites(pypi: Packages, folder: Path, log=print) -> dict:
     return blocks
 
 
+def rescan_exports(pypi: Packages, folder: Path, log=print) -> dict:
+    """The blocks of a data folder with only the exports:transformers table made again, from the
+    transformers releases it already names (the same bit stays the same release as in the other
+    transformers tables), after a fix to its scanner (transformers_exports.py). Every other block is
+    the folder's own, so write() leaves its file as it was."""
+    blocks = read(folder)
+    t = time.perf_counter()
+    releases = blocks["exports:transformers"]["releases"]
+    blocks["exports:transformers"] = transformers_exports.build(pypi, stack_sites.TABLE_SINCE, log, releases=releases)
+    log(f"exports:transformers {time.perf_counter() - t:6.1f} s  {len(releases)} releases")
+    blocks["meta"] = meta(blocks)
+    return blocks
+
+
 def meta(blocks: dict) -> dict:
     """The meta block of the others: the format, the blocks, their counts and sources."""
     others = {name: b for name, b in blocks.items() if name != "meta"}
