@@ -21,9 +21,11 @@ from bot.base import regex_cache
 
 from .import_names import describe
 
-# transformers' tokenizer `__getattr__` words its miss without quotes; Python quotes both names.
-_OWN_WORDING = regex_cache.compile(r"^(?:AttributeError: )?(?P<cls>[A-Za-z_]\w*) has no attribute (?P<name>[A-Za-z_]\w*)")
-_PYTHON_WORDING = regex_cache.compile(r"^(?:AttributeError: )?'(?P<cls>[A-Za-z_]\w*)' object has no attribute '(?P<name>[A-Za-z_]\w*)'")
+# transformers' tokenizer `__getattr__` words its miss without quotes; Python quotes both names. Xinference
+# puts its actor's address before the message of an error its model worker raised ("[address=0.0.0.0:41231,
+# pid=880] Qwen2Tokenizer has no attribute ...").
+_OWN_WORDING = regex_cache.compile(r"^(?:AttributeError: )?(?:\[address=[^\]]{1,200}\]\s*)?(?P<cls>[A-Za-z_]\w*) has no attribute (?P<name>[A-Za-z_]\w*)")
+_PYTHON_WORDING = regex_cache.compile(r"^(?:AttributeError: )?(?:\[address=[^\]]{1,200}\]\s*)?'(?P<cls>[A-Za-z_]\w*)' object has no attribute '(?P<name>[A-Za-z_]\w*)'")
 
 # The base classes' own lookups: a miss raised there is an object of that family, whatever its class
 # (a model's remote tokenizer derives from transformers' too).

@@ -12,6 +12,9 @@ def test_both_wordings_are_read_and_others_are_not():
         ("Qwen2Tokenizer", "all_special_tokens_extended", True)
     assert missing_attribute("'Qwen2Config' object has no attribute 'pad_token_id'") == \
         ("Qwen2Config", "pad_token_id", False)
+    # Xinference's actor address before the message of its model worker's error
+    assert missing_attribute("AttributeError: [address=0.0.0.0:41231, pid=880] Qwen2Tokenizer has no attribute "
+                             "all_special_tokens_extended") == ("Qwen2Tokenizer", "all_special_tokens_extended", True)
     for other in ("module 'transformers' has no attribute 'X'", "type object 'Pooler' has no attribute 'x'",
                   "'NoneType' object is not subscriptable"):
         assert missing_attribute(other) is None, other
