@@ -1066,7 +1066,7 @@ def _transformers_mismatch(values: dict, facts: dict) -> dict:
         out.update(_attribute_history(str(values["cls"]), str(values["symbol"]), facts))
     if values.get("layer_type"):
         out.update(_layer_type_rename(out.get("tf_pin"), facts))
-    floor = _TOKENIZER_CLASS_FROM.get(str(values.get("cls") or ""))
+    floor = _tokenizer_class_from(str(values.get("cls") or ""))
     if out.get("tf_pin") and floor and "tf_installed" not in out:
         # the class that lacks the attribute exists only from `floor` on: a transformers at least
         # that new ran, which is past the pin when the pin's upper bound lies at or below `floor`
@@ -1165,18 +1165,39 @@ def _attribute_history(cls: str, name: str, facts: dict) -> dict:
 
 # Tokenizer classes of tokenizer_config.json that arrived in a transformers release: the generic
 # fast tokenizer a transformers 5 save writes (read in the 5.0.0 wheel: tokenization_utils_tokenizers.py).
+# The stack index's exports table tells the others (and this one too): a class `from transformers import`
+# gives only from some indexed release on (Qwen3_5Tokenizer 5.2.0, DiaTokenizer 4.53.0); a class some
+# release removed again (MistralCommonTokenizer, 4.54.0 - 4.57.6) is not a floor.
 _TOKENIZER_CLASS_FROM = {"TokenizersBackend": "5.0.0"}
+_TOKENIZER_CLASS = LazyRe(r"[A-Z]\w*(?:Tokeni[sz]er(?:Fast)?|Backend)")
+# the generic classes a transformers 5 save writes, whatever the model (5.0.0 wheel: tokenization_python.py,
+# tokenization_utils_tokenizers.py, tokenization_utils_sentencepiece.py)
+_GENERIC_TOKENIZER = frozenset({"TokenizersBackend", "PythonBackend", "SentencePieceBackend"})
+
+
+def _tokenizer_class_from(cls: str) -> str | None:
+    """The first transformers release that has tokenizer class `cls`, where an earlier indexed one lacked it."""
+    if not _TOKENIZER_CLASS.fullmatch(cls):
+        return None
+    table = _transformers_table()
+    rec = table[0].import_name("transformers", cls) if table else None
+    if rec is None:
+        return _TOKENIZER_CLASS_FROM.get(cls)
+    return rec.added if rec.added and not rec.removed else None
 
 
 @deriver("tokenizer-load-failed")
 def _tokenizer_class(values: dict, facts: dict) -> dict:
     """A tokenizer class that only a newer transformers has: whether the log's vLLM pins a
     transformers that can have it, and else the first vLLM whose pin does."""
-    first = _TOKENIZER_CLASS_FROM.get(str(values.get("tokenizer_class") or ""))
+    cls = str(values.get("tokenizer_class") or "")
+    first = _tokenizer_class_from(cls)
     if not first:
         return {}
     # a class only a newer transformers has: remote code would not bring it, so no trust_remote_code to paste
     out: dict = {"tc_first": first, "suggest": {}}
+    if cls in _GENERIC_TOKENIZER:
+        out["tc_generic"] = "yes"
     installed = facts.get("transformers_version")
     table = _transformers_table()
     if table is None:
