@@ -117,3 +117,25 @@ def test_the_range_to_install_of_a_ceiling_less_pin():
     assert installable_pin("<5,>=4.56.0") == "<5,>=4.56.0"
     assert installable_pin("!=5.0.*,!=5.1.*,>=4.56.0") == "!=5.0.*,!=5.1.*,>=4.56.0"
     assert installable_pin(None) is None
+
+
+def submodule(module: str, **facts) -> dict:
+    got = advice.derive("transformers-version-mismatch", {"tf_submodule": module}, facts)
+    return {k: v for k, v in got.items() if k.startswith("ms_")}
+
+
+def test_a_transformers_module_of_some_releases_by_the_exports_table():
+    # transformers/onnx/ is in the 4.x wheels only: removed in 5.0.0
+    assert submodule("transformers.onnx", transformers_version="5.19.0") == {
+        "ms_known": "yes", "ms_span": "≤ 4.57.6", "ms_removed": "5.0.0", "ms_installed": "5.19.0", "ms_fix": "<5.0.0"}
+    # under a vLLM that pins transformers 5: no release it allows has it
+    assert submodule("transformers.onnx", vllm_version="0.24.0") == {
+        "ms_known": "yes", "ms_span": "≤ 4.57.6", "ms_removed": "5.0.0", "ms_vllm_pin": ">=5.5.3", "ms_pin_none": "yes"}
+    # tokenization_python came with 5.0.0: a 4.x install is older
+    got = submodule("transformers.tokenization_python", transformers_version="4.57.6")
+    assert got["ms_first"] == "5.0.0" and got["ms_installed"] == "4.57.6" and got["ms_fix"] == ">=5.0.0"
+    # a module every release has, or none: nothing to say
+    assert submodule("transformers.configuration_utils") == {}
+    assert submodule("transformers.no_such_module") == {}
+    # the transformers that ran has it: not its release
+    assert submodule("transformers.onnx", transformers_version="4.51.3") == {}
