@@ -10,6 +10,10 @@ module (or a base class itself). Another library's object (vLLM's MistralTokeniz
 transformers' processor code) or a model's remote config lacking a field of its own is not the
 version's doing: those are left unanswered.
 
+A model's config class is also read against its own row of that table (config:<Class>: the fields the class
+itself declares, `self.X` in 4.x's __init__, and its attribute_map's keys), and DynamicCache (family `cache`) against
+its own: the names a model's remote code reads off the cache it is handed.
+
 history() gives the at_* values both answers are filled with: the stack family `attribute-name`
 and the hand-written `transformers-version-mismatch` (its tokenizer pattern, vLLM printed the log).
 """
@@ -39,7 +43,10 @@ _MODEL_MODULE = regex_cache.compile(r"^transformers\.models\.\w+\.(?P<kind>token
 _KIND = {"tokenization": "tokenizer", "configuration": "config", "modeling": "model", "processing": "processor"}
 _FITS = {"tokenizer": regex_cache.compile(r"Tokeni[sz]er(?:Fast)?$"), "config": regex_cache.compile(r"(?<!Generation)Config$"),
          "model": regex_cache.compile(r"(?:Model|For[A-Z]\w*)$"), "processor": regex_cache.compile(r"Processor$")}
-FAMILIES = ("tokenizer", "config", "model", "processor")
+FAMILIES = ("tokenizer", "config", "model", "processor", "cache")
+# A model's config class has its own table beside the config base classes' (config:<Class>): its own fields
+# (Qwen2Config's `rope_theta`, set by its __init__ up to 4.57.6, held in `rope_parameters` from 5.0.0 on).
+OWN_CLASS = "config"
 _VLLM_CACHED = "Cached"
 
 
@@ -83,11 +90,16 @@ def history(ix, family: str, cls: str, name: str, facts: dict, prefix: str = "at
     did not see it come or go. prefix "nm": the keys of a missing import's text, which
     transformers-version-mismatch words for both (with nm_attribute set)."""
     rec = ix.attribute_name(family, name)
+    own = None
+    if rec is None and family == OWN_CLASS:
+        own = rec = ix.attribute_name(f"{OWN_CLASS}:{cls}", name)
     if rec is None:
         return {}
     values = describe(ix, rec, ix.attribute_releases(), facts)
     roots = [r for r in ix.attribute_roots(family) if r != cls]
     values.update(nm_cls=cls, nm_family=family, nm_bases=", ".join(f"`{r}`" for r in roots), nm_attribute="yes")
+    if own is not None:
+        values["nm_own"] = "yes"
     return {f"{prefix}_" + k[len("nm_"):]: v for k, v in values.items()}
 
 
