@@ -90,9 +90,9 @@ def history(ix, family: str, cls: str, name: str, facts: dict, prefix: str = "at
     did not see it come or go. prefix "nm": the keys of a missing import's text, which
     transformers-version-mismatch words for both (with nm_attribute set)."""
     rec = ix.attribute_name(family, name)
-    own = None
-    if rec is None and family == OWN_CLASS:
-        own = rec = ix.attribute_name(f"{OWN_CLASS}:{cls}", name)
+    own = ix.attribute_name(f"{OWN_CLASS}:{cls}", name) if family == OWN_CLASS else None
+    if own is not None:
+        rec = own = _with_bases(ix, own, rec)
     if rec is None:
         return {}
     values = describe(ix, rec, ix.attribute_releases(), facts)
@@ -101,6 +101,20 @@ def history(ix, family: str, cls: str, name: str, facts: dict, prefix: str = "at
     if own is not None:
         values["nm_own"] = "yes"
     return {f"{prefix}_" + k[len("nm_"):]: v for k, v in values.items()}
+
+
+def _with_bases(ix, own, base):
+    """A config class's row with its base classes' (a name a class stopped declaring as the base took it up,
+    `keys_to_ignore_at_inference` in 5.0.0, it still has): the releases either has it in, as one record."""
+    rels = ix.attribute_releases()
+    having = set(own.releases) | set(base.releases if base is not None else ())
+    if base is None or having == set(own.releases):
+        return own
+    from .stack_index import ImportName
+    at = [i for i, r in enumerate(rels) if r in having]
+    added = rels[at[0]] if at[0] > 0 else None
+    removed = rels[at[-1] + 1] if at[-1] + 1 < len(rels) else None
+    return ImportName(own.module, own.name, [rels[i] for i in at], rels, added, removed, [])
 
 
 def answerable(values: dict) -> bool:
