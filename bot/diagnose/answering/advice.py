@@ -1060,13 +1060,15 @@ def _transformers_mismatch(values: dict, facts: dict) -> dict:
     out = _transformers_pin(facts, "tf")
     if values.get("tf_model_dir"):
         out.update(_model_module_history(str(values["tf_model_dir"]), facts))
+    elif values.get("tf_submodule"):
+        out.update(_submodule_history(str(values["tf_submodule"]), facts))
     if values.get("module") and values.get("symbol"):
         out.update(_name_history(str(values["module"]), str(values["symbol"]), values.get("raised_in"), facts))
     elif values.get("cls") and values.get("symbol"):
         out.update(_attribute_history(str(values["cls"]), str(values["symbol"]), facts))
     if values.get("layer_type"):
         out.update(_layer_type_rename(out.get("tf_pin"), facts))
-    floor = _TOKENIZER_CLASS_FROM.get(str(values.get("cls") or ""))
+    floor = _tokenizer_class_from(str(values.get("cls") or ""))
     if out.get("tf_pin") and floor and "tf_installed" not in out:
         # the class that lacks the attribute exists only from `floor` on: a transformers at least
         # that new ran, which is past the pin when the pin's upper bound lies at or below `floor`
@@ -1140,6 +1142,63 @@ def _model_module_history(model_dir: str, facts: dict) -> dict:
     return {}
 
 
+def _submodule_history(module: str, facts: dict) -> dict:
+    """`transformers.<module>` (not a model's) missing: the transformers releases whose wheel has it, by the stack
+    index's exports table (`transformers.onnx` and `transformers.utils.fx` are in 4.x only, `transformers.tokenization_python`
+    from 5.0.0 on), against the one the paste shows and the log's vLLM's pin. A module the table never held (a name
+    of another package, a typo) or one every indexed release has says nothing."""
+    table = _transformers_table()
+    if table is None:
+        return {}
+    ix, _, vkey = table
+    having = ix.module_releases(module) or []
+    rels = ix.export_releases()
+    if not having or (having[0] == rels[0] and having[-1] == rels[-1]):
+        return {}
+    installed = str(facts.get("transformers_version") or "")
+    if installed and vkey(installed) and vkey(having[0]) <= vkey(installed) <= vkey(having[-1]):
+        return {}           # the transformers that ran has it: its install is broken, not its release
+    # the table starts at its first release: an older one may have it too ("≤ 4.57.6"); likewise its newest
+    span = f"≤ {having[-1]}" if having[0] == rels[0] else f"≥ {having[0]}" if having[-1] == rels[-1] else \
+        f"{having[0]} – {having[-1]}"
+    out: dict = {"ms_known": "yes", "ms_span": span}
+    if having[0] != rels[0]:
+        out["ms_first"] = having[0]
+        if installed and vkey(installed) and vkey(installed) < vkey(having[0]):
+            out["ms_installed"] = installed
+    if having[-1] != rels[-1]:
+        out["ms_removed"] = rels[rels.index(having[-1]) + 1]
+        if installed and vkey(installed) and vkey(installed) >= vkey(out["ms_removed"]):
+            out["ms_installed"] = installed
+    pin = ix.pin(str(facts["vllm_version"]), "transformers") if facts.get("vllm_version") else None
+    if pin:
+        from bot.diagnose.knowledge.stack.import_names import installable_pin
+        allowed = [r for r in having if in_range(r, installable_pin(pin))]
+        out["ms_vllm_pin"] = pin
+        if not allowed:
+            out["ms_pin_none"] = "yes"
+        else:
+            out["ms_fix"] = _spec_of(allowed, rels)
+    else:
+        out["ms_fix"] = _spec_of(having, rels)
+    return out
+
+
+def _spec_of(having: list[str], rels: list[str]) -> str:
+    """">=4.53.0,<5.0.0": the newest run of `having` (releases of `rels` with none between them lacking it), as
+    pip's specifier."""
+    at = {r: i for i, r in enumerate(rels)}
+    start = len(having) - 1
+    while start > 0 and at[having[start - 1]] == at[having[start]] - 1:
+        start -= 1
+    having = having[start:]
+    clauses = [f">={having[0]}"] if having[0] != rels[0] else []
+    after = rels.index(having[-1]) + 1
+    if after < len(rels):
+        clauses.append(f"<{rels[after]}")
+    return ",".join(clauses)
+
+
 def _name_history(module: str, name: str, raised_in: Callable[[], str | None] | None, facts: dict) -> dict:
     """Which transformers releases export the missing name, by the stack index (import_names.py), and the
     package whose import failed: the frame that raised the error (`raised_in`, the pipeline's reader of it)."""
@@ -1165,18 +1224,39 @@ def _attribute_history(cls: str, name: str, facts: dict) -> dict:
 
 # Tokenizer classes of tokenizer_config.json that arrived in a transformers release: the generic
 # fast tokenizer a transformers 5 save writes (read in the 5.0.0 wheel: tokenization_utils_tokenizers.py).
+# The stack index's exports table tells the others (and this one too): a class `from transformers import`
+# gives only from some indexed release on (Qwen3_5Tokenizer 5.2.0, DiaTokenizer 4.53.0); a class some
+# release removed again (MistralCommonTokenizer, 4.54.0 - 4.57.6) is not a floor.
 _TOKENIZER_CLASS_FROM = {"TokenizersBackend": "5.0.0"}
+_TOKENIZER_CLASS = LazyRe(r"[A-Z]\w*(?:Tokeni[sz]er(?:Fast)?|Backend)")
+# the generic classes a transformers 5 save writes, whatever the model (5.0.0 wheel: tokenization_python.py,
+# tokenization_utils_tokenizers.py, tokenization_utils_sentencepiece.py)
+_GENERIC_TOKENIZER = frozenset({"TokenizersBackend", "PythonBackend", "SentencePieceBackend"})
+
+
+def _tokenizer_class_from(cls: str) -> str | None:
+    """The first transformers release that has tokenizer class `cls`, where an earlier indexed one lacked it."""
+    if not _TOKENIZER_CLASS.fullmatch(cls):
+        return None
+    table = _transformers_table()
+    rec = table[0].import_name("transformers", cls) if table else None
+    if rec is None:
+        return _TOKENIZER_CLASS_FROM.get(cls)
+    return rec.added if rec.added and not rec.removed else None
 
 
 @deriver("tokenizer-load-failed")
 def _tokenizer_class(values: dict, facts: dict) -> dict:
     """A tokenizer class that only a newer transformers has: whether the log's vLLM pins a
     transformers that can have it, and else the first vLLM whose pin does."""
-    first = _TOKENIZER_CLASS_FROM.get(str(values.get("tokenizer_class") or ""))
+    cls = str(values.get("tokenizer_class") or "")
+    first = _tokenizer_class_from(cls)
     if not first:
         return {}
     # a class only a newer transformers has: remote code would not bring it, so no trust_remote_code to paste
     out: dict = {"tc_first": first, "suggest": {}}
+    if cls in _GENERIC_TOKENIZER:
+        out["tc_generic"] = "yes"
     installed = facts.get("transformers_version")
     table = _transformers_table()
     if table is None:

@@ -1293,6 +1293,15 @@ class StackIndex:
         packed = self._exports().get("modules", {}).get(module)
         return None if packed is None else _unpack(packed)
 
+    def module_releases(self, module: str) -> list[str] | None:
+        """The releases whose wheel has `module` (one that exports some name), by the exports table; None
+        when the table does not hold it."""
+        packed = self._exports().get("modules", {}).get(module.strip())
+        if not packed:
+            return None
+        rels = self.export_releases()
+        return [rels[i] for i in sorted({i for positions, _ in _unpack(packed) for i in positions})]
+
     def import_name(self, module: str, name: str) -> ImportName | None:
         groups = self._export_groups(module.strip())
         if groups is None:
