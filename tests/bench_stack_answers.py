@@ -4,8 +4,8 @@ cuSOLVER, cuSPARSE, cuRAND, cuFFT), errno, loader shape and huggingface_hub erro
 a vLLM log prints it (an engine core's traceback), and whether the first answer names it: the code's
 number with its name or text, the status's name, the errno's name or text, the library the loader
 refused, the Hub's exception class (or a hand-written rule for the Hub's cause); every attribute a
-base class of transformers' tokenizers, configs, models and processors lost, whose answer must name
-the release that removed it; and a CPU-only torch under each vLLM release (the answer must give the
+base class of transformers' tokenizers, configs, models and processors, DynamicCache or a model's config class
+lost, whose answer must name the release that removed it; and a CPU-only torch under each vLLM release (the answer must give the
 install command for the torch that release pins, from the index of its CUDA), and torch's failed CUDA
 start under vLLM's device errors.
 
@@ -184,22 +184,33 @@ ATTRIBUTE_PASTES = {
               [("vllm/model_executor/models/transformers.py", 300, "__init__"), ("torch/nn/modules/module.py", 1940, "__getattr__")]),
     "processor": ("{name}", "'Qwen2VLProcessor' object has no attribute '{name}'",
                   [("vllm/multimodal/processing.py", 900, "__init__")]),
+    "cache": ("{name}", "'DynamicCache' object has no attribute '{name}'",
+              [("vllm/model_executor/models/transformers.py", 300, "forward")]),
+    # config:<Class>: a model's config class against its own fields, read by vLLM as it builds the config
+    "config:": ("{name}", "'{cls}' object has no attribute '{name}'",
+                [("vllm/config/model.py", 700, "__post_init__"), ("transformers/configuration_utils.py", 164, "__getattribute__")]),
 }
+
+
+_WORDING_CLASS = __import__("re").compile(r"^'?(\w+)")
 
 
 def attribute_cases(ix) -> list[tuple[str, str, str, list[str]]]:
     """Every name a base class of transformers' objects lost, that the table's first release had: the
     answer must name the release that removed it."""
+    from bot.diagnose.knowledge.stack.attribute_names import history
     from bot.diagnose.knowledge.stack.stack_index import _unpack
     out = []
     for family, packed in ix._attributes().get("families", {}).items():
-        _key, wording, frames = ATTRIBUTE_PASTES[family]
+        kind, _, cls = family.partition(":")
+        _key, wording, frames = ATTRIBUTE_PASTES[f"{kind}:" if cls else kind]
         for positions, names in _unpack(packed):
             for name in names.split(","):
-                rec = ix.attribute_name(family, name)
-                if rec.removed and not rec.added:
+                # a class's own row read with its bases', as the answer reads it (a name the base took up stays)
+                v = history(ix, kind, cls or _WORDING_CLASS.search(wording).group(1), name, {})
+                if v.get("at_removed") and not v.get("at_added") and not v.get("at_gap"):
                     out.append(("attribute", f"{family}.{name}",
-                                paste("AttributeError: " + wording.format(name=name), frames), [rec.removed]))
+                                paste("AttributeError: " + wording.format(name=name, cls=cls), frames), [v["at_removed"]]))
     return out
 
 

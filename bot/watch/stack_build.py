@@ -1,6 +1,6 @@
 """`vllm-doctor index build-stack`: build the stack index from the packages on PyPI.
 
-    vllm-doctor index build-stack [--out DIR] [--cache DIR] [--offline] [--rescan-sites]
+    vllm-doctor index build-stack [--out DIR] [--cache DIR] [--offline] [--rescan-sites | --rescan-transformers]
 
 Reads what PyPI serves (release lists, METADATA, members of wheels through ranged requests; one
 NCCL library is downloaded whole the first time, through pypi.py like every wheel), the build
@@ -14,6 +14,9 @@ are made by knowledge/stack/build/ (tables.py), from what `CachedPyPI` hands it.
 scan the packages' sites again from the releases the --out folder's index already names, reading
 only those wheels' Python files the scanner reads (82 MB, 720 requests with an empty cache: 36 MB of sources
 and the wheels' tables of contents); every other table is written back as it was, byte for byte.
+--rescan-transformers, after a fix to the transformers exports or attributes scanner (build/transformers_exports.py,
+build/transformers_attributes.py): make those two tables again from the transformers releases the --out folder's
+index names; the others stay as they are.
 """
 
 from __future__ import annotations
@@ -137,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rescan-sites", action="store_true",
                    help="scan only the packages' raise sites again, from the releases the --out folder names "
                         "(after a fix to the raise scanner); the other tables stay as they are")
+    p.add_argument("--rescan-transformers", action="store_true",
+                   help="make only the transformers exports and attributes tables again, from the releases the --out "
+                        "folder names (after a fix to their scanners); the other tables stay as they are")
     args = p.parse_args(argv)
     cache = Path(args.cache) if args.cache else default_cache()
     source = CachedPyPI(cache, offline=args.offline)
@@ -145,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.rescan_sites:
             blocks = tables.rescan_sites(source, Path(args.out))
+        elif args.rescan_transformers:
+            blocks = tables.rescan_transformers(source, Path(args.out))
         else:
             blocks = tables.build(source, stats=lambda: (transfer.requests, transfer.bytes))
     except (pypi.Unavailable, tables.Unreadable) as e:

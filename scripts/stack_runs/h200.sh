@@ -51,8 +51,11 @@
 #              (vLLM 0.26 enables no faulthandler of its own): the shapes a native crash of the engine leaves
 #   variants21 pinned host memory: KV offloading larger than the host's RAM, KV offloading inside a 2 GiB memory cgroup,
 #              under a small `ulimit -l` as another user, cpu_offload_gb larger than the model (a control)
+#   variants22 cuBLAS's handle with all but 400 or 200 MiB of the card held; FlashInfer's JIT where the image has no nvcc,
+#              CUDA_HOME naming nothing or a folder without bin/nvcc (FI=DIR: FlashInfer 0.6.14's wheel and its small imports)
+#   variants23 Triton uninstalled: the defaults (Inductor) and eager
 # Every log is packed into $OUT/h200.tgz as soon as it exists (a lent machine can be taken back).
-SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; SW=${SERVE_WHEELS:+$PWD/$SERVE_WHEELS}; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
+SET=${1:-base}; P6=${P6:-.gpu/p6}; P6ABS=$PWD/$P6; SW=${SERVE_WHEELS:+$PWD/$SERVE_WHEELS}; FIABS=${FI:+$PWD/$FI}; S=$PWD/scripts/stack_runs; A=/tmp/h200; mkdir -p $A; PY=python3
 pack() { tar czf $OUT/h200.tgz -C $A . 2>/dev/null; }
 export VLLM_NO_USAGE_STATS=1 PYTHONUNBUFFERED=1 VLLM_USE_FLASHINFER_SAMPLER=0
 T=${LIMIT:-110}; START=$(date +%s)
@@ -362,6 +365,35 @@ variants21)
   dmesg 2>/dev/null | grep -E "invoked oom-killer|oom-kill:|Killed process" | tail -3 > $A/dmesg-memcg.txt
   run kv-offload-4g-memlock-64k-user bash -c "ulimit -l 64; exec $AS 12345 12345 HOME=/tmp/h12345 USER=u12345 -- $PY user_script_kwargs.py $M '{\"kv_offloading_size\": 4, \"enforce_eager\": true}'"
   run cpu-offload-larger-than-model $K '{"cpu_offload_gb": 8, "enforce_eager": true}' ;;
+variants22)
+  export HF_HUB_OFFLINE=1; K="$PY $S/user_script_kwargs.py $M"
+  { command -v nvcc; ls -d /usr/local/cuda*; echo "CUDA_HOME=$CUDA_HOME PATH=$PATH"; } > $A/nvcc.txt 2>&1
+  # cuBLAS makes its handle at the first matmul: all but a few hundred MiB of the card held by another process, and a
+  # memory share small enough for vLLM's own check to pass
+  for left in 400 200; do
+    $PY -c "import torch, time; f, t = torch.cuda.mem_get_info(); x = torch.empty(f - $left * 2**20, dtype=torch.uint8, device='cuda'); print('held', f, t, flush=True); time.sleep(100)" > $A/holder-$left.log 2>&1 & HOLD=$!
+    for i in $(seq 30); do grep -q held $A/holder-$left.log && break; sleep 1; done
+    run gpu-left-${left}m $K '{"gpu_memory_utilization": 0.001, "enforce_eager": true}'
+    kill $HOLD 2>/dev/null; wait $HOLD 2>/dev/null
+  done
+  # FlashInfer, which the image lacks (vLLM 0.26 pins 0.6.14; FI=DIR holds its wheel and the small ones it imports),
+  # compiles its kernels with nvcc at first use (its JIT): the image has no CUDA toolkit, CUDA_HOME naming nothing,
+  # naming a folder without bin/nvcc
+  [ -n "$FIABS" ] && $PY -m pip install -q --no-index --no-deps $FIABS/*.whl > $A/fi-install.log 2>&1
+  $PY -c "import flashinfer; print(flashinfer.__version__)" >> $A/fi-install.log 2>&1
+  FA='{"attention_config": {"backend": "FLASHINFER"}, "dtype": "bfloat16", "enforce_eager": true}'
+  run fi-attention $K "$FA"
+  run fi-attention-cuda-home-missing env CUDA_HOME=/nonexistent $K "$FA"
+  mkdir -p /tmp/vd-cuda-empty/bin /tmp/vd-cuda-empty/include
+  run fi-attention-cuda-home-no-nvcc env CUDA_HOME=/tmp/vd-cuda-empty $K "$FA"
+  run fi-sampler-cuda-home-missing env VLLM_USE_FLASHINFER_SAMPLER=1 CUDA_HOME=/nonexistent $PY $U $M ;;
+variants23)
+  export HF_HUB_OFFLINE=1; K="$PY $S/user_script_kwargs.py $M"
+  # Triton removed from the environment (a pip that uninstalled it, a CPU torch's environment reused): vLLM 0.26's
+  # defaults compile with Inductor, which writes Triton kernels; eager still runs vLLM's own Triton kernels
+  $PY -m pip uninstall -y triton > $A/triton-uninstall.log 2>&1; $PY -c "import triton" >> $A/triton-uninstall.log 2>&1
+  run triton-missing $PY $U $M
+  run triton-missing-eager $K '{"enforce_eager": true}' ;;
 *) echo "unknown set: $SET" >&2; exit 2 ;;
 esac
 pack; cat $A/rc.txt

@@ -76,3 +76,46 @@ def test_a_stream_waits_code_is_a_failed_kernel_only_when_the_device_failed(code
     line = f"RuntimeError: NPU function error: c10_npu::acl::AclrtSynchronizeStreamWithTimeout(copy_stream), error code is {code}"
     d = best("INFO 03-01 10:00:00 [__init__.py:30] Platform plugin ascend is activated\n" + line + "\n")
     assert d is not None and d.rule_id == rule and code in d.cause + d.title
+
+
+# vllm-ascend's worker paste whose HCCL check the lines below stand in for (gpustack#4652: code 5 on a 300I Duo)
+INIT = LOGS / "hccl-init-failed" / "gpustack4652-300i-duo-vllm-initrootinfoconfig-5.log"
+# HCCL's own log line (op_base.cc: "[Init][CommRootInfoConfig]errNo[0x%016llx]HcclCommInitRootInfo failed.", the errNo
+# HCCL_ERROR_CODE(ret): module 5, HcclResult in the low 16 bits) as plog or ASCEND_SLOG_PRINT_TO_STDOUT=1 prints it
+HCCL_LOG = ("[ERROR] HCCL(48,{proc}):2025-02-24-17:09:23.001.002 [op_base.cc:974][52][Init][CommRootInfoConfig]"
+            "errNo[0x00000000050000{code}]HcclCommInitRootInfo failed.")
+
+
+def test_hccls_own_log_line_names_the_communicator_and_its_code():
+    text = paste(INIT)
+    line = HCCL_LOG.format(proc="python3", code="0b")
+    d = best(line + "\n" + text)
+    assert d.rule_id == "hccl-init-failed"
+    alone = best(line)
+    assert alone is not None and alone.rule_id == "hccl-init-failed" and "HCCL_E_TCP_CONNECT" in alone.cause
+
+
+def test_mindies_hccl_log_line_is_another_programs():
+    # the same line under MindIE's backend process (its tag names the process) is MindIE's, not vLLM's
+    assert best(HCCL_LOG.format(proc="mindie_llm_backend_connector", code="02")) is None
+
+
+def test_vllm_ascends_own_hccl_communicator_failing_to_start():
+    # vllm-ascend's PyHcclCommunicator (pyhccl_wrapper.py raises "HCCL error: " + HcclGetErrorString's text), as a
+    # trainer's weight-sync group meets it: the frames are vllm-ascend's and TRL's, the text HCCL's for code 11
+    text = ("[rank0]: Traceback (most recent call last):\n"
+            '[rank0]:   File "/usr/local/lib/python3.11/site-packages/trl/extras/vllm_client.py", line 250, in init_communicator\n'
+            "[rank0]:     self.pynccl_comm = PyHcclCommunicator(pg, device=0)\n"
+            '[rank0]:   File "/vllm-workspace/vllm-ascend/vllm_ascend/distributed/device_communicators/pyhccl.py", line 100, in __init__\n'
+            "[rank0]:     self.comm: hcclComm_t = self.hccl.hcclCommInitRank(\n"
+            '[rank0]:   File "/vllm-workspace/vllm-ascend/vllm_ascend/distributed/device_communicators/pyhccl_wrapper.py", line 190, in hcclCommInitRank\n'
+            "[rank0]:     self.HCCL_CHECK(\n"
+            '[rank0]:   File "/vllm-workspace/vllm-ascend/vllm_ascend/distributed/device_communicators/pyhccl_wrapper.py", line 176, in HCCL_CHECK\n'
+            '[rank0]:     raise RuntimeError(f"HCCL error: {error_str}")\n'
+            "[rank0]: RuntimeError: HCCL error: tcp connect fail\n")
+    d = best(text)
+    assert d.rule_id == "hccl-init-failed"
+    assert "PyHcclCommunicator" in d.cause and "HCCL_E_TCP_CONNECT" in d.cause
+    # the same words without vllm-ascend's frames are no communicator's start
+    assert best("RuntimeError: HCCL error: tcp connect fail") is None or \
+        best("RuntimeError: HCCL error: tcp connect fail").rule_id != "hccl-init-failed"

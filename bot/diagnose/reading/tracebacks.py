@@ -94,6 +94,8 @@ KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "kil
             # the kernel's OOM report ("python invoked oom-killer", "oom-kill:constraint=...") and docker
             # compose's last word on a container ("vllm-1 exited with code 137")
             "oom-kill", "exited with code",
+            # the kubelet evicting a pod for the node's memory or disk ("The node was low on resource: memory.")
+            "low on resource",
             # Triton's OutOfResources (its class name ends in no Error; "triton.runtime.autotuner." has no keyword)
             "out of resource",
             # the GPU's own reports (gpu_report): the NVIDIA driver's Xid line, nvidia-smi's failures
@@ -122,7 +124,7 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
                "at most ", "no available", "died", "not allowed", "larger than", "greater than",
                "longer than", "smaller than", "is restricted", "unauthorized", "permission denied",
                "too many open files", "no space left", "cannot allocate memory", "bad file descriptor",
-               "out of resource", "oom-kill", "exited with code",
+               "out of resource", "oom-kill", "exited with code", "low on resource",
                # pip's resolver on a line of its own ("vllm 0.8.5 requires torch==2.6.0, but you have torch
                # 2.7.0 which is incompatible."), pasted without its "ERROR: pip's dependency resolver" header
                "which is incompatible",
@@ -1225,17 +1227,28 @@ def ignored_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+# the last line of an interrupt's traceback: Python's bare "KeyboardInterrupt", or with the words a handler raised it
+# with (vLLM's server turns the SIGTERM of `timeout` or of a process manager into "KeyboardInterrupt: terminated")
+_INTERRUPT_END = LazyRe(r"(?:^|\n)KeyboardInterrupt(?::[^\n]{0,60})?$")
+
+
 def _before_interrupt(text: str) -> int:
-    """Where the text ends once a closing KeyboardInterrupt traceback is left out (its whole length when
-    there is none): the user stopped a process that was waiting, and the wait is what it printed last."""
-    end = _last_non_blank(text, len(text))
-    if not text[max(0, end - 40):end].rstrip().endswith("KeyboardInterrupt"):
-        return len(text)
-    start = text.rfind("Traceback (most recent call last):", max(0, end - 65536), end)
-    if start <= 0:
-        return len(text)
-    line_start = text.rfind("\n", 0, start) + 1
-    return line_start if _last_non_blank(text, line_start) else len(text)
+    """Where the text ends once the closing KeyboardInterrupt tracebacks are left out (its whole length when
+    there is none): the user stopped a process that was waiting, and the wait is what it printed last. A
+    server of several processes prints one such traceback per process, one after another."""
+    cut = len(text)
+    for _ in range(4):
+        end = _last_non_blank(text, cut)
+        if not _INTERRUPT_END.search(text, max(0, end - 80), end):
+            break
+        start = text.rfind("Traceback (most recent call last):", max(0, end - 65536), end)
+        if start <= 0:
+            break
+        line_start = text.rfind("\n", 0, start) + 1
+        if not _last_non_blank(text, line_start):
+            break
+        cut = line_start
+    return cut
 
 
 def _last_non_blank(text: str, end: int, chunk: int = 65536) -> int:

@@ -61,18 +61,27 @@ def tokenizer(cls: str, **facts) -> dict:
 def test_tokenizers_backend_against_the_pin():
     # a class only a newer transformers has: no trust_remote_code to paste (remote code would not bring it)
     assert tokenizer("TokenizersBackend", vllm_version="0.19.0") == {
-        "tc_first": "5.0.0", "tc_vllm_pin": "<5,>=4.56.0", "tc_vllm_allowing": "0.19.1", "suggest": {}}
+        "tc_first": "5.0.0", "tc_generic": "yes", "tc_vllm_pin": "<5,>=4.56.0", "tc_vllm_allowing": "0.19.1", "suggest": {}}
     # 0.11.0's pin has no ceiling, but it fails on transformers 5 as it starts: none it runs with has the class
     assert tokenizer("TokenizersBackend", vllm_version="0.11.0") == {
-        "tc_first": "5.0.0", "tc_vllm_open": ">=4.55.2", "tc_vllm_below": "5.0.0", "tc_vllm_allowing": "0.19.1",
+        "tc_first": "5.0.0", "tc_generic": "yes", "tc_vllm_open": ">=4.55.2", "tc_vllm_below": "5.0.0", "tc_vllm_allowing": "0.19.1",
         "suggest": {}}
     # 0.24 pins transformers>=5.5.3: the class is there, no pin claim
     assert tokenizer("TokenizersBackend", vllm_version="0.24.0", transformers_version="4.57.6") == {
-        "tc_first": "5.0.0", "tc_installed": "4.57.6", "suggest": {}}
+        "tc_first": "5.0.0", "tc_generic": "yes", "tc_installed": "4.57.6", "suggest": {}}
 
 
 def test_other_classes_get_no_release_claim():
-    assert tokenizer("QWenTokenizer", vllm_version="0.19.0") == {}
+    assert tokenizer("QWenTokenizer", vllm_version="0.19.0") == {}       # remote code's: no release has it
+    assert tokenizer("Qwen2Tokenizer", vllm_version="0.19.0") == {}      # every release has it
+    # added, then removed again (4.54.0 - 4.57.6): no floor to tell
+    assert tokenizer("MistralCommonTokenizer", vllm_version="0.19.0") == {}
+
+
+def test_a_model_tokenizer_class_of_a_later_release_by_the_exports_table():
+    # Qwen3_5Tokenizer: `from transformers import` gives it from 5.2.0 on (the stack index's exports table)
+    assert tokenizer("Qwen3_5Tokenizer", vllm_version="0.19.0") == {
+        "tc_first": "5.2.0", "tc_vllm_pin": "<5,>=4.56.0", "tc_vllm_allowing": "0.19.1", "suggest": {}}
 
 
 def _pin_values(got: dict) -> dict:
@@ -108,3 +117,25 @@ def test_the_range_to_install_of_a_ceiling_less_pin():
     assert installable_pin("<5,>=4.56.0") == "<5,>=4.56.0"
     assert installable_pin("!=5.0.*,!=5.1.*,>=4.56.0") == "!=5.0.*,!=5.1.*,>=4.56.0"
     assert installable_pin(None) is None
+
+
+def submodule(module: str, **facts) -> dict:
+    got = advice.derive("transformers-version-mismatch", {"tf_submodule": module}, facts)
+    return {k: v for k, v in got.items() if k.startswith("ms_")}
+
+
+def test_a_transformers_module_of_some_releases_by_the_exports_table():
+    # transformers/onnx/ is in the 4.x wheels only: removed in 5.0.0
+    assert submodule("transformers.onnx", transformers_version="5.19.0") == {
+        "ms_known": "yes", "ms_span": "≤ 4.57.6", "ms_removed": "5.0.0", "ms_installed": "5.19.0", "ms_fix": "<5.0.0"}
+    # under a vLLM that pins transformers 5: no release it allows has it
+    assert submodule("transformers.onnx", vllm_version="0.24.0") == {
+        "ms_known": "yes", "ms_span": "≤ 4.57.6", "ms_removed": "5.0.0", "ms_vllm_pin": ">=5.5.3", "ms_pin_none": "yes"}
+    # tokenization_python came with 5.0.0: a 4.x install is older
+    got = submodule("transformers.tokenization_python", transformers_version="4.57.6")
+    assert got["ms_first"] == "5.0.0" and got["ms_installed"] == "4.57.6" and got["ms_fix"] == ">=5.0.0"
+    # a module every release has, or none: nothing to say
+    assert submodule("transformers.configuration_utils") == {}
+    assert submodule("transformers.no_such_module") == {}
+    # the transformers that ran has it: not its release
+    assert submodule("transformers.onnx", transformers_version="4.51.3") == {}

@@ -334,6 +334,42 @@ def test_pip_naming_vllm_is_an_install_of_vllm_but_collecting_it_alone_is_not():
                        "and torch==2.4.1 depends on nvidia-cudnn-cu12==9.1.0.70, we can conclude that torch==2.4.1 cannot be used.")
 
 
+def test_pip_stopped_by_the_machine_while_it_takes_vllm_itself_is_vllms_install():
+    def install(text):
+        return facts.vllm_install(text, text.lower())
+    full = "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device\n"
+    assert install("Collecting vllm\n  Downloading vllm-0.6.3-cp38-abi3-manylinux1_x86_64.whl (6.3 MB)\n" + full)
+    assert install("Installing collected packages: nvidia-cudnn-cu12, torch, vllm\n" + full)
+    assert install("$ pip install -U vllm\n" + full)
+    assert install("Collecting vllm==0.9.2\npip._vendor.urllib3.exceptions.ReadTimeoutError: "
+                   "HTTPSConnectionPool(host='files.pythonhosted.org', port=443): Read timed out.\n")
+    # a dependency's pull of vLLM, or vLLM's name elsewhere in the list, is not vLLM's own install
+    assert not install("Collecting vllm>=0.6 (from trl)\n" + full)
+    assert not install("Installing collected packages: torch, vllm-flash-attn\n" + full)
+    # vLLM collected, and no setback of pip's: the failure is no install's of vLLM by this rule
+    assert not install("Collecting vllm\nERROR: Exception:\nKeyError: 'x'\n")
+    # a run after the install, timing out on the Hub: no setback of pip's
+    assert not install("$ pip install vllm\nSuccessfully installed vllm-0.9.2\n$ vllm serve Qwen/Qwen3-8B\n"
+                       "requests.exceptions.ReadTimeout: HTTPSConnectionPool(host='huggingface.co', port=443): Read timed out.\n")
+
+
+def test_vllms_own_extension_build_is_vllms_install_where_no_line_names_vllm():
+    def install(text):
+        return facts.vllm_install(text, text.lower())
+    # vLLM 0.2's setup.py build in a pip-req-build folder, and its Dockerfile's CMake build in /workspace
+    assert install("/usr/local/cuda/bin/nvcc -c -c /tmp/pip-req-build-vx02uwf7/csrc/pos_encoding_kernels.cu -o x.o "
+                   "-gencode arch=compute_80,code=sm_80 -DTORCH_EXTENSION_NAME=_C\nKilled\n")
+    assert install("FAILED: CMakeFiles/_C.dir/csrc/quantization/gptq_marlin/gptq_marlin.cu.o\n"
+                   "/usr/local/cuda/bin/nvcc -c /workspace/csrc/quantization/gptq_marlin/gptq_marlin.cu\nKilled\n")
+    assert install("-- Enabling C extension.\n-- Enabling moe extension.\n")
+    assert install('ERROR: failed to solve: process "/bin/sh -c python3 setup.py bdist_wheel --dist-dir=dist '
+                   '--py-limited-api=cp38" did not complete successfully: exit code: 1\n')
+    # another project's _C extension, or one of vLLM's file names in another target
+    assert not install("/usr/local/cuda/bin/nvcc -c /src/detectron2/layers/csrc/nms_rotated/nms_rotated_cuda.cu "
+                       "-DTORCH_EXTENSION_NAME=_C\nKilled\n")
+    assert not install("/usr/local/cuda/bin/nvcc -c /src/csrc/cache_kernels.cu -DTORCH_EXTENSION_NAME=my_ops\n")
+
+
 def test_the_file_a_failed_atomic_write_was_for():
     text = ("ERROR 12-02 15:11:47 [weight_utils.py:135] Error during atomic write. Original file "
             "'/data/home/.cache/vllm/modelinfos/m.json' not modified\nOSError: [Errno 28] No space left on device\n")
@@ -861,6 +897,29 @@ def test_an_actor_that_hosts_vllm_gives_rays_messages_about_it_a_vllm_context_on
     # the same actor failing in its own Python code (a tokenizer, a training step) is not relayed
     own = facts_of(trainer + "ray.exceptions.RayTaskError(ValueError): ray::WorkerDict.ref_init_model()\n")
     assert own["foreign_context"]
+
+
+def test_a_trainer_whose_ray_init_meets_another_ray_or_no_cluster_relays_rays_words():
+    trainer = ('  File "/home/u/verl/verl/trainer/main_ppo.py", line 33, in run_ppo\n'
+               '    ray.init(runtime_env={"env_vars": {"TOKENIZERS_PARALLELISM": "true"}})\n')
+    for error in ("RuntimeError: Version mismatch: The cluster was started with:\n    Ray: 2.12.0\n",
+                  "ConnectionError: Failed to connect to Ray cluster at 10.0.0.5:6379\n",
+                  "RuntimeError: Failed to connect to GCS. Last connection error: Traceback (most recent call last):\n",
+                  "ConnectionError: Could not read 'temp_dir' from GCS. Did GCS start successfully?\n"):
+        assert facts.extract(trainer + error)["foreign_context"] is None, error
+
+
+def test_vllms_wait_for_its_placement_group_is_pending_until_its_workers_print():
+    wait = ("INFO 06-24 02:48:58 [ray_utils.py:231] Waiting for creating a placement group of specs for 30 seconds. "
+            "specs=[{'GPU': 1.0, 'node:10.0.0.1': 0.001}, {'GPU': 1.0}]. Check `ray status`\n")
+    found = facts.extract(wait + "TimeoutError: Timed out waiting for engine core processes to start.\n")
+    assert found["ray_pg_pending"] is True and found["ray_pg_waited"] == "30"
+    assert found["ray_pg_specs"] == "[{'GPU': 1.0, 'node:10.0.0.1': 0.001}, {'GPU': 1.0}]"
+    went_on = facts.extract(wait + "(RayWorkerWrapper pid=123) INFO 06-24 02:49:30 [gpu_worker.py:1] init\n")
+    assert went_on["ray_pg_pending"] is False
+    # the warning alone, cut mid-sentence as pasted, is the wait too; a paste without either is none
+    assert facts.extract("ValueError: The number of required GPUs exceeds the total\n")["ray_pg_pending"] is True
+    assert facts.extract("INFO ... Started a local Ray instance.\n")["ray_pg_pending"] is None
 
 
 def test_the_script_another_program_runs_names_it():

@@ -28,12 +28,12 @@ WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "
              "platform", "has_traceback", "vllm_context", "stack_context", "vllm_printed", "frames", "asserts",
              "vllm_ext_import",
              "assert_sites",
-             "ray_vllm_context", "vllm_checkout",
+             "ray_vllm_context", "ray_pg_pending", "vllm_checkout",
              # the stack beneath vLLM (reading/facts.py environment())
              "torch_cuda", "cuda_runtime", "driver_cuda", "driver_version", "python_version", "glibc_version",
              "os_hint", "container", "container_gpu_request", "vllm_install", "cuda_build", "torch_build", "hub_offline", "modelscope_on", "modelscope_ignored",
              "transformers_version",
-             "ascend_shown", "ascend_call_code", "engine_core_stopped", "engine_core_silent", "native_crash_report", "chat_template_shown", "weight_sync",
+             "ascend_shown", "ascend_call_code", "engine_core_stopped", "engine_core_silent", "native_crash_report", "triton_absent", "chat_template_shown", "weight_sync",
              # NCCL 2.19+ failing its shared-memory segment at a CUDA call (its registration, not /dev/shm's room)
              "nccl_shm_register")
 TOP_KEYS = {"id", "level", "status", "title", "match", "supersedes", "cause", "fix", "verified",

@@ -10,6 +10,10 @@ module (or a base class itself). Another library's object (vLLM's MistralTokeniz
 transformers' processor code) or a model's remote config lacking a field of its own is not the
 version's doing: those are left unanswered.
 
+A model's config class is also read against its own row of that table (config:<Class>: the fields the class
+itself declares, `self.X` in 4.x's __init__, and its attribute_map's keys), and DynamicCache (family `cache`) against
+its own: the names a model's remote code reads off the cache it is handed.
+
 history() gives the at_* values both answers are filled with: the stack family `attribute-name`
 and the hand-written `transformers-version-mismatch` (its tokenizer pattern, vLLM printed the log).
 """
@@ -21,9 +25,11 @@ from bot.base import regex_cache
 
 from .import_names import describe
 
-# transformers' tokenizer `__getattr__` words its miss without quotes; Python quotes both names.
-_OWN_WORDING = regex_cache.compile(r"^(?:AttributeError: )?(?P<cls>[A-Za-z_]\w*) has no attribute (?P<name>[A-Za-z_]\w*)")
-_PYTHON_WORDING = regex_cache.compile(r"^(?:AttributeError: )?'(?P<cls>[A-Za-z_]\w*)' object has no attribute '(?P<name>[A-Za-z_]\w*)'")
+# transformers' tokenizer `__getattr__` words its miss without quotes; Python quotes both names. Xinference
+# puts its actor's address before the message of an error its model worker raised ("[address=0.0.0.0:41231,
+# pid=880] Qwen2Tokenizer has no attribute ...").
+_OWN_WORDING = regex_cache.compile(r"^(?:AttributeError: )?(?:\[address=[^\]]{1,200}\]\s*)?(?P<cls>[A-Za-z_]\w*) has no attribute (?P<name>[A-Za-z_]\w*)")
+_PYTHON_WORDING = regex_cache.compile(r"^(?:AttributeError: )?(?:\[address=[^\]]{1,200}\]\s*)?'(?P<cls>[A-Za-z_]\w*)' object has no attribute '(?P<name>[A-Za-z_]\w*)'")
 
 # The base classes' own lookups: a miss raised there is an object of that family, whatever its class
 # (a model's remote tokenizer derives from transformers' too).
@@ -37,7 +43,10 @@ _MODEL_MODULE = regex_cache.compile(r"^transformers\.models\.\w+\.(?P<kind>token
 _KIND = {"tokenization": "tokenizer", "configuration": "config", "modeling": "model", "processing": "processor"}
 _FITS = {"tokenizer": regex_cache.compile(r"Tokeni[sz]er(?:Fast)?$"), "config": regex_cache.compile(r"(?<!Generation)Config$"),
          "model": regex_cache.compile(r"(?:Model|For[A-Z]\w*)$"), "processor": regex_cache.compile(r"Processor$")}
-FAMILIES = ("tokenizer", "config", "model", "processor")
+FAMILIES = ("tokenizer", "config", "model", "processor", "cache")
+# A model's config class has its own table beside the config base classes' (config:<Class>): its own fields
+# (Qwen2Config's `rope_theta`, set by its __init__ up to 4.57.6, held in `rope_parameters` from 5.0.0 on).
+OWN_CLASS = "config"
 _VLLM_CACHED = "Cached"
 
 
@@ -81,12 +90,31 @@ def history(ix, family: str, cls: str, name: str, facts: dict, prefix: str = "at
     did not see it come or go. prefix "nm": the keys of a missing import's text, which
     transformers-version-mismatch words for both (with nm_attribute set)."""
     rec = ix.attribute_name(family, name)
+    own = ix.attribute_name(f"{OWN_CLASS}:{cls}", name) if family == OWN_CLASS else None
+    if own is not None:
+        rec = own = _with_bases(ix, own, rec)
     if rec is None:
         return {}
     values = describe(ix, rec, ix.attribute_releases(), facts)
     roots = [r for r in ix.attribute_roots(family) if r != cls]
     values.update(nm_cls=cls, nm_family=family, nm_bases=", ".join(f"`{r}`" for r in roots), nm_attribute="yes")
+    if own is not None:
+        values["nm_own"] = "yes"
     return {f"{prefix}_" + k[len("nm_"):]: v for k, v in values.items()}
+
+
+def _with_bases(ix, own, base):
+    """A config class's row with its base classes' (a name a class stopped declaring as the base took it up,
+    `keys_to_ignore_at_inference` in 5.0.0, it still has): the releases either has it in, as one record."""
+    rels = ix.attribute_releases()
+    having = set(own.releases) | set(base.releases if base is not None else ())
+    if base is None or having == set(own.releases):
+        return own
+    from .stack_index import ImportName
+    at = [i for i, r in enumerate(rels) if r in having]
+    added = rels[at[0]] if at[0] > 0 else None
+    removed = rels[at[-1] + 1] if at[-1] + 1 < len(rels) else None
+    return ImportName(own.module, own.name, [rels[i] for i in at], rels, added, removed, [])
 
 
 def answerable(values: dict) -> bool:

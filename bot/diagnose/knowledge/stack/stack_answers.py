@@ -24,6 +24,7 @@ _L = {
            "hip": "HIP (ROCm)", "hsa": "HSA runtime (ROCm)", "level_zero": "Level Zero (Intel GPU)",
            "unified_runtime": "SYCL Unified Runtime (Intel GPU)", "amdsmi": "AMD SMI (ROCm)",
            "acl": "Ascend ACL runtime (CANN)", "hccl": "HCCL (Ascend)", "torch_npu": "torch_npu",
+           "aclnn": "Ascend operator API (aclnn, CANN)",
            "xid": "NVIDIA driver (Xid)",
            "pins": "vLLM {vllm} pins torch {torch} (CUDA {cuda}), which needs an NVIDIA driver ≥ {min_driver}",
            "shows_driver": "; the log shows driver {driver}", "supports": " (it runs CUDA up to {driver_cuda})",
@@ -33,6 +34,7 @@ _L = {
            "hip": "HIP（ROCm）", "hsa": "HSA 运行时（ROCm）", "level_zero": "Level Zero（Intel GPU）",
            "unified_runtime": "SYCL Unified Runtime（Intel GPU）", "amdsmi": "AMD SMI（ROCm）",
            "acl": "昇腾 ACL 运行时（CANN）", "hccl": "HCCL（昇腾）", "torch_npu": "torch_npu",
+           "aclnn": "昇腾算子接口（aclnn，CANN）",
            "xid": "NVIDIA 驱动（Xid）",
            "pins": "vLLM {vllm} 锁定 torch {torch}（CUDA {cuda}），需要 NVIDIA 驱动 ≥ {min_driver}",
            "shows_driver": "；日志显示驱动为 {driver}", "supports": "（它最高支持 CUDA {driver_cuda}）",
@@ -196,7 +198,7 @@ def _error_code(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["rocm_platform"] = True
         if rec.name in AMDSMI_START:
             out["amdsmi_start"] = True
-    if kind in ("acl", "hccl", "torch_npu"):
+    if kind in ("acl", "hccl", "torch_npu", "aclnn"):
         out.update(_ascend(kind, rec, c.message.text, lang))
     if kind == "nvml" and getattr(rec, "exception", None):
         out["nvml_exception"] = rec.exception
@@ -222,7 +224,7 @@ def _xid(rec, text: str, facts: dict) -> dict:
 
 # torch_npu's checks name the call that failed: "NPU function error: aclrtSetDevice(device), error code is 507033",
 # "HCCL function error: HcclAllreduce(...), error code is 7"
-_NPU_CALL = LazyRe(r"\b(?:NPU|HCCL) function error: (?:call )?([\w:]+)(?:\(|,)")
+_NPU_CALL = LazyRe(r"\b(?:NPU|HCCL) function error: (?:call )?([\w:]+)(?:\(|,)|\bcall ((?:aclnn|Atb)\w+) failed, error code is ")
 # its own code: "ERR00100 PTA call acl api failed" (sub-module 00, code 100)
 _TORCH_NPU_CODE = LazyRe(r"\bERR(\d{2})(\d{3}) ([A-Z]+)\b")
 # the text torch_npu takes from ACL's recent error ("[Error]: Failed to start the device."), and CANN's own
@@ -258,11 +260,13 @@ def _ascend(kind: str, rec, text: str, lang: str) -> dict:
         out["code_text"] = re.sub(r"^ACL_ERROR_(?:RT_)?", "", rec.name).replace("_", " ").lower()
     call = _NPU_CALL.search(text)
     if call:
-        out["npu_call"] = call.group(1)
+        out["npu_call"] = call.group(1) or call.group(2)
     own = _TORCH_NPU_CODE.search(text)
     if own:
         out["torch_npu_code"] = f"ERR{own.group(1)}{own.group(2)} {own.group(3)}"
         out["torch_npu_part"] = _TORCH_NPU_MODULES[lang].get(own.group(3))
+    if kind == "aclnn":
+        out["aclnn_op"] = True
     if kind == "torch_npu":
         out["code_number"] = out.get("torch_npu_code", f"ERR??{rec.number:03d}").split()[0]
         out["code_name"] = f"ErrCode.{rec.name}"

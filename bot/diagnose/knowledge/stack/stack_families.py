@@ -33,7 +33,7 @@ from bot.base.lazyre import LazyRe
 from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.facts import vllm_ext_import
-from bot.diagnose.reading.tracebacks import Message, line_starts, raising_call, raising_frame
+from bot.diagnose.reading.tracebacks import Message, line_starts, raising_call, raising_frame, strip_prefixes
 
 from . import names_cuda, yielded as consequences
 from .call_signatures import WORDINGS
@@ -94,11 +94,12 @@ def _candidate_message(m: Message, family: str, text: str = "", later: list[Mess
         return any(s in text for s in _NO_PLATFORM) and not _OTHER_PLATFORM.search(text)
     if family == "loader" and later is not None and _kernels_warning(m, later):
         return True
-    if m.level == "WARNING" or (m.exc_type or "").endswith("Warning"):
-        return False
     # Python's warnings say the run went on (torch's "Plan failed with a cudnnException ... NOT_SUPPORTED": it tries
     # the next plan), except torch's "CUDA initialization: ..." which is how torch reports that CUDA failed to start:
-    # it then counts zero devices, and whatever fails next follows from it
+    # it then counts zero devices, and whatever fails next follows from it. So quoted without the warnings module's
+    # "<file>.py:<line>: " ahead of it too ("UserWarning: CUDA initialization: CUDA unknown error - ...").
+    if m.level == "WARNING" or ((m.exc_type or "").endswith("Warning") and "CUDA initialization:" not in m.text):
+        return False
     if m.py_warning and "CUDA initialization:" not in m.text:
         return False
     # an INFO line that mentions "out of memory" reports nothing; but some vLLM releases log the
@@ -244,7 +245,7 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
     # torch_npu's own code ("ERR00100 PTA call acl api failed") says only that an ACL or HCCL call failed; the code
     # that call returned, where the message gives it, says which failure
     if h.kind == "torch_npu":
-        h = next((x for x in hits if x.kind in ("acl", "hccl")), h)
+        h = next((x for x in hits if x.kind in ("acl", "hccl", "aclnn")), h)
     # NCCL's "unhandled cuda error" says only that a CUDA call failed; its "Last error: Cuda failure N"
     # is that call's own code
     if h.kind == "nccl" and h.record.number == 1:
@@ -263,7 +264,8 @@ def _error_code(ix, m: Message, text: str, facts: dict) -> Hit | None:
     if h.kind == "nvml" and h.by == "text" and m.text[h.start:h.end] in NVML_LIBRARY_TEXTS.get(h.record.number, ()) \
             and not facts.get("vllm_context"):
         return None
-    starting = h.kind == "cuda" and (cuda_starting(m.text) or torch_starting_cuda(text, m.line_no))
+    starting = h.kind == "cuda" and (cuda_starting(m.text) or torch_starting_cuda(
+        text, m.line_no, f"CUDA error: {h.record.text}" if h.record.text else None))
     advice = advised(ix, h.kind, h.record) or (h.kind == "cuda" and h.record.number in AT_INIT_ONLY and starting) \
         or (h.kind == "level_zero" and h.record.number == ZE_INVALID_ARGUMENT and ze_ipc(m.text))
     return Hit("error-code", {"kind": h.kind, "record": h.record, "by": h.by, "advised": advice,
@@ -367,14 +369,46 @@ def cuda_starting(text: str) -> bool:
 
 
 # torch's own start-up calls: a bare "CUDA error: unknown error" raised in them (torch.cuda.set_device in
-# vLLM's worker init_device) is CUDA starting too, though the message does not say so
-_TORCH_CUDA_START = ("_lazy_init", "set_device", "device_count", "init")
+# vLLM's worker init_device) is CUDA starting too, though the message does not say so; and the free-memory query
+# vLLM's worker makes first (MemorySnapshot: torch.accelerator's get_memory_info, torch.cuda.mem_get_info), which
+# creates the context (vLLM 0.26 on an H100 with all but 400 MiB held by another process: "CUDA error: out of memory")
+_TORCH_CUDA_START = {"torch/cuda/__init__.py": ("_lazy_init", "set_device", "device_count", "init"),
+                     "torch/cuda/memory.py": ("mem_get_info",),
+                     "torch/accelerator/memory.py": ("get_memory_info",)}
 
 
-def torch_starting_cuda(text: str, line_no: int) -> bool:
-    """Whether the frame that raised the message at `line_no` is one of torch's CUDA start-up calls."""
+def torch_starting_cuda(text: str, line_no: int, error: str | None = None) -> bool:
+    """Whether the frame that raised the message at `line_no` is one of torch's CUDA start-up calls: the frame right
+    above it, or, for a message logged first with its traceback after it (vLLM's `logger.exception`: "ERROR ...
+    engine.py:389] CUDA error: unknown error", the traceback, then "RuntimeError: CUDA error: unknown error"), or
+    quoted above the log (an issue's title), the frame above the exception line below it that carries the same
+    message (`error`: torch's "CUDA error: <the code's text>")."""
     call = raising_call(text, line_no)
-    return call is not None and call[0].endswith("torch/cuda/__init__.py") and call[1] in _TORCH_CUDA_START
+    if call is None:
+        below = _raised_below(text, line_no, error)
+        call = raising_call(text, below) if below else None
+    return call is not None and any(call[0].endswith(path) and call[1] in calls
+                                    for path, calls in _TORCH_CUDA_START.items())
+
+
+def _raised_below(text: str, line_no: int, error: str | None, reach: int = 400) -> int | None:
+    """The line, within `reach` lines after `line_no`, of an exception line that carries the same message: the
+    message at `line_no` itself, or `error`."""
+    lines = text.split("\n")
+    if not 0 < line_no <= len(lines):
+        return None
+    said = strip_prefixes(lines[line_no - 1])[2].strip()
+    wanted = tuple(": " + w for w in (said, error) if w and len(w) >= 8)
+    if not wanted:
+        return None
+    for i in range(line_no, min(len(lines), line_no + reach)):
+        body = strip_prefixes(lines[i])[2].strip()
+        if body.endswith(wanted) and _EXCEPTION_HEAD.match(body):
+            return i + 1
+    return None
+
+
+_EXCEPTION_HEAD = LazyRe(r"^(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception): ")
 
 
 def advised(ix, kind: str, rec) -> bool:

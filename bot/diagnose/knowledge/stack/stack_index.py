@@ -367,6 +367,10 @@ _EXC_PREFIX = r"^(?:[A-Za-z_]\w*\.)*([A-Za-z_]\w*(?:Error|Exception|Warning|Exit
 # torch's check of a HIP call: "HIP error: <hipGetErrorString's text>" (c10's C10_HIP_CHECK, hipified
 # from C10_CUDA_CHECK's "CUDA error: ..."); the reader joins the lines after it onto the same line
 _HIP_SAYS = LazyRe(r"\bHIP error: ")
+# A Level Zero code named without its "ZE_RESULT_ERROR_" prefix right after the call that returned it, as an issue's
+# title shortens oneCCL's "ze error at zeMemOpenIpcHandle, code: ZE_RESULT_ERROR_INVALID_ARGUMENT"
+# ("zeMemOpenIpcHandle INVALID_ARGUMENT on 2x Arc B50"): the short name counts only after a ze* call
+_ZE_SHORT = LazyRe(r"\bze[A-Z]\w+\b[\s:,(]{1,3}(?:code:?\s*)?(?P<short>[A-Z]{2,}(?:_[A-Z0-9]+)+)\b")
 _STACK_FOLDER = r"[/\\](torch|transformers|tokenizers|huggingface_hub|triton)[/\\](?=[\w/\\]+\.py)"
 _FRAME = r"(?:site-packages|dist-packages)[/\\](?P<rel>(?P<pkg>[A-Za-z_]\w*)[/\\][^\"'\s,]*)"
 # a home in a path: ~, root's, a user's, macOS's, Windows'; or none at all (HOME=/ gives "/.cache")
@@ -384,6 +388,21 @@ _LAYOUTS = [(r"(?<=[/\\])(?:models|datasets|spaces)--[^/\\\s'\"]+", "HF_HUB_CACH
 # HcclAllreduce(...), error code is 7"), its device checks ("NPU error, error code is 507899"), its stream wait ("ACL stream synchronize failed, error code:507035"), CANN's
 # own trace ("open device 1 failed, runtime result = 107001"), and torch_npu's error-code line ("ERR00100 PTA call acl
 # api failed": sub-module 00 = PTA, code 100 = ACL).
+# CANN's operator API (aclnn, the operators torch_npu's op-plugin calls) returns aclnnStatus codes that no wheel ships a
+# header for; torch_npu prints them like ACL's ("NPU function error: call aclnnInplaceCopy failed, error code is 561103").
+# The codes and their meaning as CANN's operator documentation tables them ("aclnn返回码": the return value, its number,
+# when it is returned), the ones users paste.
+ACLNN_CODES = {
+    161001: ("ACLNN_ERR_PARAM_NULLPTR", "a required input, output or attribute is a null pointer"),
+    161002: ("ACLNN_ERR_PARAM_INVALID", "an input's data type, format, shape or value is outside what the operator supports"),
+    361001: ("ACLNN_ERR_RUNTIME_ERROR", "a call into the NPU runtime failed inside the operator"),
+    561000: ("ACLNN_ERR_INNER", "the operator failed inside (an internal error; CANN's message under it says which)"),
+    561002: ("ACLNN_ERR_INNER_TILING_ERROR", "the operator's tiling failed: its shapes or parameters are outside what it "
+                                             "supports on this chip"),
+    561103: ("ACLNN_ERR_INNER_NULLPTR", "an internal step of the operator returned nothing (a null pointer)"),
+}
+_ACLNN_CALL = LazyRe(r"\bcall (?:aclnn|Atb)\w+ failed, error code is (?P<code>\d{6})\b")
+
 _ASCEND_FORMS = (
     ("acl", regex_cache.compile(r"\b(?:NPU function error: [^\n]{0,300}?, error code is |NPU error, error code is "
                        r"|ACL stream synchronize failed, error code:\s*|, runtime result = )(?P<code>\d{6})\b")),
@@ -621,8 +640,17 @@ class StackIndex:
         return t.get((kind, int(key))) if isinstance(key, int) or str(key).isdigit() else t.get(str(key).strip().lower())
 
     def ascend_in(self, line: str, offset: int = 0) -> list[CodeHit]:
-        """The Ascend codes one line names in torch_npu's and CANN's own forms (see _ASCEND_FORMS)."""
+        """The Ascend codes one line names in torch_npu's and CANN's own forms (see _ASCEND_FORMS); an operator's aclnn
+        code (ACLNN_CODES) where the call torch_npu names is an operator's ("call aclnnX failed, error code is N")."""
         hits = []
+        for m in _ACLNN_CALL.finditer(line) if "call " in line else ():
+            known = ACLNN_CODES.get(int(m.group("code")))
+            if known:
+                rec = PlatformCode("aclnn", int(m.group("code")), known[0], known[1],
+                                   "CANN's operator documentation (aclnn return codes)")
+                hits.append(CodeHit("aclnn", rec, "number", offset + m.start("code"), offset + m.end("code")))
+        if hits:
+            return hits
         for kind, form in _ASCEND_FORMS:
             for m in form.finditer(line):
                 if kind == "torch_npu":
@@ -725,11 +753,18 @@ class StackIndex:
             # not make's exit status of a failed target, "make[2]: *** [CMakeFiles/x.dir/k.cu.o] Error 1", in a build that
             # compiles CUDA code; nor NCCL's result as torch.cuda.nccl words it (torch/csrc/cuda/nccl.cpp's throw_nccl_error,
             # "NCCL Error 1: unhandled cuda error", which DataParallel's broadcast raises): its number is NCCL's, and its
-            # text is read as NCCL's above
-            m = re.search(r"(?<!\] )(?<!NCCL )\b(?:CUDA )?[Ee]rror (\d{1,5})\b", line) if "cuda" in low else None
-            rec = self.cuda_error(int(m.group(1))) if m else None      # "Error 804: forward compat..."
+            # text is read as NCCL's above; and the CUDA samples' own check: "cudaGetDeviceCount returned 802" with its text
+            # after it ("-> ..."; the next line, which a message joins onto this one)
+            m = re.search(r"(?<!\] )(?<!NCCL )\b(?:CUDA )?[Ee]rror (\d{1,5})\b|\bcuda[A-Z]\w+ returned (\d{1,5})\s*->", line) \
+                if "cuda" in low else None
+            rec = self.cuda_error(int(m.group(1) or m.group(2))) if m else None      # "Error 804: forward compat..."
             if rec is not None and not any(h.record == rec for h in hits):
                 hits.append(CodeHit("cuda", rec, "number", offset + m.start(), offset + m.end()))
+            short = _ZE_SHORT.search(line) if " ze" in line or line.startswith("ze") or "(ze" in line else None
+            rec = self.platform_code("ZE_RESULT_ERROR_" + short.group("short")) if short \
+                and not short.group("short").startswith("ZE_") else None
+            if rec is not None and not any(h.start < offset + short.end() and offset + short.start() < h.end for h in hits):
+                hits.append(CodeHit("level_zero", rec, "name", offset + short.start("short"), offset + short.end("short")))
             smi = _SMI_HANDLE.search(line) if "device handle for GPU" in line else None
             rec = self.nvml(smi.group("text")) if smi else None
             if rec is not None and not any(h.record == rec for h in hits):
@@ -1257,6 +1292,15 @@ class StackIndex:
         the module asked for."""
         packed = self._exports().get("modules", {}).get(module)
         return None if packed is None else _unpack(packed)
+
+    def module_releases(self, module: str) -> list[str] | None:
+        """The releases whose wheel has `module` (one that exports some name), by the exports table; None
+        when the table does not hold it."""
+        packed = self._exports().get("modules", {}).get(module.strip())
+        if not packed:
+            return None
+        rels = self.export_releases()
+        return [rels[i] for i in sorted({i for positions, _ in _unpack(packed) for i in positions})]
 
     def import_name(self, module: str, name: str) -> ImportName | None:
         groups = self._export_groups(module.strip())

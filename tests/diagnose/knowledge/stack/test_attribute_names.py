@@ -12,6 +12,9 @@ def test_both_wordings_are_read_and_others_are_not():
         ("Qwen2Tokenizer", "all_special_tokens_extended", True)
     assert missing_attribute("'Qwen2Config' object has no attribute 'pad_token_id'") == \
         ("Qwen2Config", "pad_token_id", False)
+    # Xinference's actor address before the message of its model worker's error
+    assert missing_attribute("AttributeError: [address=0.0.0.0:41231, pid=880] Qwen2Tokenizer has no attribute "
+                             "all_special_tokens_extended") == ("Qwen2Tokenizer", "all_special_tokens_extended", True)
     for other in ("module 'transformers' has no attribute 'X'", "type object 'Pooler' has no attribute 'x'",
                   "'NoneType' object is not subscriptable"):
         assert missing_attribute(other) is None, other
@@ -62,3 +65,26 @@ def test_history_fits_the_logs_vllm_and_abstains_where_the_version_is_not_the_ca
     assert not answerable(history(ix, "tokenizer", "X", "sp_model", {"transformers_version": "4.38.2"}))
     nm = history(ix, "tokenizer", "X", "all_special_tokens_extended", {}, prefix="nm")
     assert nm["nm_attribute"] and nm["nm_known"] and "at_known" not in nm
+
+
+def test_a_model_config_class_is_read_against_its_own_fields():
+    ix = stack_index.load()
+    assert family_of(ix, "LlamaConfig", None) == "config"
+    # LlamaConfig sets rope_theta itself up to 4.57.6; 5.0.0 holds it in rope_parameters
+    v = history(ix, "config", "LlamaConfig", "rope_theta", {"vllm_version": "0.32.0"})
+    assert v["at_own"] and v["at_removed"] == "5.0.0" and v["at_pin_past"] and answerable(v)
+    # a typo, and a field every release of the class has: no row, no answer
+    assert history(ix, "config", "LlamaConfig", "num_attention_head", {}) == {}
+    assert history(ix, "config", "LlavaConfig", "vision_config", {}) == {}
+    # a config that serves what it lacks through its own lookup (Qwen2_5_VLConfig forwards to text_config from
+    # 4.53 on) has no row: what it declares is not all it answers to
+    assert ix.attribute_name("config:Qwen2_5_VLConfig", "vocab_size") is None
+    # a field the class gained says nothing of an older release by itself
+    assert not answerable(history(ix, "config", "Qwen2MoeConfig", "mlp_only_layers", {}))
+
+
+def test_dynamiccache_is_a_family_of_its_own():
+    ix = stack_index.load()
+    assert family_of(ix, "DynamicCache", None) == "cache"
+    v = history(ix, "cache", "DynamicCache", "key_cache", {"transformers_version": "4.57.1"})
+    assert v["at_removed"] == "4.56.0" and v["at_too_new"] and answerable(v)

@@ -327,6 +327,38 @@ def test_unknown_error_at_init_is_the_uvm_module_not_a_gpu_fault():
     assert "earlier failure" not in d.cause and "gpu_memory_utilization" not in d.fix
 
 
+def test_torchs_cuda_init_warning_quoted_without_its_path_is_still_the_code():
+    # the same warning as pytorch#159954's, as people quote it: from "UserWarning:" on, without the warnings module's
+    # "<file>.py:<line>: " ahead of it (it then reads as an exception line whose type is a warning)
+    line = _body("stack-error-code/bare-pytorch159954-cuda-unknown-error-warning.log")[0]
+    quoted = line[line.index("UserWarning: "):]
+    report = diagnose(quoted)
+    assert report.diagnoses and report.diagnoses[0].rule_id == "stack-error-code"
+    assert "cudaErrorUnknown" in report.diagnoses[0].title
+    # any other warning quoted so stays no error of the stack's
+    assert not diagnose("UserWarning: TypedStorage is deprecated. It will be removed in the future").diagnoses
+
+
+def test_a_code_logged_before_its_traceback_is_cuda_starting_when_the_raise_below_is():
+    # vLLM's engine logs an exception's message first and its traceback after (logger.exception): the message's own line
+    # has no frame above it, the traceback's exception line below it does (torch's set_device, CUDA starting). Under WSL2
+    # (collect_env's platform line says so) that is WSL's driver, not memory over-committed by later kernels.
+    wsl = "Python platform: Linux-5.15.153.1-microsoft-standard-WSL2-x86_64-with-glibc2.35"
+    tag = "ERROR 06-03 19:07:46 engine.py:389] "
+    record = [tag + "CUDA error: unknown error",
+              tag + "Traceback (most recent call last):",
+              tag + '  File "/venv/lib/python3.11/site-packages/vllm/worker/worker.py", line 155, in init_device',
+              tag + "    torch.cuda.set_device(self.device)",
+              tag + '  File "/venv/lib/python3.11/site-packages/torch/cuda/__init__.py", line 478, in set_device',
+              tag + "    torch._C._cuda_setDevice(device)",
+              tag + "RuntimeError: CUDA error: unknown error"]
+    for text in ("\n".join([wsl, *record]), "\n".join(["[Bug]: CUDA error: unknown error when running vllm serve on WSL2",
+                                                         *record])):
+        d = diagnose(text).diagnoses[0]
+        assert d.rule_id == "stack-error-code" and "cudaErrorUnknown" in d.title
+        assert "/usr/lib/wsl/lib" in d.fix and "gpu_memory_utilization" not in d.fix
+
+
 def test_driver_initialization_failed_at_init_is_the_driver_not_a_fork():
     report, d = _best("stack-error-code/bare-wenet700-cuda-driver-initialization-failed-warning.log")
     assert d.rule_id == "stack-error-code" and "cudaErrorInitializationError" in d.title

@@ -76,6 +76,31 @@ def test_codes_in_a_log_line(ix):
     assert ix.codes_in("triton: CUDA_ERROR_OUT_OF_MEMORY")[0].record.number == 2
     # torch.cuda.nccl's "NCCL Error <result>: <ncclGetErrorString>": the number is NCCL's result, not a CUDA error
     assert [h.kind for h in ix.codes_in("RuntimeError: NCCL Error 1: unhandled cuda error") if h.kind == "cuda"] == []
+    # the CUDA samples' check, its text after "->" (the next line, joined onto it in a message)
+    assert ix.codes_in("cudaGetDeviceCount returned 100 -> no CUDA-capable device is detected")[0].record.number == 100
+    assert ix.codes_in("cudaGetDeviceProperties returned 802 -> system not yet initialized")[0].record.number == 802
+    assert ix.codes_in("cudaGetDeviceCount returned 8") == []            # a count, not a code
+
+
+def test_an_aclnn_operators_code_is_read_where_torch_npu_names_the_operator(ix):
+    # CANN's operator API (aclnn) codes, as torch_npu's check prints them: the operator's own table, not ACL's
+    hits = ix.codes_in("RuntimeError: normal_:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:37 NPU function error: "
+                       "call aclnnInplaceNormal failed, error code is 561103")
+    assert [(h.kind, h.record.name) for h in hits] == [("aclnn", "ACLNN_ERR_INNER_NULLPTR")]
+    assert ix.codes_in("call aclnnGroupedMatmulV5 failed, error code is 161002")[0].record.name == "ACLNN_ERR_PARAM_INVALID"
+    # an aclnn code the table does not hold is left to the other forms (torch_npu's ERR code beside it)
+    assert all(h.kind != "aclnn" for h in ix.codes_in("call aclnnX failed, error code is 569999"))
+    # an ACL call's code stays ACL's
+    assert ix.codes_in("NPU function error: aclrtSetDevice(device), error code is 507033")[0].kind == "acl"
+
+
+def test_level_zero_code_shortened_after_the_call(ix):
+    # an issue title's "zeMemOpenIpcHandle (INVALID_ARGUMENT)" for oneCCL's "code: ZE_RESULT_ERROR_INVALID_ARGUMENT"
+    hits = ix.codes_in("TP2 on 2xB70 fails at zeMemOpenIpcHandle (INVALID_ARGUMENT) even with the exact params")
+    assert [(h.kind, h.record.name) for h in hits] == [("level_zero", "ZE_RESULT_ERROR_INVALID_ARGUMENT")]
+    hits = ix.codes_in("ze error at zeMemOpenIpcHandle, code: ZE_RESULT_ERROR_INVALID_ARGUMENT")
+    assert [h.record.name for h in hits] == ["ZE_RESULT_ERROR_INVALID_ARGUMENT"]        # once, by its full name
+    assert ix.codes_in("zeInit SOME_WORDS here") == []                  # words no Level Zero code has
 
 
 def test_math_library_statuses_by_name(ix):

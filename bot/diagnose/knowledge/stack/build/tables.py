@@ -102,6 +102,21 @@ def rescan_sites(pypi: Packages, folder: Path, log=print) -> dict:
     return blocks
 
 
+def rescan_transformers(pypi: Packages, folder: Path, log=print) -> dict:
+    """The blocks of a data folder with only the exports:transformers and attributes:transformers tables made
+    again, from the transformers releases they already name (the same bit stays the same release as in the
+    other transformers tables), after a fix to their scanners (transformers_exports.py,
+    transformers_attributes.py). Every other block is the folder's own, so write() leaves its file as it was."""
+    blocks = read(folder)
+    for name, module in (("exports:transformers", transformers_exports), ("attributes:transformers", transformers_attributes)):
+        t = time.perf_counter()
+        releases = blocks[name]["releases"]
+        blocks[name] = module.build(pypi, stack_sites.TABLE_SINCE, log, releases=releases)
+        log(f"{name:24} {time.perf_counter() - t:6.1f} s  {len(releases)} releases")
+    blocks["meta"] = meta(blocks)
+    return blocks
+
+
 def meta(blocks: dict) -> dict:
     """The meta block of the others: the format, the blocks, their counts and sources."""
     others = {name: b for name, b in blocks.items() if name != "meta"}

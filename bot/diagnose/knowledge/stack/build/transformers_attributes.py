@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import re
 from pathlib import Path
 
 from .packages import Packages
@@ -42,8 +43,18 @@ ROOTS = {
     "model": (("transformers/modeling_utils.py", "PreTrainedModel"),
               ("transformers/generation/utils.py", "GenerationMixin")),
     "processor": (("transformers/processing_utils.py", "ProcessorMixin"),),
+    # the KV cache a model's own code (remote code above all) is handed: 4.56 replaced DynamicCache's key_cache /
+    # value_cache lists by `layers`, earlier releases dropped get_max_length and seen_tokens
+    "cache": (("transformers/cache_utils.py", "DynamicCache"),),
 }
 MAX_DEPTH = 6
+# Each model's config classes (transformers/models/<model>/configuration_<model>.py), family "config:<Class>": the
+# fields the class itself declares or sets (`self.rope_theta = rope_theta` in 4.x, gone in 5.0 where rope_parameters
+# holds it), and the keys of its attribute_map, which PretrainedConfig's __getattribute__ serves; its bases up to
+# the config root, whose names are the config family's. A class with a lookup of its own in some release is left out.
+CONFIG_FILE = re.compile(r"^transformers/models/\w+/configuration_\w+\.py$")
+CONFIG_CLASS = re.compile(r"^[A-Z]\w*Config$")
+NOT_A_MODEL_CONFIG = re.compile(r"(?:Generation|Onnx|Quantization|Watermarking)Config$")
 
 
 def scanner_key() -> str:
@@ -88,6 +99,21 @@ def _getattr_names(fn: ast.FunctionDef) -> set[str]:
     return out
 
 
+# A class's own attribute lookup: a config that forwards what it lacks to its text_config (Qwen2_5_VLConfig from
+# 4.53 on serves `vocab_size` so) answers to more names than it declares.
+_LOOKUPS = ("__getattr__", "__getattribute__")
+DELEGATES = "(delegates)"
+
+
+def _map_keys(st: ast.Assign | ast.AnnAssign) -> set[str]:
+    """The keys of a config's `attribute_map = {"hidden_size": "n_embd"}`: names its __getattribute__ serves."""
+    targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+    if not any(isinstance(t, ast.Name) and t.id == "attribute_map" for t in targets):
+        return set()
+    return {k.value for k in st.value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)
+            and k.value.isidentifier()}
+
+
 def class_names(cls: ast.ClassDef) -> set[str]:
     """The attribute and method names one class body gives its instances."""
     names: set[str] = set()
@@ -104,8 +130,12 @@ def class_names(cls: ast.ClassDef) -> set[str]:
                     names.add(t.id)
                     if t.id == "SPECIAL_TOKENS_ATTRIBUTES" and isinstance(st.value, (ast.List, ast.Tuple)):
                         special += [e.value for e in st.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+            if isinstance(st.value, ast.Dict):
+                names |= _map_keys(st)
         elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name):
             names.add(st.target.id)
+            if isinstance(st.value, ast.Dict):
+                names |= _map_keys(st)
     names |= {*special, *map(_id_form, special)}
     return {n for n in names if not (n.startswith("__") and n.endswith("__"))}
 
@@ -123,7 +153,8 @@ def scan_file(path: str, text: str) -> dict:
     for st in ast.walk(tree):
         if isinstance(st, ast.ClassDef) and st.name not in classes:
             classes[st.name] = {"names": sorted(class_names(st)),
-                                "bases": [ast.unparse(b).rpartition(".")[2] for b in st.bases]}
+                                "bases": [ast.unparse(b).rpartition(".")[2] for b in st.bases],
+                                "delegates": any(isinstance(f, ast.FunctionDef) and f.name in _LOOKUPS for f in st.body)}
         elif isinstance(st, ast.ImportFrom) and st.level:
             for a in st.names:
                 imports[a.asname or a.name] = _resolve(package, st.level, st.module)
@@ -177,6 +208,48 @@ def release_attributes(read, namelist: set[str]) -> dict[str, list[str]]:
             walk(path, cls, 0)
         if names:
             out[family] = sorted(names)
+    out.update(config_classes(read, namelist))
+    return out
+
+
+def config_classes(read, namelist: set[str]) -> dict[str, list[str]]:
+    """{"config:<Class>": sorted names} of each model's config classes in one release: the class's own names and
+    those of its bases inside transformers up to the config root (whose names are the config family's)."""
+    roots = {cls for _, cls in ROOTS["config"]}
+    out: dict[str, list[str]] = {}
+    for path in sorted(p for p in namelist if CONFIG_FILE.match(p)):
+        scan = read(path)
+        if scan is None:
+            continue
+        for cls in scan["classes"]:
+            if not CONFIG_CLASS.match(cls) or NOT_A_MODEL_CONFIG.search(cls) or cls in roots:
+                continue
+            names: set[str] = set()
+            seen: set[tuple[str, str]] = set()
+
+            def walk(p: str, c: str, depth: int, sc: dict) -> None:
+                if depth > MAX_DEPTH or (p, c) in seen or c in roots:
+                    return
+                seen.add((p, c))
+                c = sc["aliases"].get(c, c)
+                if c in sc["classes"]:
+                    names.update(sc["classes"][c]["names"])
+                    if sc["classes"][c].get("delegates"):
+                        names.add(DELEGATES)
+                    for base in sc["classes"][c]["bases"]:
+                        if base in roots:
+                            continue
+                        if base in sc["classes"]:
+                            walk(p, base, depth + 1, sc)
+                        elif base in sc["imports"]:
+                            found = _path(sc["imports"][base], namelist)
+                            other = read(found) if found else None
+                            if other is not None:
+                                walk(found, base, depth + 1, other)
+
+            walk(path, cls, 0, scan)
+            if names:
+                out[f"config:{cls}"] = sorted(names)
     return out
 
 
@@ -190,7 +263,8 @@ def read_release(pypi: Packages, wheel: dict) -> dict[str, list[str]]:
     def make():
         z = pypi.remote(wheel)
         namelist = set(z.namelist())
-        texts: dict[str, str] = {}
+        # the models' config files in one read (a request each would be hundreds a release)
+        texts: dict[str, str] = z.texts(sorted(p for p in namelist if CONFIG_FILE.match(p)))
 
         def read(path: str) -> dict | None:
             if path not in texts:
@@ -213,16 +287,19 @@ def read_release(pypi: Packages, wheel: dict) -> dict[str, list[str]]:
     return pypi.memo(kind, wheel["filename"], make)
 
 
-def build(pypi: Packages, since: str, log=print) -> dict:
+def build(pypi: Packages, since: str, log=print, releases: list[str] | None = None) -> dict:
     """{"releases": [...], "families": {family: packed groups (pack())}, "source"}: the names some
-    release of the family lacks, every release from `since` on."""
-    releases, masks = release_masks(pypi, since, read_release, bool, "base class", log=log)
-    return {"releases": releases, "families": {f: pack(changing(masks[f])) for f in sorted(masks)},
+    release of the family lacks, every release from `since` on (or `releases`: those of the other tables)."""
+    releases, masks = release_masks(pypi, since, read_release, bool, "base class", log=log, releases=releases)
+    # a config class that serves names through its own lookup in some release: what it declares is not all it has
+    families = {f: pack(changing(masks[f])) for f in sorted(masks) if DELEGATES not in masks[f]}
+    return {"releases": releases, "families": {f: v for f, v in families.items() if v},
             "roots": {f: [c for _, c in roots] for f, roots in ROOTS.items()},
             "source": f"transformers wheels on PyPI, every release from {since}: the methods, properties, "
                       "class-level and self.X assignments (and the special tokens __getattr__ serves) of "
-                      "the tokenizer, config, model and processor base classes and of their bases inside "
-                      "transformers (ast); only the names some release lacks"}
+                      "the tokenizer, config, model and processor base classes, DynamicCache, and of their bases inside "
+                      "transformers, and each model's config classes (config:<Class>: their own fields and "
+                      "attribute_map keys) (ast); only the names some release lacks"}
 
 
 def changing(row: dict[str, int]) -> dict[str, int]:

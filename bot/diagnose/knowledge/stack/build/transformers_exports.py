@@ -32,6 +32,9 @@ from .packages import Packages
 # model, the "modular" sources the modeling files are generated from, the placeholder objects
 # exported when a backend is missing (the same names as the real ones), and the command line.
 SKIP = re.compile(r"/(?:convert_[^/]*|modular_[^/]*|dummy_[^/]*)\.py$|^transformers/(?:commands|cli)/")
+# A lazy package replaces its own module with a `_LazyModule`; utils/import_utils.py, which defines that class
+# (`class _LazyModule(ModuleType):`), is a plain module whose names (is_torch_fx_available, ...) are its own.
+LAZY = re.compile(r"sys\.modules\[__name__\]\s*=\s*_LazyModule\(")
 ALIAS = re.compile(r"_create_tokenization_alias\(\s*f?[\"'](?:\{__name__\})?\.?([\w.]+)[\"']\s*,\s*[\"']\.([\w.]+)[\"']")
 
 
@@ -143,7 +146,7 @@ def scan_file(path: str, text: str) -> dict:
                 for arg in call.args:
                     structure += _strings(arg) or ([arg.value] if isinstance(arg, ast.Constant)
                                                    and isinstance(arg.value, str) else [])
-    lazy = "_LazyModule(" in text
+    lazy = LAZY.search(text) is not None
     if lazy:      # the top package's `extra_objects={"__version__": __version__}`
         structure += re.findall(r"extra_objects=\{\s*[\"'](\w+)[\"']", text)
     return {"names": sorted(names), "all": all_names, "required": sorted(required), "stars": stars, "structure": sorted(set(structure)) if lazy else None,
@@ -240,13 +243,16 @@ def read_release(pypi: Packages, wheel: dict) -> dict[str, list[str]]:
     return pypi.memo(kind, wheel["filename"], make, compress=True)
 
 
-def release_masks(pypi: Packages, since: str, read, usable, what: str, keep=lambda name: True, log=print):
+def release_masks(pypi: Packages, since: str, read, usable, what: str, keep=lambda name: True, log=print,
+                  releases: list[str] | None = None):
     """(releases, {group: {name: mask}}) over every transformers release from `since` on: `read(pypi,
     wheel)` gives a release's {group: names}; a release whose table is not `usable` takes no bit (the log
-    says `what` was not read); bit i of a mask is releases[i]."""
-    releases: list[str] = []
+    says `what` was not read); bit i of a mask is releases[i]. `releases`: those of a table already built
+    (a rescan keeps the bits of the other transformers tables), instead of PyPI's list."""
+    versions = releases if releases is not None else pypi.releases("transformers", since=since)
+    releases = []
     masks: dict[str, dict[str, int]] = {}
-    for version in pypi.releases("transformers", since=since):
+    for version in versions:
         wheel = pypi.wheel("transformers", version, smallest=True)
         if wheel is None:
             continue
@@ -264,12 +270,13 @@ def release_masks(pypi: Packages, since: str, read, usable, what: str, keep=lamb
     return releases, masks
 
 
-def build(pypi: Packages, since: str, log=print) -> dict:
+def build(pypi: Packages, since: str, log=print, releases: list[str] | None = None) -> dict:
     """{"releases": [...], "modules": {module: packed groups (pack())}, "source"}: every release from
-    `since` on (those of the transformers tables: the same bit is the same release)."""
+    `since` on (those of the transformers tables: the same bit is the same release), or `releases`."""
     releases, masks = release_masks(
         pypi, since, read_release, lambda table: "transformers" in table, "transformers/__init__.py",
-        keep=lambda n: not (n.startswith("__") and n.endswith("__")) or n == "__version__", log=log)
+        keep=lambda n: not (n.startswith("__") and n.endswith("__")) or n == "__version__", log=log,
+        releases=releases)
     return {"releases": releases, "modules": {m: pack(masks[m]) for m in sorted(masks)},
             "source": f"transformers wheels on PyPI, every release from {since}: the top-level names, "
                       "classes, functions, assignments and imports of transformers/**/*.py (ast; not under "

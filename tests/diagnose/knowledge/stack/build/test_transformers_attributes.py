@@ -81,3 +81,48 @@ def test_a_4x_alias_root_is_read_through_its_class():
 
 def test_only_the_names_some_release_lacks_are_kept():
     assert ta.changing({"a": 0b111, "b": 0b011, "c": 0b110}) == {"b": 0b011, "c": 0b110}
+
+
+CONFIG_BASE = "class PretrainedConfig:\n    def __init__(self, **kw):\n        self.pad_token_id = None\n"
+LLAMA_CONFIG = '''
+from ...configuration_utils import PretrainedConfig
+class LlamaConfig(PretrainedConfig):
+    attribute_map = {"n_head": "num_attention_heads"}
+    def __init__(self, rope_theta=10000.0, **kw):
+        self.rope_theta = rope_theta
+        super().__init__(**kw)
+'''
+MISTRAL_CONFIG = '''
+from ..llama.configuration_llama import LlamaConfig
+class MistralConfig(LlamaConfig):
+    sliding_window: int = 4096
+class MistralOnnxConfig:
+    pass
+'''
+VL_CONFIG = '''
+from ...configuration_utils import PretrainedConfig
+class QwenVLConfig(PretrainedConfig):
+    def __init__(self, text_config=None, **kw):
+        self.text_config = text_config
+    def __getattribute__(self, key):
+        return super().__getattribute__(key)
+'''
+
+
+def test_each_model_config_class_gets_its_own_fields_and_attribute_map_keys():
+    fam = _release({"transformers/configuration_utils.py": CONFIG_BASE,
+                    "transformers/models/llama/configuration_llama.py": LLAMA_CONFIG,
+                    "transformers/models/mistral/configuration_mistral.py": MISTRAL_CONFIG,
+                    "transformers/models/qwen_vl/configuration_qwen_vl.py": VL_CONFIG})
+    assert fam["config:LlamaConfig"] == ["attribute_map", "n_head", "rope_theta"]
+    # a base in another model's file, up to the config root (whose names are the config family's)
+    assert fam["config:MistralConfig"] == ["attribute_map", "n_head", "rope_theta", "sliding_window"]
+    assert "config:MistralOnnxConfig" not in fam and "pad_token_id" not in fam["config:LlamaConfig"]
+    # a class with its own lookup is marked, and build() leaves it out
+    assert ta.DELEGATES in fam["config:QwenVLConfig"]
+
+
+def test_dynamiccache_is_a_root():
+    cache = "class Cache:\n    def update(self):\n        pass\nclass DynamicCache(Cache):\n    def __init__(self):\n        self.key_cache = []\n"
+    fam = _release({"transformers/cache_utils.py": cache})
+    assert fam["cache"] == ["key_cache", "update"]

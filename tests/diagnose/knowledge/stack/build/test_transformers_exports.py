@@ -101,6 +101,16 @@ def test_a_lazy_package_of_5x_exports_the_all_of_its_folders_files_and_aliases_m
     assert table["transformers.tokenization_utils_fast"] == ["TokenizersBackend"]
 
 
+def test_the_module_that_defines_lazy_module_is_not_one():
+    # utils/import_utils.py defines `class _LazyModule(ModuleType):`; only a package that puts one in
+    # sys.modules is lazy. Read as one, it exported nothing and is_torch_fx_available (removed in 5.0.0) read as
+    # never released.
+    text = ("import sys\nfrom types import ModuleType\n\ndef is_torch_fx_available():\n    return True\n\n"
+            "class _LazyModule(ModuleType):\n    pass\n")
+    table = _scan({"transformers/utils/import_utils.py": text})
+    assert table["transformers.utils.import_utils"] == ["ModuleType", "_LazyModule", "is_torch_fx_available", "sys"]
+
+
 def test_scripts_and_doubles_are_not_read():
     assert te.wanted("transformers/models/llama/modeling_llama.py")
     assert te.wanted("transformers/utils/import_utils.py")
