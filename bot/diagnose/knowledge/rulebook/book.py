@@ -33,6 +33,9 @@ WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "
              "torch_cuda", "cuda_runtime", "driver_cuda", "driver_version", "python_version", "glibc_version",
              "os_hint", "container", "container_gpu_request", "vllm_install", "cuda_build", "torch_build", "hub_offline", "modelscope_on", "modelscope_ignored",
              "transformers_version",
+             # the first `<Tokenizer> has no attribute <name>` names an attribute the stack index saw transformers'
+             # tokenizer base classes gain or lose (pipeline.py, from knowledge/stack/attribute_names.py)
+             "tokenizer_attr_versioned",
              "ascend_shown", "ascend_call_code", "engine_core_stopped", "engine_core_silent", "native_crash_report", "triton_absent", "chat_template_shown", "weight_sync",
              # NCCL 2.19+ failing its shared-memory segment at a CUDA call (its registration, not /dev/shm's room)
              "nccl_shm_register")

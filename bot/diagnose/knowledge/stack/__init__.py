@@ -40,6 +40,18 @@ def environment_candidates(book, facts: dict, text: str) -> list:
     return found(book, facts, text)
 
 
+def tokenizer_attr_versioned(messages) -> bool | None:
+    """The fact `tokenizer_attr_versioned` (attribute_names.py): whether the first `<Tokenizer> has no attribute
+    <name>` message names an attribute some transformers release's tokenizers have and another's lack. None, and
+    nothing loaded, where no message says "has no attribute"."""
+    messages = [m for m in messages if " has no attribute " in m]
+    if not messages:
+        return None
+    from .attribute_names import tokenizer_attr_versioned as versioned
+    from .stack_index import load
+    return versioned(messages, load)
+
+
 def xid_shown(strong: list) -> bool:
     """Whether a message is the NVIDIA driver's Xid line (cheap: the index is not loaded to tell)."""
     return any("Xid (" in m.text for m in strong)

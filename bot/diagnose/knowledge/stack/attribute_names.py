@@ -128,3 +128,26 @@ def answerable(values: dict) -> bool:
     if "at_installed" in values:
         return bool(values.get("at_too_new") or values.get("at_in_gap"))
     return not values.get("at_added") and bool(values.get("at_removed"))
+
+
+# The tokenizer's own wording as transformers-version-mismatch's patterns take it (any class: the unquoted wording
+# is the `__getattr__` of transformers' tokenizer base classes, which every tokenizer derives from).
+_TOKENIZER_WORDING = regex_cache.compile(r"AttributeError: (?:\[address=[^\]]{1,200}\]\s*)?(?P<cls>\w*Tokeni[sz]er\w*|TokenizersBackend) has no attribute (?P<name>\w+)")
+# Where the stack index has no table of the tokenizer base classes: the attributes transformers-version-mismatch's
+# own text names (transformers 5.0.0 removed `all_special_tokens_extended`, which vLLM up to 0.11 reads).
+NAMED_BY_RULE = frozenset({"all_special_tokens_extended"})
+
+
+def tokenizer_attr_versioned(messages, load) -> bool | None:
+    """The fact `tokenizer_attr_versioned`: whether the first `<Tokenizer> has no attribute <name>` among the
+    paste's messages names an attribute the stack index saw transformers' tokenizer base classes gain or lose
+    (some indexed release has it, another lacks it); without the table, whether it is one the rule names. A name no
+    release ever had (`TokenizersBackend has no attribute tokenizer`), or every release has, says nothing of the
+    version. None where no message has that wording (the index is not loaded then). `load()` gives the index."""
+    found = next((f for f in (_TOKENIZER_WORDING.search(m) for m in messages) if f), None)
+    if found is None:
+        return None
+    ix = load()
+    if ix is None or not ix.attribute_releases() or not ix.attribute_roots("tokenizer"):
+        return found.group("name") in NAMED_BY_RULE
+    return bool(history(ix, "tokenizer", found.group("cls"), found.group("name"), {}).get("at_known"))

@@ -88,3 +88,42 @@ def test_dynamiccache_is_a_family_of_its_own():
     assert family_of(ix, "DynamicCache", None) == "cache"
     v = history(ix, "cache", "DynamicCache", "key_cache", {"transformers_version": "4.57.1"})
     assert v["at_removed"] == "4.56.0" and v["at_too_new"] and answerable(v)
+
+
+def test_the_hand_rules_fact_is_true_only_for_an_attribute_some_release_had_and_another_lacked():
+    from bot.diagnose.knowledge.stack import tokenizer_attr_versioned
+    from bot.diagnose.knowledge.stack.attribute_names import tokenizer_attr_versioned as versioned
+    removed = "AttributeError: Qwen2Tokenizer has no attribute all_special_tokens_extended. Did you mean: 'num_special_tokens_to_add'?"
+    assert tokenizer_attr_versioned([removed]) is True
+    assert tokenizer_attr_versioned(["AttributeError: [address=0.0.0.0:41231, pid=880] TokenizersBackend has no "
+                                     "attribute all_special_tokens_extended"]) is True
+    # no transformers release's tokenizers ever had these: code that took a processor's tokenizer for the processor,
+    # a model's own special token its fork's tokenizer declared
+    assert tokenizer_attr_versioned(["AttributeError: TokenizersBackend has no attribute tokenizer"]) is False
+    assert tokenizer_attr_versioned(["AttributeError: Qwen2TokenizerFast has no attribute image_token"]) is False
+    # the first such message decides (the one the rule's pattern takes); none at all: no fact, no index loaded
+    assert tokenizer_attr_versioned(["AttributeError: TokenizersBackend has no attribute tokenizer", removed]) is False
+    assert tokenizer_attr_versioned(["KeyError: 'x'", "'Qwen2Config' object has no attribute 'rope_theta'"]) is None
+    # without the index's table: only the attribute the rule itself names
+    assert versioned([removed], lambda: None) is True
+    assert versioned(["AttributeError: TokenizersBackend has no attribute tokenizer"], lambda: None) is False
+
+
+_NEVER_HAD = """\
+(APIServer pid=4242) INFO 03-02 10:00:01 [api_server.py:1839] vLLM API server version 0.11.0
+(APIServer pid=4242) Traceback (most recent call last):
+(APIServer pid=4242)   File "/usr/local/lib/python3.12/dist-packages/vllm/transformers_utils/tokenizer.py", line 99, in get_cached_tokenizer
+(APIServer pid=4242)     tokenizer.{name})
+(APIServer pid=4242)   File "/usr/local/lib/python3.12/dist-packages/transformers/tokenization_utils_base.py", line 1293, in __getattr__
+(APIServer pid=4242)     raise AttributeError(f"{{self.__class__.__name__}} has no attribute {{key}}")
+(APIServer pid=4242) AttributeError: TokenizersBackend has no attribute {name}
+"""
+
+
+def test_the_hand_rule_answers_a_removed_attribute_and_not_one_no_release_had():
+    """transformers-version-mismatch's tokenizer pattern (vLLM printed the log): the version only where the stack
+    index saw the attribute come or go; `tokenizer`, which no release's tokenizers have, is not its answer."""
+    from bot.diagnose.pipeline import diagnose
+    ids = lambda name: [d.rule_id for d in diagnose(_NEVER_HAD.format(name=name)).diagnoses]   # noqa: E731
+    assert ids("all_special_tokens_extended")[:1] == ["transformers-version-mismatch"]
+    assert "transformers-version-mismatch" not in ids("tokenizer")
