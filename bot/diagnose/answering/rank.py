@@ -27,14 +27,21 @@ def rank(cands: list[Candidate]) -> list[Candidate]:
     cands.sort(key=lambda c: (LEVEL_RANK[c.rule.level], c.message.level == "WARNING" or c.message.py_warning,
                               c.position, -c.confidence))
     by_id = {c.rule.id: c for c in cands}
-    for winner in list(cands):
-        for loser_id in winner.rule.supersedes:
-            loser = by_id.get(loser_id)
-            if loser is None or loser is winner:
-                continue
-            if cands.index(loser) < cands.index(winner):
-                cands.remove(winner)
-                cands.insert(cands.index(loser), winner)
+    # (passes until nothing moves: a rule moved up before the one it supersedes may pass one that supersedes it, whose
+    # turn came earlier: ray-worker-died > worker-died > shm-broadcast-stall; bounded, should two rules supersede each other)
+    for _ in range(len(cands)):
+        moved = False
+        for winner in list(cands):
+            for loser_id in winner.rule.supersedes:
+                loser = by_id.get(loser_id)
+                if loser is None or loser is winner:
+                    continue
+                if cands.index(loser) < cands.index(winner):
+                    cands.remove(winner)
+                    cands.insert(cands.index(loser), winner)
+                    moved = True
+        if not moved:
+            break
     return cands
 
 

@@ -26,21 +26,26 @@ from .logtext import ANSI as _COLOUR
 from .logtext import WRAP_WIDTHS
 from .proc_tags import PROC_QUALIFIER
 
+# journalctl's short formats ("Aug 15 18:15:59 host vllm[8707]: ", short-precise, short-iso): time, host and the unit's
+# identifier with its pid (always there for a service; without it "2025-05-16T04:56:18Z ERROR x.y: " would read as a
+# host and a name). The time to the second and the source are kept apart (_JOURNAL_STAMP): the lines a program wrote
+# at once share them, so a line stamped at another second or by another source is a record of its own.
+JOURNALD = r"""(?:(?P<jtime>[A-Z][a-z]{2}[ ]{1,2}\d{1,2}[ ]\d\d:\d\d:\d\d)(?:\.\d{1,6})?
+          | (?P<jiso>\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.\d{1,6})?(?:Z|[+-]\d\d:?\d\d))
+        [ ](?P<jsource>[\w.-]{1,64}[ ][^\s\[\]:]{1,64}\[\d{1,10}\]):[ ]?"""
 # What a log collector or a copy puts before each line it relays (docker compose, journald, kubectl, Ray's tags, a
 # Markdown quote): part of _PREFIX, and what facts.collected_bare takes off a paste whose lines all carry one. Verbose.
 COLLECTORS = r"""
         [ \t]*[\w.-]{1,40}[ \t]+\|[ \t]?                                   # docker compose "svc-1  | "
-      # journalctl's short formats ("Aug 15 18:15:59 host vllm[8707]: ", short-precise, short-iso): time, host and
-      # the unit's identifier with its pid (always there for a service; without it "2025-05-16T04:56:18Z ERROR x.y: "
-      # would read as a host and a name); before the bare ISO time, which would leave "host vllm[8707]: " behind
-      | (?:[A-Z][a-z]{2}[ ]{1,2}\d{1,2}[ ]\d\d:\d\d:\d\d(?:\.\d{1,6})?|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?(?:Z|[+-]\d\d:?\d\d))
-        [ ][\w.-]{1,64}[ ][^\s\[\]:]{1,64}\[\d{1,10}\]:[ ]?
+      # journalctl's (before the bare ISO time, which would leave "host vllm[8707]: " behind)
+      | """ + JOURNALD + r"""
       | \[(?:pod/[\w.-]{1,253}/[\w.-]{0,63}|node/[\w.-]{1,253})\][ ]            # kubectl logs --prefix "[pod/NAME/CONTAINER] "
       | [ \t]*\((?P<proc>[A-Za-z_][\w-]*(?:[ ]""" + PROC_QUALIFIER + r""")?[ ]pid=\d+)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*  # vLLM/Ray tag
       # Ray's tag of a task with no actor's name ("(pid=45601) ", "(pid=45601, ip=10.0.0.12) ") and of its own
       # daemons' output relayed to the driver ("(raylet) ", "(raylet, ip=10.0.0.12) ", "(autoscaler +2m3s) ")
       # (the autoscaler is a process of its own: its line is never the tail of the record above it; the raylet also
       # relays other processes' output, whose lines go on under its tag)
+      # (and a line under such a tag that the record above lacks is never its tail: _untold_tag)
       | [ \t]*\((?:pid=\d+|raylet|gcs_server|(?P<daemon>autoscaler)(?:[ ]\+[\w.]{1,20})?)(?:,[ ]ip=[\d.:a-f]+)?\)[ \t]*
       | [ \t]*>[ ](?=\S)                                                      # a markdown quote
 """
@@ -769,6 +774,37 @@ def _joiner(prev_raw: str, prev_body: str, body: str) -> str:
     return "" if hard_wrapped else " "
 
 
+_JOURNAL_STAMP = LazyRe(JOURNALD, re.X)
+
+
+def _journal_apart(line: str, above: str | None) -> bool:
+    """Whether journald's prefix says `line` starts a record of its own: the journal stamped it at another second, or
+    from another source, than the line above (or the line above has no such prefix). What a program printed at once
+    (a traceback, a multi-line record, klog's indented value) shares one stamp: its lines go on."""
+    if not line[:1].isalnum():
+        return False
+    m = _JOURNAL_STAMP.match(line)
+    if m is None:
+        return False
+    a = _JOURNAL_STAMP.match(above) if above is not None else None
+    return a is None or (m.group("jtime"), m.group("jiso"), m.group("jsource")) \
+        != (a.group("jtime"), a.group("jiso"), a.group("jsource"))
+
+
+# Ray's tag of a process with no actor's name, or of its daemons (COLLECTORS)
+_NAMELESS_TAG = LazyRe(r"\((pid=\d+|raylet|gcs_server)[,)]")
+
+
+def _untold_tag(head: str, header: str) -> bool:
+    """Whether a line's prefixes (`head`) hold a Ray tag of a nameless process or daemon that the record's own header
+    lacks: another process speaking ("(raylet) A worker died ..." under a vLLM INFO record), never that record's tail.
+    The raylet's own lines, and a record it relays, go on under its tag."""
+    if "(" not in head:
+        return False
+    m = _NAMELESS_TAG.search(head)
+    return m is not None and "(" + m.group(1) not in header
+
+
 def _continuation(lines: list[str], i: int, proc: str | None, level: str | None, exc: bool,
                   prev_body: str, header: str) -> tuple[list[str], int]:
     """Lines after lines[i] (whose message is prev_body, under `header`) that belong to the same
@@ -783,9 +819,13 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
     plain = not exc and not (("Error: " in prev_body or "Exception: " in prev_body)
                              and _LATER_EXCEPTION.search(prev_body) is not None)
     compiled = plain and (build_diagnostic(prev_body) or _BUILD_STEP_FAILED.match(prev_body) is not None)
+    above = _unformat(lines[i][:MAX_LINE_CHARS])
     while j < len(lines) and len(parts) < MAX_CONTINUATION:
-        p, lv, rest = _peel(lines[j])
+        line = _unformat(lines[j][:MAX_LINE_CHARS])
+        p, lv, rest = _peel_headers(line)
         body = rest.strip()
+        apart = _journal_apart(line, above) or (p is None and _untold_tag(line[:len(line) - len(rest)], header))
+        above = line
         headed = lv is not None
         # (CMake's diagnostics and its "-- " status lines, indented under pip's output, are records of their own; pip's
         # "[end of output]" closes the subprocess's output the message stood in)
@@ -794,8 +834,8 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
                 or _prompt(body) is not None or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) or gpu_report(body) \
                 or _py_warning(body) or _EXITED.match(body) or _RUST_PANIC.match(body) or _ARGPARSE_ERROR.match(body) \
-                or _NEW_STATEMENT.match(body) or (p is not None and p != proc):
-            break               # a new exception, a markdown image or heading, another process
+                or _NEW_STATEMENT.match(body) or (p is not None and p != proc) or apart:
+            break               # a new exception, a markdown image or heading, another process or journal record
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
         # the header of an exception's continuation: then the header is the very same text
         # (process, level, time and source line), not merely the same process and level.
@@ -944,6 +984,9 @@ def messages(text: str) -> list[Message]:
                     proc = proc2 or proc
                 else:
                     rest = raw[at:]
+        if rest[:1] in (" ", "\t") and len(rest) < len(raw) \
+                and _journal_apart(raw, _unformat(lines[i - 1][:MAX_LINE_CHARS]) if i else None):
+            rest = rest.lstrip()    # journald relayed it indented, in a record of its own: no traceback's code
         body = rest.strip()
         if not body or body.startswith("Traceback (most recent call last)"):
             continue

@@ -158,6 +158,43 @@ def test_journald_and_kubectl_prefixes_are_peeled_so_a_traceback_keeps_its_lines
         assert texts(log) == ["RuntimeError: Engine core initialization failed. See root cause above."], prefix
 
 
+def test_a_journald_line_stamped_apart_is_a_record_of_its_own_even_indented():
+    # (own-made, in the shape `journalctl -u k3s` prints: the kubelet's klog records, and the container toolkit's hook
+    # line it relays indented under its own prefix) a line the journal stamped at another second, or from another unit,
+    # is a record of its own: neither the tail of the INFO record above it nor, for its indentation, a traceback's code
+    log = "\n".join([
+        'Dec 07 10:00:00 gpu-node-3 k3s[8174]: I1207 10:00:00.123456    8174 kuberuntime_manager.go:100] "Creating container"',
+        "Dec 07 10:00:01 gpu-node-3 k3s[8174]:         nvidia-container-cli: device error: 1: unknown device: unknown",
+    ])
+    msgs = tracebacks.messages(log)
+    assert [m.text for m in msgs if m.is_error] == ["nvidia-container-cli: device error: 1: unknown device: unknown"]
+    assert tracebacks.messages(log.split("\n")[1])[0].text.startswith("nvidia-container-cli: device error")
+    other = log.replace("10:00:01 gpu-node-3 k3s[8174]", "10:00:00 gpu-node-3 containerd[911]")
+    assert texts(other)[-1] == "nvidia-container-cli: device error: 1: unknown device: unknown"
+
+
+def test_a_traceback_relayed_by_journald_keeps_its_code_and_continuations():
+    # (own-made) the lines a program printed in one write share the journal's stamp: a frame's code stays code, an
+    # exception's continuation stays with it, and a klog record's indented value stays in the record
+    stamp = "Dec 07 10:00:01 gpu-node-3 vllm[8707]: "
+    log = "\n".join(stamp + line for line in [
+        "Traceback (most recent call last):",
+        '  File "/opt/vllm/lib/python3.12/site-packages/vllm/config/model.py", line 1, in f',
+        "    raise ValueError(msg)",
+        "        unknown error in the code line",
+        "pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig",
+        "  Value error, The model's max seq len (8192) is larger than the maximum number of tokens",
+    ])
+    assert texts(log) == ["pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig "
+                          "Value error, The model's max seq len (8192) is larger than the maximum number of tokens",
+                          "The model's max seq len (8192) is larger than the maximum number of tokens"]
+    klog = ("Dec 07 10:00:02 gpu-node-3 k3s[8174]: E1207 10:00:02.521280    8174 remote_runtime.go:474] "
+            '"StartContainer from runtime service failed" err=<\n'
+            "Dec 07 10:00:02 gpu-node-3 k3s[8174]:         rpc error: code = Unknown desc = failed to create task\n")
+    assert texts(klog) == ['"StartContainer from runtime service failed" err=< rpc error: code = Unknown desc = failed '
+                           "to create task"]
+
+
 def test_journald_like_words_without_a_date_are_not_a_prefix():
     assert tracebacks.strip_prefixes("Error list[0]: boom")[2] == "Error list[0]: boom"
     assert tracebacks.strip_prefixes("[pod/a b/c] boom")[2] == "[pod/a b/c] boom"
@@ -798,6 +835,28 @@ def test_ray_s_tags_without_an_actor_s_name_are_peeled():
         "(pid=77) OSError: third",
     ])
     assert texts(log) == ["ValueError: first", "RuntimeError: second", "OSError: third"]
+
+
+def test_a_line_under_a_ray_tag_the_record_above_lacks_starts_a_record():
+    # (own-made, in the shape Ray's driver prints: its daemons' lines under "(raylet)", a task's under "(pid=N)") a
+    # tag the record above does not carry is another process speaking: its line is never that record's tail
+    log = "\n".join([
+        "INFO 12-07 10:00:00 [ray_utils.py:345] Connecting to existing Ray cluster at address: 10.0.0.12:6379.",
+        "(raylet) A worker died or was killed while executing a task by an unexpected system error. To troubleshoot "
+        "the problem, check the logs for the dead worker.",
+        "(pid=4123) Worker exit type: SYSTEM_ERROR",
+    ])
+    msgs = tracebacks.messages(log)
+    assert [m.text for m in msgs if m.is_error] == [
+        "A worker died or was killed while executing a task by an unexpected system error. To troubleshoot the "
+        "problem, check the logs for the dead worker.", "Worker exit type: SYSTEM_ERROR"]
+    assert msgs[0].text == "Connecting to existing Ray cluster at address: 10.0.0.12:6379."
+    # the raylet's own lines, and a record the raylet relays, go on under its tag
+    relayed = "\n".join("(raylet) " + line for line in [
+        "(EngineCore_DP0 pid=211) ERROR 12-02 10:00:05 [core.py:1330] ValueError: first line",
+        "  of the message",
+    ])
+    assert texts(relayed) == ["ValueError: first line of the message"]
 
 
 def test_a_traceback_run_into_a_message_on_one_line_ends_it():
