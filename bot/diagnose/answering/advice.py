@@ -1162,13 +1162,19 @@ def _submodule_history(module: str, facts: dict) -> dict:
     span = f"≤ {having[-1]}" if having[0] == rels[0] else f"≥ {having[0]}" if having[-1] == rels[-1] else \
         f"{having[0]} – {having[-1]}"
     out: dict = {"ms_known": "yes", "ms_span": span}
-    if having[0] != rels[0]:
-        out["ms_first"] = having[0]
-        if installed and vkey(installed) and vkey(installed) < vkey(having[0]):
+    first = having[0] if having[0] != rels[0] else None
+    removed = rels[rels.index(having[-1]) + 1] if having[-1] != rels[-1] else None
+    known = bool(installed and vkey(installed))
+    # a module of a middle range of releases: which way the transformers that ran is off only its version says
+    if first and removed and not known:
+        first = removed = None
+    if first and (not removed or vkey(installed) < vkey(first)):
+        out["ms_first"] = first
+        if known and vkey(installed) < vkey(first):
             out["ms_installed"] = installed
-    if having[-1] != rels[-1]:
-        out["ms_removed"] = rels[rels.index(having[-1]) + 1]
-        if installed and vkey(installed) and vkey(installed) >= vkey(out["ms_removed"]):
+    if removed and (not first or vkey(installed) >= vkey(removed)):
+        out["ms_removed"] = removed
+        if known and vkey(installed) >= vkey(removed):
             out["ms_installed"] = installed
     pin = ix.pin(str(facts["vllm_version"]), "transformers") if facts.get("vllm_version") else None
     if pin:
@@ -1262,7 +1268,9 @@ def _tokenizer_class(values: dict, facts: dict) -> dict:
     if table is None:
         return out
     ix, rels, vkey = table
-    if installed and vkey(installed) and vkey(installed) < vkey(first):
+    if installed and vkey(installed) and vkey(installed) >= vkey(first):
+        return {}           # the transformers shown has the class: not a newer release's, whatever failed
+    if installed and vkey(installed):
         out["tc_installed"] = installed
     having = [r for r in rels if vkey(r) >= vkey(first)]
     out.update(_runnable_pin_rules_out(ix, facts.get("vllm_version"), having, vkey, "tc"))

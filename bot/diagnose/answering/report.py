@@ -453,7 +453,7 @@ _PROGRAM_ROLES_ZH = {
     "the program the dynamic loader could not start": "动态加载器无法启动的程序",
     "a package that is neither vLLM nor the stack beneath it": "既不是 vLLM 也不是其下层软件栈的包",
     "a container image that is not vLLM's": "不是 vLLM 的容器镜像",
-    "a program that logs under its own name": "以自己的 logger 名记录日志的程序",
+    "the logger its log records name": "其日志记录所署的 logger 名",
 }
 _NAMED_ROLE = LazyRe(r"^(`[^`\n]+`) \(([^()]+)\)$")
 

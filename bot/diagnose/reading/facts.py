@@ -1727,7 +1727,8 @@ def _logger_program(text: str) -> str | None:
         if name.endswith(".py") or top.lower() in _COMMON_LOGGERS or {top, top.lower()} & _STACK_PACKAGES \
                 or top.lower().startswith("vllm"):
             continue
-        return f"`{top}` (a program that logs under its own name)"
+        # (an app's package, or a library the app runs, deepspeed or diffusers: the log is not vLLM's either way)
+        return f"`{top}` (the logger its log records name)"
     return None
 
 
@@ -1775,8 +1776,7 @@ def model_sizes(text: str) -> dict:
     return out
 
 
-# (not an environment's folder named vllm: "/envs/vllm/lib/python3.10/site-packages/torch/...")
-# (not an environment's folder named vllm: "/envs/vllm/lib/python3.10/site-packages/torch/...")
+# A frame in vLLM's own code (not an environment's folder named vllm: "/envs/vllm/lib/python3.10/site-packages/torch/...")
 _VLLM_FRAME = LazyRe(r'File "[^"\n]{0,400}?[/\\](vllm[/\\](?!(?:[\w.-]{1,60}[/\\]){0,3}?(?:(?:site|dist)-packages|lib[/\\]python[23]|'
                      r'bin|scripts)[/\\])[^"\n]{1,200}\.py)", line (\d{1,6}), in ([\w<>.]{1,80})')
 
@@ -2936,7 +2936,7 @@ _VLLM_KERNEL = (r"\bcsrc/(?:pos_encoding_kernels|cache_kernels|layernorm_kernels
                 r"attention/attention_kernels|attention/paged_attention_v[12]|quantization/gptq_marlin/gptq_marlin|"
                 r"quantization/awq/gemm_kernels|quantization/squeezellm/quant_cuda_kernel|punica/bgmv/bgmv_\w+)\.cu\b")
 _VLLM_CSRC_BUILD = _P(rf"{_VLLM_TARGET}[^\n]{{0,3000}}?{_VLLM_KERNEL}|{_VLLM_KERNEL}[^\n]{{0,3000}}?{_VLLM_TARGET}"
-                      r"|^(?:-- )?Enabling moe extension\.$|building 'vllm\._(?:C|moe_C)' extension"
+                      r"|^[ \t]*(?:#\d+ [\d.]+ )?(?:-- )?Enabling moe extension\.$|building 'vllm\._(?:C|moe_C)' extension"
                       # the wheel build vLLM's Dockerfiles run (docker/Dockerfile, Dockerfile.cpu), as BuildKit quotes it
                       r"|setup\.py bdist_wheel --dist-dir=dist --py-limited-api=cp38\b", re.M,
                       literals=("csrc/", "Enabling moe extension", "building 'vllm.", "--py-limited-api=cp38"))
@@ -2946,10 +2946,10 @@ _VLLM_CSRC_BUILD = _P(rf"{_VLLM_TARGET}[^\n]{{0,3000}}?{_VLLM_KERNEL}|{_VLLM_KER
 _PIP_GETS_VLLM = _P(r"^\s*(?:Collecting vllm(?:\[[^\]\n]{0,80}\])?(?:\s*[=<>!~]=?\s*[\w.*+!-]{1,40})?\s*$"
                     r"|(?:Downloading|Using cached) (?:\S*/)?vllm-\d[\w.+]*-[\w.-]+\.whl\b"
                     r"|Installing collected packages:[^\n]*(?<![\w-])vllm(?![\w-]))", re.M, literals=("vllm",))
-# pip's words for a failure of the machine or the network, not of what it installs
-# (pip's own: a runtime's timeout of the Hub's is no install's)
+# pip's words for a failure of the machine or the network, not of what it installs (pip's own: not urllib3's "Retrying
+# ... after connection broken by", which a model download from the Hub prints while vLLM runs)
 _PIP_SETBACKS = ("could not install packages due to an oserror", "could not install packages due to an environmenterror",
-                 "pip._vendor.urllib3.exceptions.readtimeouterror", "connection broken by", "incompletedownloaderror",
+                 "pip._vendor.urllib3.exceptions.readtimeouterror", "incompletedownloaderror",
                  "incomplete-download")
 # pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's
 _PIP_VLLM_SDIST = _P(r"(Using cached|Downloading|Processing) \S*?\bvllm-(\d[\w.+]*)\.tar\.gz", literals=("vllm-",))
@@ -3279,14 +3279,18 @@ def site_package(path: str) -> str | None:
 # transformers keep their modules in (A1111's, text-generation-webui's and Fooocus' modules/, ComfyUI's nodes and
 # custom_nodes/, A1111's extensions/, agenticSeek's sources/, a diffusers project's pipelines/, Forge's ldm_patched/,
 # a project's src/<package>/). A single frame of them says the traceback is that app's, as two frames of any code
-# that is not vLLM's do. (Not a script's folder such as /app/ or /workspace/, where a vLLM user's own script runs.)
-_APP_FRAME = LazyRe(r"^(?!.*[/\\](?:site|dist)-packages[/\\])(?:.*[/\\])?(?:modules|nodes|custom_nodes|extensions|sources|"
+# that is not vLLM's do. (Not a script's folder such as /app/ or /workspace/, where a vLLM user's own script runs; nor
+# a checkout of vLLM or of the stack beneath it: torch's nn/modules/, transformers' src/transformers/ in an editable
+# install.)
+_STACK_FOLDER = "|".join(sorted(map(re.escape, _STACK_PACKAGES | {"vllm", "pytorch"})))
+_APP_FRAME = LazyRe(r"^(?!.*[/\\](?:site|dist)-packages[/\\])(?!.*[/\\](?:" + _STACK_FOLDER + r")[/\\])"
+                    r"(?:.*[/\\])?(?:modules|nodes|custom_nodes|extensions|sources|"
                     r"pipelines|ldm_patched|src[/\\][A-Za-z_][\w.-]*)[/\\](?:[\w.-]+[/\\]){0,4}[\w.-]+\.py$")
 # "vllm" at the start of a folder that holds an environment (a conda environment or a venv named vllm, vllm-env,
 # vllm_0.6: "/envs/vllm/lib/python3.10/site-packages/diffusers/...", "/home/u/vllm-venv/bin/python"): the environment's
 # name, not vLLM's code or a word about it
-_ENV_NAMED_VLLM = LazyRe(r"vllm[\w.-]{0,40}[/\\](?:[\w.-]{1,60}[/\\]){0,3}?(?:(?:site|dist)-packages|lib[/\\]python[23][\d.]*|"
-                         r"lib64[/\\]python[23][\d.]*|bin|scripts)[/\\]")
+_ENV_NAMED_VLLM = LazyRe(r"(?<=[/\\])vllm[\w.-]{0,40}[/\\](?:(?:[\w.-]{1,60}[/\\]){0,3}?(?:(?:site|dist)-packages|"
+                         r"lib[/\\]python[23][\d.]*|lib64[/\\]python[23][\d.]*)|bin|scripts)[/\\]")
 
 
 def _vllm_outside_envs(low: str) -> bool:

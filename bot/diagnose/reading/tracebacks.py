@@ -802,7 +802,7 @@ def _untold_tag(head: str, header: str) -> bool:
     if "(" not in head:
         return False
     m = _NAMELESS_TAG.search(head)
-    return m is not None and "(" + m.group(1) not in header
+    return m is not None and f"({m.group(1)})" not in header and f"({m.group(1)}," not in header
 
 
 def _continuation(lines: list[str], i: int, proc: str | None, level: str | None, exc: bool,
@@ -1271,8 +1271,9 @@ def ignored_spans(text: str) -> list[tuple[int, int]]:
 
 
 # the last line of an interrupt's traceback: Python's bare "KeyboardInterrupt", or with the words a handler raised it
-# with (vLLM's server turns the SIGTERM of `timeout` or of a process manager into "KeyboardInterrupt: terminated")
-_INTERRUPT_END = LazyRe(r"(?:^|\n)KeyboardInterrupt(?::[^\n]{0,60})?$")
+# with (vLLM's server turns the SIGTERM of `timeout` or of a process manager into "KeyboardInterrupt: terminated"), under
+# a collector's prefix too ("vllm-1  | KeyboardInterrupt"), not a frame's `raise KeyboardInterrupt`
+_INTERRUPT_END = LazyRe(r"(?:^|\n)(?![^\n]*\braise\b)[^\n]{0,80}?\bKeyboardInterrupt(?::[^\n]{0,60})?$")
 
 
 def _before_interrupt(text: str) -> int:
@@ -1282,7 +1283,7 @@ def _before_interrupt(text: str) -> int:
     cut = len(text)
     for _ in range(4):
         end = _last_non_blank(text, cut)
-        if not _INTERRUPT_END.search(text, max(0, end - 80), end):
+        if not _INTERRUPT_END.search(text, max(0, end - 160), end):
             break
         start = text.rfind("Traceback (most recent call last):", max(0, end - 65536), end)
         if start <= 0:

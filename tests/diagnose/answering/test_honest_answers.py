@@ -113,3 +113,30 @@ def test_a_vfio_group_refused_with_eperm_is_not_a_busy_tpu():
     head = "INFO 05-01 10:00:00 [api_server.py:1] vLLM API server version 0.9.2\n"
     assert diagnose(head + line.format(*["Device or resource busy"] * 2)).best.rule_id == "tpu-device-busy"
     assert "tpu-device-busy" not in [d.rule_id for d in diagnose(head + line.format(*["Operation not permitted"] * 2)).diagnoses]
+
+
+def test_a_transformers_module_of_a_middle_range_gets_a_direction_only_from_the_version_shown():
+    # transformers.agents: 4.41 to 4.51 only; without the transformers that ran, neither "newer" nor "older" is known
+    unknown = advice._submodule_history("transformers.agents", {"vllm_version": "0.8.5"})
+    if not unknown:
+        pytest.skip("no exports table")
+    assert "ms_first" not in unknown and "ms_removed" not in unknown and unknown["ms_span"]
+    assert advice._submodule_history("transformers.agents", {"transformers_version": "4.30.0"}).get("ms_first")
+    too_new = advice._submodule_history("transformers.agents", {"transformers_version": "5.2.0"})
+    assert too_new.get("ms_removed") and "ms_first" not in too_new
+
+
+def test_a_tokenizer_class_the_shown_transformers_has_is_no_newer_releases():
+    shown = {"tokenizer_class": "Qwen3_5Tokenizer"}
+    assert advice._tokenizer_class(shown, {"transformers_version": "5.5.0"}) == {}
+    older = advice._tokenizer_class(shown, {"transformers_version": "4.57.0"})
+    assert not older or older.get("tc_installed") == "4.57.0"
+
+
+def test_a_circular_import_between_the_users_own_modules_is_no_shadowed_library():
+    paste = ("Traceback (most recent call last):\n  File \"/srv/app/main.py\", line 3, in <module>\n    from server import app\n"
+             "ImportError: cannot import name 'app' from partially initialized module 'server' (most likely due to a "
+             "circular import) (/srv/app/server.py)\nINFO 12-02 10:00:00 [api_server.py:1] vLLM API server version 0.11.0\n")
+    assert "module-file-shadow" not in [d.rule_id for d in diagnose(paste).diagnoses]
+    shadow = paste.replace("'server'", "'transformers'").replace("/srv/app/server.py", "/srv/app/transformers.py")
+    assert [d.rule_id for d in diagnose(shadow).diagnoses][:1] == ["module-file-shadow"]

@@ -11,8 +11,8 @@ LOADER = "OSError: libcudart.so.12: cannot open shared object file: No such file
 def test_an_apps_own_logger_names_it():
     # WhisperJAV#118's records ("%(asctime)s - %(name)s - %(levelname)s - %(message)s"), basicConfig's default
     dash = "2026-01-08 00:35:04 - whisperjav - ERROR - Failed to process C:\\1,MP4: CUDA out of memory.\n"
-    assert facts.program_sign(dash) == "`whisperjav` (a program that logs under its own name)"
-    assert facts.program_sign("ERROR:sources.router:" + LOADER) == "`sources` (a program that logs under its own name)"
+    assert facts.program_sign(dash) == "`whisperjav` (the logger its log records name)"
+    assert facts.program_sign("ERROR:sources.router:" + LOADER) == "`sources` (the logger its log records name)"
     assert facts.program_sign("2024-03-01 10:00:02,456 ERROR [myapp.loader] " + LOADER).startswith("`myapp`")
     # behind a compose service's prefix
     assert facts.program_sign("backend-1  | ERROR:tracker.jobs:" + LOADER).startswith("`tracker`")

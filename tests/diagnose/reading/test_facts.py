@@ -1378,3 +1378,18 @@ def test_a_pattern_read_near_its_literals_finds_what_the_whole_line_shows():
     for shown in ("Automatically detected platform rocm.", "torch 2.5.1+rocm6.2", "gfx942", "HSA_OVERRIDE_GFX_VERSION=11.0.0"):
         assert facts._ROCM_SHOWN.search(f"{pad} {shown} {pad}") is not None, shown
         assert facts._ROCM_SHOWN.search(f"{line}\n{pad} {shown} {pad}") is not None, shown
+
+
+def test_a_checkout_of_the_stack_is_no_apps_module_folder():
+    assert facts._APP_FRAME.search("/home/u/stable-diffusion-webui/modules/processing.py")
+    assert facts._APP_FRAME.search("/home/u/proj/src/myapp/main.py")
+    for path in ("/workspace/transformers/src/transformers/models/llama/modeling_llama.py",
+                 "/pytorch/torch/nn/modules/module.py", "/home/u/vllm/vllm/model_executor/models/llama.py"):
+        assert not facts._APP_FRAME.search(path), path
+
+
+def test_pips_retry_warning_alone_makes_no_install_of_a_running_vllm():
+    run = ("$ pip install vllm\nSuccessfully installed vllm-0.11.0\n$ vllm serve m\n"
+           "WARNING: Retrying (Retry(total=4)) after connection broken by 'ReadTimeoutError(...)': /api/models/m\n"
+           "INFO 12-02 10:00:00 [api_server.py:1] vLLM API server version 0.11.0\n")
+    assert not facts.vllm_install(run, run.lower())

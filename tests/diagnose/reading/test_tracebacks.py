@@ -1013,3 +1013,16 @@ def test_the_same_rule_answers_from_the_exception_the_handler_raised():
     top = diagnose(text).diagnoses[0]
     assert top.rule_id == "transformers-version-mismatch"
     assert "ALLOWED_LAYER_TYPES'" in top.evidence
+
+
+def test_a_closing_interrupt_under_a_collectors_prefix_is_cut_but_not_a_frames_raise():
+    wait = 'INFO waiting\nTraceback (most recent call last):\n  File "x.py", line 1, in f\n    time.sleep(1)\n'
+    for end in ("KeyboardInterrupt\n", "vllm-1  | KeyboardInterrupt\n", "KeyboardInterrupt: terminated\n"):
+        assert tracebacks._before_interrupt(wait + end) == len("INFO waiting\n"), end
+    raised = wait + "    raise KeyboardInterrupt\n"
+    assert tracebacks._before_interrupt(raised) == len(raised)
+
+
+def test_a_ray_tag_is_another_processs_only_when_the_record_lacks_that_very_tag():
+    assert tracebacks._untold_tag("(pid=123) ", "x (pid=12) y")
+    assert not tracebacks._untold_tag("(pid=12) ", "x (pid=12) y")

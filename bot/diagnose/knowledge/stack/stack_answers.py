@@ -528,6 +528,8 @@ def _loader(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     if m.shape in ("undefined_symbol", "symbol_lookup_error"):
         sym = g.get("symbol") or ""
         symbol_lib = g.get("symbol_lib") or ""
+        if not re.fullmatch(r"lib[\w.+-]*\.so(?:\.\d+)*", symbol_lib):
+            symbol_lib = ""         # a version node (GLIBCXX_3.4.29, OPENSSL_3.0.0) names no library
         if symbol_lib:
             out["symbol_lib"] = symbol_lib
         if symbol_lib.startswith(_CUDA_MAJOR_LIBS) and not facts.get("rocm_shown"):

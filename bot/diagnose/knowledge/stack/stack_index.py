@@ -401,7 +401,7 @@ ACLNN_CODES = {
                                              "supports on this chip"),
     561103: ("ACLNN_ERR_INNER_NULLPTR", "an internal step of the operator returned nothing (a null pointer)"),
 }
-_ACLNN_CALL = LazyRe(r"\bcall (?:aclnn|Atb)\w+ failed, error code is (?P<code>\d{6})\b")
+_ACLNN_CALL = LazyRe(r"\bcall aclnn\w+ failed, error code is (?P<code>\d{6})\b")     # (ATB's calls keep statuses of their own)
 
 _ASCEND_FORMS = (
     ("acl", regex_cache.compile(r"\b(?:NPU function error: [^\n]{0,300}?, error code is |NPU error, error code is "
@@ -1109,7 +1109,7 @@ class StackIndex:
     # libraries and ABI ---------------------------------------------------------------------------
 
     def wheel_for_soname(self, name: str, cuda: str | None = None) -> list[Soname]:
-        table = self._block("sonames")["sonames"]
+        table = (self._block("sonames") or {}).get("sonames") or {}
         base = re.split(r"[/\\]", name.strip())[-1]
         rows = table.get(base)
         if rows is None:                           # "libcudart.so" asks for any of its versions

@@ -787,3 +787,13 @@ def test_a_refused_bind_is_a_port_not_a_folder():
     assert "may not write there" in folder.cause and "port" not in folder.cause
     _, zh = _best("stack-errno/bare-teardroid10-uvicorn-bind-port-80.log", "zh")
     assert "端口 80" in zh.cause and "`-p 80:8000`" in zh.fix
+
+
+def test_a_symbols_version_node_names_no_library():
+    from bot.diagnose import diagnose
+    paste = ("INFO 12-02 10:00:00 [api_server.py:1] vLLM API server version 0.11.0\n"
+             "ImportError: /usr/lib/python3/dist-packages/foo/_ext.so: undefined symbol: "
+             "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE7compareEPKc, version GLIBCXX_3.4.21\n")
+    best = diagnose(paste).best
+    assert best is not None and best.rule_id == "stack-loader"
+    assert "GLIBCXX_3.4.21`" not in best.cause
