@@ -26,12 +26,17 @@ def _key(v: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
+def _plain_clauses(spec: str) -> list | None:
+    """The clauses of a range of plain numbers, as matches (a wildcard only after == or !=); None for any other range."""
+    plain = [_PLAIN_CLAUSE.match(c) for c in spec.split(",") if c.strip()]
+    return plain if all(m and (not m.group(3) or m.group(1) in ("==", "!=")) for m in plain) else None
+
+
 def in_range(version: str | None, spec: str) -> bool:
     if not version:
         return False
-    clauses = [c for c in spec.split(",") if c.strip()]
-    plain = [_PLAIN_CLAUSE.match(c) for c in clauses]
-    if _PLAIN_VERSION.match(version) and all(plain) and all(m.group(1) in ("==", "!=") for m in plain if m.group(3)):
+    plain = _plain_clauses(spec)
+    if _PLAIN_VERSION.match(version) and plain is not None:
         v = _key(version)
         return all(_prefix_holds(m.group(1), version, m.group(2)) if m.group(3) else OPS[m.group(1)](v, _key(m.group(2)))
                    for m in plain)
@@ -63,8 +68,7 @@ def _specifier_set(spec: str):
 
 
 def valid_specifier(spec: str) -> bool:
-    plain = [_PLAIN_CLAUSE.match(c) for c in spec.split(",") if c.strip()]
-    if plain and all(m and (not m.group(3) or m.group(1) in ("==", "!=")) for m in plain):
+    if _plain_clauses(spec):
         return True
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
     try:

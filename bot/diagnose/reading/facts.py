@@ -99,7 +99,20 @@ def _line_starts(text: str, literals: tuple[str, ...], most: int) -> list[int]:
 # The literals of every _P: on a long paste one Aho-Corasick pass says which of them it holds, where a
 # str.find each (some 300, most absent, each a pass over the whole paste) took 4 ms on a megabyte.
 _LITERALS: set[str] = set()
-_PRESENT: tuple = (None, frozenset())       # the last long paste asked about, and the literals it holds
+
+
+def _per_paste(compute):
+    """`compute(text)` kept for the last text asked about (by identity: one paste's facts ask for it several times)."""
+    kept: tuple = (None, None)
+
+    def cached(text: str):
+        nonlocal kept
+        seen, found = kept          # one tuple, read at once: another thread may replace it
+        if seen is not text:
+            found = compute(text)
+            kept = (text, found)
+        return found
+    return cached
 
 
 @functools.cache
@@ -111,14 +124,10 @@ def _literal_scan(count: int):
                                                    matchkind=ahocorasick_rs.MATCHKIND_STANDARD)
 
 
+@_per_paste
 def _literals_present(text: str) -> frozenset:
-    global _PRESENT
-    seen, found = _PRESENT          # one tuple, read at once: another thread may replace it
-    if seen is not text:
-        names, scan = _literal_scan(len(_LITERALS))
-        found = frozenset(names[i] for i, _, _ in scan.find_matches_as_indexes(text.encode(), overlapping=True))
-        _PRESENT = (text, found)
-    return found
+    names, scan = _literal_scan(len(_LITERALS))
+    return frozenset(names[i] for i, _, _ in scan.find_matches_as_indexes(text.encode(), overlapping=True))
 
 
 # a version never ends in ".", "+" or "-": "but found vllm==0.8.1." ends a sentence
@@ -2187,18 +2196,11 @@ def _engine_start_lines(text: str) -> list[tuple[str, int]]:
     return _starts_of(text)[1]
 
 
-# The last paste whose starts were found, and them: engine_starts, run_starts (twice, for the ranking) and
-# stopped_spans each ask for them, and each search is a pass over the whole paste (1-2 ms of a megabyte)
-_STARTS: tuple = (None, ([], []))
-
-
+# Found once per paste: engine_starts, run_starts (twice, for the ranking) and stopped_spans each ask for them, and
+# each search is a pass over the whole paste (1-2 ms of a megabyte)
+@_per_paste
 def _starts_of(text: str) -> tuple[list[int], list[tuple[str, int]]]:
-    global _STARTS
-    seen, found = _STARTS           # one tuple, read at once: another thread may replace it
-    if seen is not text:
-        found = (_positions(text, _SERVER_START), _find_engine_start_lines(text))
-        _STARTS = (text, found)
-    return found
+    return _positions(text, _SERVER_START), _find_engine_start_lines(text)
 
 
 def _find_engine_start_lines(text: str) -> list[tuple[str, int]]:
@@ -3129,7 +3131,6 @@ def _marker_scan():
                                                      matchkind=ahocorasick_rs.MATCHKIND_STANDARD), frozenset(markers)
 
 
-_LOW_PRESENT: tuple = (None, frozenset())   # the last long paste (lower case) scanned, and the markers it holds
 # Pastes from this long are read with the automaton: building it (and importing its module) costs a cold start about as
 # much as the markers' substring tests on 9 KB (a 24 KB log: 11.7 -> 8.6 ms of its facts)
 MARKER_SCAN_FROM = 8192
@@ -3138,28 +3139,28 @@ MARKER_SCAN_FROM = 8192
 def _markers_present(low: str):
     """A test of whether any of some markers is in `low`: substring tests on a short paste, one automaton
     pass on a long one (once per paste, for every caller)."""
-    global _LOW_PRESENT
     if len(low) < MARKER_SCAN_FROM:
         return lambda markers: any(m in low for m in markers)
-    seen, found = _LOW_PRESENT          # one tuple, read at once: another thread may replace it
-    if seen is not low:
-        names, scan, _ = _marker_scan()
-        found = frozenset(names[i] for i, _, _ in
-                          scan.find_matches_as_indexes(low.encode("utf-8", "surrogatepass"), overlapping=True))
-        _LOW_PRESENT = (low, found)
-    scanned = _marker_scan()[2]
+    found, scanned = _marker_hits(low), _marker_scan()[2]
     # (a marker the automaton lacks is looked for in the paste itself)
     return lambda markers: any(m in found if m in scanned else m in low for m in markers)
 
 
+@_per_paste
+def _marker_hits(low: str) -> frozenset:
+    names, scan, _ = _marker_scan()
+    return frozenset(names[i] for i, _, _ in
+                     scan.find_matches_as_indexes(low.encode("utf-8", "surrogatepass"), overlapping=True))
+
+
 def foreign_context(text: str, low: str | None = None, install: bool | None = None,
-                    os_hint: str | None = None, library=..., shape=...) -> tuple[str | None, bool]:
+                    os_hint: str | None = None, library=..., shape=..., env_only=...) -> tuple[str | None, bool]:
     """(the program that printed this log when it is evidently not vLLM, whether that holds even
     when vLLM is mentioned): a named stack, an executable the loader could not start, Python
     tracebacks none of whose frames are in vLLM (unless they are a client's that relays a server's
     error), or native Windows (`os_hint`) with no word of vLLM; an engine that imports vLLM as a library even where
-    vLLM printed. `low` is the text in lower case; `library` and `shape`, vllm_as_library's and foreign_shape's answers
-    where the caller has them."""
+    vLLM printed. `low` is the text in lower case; `library`, `shape` and `env_only`, vllm_as_library's, foreign_shape's
+    and env_only_mention's answers where the caller has them."""
     low = text.lower() if low is None else low
     if vllm_install(text, low) if install is None else install:
         return None, False
@@ -3179,7 +3180,8 @@ def foreign_context(text: str, low: str | None = None, install: bool | None = No
     # vLLM's messages with them (Aphrodite Engine's "Try increasing 'gpu_memory_utilization' or decreasing
     # 'max_model_len'"), and other engines' own options share the words. (Asked only once a program is named: it
     # reads the whole paste again.)
-    env_only = "vllm" in low and env_only_mention(text, low)
+    if env_only is ...:
+        env_only = "vllm" in low and env_only_mention(text, low)
 
     def named_only() -> bool:
         return not hosted and (env_only or not names_vllm(low))
@@ -3597,7 +3599,7 @@ def extract(text: str, error_lines: str = "") -> dict:
     printed = printed and library is None
     install = vllm_install(text, low)
     env = environment(text, low, error_lines)
-    foreign, strict = foreign_context(text, low, install, env["os_hint"], library, shape)
+    foreign, strict = foreign_context(text, low, install, env["os_hint"], library, shape, env_only)
     mentioned = _mentions_vllm(low) and not (foreign is not None and env_only)
     if foreign is None and not printed and not mentioned:
         bare = collected_bare(text)
