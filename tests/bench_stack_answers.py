@@ -168,6 +168,42 @@ def cases(ix) -> list[tuple[str, str, str, list[str]]]:
         out.append(("hub", site.exc, paste(f"huggingface_hub.errors.{site.exc}: {text}", frames),
                     [site.exc, "Hugging Face"]))
     out += attribute_cases(ix)
+    out += signal_cases(ix)
+    return out
+
+
+# A vLLM run that got as far as serving, then died: what the shell (bash's strsignal() words, a script's "line N:" form),
+# CPython's faulthandler and a launcher (Python's subprocess) print for a process a signal ended.
+RUN = ("INFO 12-02 10:00:00 [api_utils.py:273] non-default args: {'model': '/models/m'}\n"
+       "INFO 12-02 10:00:40 [api_server.py:1900] Starting vLLM API server 0 on http://0.0.0.0:8000\n")
+SHELL_WORDS = ("Segmentation fault", "Bus error", "Aborted", "Illegal instruction", "Floating point exception", "Killed")
+FAULTS = ("Segmentation fault", "Bus error", "Aborted", "Illegal instruction", "Floating point exception")
+
+
+def signal_cases(ix) -> list[tuple[str, str, str, list[str]]]:
+    """Every signal of the table as a launcher reports it, and the fatal ones as the shell and faulthandler do: the
+    answer must name the signal (SIGKILL beside vLLM is the OOM killer's rule, which names the kill)."""
+    out = []
+    for n in range(1, 32):
+        sig = ix.signal(n)
+        if sig is None:
+            continue
+        out.append(("signal", sig.name, RUN + "Traceback (most recent call last):\n"
+                    '  File "/usr/lib/python3.12/subprocess.py", line 571, in run\n'
+                    "    raise CalledProcessError(retcode, process.args,\n"
+                    f"subprocess.CalledProcessError: Command '['vllm', 'serve', '/models/m']' died with "
+                    f"<Signals.{sig.name}: {n}>.\n", [sig.name]))
+    for words in SHELL_WORDS:
+        sig = ix.signal(words)
+        out.append(("signal", f"shell {sig.name}", RUN + f"./serve.sh: line 3:  4242 {words}"
+                    f"{' (core dumped)' if words != 'Killed' else ''}     vllm serve /models/m\n",
+                    [sig.name, "killed", "OOM"]))
+    for words in FAULTS:
+        sig = ix.signal(words)
+        out.append(("signal", f"faulthandler {sig.name}", RUN + f"Fatal Python error: {words}\n\n"
+                    "Thread 0x00007f3c5e6f7740 (most recent call first):\n"
+                    '  File "/usr/local/lib/python3.12/dist-packages/vllm/v1/engine/core.py", line 900, in run_busy_loop\n',
+                    [sig.name]))
     return out
 
 

@@ -74,8 +74,12 @@ def _values(c: Candidate, facts: dict, lang: str, paste: str) -> dict:
     memory_profile = functools.partial(_memory_profile, paste, c.message.line_no)
     # ... and for the code lines of the traceback above it (what a frame passed to the failing call)
     frame_sources = functools.partial(tracebacks.frame_sources, paste, c.message.line_no)
+    # ... and for where a native crash struck, which a crash report the message opens names (crash_site.py)
+    m = c.message
+    crashed_in = functools.partial(crash_site, paste, RootError(m.text[:500], m.line_no, m.exc_type, m.proc), lang, facts)
     values.update(advice.derive(c.rule.id, {**values, "matched_text": c.message.text, "raised_in": raised_in,
-                                            "memory_profile": memory_profile, "frame_sources": frame_sources},
+                                            "memory_profile": memory_profile, "frame_sources": frame_sources,
+                                            "crashed_in": crashed_in},
                                 facts, lang))
     return values
 

@@ -3236,3 +3236,11 @@ def _platform_probe(values: dict, facts: dict) -> dict:
     if facts.get("container"):
         out["probe_container"] = facts["container"]
     return out
+
+
+@deriver("stack-signal")
+def _signal_crash_site(values: dict, facts: dict) -> dict:
+    # where the crash report below the signal's line says it struck (faulthandler's Python frame, abseil's or tvm_ffi's
+    # native function): a fact of the paste the answer names, not a cause
+    where = values["crashed_in"]()
+    return {"crash_where": where} if where else {}

@@ -147,7 +147,9 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
 _NATIVE = LazyRe(
     r"^(?:(?:Assertion failed: .{1,200}|[A-Z][a-z][\w ,']{2,60}) \(src/[\w/.-]{1,80}\.(?:cpp|hpp|cc|c|h):\d+\)"
     r"|(?:[\w/.-]+: line \d+: +\d+ |\[\d+\][+-]? +)?(?:Killed|Segmentation fault|Bus error|Aborted|Illegal instruction|"
-    r"Floating point exception)(?: \(core dumped\))?(?: {2,}\S.{0,200})?"
+    r"Floating point exception)(?: ?\(core dumped\))?(?: {2,}\S.{0,200})?"
+    # (bash pads the words to a column the longest fills: "Floating point exceptionpython x.py")
+    r"|(?:[\w/.-]+: line \d+: +\d+ |\[\d+\][+-]? +)Floating point exception(?: ?\(core dumped\))?\S.{0,200}"
     # zsh's words for the same: "zsh: killed     python x.py", a job's "[1]    123 killed     vllm serve"
     r"|(?:zsh: |\[\d+\] +\d+ )(?:killed|segmentation fault|bus error|abort|illegal hardware instruction)"
     r"(?: \(core dumped\))? +\S.{0,200}"

@@ -883,6 +883,15 @@ def _stack_site(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     return out
 
 
+# --- signal ----------------------------------------------------------------------------------------------------------
+
+def _signal(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
+    sig = hit.info["signal"]
+    return {"signal_name": sig.name, "signal_number": sig.number, "signal_description": sig.description,
+            "signal_exit_code": sig.exit_code, "signal_returncode": sig.returncode,
+            "signal_" + sig.name.lower(): True, "by_" + hit.info["reporter"]: True}
+
+
 # --- import-name, attribute-name -----------------------------------------------------------------------------------
 
 def _found_values(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
@@ -892,4 +901,4 @@ def _found_values(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
 
 _FILLERS = {"error-code": _error_code, "loader": _loader, "errno": _errno, "pip-conflict": _pip_conflict,
             "stack-site": _stack_site, "hub-http": _found_values, "import-name": _found_values, "attribute-name": _found_values,
-            "module-missing": _found_values, "call-signature": _found_values}
+            "module-missing": _found_values, "call-signature": _found_values, "signal": _signal}

@@ -19,6 +19,8 @@ A *family* rule (rules/*.yaml with `family:`) answers a message raised beneath v
     call-signature a call that does not fit the callee's signature (`f() got an unexpected keyword argument
                    'y'`, `takes 1 positional argument but 2 were given`) where the caller's package (the frame
                    above) and the callee's (the index's functions and classes) are two that vLLM ties together
+    signal         a process's death by a signal as the shell, CPython's faulthandler, a crash handler (abseil's,
+                   glog's, tvm_ffi's, UCX's) or a launcher reported it, where it is the first error of the paste
 
 Like vLLM's families it answers only a paste no hand-written rule answers, and there the FIRST real
 error it knows (a wrapper, a worker's death or a native "Killed" does not count as an answer); the
@@ -32,8 +34,9 @@ import re
 from bot.base.lazyre import LazyRe
 from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
-from bot.diagnose.reading.facts import vllm_ext_import
-from bot.diagnose.reading.tracebacks import Message, line_starts, raising_call, raising_frame, strip_prefixes
+from bot.diagnose.reading.facts import NATIVE_CRASH_REPORT, vllm_ext_import
+from bot.diagnose.reading.tracebacks import (TVM_CRASH_BANNER, Message, line_starts, raising_call, raising_frame,
+                                             strip_prefixes)
 
 from . import names_cuda, yielded as consequences
 from .call_signatures import WORDINGS
@@ -43,6 +46,7 @@ MAX_TRIED = 20                  # messages looked up per paste (a hostile paste 
 PARSED_CONFIDENCE = 0.8         # a code, errno or loader message read from its fixed form
 UNADVISED_CONFIDENCE = 0.65     # a code named, with no hand-written advice for it: its meaning only
 SITE_CONFIDENCE = (0.55, 0.75)  # a raise site of the stack, by its match score 80..100
+SIGNAL_CONFIDENCE = 0.65        # the signal is read for certain; what caused it, the paste does not say
 # The packages whose own raise sites answer (torch's messages are most often consequences of
 # something vLLM or the environment did: its sites are not answered on their own).
 SITE_PACKAGES = ("huggingface_hub", "transformers")
@@ -155,13 +159,16 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
         for family, finder in FINDERS.items():
             if family not in families or not _candidate_message(m, family, text, strong[pos + 1:] if kernels else None):
                 continue
+            # A signal means the same in every program, but not what to suspect: only beside vLLM's own lines (a bare
+            # "Segmentation fault" is as often a training script's, a test's or another server's)
+            if family == "signal" and (not facts.get("vllm_context") or _raised_before(strong[:pos])
+                                       or any(c.points_above for c in answers)):
+                continue
             hit = finder(ix, m, text, facts)
             if hit is WITHHELD:
                 return []
             if hit is not None:
-                conf = _site_confidence(hit.score) if family == "stack-site" else \
-                    PARSED_CONFIDENCE if hit.info.get("advised", True) else UNADVISED_CONFIDENCE
-                return [Candidate(families[family], m, pos, conf, "index", {}, source=hit)]
+                return [Candidate(families[family], m, pos, _confidence(hit), "index", {}, source=hit)]
         tried += 1
         if tried >= MAX_TRIED:
             break
@@ -222,6 +229,14 @@ def xid_root(book, strong: list[Message]) -> list:
                               source=Hit("error-code", {"kind": "xid", "record": hit.record, "by": "number",
                                                         "advised": True, "starting": False}))]
     return []
+
+
+def _confidence(hit: Hit) -> float:
+    if hit.family == "stack-site":
+        return _site_confidence(hit.score)
+    if hit.family == "signal":
+        return SIGNAL_CONFIDENCE
+    return PARSED_CONFIDENCE if hit.info.get("advised", True) else UNADVISED_CONFIDENCE
 
 
 def _site_confidence(score: float) -> float:
@@ -752,6 +767,63 @@ def _call_signature(ix, m: Message, text: str, facts: dict) -> Hit | None:
     return Hit("call-signature", {"values": values}) if values else None
 
 
+# --- signal ---------------------------------------------------------------------------------------------------------
+
+# The shell's report of a child a signal ended: bash's strsignal() words ("Segmentation fault (core dumped)", a script's
+# "./run.sh: line 3:  7026 Killed   python x.py", a job's "[1]+  Aborted"), in the locale's words for SIGKILL, and zsh's
+# own lower-case words ("zsh: segmentation fault  python x.py"); tracebacks._NATIVE reads these lines as native.
+_SHELL_REPORT = LazyRe(r"^(?:[\w/.-]+: line \d+: +\d+ |[\w/.-]+: 第 \d+ 行：\d+ |\[\d+\][+-]? +|zsh: |\[\d+\] +\d+ )?"
+                       r"(?P<words>Killed|Segmentation fault|Bus error|Aborted|Illegal instruction|Floating point exception"
+                       r"|已杀死|強制結束|強制終了|죽었음|Getötet|Убито|Terminado \(killed\)"
+                       r"|killed|segmentation fault|bus error|abort|illegal hardware instruction)(?: ?\(core dumped\))?"
+                       # (bash pads the words to a column the longest fills: "Floating point exceptionpython x.py")
+                       r"(?: {2,}\S|$|(?<=exception)\S|(?<=\)) \S)")
+_SHELL_WORDS = {"killed": "SIGKILL", "已杀死": "SIGKILL", "強制結束": "SIGKILL", "強制終了": "SIGKILL", "죽었음": "SIGKILL",
+                "getötet": "SIGKILL", "убито": "SIGKILL", "terminado (killed)": "SIGKILL", "abort": "SIGABRT",
+                "illegal hardware instruction": "SIGILL"}
+# A launcher's words for a child's signal: Python's subprocess ("died with <Signals.SIGSEGV: 11>"), torch's elastic
+# agent ("Signal 11 (SIGSEGV) received by PID 123"), torch.multiprocessing ("process 0 terminated with signal SIGSEGV")
+_LAUNCHER_REPORT = LazyRe(r"died with <Signals\.(?P<a>SIG[A-Z0-9]{2,8}): \d{1,2}>|Signal \d{1,2} \((?P<b>SIG[A-Z0-9]{2,8})\) "
+                          r"received by PID \d+|process \d+ terminated with signal (?P<c>SIG[A-Z0-9]{2,8})")
+
+
+def _signal_of(m: Message) -> tuple[str, str] | None:
+    """(the signal's name or words, who reported it) for a message that reports a process's death by a signal."""
+    if m.native:
+        shell = _SHELL_REPORT.match(m.text)
+        if shell:
+            words = shell.group("words")
+            return _SHELL_WORDS.get(words.lower(), words), "shell"
+        if m.text.startswith(TVM_CRASH_BANNER):
+            return "SIGSEGV", "tvm"
+        report = NATIVE_CRASH_REPORT.match(m.text)
+        if report:
+            if report.group("fault"):
+                return report.group("fault"), "faulthandler"
+            if report.group("absl"):
+                # glog's banner says who sent the signal ("*** SIGSEGV (@0x0) received by PID 17711 ..."), abseil's when
+                return report.group("absl"), "glog" if "received by PID" in m.text else "abseil"
+            return report.group("ucx"), "ucx"
+        return None
+    launcher = _LAUNCHER_REPORT.search(m.text)
+    return (launcher.group("a") or launcher.group("b") or launcher.group("c"), "launcher") if launcher else None
+
+
+def _signal(ix, m: Message, text: str, facts: dict) -> Hit | None:
+    found = _signal_of(m)
+    sig = ix.signal(found[0]) if found else None
+    if sig is None:
+        return None
+    return Hit("signal", {"signal": sig, "reporter": found[1]})
+
+
+def _raised_before(earlier: list[Message]) -> bool:
+    """Whether an exception was raised above a signal's report: the death may be its consequence (a teardown that
+    crashed after it), so the exception is the error to answer, not the signal."""
+    return any((m.exc_type or m.inner) and m.level not in ("WARNING", "DEBUG", "INFO") and not m.py_warning
+               and m.exc_type not in ("KeyboardInterrupt", "SystemExit") for m in earlier)
+
+
 FINDERS = {
     "error-code": _error_code,
     "loader": _loader,
@@ -763,4 +835,5 @@ FINDERS = {
     "stack-site": _stack_site,
     "import-name": _import_name,
     "module-missing": _module_missing,
+    "signal": _signal,
 }
