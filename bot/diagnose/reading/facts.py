@@ -42,7 +42,7 @@ class _P:
             lead = lead[:-1] if nxt in ("*", "?", "{") else lead
             literals = (lead,) if len(lead) >= 3 and not flags & re.I else ()
         self.literals = literals
-        _LITERALS.update(literals)
+        _LITERALS.update(lit for lit in literals if lit not in _EVERY_LINE)
 
     def search(self, text: str):
         starts = _line_starts(text, self.literals, self.MAX_TRIED) if self.literals else None
@@ -99,6 +99,10 @@ def _line_starts(text: str, literals: tuple[str, ...], most: int) -> list[int]:
 # The literals of every _P: on a long paste one Aho-Corasick pass says which of them it holds, where a
 # str.find each (some 300, most absent, each a pass over the whole paste) took 4 ms on a megabyte.
 _LITERALS: set[str] = set()
+# ...but not the words of vLLM's record header and its workers' tag: on nearly every line of a vLLM log, the automaton
+# listed thousands of their matches only to say they are there (0.45 ms of a 100 KB window's 0.7); each is looked for
+# with str.find where a pattern asks, which finds it in the first lines
+_EVERY_LINE = frozenset((" INFO ", "INFO ", " WARNING ", "WARNING ", " ERROR ", "ERROR ", " DEBUG ", "DEBUG ", "Worker"))
 
 
 def _per_paste(compute):
@@ -253,7 +257,8 @@ _NCCL_SOCKET_IFNAME = [_P(r"\bNCCL_SOCKET_IFNAME(?: set by environment to |=)['\
 
 # Ray's driver (worker.py, Ray 1.x - 2.x) when its ray.init() found no cluster to join (no address given, no `ray start`
 # on this machine or in this container) and started one of its own: vLLM's engine then sees only this machine's devices
-_RAY_LOCAL_INSTANCE = LazyRe(r"\bStarted a local Ray instance\b")
+_RAY_LOCAL_SENTENCE = "Started a local Ray instance"
+_RAY_LOCAL_INSTANCE = LazyRe(r"\b" + _RAY_LOCAL_SENTENCE + r"\b")
 # vLLM's own warning before it asks Ray for a placement group (vllm/v1/executor/ray_utils.py initialize_ray_cluster,
 # 0.32): the ranks asked for against the GPUs torch counts on this machine
 _RAY_LOCAL_GPUS = LazyRe(r"Tensor parallel size \((\d+)\) exceeds available GPUs \((\d+)\)\. This may result in Ray "
@@ -3124,11 +3129,16 @@ def _marker_scan():
     (overlapping matches: a marker inside another counts too): some 300 substring tests, each a pass over a 1 MB
     paste, took 9 ms."""
     import ahocorasick_rs
-    markers = sorted({m for _, _, ms in _FOREIGN for m in ms} | {m for _, ms in _FOREIGN_RUNNERS for m in ms}
-                     | {m for _, ms in _OTHER_MODES for m in ms} | set(_VLLM_MODES)
-                     | {m for ms in _LOW_MARKER_SETS() for m in ms})
+    markers = sorted(({m for _, _, ms in _FOREIGN for m in ms} | {m for _, ms in _FOREIGN_RUNNERS for m in ms}
+                      | {m for _, ms in _OTHER_MODES for m in ms} | set(_VLLM_MODES)
+                      | {m for ms in _LOW_MARKER_SETS() for m in ms}) - _EVERY_LINE_LOW)
     return markers, ahocorasick_rs.BytesAhoCorasick([m.encode() for m in markers],
                                                      matchkind=ahocorasick_rs.MATCHKIND_STANDARD), frozenset(markers)
+
+
+# Markers on nearly every line of a vLLM log (its process tags): looked for in the paste itself where asked, not listed
+# by the automaton a thousand times over (as _EVERY_LINE)
+_EVERY_LINE_LOW = frozenset((" pid=",))
 
 
 # Pastes from this long are read with the automaton: building it (and importing its module) costs a cold start about as
@@ -3651,7 +3661,8 @@ def extract(text: str, error_lines: str = "") -> dict:
         "ray_vllm_context": vllm_context or _hosts_vllm(low),
         # ray.init() started a Ray instance of its own rather than joining a cluster ("yes"; None where the paste
         # does not show it), and the GPUs vLLM counted on this machine for the ranks it asks Ray for
-        "ray_local_instance": "yes" if _RAY_LOCAL_INSTANCE.search(text) else None,
+        # (its literal first: the leading \b keeps re from skipping to it, a test at each place of the window, 2 ms)
+        "ray_local_instance": "yes" if _RAY_LOCAL_SENTENCE in text and _RAY_LOCAL_INSTANCE.search(text) else None,
         **ray_local_gpus(text),
         # vLLM's own wait for its placement group, and whether the paste ends inside it
         **ray_pg_wait(text),

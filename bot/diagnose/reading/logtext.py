@@ -170,7 +170,7 @@ def clean(data: str | bytes, lang: str = "en") -> CleanText:
             cr_lines = []
     # A log whose line breaks were lost (copied from a rendered page, or a form that keeps one line): its records,
     # frames and exceptions each on a line again
-    if RELINE_MIN_CHARS < len(text) <= RELINE_MAX_CHARS and text.count("\n") * RELINE_MIN_CHARS < len(text):
+    if RELINE_MIN_CHARS < len(text) <= RELINE_MAX_CHARS and _run_together(text):
         text = "\n".join(_relined(line) if len(line) > RELINE_MIN_CHARS else line for line in text.split("\n"))
         cr_lines = []
     # A paste indented as a whole (Markdown's indented code block, a quote copied from a page or an editor) is
@@ -198,6 +198,20 @@ _NEW_RECORD = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: " + PROC_QUALIFIER + r")? )?pid=\
 RELINE_MIN_CHARS = 400         # lines this long on average: a log run together, its line breaks lost
 RELINE_MAX_CHARS = 1 << 20     # (a paste copied from a page or a form: more is a file, its lines kept)
 RELINE_MIN_MARKS = 3           # of a record's, a frame's or a traceback's starts inside it
+_RELINE_CHUNK = 65536
+
+
+def _run_together(text: str) -> bool:
+    """Whether the text has fewer line breaks than one per RELINE_MIN_CHARS characters: counted a chunk at a time, as
+    a log's first lines have enough of them (counting a whole megabyte's cost 0.3 ms)."""
+    breaks = 0
+    for at in range(0, len(text), _RELINE_CHUNK):
+        breaks += text.count("\n", at, at + _RELINE_CHUNK)
+        if breaks * RELINE_MIN_CHARS >= len(text):
+            return False
+    return True
+
+
 # Where a line of a log starts, once the breaks are gone: a process tag, a vLLM or dated header, a traceback's opening,
 # its frames, Python's words between chained tracebacks; and an exception's name after a frame's code line
 _LINE_START = LazyRe(r"\((?:[A-Za-z_][\w-]*(?: " + PROC_QUALIFIER + r")? )?pid=\d+\)"
@@ -300,7 +314,8 @@ _BUILDKIT_PREFIX = LazyRe(r"^(?:#\d{1,4} )?\d{1,6}\.\d{1,3}(?: |$)", re.M)
 
 
 def _buildkit_shown(text: str) -> bool:
-    if _BUILDKIT_STEP_TIME.match(text) or _BUILDKIT_STEP_TIME_NL.search(text):
+    # (a step's line starts with "#": a log without one says no in a memchr, not a regex pass, 0.4 ms a megabyte)
+    if "#" in text and (_BUILDKIT_STEP_TIME.match(text) or _BUILDKIT_STEP_TIME_NL.search(text)):
         return True
     return any(m in text for m in _BUILDKIT_MARKS) and bool(_BUILDKIT_TIME.match(text) or _BUILDKIT_TIME_NL.search(text))
 
