@@ -783,6 +783,10 @@ _SHELL_WORDS = {"killed": "SIGKILL", "已杀死": "SIGKILL", "強制結束": "SI
                 "illegal hardware instruction": "SIGILL"}
 # A launcher's words for a child's signal: Python's subprocess ("died with <Signals.SIGSEGV: 11>"), torch's elastic
 # agent ("Signal 11 (SIGSEGV) received by PID 123"), torch.multiprocessing ("process 0 terminated with signal SIGSEGV")
+# Docker Compose's last word on a container whose main process a signal ended: 128 + the signal ("vllm-1 exited with
+# code 139"); only the signals that end a process on a fault or from outside (not Ctrl-C's 130, a closed pipe's 141)
+_EXIT_REPORT = LazyRe(r"^[\w.-]{1,60} exited with code (?P<code>1(?:3[2-9]|4[0-3]))$")
+FATAL_SIGNALS = {"SIGILL", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL", "SIGSEGV", "SIGTERM"}
 _LAUNCHER_REPORT = LazyRe(r"died with <Signals\.(?P<a>SIG[A-Z0-9]{2,8}): \d{1,2}>|Signal \d{1,2} \((?P<b>SIG[A-Z0-9]{2,8})\) "
                           r"received by PID \d+|process \d+ terminated with signal (?P<c>SIG[A-Z0-9]{2,8})")
 
@@ -805,16 +809,22 @@ def _signal_of(m: Message) -> tuple[str, str] | None:
                 return report.group("absl"), "glog" if "received by PID" in m.text else "abseil"
             return report.group("ucx"), "ucx"
         return None
+    exited = _EXIT_REPORT.match(m.text)
+    if exited:
+        return exited.group("code"), "exit_code"
     launcher = _LAUNCHER_REPORT.search(m.text)
     return (launcher.group("a") or launcher.group("b") or launcher.group("c"), "launcher") if launcher else None
 
 
 def _signal(ix, m: Message, text: str, facts: dict) -> Hit | None:
     found = _signal_of(m)
-    sig = ix.signal(found[0]) if found else None
-    if sig is None:
+    if found is None:
         return None
-    return Hit("signal", {"signal": sig, "reporter": found[1]})
+    key, reporter = found
+    sig = ix.signal_for_exit(key) if reporter == "exit_code" else ix.signal(key)
+    if sig is None or (reporter == "exit_code" and sig.name not in FATAL_SIGNALS):
+        return None
+    return Hit("signal", {"signal": sig, "reporter": reporter})
 
 
 def _raised_before(earlier: list[Message]) -> bool:

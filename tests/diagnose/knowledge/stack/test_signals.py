@@ -70,3 +70,18 @@ def test_the_answer_in_chinese():
     d = report.diagnoses[0]
     assert d.rule_id in ("stack-signal", "shm-too-small")
     assert "SIGBUS" in d.title and "信号" in d.title if d.rule_id == "stack-signal" else True
+
+
+COMPOSE = "vllm-1  | INFO 05-01 10:00:00 [api_server.py:1000] vLLM API server version 0.8.5\n"
+
+
+def test_compose_s_exit_status_is_read_as_its_signal():
+    d = top(COMPOSE + "vllm-1 exited with code 139\n")
+    assert d.rule_id == "stack-signal" and "SIGSEGV" in d.title and "Docker Compose" in d.cause
+
+
+def test_an_exit_status_of_a_signal_that_ends_no_process_on_a_fault_is_not_answered():
+    # 130: someone pressed Ctrl-C (SIGINT); 141: a closed pipe
+    for code in (130, 141, 1):
+        d = top(COMPOSE + f"vllm-1 exited with code {code}\n")
+        assert d is None or d.rule_id != "stack-signal"
