@@ -160,9 +160,11 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
             if family not in families or not _candidate_message(m, family, text, strong[pos + 1:] if kernels else None):
                 continue
             # A signal means the same in every program, but not what to suspect: only beside vLLM's own lines (a bare
-            # "Segmentation fault" is as often a training script's, a test's or another server's)
+            # "Segmentation fault" is as often a training script's, a test's or another server's); and not where a
+            # rule that reads the death tells it (the engine core's or a worker's death, /dev/shm's SIGBUS: they point
+            # above, to the signal), only where a wrapper does ("Engine core initialization failed. See root cause above")
             if family == "signal" and (not facts.get("vllm_context") or _raised_before(strong[:pos])
-                                       or any(c.points_above for c in answers)):
+                                       or any(c.points_above and c.rule.level != "wrapper" for c in cands)):
                 continue
             hit = finder(ix, m, text, facts)
             if hit is WITHHELD:
