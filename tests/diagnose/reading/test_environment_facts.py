@@ -374,6 +374,15 @@ def test_uvs_tag_examples_are_the_machine_and_its_hint_is_what_a_package_ships()
      "host='files.mirror.example', port=443): Read timed out. (read timeout=15)\"))",
      {"index_url": "https://files.mirror.example/packages/ab/torch-2.7.0-cp312-cp312-manylinux_2_28_x86_64.whl",
       "index_host": "files.mirror.example", "index_error": "read_timeout"}),
+    # uv: the index answered each try with a 5xx status (a real uv 0.13.10 run); its page's body stalled
+    ("error: Request failed after 3 retries in 10.3s\n  cause: Failed to fetch: http://127.0.0.1:8406/simple/vllm/\n"
+     "  cause: HTTP status server error (503 Service Unavailable) for url (http://127.0.0.1:8406/simple/vllm/)",
+     {"index_url": "http://127.0.0.1:8406/simple/vllm/", "index_host": "127.0.0.1", "index_error": "http_5xx",
+      "index_status": "503"}),
+    ("error: Request failed after 3 retries in 3.0s\n  cause: Failed to fetch: http://127.0.0.1:8413/simple/vllm/\n"
+     "  cause: error decoding response body for url (http://127.0.0.1:8413/simple/vllm/)\n"
+     "  cause: request or response body error\n  cause: operation timed out",
+     {"index_url": "http://127.0.0.1:8413/simple/vllm/", "index_host": "127.0.0.1", "index_error": "read_timeout"}),
     # uv's own Python download is not an index; no failure at all says nothing
     ("  cause: error sending request for url (https://github.com/astral-sh/python-build-standalone/releases/x.tar.gz)\n"
      "  cause: dns error", {}),
@@ -486,3 +495,25 @@ def test_an_issue_forms_pytorch_line_gives_torch_and_its_cuda():
         f = _facts(line)
         assert f["torch_version"].startswith(line.rsplit(" ", 1)[-1][:5]) and f["torch_cuda"] == cuda, line
     assert _facts("- PyTorch: 2.3.0")["torch_cuda"] is None        # an untagged version names no CUDA
+
+
+def test_pip_out_of_disk_while_it_writes_into_the_environment():
+    installing = ("Installing collected packages: vllm\n"
+                  "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device\n")
+    assert facts.pip_installing_full(installing)
+    # out of disk while it downloaded (TMPDIR), before any "Installing collected packages"
+    assert not facts.pip_installing_full("Collecting vllm==0.9.2\nERROR: Could not install packages due to an "
+                                         "OSError: [Errno 28] No space left on device\n")
+    assert not facts.pip_installing_full("Installing collected packages: vllm\nSuccessfully installed vllm-0.9.2\n")
+
+
+def test_uvs_all_versions_depend_on_takes_the_release_the_user_asked_for():
+    text = ("error: No solution found when resolving dependencies\n  cause: Because all versions of vllm depend on "
+            "torch==2.7.0 and you require vllm==0.9.2, we can conclude that you require torch==2.7.0.\n"
+            "         And because you require torch==2.6.0, we can conclude that your requirements are unsatisfiable.")
+    got = facts.pip_conflicts(text)
+    assert {"package": "torch", "required": "==2.7.0", "by": "vllm", "by_version": "0.9.2", "have": None,
+            "marker": None} in got
+    # a range asked for names no one release: nothing is read from "all versions of"
+    assert all(c["by"] == "user" for c in facts.pip_conflicts(text.replace("you require vllm==0.9.2",
+                                                                           "you require vllm>=0.9")))
