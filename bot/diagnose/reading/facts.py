@@ -2843,6 +2843,19 @@ def chat_template_shown(text: str) -> bool:
     return "emplate" in text and bool(_CHAT_TEMPLATE_NAMED.search(text))
 
 
+# huggingface_hub's class for an HTTP status the endpoint answered with, printed in the paste (its exception line, or
+# 1.7+'s "Got: HfHubHTTPError: ..." inside LocalEntryNotFoundError): the endpoint was reached. transformers words
+# that failed download as "We couldn't connect to ..." (utils/hub.py: the handler for LocalEntryNotFoundError, which
+# huggingface_hub 1.x raises `from` the HfHubHTTPError of the HEAD call, file_download.py
+# _raise_on_head_call_error), which is not the network's. GatedRepoError is the same answer (hf-gated-repo's).
+_HUB_HTTP_ERROR = LazyRe(r"\b(?:HfHubHTTP|GatedRepo)Error\b")
+
+
+def hub_http_error(text: str) -> bool:
+    """Whether the paste shows huggingface_hub's plain HTTP error class (or GatedRepoError): an HTTP answer."""
+    return "Error" in text and bool(_HUB_HTTP_ERROR.search(text))
+
+
 def hub_offline(text: str) -> bool:
     """Whether the paste sets huggingface_hub's (or transformers') offline mode."""
     return "_OFFLINE" in text and bool(_HUB_OFFLINE.search(text))
@@ -2894,6 +2907,7 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "python_version": env.get("python") or _python(_first(_PYTHON, near)),
         "wheel_platform": wheel_platform(near),
         "hub_offline": hub_offline(text),
+        "hub_http_error": hub_http_error(text),
         "modelscope_on": ms_on,
         "modelscope_ignored": ms_ignored,
         "glibc_version": env.get("glibc") or _first(_GLIBC, near),

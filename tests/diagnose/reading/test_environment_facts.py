@@ -517,3 +517,16 @@ def test_uvs_all_versions_depend_on_takes_the_release_the_user_asked_for():
     # a range asked for names no one release: nothing is read from "all versions of"
     assert all(c["by"] == "user" for c in facts.pip_conflicts(text.replace("you require vllm==0.9.2",
                                                                            "you require vllm>=0.9")))
+
+
+def test_hub_http_error_is_huggingface_hubs_http_class_in_the_paste():
+    # the lines of real runs (huggingface_hub 2.5, 0.26 and 1.33 against a loopback stand-in of the Hub)
+    assert _facts("huggingface_hub.errors.HfHubHTTPError: (Request ID: Root=1-6b16cee7-741ec24f02fe4fecb25e3ba7)\n\n"
+                  "403 Forbidden: None.")["hub_http_error"]
+    assert _facts("huggingface_hub.errors.GatedRepoError: 403 Client Error.")["hub_http_error"]
+    assert _facts("huggingface_hub.errors.LocalEntryNotFoundError: Got: HfHubHTTPError: Server error '503 Service "
+                  "Unavailable' for url 'http://127.0.0.1:18771/api/models/x/y/revision/main'")["hub_http_error"]
+    # the cache's miss alone, and a connection that failed, are not an HTTP answer
+    assert not _facts("huggingface_hub.errors.LocalEntryNotFoundError: An error happened while trying to locate the "
+                      "file on the Hub and we cannot find the requested files in the local cache.")["hub_http_error"]
+    assert not _facts("httpx.ConnectError: [Errno 111] Connection refused")["hub_http_error"]
