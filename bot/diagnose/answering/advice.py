@@ -2571,6 +2571,10 @@ _CACHE_FOLDERS = (
     (LazyRe(r"[/\\]models--[^/\\]+|[/\\]huggingface[/\\]hub(?:[/\\]|$)"),
      "the Hugging Face Hub's download cache (the model's weights)", "HF_HUB_CACHE"),
     (LazyRe(r"[/\\]huggingface[/\\]xet(?:[/\\]|$)"), "the Hugging Face Hub's Xet chunk cache", "HF_XET_CACHE"),
+    # (Inductor's precompiled headers stay in the temporary folder whatever TORCHINDUCTOR_CACHE_DIR says: torch 2.13
+    # _inductor/codecache.py _HEADER_DIR uses default_cache_dir())
+    (LazyRe(r"[/\\]torchinductor_[^/\\]+[/\\]precompiled_headers(?:[/\\]|$)"),
+     "torch.compile's precompiled C++ headers (in the temporary folder)", "TMPDIR"),
     (LazyRe(r"[/\\]torchinductor_[^/\\]+"), "torch.compile's (Inductor's) cache", "TORCHINDUCTOR_CACHE_DIR"),
     (LazyRe(r"[/\\]\.triton(?:[/\\]|$)"), "Triton's compiled-kernel cache", "TRITON_CACHE_DIR"),
     # the installers' caches: uv unpacks each wheel into its cache before linking it into the environment (vLLM with

