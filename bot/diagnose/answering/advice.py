@@ -2413,9 +2413,10 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     # the CUDA failure NCCL quoted is an allocation's: NCCL's own buffers on the GPU (alloc.h's "Failed to CUDA calloc",
     # a transport's buffers when a peer first connects), which it allocates outside the share of the GPU vLLM sized for
     # itself; not a shared-memory segment's, which the shm part explains
-    said = " ".join(str(v) for v in (values.get("nccl_warn"), remote.get("nccl_cuda"), facts.get("nccl_cuda_failure"),
-                                     facts.get("nccl_last_error")) if v)
-    if area != "shm" and _NCCL_CUDA_OOM.search(said):
+    # (what NCCL's WARN line and the CUDA failure it quoted say, read here with torch's "Last error:" and for the shm part
+    # below; {nccl_cuda} is that failure's own text)
+    said = " ".join(str(v) for v in (values.get("nccl_warn"), facts.get("nccl_cuda_failure")) if v)
+    if area != "shm" and _NCCL_CUDA_OOM.search(f"{said} {facts.get('nccl_last_error') or ''}"):
         remote["nccl_cuda_oom"] = "yes"
     if area is None:
         return remote
@@ -2439,7 +2440,6 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     # from 2.24 with a 12.6+ driver, src/misc/cudawrap.cc): the peer's buffer is imported with cuMemImportFromShareableHandle (shm.cc:590 in
     # 2.26-2.28), which drivers refuse with CUDA_ERROR_PEER_ACCESS_UNSUPPORTED (217) between GPUs without peer access
     # (PCIe cards such as L4 or T4; NVIDIA/nccl#1838): neither /dev/shm's room nor the pinning of its file
-    said = " ".join(str(v) for v in (values.get("nccl_warn"), cuda.get("nccl_cuda"), facts.get("nccl_cuda_failure")) if v)
     if area == "shm" and _NCCL_PEER_ACCESS.search(said):
         out.pop("nccl_shm_register", None)
         out["nccl_cumem_host"] = "yes"
