@@ -318,7 +318,7 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
     errors = tracebacks.messages(clean.text)
     tracebacks.mark_handled(clean.text, errors)
     found_facts = _facts.extract(clean.text, "\n".join(m.text for m in errors[:500]))
-    found_facts["tokenizer_attr_versioned"] = stack.tokenizer_attr_versioned(m.text for m in errors)
+    found_facts["tokenizer_attr_versioned"] = stack.tokenizer_attr_versioned((m.text for m in errors), book)
     # what a run printed after someone stopped it with a signal is its teardown's, neither an answer nor its first error
     stopped = _facts.stopped_spans(clean.text)
     errors = [m for m in errors if not any(a < m.line_no < b for a, b in stopped)]

@@ -779,18 +779,20 @@ def _joiner(prev_raw: str, prev_body: str, body: str) -> str:
 _JOURNAL_STAMP = LazyRe(JOURNALD, re.X)
 
 
-def _journal_apart(line: str, above: str | None) -> bool:
+def _journal_apart(line: str, above: str | None, goes_on: bool = False) -> bool:
     """Whether journald's prefix says `line` starts a record of its own: the journal stamped it at another second, or
     from another source, than the line above (or the line above has no such prefix). What a program printed at once
-    (a traceback, a multi-line record, klog's indented value) shares one stamp: its lines go on."""
+    (a traceback, a multi-line record, klog's indented value) shares one stamp: its lines go on. But the journal stamps
+    each line as it reads it, and a traceback is written a line at a time: where the line above says the text goes on
+    (`goes_on`: a frame's code under its `File "..."` line, an exception's message), the source alone tells."""
     if not line[:1].isalnum():
         return False
     m = _JOURNAL_STAMP.match(line)
     if m is None:
         return False
     a = _JOURNAL_STAMP.match(above) if above is not None else None
-    return a is None or (m.group("jtime"), m.group("jiso"), m.group("jsource")) \
-        != (a.group("jtime"), a.group("jiso"), a.group("jsource"))
+    return a is None or m.group("jsource") != a.group("jsource") \
+        or not goes_on and (m.group("jtime"), m.group("jiso")) != (a.group("jtime"), a.group("jiso"))
 
 
 # Ray's tag of a process with no actor's name, or of its daemons (COLLECTORS)
@@ -826,7 +828,7 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
         line = _unformat(lines[j][:MAX_LINE_CHARS])
         p, lv, rest = _peel_headers(line)
         body = rest.strip()
-        apart = _journal_apart(line, above) or (p is None and _untold_tag(line[:len(line) - len(rest)], header))
+        apart = _journal_apart(line, above, exc) or (p is None and _untold_tag(line[:len(line) - len(rest)], header))
         above = line
         headed = lv is not None
         # (CMake's diagnostics and its "-- " status lines, indented under pip's output, are records of their own; pip's
@@ -986,9 +988,10 @@ def messages(text: str) -> list[Message]:
                     proc = proc2 or proc
                 else:
                     rest = raw[at:]
-        if rest[:1] in (" ", "\t") and len(rest) < len(raw) \
-                and _journal_apart(raw, _unformat(lines[i - 1][:MAX_LINE_CHARS]) if i else None):
-            rest = rest.lstrip()    # journald relayed it indented, in a record of its own: no traceback's code
+        if rest[:1] in (" ", "\t") and len(rest) < len(raw):
+            above = _unformat(lines[i - 1][:MAX_LINE_CHARS]) if i else None
+            if _journal_apart(raw, above, above is not None and strip_prefixes(above)[2].startswith('File "')):
+                rest = rest.lstrip()    # journald relayed it indented, in a record of its own: no traceback's code
         body = rest.strip()
         if not body or body.startswith("Traceback (most recent call last)"):
             continue

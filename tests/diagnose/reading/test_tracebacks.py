@@ -195,6 +195,43 @@ def test_a_traceback_relayed_by_journald_keeps_its_code_and_continuations():
                            "to create task"]
 
 
+def test_a_traceback_journald_stamped_across_a_second_is_read_whole():
+    # (own run: `systemd-cat -t python6 python3 serve6.py 0.00052` under systemd-journald, then `journalctl -o short
+    # _PID=28539`; serve6.py raises a ValueError with a 4-line message just before a second starts) the journal stamps
+    # each line as it reads it, so a traceback written a line at a time may change second anywhere: here at a frame's
+    # code line, which stays that frame's code rather than a record of its own
+    log = "\n".join([
+        'Dec 07 16:04:49 vm python6[28539]: INFO starting server',
+        'Dec 07 16:04:49 vm python6[28539]: Traceback (most recent call last):',
+        'Dec 07 16:04:49 vm python6[28539]:   File "/tmp/tidy21/jd/serve6.py", line 14, in <module>',
+        'Dec 07 16:04:50 vm python6[28539]:     load_checkpoint(3)',
+        'Dec 07 16:04:50 vm python6[28539]:   File "/tmp/tidy21/jd/serve6.py", line 9, in load_checkpoint',
+        'Dec 07 16:04:50 vm python6[28539]:     raise ValueError("The checkpoint has keys the model does not '
+        'expect:\\n" + "\\n".join(f"  {k}" for k in unexpected))',
+        'Dec 07 16:04:50 vm python6[28539]: ValueError: The checkpoint has keys the model does not expect:',
+        'Dec 07 16:04:50 vm python6[28539]:   model.layers.0.mlp.gate_up_proj.weight_scale',
+        'Dec 07 16:04:50 vm python6[28539]:   model.layers.1.mlp.gate_up_proj.weight_scale',
+        'Dec 07 16:04:50 vm python6[28539]:   model.layers.2.mlp.gate_up_proj.weight_scale',
+    ])
+    msgs = tracebacks.messages(log)
+    assert [m.line_no for m in msgs] == [1, 7]
+    assert msgs[1].text == ("ValueError: The checkpoint has keys the model does not expect: "
+                            + " ".join(f"model.layers.{i}.mlp.gate_up_proj.weight_scale" for i in range(3)))
+    assert tracebacks.frame_sources(log, 7)[0] == "load_checkpoint(3)"
+    # another source's line at the next second is still a record of its own
+    other = log.replace("16:04:50 vm python6[28539]:     load_checkpoint", "16:04:50 vm k3s[8174]:     load_checkpoint")
+    assert "load_checkpoint(3)" in [m.text for m in tracebacks.messages(other)]
+    # (own run: `systemd-cat -t python7 python3 serve6.py 0.00087`, `journalctl -o short _PID=32118`, its last 4 lines)
+    # here at the exception message's last line, which stays the message's
+    tail = "\n".join([
+        'Dec 07 16:05:35 vm python7[32118]: ValueError: The checkpoint has keys the model does not expect:',
+        'Dec 07 16:05:35 vm python7[32118]:   model.layers.0.mlp.gate_up_proj.weight_scale',
+        'Dec 07 16:05:35 vm python7[32118]:   model.layers.1.mlp.gate_up_proj.weight_scale',
+        'Dec 07 16:05:36 vm python7[32118]:   model.layers.2.mlp.gate_up_proj.weight_scale',
+    ])
+    assert texts(tail) == [msgs[1].text]
+
+
 def test_journald_like_words_without_a_date_are_not_a_prefix():
     assert tracebacks.strip_prefixes("Error list[0]: boom")[2] == "Error list[0]: boom"
     assert tracebacks.strip_prefixes("[pod/a b/c] boom")[2] == "[pod/a b/c] boom"

@@ -20,6 +20,7 @@ answers never loads the index, nor the modules that read it.
 
 from __future__ import annotations
 
+from bot.base import regex_cache
 from bot.diagnose.knowledge import STACK_FAMILIES as FAMILIES     # the families this source answers
 
 
@@ -40,16 +41,21 @@ def environment_candidates(book, facts: dict, text: str) -> list:
     return found(book, facts, text)
 
 
-def tokenizer_attr_versioned(messages) -> bool | None:
+def tokenizer_attr_versioned(messages, book) -> bool | None:
     """The fact `tokenizer_attr_versioned` (attribute_names.py): whether the first `<Tokenizer> has no attribute
-    <name>` message names an attribute some transformers release's tokenizers have and another's lack. None, and
-    nothing loaded, where no message says "has no attribute"."""
+    <name>` message names an attribute some transformers release's tokenizers have and another's lack. The wording is
+    what the book's patterns that ask for this fact match (transformers-version-mismatch's), read from them. None, and
+    nothing loaded, where no message says "has no attribute" (or no pattern asks)."""
     messages = [m for m in messages if " has no attribute " in m]
     if not messages:
         return None
+    wordings = [regex_cache.compile(rule.pattern_sources[i]) for rule in book
+                for i, when in enumerate(rule.pattern_when) if when and "tokenizer_attr_versioned" in when]
+    if not wordings:
+        return None
     from .attribute_names import tokenizer_attr_versioned as versioned
     from .stack_index import load
-    return versioned(messages, load)
+    return versioned(messages, wordings, load)
 
 
 def xid_shown(strong: list) -> bool:

@@ -130,24 +130,23 @@ def answerable(values: dict) -> bool:
     return not values.get("at_added") and bool(values.get("at_removed"))
 
 
-# The tokenizer's own wording as transformers-version-mismatch's patterns take it (any class: the unquoted wording
-# is the `__getattr__` of transformers' tokenizer base classes, which every tokenizer derives from).
-_TOKENIZER_WORDING = regex_cache.compile(r"AttributeError: (?:\[address=[^\]]{1,200}\]\s*)?(?P<cls>\w*Tokeni[sz]er\w*|TokenizersBackend) has no attribute (?P<name>\w+)")
 # Where the stack index has no table of the tokenizer base classes: the attributes transformers-version-mismatch's
 # own text names (transformers 5.0.0 removed `all_special_tokens_extended`, which vLLM up to 0.11 reads).
 NAMED_BY_RULE = frozenset({"all_special_tokens_extended"})
 
 
-def tokenizer_attr_versioned(messages, load) -> bool | None:
+def tokenizer_attr_versioned(messages, wordings, load) -> bool | None:
     """The fact `tokenizer_attr_versioned`: whether the first `<Tokenizer> has no attribute <name>` among the
     paste's messages names an attribute the stack index saw transformers' tokenizer base classes gain or lose
     (some indexed release has it, another lacks it); without the table, whether it is one the rule names. A name no
     release ever had (`TokenizersBackend has no attribute tokenizer`), or every release has, says nothing of the
-    version. None where no message has that wording (the index is not loaded then). `load()` gives the index."""
-    found = next((f for f in (_TOKENIZER_WORDING.search(m) for m in messages) if f), None)
+    version. `wordings`: the patterns of transformers-version-mismatch that ask for the fact (their `cls` and `symbol`:
+    the unquoted wording is the `__getattr__` of transformers' tokenizer base classes, which every tokenizer derives
+    from). None where no message has that wording (the index is not loaded then). `load()` gives the index."""
+    found = next((f for m in messages for rx in wordings if (f := rx.search(m))), None)
     if found is None:
         return None
     ix = load()
     if ix is None or not ix.attribute_releases() or not ix.attribute_roots("tokenizer"):
-        return found.group("name") in NAMED_BY_RULE
-    return bool(history(ix, "tokenizer", found.group("cls"), found.group("name"), {}).get("at_known"))
+        return found.group("symbol") in NAMED_BY_RULE
+    return bool(history(ix, "tokenizer", found.group("cls"), found.group("symbol"), {}).get("at_known"))

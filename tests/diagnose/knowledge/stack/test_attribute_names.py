@@ -91,8 +91,14 @@ def test_dynamiccache_is_a_family_of_its_own():
 
 
 def test_the_hand_rules_fact_is_true_only_for_an_attribute_some_release_had_and_another_lacked():
-    from bot.diagnose.knowledge.stack import tokenizer_attr_versioned
+    from bot.diagnose.knowledge.rulebook import load_rulebook
+    from bot.diagnose.knowledge.stack import tokenizer_attr_versioned as of_book
     from bot.diagnose.knowledge.stack.attribute_names import tokenizer_attr_versioned as versioned
+    book = load_rulebook()
+
+    def tokenizer_attr_versioned(messages):
+        return of_book(messages, book)
+
     removed = "AttributeError: Qwen2Tokenizer has no attribute all_special_tokens_extended. Did you mean: 'num_special_tokens_to_add'?"
     assert tokenizer_attr_versioned([removed]) is True
     assert tokenizer_attr_versioned(["AttributeError: [address=0.0.0.0:41231, pid=880] TokenizersBackend has no "
@@ -105,8 +111,12 @@ def test_the_hand_rules_fact_is_true_only_for_an_attribute_some_release_had_and_
     assert tokenizer_attr_versioned(["AttributeError: TokenizersBackend has no attribute tokenizer", removed]) is False
     assert tokenizer_attr_versioned(["KeyError: 'x'", "'Qwen2Config' object has no attribute 'rope_theta'"]) is None
     # without the index's table: only the attribute the rule itself names
-    assert versioned([removed], lambda: None) is True
-    assert versioned(["AttributeError: TokenizersBackend has no attribute tokenizer"], lambda: None) is False
+    # (the wording is the rule's own: its patterns that ask for the fact)
+    wordings = [rx for rule in book if rule.id == "transformers-version-mismatch"
+                for rx, when in zip(rule.patterns, rule.pattern_when) if when and "tokenizer_attr_versioned" in when]
+    assert versioned([removed], wordings, lambda: None) is True
+    assert versioned(["AttributeError: TokenizersBackend has no attribute tokenizer"], wordings, lambda: None) is False
+    assert of_book([removed], [r for r in book if r.id != "transformers-version-mismatch"]) is None
 
 
 _NEVER_HAD = """\
