@@ -1058,8 +1058,10 @@ def _transformers_mismatch(values: dict, facts: dict) -> dict:
     if values.get("dep") or facts.get("shadowed_root"):
         return {}
     out = _transformers_pin(facts, "tf")
-    if values.get("tf_model_dir") or values.get("tf_submodule"):
-        out.update(_module_history(values, facts))
+    if values.get("tf_model_dir"):
+        out.update(_model_module_history(str(values["tf_model_dir"]), facts))
+    elif values.get("tf_submodule"):
+        out.update(_submodule_history(str(values["tf_submodule"]), facts))
     if values.get("module") and values.get("symbol"):
         out.update(_name_history(str(values["module"]), str(values["symbol"]), values.get("raised_in"), facts))
     elif values.get("cls") and values.get("symbol"):
@@ -1106,62 +1108,83 @@ def _layer_type_rename(pin: str | None, facts: dict) -> dict:
     return out
 
 
-def _module_history(values: dict, facts: dict) -> dict:
-    """A module of transformers missing: the releases that have it, by the stack index, against the one the paste shows
-    and the log's vLLM's pin. A model's (`transformers.models.<dir>`, md_*): the releases that register `<dir>` as a
-    model type (a model's module is named after its type), which came in at one release (or left at one). Transformers'
-    own (`tf_submodule`, ms_*): the releases whose wheel has it, by the exports table (`transformers.onnx` and
-    `transformers.utils.fx` are in 4.x only, `transformers.tokenization_python` from 5.0.0 on), which may have come and
-    gone: its span is said, and which way the transformers that ran is off only where its version says. A module the
-    index never held (a name of another package, a typo) or one every indexed release has says nothing."""
+def _model_module_history(model_dir: str, facts: dict) -> dict:
+    """`transformers.models.<dir>` missing: the transformers releases that register `<dir>` as a model type (a
+    model's module is named after its type), by the stack index, against the one the paste shows and the log's
+    vLLM's pin. A name the index never registered, or one every indexed release has, says nothing."""
     table = _transformers_table()
     if table is None:
         return {}
     ix, rels, vkey = table
-    model = values.get("tf_model_dir")
-    if model:
-        having = [r for r in rels if r in set(ix.model_type_releases(str(model)))]
-    else:
-        having, rels = ix.module_releases(str(values["tf_submodule"])) or [], ix.export_releases()
+    having = [r for r in rels if r in set(ix.model_type_releases(model_dir))]
+    if not having:
+        return {}
+    installed = str(facts.get("transformers_version") or "")
+    if installed and vkey(installed) and vkey(having[0]) <= vkey(installed) <= vkey(having[-1]):
+        return {}           # the transformers that ran has that model: its install is broken, not its release
+    if vkey(having[0]) > vkey(rels[0]):
+        out: dict = {"md_known": "yes", "md_first": having[0]}
+        if installed and vkey(installed) and vkey(installed) < vkey(having[0]):
+            out["md_installed"] = installed
+        pin, allowing = _pin_rules_out(ix, facts.get("vllm_version"), having, vkey)
+        if pin:
+            out["md_vllm_pin"] = pin
+            out.update({"md_vllm_allowing": allowing} if allowing else {})
+        else:
+            out["md_fix"] = f">={having[0]}"
+        return out
+    if having[-1] != rels[-1]:
+        removed = rels[rels.index(having[-1]) + 1]
+        out = {"md_known": "yes", "md_last": having[-1], "md_removed": removed}
+        if installed and vkey(installed) and vkey(installed) >= vkey(removed):
+            out["md_installed"] = installed
+        return out
+    return {}
+
+
+def _submodule_history(module: str, facts: dict) -> dict:
+    """`transformers.<module>` (not a model's) missing: the transformers releases whose wheel has it, by the stack
+    index's exports table (`transformers.onnx` and `transformers.utils.fx` are in 4.x only, `transformers.tokenization_python`
+    from 5.0.0 on), against the one the paste shows and the log's vLLM's pin. A module the table never held (a name
+    of another package, a typo) or one every indexed release has says nothing."""
+    table = _transformers_table()
+    if table is None:
+        return {}
+    ix, _, vkey = table
+    having = ix.module_releases(module) or []
+    rels = ix.export_releases()
     if not having or (having[0] == rels[0] and having[-1] == rels[-1]):
         return {}
     installed = str(facts.get("transformers_version") or "")
-    known = bool(installed and vkey(installed))
-    if known and vkey(having[0]) <= vkey(installed) <= vkey(having[-1]):
+    if installed and vkey(installed) and vkey(having[0]) <= vkey(installed) <= vkey(having[-1]):
         return {}           # the transformers that ran has it: its install is broken, not its release
+    # the table starts at its first release: an older one may have it too ("≤ 4.57.6"); likewise its newest
+    span = f"≤ {having[-1]}" if having[0] == rels[0] else f"≥ {having[0]}" if having[-1] == rels[-1] else \
+        f"{having[0]} – {having[-1]}"
+    out: dict = {"ms_known": "yes", "ms_span": span}
     first = having[0] if having[0] != rels[0] else None
     removed = rels[rels.index(having[-1]) + 1] if having[-1] != rels[-1] else None
-    p = "md" if model else "ms"
-    out: dict = {f"{p}_known": "yes"}
-    if model:
-        removed = None if first else removed    # a model that came in is told as such, whatever came after
-    else:
-        # the table starts at its first release: an older one may have it too ("≤ 4.57.6"); likewise its newest
-        out["ms_span"] = f"≤ {having[-1]}" if not first else f"≥ {first}" if not removed else f"{first} – {having[-1]}"
-        if first and removed and not known:
-            first = removed = None      # came and went: which way the transformers that ran is off only its version says
+    known = bool(installed and vkey(installed))
+    # a module of a middle range of releases: which way the transformers that ran is off only its version says
+    if first and removed and not known:
+        first = removed = None
     if first and (not removed or vkey(installed) < vkey(first)):
-        out[f"{p}_first"] = first
+        out["ms_first"] = first
         if known and vkey(installed) < vkey(first):
-            out[f"{p}_installed"] = installed
+            out["ms_installed"] = installed
     if removed and (not first or vkey(installed) >= vkey(removed)):
-        out.update({"md_last": having[-1]} if model else {})
-        out[f"{p}_removed"] = removed
+        out["ms_removed"] = removed
         if known and vkey(installed) >= vkey(removed):
-            out[f"{p}_installed"] = installed
-    if model:
-        # this vLLM's pin ruling out every release that has it: a later vLLM whose pin allows one (no fix is told for a
-        # model that left: the code that imports it is the one to change)
-        pin, allowing = _pin_rules_out(ix, facts.get("vllm_version"), having, vkey) if first else (None, None)
-        out.update({"md_vllm_pin": pin, **({"md_vllm_allowing": allowing} if allowing else {})} if pin
-                   else {"md_fix": f">={first}"} if first else {})
-        return out
+            out["ms_installed"] = installed
     pin = ix.pin(str(facts["vllm_version"]), "transformers") if facts.get("vllm_version") else None
     if pin:
         from bot.diagnose.knowledge.stack.import_names import installable_pin
         allowed = [r for r in having if in_range(r, installable_pin(pin))]
         out["ms_vllm_pin"] = pin
-        out.update({"ms_fix": _spec_of(allowed, rels)} if allowed else {"ms_pin_none": "yes"})
+        if not allowed:
+            out["ms_pin_none"] = "yes"
+        else:
+            out["ms_fix"] = _spec_of(allowed, rels)
     else:
         out["ms_fix"] = _spec_of(having, rels)
     return out

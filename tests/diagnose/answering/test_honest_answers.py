@@ -117,12 +117,12 @@ def test_a_vfio_group_refused_with_eperm_is_not_a_busy_tpu():
 
 def test_a_transformers_module_of_a_middle_range_gets_a_direction_only_from_the_version_shown():
     # transformers.agents: 4.41 to 4.51 only; without the transformers that ran, neither "newer" nor "older" is known
-    unknown = advice._module_history({"tf_submodule": "transformers.agents"}, {"vllm_version": "0.8.5"})
+    unknown = advice._submodule_history("transformers.agents", {"vllm_version": "0.8.5"})
     if not unknown:
         pytest.skip("no exports table")
     assert "ms_first" not in unknown and "ms_removed" not in unknown and unknown["ms_span"]
-    assert advice._module_history({"tf_submodule": "transformers.agents"}, {"transformers_version": "4.30.0"}).get("ms_first")
-    too_new = advice._module_history({"tf_submodule": "transformers.agents"}, {"transformers_version": "5.2.0"})
+    assert advice._submodule_history("transformers.agents", {"transformers_version": "4.30.0"}).get("ms_first")
+    too_new = advice._submodule_history("transformers.agents", {"transformers_version": "5.2.0"})
     assert too_new.get("ms_removed") and "ms_first" not in too_new
 
 
