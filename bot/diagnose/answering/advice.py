@@ -2609,8 +2609,9 @@ def _disk_full(values: dict, facts: dict) -> dict:
         return {"shm_path": "yes"}
     site = _SITE_PACKAGES.match(path)
     if site:
-        # the installer (uv copying or linking a wheel from its cache) writing into the environment itself
-        return {"env_full": "yes", "env_path": site.group(0)}
+        # the installer (uv copying or linking a wheel from its cache) writing into the environment itself; a running
+        # program writing there (a kernel package's cache inside its own folder) only shares that disk
+        return {"env_full": "yes", "env_path": site.group(0)} if facts.get("vllm_install") else {"env_path": site.group(0)}
     for rx, what, var in _CACHE_FOLDERS:
         if rx.search(path):
             given = str(_args(facts).get("download_dir") or "")

@@ -3525,11 +3525,16 @@ def batch_done_at_exit(text: str) -> bool:
     at = max(text.rfind(s) for s in _CLIENT_SAW_EXIT)
     if at < 0:
         return False
+    after = text[at:]
+    return batch_done_before(text, at) and "Traceback (most recent call last)" not in after \
+        and " prompts:" not in after and "Adding requests:" not in after
+
+
+def batch_done_before(text: str, at: int) -> bool:
+    """Whether the last LLM.generate progress bar before offset `at` reached n/n."""
     bar = text.rfind("Processed prompts:", 0, at)
     done = _BATCH_DONE.match(text, bar) if bar >= 0 else None
-    after = text[at:]
-    return (done is not None and done.group(1) == done.group(2) and "Traceback (most recent call last)" not in after
-            and " prompts:" not in after and "Adding requests:" not in after)
+    return done is not None and done.group(1) == done.group(2)
 
 
 # a line of vLLM's engine core process or of one of its workers, as vLLM tags their output: "(EngineCore pid=1752) ",

@@ -51,6 +51,8 @@ def tokenizer_attr_versioned(messages, book) -> bool | None:
         return None
     wordings = [regex_cache.compile(rule.pattern_sources[i]) for rule in book
                 for i, when in enumerate(rule.pattern_when) if when and "tokenizer_attr_versioned" in when]
+    # (only those that name the class and the attribute, which the fact reads: a pattern without them asks, not tells)
+    wordings = [rx for rx in wordings if {"cls", "symbol"} <= set(rx.groupindex)]
     if not wordings:
         return None
     from .attribute_names import tokenizer_attr_versioned as versioned

@@ -921,7 +921,8 @@ def _signal(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     sig = hit.info["signal"]
     return {"signal_name": sig.name, "signal_number": sig.number, "signal_description": sig.description,
             "signal_exit_code": sig.exit_code, "signal_returncode": sig.returncode,
-            "signal_" + sig.name.lower(): True, "by_" + hit.info["reporter"]: True}
+            "signal_" + sig.name.lower(): True, "by_" + hit.info["reporter"]: True,
+            "signal_after_done": hit.info.get("after_done") or None}
 
 
 # --- import-name, attribute-name -----------------------------------------------------------------------------------

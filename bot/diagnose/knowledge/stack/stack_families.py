@@ -34,7 +34,7 @@ import re
 from bot.base.lazyre import LazyRe
 from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
-from bot.diagnose.reading.facts import NATIVE_CRASH_REPORT, vllm_ext_import
+from bot.diagnose.reading.facts import NATIVE_CRASH_REPORT, batch_done_before, vllm_ext_import
 from bot.diagnose.reading.tracebacks import (TVM_CRASH_BANNER, Message, line_starts, raising_call, raising_frame,
                                              strip_prefixes)
 
@@ -165,7 +165,7 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
             # "Segmentation fault" is as often a training script's, a test's or another server's); and not where a
             # rule that reads the death tells it (the engine core's or a worker's death, /dev/shm's SIGBUS: they point
             # above, to the signal), only where a wrapper does ("Engine core initialization failed. See root cause above")
-            if family == "signal" and (not facts.get("vllm_context") or _raised_before(strong[:pos])
+            if family == "signal" and (not facts.get("vllm_printed") or _raised_before(strong[:pos])
                                        or any(c.points_above and c.rule.level != "wrapper" for c in cands)):
                 continue
             hit = finder(ix, m, text, facts)
@@ -182,16 +182,19 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
 # vLLM's own logger.exception() calls after which the start goes on: the exception under the heading is no cause
 # (vllm/model_executor/models/registry.py _save_modelinfo_to_cache, 0.32: "Error saving model info cache.", the
 # model-info cache under VLLM_CACHE_ROOT could not be written; vLLM inspects the model again on the next start)
+_HANDLED_HEADING = "Error saving model info cache."
 _HANDLED_HEADINGS = LazyRe(r"\bError saving model info cache\.\s*$")
-HANDLED_REACH = 40
+HANDLED_REACH = 120             # lines searched above the exception for its traceback's heading
 
 
 def handled_by_vllm(text: str, line_no: int) -> bool:
     """Whether the exception on line `line_no` closes a traceback that vLLM logged under a heading after which it went
     on (the heading is the line above "Traceback (most recent call last):")."""
+    if _HANDLED_HEADING not in text:
+        return False            # (most pastes: no split of a long paste for each exception tried)
     lines = text.split("\n")
     chained = False
-    for i in range(min(line_no - 2, len(lines) - 1), max(0, line_no - HANDLED_REACH * 3) - 1, -1):
+    for i in range(min(line_no - 2, len(lines) - 1), max(0, line_no - HANDLED_REACH) - 1, -1):
         body = strip_prefixes(lines[i])[2].strip()
         if not body:
             continue
@@ -864,7 +867,8 @@ def _signal_of(m: Message) -> tuple[str, str] | None:
             if report.group("absl"):
                 # glog's banner says who sent the signal ("*** SIGSEGV (@0x0) received by PID 17711 ..."), abseil's when
                 return report.group("absl"), "glog" if "received by PID" in m.text else "abseil"
-            return report.group("ucx"), "ucx"
+            if report.group("ucx"):
+                return report.group("ucx"), "ucx"
         return None
     exited = _EXIT_REPORT.match(m.text)
     if exited:
@@ -881,7 +885,12 @@ def _signal(ix, m: Message, text: str, facts: dict) -> Hit | None:
     sig = ix.signal_for_exit(key) if reporter == "exit_code" else ix.signal(key)
     if sig is None or (reporter == "exit_code" and sig.name not in FATAL_SIGNALS):
         return None
-    return Hit("signal", {"signal": sig, "reporter": reporter})
+    # an offline batch that had finished (its progress bar at n/n, nothing run since): the death came as it exited
+    starts = line_starts(text)
+    at = starts[m.line_no - 1] if 0 < m.line_no <= len(starts) else len(text)
+    done = batch_done_before(text, at) and \
+        "Traceback (most recent call last)" not in text[text.rfind("Processed prompts:", 0, at):at]
+    return Hit("signal", {"signal": sig, "reporter": reporter, "after_done": done})
 
 
 def _raised_before(earlier: list[Message]) -> bool:

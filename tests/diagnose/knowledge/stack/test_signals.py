@@ -66,10 +66,21 @@ def test_the_crash_report_names_where_it_struck():
 
 
 def test_the_answer_in_chinese():
-    report = diagnose(VLLM + "Bus error (core dumped)\n", lang="zh")
-    d = report.diagnoses[0]
-    assert d.rule_id in ("stack-signal", "shm-too-small")
-    assert "SIGBUS" in d.title and "信号" in d.title if d.rule_id == "stack-signal" else True
+    d = diagnose(VLLM + "Segmentation fault (core dumped)\n", lang="zh").diagnoses[0]
+    assert d.rule_id == "stack-signal" and "SIGSEGV" in d.title and "信号" in d.title and "退出状态 139" in d.cause
+
+
+def test_vllm_named_only_among_the_packages_installed_is_not_vllm_s_log():
+    # a training script's crash, with `pip list` pasted beside it
+    paste = "$ pip list | grep -E 'torch|vllm'\ntorch 2.8.0\nvllm 0.10.2\n$ python train.py\nSegmentation fault (core dumped)\n"
+    assert top(paste) is None
+
+
+def test_a_death_after_the_batch_finished_is_told_as_one():
+    bar = "Processed prompts: 100%|██████████| 4/4 [00:01<00:00,  3.1it/s, est. speed input: 20.1 toks/s]\n"
+    after = top(VLLM + bar + "Segmentation fault (core dumped)\n")
+    midway = top(VLLM + bar.replace("100%", " 50%").replace("4/4", "2/4") + "Segmentation fault (core dumped)\n")
+    assert "Processed prompts: 100%" in after.cause and "Processed prompts: 100%" not in midway.cause
 
 
 COMPOSE = "vllm-1  | INFO 05-01 10:00:00 [api_server.py:1000] vLLM API server version 0.8.5\n"
