@@ -381,3 +381,15 @@ def test_an_engine_core_that_died_starting_without_a_word_is_answered_as_its_dea
     assert "EngineCore pid=1752" in r.best.cause and "died while starting" in r.best.cause
     alone = diagnose(wrapper)
     assert ids(alone) == ["engine-core-init-failed"] and alone.verdict == "wrapper_only"
+
+
+def test_a_container_compose_killed_after_the_user_s_ctrl_c_is_no_oom():
+    # `docker compose up` given Ctrl-C stops the containers: SIGTERM, then SIGKILL past its timeout (exit status 137)
+    paste = ("vllm-1  | INFO 05-01 10:00:00 [api_server.py:1000] vLLM API server version 0.8.5\n"
+             "vllm-1  | INFO:     Application startup complete.\n"
+             "Gracefully stopping... (press Ctrl+C again to force)\n"
+             "vllm-1 exited with code 137\n")
+    report = diagnose(paste)
+    assert report.verdict != "diagnosed"
+    assert diagnose(paste.replace("Gracefully stopping... (press Ctrl+C again to force)\n", "")).diagnoses[0].rule_id \
+        == "os-oom-killed"

@@ -3485,8 +3485,10 @@ _SHUTDOWN_ASKED = ("[shutdown] EngineCore: trigger received signal", "[shutdown]
                    "[shutdown] API server: shutdown triggered")
 # a stop the user asked for by a signal (Ctrl-C, docker stop, kill): the API server's handler of SIGINT and SIGTERM
 # (vllm/entrypoints/launchers/launcher.py, 0.32), the engine core's of SIGINT, which only a terminal or a person sends
-# (its SIGTERM is also its parent's at an exit of any kind, a crash's included)
-_STOP_ASKED = ("[shutdown] API server: shutdown triggered", "[shutdown] EngineCore: trigger received signal=SIGINT")
+# (its SIGTERM is also its parent's at an exit of any kind, a crash's included); and Docker Compose's word on the Ctrl-C
+# its `up` was given (it then stops the containers: SIGTERM, and SIGKILL past its timeout, "exited with code 137")
+_STOP_ASKED = ("[shutdown] API server: shutdown triggered", "[shutdown] EngineCore: trigger received signal=SIGINT",
+               "Gracefully stopping... (press Ctrl+C again to force)")
 
 
 def stopped_spans(text: str) -> list[tuple[int, int]]:
