@@ -19,6 +19,7 @@ from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
 from bot.base.nearest import nearest
 from bot.base.versions import in_range
+from bot.diagnose.knowledge.stack import INDUCTOR_HEADERS
 from bot.diagnose.knowledge.vllm.releases import version_key
 from bot.diagnose.reading.facts import set_limit
 from bot.diagnose.reading.gpus import cc_label, named as named_gpus
@@ -2571,10 +2572,8 @@ _CACHE_FOLDERS = (
     (LazyRe(r"[/\\]models--[^/\\]+|[/\\]huggingface[/\\]hub(?:[/\\]|$)"),
      "the Hugging Face Hub's download cache (the model's weights)", "HF_HUB_CACHE"),
     (LazyRe(r"[/\\]huggingface[/\\]xet(?:[/\\]|$)"), "the Hugging Face Hub's Xet chunk cache", "HF_XET_CACHE"),
-    # (Inductor's precompiled headers stay in the temporary folder whatever TORCHINDUCTOR_CACHE_DIR says: torch 2.13
-    # _inductor/codecache.py _HEADER_DIR uses default_cache_dir())
-    (LazyRe(r"[/\\]torchinductor_[^/\\]+[/\\]precompiled_headers(?:[/\\]|$)"),
-     "torch.compile's precompiled C++ headers (in the temporary folder)", "TMPDIR"),
+    # (Inductor's precompiled headers stay in the temporary folder whatever TORCHINDUCTOR_CACHE_DIR says)
+    (INDUCTOR_HEADERS, "torch.compile's precompiled C++ headers (in the temporary folder)", "TMPDIR"),
     (LazyRe(r"[/\\]torchinductor_[^/\\]+"), "torch.compile's (Inductor's) cache", "TORCHINDUCTOR_CACHE_DIR"),
     (LazyRe(r"[/\\]\.triton(?:[/\\]|$)"), "Triton's compiled-kernel cache", "TRITON_CACHE_DIR"),
     # the installers' caches: uv unpacks each wheel into its cache before linking it into the environment (vLLM with

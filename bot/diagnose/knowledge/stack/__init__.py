@@ -21,7 +21,16 @@ answers never loads the index, nor the modules that read it.
 from __future__ import annotations
 
 from bot.base import regex_cache
+from bot.base.lazyre import LazyRe
 from bot.diagnose.knowledge import STACK_FAMILIES as FAMILIES     # the families this source answers
+
+# Inductor's precompiled C++ headers, <tmp>/torchinductor_<user>/precompiled_headers whatever TORCHINDUCTOR_CACHE_DIR
+# says (torch 2.13 _inductor/codecache.py: _HEADER_DIR = os.path.join(default_cache_dir(), "precompiled_headers"), "we
+# explicitly use default_cache_dir here"; cache_dir_utils.default_cache_dir: tempfile.gettempdir() and "torchinductor_" +
+# getpass.getuser(), which reads LOGNAME, USER, LNAME, USERNAME first), made by _precompile_header for CPU kernels when
+# config.cpp_cache_precompile_headers (TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS, "1" by default): TMPDIR moves them.
+# Here, not in stack_answers: disk-full's deriver reads it too, and importing this module loads no index.
+INDUCTOR_HEADERS = LazyRe(r"[/\\]torchinductor_[^/\\]+[/\\]precompiled_headers(?:[/\\]|$)")
 
 
 def candidates(book, found: list, strong: list, text: str, facts: dict) -> list:

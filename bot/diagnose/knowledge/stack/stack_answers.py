@@ -16,6 +16,7 @@ from bot.base.lazyre import LazyRe
 from bot.diagnose.reading.facts import set_limit, site_package
 from bot.diagnose.reading.gpus import cc_label
 
+from . import INDUCTOR_HEADERS
 from .stack_families import (ADVISED, AMDSMI_START, LIBRARIES, ZE_INVALID_ARGUMENT, Hit, _runtime_number, advice_number,
                               cuda_starting, load_index, ze_ipc)
 
@@ -641,13 +642,14 @@ _HOME_CACHE = LazyRe(r"^(?P<home>.*?)[/\\](?P<dot>\.cache|\.config|\.triton|\.nv
 # torch/_inductor/runtime/cache_dir_utils.py (cache_dir, default_cache_dir: TORCHINDUCTOR_CACHE_DIR, else
 # <tmp>/torchinductor_<user>; read in torch 2.13) makes the folder, torch/_dynamo/package.py reads it at import
 _INDUCTOR_CACHE_WRITERS = ("torch/_inductor/runtime/cache_dir_utils.py",)
-# torch/_inductor/codecache.py (torch 2.13): _HEADER_DIR = os.path.join(default_cache_dir(), "precompiled_headers"), "we
-# explicitly use default_cache_dir here" (cache_dir_utils.default_cache_dir: tempfile.gettempdir() and "torchinductor_" +
-# getpass.getuser(), which reads LOGNAME, USER, LNAME, USERNAME first); made by _precompile_header for CPU kernels when
-# config.cpp_cache_precompile_headers (TORCHINDUCTOR_CPP_CACHE_PRECOMPILE_HEADERS, "1" by default)
-_INDUCTOR_HEADERS = LazyRe(r"[/\\]torchinductor_[^/\\]+[/\\]precompiled_headers(?:[/\\]|$)")
 # vLLM's torch.compile cache, <VLLM_CACHE_ROOT>/torch_compile_cache (compilation/backends.py, decorators.py)
 _COMPILE_CACHE = LazyRe(r"[/\\]torch_compile_cache(?:[/\\]|$)")
+
+
+def _default_dir(ix, variable: str):
+    """The cache folder the index knows as `variable`'s default, as cache_of finds a path in it."""
+    cache = ix.cache(variable)
+    return ix.cache_dir_for(cache.default) if cache else None
 
 
 def cache_of(ix, path: str):
@@ -690,25 +692,24 @@ def _errno(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
         out["bind_high_port"] = True if port and port >= 1024 else None
     if path:
         found, home = cache_of(ix, path)
-        if found is None and str(hit.info.get("writer") or "").startswith(_INDUCTOR_CACHE_WRITERS):
+        writer = str(hit.info.get("writer") or "")
+        if INDUCTOR_HEADERS.search(path) and ix.cache("TMPDIR"):
+            # Inductor's precompiled headers: <tmp>/torchinductor_<user>/precompiled_headers whatever
+            # TORCHINDUCTOR_CACHE_DIR says, so TMPDIR is what moves them
+            tmp, found = ix.cache("TMPDIR"), None
+            out.update({"inductor_headers": True, "cache_var": tmp.variable,
+                        "cache_default": f"{tmp.default}/torchinductor_<user>/precompiled_headers",
+                        "cache_what": "torch.compile's (Inductor's) precompiled C++ headers, in the temporary folder"})
+        elif found is None and writer.startswith(_INDUCTOR_CACHE_WRITERS):
             # Inductor's own folder, moved with TORCHINDUCTOR_CACHE_DIR to a path with no layout of its own: the code that
             # made it says whose it is
-            found = ix.cache_dir_for(ix.cache("TORCHINDUCTOR_CACHE_DIR").default) if ix.cache("TORCHINDUCTOR_CACHE_DIR") else None
-        elif (found is None or found.cache.variable == "XDG_CACHE_HOME") \
-                and str(hit.info.get("writer") or "").startswith("vllm/compilation/"):
+            found = _default_dir(ix, "TORCHINDUCTOR_CACHE_DIR")
+        elif (found is None or found.cache.variable == "XDG_CACHE_HOME") and writer.startswith("vllm/compilation/"):
             # vLLM's compilation makes its folders under VLLM_CACHE_ROOT (decorators.py, backends.py): a parent of
             # torch_compile_cache that could not be made ("<XDG_CACHE_HOME>/vllm", "~/.cache"); VLLM_CACHE_ROOT moves
             # it alone, XDG_CACHE_HOME with the others
-            found = ix.cache_dir_for(ix.cache("VLLM_CACHE_ROOT").default) if ix.cache("VLLM_CACHE_ROOT") else None
-        if _INDUCTOR_HEADERS.search(path) and ix.cache("TMPDIR"):
-            # Inductor's precompiled headers: <tmp>/torchinductor_<user>/precompiled_headers whatever
-            # TORCHINDUCTOR_CACHE_DIR says, so TMPDIR is what moves them
-            out["inductor_headers"] = True
-            tmp = ix.cache("TMPDIR")
-            found = None
-            out.update({"cache_var": tmp.variable, "cache_default": f"{tmp.default}/torchinductor_<user>/precompiled_headers",
-                        "cache_what": "torch.compile's (Inductor's) precompiled C++ headers, in the temporary folder"})
-        if str(hit.info.get("writer") or "").startswith("vllm/compilation/") or _COMPILE_CACHE.search(path):
+            found = _default_dir(ix, "VLLM_CACHE_ROOT")
+        if writer.startswith("vllm/compilation/") or _COMPILE_CACHE.search(path):
             out["compile_cache"] = True       # vLLM writing its torch.compile cache: a start without compiling writes none
         if found is not None:
             cache = found.cache
