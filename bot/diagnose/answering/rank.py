@@ -13,7 +13,7 @@ import bisect
 from bot.base.record import Record
 from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.facts import NATIVE_CRASH_REPORT as NATIVE_CRASH, run_starts
-from bot.diagnose.reading.tracebacks import RELAY, Message
+from bot.diagnose.reading.tracebacks import RELAY, Message, an_exit
 
 LEVEL_RANK = {"root": 0, "hint": 1, "wrapper": 2}
 
@@ -49,14 +49,6 @@ class Matched(Record):
     candidates: list[Candidate]          # best first; one per rule (its first hit)
     cause: Message | None = None         # the real error above a wrapper, when no rule knows it
 
-
-# The way out of a program, not an error: a bare SystemExit (a signal handler's, sys.exit()) and Ctrl-C's KeyboardInterrupt
-_EXITS = ("SystemExit", "KeyboardInterrupt")
-
-
-def an_exit(m: Message) -> bool:
-    name = (m.exc_type or "").rsplit(".", 1)[-1]
-    return name in _EXITS and m.text.split(":", 1)[-1].strip() in ("", "0", name)
 
 
 def _real_errors(errors: list[Message], wrapped: set[int]) -> list[Message]:

@@ -140,6 +140,8 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
                # std::system_error says only strerror ("what():  Resource temporarily unavailable")
                "what():", *_BOTH)
 
+# The shell's "Killed" in the locale's words (glibc's strsignal(SIGKILL): zh_CN, zh_TW, ja, ko, de, ru, es)
+KILLED_IN_LOCALES = r"已杀死|強制結束|強制終了|죽었음|Getötet|Убито|Terminado \(killed\)"
 # What native code prints to stderr as it dies, with no Python exception: libzmq's check
 # ("Too many open files (src/epoll.cpp:38)", "Assertion failed: ok (src/mailbox.cpp:99)"), the
 # shell's report of a signal ("Killed", "Segmentation fault (core dumped)"), a C++ abort, CPython's
@@ -156,11 +158,11 @@ _NATIVE = LazyRe(
     # the shell's "Killed" in the locale's words (glibc's strsignal(SIGKILL): zh_CN, zh_TW, ja, ko, de, ru, es), bash's
     # "line N:" too in zh_CN ("bash: 第 3 行：1234 已杀死   python x.py")
     r"|(?:[\w/.-]+: line \d+: +\d+ |[\w/.-]+: 第 \d+ 行：\d+ |\[\d+\][+-]? +)?"
-    r"(?:已杀死|強制結束|強制終了|죽었음|Getötet|Убито|Terminado \(killed\))(?: {2,}\S.{0,200})?"
+    r"(?:" + KILLED_IN_LOCALES + r")(?: {2,}\S.{0,200})?"
     # the same words where the shell wrote them at the end of a progress bar the kill cut short (tqdm ends no line):
     # "...25.85 toks/s]Killed", "...2.83s/it]./run.sh: line 3:  7026 Killed   python x.py"
     r"|.{1,600}?(?:/s|s/it)\](?:[\w/.-]+: line \d+: +\d+ |[\w/.-]+: 第 \d+ 行：\d+ )?"
-    r"(?:Killed|已杀死|強制結束|強制終了|죽었음|Getötet|Убито|Terminado \(killed\))(?: {2,}\S.{0,200})?"
+    r"(?:Killed|" + KILLED_IN_LOCALES + r")(?: {2,}\S.{0,200})?"
     r"|Fatal Python error: .{1,200}"
     # ROCm's HIP runtime, finding no code object for the GPU as the library loads, before it aborts
     r"|\"?hipErrorNoBinaryForGpu: .{1,200}"
@@ -316,6 +318,15 @@ class Message(Record):
     cut: bool = False       # the last frame of a traceback the paste ends in, cut before its exception
     py_warning: bool = False  # Python's warnings module printed it ("x.py:46: UserWarning: ..."): the run went on
     handled: bool = False   # an exception an `except` caught: "During handling of the above exception" follows it
+
+
+# The way out of a program, not an error: a bare SystemExit (a signal handler's, sys.exit()) and Ctrl-C's KeyboardInterrupt
+_EXITS = ("SystemExit", "KeyboardInterrupt")
+
+
+def an_exit(m: Message) -> bool:
+    name = (m.exc_type or "").rsplit(".", 1)[-1]
+    return name in _EXITS and m.text.split(":", 1)[-1].strip() in ("", "0", name)
 
 
 # The usual vLLM line in one match: "(EngineCore_DP0 pid=12) ERROR 11-09 12:00:00 [core.py:12] msg".

@@ -35,8 +35,8 @@ from bot.base.lazyre import LazyRe
 from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.facts import NATIVE_CRASH_REPORT, batch_done_before, vllm_ext_import
-from bot.diagnose.reading.tracebacks import (TVM_CRASH_BANNER, Message, line_starts, raising_call, raising_frame,
-                                             strip_prefixes)
+from bot.diagnose.reading.tracebacks import (KILLED_IN_LOCALES, TVM_CRASH_BANNER, Message, an_exit, line_starts,
+                                             raising_call, raising_frame, strip_prefixes)
 
 from . import names_cuda, yielded as consequences
 from .call_signatures import WORDINGS
@@ -183,7 +183,7 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
 # (vllm/model_executor/models/registry.py _save_modelinfo_to_cache, 0.32: "Error saving model info cache.", the
 # model-info cache under VLLM_CACHE_ROOT could not be written; vLLM inspects the model again on the next start)
 _HANDLED_HEADING = "Error saving model info cache."
-_HANDLED_HEADINGS = LazyRe(r"\bError saving model info cache\.\s*$")
+_HANDLED_HEADINGS = LazyRe(r"\b" + re.escape(_HANDLED_HEADING) + r"\s*$")
 HANDLED_REACH = 120             # lines searched above the exception for its traceback's heading
 
 
@@ -834,13 +834,11 @@ def _call_signature(ix, m: Message, text: str, facts: dict) -> Hit | None:
 # own lower-case words ("zsh: segmentation fault  python x.py"); tracebacks._NATIVE reads these lines as native.
 _SHELL_REPORT = LazyRe(r"^(?:[\w/.-]+: line \d+: +\d+ |[\w/.-]+: 第 \d+ 行：\d+ |\[\d+\][+-]? +|zsh: |\[\d+\] +\d+ )?"
                        r"(?P<words>Killed|Segmentation fault|Bus error|Aborted|Illegal instruction|Floating point exception"
-                       r"|已杀死|強制結束|強制終了|죽었음|Getötet|Убито|Terminado \(killed\)"
+                       r"|(?P<locale>" + KILLED_IN_LOCALES + r")"
                        r"|killed|segmentation fault|bus error|abort|illegal hardware instruction)(?: ?\(core dumped\))?"
                        # (bash pads the words to a column the longest fills: "Floating point exceptionpython x.py")
                        r"(?: {2,}\S|$|(?<=exception)\S|(?<=\)) \S)")
-_SHELL_WORDS = {"killed": "SIGKILL", "已杀死": "SIGKILL", "強制結束": "SIGKILL", "強制終了": "SIGKILL", "죽었음": "SIGKILL",
-                "getötet": "SIGKILL", "убито": "SIGKILL", "terminado (killed)": "SIGKILL", "abort": "SIGABRT",
-                "illegal hardware instruction": "SIGILL"}
+_SHELL_WORDS = {"killed": "SIGKILL", "abort": "SIGABRT", "illegal hardware instruction": "SIGILL"}    # (zsh's)
 # A launcher's words for a child's signal: Python's subprocess ("died with <Signals.SIGSEGV: 11>"), torch's elastic
 # agent ("Signal 11 (SIGSEGV) received by PID 123"), torch.multiprocessing ("process 0 terminated with signal SIGSEGV")
 # Docker Compose's last word on a container whose main process a signal ended: 128 + the signal ("vllm-1 exited with
@@ -857,7 +855,7 @@ def _signal_of(m: Message) -> tuple[str, str] | None:
         shell = _SHELL_REPORT.match(m.text)
         if shell:
             words = shell.group("words")
-            return _SHELL_WORDS.get(words.lower(), words), "shell"
+            return "SIGKILL" if shell.group("locale") else _SHELL_WORDS.get(words.lower(), words), "shell"
         if m.text.startswith(TVM_CRASH_BANNER):
             return "SIGSEGV", "tvm"
         report = NATIVE_CRASH_REPORT.match(m.text)
@@ -885,19 +883,21 @@ def _signal(ix, m: Message, text: str, facts: dict) -> Hit | None:
     sig = ix.signal_for_exit(key) if reporter == "exit_code" else ix.signal(key)
     if sig is None or (reporter == "exit_code" and sig.name not in FATAL_SIGNALS):
         return None
-    # an offline batch that had finished (its progress bar at n/n, nothing run since): the death came as it exited
-    starts = line_starts(text)
-    at = starts[m.line_no - 1] if 0 < m.line_no <= len(starts) else len(text)
-    done = batch_done_before(text, at) and \
-        "Traceback (most recent call last)" not in text[text.rfind("Processed prompts:", 0, at):at]
+    # an offline batch that had finished (its progress bar at n/n) before the death: it came as the script exited (no
+    # exception since: _raised_before); the line's offset is looked up only in a paste with such a bar
+    done = False
+    if "Processed prompts:" in text:
+        starts = line_starts(text)
+        done = batch_done_before(text, starts[m.line_no - 1] if 0 < m.line_no <= len(starts) else len(text))
     return Hit("signal", {"signal": sig, "reporter": reporter, "after_done": done})
 
 
 def _raised_before(earlier: list[Message]) -> bool:
     """Whether an exception was raised above a signal's report: the death may be its consequence (a teardown that
-    crashed after it), so the exception is the error to answer, not the signal."""
+    crashed after it, Ctrl-C's included), so the exception is the error to answer, not the signal. A bare SystemExit is
+    a worker's signal handler stopping it, which says nothing."""
     return any((m.exc_type or m.inner) and m.level not in ("WARNING", "DEBUG", "INFO") and not m.py_warning
-               and m.exc_type not in ("KeyboardInterrupt", "SystemExit") for m in earlier)
+               and not (an_exit(m) and (m.exc_type or "").endswith("SystemExit")) for m in earlier)
 
 
 FINDERS = {

@@ -96,3 +96,10 @@ def test_an_exit_status_of_a_signal_that_ends_no_process_on_a_fault_is_not_answe
     for code in (130, 141, 1):
         d = top(COMPOSE + f"vllm-1 exited with code {code}\n")
         assert d is None or d.rule_id != "stack-signal"
+
+
+def test_a_crash_after_ctrl_c_is_the_stop_s_teardown_not_the_error():
+    stopped = VLLM + ("Traceback (most recent call last):\n  File \"/app/run.py\", line 9, in <module>\n"
+                      "    llm.generate(prompts)\nKeyboardInterrupt\nSegmentation fault (core dumped)\n")
+    d = top(stopped)
+    assert d is None or d.rule_id != "stack-signal"
