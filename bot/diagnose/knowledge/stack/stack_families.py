@@ -152,8 +152,6 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
             continue
         if " NCCL WARN " in m.text and nccl_went_on(text, m.line_no):
             continue
-        if m.exc_type and handled_by_vllm(text, m.line_no):
-            continue
         if ix is None:
             ix = load_index()
             if ix is None:
@@ -177,45 +175,6 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
         if tried >= MAX_TRIED:
             break
     return []
-
-
-# vLLM's own logger.exception() calls after which the start goes on: the exception under the heading is no cause
-# (vllm/model_executor/models/registry.py _save_modelinfo_to_cache, 0.32: "Error saving model info cache.", the
-# model-info cache under VLLM_CACHE_ROOT could not be written; vLLM inspects the model again on the next start)
-_HANDLED_HEADING = "Error saving model info cache."
-_HANDLED_HEADINGS = LazyRe(r"\b" + re.escape(_HANDLED_HEADING) + r"\s*$")
-HANDLED_REACH = 120             # lines searched above the exception for its traceback's heading
-
-
-def handled_by_vllm(text: str, line_no: int) -> bool:
-    """Whether the exception on line `line_no` closes a traceback that vLLM logged under a heading after which it went
-    on (the heading is the line above "Traceback (most recent call last):")."""
-    if _HANDLED_HEADING not in text:
-        return False            # (most pastes: no split of a long paste for each exception tried)
-    lines = text.split("\n")
-    chained = False
-    for i in range(min(line_no - 2, len(lines) - 1), max(0, line_no - HANDLED_REACH) - 1, -1):
-        body = strip_prefixes(lines[i])[2].strip()
-        if not body:
-            continue
-        if body.startswith("Traceback (most recent call last)"):
-            above = next((strip_prefixes(lines[j])[2].strip() for j in range(i - 1, -1, -1)
-                          if strip_prefixes(lines[j])[2].strip()), "")
-            if _CHAINED.match(above):
-                chained = True      # an exception raised while handling another: the heading is above the first
-                continue
-            return _HANDLED_HEADINGS.search(above) is not None
-        if _CHAINED.match(body):
-            continue
-        if _EXCEPTION_HEAD.match(body):
-            if not chained:
-                return False        # another exception's line: this one's traceback began below it
-            chained = False
-    return False
-
-
-_CHAINED = LazyRe(r"^(?:During handling of the above exception, another exception occurred:"
-                  r"|The above exception was the direct cause of the following exception:)")
 
 
 # NCCL's debug line ("host:pid:tid [dev] file.cc:N NCCL WARN|INFO ..."): its process is the host and pid before the tid;
