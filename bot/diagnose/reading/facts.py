@@ -576,7 +576,9 @@ _ENGINE_CONFIG = _P(r"(Initializing an? (?:V[01] )?LLM engine \(v[^)]*\) with co
 # Lines only vLLM itself prints: its paths, modules, processes, log header, config classes.
 # Plain markers first (a str.find each), then the patterns, each tried only where its literal is.
 _VLLM_PRINTED_MARKS = ("/vllm/", "\\vllm\\", "vllm/vllm-openai", "EngineCore", "LLMEngine", "AsyncLLM",
-                       "RayWorkerWrapper", "Writing input of failed execution",
+                       # vLLM's Ray actors: V0/V1's RayWorkerWrapper, executor v2's RayWorkerProc (vLLM 0.32.0
+                       # v1/executor/ray_executor_v2.py), which Ray names as an actor's class_name
+                       "RayWorkerWrapper", "RayWorkerProc", "Writing input of failed execution",
                        # the process tags of vLLM's API server (0.10+) and of its Ray actor before 0.2
                        "(APIServer pid=", "(RayWorker pid=")
 _VLLM_HEADER = _P(r"(?:INFO|WARNING|ERROR|DEBUG) \d\d-\d\d \d\d:\d\d:\d\d \[?[\w./-]+\.py:\d+\]",
