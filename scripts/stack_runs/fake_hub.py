@@ -12,6 +12,11 @@ reads (utils/_http.py); the messages are the Hub's as quoted in users' pastes.
   ratelimit/<name>    429 with the Hub's RateLimit headers; ratelimitbare/<name>: 429 without them
   down500/<name>, down503/<name>, down502/<name>   a 5xx with a non-JSON body
   hang/<name>         accepts the request and never answers (a read timeout)
+  xetrefused/<name>, xet503/<name>, xethang/<name>   a repo whose files are FAKE_HUB_MODEL's (default /tmp/tiny), its
+                      *.safetensors stored on Xet: the file's HEAD carries X-Xet-Hash and a Link rel="xet-auth" to
+                      api/models/<repo>/xet-read-token/<rev>, which answers X-Xet-Cas-Url / X-Xet-Access-Token /
+                      X-Xet-Token-Expiration (huggingface_hub 2.5 constants.py, utils/_xet.py); the CAS it names is
+                      a closed port (refused), this server answering 503, or this server never answering
 As a plain-HTTP proxy (HTTP_PROXY=http://127.0.0.1:PORT, HF_ENDPOINT=http://huggingface.co) it answers the same, and
 the client's messages name huggingface.co.
 """
@@ -49,8 +54,42 @@ class H(BaseHTTPRequestHandler):
             h["X-Error-Code"] = code
         self.send(status, h, {"error": msg})
 
+    def xet(self, mode, repo, parts):
+        import hashlib, os
+        d = os.environ.get("FAKE_HUB_MODEL", "/tmp/tiny")
+        files = sorted(f for f in os.listdir(d) if os.path.isfile(os.path.join(d, f)))
+        sha = "b" * 40
+        base = "http://%s" % self.headers.get("Host", "127.0.0.1")
+        if len(parts) >= 4 and parts[2] == "xet-read-token":
+            cas = "http://127.0.0.1:9" if mode == "refused" else "%s/cas/%s" % (base, mode)
+            return self.send(200, {"X-Xet-Cas-Url": cas, "X-Xet-Access-Token": "xet_" + uuid.uuid4().hex,
+                                   "X-Xet-Token-Expiration": str(int(time.time()) + 3600)},
+                             {"casUrl": cas, "accessToken": "x", "exp": int(time.time()) + 3600})
+        if len(parts) >= 3 and parts[2] == "tree":
+            return self.send(200, {}, [{"type": "file", "path": f, "size": os.path.getsize(os.path.join(d, f)),
+                                        "oid": hashlib.sha1(f.encode()).hexdigest()} for f in files])
+        if len(parts) >= 5 and parts[2] == "resolve":
+            f = "/".join(parts[4:])
+            if f not in files:
+                return self.err(404, "EntryNotFound", "Entry not found")
+            data = open(os.path.join(d, f), "rb").read()
+            h = {"X-Repo-Commit": sha, "ETag": '"%s"' % hashlib.sha256(data).hexdigest()}
+            if f.endswith(".safetensors"):
+                h["X-Xet-Hash"] = hashlib.sha256(b"xet" + data).hexdigest()
+                h["Link"] = '<%s/api/models/%s/xet-read-token/%s>; rel="xet-auth"' % (base, repo, sha)
+                h["X-Linked-Size"] = str(len(data))
+                h["X-Linked-Etag"] = h["ETag"]
+            return self.send(200, h, data)
+        return self.send(200, {}, {"id": repo, "modelId": repo, "sha": sha, "private": False, "gated": False,
+                                   "siblings": [{"rfilename": f} for f in files]})
+
     def do_GET(self):
         path = self.path.split("?")[0]
+        if path.startswith("/cas/"):    # the Xet CAS of xet503/ and xethang/ repos
+            if path.startswith("/cas/hang"):
+                time.sleep(3600)
+                return
+            return self.send(503, {}, b"<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>")
         if "://" in path:       # asked as a plain-HTTP proxy (HF_ENDPOINT=http://huggingface.co, HTTP_PROXY=here)
             path = "/" + path.split("://", 1)[1].partition("/")[2]
         parts = [p for p in path.split("/") if p]
@@ -63,6 +102,8 @@ class H(BaseHTTPRequestHandler):
         org, name = parts[0], parts[1]
         repo = "%s/%s" % (org, name)
         authed = bool(self.headers.get("Authorization"))
+        if org.startswith("xet"):
+            return self.xet(org[3:], repo, parts)
         if org == "hang":
             time.sleep(3600)
             return

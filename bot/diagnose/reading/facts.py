@@ -3006,7 +3006,10 @@ _PIP_SETBACKS = ("could not install packages due to an oserror", "could not inst
                  # a downloaded file whose hash is not the one the index (or the requirements file) gave
                  # (pip/_internal/exceptions.py HashErrors), and a file whose Requires-Python pip read only
                  # after downloading it (pip/_internal/resolution/legacy/resolver.py _check_dist_requires_python)
-                 "do not match the hashes from the requirements file", "requires a different python: ")
+                 "do not match the hashes from the requirements file", "requires a different python: ",
+                 # a downloaded wheel that does not open (pip/_internal/exceptions.py InvalidWheel, pip 23.2.1:
+                 # "Wheel '{name}' located at {location} is invalid.")
+                 "' located at ")
 # pip fetching vLLM's own source archive: what it builds next (its build dependencies, its wheel) is vLLM's
 _PIP_VLLM_SDIST = _P(r"(Using cached|Downloading|Processing) \S*?\bvllm-(\d[\w.+]*)\.tar\.gz", literals=("vllm-",))
 
