@@ -2638,6 +2638,8 @@ def _thread_limit(values: dict, facts: dict) -> dict:
         out["nproc_limit"] = limit
         if (num(limit) or 0) >= 65536:
             out["nproc_high"] = "yes"       # at or above what the fix would raise it to: not the limit hit
+        else:
+            out["nproc_hit"] = limit        # below it: the limit to raise
         return out
     if (facts.get("rlimits") or {}).get("u") == "unlimited":
         out["nproc_unlimited"] = "yes"

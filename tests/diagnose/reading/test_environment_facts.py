@@ -298,7 +298,7 @@ def test_openblas_names_the_users_process_limit():
     line = "OpenBLAS blas_thread_init: pthread_create failed for thread 1 of 16: Resource temporarily unavailable\n"
     from bot.diagnose.answering.advice import derive
     f = extract(line + "OpenBLAS blas_thread_init: RLIMIT_NPROC 64 current, 64 max\n")
-    assert f["rlimits"]["u"] == "64" and derive("thread-limit-reached", {}, f) == {"nproc_limit": "64"}
+    assert f["rlimits"]["u"] == "64" and derive("thread-limit-reached", {}, f) == {"nproc_limit": "64", "nproc_hit": "64"}
     f = extract(line + "OpenBLAS blas_thread_init: RLIMIT_NPROC -1 current, -1 max\n")
     assert f["rlimits"]["u"] == "unlimited" and derive("thread-limit-reached", {}, f) == {"nproc_unlimited": "yes"}
 

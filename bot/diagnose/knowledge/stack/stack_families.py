@@ -20,7 +20,8 @@ A *family* rule (rules/*.yaml with `family:`) answers a message raised beneath v
                    'y'`, `takes 1 positional argument but 2 were given`) where the caller's package (the frame
                    above) and the callee's (the index's functions and classes) are two that vLLM ties together
     signal         a process's death by a signal as the shell, CPython's faulthandler, a crash handler (abseil's,
-                   glog's, tvm_ffi's, UCX's) or a launcher reported it, where it is the first error of the paste
+                   glog's, tvm_ffi's, UCX's), a launcher or what runs the process (a JetBrains IDE, systemd, Docker,
+                   kubectl describe) reported it, where it is the first error of the paste
 
 Like vLLM's families it answers only a paste no hand-written rule answers, and there the FIRST real
 error it knows (a wrapper, a worker's death or a native "Killed" does not count as an answer); the
@@ -804,6 +805,17 @@ _SHELL_WORDS = {"killed": "SIGKILL", "abort": "SIGABRT", "illegal hardware instr
 # code 139"); only the signals that end a process on a fault or from outside (not Ctrl-C's 130, a closed pipe's 141)
 _EXIT_REPORT = LazyRe(r"^[\w.-]{1,60} exited with code (?P<code>1(?:3[2-9]|4[0-3]))$")
 FATAL_SIGNALS = {"SIGILL", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL", "SIGSEGV", "SIGTERM"}
+# What runs the process reports of its end (tracebacks.PROCESS_END, TERMINATED_STATE: the sources are cited there): a
+# JetBrains IDE's run console names the signal ("Process finished with exit code 139 (interrupted by signal 11:SIGSEGV)"),
+# systemd's journal too ("vllm.service: Main process exited, code=dumped, status=11/SEGV"); Docker's state
+# ("Exited (139) 2 minutes ago", "ExitCode": 139) and kubectl describe's ("Last State: Terminated / Reason: Error / Exit
+# Code: 139", with "Signal: 11" where the runtime gave it) the exit status, 128 + the signal
+_IDE_REPORT = LazyRe(r"\b\d{1,3} \(interrupted by signal \d{1,2}: ?(?P<name>SIG[A-Z0-9]{2,8})\)$")
+_SYSTEMD_REPORT = LazyRe(r"\.(?:service|scope): (?:Main|Control) process exited, code=(?:killed|dumped), "
+                         r"status=\d{1,2}/(?P<name>[A-Z0-9]{2,8})$")
+_DOCKER_STATE = LazyRe(r"\bExited \((?P<code>\d{1,3})\) |^\"ExitCode\": (?P<code2>\d{1,3}),?$")
+_K8S_TERMINATED = LazyRe(r"(?:^|\s)Reason: +\w+\s+(?:Message: [^\n]{0,400}?\s)?Exit Code: +(?P<code>\d{1,3})"
+                         r"(?:\s+Signal: +(?P<number>\d{1,2})\b)?")
 _LAUNCHER_REPORT = LazyRe(r"died with <Signals\.(?P<a>SIG[A-Z0-9]{2,8}): \d{1,2}>|Signal \d{1,2} \((?P<b>SIG[A-Z0-9]{2,8})\) "
                           r"received by PID \d+|process \d+ terminated with signal (?P<c>SIG[A-Z0-9]{2,8})")
 
@@ -826,10 +838,23 @@ def _signal_of(m: Message) -> tuple[str, str] | None:
                 return report.group("absl"), "glog" if "received by PID" in m.text else "abseil"
             if report.group("ucx"):
                 return report.group("ucx"), "ucx"
+        ide = _IDE_REPORT.search(m.text)
+        if ide:
+            return ide.group("name"), "ide"
+        unit = _SYSTEMD_REPORT.search(m.text)
+        if unit:
+            return unit.group("name"), "systemd"
+        docker = _DOCKER_STATE.search(m.text)
+        if docker:
+            return docker.group("code") or docker.group("code2"), "docker"
         return None
     exited = _EXIT_REPORT.match(m.text)
     if exited:
         return exited.group("code"), "exit_code"
+    if "Exit Code:" in m.text:
+        k8s = _K8S_TERMINATED.search(m.text)
+        if k8s:
+            return (k8s.group("number"), "kubernetes_signal") if k8s.group("number") else (k8s.group("code"), "kubernetes")
     launcher = _LAUNCHER_REPORT.search(m.text)
     return (launcher.group("a") or launcher.group("b") or launcher.group("c"), "launcher") if launcher else None
 
@@ -839,9 +864,13 @@ def _signal(ix, m: Message, text: str, facts: dict) -> Hit | None:
     if found is None:
         return None
     key, reporter = found
-    sig = ix.signal_for_exit(key) if reporter == "exit_code" else ix.signal(key)
-    if sig is None or (reporter == "exit_code" and sig.name not in FATAL_SIGNALS):
+    by_status = reporter in ("exit_code", "docker", "kubernetes")
+    sig = ix.signal_for_exit(key) if by_status else ix.signal(key)
+    # a status or a supervisor's word counts only for the signals that end a process on a fault or from outside (an IDE's
+    # stop button is SIGINT, exit code 130; a closed pipe's SIGPIPE, 141)
+    if sig is None or ((by_status or reporter in ("ide", "systemd", "kubernetes_signal")) and sig.name not in FATAL_SIGNALS):
         return None
+    reporter = "kubernetes" if reporter == "kubernetes_signal" else reporter
     # an offline batch that had finished (its progress bar at n/n) before the death: it came as the script exited (no
     # exception since: _raised_before); the line's offset is looked up only in a paste with such a bar
     done = False

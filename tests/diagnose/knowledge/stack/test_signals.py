@@ -103,3 +103,73 @@ def test_a_crash_after_ctrl_c_is_the_stop_s_teardown_not_the_error():
                       "    llm.generate(prompts)\nKeyboardInterrupt\nSegmentation fault (core dumped)\n")
     d = top(stopped)
     assert d is None or d.rule_id != "stack-signal"
+
+
+# What runs the process says of its end (tracebacks.PROCESS_END, TERMINATED_STATE), each its own message under vLLM's
+# last record: a JetBrains IDE, systemd's journal, Docker's state, kubectl describe's
+@pytest.mark.parametrize("lines, name, says", [
+    ("Process finished with exit code 139 (interrupted by signal 11:SIGSEGV)\n", "SIGSEGV", "IDE"),
+    ("Process finished with exit code 134 (interrupted by signal 6: SIGABRT)\n", "SIGABRT", "IDE"),
+    ("vllm.service: Main process exited, code=dumped, status=11/SEGV\nvllm.service: Failed with result 'core-dump'.\n",
+     "SIGSEGV", "systemd"),
+    ("vllm.service: Main process exited, code=killed, status=6/ABRT\nvllm.service: Failed with result 'signal'.\n",
+     "SIGABRT", "systemd"),
+    ('3f2a1b4c5d6e   vllm/vllm-openai:latest   "vllm serve /models/m"   5 minutes ago   Exited (139) 2 minutes ago'
+     '             vllm\n', "SIGSEGV", "Docker"),
+    ('        "Status": "exited",\n        "OOMKilled": false,\n        "Dead": false,\n        "Pid": 0,\n'
+     '        "ExitCode": 134,\n', "SIGABRT", "Docker"),
+    ("    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    139\n"
+     "      Started:      Mon, 07 Dec 2026 15:30:00 +0000\n      Finished:     Mon, 07 Dec 2026 15:31:40 +0000\n",
+     "SIGSEGV", "Kubernetes"),
+])
+def test_what_runs_the_process_reports_of_its_end(lines, name, says):
+    d = top(VLLM + lines)
+    assert d is not None and d.rule_id == "stack-signal" and name in d.title and says in d.cause
+    # the report is a message of its own, not the tail of vLLM's last record
+    assert not diagnose(VLLM + lines).root.text.startswith("Starting vLLM API server")
+
+
+@pytest.mark.parametrize("lines", [
+    "Process finished with exit code 130 (interrupted by signal 2:SIGINT)\n",      # the IDE's stop button
+    "vllm.service: Main process exited, code=killed, status=1/HUP\n",
+    "    Last State:     Terminated\n      Reason:       Completed\n      Exit Code:    0\n",
+    "    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    1\n",
+])
+def test_an_end_by_no_fatal_signal_is_not_answered_as_one(lines):
+    d = top(VLLM + lines)
+    assert d is None or d.rule_id != "stack-signal"
+
+
+def test_the_same_reports_say_oom_where_the_reporter_says_it():
+    for lines in ("vllm.service: A process of this unit has been killed by the OOM killer.\n"
+                  "vllm.service: Main process exited, code=killed, status=9/KILL\n"
+                  "vllm.service: Failed with result 'oom-kill'.\n",
+                  "    Last State:     Terminated\n      Reason:       OOMKilled\n      Exit Code:    137\n",
+                  '        "OOMKilled": true,\n        "Dead": false,\n        "ExitCode": 137,\n'):
+        d = top(VLLM + lines)
+        assert d is not None and d.rule_id == "os-oom-killed"
+
+
+def test_the_reports_are_read_behind_a_long_log():
+    filler = "".join(f"INFO 12-02 10:00:{i % 60:02d} [engine.py:{i}] filler line {i}\n" for i in range(1500))
+    for lines, name in (("Process finished with exit code 139 (interrupted by signal 11:SIGSEGV)\n", "SIGSEGV"),
+                        ("    Last State:     Terminated\n      Reason:       Error\n      Exit Code:    134\n", "SIGABRT")):
+        d = top(VLLM + filler + lines)
+        assert d is not None and d.rule_id == "stack-signal" and name in d.title
+
+
+@pytest.mark.parametrize("line", [
+    # mm/oom_kill.c across kernels: __oom_kill_process since 5.0 (4.19's UID and oom_score_adj fields), before 5.0
+    # oom_kill_process's "Kill process ... or sacrifice child" then "Killed process", the memcg's, 4.19's summary, the reaper
+    "[ 812.3] Out of memory: Killed process 4321 (python3) total-vm:45678912kB, anon-rss:23456789kB, file-rss:0kB, "
+    "shmem-rss:0kB, UID:0 pgtables:51234kB oom_score_adj:0",
+    "[ 812.3] Out of memory: Kill process 4321 (python) score 912 or sacrifice child",
+    "[ 812.3] Memory cgroup out of memory: Killed process 4321 (python3) total-vm:45678912kB, anon-rss:23456789kB, "
+    "file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:51234kB oom_score_adj:0",
+    "[ 812.3] oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=abc,mems_allowed=0,oom_memcg=/kubepods/pod1,"
+    "task_memcg=/kubepods/pod1/abc,task=python3,pid=4321,uid=0",
+    "[ 812.3] oom_reaper: reaped process 4321 (python3), now anon-rss:0kB, file-rss:0kB, shmem-rss:0kB",
+])
+def test_the_kernel_oom_killer_s_own_lines_across_kernels(line):
+    d = top(VLLM + line + "\n")
+    assert d is not None and d.rule_id == "os-oom-killed"
