@@ -96,6 +96,9 @@ _BOTH = ("conflict is caused by", "not recognize", "undefined symbol", "no solut
 KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "killed", "abort",
             "segmentation fault", "timed out", "no available", "exceed", "too old", "died", "is restricted",
             "unauthorized", "permission denied", "(src/",
+            # the ways out of a program that EXCEPTION_LINE reads and no other keyword holds: a short paste is read
+            # line by line and has them; a long one must too (Ctrl-C's traceback under a stalled request is its cause)
+            "keyboardinterrupt", "systemexit",
             # the kernel's OOM report ("python invoked oom-killer", "oom-kill:constraint=...") and docker
             # compose's last word on a container ("vllm-1 exited with code 137")
             "oom-kill", "exited with code", "oom_reaper:",

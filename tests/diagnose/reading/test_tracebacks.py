@@ -1088,3 +1088,14 @@ def test_an_exception_vllm_logged_and_went_on_after_is_told_from_the_next_one():
     assert not tracebacks.vllm_went_on(text, 14)
     # without the heading, nothing went on
     assert not tracebacks.vllm_went_on(text.replace("Error saving model info cache.", "Engine failed."), 4)
+
+
+@pytest.mark.parametrize("last", ["KeyboardInterrupt", "SystemExit: 2"])
+def test_a_long_paste_reads_the_ways_out_of_a_program_as_a_short_one_does(last):
+    # a short paste is read line by line, a long one by its keywords: Ctrl-C's bare KeyboardInterrupt (the cause of a
+    # stalled request's paste, hf-hub-no-answer) and SystemExit must be among them
+    tb = "\n".join(["Traceback (most recent call last):", '  File "/x/ssl.py", line 1, in read', last])
+    filler = "".join(f"INFO 01-01 00:00:{i % 60:02d} [engine.py:{i}] filler line {i}\n" for i in range(1500))
+    assert len(filler) > tracebacks.SHORT_PASTE_CHARS
+    short = [m.text for m in messages(tb)]
+    assert short == [last] and [m.text for m in messages(filler + tb)] == short
