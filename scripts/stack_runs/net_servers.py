@@ -6,28 +6,19 @@
   127.0.0.1:3129 an HTTP proxy that accepts the connection and never answers the CONNECT
 Nothing listens on 127.0.0.1:443 or :3128 (refused); 10.9.9.0/24 is routed into lo and dropped (a connect timeout).
 """
-import os, socket, ssl, subprocess, sys, threading, time
+import os, socket, ssl, sys, threading, time
+
+from tls_mirror import make_certs, openssl     # (this script's folder is first on sys.path)
 
 HOSTS = ["huggingface.co", "hf.co", "cdn-lfs.hf.co", "cdn-lfs-us-1.hf.co", "cas-server.xethub.hf.co",
          "cas-bridge.xethub.hf.co", "transfer.xethub.hf.co", "hf-mirror.com"]
 
 
-def openssl(*a):
-    subprocess.run(["openssl", *a], check=True, capture_output=True)
-
-
 def certs(d):
-    os.makedirs(d, exist_ok=True)
-    p = lambda n: os.path.join(d, n)
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", "/CN=Loopback Test CA",
-            "-keyout", p("ca.key"), "-out", p("ca.pem"))
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=huggingface.co", "-keyout", p("leaf.key"), "-out", p("leaf.csr"))
-    with open(p("leaf.ext"), "w") as f:
-        f.write("subjectAltName=" + ",".join("DNS:" + h for h in HOSTS) + ",IP:127.0.0.2\n")
-    openssl("x509", "-req", "-in", p("leaf.csr"), "-CA", p("ca.pem"), "-CAkey", p("ca.key"), "-CAcreateserial",
-            "-days", "30", "-extfile", p("leaf.ext"), "-out", p("leaf.pem"))
+    """tls_mirror's CA and leaf for the Hub's names (and 127.0.0.2), and a self-signed certificate beside them."""
+    make_certs(d, "Loopback Test CA", "huggingface.co", ",".join("DNS:" + h for h in HOSTS) + ",IP:127.0.0.2")
     openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", "/CN=huggingface.co",
-            "-keyout", p("self.key"), "-out", p("self.pem"))
+            "-keyout", os.path.join(d, "self.key"), "-out", os.path.join(d, "self.pem"))
 
 
 def serve(addr, handle):

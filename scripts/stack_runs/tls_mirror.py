@@ -17,15 +17,16 @@ def openssl(*args):
     subprocess.run(["openssl", *args], check=True, capture_output=True)
 
 
-def make_certs(d):
+def make_certs(d, ca="Example Corp Inspection CA", cn="127.0.0.1", alt="IP:127.0.0.1"):
+    """A CA (DIR/ca.pem) and a leaf it signed for `cn` (DIR/leaf.pem, .key) naming `alt` as its subjectAltName."""
     os.makedirs(d, exist_ok=True)
     p = lambda n: os.path.join(d, n)
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", "/CN=Example Corp Inspection CA",
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-subj", f"/CN={ca}",
             "-keyout", p("ca.key"), "-out", p("ca.pem"))
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", p("leaf.key"), "-out", p("leaf.csr"))
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", f"/CN={cn}", "-keyout", p("leaf.key"), "-out", p("leaf.csr"))
     with open(p("leaf.ext"), "w") as f:
         # without a subjectAltName the client fails on the hostname, not on the CA
-        f.write("subjectAltName=IP:127.0.0.1\n")
+        f.write(f"subjectAltName={alt}\n")
     openssl("x509", "-req", "-in", p("leaf.csr"), "-CA", p("ca.pem"), "-CAkey", p("ca.key"), "-CAcreateserial",
             "-days", "30", "-extfile", p("leaf.ext"), "-out", p("leaf.pem"))
     with open(p("chain.pem"), "w") as f:
