@@ -3271,22 +3271,18 @@ def _signal_crash_site(values: dict, facts: dict) -> dict:
     return {"crash_where": where} if where else {}
 
 
-# A package's top folder in a frame's path (site-packages/<pkg>/...), as import_names reads an importer.
-_HUB_IMPORTER = re.compile(r"(?:^|[/\\](?:site|dist)-packages[/\\])([A-Za-z_]\w*)[/\\]")
-
-
 @deriver("huggingface-hub-name-missing")
 def _hub_name_missing(values: dict, facts: dict) -> dict:
     """A name missing from huggingface_hub: the package whose code imported it (the frame that raised) and, where the
     name is one of huggingface_hub's exception classes (the stack index's names table), the releases that define it."""
+    from bot.diagnose.knowledge.stack import stack_index
+    from bot.diagnose.knowledge.stack.import_names import frame_package
     out: dict = {}
     raised_in = values.get("raised_in")
-    frame = raised_in() if callable(raised_in) else raised_in
-    found = _HUB_IMPORTER.search(str(frame or ""))
-    if found and found.group(1) not in ("huggingface_hub", "importlib"):
-        out["hub_importer"] = found.group(1)
+    package = frame_package(str((raised_in() if callable(raised_in) else raised_in) or ""))
+    if package and package not in ("huggingface_hub", "importlib"):
+        out["hub_importer"] = package
     symbol = str(values.get("symbol") or "")
-    from bot.diagnose.knowledge.stack import stack_index
     ix = stack_index.load() if symbol else None
     recs = [r for r in ix.exception_class(symbol) if r.package == "huggingface_hub"] if ix else []
     if recs and recs[0].releases:

@@ -41,16 +41,22 @@ _FRAME_PACKAGE = regex_cache.compile(r"(?:^|[/\\](?:site|dist)-packages[/\\])([A
 _NOT_IMPORTER = regex_cache.compile(r"^(?:vllm\w*|transformers|importlib|torch)$")
 
 
+def frame_package(frame: str | None) -> str | None:
+    """The package a frame's file is in (the folder below site-packages, or a frame's first part)."""
+    found = _FRAME_PACKAGE.search(frame or "")
+    return found.group(1) if found else None
+
+
 def importer(ix, frame: str | None, vllm_version=None) -> dict:
     """{nm_importer, nm_importer_dist} when the frame that imported the name is another package's
     code that the index knows as a distribution (lm-format-enforcer importing `LogitsWarper`, removed
     in 4.49): that package's release, not vLLM, was written for another transformers. With the
     log's vLLM, `nm_importer_pin`: the release of it that vLLM requires (`==0.11.3`)."""
-    found = _FRAME_PACKAGE.search(frame or "")
-    if not found or _NOT_IMPORTER.match(found.group(1)):
+    package = frame_package(frame)
+    if not package or _NOT_IMPORTER.match(package):
         return {}
-    known = ix.distributions_of(found.group(1))
-    if not known or known[0] != found.group(1) or not known[1]:
+    known = ix.distributions_of(package)
+    if not known or known[0] != package or not known[1]:
         return {}
     out = {"nm_importer": known[0], "nm_importer_dist": known[1][0]}
     pins = [p for p in ix.requirements_of(str(vllm_version), known[1][0]) if p.specifier and not p.extra
