@@ -323,7 +323,7 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
     stopped = _facts.stopped_spans(clean.text)
     errors = [m for m in errors if not any(a < m.line_no < b for a, b in stopped)]
     # nor is an exception vLLM logged under a heading after which it went on (a cache it could not write)
-    errors = [m for m in errors if not (m.exc_type and tracebacks.vllm_went_on(clean.text, m.line_no))]
+    errors = tracebacks.past_went_on(clean.text, errors)
     # what CPython printed for an exception it ignored (a destructor's, at shutdown) is noise beside any other error
     ignored = tracebacks.ignored_spans(clean.text)
     tail = tracebacks.tail(clean.text)

@@ -1290,20 +1290,24 @@ _HANDLED_HEADINGS = LazyRe(r"\b" + re.escape(_HANDLED_HEADING) + r"\s*$")
 HANDLED_REACH = 120             # lines searched above the exception for its traceback's heading
 
 
-def vllm_went_on(text: str, line_no: int) -> bool:
-    """Whether the exception on line `line_no` closes a traceback that vLLM logged under a heading after which it went
-    on (the heading is the line above "Traceback (most recent call last):")."""
+def past_went_on(text: str, errors: list[Message]) -> list[Message]:
+    """The messages, less each exception that closes a traceback vLLM logged under a heading after which it went on."""
     if _HANDLED_HEADING not in text:
-        return False            # (most pastes: no split of a long paste for each exception tried)
+        return errors           # (most pastes: the text is not split at all)
     lines = text.split("\n")
+    return [m for m in errors if not (m.exc_type and vllm_went_on(lines, m.line_no))]
+
+
+def vllm_went_on(lines: list[str], line_no: int) -> bool:
+    """Whether the exception on line `line_no` (1-based, of the text's `lines`) closes a traceback that vLLM logged
+    under a heading after which it went on (the heading is the line above "Traceback (most recent call last):")."""
     chained = False
     for i in range(min(line_no - 2, len(lines) - 1), max(0, line_no - HANDLED_REACH) - 1, -1):
         body = strip_prefixes(lines[i])[2].strip()
         if not body:
             continue
         if body.startswith("Traceback (most recent call last)"):
-            above = next((strip_prefixes(lines[j])[2].strip() for j in range(i - 1, -1, -1)
-                          if strip_prefixes(lines[j])[2].strip()), "")
+            above = next((b for b in (strip_prefixes(lines[j])[2].strip() for j in range(i - 1, -1, -1)) if b), "")
             if _CHAINED.match(above):
                 chained = True      # an exception raised while handling another: the heading is above the first
                 continue

@@ -1084,10 +1084,12 @@ def test_an_exception_vllm_logged_and_went_on_after_is_told_from_the_next_one():
         '  File "/x/vllm/v1/worker/cpu_worker.py", line 3, in init_device',
         "PermissionError: [Errno 13] Permission denied: '/nonexistent/.cache'",
     ])
-    assert tracebacks.vllm_went_on(text, 4) and tracebacks.vllm_went_on(text, 10)
-    assert not tracebacks.vllm_went_on(text, 14)
+    errors = messages(text)
+    assert [m.line_no for m in errors if m.exc_type] == [4, 10, 14]
+    assert [m.line_no for m in tracebacks.past_went_on(text, errors) if m.exc_type] == [14]
     # without the heading, nothing went on
-    assert not tracebacks.vllm_went_on(text.replace("Error saving model info cache.", "Engine failed."), 4)
+    plain = text.replace("Error saving model info cache.", "Engine failed.")
+    assert tracebacks.past_went_on(plain, messages(plain)) == messages(plain)
 
 
 @pytest.mark.parametrize("last", ["KeyboardInterrupt", "SystemExit: 2"])
