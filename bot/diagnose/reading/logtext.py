@@ -25,7 +25,7 @@ _TAIL_AFTER_LAST_ERROR = 256 * 1024
 _ERROR_MARKERS = ("Traceback (most recent call last)", "Error", "ERROR", "Exception")
 
 # a paste whose first line, after leading blank lines, starts indented (matched in place: no copy of the text)
-_INDENTED = LazyRe(r"\n*[ \t]")
+_INDENTED = LazyRe(r"\n*+[ \t]")     # (possessive: 10 MB of line breaks fail at once, not after a backtrack)
 _SLACK_LINK = LazyRe(r"<((?:https?|mailto|file|ftp)://[^|>\s]+|[#@!][^|>\s]+)(?:\|([^>\n]*))?>")
 # Real escape sequences (colours, cursor moves from tqdm) and colour codes whose ESC byte was lost
 # in a copy-paste, e.g. "[1;36m(EngineCore_DP0 pid=87)" (but not "[5ms]" or "[2m]").

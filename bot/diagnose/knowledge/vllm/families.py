@@ -86,9 +86,11 @@ def find(book, cands: list, strong: list[Message], text: str, facts: dict) -> li
         return []
     explained = {id(c.message) for c in cands}
     wrappers = [r for r in book if r.pointer and not r.family]
-    lines = text.split("\n")
+    lines: list[str] = []
     tried = 0
     for pos, m in enumerate(strong):
+        if not lines:           # split when a message is read: a paste with none (10 MB of blank lines) pays nothing
+            lines = text.split("\n")
         real = _real(m) or _CLI_ARG.search(m.text) is not None
         logged = not real and _logged_exception(m, lines)
         if id(m) in explained or not (real or logged) \
