@@ -4,6 +4,7 @@ in the shapes the wheels use: 4.x's SpecialTokensMixin, 5.x's backends and alias
 from __future__ import annotations
 
 from bot.diagnose.knowledge.stack.build import transformers_attributes as ta
+from tests.diagnose.knowledge.stack.build.test_transformers_exports import _Wheel
 
 BASE_4 = '''
 from .utils import PushToHubMixin
@@ -143,17 +144,6 @@ def test_a_config_class_row_is_read_with_its_config_roots():
     # names would all read as added in release 1)
     assert ta.own_changing({"to_dict": 0b010, "n_layer": 0b110}, root) == {}
     assert ta.own_changing({"to_dict": 0b010, "n_layer": 0b100}, root) == {"n_layer": 0b100}
-
-
-class _Wheel:
-    def __init__(self, files):
-        self.files = files
-
-    def namelist(self):
-        return list(self.files)
-
-    def texts(self, names):
-        return {n: self.files[n] for n in names if n in self.files}
 
 
 ROOT_4 = "class PretrainedConfig:\n    def to_dict(self):\n        pass\n    def __init__(self, **kw):\n        self.bos_token_id = None\n"
