@@ -105,7 +105,9 @@ def history(ix, family: str, cls: str, name: str, facts: dict, prefix: str = "at
 
 def _with_bases(ix, own, base):
     """A config class's row with its base classes' (a name a class stopped declaring as the base took it up,
-    `keys_to_ignore_at_inference` in 5.0.0, it still has): the releases either has it in, as one record."""
+    `keys_to_ignore_at_inference` in 5.0.0, it still has): the releases either has it in, as one record. The base
+    row holds only the names some release of the base lacks; a name the base has in every release (to_dict) the
+    build already counted in the class's row (transformers_attributes.own_changing), so it is not there to read."""
     rels = ix.attribute_releases()
     having = set(own.releases) | set(base.releases if base is not None else ())
     if base is None or having == set(own.releases):

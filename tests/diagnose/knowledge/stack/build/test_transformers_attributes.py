@@ -4,6 +4,7 @@ in the shapes the wheels use: 4.x's SpecialTokensMixin, 5.x's backends and alias
 from __future__ import annotations
 
 from bot.diagnose.knowledge.stack.build import transformers_attributes as ta
+from tests.diagnose.knowledge.stack.build.test_transformers_exports import _Wheel
 
 BASE_4 = '''
 from .utils import PushToHubMixin
@@ -126,3 +127,62 @@ def test_dynamiccache_is_a_root():
     cache = "class Cache:\n    def update(self):\n        pass\nclass DynamicCache(Cache):\n    def __init__(self):\n        self.key_cache = []\n"
     fam = _release({"transformers/cache_utils.py": cache})
     assert fam["cache"] == ["key_cache", "update"]
+
+
+def test_a_config_class_row_is_read_with_its_config_roots():
+    # releases 0-2; the root has to_dict in all three, pad_token_id and eos_token_id in 0-1, sub_configs in 1-2
+    root = {"to_dict": 0b111, "pad_token_id": 0b011, "eos_token_id": 0b011, "sub_configs": 0b110}
+    row = {"to_dict": 0b011, "rope_theta": 0b011, "model_type": 0b111, "pad_token_id": 0b100, "eos_token_id": 0b111,
+           "sub_configs": 0b010}
+    # by its own names alone, the override the class dropped in release 2 would read as a removal
+    assert ta.changing(row) == {"to_dict": 0b011, "rope_theta": 0b011, "pad_token_id": 0b100, "sub_configs": 0b010}
+    # with the root's: to_dict is had throughout and goes; rope_theta, the class's own, is a removal; pad_token_id,
+    # the root's and then the class's own, stays with all the class's releases (else the root's removal would
+    # answer for the class); eos_token_id, the class's throughout, is left to the root's row as before
+    assert ta.own_changing(row, root) == {"rope_theta": 0b011, "pad_token_id": 0b111, "sub_configs": 0b110}
+    # only the releases the class is in: a class of releases 1-2 does not gain to_dict in release 0 (its other
+    # names would all read as added in release 1)
+    assert ta.own_changing({"to_dict": 0b010, "n_layer": 0b110}, root) == {}
+    assert ta.own_changing({"to_dict": 0b010, "n_layer": 0b100}, root) == {"n_layer": 0b100}
+
+
+ROOT_4 = "class PretrainedConfig:\n    def to_dict(self):\n        pass\n    def __init__(self, **kw):\n        self.bos_token_id = None\n"
+ROOT_5 = "class PreTrainedConfig:\n    def to_dict(self):\n        pass\n"
+DPT_4 = '''
+from ...configuration_utils import PretrainedConfig
+class DPTConfig(PretrainedConfig):
+    def __init__(self, rope_theta=1.0, **kw):
+        self.rope_theta = rope_theta
+    def to_dict(self):
+        return {}
+'''
+DPT_5 = '''
+from ...configuration_utils import PreTrainedConfig
+class DPTConfig(PreTrainedConfig):
+    model_type = "dpt"
+'''
+
+
+class _PyPI:
+    """4.57.6: DPTConfig overrides to_dict and sets rope_theta; 5.0.0: it does neither (the root's to_dict serves)."""
+    RELEASES = {"4.57.6": {"transformers/configuration_utils.py": ROOT_4, "transformers/models/dpt/configuration_dpt.py": DPT_4},
+                "5.0.0": {"transformers/configuration_utils.py": ROOT_5, "transformers/models/dpt/configuration_dpt.py": DPT_5}}
+
+    def wheel(self, name, version, smallest=False):
+        return {"filename": f"transformers-{version}-py3-none-any.whl", "version": version}
+
+    def remote(self, wheel):
+        return _Wheel(self.RELEASES[wheel["version"]])
+
+    def prune(self, prefix, current):
+        pass
+
+    def memo(self, kind, key, make, compress=False):
+        return make()
+
+
+def test_build_reads_a_config_class_with_its_roots():
+    table = ta.build(_PyPI(), "4.57.6", log=lambda *a: None, releases=list(_PyPI.RELEASES))
+    assert table["releases"] == ["4.57.6", "5.0.0"]
+    assert table["families"]["config:DPTConfig"] == "0:rope_theta;1:model_type"
+    assert table["families"]["config"] == "0:bos_token_id"
