@@ -36,6 +36,7 @@ from bot.base.lazyre import LazyRe
 from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.facts import NATIVE_CRASH_REPORT, batch_done_before, vllm_ext_import
+from bot.diagnose.reading import process_end
 from bot.diagnose.reading.tracebacks import (KILLED_IN_LOCALES, TVM_CRASH_BANNER, Message, an_exit, line_starts,
                                              raising_call, raising_frame, strip_prefixes)
 
@@ -805,17 +806,11 @@ _SHELL_WORDS = {"killed": "SIGKILL", "abort": "SIGABRT", "illegal hardware instr
 # code 139"); only the signals that end a process on a fault or from outside (not Ctrl-C's 130, a closed pipe's 141)
 _EXIT_REPORT = LazyRe(r"^[\w.-]{1,60} exited with code (?P<code>1(?:3[2-9]|4[0-3]))$")
 FATAL_SIGNALS = {"SIGILL", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL", "SIGSEGV", "SIGTERM"}
-# What runs the process reports of its end (tracebacks.PROCESS_END, TERMINATED_STATE: the sources are cited there): a
-# JetBrains IDE's run console names the signal ("Process finished with exit code 139 (interrupted by signal 11:SIGSEGV)"),
-# systemd's journal too ("vllm.service: Main process exited, code=dumped, status=11/SEGV"); Docker's state
-# ("Exited (139) 2 minutes ago", "ExitCode": 139) and kubectl describe's ("Last State: Terminated / Reason: Error / Exit
-# Code: 139", with "Signal: 11" where the runtime gave it) the exit status, 128 + the signal
-_IDE_REPORT = LazyRe(r"\b\d{1,3} \(interrupted by signal \d{1,2}: ?(?P<name>SIG[A-Z0-9]{2,8})\)$")
-_SYSTEMD_REPORT = LazyRe(r"\.(?:service|scope): (?:Main|Control) process exited, code=(?:killed|dumped), "
-                         r"status=\d{1,2}/(?P<name>[A-Z0-9]{2,8})$")
-_DOCKER_STATE = LazyRe(r"\bExited \((?P<code>\d{1,3})\) |^\"ExitCode\": (?P<code2>\d{1,3}),?$")
-_K8S_TERMINATED = LazyRe(r"(?:^|\s)Reason: +\w+\s+(?:Message: [^\n]{0,400}?\s)?Exit Code: +(?P<code>\d{1,3})"
-                         r"(?:\s+Signal: +(?P<number>\d{1,2})\b)?")
+# What runs the process reports of its end (reading/process_end.py writes each shape, with its source, for the reader
+# and for this): a JetBrains IDE's run console names the signal ("Process finished with exit code 139 (interrupted by
+# signal 11:SIGSEGV)"), systemd's journal too ("vllm.service: Main process exited, code=dumped, status=11/SEGV");
+# Docker's state ("Exited (139) 2 minutes ago", "ExitCode": 139) and kubectl describe's ("Last State: Terminated /
+# Reason: Error / Exit Code: 139", with "Signal: 11" where the runtime gave it) the exit status, 128 + the signal
 _LAUNCHER_REPORT = LazyRe(r"died with <Signals\.(?P<a>SIG[A-Z0-9]{2,8}): \d{1,2}>|Signal \d{1,2} \((?P<b>SIG[A-Z0-9]{2,8})\) "
                           r"received by PID \d+|process \d+ terminated with signal (?P<c>SIG[A-Z0-9]{2,8})")
 
@@ -838,21 +833,21 @@ def _signal_of(m: Message) -> tuple[str, str] | None:
                 return report.group("absl"), "glog" if "received by PID" in m.text else "abseil"
             if report.group("ucx"):
                 return report.group("ucx"), "ucx"
-        ide = _IDE_REPORT.search(m.text)
+        ide = process_end.IDE_REPORT.search(m.text)
         if ide:
-            return ide.group("name"), "ide"
-        unit = _SYSTEMD_REPORT.search(m.text)
+            return ide.group("ide_signal"), "ide"
+        unit = process_end.SYSTEMD_REPORT.search(m.text)
         if unit:
-            return unit.group("name"), "systemd"
-        docker = _DOCKER_STATE.search(m.text)
+            return unit.group("unit_signal"), "systemd"
+        docker = process_end.DOCKER_STATE.search(m.text)
         if docker:
-            return docker.group("code") or docker.group("code2"), "docker"
+            return docker.group("docker_status") or docker.group("docker_exit_code"), "docker"
         return None
     exited = _EXIT_REPORT.match(m.text)
     if exited:
         return exited.group("code"), "exit_code"
     if "Exit Code:" in m.text:
-        k8s = _K8S_TERMINATED.search(m.text)
+        k8s = process_end.K8S_TERMINATED.search(m.text)
         if k8s:
             return (k8s.group("number"), "kubernetes_signal") if k8s.group("number") else (k8s.group("code"), "kubernetes")
     launcher = _LAUNCHER_REPORT.search(m.text)
