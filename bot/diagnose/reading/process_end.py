@@ -46,6 +46,20 @@ DOCKER_EXITED = r"Exited \((?P<docker_status>\d{1,3})\) (?:\d+|an?|About an?|Les
 # status its ports and name
 _DOCKER_ROW = r"(?:[0-9a-f]{12} +\S[^\n]{0,400}? +)?"
 DOCKER_EXIT_CODE = r'"ExitCode": (?P<docker_exit_code>1(?:3[2-9]|4[0-3])),?'
+# systemd's report of a unit's process that ended with an exit status, not a signal: the journal's "vllm.service: Main
+# process exited, code=exited, status=203/EXEC" (releases before v236 began "main process exited"), its result "Failed
+# with result 'exit-code'.", and `systemctl status`'s "Main PID: 2176 (code=exited, status=203/EXEC)", "Process: 2176
+# ExecStart=/opt/venv/bin/vllm serve ... (code=exited, status=203/EXEC)" (src/systemctl/systemctl-show.c: " (code=%s, ",
+# "status=%i", "/%s": the words in systemd 252's systemctl). The name after the status is exit_status_to_string's
+# (src/basic/exit-status.c: the C library's, the LSB's, the BSD sysexits', systemd's own 200 and up), "n/a" where it has
+# none. Before it runs the command, systemd's child logs the step it failed at (src/core/execute.c: "Failed at step %s
+# spawning %s: %m", the step named as its exit status; systemd 252 first "Failed to locate executable %s: %m" where the
+# command is not found, before it exits with EXEC): messages of systemd's own, the unit's name first
+UNIT_STATUS = r"code=exited, status=(?P<unit_status>\d{1,3})/(?P<unit_status_name>[A-Z][A-Z_]{1,30}|n/a)"
+_SYSTEMD_EXITED = _UNIT + r"(?:[Mm]ain|Control) process exited, "
+_SYSTEMCTL_PROCESS = r"(?:Main PID: \d+|Process: \d+ Exec\w{2,20}=[^\n]{0,400}?) \("
+SYSTEMD_EXIT_RESULT = _UNIT + r"(?:Failed with result 'exit-code'|Unit entered failed state)\.?"
+SYSTEMD_STEP = _UNIT + r"(?:Failed at step (?P<unit_step>[A-Z][A-Z_]{1,30}) spawning |(?P<unit_locate>Failed to locate executable) )"
 OOM_UNIT_WORDS = (r"A process of this unit has been killed by the OOM killer|The kernel OOM killer killed some processes "
                   r"in this unit|systemd-oomd killed (?:\d+|some) process\(es\) in this unit|Failed with result 'oom-kill'")
 
@@ -57,11 +71,20 @@ PROCESS_END = (r"[^\n]{0,60}?" + IDE_SIGNAL
                + r"|" + DOCKER_EXIT_CODE)
 OOM_END = LazyRe(r"^(?:\S{1,200}" + _UNIT + r"(?:" + OOM_UNIT_WORDS + r")\.?|\"OOMKilled\": true,?)$")
 TERMINATED_STATE = LazyRe(r"^(?:Last )?State: +Terminated$")
+# systemd's lines for a unit whose process exited with a status (or never ran its command): each a message of its own,
+# never the tail of the record above it, and no native one (a status says the program failed, not how)
+UNIT_EXIT = LazyRe(r"^(?:\S{1,200}" + _SYSTEMD_EXITED + r"|" + _SYSTEMCTL_PROCESS + r")" + UNIT_STATUS + r"\)?$"
+                   r"|^\S{1,200}(?:" + SYSTEMD_EXIT_RESULT + r"|" + SYSTEMD_STEP + r"[^\n]{1,400})$")
+
+# systemd's status (or the step its child failed at) anywhere in a message, for the stack's unit-exit family
+UNIT_STATUS_IN = LazyRe(r"(?:" + _SYSTEMD_EXITED + r"|" + _SYSTEMCTL_PROCESS + r")" + UNIT_STATUS + r"|" + SYSTEMD_STEP)
 
 # Lower-cased words every such line has, for the reader's keyword scan of a long paste (its first pass)
 KEYWORDS = ("interrupted by signal", "code=dumped", "exited (", "\"exitcode\": 1",
             # kubectl describe's "Last State:     Terminated" (TERMINATED_STATE), its block's first line
-            "terminated")
+            "terminated",
+            # systemd's for a unit's process that exited with a status (UNIT_EXIT)
+            "code=exited", "failed at step", "failed to locate executable")
 # The same words as the lines hold them, for the reader's test of a line before the regex (_NATIVE_WORDS)
 NATIVE_WORDS = ("interrupted by signal", " process exited, code=", "Failed with result '", "Exited (", '"ExitCode": 1')
 

@@ -25,7 +25,7 @@ from .jsonlog import REQUEST_LOG
 from .logtext import ANSI as _COLOUR
 from .logtext import WRAP_WIDTHS
 from . import process_end
-from .process_end import OOM_END, PROCESS_END, TERMINATED_STATE
+from .process_end import OOM_END, PROCESS_END, TERMINATED_STATE, UNIT_EXIT
 from .proc_tags import PROC_QUALIFIER
 
 # journalctl's short formats ("Aug 15 18:15:59 host vllm[8707]: ", short-precise, short-iso): time, host and the unit's
@@ -598,9 +598,9 @@ def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
     if deep and (_py_warning(body) or (not after_frame and is_native(body))):
         deep = False            # a warning a build printed under pip's indented "[N lines of output]", or the shell's
         #                         "Killed" there (ninja's step ended by SIGKILL): no frame quotes code like that
-    if deep and not after_frame and (TERMINATED_STATE.match(body) or OOM_END.match(body)):
+    if deep and not after_frame and (TERMINATED_STATE.match(body) or OOM_END.match(body) or UNIT_EXIT.match(body)):
         deep = False            # kubectl describe's container state, which it indents under the pod's "Containers:",
-        #                         docker inspect's "OOMKilled": true in its indented State
+        #                         docker inspect's "OOMKilled": true in its indented State, systemctl status's "Process:"
     if deep and not after_frame and _ERROR_SENTENCE.match(body) and not _CALL.search(body):
         deep = False            # a native library's message a log record indents under its exception (CANN's
                                 # "        Transport init error. Reason: ..." under torch_npu's RuntimeError), pasted without it
@@ -658,6 +658,15 @@ _ARGPARSE_ERROR = LazyRe(r"^[\w.-]{1,40}(?: [\w-]{1,30}){0,2}: error: ")
 # Python's warnings module ("/x/torch/cuda/__init__.py:129: UserWarning: CUDA initialization: ..."), printed
 # to stderr between another program's records: its own message, never the tail of the INFO line above it.
 _PY_WARNING = LazyRe(r"^\S[^\n]{0,400}?\.py:\d+: (?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*Warning: ")
+
+
+def _unit_failed(text: str) -> bool:
+    """systemd's word that a unit's process exited with a status other than 0 ("status=203/EXEC", which says no error
+    word): an error line, whose status the stack's unit-exit family reads where it is systemd's own."""
+    if "code=exited" not in text:
+        return False
+    m = UNIT_EXIT.match(text)
+    return m is not None and m.group("unit_status") not in (None, "0")
 
 
 def _py_warning(body: str) -> bool:
@@ -868,7 +877,7 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
                 or _prompt(body) is not None or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) or gpu_report(body) \
                 or _py_warning(body) or _EXITED.match(body) or TERMINATED_STATE.match(body) or OOM_END.match(body) \
-                or _RUST_PANIC.match(body) or _ARGPARSE_ERROR.match(body) \
+                or UNIT_EXIT.match(body)                 or _RUST_PANIC.match(body) or _ARGPARSE_ERROR.match(body) \
                 or _NEW_STATEMENT.match(body) or (p is not None and p != proc) or apart:
             break               # a new exception, a markdown image or heading, another process or journal record
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
@@ -1087,7 +1096,8 @@ def messages(text: str) -> list[Message]:
         native = exc_type is None and is_native(full)
         # a prose line that quotes the error is not the error: the quote is (read on its own below)
         is_error = not quotes and not _no_error(exc_type, level, full) \
-            and (bool(exc_type) or native or bool(report) or level in ("ERROR", "CRITICAL") or reads_like_error(full))
+            and (bool(exc_type) or native or bool(report) or level in ("ERROR", "CRITICAL") or reads_like_error(full)
+                 or _unit_failed(full))
         msg = Message(i + 1, full, level, proc, exc_type, is_error,
                       plain=short and not is_error and level is None, header=header.strip(), native=native,
                       py_warning=level is None and _py_warning(body))

@@ -19,6 +19,9 @@ A *family* rule (rules/*.yaml with `family:`) answers a message raised beneath v
     call-signature a call that does not fit the callee's signature (`f() got an unexpected keyword argument
                    'y'`, `takes 1 positional argument but 2 were given`) where the caller's package (the frame
                    above) and the callee's (the index's functions and classes) are two that vLLM ties together
+    unit-exit      one of systemd's own exit statuses for a unit's process (203/EXEC, 217/USER, 226/NAMESPACE: the
+                   service manager could not set up the process), from systemd's table; the program's own status
+                   (1/FAILURE) is no answer
     signal         a process's death by a signal as the shell, CPython's faulthandler, a crash handler (abseil's,
                    glog's, tvm_ffi's, UCX's), a launcher or what runs the process (a JetBrains IDE, systemd, Docker,
                    kubectl describe) reported it, where it is the first error of the paste
@@ -875,6 +878,23 @@ def _signal(ix, m: Message, text: str, facts: dict) -> Hit | None:
     return Hit("signal", {"signal": sig, "reporter": reporter, "after_done": done})
 
 
+# --- unit-exit --------------------------------------------------------------------------------------------------------
+
+def _unit_exit(ix, m: Message, text: str, facts: dict) -> Hit | None:
+    """systemd's own exit status for a unit's process (reading/process_end.py: "status=203/EXEC", or the step its child
+    failed at, "Failed at step EXEC spawning ...", "Failed to locate executable ..." before EXEC): the service manager
+    could not set up the process, so the command never ran. A status the program exited with itself (1/FAILURE,
+    127/n/a) says only that it failed: its error is what it printed above, and no answer here."""
+    if "code=exited" not in m.text and "Failed " not in m.text:
+        return None
+    u = process_end.UNIT_STATUS_IN.search(m.text)
+    if u is None:
+        return None
+    key = u.group("unit_status") or u.group("unit_step") or "EXEC"
+    rec = ix.systemd_exit(key)
+    return Hit("unit-exit", {"record": rec}) if rec is not None else None
+
+
 def _raised_before(earlier: list[Message]) -> bool:
     """Whether an exception was raised above a signal's report: the death may be its consequence (a teardown that
     crashed after it, Ctrl-C's included), so the exception is the error to answer, not the signal. A bare SystemExit is
@@ -884,6 +904,7 @@ def _raised_before(earlier: list[Message]) -> bool:
 
 
 FINDERS = {
+    "unit-exit": _unit_exit,
     "error-code": _error_code,
     "loader": _loader,
     "errno": _errno,
