@@ -76,6 +76,14 @@ TERMINATED_STATE = LazyRe(r"^(?:Last )?State: +Terminated$")
 UNIT_EXIT = LazyRe(r"^(?:\S{1,200}" + _SYSTEMD_EXITED + r"|" + _SYSTEMCTL_PROCESS + r")" + UNIT_STATUS + r"\)?$"
                    r"|^\S{1,200}(?:" + SYSTEMD_EXIT_RESULT + r"|" + SYSTEMD_STEP + r"[^\n]{1,400})$")
 
+_UNIT_WORDS = ("code=exited", "Failed with result", "failed state", "Failed at step", "Failed to locate")
+
+
+def unit_exit(body: str):
+    """UNIT_EXIT's match for a line, tried only where one of its words is in it (most lines have none)."""
+    return UNIT_EXIT.match(body) if any(w in body for w in _UNIT_WORDS) else None
+
+
 # systemd's status (or the step its child failed at) anywhere in a message, for the stack's unit-exit family
 UNIT_STATUS_IN = LazyRe(r"(?:" + _SYSTEMD_EXITED + r"|" + _SYSTEMCTL_PROCESS + r")" + UNIT_STATUS + r"|" + SYSTEMD_STEP)
 

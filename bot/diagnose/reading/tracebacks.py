@@ -25,7 +25,7 @@ from .jsonlog import REQUEST_LOG
 from .logtext import ANSI as _COLOUR
 from .logtext import WRAP_WIDTHS
 from . import process_end
-from .process_end import OOM_END, PROCESS_END, TERMINATED_STATE, UNIT_EXIT
+from .process_end import OOM_END, PROCESS_END, TERMINATED_STATE, UNIT_EXIT, unit_exit
 from .proc_tags import PROC_QUALIFIER
 
 # journalctl's short formats ("Aug 15 18:15:59 host vllm[8707]: ", short-precise, short-iso): time, host and the unit's
@@ -598,7 +598,7 @@ def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
     if deep and (_py_warning(body) or (not after_frame and is_native(body))):
         deep = False            # a warning a build printed under pip's indented "[N lines of output]", or the shell's
         #                         "Killed" there (ninja's step ended by SIGKILL): no frame quotes code like that
-    if deep and not after_frame and (TERMINATED_STATE.match(body) or OOM_END.match(body) or UNIT_EXIT.match(body)):
+    if deep and not after_frame and (TERMINATED_STATE.match(body) or OOM_END.match(body) or unit_exit(body)):
         deep = False            # kubectl describe's container state, which it indents under the pod's "Containers:",
         #                         docker inspect's "OOMKilled": true in its indented State, systemctl status's "Process:"
     if deep and not after_frame and _ERROR_SENTENCE.match(body) and not _CALL.search(body):
@@ -877,7 +877,7 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
                 or _prompt(body) is not None or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) or gpu_report(body) \
                 or _py_warning(body) or _EXITED.match(body) or TERMINATED_STATE.match(body) or OOM_END.match(body) \
-                or UNIT_EXIT.match(body)                 or _RUST_PANIC.match(body) or _ARGPARSE_ERROR.match(body) \
+                or unit_exit(body) or _RUST_PANIC.match(body) or _ARGPARSE_ERROR.match(body) \
                 or _NEW_STATEMENT.match(body) or (p is not None and p != proc) or apart:
             break               # a new exception, a markdown image or heading, another process or journal record
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
