@@ -2640,9 +2640,31 @@ def _thread_limit(values: dict, facts: dict) -> dict:
             out["nproc_high"] = "yes"       # at or above what the fix would raise it to: not the limit hit
         else:
             out["nproc_hit"] = limit        # below it: the limit to raise
+        out.update(_pids_cgroup(facts))
         return out
     if (facts.get("rlimits") or {}).get("u") == "unlimited":
         out["nproc_unlimited"] = "yes"
+    out.update(_pids_cgroup(facts))
+    return out
+
+
+# The runtimes whose container is a pids cgroup of its own (Docker's and Podman's --pids-limit, the kubelet's pod PID
+# limit); Apptainer's is not one by default
+_PIDS_RUNTIMES = {"docker": "docker", "podman": "docker", "kubernetes": "kubernetes", "openshift": "kubernetes"}
+
+
+def _pids_cgroup(facts: dict) -> dict:
+    """Where the paste shows the process runs in a cgroup with a pids controller (a container, a systemd unit, the
+    limit itself): that cgroup's pids.max counts its threads too, beside ulimit -u."""
+    shown = facts.get("pids_limit") or {}
+    kind = _PIDS_RUNTIMES.get(facts.get("container") or "") or ("systemd" if shown.get("by") == "systemd" else None)
+    if not kind and not shown:
+        return {}
+    out = {"pids_cgroup": "yes"}
+    if kind:
+        out["pids_in_" + kind] = "yes"
+    if shown.get("limit") and shown["limit"] not in ("max", "-1", "0"):
+        out["pids_max"] = shown["limit"]
     return out
 
 

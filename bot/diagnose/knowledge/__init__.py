@@ -24,7 +24,7 @@ from bot.base.record import Factory, Record
 # book checks a rule's family against both; each source asks for the rules of its own.
 VLLM_FAMILIES = ("raise-site", "config-invalid", "name-unknown", "optional-package", "module-gone")
 STACK_FAMILIES = ("error-code", "loader", "errno", "pip-conflict", "hub-http", "stack-site", "import-name",
-                  "attribute-name", "module-missing", "call-signature", "signal")
+                  "attribute-name", "module-missing", "call-signature", "signal", "unit-exit")
 
 
 class Candidate(Record):

@@ -2446,6 +2446,25 @@ def set_limit(facts: dict, flag: str) -> str | None:
     return limit if limit and limit != "unlimited" else None
 
 
+# A cgroup's limit on its tasks (processes and threads together) as the paste shows it: the file read (`cat
+# /sys/fs/cgroup/pids.max`, its number on the next line, or "pids.max: 16" / "pids.max=16"), `systemctl status`'s
+# "Tasks: 18 (limit: 4915)" (a unit's TasksMax=, src/systemctl/systemctl-show.c: "Tasks: %" PRIu64 " (limit: %"
+# PRIu64 ")"), `docker run --pids-limit N`
+_PIDS_FILE = _P(r"pids\.max(?:[ \t]*[:=][ \t]*|[ \t]*\n[ \t]*)(\d+|max)\b", literals=("pids.max",), span=600)
+_TASKS_LIMIT = _P(r"\bTasks: +\d+ \(limit: (\d+)\)", literals=("Tasks: ",))
+_PIDS_FLAG = _P(r"--pids-limit[= ](-?\d+)\b", literals=("--pids-limit",))
+
+
+def pids_limit(text: str) -> dict | None:
+    """The pids cgroup limit the paste shows: {"by": "cgroup" | "systemd" | "docker", "limit": "16"} ("max" where
+    the file says there is none); None where it shows none."""
+    for by, p in (("cgroup", _PIDS_FILE), ("systemd", _TASKS_LIMIT), ("docker", _PIDS_FLAG)):
+        m = p.search(text)
+        if m:
+            return {"by": by, "limit": m.group(1)}
+    return None
+
+
 def rlimits(text: str) -> dict[str, str]:
     """Resource limits the paste shows, keyed by `ulimit`'s flag: {"n": "40", "v": "8000000"}."""
     out: dict[str, str] = {}
@@ -2921,6 +2940,8 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "user": _first(_USER, near),
         "home": _first(_HOME, near),
         "rlimits": rlimits(near),
+        # the pids cgroup's limit the paste shows (pids.max, systemctl's "Tasks: (limit: N)", --pids-limit)
+        "pids_limit": pids_limit(near),
         "os_hint": os_hint,
         "container": container,
         # "yes" where the paste's own container command asks for no GPU (a paragraph's `{?container_gpus_missing}`)

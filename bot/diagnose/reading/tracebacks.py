@@ -24,6 +24,8 @@ from bot.base.record import Record
 from .jsonlog import REQUEST_LOG
 from .logtext import ANSI as _COLOUR
 from .logtext import WRAP_WIDTHS
+from . import process_end
+from .process_end import OOM_END, PROCESS_END, TERMINATED_STATE, UNIT_EXIT, unit_exit
 from .proc_tags import PROC_QUALIFIER
 
 # journalctl's short formats ("Aug 15 18:15:59 host vllm[8707]: ", short-precise, short-iso): time, host and the unit's
@@ -102,11 +104,10 @@ KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "kil
             # the kernel's OOM report ("python invoked oom-killer", "oom-kill:constraint=...") and docker
             # compose's last word on a container ("vllm-1 exited with code 137")
             "oom-kill", "exited with code", "oom_reaper:",
-            # what runs the process says of its end (PROCESS_END): an IDE's "... (interrupted by signal 11:SIGSEGV)",
-            # systemd's "code=dumped, status=11/SEGV", docker's "Exited (139) 2 minutes ago" and "ExitCode": 139
-            "interrupted by signal", "code=dumped", "exited (", "\"exitcode\": 1",
-            # kubectl describe's "Last State:     Terminated" (TERMINATED_STATE), its block's first line
-            "terminated",
+            # what runs the process says of its end (process_end.py): an IDE's "... (interrupted by signal 11:SIGSEGV)",
+            # systemd's "code=dumped, status=11/SEGV", docker's "Exited (139) 2 minutes ago" and "ExitCode": 139,
+            # kubectl describe's "Last State:     Terminated"
+            *process_end.KEYWORDS,
             # the kubelet evicting a pod for the node's memory or disk ("The node was low on resource: memory.")
             "low on resource",
             # Triton's OutOfResources (its class name ends in no Error; "triton.runtime.autotuner." has no keyword)
@@ -150,32 +151,9 @@ ERROR_WORDS = ("error", "exception", "failed", "failure", "fatal", "cannot", "ca
 
 # The shell's "Killed" in the locale's words (glibc's strsignal(SIGKILL): zh_CN, zh_TW, ja, ko, de, ru, es)
 KILLED_IN_LOCALES = r"已杀死|強制結束|強制終了|죽었음|Getötet|Убито|Terminado \(killed\)"
-# What runs the process says of its end, where a signal or a limit ended it (stack_families reads the signal):
-# - a JetBrains IDE's run console (PyCharm): "Process finished with exit code 139 (interrupted by signal 11:SIGSEGV)"
-#   (intellij-community, platform/ide-core/.../ProcessTerminatedListener.java, stringifyExitCode: " (interrupted by
-#   signal " + number + ":" + name + ")"; releases before 2022 wrote ": " with a space; the sentence before the code
-#   is IdeCoreBundle's finished.with.exit.code.text.message, in the locale's words under a language pack);
-# - systemd's journal for a unit: "vllm.service: Main process exited, code=killed, status=9/KILL" (src/core/unit.c,
-#   unit_log_process_exit: "%s exited, code=%s, status=%i/%s", sigchld_code_to_string, signal_to_string; service.c
-#   before v246 wrote the same sentence itself; code=dumped where a core was written) and its result, "Failed with
-#   result 'signal'." (unit_log_failure; service_result_to_string: signal, core-dump; the systemd 252 strings of
-#   Debian 12's libsystemd-core-252.so hold both);
-# - Docker: `docker ps -a`'s status column ("Exited (139) 2 minutes ago", docker/cli's formatter from the engine's
-#   State.String(): "Exited (%d) %s ago"), and `docker inspect`'s State ("ExitCode": 139); only the statuses of a
-#   signal that ends a process on a fault or from outside, 128 + 4 to 15
-PROCESS_END = (r"[^\n]{0,60}?\b\d{1,3} \(interrupted by signal \d{1,2}: ?SIG[A-Z0-9]{2,8}\)"
-               r"|\S{1,200}\.(?:service|scope): (?:Main|Control) process exited, code=(?:killed|dumped), status=\d{1,2}/[A-Z0-9]{2,8}"
-               r"|\S{1,200}\.(?:service|scope): Failed with result '(?:signal|core-dump)'\.?"
-               r"|(?:[0-9a-f]{12} +\S[^\n]{0,400}? +)?Exited \(\d{1,3}\) (?:\d+|an?|About an?|Less than a) \w+ ago(?: {2,}\S[^\n]{0,200})?"
-               r'|"ExitCode": 1(?:3[2-9]|4[0-3]),?')
-# The same reporters' words where they say the OOM killer ended it: like the kernel's own lines, not what the process
-# printed as it died (they do not yield to an exception above them), but each a message of its own (_continuation):
-# systemd 252's "vllm.service: A process of this unit has been killed by the OOM killer." (libsystemd-core-252.so),
-# 254+'s "The kernel OOM killer killed some processes in this unit.", systemd-oomd's "systemd-oomd killed 3 process(es)
-# in this unit.", the result "Failed with result 'oom-kill'.", and docker inspect's "OOMKilled": true
-OOM_END = LazyRe(r"^(?:\S{1,200}\.(?:service|scope): (?:A process of this unit has been killed by the OOM killer"
-                 r"|The kernel OOM killer killed some processes in this unit|systemd-oomd killed (?:\d+|some) process\(es\) in this unit"
-                 r"|Failed with result 'oom-kill')\.?|\"OOMKilled\": true,?)$")
+# What runs the process says of its end, where a signal or a limit ended it (PROCESS_END), or where the OOM killer did
+# (OOM_END), and kubectl describe's block for a container that ended (TERMINATED_STATE): process_end.py writes each
+# reporter's wording, with its source, once for the reader and the stack's signal family
 # What native code prints to stderr as it dies, with no Python exception: libzmq's check
 # ("Too many open files (src/epoll.cpp:38)", "Assertion failed: ok (src/mailbox.cpp:99)"), the
 # shell's report of a signal ("Killed", "Segmentation fault (core dumped)"), a C++ abort, CPython's
@@ -227,7 +205,7 @@ _NATIVE_WORDS = ("(src/", "Killed", "Segmentation fault", "Bus error", "Aborted"
                  "Floating point exception", "Fatal Python error", "terminate called", "*** SIG", "*** Signal ",
                  "hipErrorNoBinaryForGpu", "Memory access fault by GPU",
                  " us: ", "Segfault encountered", "Caught signal",
-                 "interrupted by signal", " process exited, code=", "Failed with result '", "Exited (", '"ExitCode": 1')
+                 *process_end.NATIVE_WORDS)
 
 
 # The GPU's own reports beside a program's log: the NVIDIA kernel driver's Xid line from dmesg or the journal ("[ 812.3]
@@ -620,9 +598,9 @@ def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
     if deep and (_py_warning(body) or (not after_frame and is_native(body))):
         deep = False            # a warning a build printed under pip's indented "[N lines of output]", or the shell's
         #                         "Killed" there (ninja's step ended by SIGKILL): no frame quotes code like that
-    if deep and not after_frame and (TERMINATED_STATE.match(body) or OOM_END.match(body)):
+    if deep and not after_frame and (TERMINATED_STATE.match(body) or OOM_END.match(body) or unit_exit(body)):
         deep = False            # kubectl describe's container state, which it indents under the pod's "Containers:",
-        #                         docker inspect's "OOMKilled": true in its indented State
+        #                         docker inspect's "OOMKilled": true in its indented State, systemctl status's "Process:"
     if deep and not after_frame and _ERROR_SENTENCE.match(body) and not _CALL.search(body):
         deep = False            # a native library's message a log record indents under its exception (CANN's
                                 # "        Transport init error. Reason: ..." under torch_npu's RuntimeError), pasted without it
@@ -674,15 +652,21 @@ _PROGRESS = LazyRe(r"\d{1,3}%(?: ?\||\s+Completed)|it/s\]|s/it\]")      # a tqdm
 _MP_PROCESS = LazyRe(r"^Process [\w-]+:$")     # multiprocessing's header before a child's traceback
 _RUST_PANIC = LazyRe(r"^thread '[^'\n]{0,80}' panicked at ")    # a Rust library's (tokenizers, hf_xet) own report
 _EXITED = LazyRe(r"^[\w.-]{1,60} exited with code -?\d+$")  # docker compose on a container that ended
-# kubectl describe's state of a container that ended ("Last State:     Terminated", then "Reason:", "Exit Code:"; kubectl
-# pkg/describe, describeContainerState: "%s:\tTerminated\n"): a block of its own, under whatever the paste shows above
-TERMINATED_STATE = LazyRe(r"^(?:Last )?State: +Terminated$")
 # argparse's refusal ("vllm: error: unrecognized arguments: ...", "api_server.py: error: argument ..."): its own
 # record, even under a command line as long as a terminal width, which would otherwise read as hard-wrapped into it
 _ARGPARSE_ERROR = LazyRe(r"^[\w.-]{1,40}(?: [\w-]{1,30}){0,2}: error: ")
 # Python's warnings module ("/x/torch/cuda/__init__.py:129: UserWarning: CUDA initialization: ..."), printed
 # to stderr between another program's records: its own message, never the tail of the INFO line above it.
 _PY_WARNING = LazyRe(r"^\S[^\n]{0,400}?\.py:\d+: (?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*Warning: ")
+
+
+def _unit_failed(text: str) -> bool:
+    """systemd's word that a unit's process exited with a status other than 0 ("status=203/EXEC", which says no error
+    word): an error line, whose status the stack's unit-exit family reads where it is systemd's own."""
+    if "code=exited" not in text:
+        return False
+    m = UNIT_EXIT.match(text)
+    return m is not None and m.group("unit_status") not in (None, "0")
 
 
 def _py_warning(body: str) -> bool:
@@ -893,7 +877,7 @@ def _continuation(lines: list[str], i: int, proc: str | None, level: str | None,
                 or _prompt(body) is not None or _DATED.match(lines[j]) \
                 or _MP_PROCESS.match(body) or _PROGRESS.search(body) or is_native(body) or gpu_report(body) \
                 or _py_warning(body) or _EXITED.match(body) or TERMINATED_STATE.match(body) or OOM_END.match(body) \
-                or _RUST_PANIC.match(body) or _ARGPARSE_ERROR.match(body) \
+                or unit_exit(body) or _RUST_PANIC.match(body) or _ARGPARSE_ERROR.match(body) \
                 or _NEW_STATEMENT.match(body) or (p is not None and p != proc) or apart:
             break               # a new exception, a markdown image or heading, another process or journal record
         # A record with its own header is a new message, unless vLLM's NewLineFormatter repeated
@@ -1112,7 +1096,8 @@ def messages(text: str) -> list[Message]:
         native = exc_type is None and is_native(full)
         # a prose line that quotes the error is not the error: the quote is (read on its own below)
         is_error = not quotes and not _no_error(exc_type, level, full) \
-            and (bool(exc_type) or native or bool(report) or level in ("ERROR", "CRITICAL") or reads_like_error(full))
+            and (bool(exc_type) or native or bool(report) or level in ("ERROR", "CRITICAL") or reads_like_error(full)
+                 or _unit_failed(full))
         msg = Message(i + 1, full, level, proc, exc_type, is_error,
                       plain=short and not is_error and level is None, header=header.strip(), native=native,
                       py_warning=level is None and _py_warning(body))

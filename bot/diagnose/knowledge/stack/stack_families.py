@@ -19,6 +19,9 @@ A *family* rule (rules/*.yaml with `family:`) answers a message raised beneath v
     call-signature a call that does not fit the callee's signature (`f() got an unexpected keyword argument
                    'y'`, `takes 1 positional argument but 2 were given`) where the caller's package (the frame
                    above) and the callee's (the index's functions and classes) are two that vLLM ties together
+    unit-exit      one of systemd's own exit statuses for a unit's process (203/EXEC, 217/USER, 226/NAMESPACE: the
+                   service manager could not set up the process), from systemd's table; the program's own status
+                   (1/FAILURE) is no answer
     signal         a process's death by a signal as the shell, CPython's faulthandler, a crash handler (abseil's,
                    glog's, tvm_ffi's, UCX's), a launcher or what runs the process (a JetBrains IDE, systemd, Docker,
                    kubectl describe) reported it, where it is the first error of the paste
@@ -36,6 +39,7 @@ from bot.base.lazyre import LazyRe
 from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
 from bot.diagnose.reading.facts import NATIVE_CRASH_REPORT, batch_done_before, vllm_ext_import
+from bot.diagnose.reading import process_end
 from bot.diagnose.reading.tracebacks import (KILLED_IN_LOCALES, TVM_CRASH_BANNER, Message, an_exit, line_starts,
                                              raising_call, raising_frame, strip_prefixes)
 
@@ -805,17 +809,11 @@ _SHELL_WORDS = {"killed": "SIGKILL", "abort": "SIGABRT", "illegal hardware instr
 # code 139"); only the signals that end a process on a fault or from outside (not Ctrl-C's 130, a closed pipe's 141)
 _EXIT_REPORT = LazyRe(r"^[\w.-]{1,60} exited with code (?P<code>1(?:3[2-9]|4[0-3]))$")
 FATAL_SIGNALS = {"SIGILL", "SIGABRT", "SIGBUS", "SIGFPE", "SIGKILL", "SIGSEGV", "SIGTERM"}
-# What runs the process reports of its end (tracebacks.PROCESS_END, TERMINATED_STATE: the sources are cited there): a
-# JetBrains IDE's run console names the signal ("Process finished with exit code 139 (interrupted by signal 11:SIGSEGV)"),
-# systemd's journal too ("vllm.service: Main process exited, code=dumped, status=11/SEGV"); Docker's state
-# ("Exited (139) 2 minutes ago", "ExitCode": 139) and kubectl describe's ("Last State: Terminated / Reason: Error / Exit
-# Code: 139", with "Signal: 11" where the runtime gave it) the exit status, 128 + the signal
-_IDE_REPORT = LazyRe(r"\b\d{1,3} \(interrupted by signal \d{1,2}: ?(?P<name>SIG[A-Z0-9]{2,8})\)$")
-_SYSTEMD_REPORT = LazyRe(r"\.(?:service|scope): (?:Main|Control) process exited, code=(?:killed|dumped), "
-                         r"status=\d{1,2}/(?P<name>[A-Z0-9]{2,8})$")
-_DOCKER_STATE = LazyRe(r"\bExited \((?P<code>\d{1,3})\) |^\"ExitCode\": (?P<code2>\d{1,3}),?$")
-_K8S_TERMINATED = LazyRe(r"(?:^|\s)Reason: +\w+\s+(?:Message: [^\n]{0,400}?\s)?Exit Code: +(?P<code>\d{1,3})"
-                         r"(?:\s+Signal: +(?P<number>\d{1,2})\b)?")
+# What runs the process reports of its end (reading/process_end.py writes each shape, with its source, for the reader
+# and for this): a JetBrains IDE's run console names the signal ("Process finished with exit code 139 (interrupted by
+# signal 11:SIGSEGV)"), systemd's journal too ("vllm.service: Main process exited, code=dumped, status=11/SEGV");
+# Docker's state ("Exited (139) 2 minutes ago", "ExitCode": 139) and kubectl describe's ("Last State: Terminated /
+# Reason: Error / Exit Code: 139", with "Signal: 11" where the runtime gave it) the exit status, 128 + the signal
 _LAUNCHER_REPORT = LazyRe(r"died with <Signals\.(?P<a>SIG[A-Z0-9]{2,8}): \d{1,2}>|Signal \d{1,2} \((?P<b>SIG[A-Z0-9]{2,8})\) "
                           r"received by PID \d+|process \d+ terminated with signal (?P<c>SIG[A-Z0-9]{2,8})")
 
@@ -838,21 +836,21 @@ def _signal_of(m: Message) -> tuple[str, str] | None:
                 return report.group("absl"), "glog" if "received by PID" in m.text else "abseil"
             if report.group("ucx"):
                 return report.group("ucx"), "ucx"
-        ide = _IDE_REPORT.search(m.text)
+        ide = process_end.IDE_REPORT.search(m.text)
         if ide:
-            return ide.group("name"), "ide"
-        unit = _SYSTEMD_REPORT.search(m.text)
+            return ide.group("ide_signal"), "ide"
+        unit = process_end.SYSTEMD_REPORT.search(m.text)
         if unit:
-            return unit.group("name"), "systemd"
-        docker = _DOCKER_STATE.search(m.text)
+            return unit.group("unit_signal"), "systemd"
+        docker = process_end.DOCKER_STATE.search(m.text)
         if docker:
-            return docker.group("code") or docker.group("code2"), "docker"
+            return docker.group("docker_status") or docker.group("docker_exit_code"), "docker"
         return None
     exited = _EXIT_REPORT.match(m.text)
     if exited:
         return exited.group("code"), "exit_code"
     if "Exit Code:" in m.text:
-        k8s = _K8S_TERMINATED.search(m.text)
+        k8s = process_end.K8S_TERMINATED.search(m.text)
         if k8s:
             return (k8s.group("number"), "kubernetes_signal") if k8s.group("number") else (k8s.group("code"), "kubernetes")
     launcher = _LAUNCHER_REPORT.search(m.text)
@@ -880,6 +878,23 @@ def _signal(ix, m: Message, text: str, facts: dict) -> Hit | None:
     return Hit("signal", {"signal": sig, "reporter": reporter, "after_done": done})
 
 
+# --- unit-exit --------------------------------------------------------------------------------------------------------
+
+def _unit_exit(ix, m: Message, text: str, facts: dict) -> Hit | None:
+    """systemd's own exit status for a unit's process (reading/process_end.py: "status=203/EXEC", or the step its child
+    failed at, "Failed at step EXEC spawning ...", "Failed to locate executable ..." before EXEC): the service manager
+    could not set up the process, so the command never ran. A status the program exited with itself (1/FAILURE,
+    127/n/a) says only that it failed: its error is what it printed above, and no answer here."""
+    if "code=exited" not in m.text and "Failed " not in m.text:
+        return None
+    u = process_end.UNIT_STATUS_IN.search(m.text)
+    if u is None:
+        return None
+    key = u.group("unit_status") or u.group("unit_step") or "EXEC"
+    rec = ix.systemd_exit(key)
+    return Hit("unit-exit", {"record": rec}) if rec is not None else None
+
+
 def _raised_before(earlier: list[Message]) -> bool:
     """Whether an exception was raised above a signal's report: the death may be its consequence (a teardown that
     crashed after it, Ctrl-C's included), so the exception is the error to answer, not the signal. A bare SystemExit is
@@ -889,6 +904,7 @@ def _raised_before(earlier: list[Message]) -> bool:
 
 
 FINDERS = {
+    "unit-exit": _unit_exit,
     "error-code": _error_code,
     "loader": _loader,
     "errno": _errno,

@@ -212,6 +212,11 @@ class XidEvent(Record):
     __slots__ = ('number', 'name', 'text', 'immediate', 'investigatory', 'group', 'source')
 
 
+class UnitExit(Record):
+    """An exit status of systemd's own (build/systemd_exit_codes.py): the service manager could not set up the process."""
+    __slots__ = ('number', 'name', 'symbol', 'text', 'source')
+
+
 class LibraryStatus(Record):
     __slots__ = ('library', 'label', 'number', 'name', 'text', 'deprecated', 'numbers', 'source')
 
@@ -686,6 +691,24 @@ class StackIndex:
             if rec is not None:
                 hits.append(CodeHit("xid", rec, "number", m.start("code"), m.end("code")))
         return hits
+
+    # systemd's own exit statuses ---------------------------------------------------------------------
+
+    def _systemd_exit(self) -> dict:
+        def make():
+            block = self._block("systemd_exit") or {"codes": [], "source": []}
+            source = "; ".join(block["source"])
+            keys: dict = {}
+            for n, name, symbol, text in block["codes"]:
+                rec = UnitExit(n, name, symbol, text, source)
+                keys[n] = keys[name] = rec
+            return keys
+        return self._table("systemd_exit", make)
+
+    def systemd_exit(self, key) -> UnitExit | None:
+        """One of systemd's own exit statuses by its number (203) or the name systemd prints (EXEC); None for a status
+        that is the program's own (1/FAILURE, 127/n/a)."""
+        return self._systemd_exit().get(int(key) if str(key).isdigit() else str(key))
 
     def _libraries(self) -> dict:
         def make():

@@ -105,7 +105,7 @@ def test_a_crash_after_ctrl_c_is_the_stop_s_teardown_not_the_error():
     assert d is None or d.rule_id != "stack-signal"
 
 
-# What runs the process says of its end (tracebacks.PROCESS_END, TERMINATED_STATE), each its own message under vLLM's
+# What runs the process says of its end (process_end.PROCESS_END, TERMINATED_STATE), each its own message under vLLM's
 # last record: a JetBrains IDE, systemd's journal, Docker's state, kubectl describe's
 @pytest.mark.parametrize("lines, name, says", [
     ("Process finished with exit code 139 (interrupted by signal 11:SIGSEGV)\n", "SIGSEGV", "IDE"),

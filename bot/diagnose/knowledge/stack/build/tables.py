@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import (abi, amdsmi_codes, ascend_codes, caches, cuda_codes, cuda_library_codes, distributions, drivers, gpu_archs, hip_codes, level_zero_codes,
                nccl_codes, nvml_codes, os_tables, pins, sonames,
-               stack_sites, transformers_attributes, transformers_exports, vllm_wheels, xid_codes)
+               stack_sites, systemd_exit_codes, transformers_attributes, transformers_exports, vllm_wheels, xid_codes)
 from .packages import Packages
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
@@ -52,6 +52,7 @@ def build(pypi: Packages, log=print, stats=lambda: (0, 0)) -> dict:
     blocks["drivers"] = drivers.build()
     blocks["gpu_archs"] = gpu_archs.build()
     blocks["xid"] = xid_codes.build()
+    blocks["systemd_exit"] = systemd_exit_codes.build()
     step("sonames", lambda: sonames.build(pypi, blocks["torch"]))
     step("gcc", lambda: abi.gcc_table(pypi))
     step("manylinux", lambda: abi.manylinux(pypi))
@@ -145,6 +146,8 @@ def counts(blocks: dict) -> dict[str, int]:
         out["hsa statuses"] = len(blocks["hip"]["hsa"])
     if "xid" in blocks:
         out["nvidia driver xids"] = len(blocks["xid"]["codes"])
+    if "systemd_exit" in blocks:
+        out["systemd exit statuses"] = len(blocks["systemd_exit"]["codes"])
     if "gpu_archs" in blocks:
         out["cuda releases (gpu architectures)"] = len(blocks["gpu_archs"]["ptxas"])
     if "amdsmi" in blocks:
