@@ -97,18 +97,19 @@ def lint(book: RuleBook | None = None) -> tuple[list[str], dict]:
             if other not in book.rules:
                 problems.append(f"{rule.id}: names unknown rule '{other}' in related/supersedes")
     counts = {"rules": len(book), "fixtures": 0, "negative": 0, "notes": []}
-    problems += _against_vllm_source(book, counts)
+    reports: dict[Path, object] = {}            # each fixture diagnosed once: the source map reads them too
+    fixture_problems = []
     for pack in packs_of(book):
         root = Path(pack.fixtures)
         if pack.directory == resources.rules_dir() and not root.is_dir():
             # A wheel carries the rule book, not its test logs: they were run when it was built.
             counts["notes"].append(f"{SHIPPED}: its fixtures are not installed here ({root}); not run")
             continue
-        problems += _lint_fixtures(book, pack.name, root, counts)
-    return problems, counts
+        fixture_problems += _lint_fixtures(book, pack.name, root, counts, reports)
+    return problems + _against_vllm_source(book, counts, reports) + fixture_problems, counts
 
 
-def _lint_fixtures(book: RuleBook, pack: str, root: Path, counts: dict) -> list[str]:
+def _lint_fixtures(book: RuleBook, pack: str, root: Path, counts: dict, reports: dict) -> list[str]:
     problems, with_fixture = [], set()
     prefix = "" if pack == SHIPPED else f"{pack}: "
     for fx in fixtures.all_fixtures(root):
@@ -124,7 +125,8 @@ def _lint_fixtures(book: RuleBook, pack: str, root: Path, counts: dict) -> list[
             continue
         counts["fixtures"] += 1
         counts["negative"] += fx.expect is None
-        problems += [prefix + p for p in fixtures.check(fx, diagnose(fx.data, book=book))]
+        report = reports[fx.path] = diagnose(fx.data, book=book)
+        problems += [prefix + p for p in fixtures.check(fx, report)]
         if fx.expect:
             with_fixture.add(fx.expect)
     for rule in book:
@@ -133,7 +135,7 @@ def _lint_fixtures(book: RuleBook, pack: str, root: Path, counts: dict) -> list[
     return problems
 
 
-def _against_vllm_source(book: RuleBook, counts: dict) -> list[str]:
+def _against_vllm_source(book: RuleBook, counts: dict, reports: dict) -> list[str]:
     """Every flag, keyword and VLLM_* variable a rule's text names exists where the text is shown
     (lint_names.py), and the shipped book's map of vLLM's source (rules/_vllm_source.json) is
     what `rules sources` writes from the index and the fixtures now."""
@@ -148,7 +150,9 @@ def _against_vllm_source(book: RuleBook, counts: dict) -> list[str]:
     fixtures = Path(packs_of(book)[0].fixtures)
     if book.directory != resources.rules_dir() or not fixtures.is_dir():
         return problems     # a wheel's book, or another book: its map was checked when it was built
-    stale = vllm_map.stale(_shipped_only(book), idx, fixtures)
+    shipped = _shipped_only(book)
+    # (the reports lint made are this book's only when no pack is loaded on top)
+    stale = vllm_map.stale(shipped, idx, fixtures, reports if shipped is book else None)
     return problems + ([f"{SHIPPED}: {stale}"] if stale else [])
 
 

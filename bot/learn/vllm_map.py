@@ -39,11 +39,12 @@ def path_for(book) -> Path:
     return Path(book.directory) / FILE
 
 
-def build(book, idx, fixtures_root: Path | None) -> dict:
+def build(book, idx, fixtures_root: Path | None, reports: dict | None = None) -> dict:
+    """`reports`: {fixture path: its report under this very book}, where the caller has them (lint)."""
     hand = [r for r in book if not r.family and r.pack == "shipped"]
     sites: dict[str, dict[int, object]] = {r.id: {} for r in hand}
     if fixtures_root is not None and fixtures_root.is_dir():
-        _from_fixtures(book, idx, fixtures_root, sites)
+        _from_fixtures(book, idx, fixtures_root, sites, reports or {})
     _from_synthesised(hand, idx, sites)
     return {
         "format": FORMAT,
@@ -55,7 +56,7 @@ def build(book, idx, fixtures_root: Path | None) -> dict:
     }
 
 
-def _from_fixtures(book, idx, root: Path, sites: dict) -> None:
+def _from_fixtures(book, idx, root: Path, sites: dict, reports: dict) -> None:
     """The raise site of the message each fixture's own rule answered (real pastes first)."""
     from bot.diagnose import diagnose
 
@@ -63,7 +64,8 @@ def _from_fixtures(book, idx, root: Path, sites: dict) -> None:
     for fx in fixtures.all_fixtures(root):
         if fx.expect not in sites:
             continue
-        best = diagnose(fx.data, book=book).best
+        report = reports.get(fx.path)
+        best = (report if report is not None else diagnose(fx.data, book=book)).best
         if best is None or best.rule_id != fx.expect:
             continue
         found = idx.match(best.evidence)
@@ -154,11 +156,11 @@ def write(book, idx, fixtures_root: Path | None) -> Path:
     return path
 
 
-def stale(book, idx, fixtures_root: Path | None) -> str | None:
+def stale(book, idx, fixtures_root: Path | None, reports: dict | None = None) -> str | None:
     """Why the committed map is not what `rules sources` would write now, or None when it is."""
     path = path_for(book)
     if not path.is_file():
         return f"{path.name} is missing: run `vllm-doctor rules sources`"
-    if path.read_text(encoding="utf-8") != render(build(book, idx, fixtures_root)):
+    if path.read_text(encoding="utf-8") != render(build(book, idx, fixtures_root, reports)):
         return f"{path.name} is out of date with the rules or the index: run `vllm-doctor rules sources`"
     return None

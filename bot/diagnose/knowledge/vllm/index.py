@@ -377,6 +377,7 @@ class Index:
         self._facts_pack = Pack(_part(path, "facts")) if path else None
         self._class_names: set[str] | None = None
         self._aliases: dict[str, str] | None = None
+        self._notice_keys: dict[str, list[int]] | None = None
         self._memo: dict[tuple[str, str | None, int], list[SiteMatch]] = {}
 
     def site(self, i: int) -> RaiseSite:
@@ -733,14 +734,26 @@ class Index:
 
     def notices(self, name: str) -> list[dict]:
         """Deprecation sentences that name `name` (a flag, keyword, field or env var), newest first."""
-        wanted = {name, name.lstrip("-").replace("-", "_")}
+        notices = self._fact("deprecations")
+        keys = self._notice_keys
+        if keys is None:
+            # each subject under the three names it is asked by (as written, as a keyword, a dotted
+            # name's last part): a lookup, where scanning every notice for each name a rule's text
+            # shows took most of `rules lint`
+            keys = self._notice_keys = {}
+            for i, (_, subjects, _, _, _) in enumerate(notices):
+                for s in subjects:
+                    for key in {s, s.lstrip("-").replace("-", "_"), s.split(".")[-1]}:
+                        found = keys.setdefault(key, [])
+                        if not found or found[-1] != i:
+                            found.append(i)
+        hits = sorted({i for key in {name, name.lstrip("-").replace("-", "_")} for i in keys.get(key, ())})
         out = []
-        for m, subjects, replacement, text, where in self._fact("deprecations"):
-            if any(s in wanted or s.lstrip("-").replace("-", "_") in wanted or s.split(".")[-1] in wanted
-                   for s in subjects):
-                last = max(range(0, len(where), 3), key=lambda j: where[j].bit_length())
-                out.append({"text": text, "replacement": replacement, "releases": [self.versions[r] for r in bits(m)],
-                            "file": self.files[where[last + 1]], "line": where[last + 2]})
+        for i in hits:
+            m, _, replacement, text, where = notices[i]
+            last = max(range(0, len(where), 3), key=lambda j: where[j].bit_length())
+            out.append({"text": text, "replacement": replacement, "releases": [self.versions[r] for r in bits(m)],
+                        "file": self.files[where[last + 1]], "line": where[last + 2]})
         out.sort(key=lambda n: version_key(n["releases"][-1]), reverse=True)
         return out
 
