@@ -2924,7 +2924,8 @@ def hub_client_error(text: str) -> bool:
     for at in hits:
         i = bisect.bisect_right(starts, at) - 1
         lo = max(0, i - 200)
-        lines = [strip_prefixes(x)[2] for x in text[starts[lo]:].split("\n", i - lo + CHAIN_LINES)[:i - lo + CHAIN_LINES]]
+        hi = min(i + CHAIN_LINES, len(starts) - 1)
+        lines = [strip_prefixes(x)[2] for x in text[starts[lo]:starts[hi] if hi > i else len(text)].split("\n")]
         k = i - lo
         own = _own_frames(lines, k)
         if own:
