@@ -169,6 +169,30 @@ def cases(ix) -> list[tuple[str, str, str, list[str]]]:
                     [site.exc, "Hugging Face"]))
     out += attribute_cases(ix)
     out += signal_cases(ix)
+    out += unit_exit_cases(ix)
+    return out
+
+
+def unit_exit_cases(ix) -> list[tuple[str, str, str, list[str]]]:
+    """Every exit status of systemd's own, as the journal and `systemctl status` print it for a vLLM service whose
+    process systemd could not set up: the answer must name the status."""
+    out = []
+    for n in range(200, 256):
+        status = ix.systemd_exit(n)
+        if status is None:
+            continue
+        code = f"code=exited, status={n}/{status.name}"
+        out.append(("unit exit", f"journal {status.name}",
+                    f"Dec 08 10:00:00 gpu-node-1 systemd[1]: Started vllm.service - vLLM server.\n"
+                    f"Dec 08 10:00:00 gpu-node-1 systemd[1]: vllm.service: Main process exited, {code}\n"
+                    f"Dec 08 10:00:00 gpu-node-1 systemd[1]: vllm.service: Failed with result 'exit-code'.\n",
+                    [f"{n}/{status.name}"]))
+        out.append(("unit exit", f"systemctl {status.name}",
+                    "× vllm.service - vLLM server\n"
+                    "     Loaded: loaded (/etc/systemd/system/vllm.service; enabled; preset: enabled)\n"
+                    f"     Active: failed (Result: exit-code) since Tue 2026-12-08 10:00:00 UTC; 5s ago\n"
+                    f"    Process: 2176 ExecStart=/opt/vllm/bin/vllm serve /models/m ({code})\n"
+                    f"   Main PID: 2176 ({code})\n", [f"{n}/{status.name}"]))
     return out
 
 
