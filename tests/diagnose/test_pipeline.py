@@ -393,3 +393,20 @@ def test_a_container_compose_killed_after_the_user_s_ctrl_c_is_no_oom():
     assert report.verdict != "diagnosed"
     assert diagnose(paste.replace("Gracefully stopping... (press Ctrl+C again to force)\n", "")).diagnoses[0].rule_id \
         == "os-oom-killed"
+
+
+def test_a_paste_cut_inside_a_traceback_says_so_and_asks_for_the_rest(book):
+    log = ("Hi Im getting the following error with vllm 0.3.2  on A100\n\n"
+           "engine = AsyncLLMEngine.from_engine_args(engine_args)\n"
+           '  File "/x/vllm/engine/llm_engine.py", line 118, in __init__\n'
+           "    self._init_workers_ray(placement_group)\n"
+           '  File "/x/vllm/worker/worker.py", line 275, in init_distributed_environment\n')
+    r = diagnose(log, book=book)
+    assert r.verdict == "unsure" and "ends inside a traceback (its last frame is line 6)" in r.next_step
+    # nothing above it that reads like an error: its last frame is what the paste shows
+    alone = diagnose(log.split("\n", 2)[2], book=book)
+    assert alone.root.line_no == 4 and alone.root.text.startswith('File "/x/vllm/worker/worker.py"')
+    assert alone.next_step.startswith("Your paste ends inside a traceback")
+    # a traceback with its exception is read as ever
+    done = diagnose(log + "ValueError: No available memory for the cache blocks.\n", book=book)
+    assert "ends inside a traceback" not in done.next_step
