@@ -202,8 +202,8 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
     """The first real error: the one a rule answers, or the one a wrapper points to; else in a failed build the
     compiler's own error; else an exception line (or the real message a wrapper quotes), else the first ERROR record or
     line native code printed as it died, else a bare line that reads like an error (the last frame of a traceback the
-    paste ends in, cut before its exception, is one). Warnings are never the root, nor an exit (a bare SystemExit, a
-    KeyboardInterrupt)."""
+    paste ends in, cut before its exception, is one; a sentence the person wrote comes last). Warnings are never the
+    root, nor an exit (a bare SystemExit, a KeyboardInterrupt)."""
     if cause is not None:
         return RootError(cause.text[:500], cause.line_no, cause.exc_type, cause.proc)
     if best is not None and best.level != "wrapper":
@@ -219,12 +219,20 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
     # not the first error)
     tiers = (lambda m: (m.exc_type or m.inner) and m.level not in ("WARNING", "DEBUG"),
              lambda m: m.native or (m.level in ("ERROR", "CRITICAL") and not tracebacks.is_input_dump(m)),
+             lambda m: m.is_error and m.level is None and not m.py_warning and not _PERSON_SAYS.match(m.text),
              lambda m: m.is_error and m.level is None and not m.py_warning)
     for tier in tiers:
         first = next((m for m in errors if tier(m)), None)
         if first is not None:
             return RootError(first.text[:500], first.line_no, first.exc_type, first.proc)
     return None
+
+
+# A sentence the person wrote above what they pasted ("Hi, I'm getting the following error with vllm 0.3.2"): it reads
+# like an error, and is no line of the log; the first error is what follows it (a traceback cut before its exception:
+# its last frame), and the sentence only where nothing else is.
+# (not "We ...", "Please ...": programs print those too, transformers' "We couldn't connect to ...")
+_PERSON_SAYS = LazyRe(r"(?i)(?:hi|hello|hey|dear|thanks|i|i'm|i\u2019m|im|i've|i'd|my|when i|after i|while i|so i)[ ,]")
 
 
 def not_vllm(f: dict) -> str | None:
