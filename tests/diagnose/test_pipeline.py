@@ -396,10 +396,12 @@ def test_a_container_compose_killed_after_the_user_s_ctrl_c_is_no_oom():
 
 
 def test_a_paste_cut_inside_a_traceback_says_so_and_asks_for_the_rest(book):
-    frames = ("engine = AsyncLLMEngine.from_engine_args(engine_args)\n"
-              '  File "/x/vllm/engine/llm_engine.py", line 118, in __init__\n'
-              "    self._init_workers_ray(placement_group)\n"
-              '  File "/x/vllm/worker/worker.py", line 275, in init_distributed_environment\n')
+    # vllm#3222 as pasted: frames without their "Traceback" line, the exception the title names cut off
+    frames = "".join(f"{line}\n" for line in (
+        "engine = AsyncLLMEngine.from_engine_args(engine_args)",
+        '  File "/x/vllm/engine/llm_engine.py", line 118, in __init__',
+        "    self._init_workers_ray(placement_group)",
+        '  File "/x/vllm/worker/worker.py", line 275, in init_distributed_environment'))
     r = diagnose(frames, book=book)
     assert r.verdict == "unsure" and r.root.line_no == 4 and r.root.text.startswith('File "/x/vllm/worker/worker.py"')
     assert r.next_step.startswith("Your paste ends inside a traceback")
