@@ -219,7 +219,7 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
     # not the first error)
     tiers = (lambda m: (m.exc_type or m.inner) and m.level not in ("WARNING", "DEBUG"),
              lambda m: m.native or (m.level in ("ERROR", "CRITICAL") and not tracebacks.is_input_dump(m)),
-             lambda m: m.is_error and m.level is None and not m.py_warning and not _PERSON_SAYS.match(m.text),
+             lambda m: m.is_error and m.level is None and not m.py_warning and not _person_says(m.text),
              lambda m: m.is_error and m.level is None and not m.py_warning)
     for tier in tiers:
         first = next((m for m in errors if tier(m)), None)
@@ -233,6 +233,12 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
 # its last frame), and the sentence only where nothing else is.
 # (not "We ...", "Please ...": programs print those too, transformers' "We couldn't connect to ...")
 _PERSON_SAYS = LazyRe(r"(?i)(?:hi|hello|hey|dear|thanks|i|i'm|i\u2019m|im|i've|i'd|my|when i|after i|while i|so i)[ ,]")
+# (the sentence that quotes the message after a colon, "I always get this error: Could not find ...", holds it)
+_QUOTES_ERROR = LazyRe(r"(?i)\b(?:error|exception)\s*:\s*\S")
+
+
+def _person_says(text: str) -> bool:
+    return _PERSON_SAYS.match(text) is not None and _QUOTES_ERROR.search(text) is None
 
 
 def not_vllm(f: dict) -> str | None:
