@@ -92,7 +92,10 @@ _BOTH = ("conflict is caused by", "not recognize", "undefined symbol", "no solut
          # failures that are said without an error word: the NVIDIA CUDA image's banner for a container that got no
          # driver ("WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available."),
          # and nvidia-smi's "No devices were found" (the driver loaded and sees no GPU)
-         "driver was not detected", "no devices were found")
+         "driver was not detected", "no devices were found",
+         # NCCL's InfiniBand transport reporting a work request the adapter completed with an error status ("NET/IB : Got
+         # completion from peer 10.0.0.2<44206> with status=12 opcode=0 len=0 vendor err 129 (Recv)"): it prints it only then
+         "got completion from peer")
 KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "killed", "abort",
             "segmentation fault", "timed out", "no available", "exceed", "too old", "died", "is restricted",
             "unauthorized", "permission denied", "(src/",
