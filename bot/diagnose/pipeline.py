@@ -201,8 +201,9 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
           cause: tracebacks.Message | None) -> RootError | None:
     """The first real error: the one a rule answers, or the one a wrapper points to; else in a failed build the
     compiler's own error; else an exception line (or the real message a wrapper quotes), else the first ERROR record or
-    line native code printed as it died, else a bare line that reads like an error. Warnings are never the root, nor an
-    exit (a bare SystemExit, a KeyboardInterrupt)."""
+    line native code printed as it died, else a bare line that reads like an error (the last frame of a traceback the
+    paste ends in, cut before its exception, is one; a sentence the person wrote comes last). Warnings are never the
+    root, nor an exit (a bare SystemExit, a KeyboardInterrupt)."""
     if cause is not None:
         return RootError(cause.text[:500], cause.line_no, cause.exc_type, cause.proc)
     if best is not None and best.level != "wrapper":
@@ -218,12 +219,26 @@ def _root(errors: list[tracebacks.Message], best: Diagnosis | None,
     # not the first error)
     tiers = (lambda m: (m.exc_type or m.inner) and m.level not in ("WARNING", "DEBUG"),
              lambda m: m.native or (m.level in ("ERROR", "CRITICAL") and not tracebacks.is_input_dump(m)),
+             lambda m: m.is_error and m.level is None and not m.py_warning and not _person_says(m.text),
              lambda m: m.is_error and m.level is None and not m.py_warning)
     for tier in tiers:
         first = next((m for m in errors if tier(m)), None)
         if first is not None:
             return RootError(first.text[:500], first.line_no, first.exc_type, first.proc)
     return None
+
+
+# A sentence the person wrote above what they pasted ("Hi, I'm getting the following error with vllm 0.3.2"): it reads
+# like an error, and is no line of the log; the first error is what follows it (a traceback cut before its exception:
+# its last frame), and the sentence only where nothing else is.
+# (not "We ...", "Please ...": programs print those too, transformers' "We couldn't connect to ...")
+_PERSON_SAYS = LazyRe(r"(?i)(?:hi|hello|hey|dear|thanks|i|i'm|i\u2019m|im|i've|i'd|my|when i|after i|while i|so i)[ ,]")
+# (the sentence that quotes the message after a colon, "I always get this error: Could not find ...", holds it)
+_QUOTES_ERROR = LazyRe(r"(?i)\b(?:error|exception)\s*:\s*\S")
+
+
+def _person_says(text: str) -> bool:
+    return _PERSON_SAYS.match(text) is not None and _QUOTES_ERROR.search(text) is None
 
 
 def not_vllm(f: dict) -> str | None:
@@ -348,6 +363,7 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
 
     best = diagnoses[0] if diagnoses else None
     root = _root(errors, best, found.cause)
+    cut = next((m for m in errors if m.cut), None)
     if best and best.level != "wrapper" and best.confidence >= ANSWER_THRESHOLD:
         verdict, next_step = "diagnosed", ""
     elif found.cause is not None:
@@ -359,12 +375,18 @@ def diagnose(data: str | bytes, lang: str = "en", *, book: RuleBook | None = Non
         verdict, next_step = "wrapper_only", text("wrapper_only", lang)
     elif foreign and root is not None:
         verdict, next_step = "unsure", text("not_vllm", lang, program=program_name(foreign, lang))
+    elif root is not None and cut is not None and cut.line_no == root.line_no:
+        # the paste ends inside a traceback, and nothing above it reads like an error: its exception is what is missing
+        verdict = "unsure"
+        next_step = text("cut_traceback", lang, line_no=clean.paste_line(root.line_no), root=root.text[:300])
     elif root is not None:
         verdict = "unsure"
         next_step = text("unsure", lang, line_no=clean.paste_line(root.line_no), root=root.text[:300])
         crash = crash_site(clean.text, root, lang, found_facts)
         if crash:
             next_step = f"{next_step}\n\n{crash}"
+        elif cut is not None:
+            next_step = f"{next_step}\n\n{text('cut_below', lang, line_no=clean.paste_line(cut.line_no))}"
     else:
         verdict, next_step = "no_error", text("no_error", lang)
     if verdict == "unsure" and root is not None and _within(root.line_no, ignored):

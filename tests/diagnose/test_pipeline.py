@@ -393,3 +393,25 @@ def test_a_container_compose_killed_after_the_user_s_ctrl_c_is_no_oom():
     assert report.verdict != "diagnosed"
     assert diagnose(paste.replace("Gracefully stopping... (press Ctrl+C again to force)\n", "")).diagnoses[0].rule_id \
         == "os-oom-killed"
+
+
+def test_a_paste_cut_inside_a_traceback_says_so_and_asks_for_the_rest(book):
+    # vllm#3222 as pasted: frames without their "Traceback" line, the exception the title names cut off
+    frames = "".join(f"{line}\n" for line in (
+        "engine = AsyncLLMEngine.from_engine_args(engine_args)",
+        '  File "/x/vllm/engine/llm_engine.py", line 118, in __init__',
+        "    self._init_workers_ray(placement_group)",
+        '  File "/x/vllm/worker/worker.py", line 275, in init_distributed_environment'))
+    r = diagnose(frames, book=book)
+    assert r.verdict == "unsure" and r.root.line_no == 4 and r.root.text.startswith('File "/x/vllm/worker/worker.py"')
+    assert r.next_step.startswith("Your paste ends inside a traceback")
+    # the person's sentence above it is no error of the log
+    said = diagnose("Hi Im getting the following error with vllm 0.3.2  on A100\n\n" + frames, book=book)
+    assert said.root.line_no == 6 and "Hi Im getting" not in said.next_step
+    # a message of the log above it stays the first error, and the reply adds that the traceback below is cut
+    bnb = "Failed to initialize NumPy: _ARRAY_API not found\n"
+    above = diagnose(bnb + frames, book=book)
+    assert above.root.line_no == 1 and "ends inside a traceback (its last frame is line 5)" in above.next_step
+    # a traceback with its exception is read as ever
+    done = diagnose(frames + "ValueError: No available memory for the cache blocks.\n", book=book)
+    assert "ends inside a traceback" not in done.next_step

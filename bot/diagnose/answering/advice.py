@@ -2288,6 +2288,46 @@ _NCCL_AREAS = {
 }
 
 
+# libibverbs' enum ibv_wc_status (rdma-core libibverbs/verbs.h), the status of a work request the adapter completed: the
+# name of each, and what it means for one of NCCL's transfers where the name alone does not say it
+_IB_WC_STATUS = ("IBV_WC_SUCCESS", "IBV_WC_LOC_LEN_ERR", "IBV_WC_LOC_QP_OP_ERR", "IBV_WC_LOC_EEC_OP_ERR",
+                 "IBV_WC_LOC_PROT_ERR", "IBV_WC_WR_FLUSH_ERR", "IBV_WC_MW_BIND_ERR", "IBV_WC_BAD_RESP_ERR",
+                 "IBV_WC_LOC_ACCESS_ERR", "IBV_WC_REM_INV_REQ_ERR", "IBV_WC_REM_ACCESS_ERR", "IBV_WC_REM_OP_ERR",
+                 "IBV_WC_RETRY_EXC_ERR", "IBV_WC_RNR_RETRY_EXC_ERR", "IBV_WC_LOC_RDD_VIOL_ERR", "IBV_WC_REM_INV_RD_REQ_ERR",
+                 "IBV_WC_REM_ABORT_ERR", "IBV_WC_INV_EECN_ERR", "IBV_WC_INV_EEC_STATE_ERR", "IBV_WC_FATAL_ERR",
+                 "IBV_WC_RESP_TIMEOUT_ERR", "IBV_WC_GENERAL_ERR")
+_IB_WC_MEANING = {
+    4: ("the local adapter refused the memory of the transfer (a registration that does not cover it)",
+        "本端网卡拒绝了这次传输的内存（注册范围不覆盖它）"),
+    5: ("the connection (queue pair) had already failed, and the transfers still pending on it were flushed: this follows an "
+        "earlier error on the same connection, so the first such line of the log, with another status, is the one that tells",
+        "该连接（队列对）此前已出错，其上尚未完成的传输被冲刷：这是同一连接上更早错误的后果，日志中第一条这样的行（另一种状态）才说明原因"),
+    10: ("the peer's adapter refused access to the memory NCCL wrote to or read from (its registration or key did not match)",
+         "对端网卡拒绝访问 NCCL 读写的那块内存（注册或 key 不匹配）"),
+    12: ("the adapter sent and got no acknowledgement from the peer's adapter within its retries: the path between the two "
+         "nodes dropped the packets (a link or switch port down; on RoCE a network without lossless flow control, or the "
+         "wrong GID index; an MTU that does not match along the path), or the peer's process or node went away mid-transfer",
+         "本端网卡重传到上限仍未收到对端网卡的确认：两个节点之间的通路丢了包（链路或交换机端口 down；RoCE 网络没有无损流控，或 GID 索引选错；"
+         "路径上 MTU 不一致），或者对端进程/节点在传输中途退出"),
+    13: ("the peer's adapter kept answering that nothing was posted to receive the data (receiver not ready) until the "
+         "retries ran out: the peer's process stalled or went away",
+         "对端网卡一直回复没有可用的接收请求（receiver not ready），直到重试用尽：对端进程卡住或已经退出"),
+}
+
+
+def _ib_wc(values: dict) -> dict:
+    """The status of the work request NCCL's IB transport reported (its "Got completion from peer ... with status=N")."""
+    try:
+        status = int(values.get("ib_wc_status") or 0)
+    except ValueError:
+        return {}
+    if not 0 < status < len(_IB_WC_STATUS):
+        return {}
+    meaning = _IB_WC_MEANING.get(status)
+    return {"ib_wc_name": _IB_WC_STATUS[status],
+            **({"ib_wc_meaning": meaning[0], "ib_wc_meaning_zh": meaning[1]} if meaning else {})}
+
+
 def _nccl_cuda(failure: str) -> dict:
     """The CUDA failure NCCL quoted, with its number and name from the stack's table where its text is known."""
     from bot.diagnose.knowledge.stack import stack_index
@@ -2412,6 +2452,9 @@ def _nccl_area(values: dict, facts: dict) -> dict:
     # a WARN line quoted without its file: only the graph-capture refusal names its part in words
     if area is None and not src and "cannot be captured in a graph" in str(values.get("nccl_warn") or ""):
         area = "graph"
+    # the IB transport's report of a failed work request, quoted without its file or from an IB plugin's ("ib_plugin.c")
+    if area is None and not src and values.get("ib_wc_status"):
+        area = "ib"
     # the CUDA failure NCCL quoted is P2P's own refusal (cudaErrorPeerAccessUnsupported, which p2p.cc's
     # cudaDeviceEnablePeerAccess and CUDA IPC return): that part's fixes lead; "invalid argument" names no part
     if area is None and _NCCL_PEER_ACCESS.search(str(cuda.get("nccl_cuda") or "")):
@@ -2424,7 +2467,7 @@ def _nccl_area(values: dict, facts: dict) -> dict:
         str(values.get("nccl_warn") or facts.get("nccl_last_error") or "")))
     if no_interface:
         area = "socket"
-    remote = {**remote, **cuda, **_nccl_setting(values, facts, area),
+    remote = {**remote, **cuda, **_ib_wc(values), **_nccl_setting(values, facts, area),
               **{k: v for k, v in last.items() if k != "nccl_last_area"}, **_nccl_specifics(facts, area)}
     if no_interface:
         remote.pop("nccl_invalid_usage", None)

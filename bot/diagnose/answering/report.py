@@ -170,6 +170,23 @@ TEXTS = {
                "（`/vllm repro` 会替你做）。③ 先查三个高频元凶：显存（`gpu_memory_utilization` 与 "
                "`max_model_len`）、版本（vLLM / torch / CUDA）、路径（模型目录、tokenizer 文件）。"),
     },
+    "cut_traceback": {
+        "en": ("Your paste ends inside a traceback, before its last line: the exception that names the error (a line "
+               "such as `RuntimeError: ...` under the last `File ...` frame) is cut off, so there is no error here to "
+               "match. The last frame shown (line {line_no}):\n```\n{root}\n```\n\n"
+               "Paste the traceback to its end, down to the exception line and the lines after it; long logs can be "
+               "attached as a file (`grep -n -A40 'Traceback' vllm.log` shows where each one ends)."),
+        "zh": ("你贴的内容停在一条 traceback 中间，缺了它的最后一行：说明错误的那一行异常（最后一个 `File ...` 帧下面"
+               "类似 `RuntimeError: ...` 的一行）被截掉了，所以这里没有可以对应的错误。贴出的最后一帧（第 {line_no} 行）："
+               "\n```\n{root}\n```\n\n"
+               "请把这条 traceback 贴完整，一直到异常那一行及其后的几行；长日志可以作为文件上传"
+               "（`grep -n -A40 'Traceback' vllm.log` 能看到每条 traceback 在哪里结束）。"),
+    },
+    "cut_below": {
+        "en": ("The paste ends inside a traceback (its last frame is line {line_no}), before the exception that "
+               "names its error: paste that traceback to its end, down to the exception line and the lines after it."),
+        "zh": "这段粘贴停在一条 traceback 中间（最后一帧在第 {line_no} 行），缺了说明错误的那一行异常：请把这条 traceback 贴完整，一直到异常那一行及其后的几行。",
+    },
     "native_crash": {
         "en": ("The process died of a signal ({signal}) in compiled code called from `{func}` (`{path}`, line {line}). "
                "No Python error explains it: the crash is in that code or a library it calls. Try the run without the "

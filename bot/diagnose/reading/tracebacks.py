@@ -94,7 +94,10 @@ _BOTH = ("conflict is caused by", "not recognize", "undefined symbol", "no solut
          # failures that are said without an error word: the NVIDIA CUDA image's banner for a container that got no
          # driver ("WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available."),
          # and nvidia-smi's "No devices were found" (the driver loaded and sees no GPU)
-         "driver was not detected", "no devices were found")
+         "driver was not detected", "no devices were found",
+         # NCCL's InfiniBand transport reporting a work request the adapter completed with an error status ("NET/IB : Got
+         # completion from peer 10.0.0.2<44206> with status=12 opcode=0 len=0 vendor err 129 (Recv)"): it prints it only then
+         "got completion from peer")
 KEYWORDS = ("error", "exception", "traceback", "fail", "critical", "fatal", "killed", "abort",
             "segmentation fault", "timed out", "no available", "exceed", "too old", "died", "is restricted",
             "unauthorized", "permission denied", "(src/",
@@ -604,8 +607,25 @@ def _source_line(lines: list[str], i: int, rest: str, body: str) -> bool:
     if deep and not after_frame and _ERROR_SENTENCE.match(body) and not _CALL.search(body):
         deep = False            # a native library's message a log record indents under its exception (CANN's
                                 # "        Transport init error. Reason: ..." under torch_npu's RuntimeError), pasted without it
-    return (after_frame and (indented or not rest.strip())) or (body.startswith("raise ") and indented) or deep \
-        or _RAISE_STATEMENT.match(body) is not None
+    return (after_frame and (indented or not rest.strip() or _flush_code(lines, i, body))) \
+        or (body.startswith("raise ") and indented) or deep or _RAISE_STATEMENT.match(body) is not None
+
+
+def _flush_code(lines: list[str], i: int, body: str) -> bool:
+    """A frame's code that lost its indentation: a viewer that collapses spaces (a web console, kubectl in
+    some terminals) prints "ERROR ... [core.py:936] File "x.py", line 9, in f" and then
+    "ERROR ... [core.py:936] f(y)" in the same record. Python prints a frame's code on the very next
+    line, so the line after a frame, under the same headers, that reads as code (a call, an assignment, a
+    statement) is its code. An exception whose name EXCEPTION_LINE does not know ("triton.runtime.errors.
+    OutOfResources: out of resource: ...") and native code's dying words are not."""
+    return _header(lines[i]).rstrip() == _header(lines[i - 1]).rstrip() and _CODE_LIKE.search(body) is not None \
+        and _NAMED_LINE.match(body) is None and not is_native(body)
+
+
+# what a frame's code reads like, flush or not: a call or an assignment, or a statement's keyword
+_CODE_LIKE = LazyRe(r"[(=]|^(?:return|raise|await|yield|assert|del|import|from|with|for|if|elif|async|self\.)\b")
+# "Name: message" or a bare name: an exception's line, whatever the name ends with
+_NAMED_LINE = LazyRe(r"^(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?::\s|\s*$)")
 
 
 # a sentence that names a failure ("Transport init error. Reason: ...", "Connect failed: ..."): prose, never Python code
@@ -1129,24 +1149,30 @@ _ELIDED = LazyRe(r"^(?:\.\.\.<\d+ lines?>\.\.\.|\.\.\.|[)\]}],?|\^+|~+\^*~*)$")
 def _cut_traceback(text: str, most: int = 40) -> Message | None:
     """The last frame of a traceback the paste ends in without its exception line (pastes are often
     cut there): which files were running says something (a vLLM under a Windows drive) where no
-    message does."""
+    message does. A traceback whose "Traceback (most recent call last):" is cut off too (the paste
+    starts and ends inside it: frames in vLLM's ERROR records) counts with two frames or more."""
     tail_text = text[-16384:]
     lines = tail_text.split("\n")
     offset = text.count("\n", 0, len(text) - len(tail_text))
     seen = 0
     for i in range(len(lines) - 1, -1, -1):
-        body = strip_prefixes(lines[i])[2]
+        rest = _peel(lines[i])[2]
+        body = rest.strip()
         if not body:
             continue
         seen += 1
         if seen > most or EXCEPTION_LINE.match(body):
             return None
         if body.startswith('File "'):
-            if "Traceback (most recent call last)" not in tail_text[:sum(len(x) + 1 for x in lines[:i])]:
+            above = lines[:i]
+            headed = "Traceback (most recent call last)" in "\n".join(above)
+            if not headed and sum(strip_prefixes(x)[2].startswith('File "') for x in above[-most:]) < 1:
                 return None
             return Message(offset + i + 1, body[:MAX_MESSAGE_CHARS], None, None, None, True, cut=True)
-        indented = lines[i][:1] in (" ", "\t")
-        if not (indented or _ELIDED.match(body)):
+        # a frame's code (indented, or flush under the frame's own headers), a caret line, an elision
+        code = rest[:1] in (" ", "\t") or (i > 0 and strip_prefixes(lines[i - 1])[2].startswith('File "')
+                                            and _flush_code(lines, i, body))
+        if not (code or _ELIDED.match(body)):
             return None             # prose or a prompt after the frames: not a cut traceback
     return None
 

@@ -1101,3 +1101,32 @@ def test_a_long_paste_reads_the_ways_out_of_a_program_as_a_short_one_does(last):
     assert len(filler) > tracebacks.SHORT_PASTE_CHARS
     short = [m.text for m in messages(tb)]
     assert short == [last] and [m.text for m in messages(filler + tb)] == short
+
+
+# llm-d/llm-d#706 as pasted: a console that collapses spaces leaves each frame's code flush with the record's headers
+_FLUSH = ('(EngineCore_DP0 pid=68) ERROR 02-06 16:34:06 [core.py:936] File "/opt/vllm-source/vllm/platforms/cuda.py", '
+          'line 123, in set_device\n'
+          "(EngineCore_DP0 pid=68) ERROR 02-06 16:34:06 [core.py:936] torch.cuda.set_device(device)\n")
+
+
+def test_a_frames_code_flush_with_the_frames_own_headers_is_code():
+    msgs = tracebacks.messages(_FLUSH)
+    assert [m.text for m in msgs if not m.cut] == []
+    # the exception line after it is still the error, and a line under other headers is no frame's code
+    exc = "(EngineCore_DP0 pid=68) ERROR 02-06 16:34:06 [core.py:936] RuntimeError: CUDA error: no CUDA GPUs\n"
+    assert texts(_FLUSH + exc) == ["RuntimeError: CUDA error: no CUDA GPUs"]
+    other = _FLUSH.split("\n")[0] + "\n(APIServer pid=1) ERROR 02-06 16:34:07 [api_server.py:9] Engine died.\n"
+    assert "Engine died." in texts(other)
+
+
+def test_a_traceback_cut_before_its_exception_yields_its_last_frame_with_or_without_its_first_line():
+    frames = ('ERROR 09-10 23:09:10 [core.py:700]   File "/x/vllm/v1/worker/gpu_worker.py", line 192, in init_device\n'
+              "ERROR 09-10 23:09:10 [core.py:700]     init_worker_distributed_environment(self.vllm_config)\n"
+              'ERROR 09-10 23:09:10 [core.py:700]   File "/x/vllm/distributed/parallel_state.py", line 1007, in init\n')
+    flush = "(EngineCore_DP0 pid=68) ERROR 02-06 16:34:06 [core.py:936] Traceback (most recent call last):\n" + _FLUSH
+    for log, line_no in ((frames, 3), ("Traceback (most recent call last):\n" + frames, 4), (flush, 2)):
+        last = tracebacks.messages(log)[-1]
+        assert last.cut and last.text.startswith('File "') and last.line_no == line_no
+    # one frame without its first line is no traceback the paste shows; nor frames the person wrote on after
+    assert not any(m.cut for m in tracebacks.messages(frames.split("\n", 2)[2]))
+    assert not any(m.cut for m in tracebacks.messages(frames + "and then it hangs here forever\n"))
