@@ -21,7 +21,7 @@ from bot.base.nearest import nearest
 from bot.base.versions import in_range
 from bot.diagnose.knowledge.stack import INDUCTOR_HEADERS
 from bot.diagnose.knowledge.vllm.releases import version_key
-from bot.diagnose.reading.facts import set_limit
+from bot.diagnose.reading.facts.machine import set_limit
 from bot.diagnose.reading.gpus import cc_label, named as named_gpus
 
 _DERIVERS: dict = {}        # rule id -> fn(values, facts) -> dict

@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.base.lazyre import LazyRe
 from bot.diagnose.answering.report import RootError, text
 from bot.diagnose.reading import tracebacks
-from bot.diagnose.reading.facts import site_package
+from bot.diagnose.reading.facts.traceback_frames import site_package
 
 # torch's own Python layers that call into compiled code on another package's behalf (an op's dispatch, a module's
 # call): the package whose code called them is the one that crashed

@@ -12,7 +12,7 @@ import bisect
 
 from bot.base.record import Record
 from bot.diagnose.knowledge import Candidate
-from bot.diagnose.reading.facts import NATIVE_CRASH_REPORT as NATIVE_CRASH, run_starts
+from bot.diagnose.reading.facts.vllm_run import NATIVE_CRASH_REPORT as NATIVE_CRASH, run_starts
 from bot.diagnose.reading.tracebacks import RELAY, Message, an_exit
 
 LEVEL_RANK = {"root": 0, "hint": 1, "wrapper": 2}

@@ -369,7 +369,7 @@ def _space_latin(text: str) -> str:
     return _CJK_LATIN.sub(" ", text)
 
 
-# The other programs of a not_vllm verdict, in Chinese: the reading layer describes them in English (facts.py's
+# The other programs of a not_vllm verdict, in Chinese: the reading layer describes them in English (facts'
 # _FOREIGN, _OTHER_MODES, _FOREIGN_RUNNERS, _FOREIGN_SHAPES, _PROGRAM_SIGNS and foreign_context's own phrases),
 # keyed here by that English. A bare name (SGLang, ComfyUI, pip) is the same in both languages and is not listed.
 _PROGRAMS_ZH = {

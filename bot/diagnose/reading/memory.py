@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from bot.diagnose.reading.facts import run_starts
+from bot.diagnose.reading.facts.vllm_run import run_starts
 
 _NUM = r"(-?\d+(?:\.\d+)?) ?Gi?B"
 # key -> patterns; a line may give several keys (the 0.6.4 line gives five)

@@ -1,6 +1,6 @@
 """thread-limit-reached: where the paste shows a container or a pids cgroup (a Docker, Podman or Kubernetes hint, systemctl
 status's "Tasks: N (limit: M)", a pids.max read), the answer says that cgroup's pids.max counts threads too, beside
-ulimit -u (answering/advice.py _pids_cgroup; reading/facts.py pids_limit)."""
+ulimit -u (answering/advice.py _pids_cgroup; reading/facts/machine.py pids_limit)."""
 
 import pytest
 

@@ -25,11 +25,10 @@ def _prose(text: str) -> set[str]:
 
 def test_every_other_program_reads_in_chinese_or_is_a_plain_name():
     from bot.diagnose.answering.report import program_name
-    from bot.diagnose.reading import facts
-    from bot.diagnose.reading.facts import foreign_context
+    from bot.diagnose.reading.facts import foreign_context, markers, other_programs
     from bot.learn import fixtures
-    described = {name for name, *_ in (*facts._FOREIGN, *facts._OTHER_MODES, *facts._FOREIGN_RUNNERS,
-                                       *facts._FOREIGN_SHAPES, *facts._PROGRAM_SIGNS)}
+    described = {name for name, *_ in (*markers._FOREIGN, *markers._OTHER_MODES, *markers._FOREIGN_RUNNERS,
+                                       *other_programs._FOREIGN_SHAPES, *other_programs._PROGRAM_SIGNS)}
     for path in sorted(Path("tests/fixtures/logs").rglob("*.log")):
         data = fixtures.read(path).data
         described.add(foreign_context(data.decode("utf-8", "replace") if isinstance(data, bytes) else data)[0])

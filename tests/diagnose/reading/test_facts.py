@@ -3,6 +3,7 @@ from pathlib import Path
 import pytest
 
 from bot.diagnose.reading import facts
+from bot.diagnose.reading.facts import hardware, markers, other_programs, vllm_signs
 
 V1_START = """\
 INFO 10-25 13:08:40 [utils.py:253] non-default args: {'model': '/models/Qwen2.5-7B', 'max_model_len': 32768, 'gpu_memory_utilization': 0.35, 'enforce_eager': True}
@@ -651,8 +652,8 @@ def test_a_vllm_traceback_beside_sglang_records_stays_vllms():
 
 def test_the_library_engines_record_shapes_are_searched_once(monkeypatch):
     # vllm_as_library takes foreign_shape's answer: SGLang's record patterns are not searched again for it
-    names = {n for _, _, own in facts._VLLM_AS_LIBRARY for n in own}
-    assert names <= {n for n, _ in facts._FOREIGN_SHAPES}
+    names = {n for _, _, own in vllm_signs._VLLM_AS_LIBRARY for n in own}
+    assert names <= {n for n, _ in other_programs._FOREIGN_SHAPES}
     searched = []
 
     class Counted:
@@ -663,7 +664,7 @@ def test_the_library_engines_record_shapes_are_searched_once(monkeypatch):
             searched.append(self.name)
             return self.pattern.search(text)
 
-    monkeypatch.setattr(facts, "_FOREIGN_SHAPES", [(n, Counted(n, p)) for n, p in facts._FOREIGN_SHAPES])
+    monkeypatch.setattr(other_programs, "_FOREIGN_SHAPES", [(n, Counted(n, p)) for n, p in other_programs._FOREIGN_SHAPES])
     paste = "INFO 03-11 15:02:39 __init__.py:190] Automatically detected platform cuda.\n" + _VLLM_TRACEBACK
     facts.extract(paste)
     assert searched and len(searched) == len(set(searched))
@@ -1041,13 +1042,13 @@ def test_the_rl_framework_a_fix_names_its_settings_for():
     assert facts.rl_trainer("ray.exceptions.actordiederror: the actor died") is None
 
 
-@pytest.mark.parametrize("name,role,marker", [(n, r, m) for n, r, markers in facts._RL_FRAMEWORKS for m in markers])
+@pytest.mark.parametrize("name,role,marker", [(n, r, m) for n, r, markers in markers._RL_FRAMEWORKS for m in markers])
 def test_each_rl_frameworks_marker_plays_its_role(name, role, marker):
     # one table gives the framework a fix names, the actors that host vLLM and the trainers that share vLLM's log
     low = f"  file \"/x/{marker}/y.py\", line 1, in <module>"
     assert facts.rl_trainer(low) == name
-    assert facts._hosts_vllm(low) is (role != "names")
-    assert (marker in facts._ROLLOUT_TRAINERS) is (role == "trains")
+    assert vllm_signs._hosts_vllm(low) is (role != "names")
+    assert (marker in markers._ROLLOUT_TRAINERS) is (role == "trains")
 
 
 def test_a_job_of_rays_own_libraries_is_another_program():
@@ -1355,10 +1356,10 @@ def test_a_long_paste_holds_the_same_markers_as_a_short_one():
                   "a Rust program panicked at src/main.rs:1:1\n"):
         low = (filler + extra).lower()
         assert len(low) > 65536
-        present = facts._markers_present(low)
-        for markers in (*facts._LOW_MARKER_SETS(), facts._ROLLOUT_TRAINERS, facts._VLLM_MODES,
-                        *(ms for _, _, ms in facts._FOREIGN), ("no marker of any set here",), (" pid=",)):
-            assert present(markers) == any(m in low for m in markers), markers
+        present = markers._markers_present(low)
+        for marker_set in (*markers._LOW_MARKER_SETS(), markers._ROLLOUT_TRAINERS, markers._VLLM_MODES,
+                           *(ms for _, _, ms in markers._FOREIGN), ("no marker of any set here",), (" pid=",)):
+            assert present(marker_set) == any(m in low for m in marker_set), marker_set
 
 
 def test_the_starts_of_runs_are_the_same_asked_again_or_of_another_paste():
@@ -1374,18 +1375,19 @@ def test_the_starts_of_runs_are_the_same_asked_again_or_of_another_paste():
 def test_a_pattern_read_near_its_literals_finds_what_the_whole_line_shows():
     pad = ", ".join(f"option_{i}=False" for i in range(300))           # a long config line
     line = f"with config: model='m', {pad}, enable_rocm_segmented_attn_autotune=False, {pad}"
-    assert facts._ROCM_SHOWN.search(line) is None
+    assert hardware._ROCM_SHOWN.search(line) is None
     for shown in ("Automatically detected platform rocm.", "torch 2.5.1+rocm6.2", "gfx942", "HSA_OVERRIDE_GFX_VERSION=11.0.0"):
-        assert facts._ROCM_SHOWN.search(f"{pad} {shown} {pad}") is not None, shown
-        assert facts._ROCM_SHOWN.search(f"{line}\n{pad} {shown} {pad}") is not None, shown
+        assert hardware._ROCM_SHOWN.search(f"{pad} {shown} {pad}") is not None, shown
+        assert hardware._ROCM_SHOWN.search(f"{line}\n{pad} {shown} {pad}") is not None, shown
 
 
 def test_a_checkout_of_the_stack_is_no_apps_module_folder():
-    assert facts._APP_FRAME.search("/home/u/stable-diffusion-webui/modules/processing.py")
-    assert facts._APP_FRAME.search("/home/u/proj/src/myapp/main.py")
+    from bot.diagnose.reading.facts.program import _APP_FRAME
+    assert _APP_FRAME.search("/home/u/stable-diffusion-webui/modules/processing.py")
+    assert _APP_FRAME.search("/home/u/proj/src/myapp/main.py")
     for path in ("/workspace/transformers/src/transformers/models/llama/modeling_llama.py",
                  "/pytorch/torch/nn/modules/module.py", "/home/u/vllm/vllm/model_executor/models/llama.py"):
-        assert not facts._APP_FRAME.search(path), path
+        assert not _APP_FRAME.search(path), path
 
 
 def test_pips_retry_warning_alone_makes_no_install_of_a_running_vllm():

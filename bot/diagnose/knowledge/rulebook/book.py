@@ -29,7 +29,7 @@ WHEN_KEYS = ("engine_starts", "vllm_version", "torch_version", "cuda_version", "
              "vllm_ext_import",
              "assert_sites",
              "ray_vllm_context", "ray_pg_pending", "vllm_checkout",
-             # the stack beneath vLLM (reading/facts.py environment())
+             # the stack beneath vLLM (reading/facts/stack_beneath.py environment())
              "torch_cuda", "cuda_runtime", "driver_cuda", "driver_version", "python_version", "glibc_version",
              "os_hint", "container", "container_gpu_request", "vllm_install", "cuda_build", "torch_build", "hub_offline", "hub_http_error", "hub_client_error", "modelscope_on", "modelscope_ignored",
              "transformers_version",

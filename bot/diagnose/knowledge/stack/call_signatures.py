@@ -28,7 +28,7 @@ import re
 from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
 from bot.base.versions import in_range
-from bot.diagnose.reading.facts import site_package
+from bot.diagnose.reading.facts.traceback_frames import site_package
 
 from .stack_index import vkey
 

@@ -13,7 +13,8 @@ import re
 
 from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
-from bot.diagnose.reading.facts import set_limit, site_package
+from bot.diagnose.reading.facts.machine import set_limit
+from bot.diagnose.reading.facts.traceback_frames import site_package
 from bot.diagnose.reading.gpus import cc_label
 
 from . import INDUCTOR_HEADERS

@@ -38,7 +38,8 @@ import re
 from bot.base.lazyre import LazyRe
 from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
-from bot.diagnose.reading.facts import NATIVE_CRASH_REPORT, batch_done_before, vllm_ext_import
+from bot.diagnose.reading.facts.traceback_frames import vllm_ext_import
+from bot.diagnose.reading.facts.vllm_run import NATIVE_CRASH_REPORT, batch_done_before
 from bot.diagnose.reading import process_end
 from bot.diagnose.reading.tracebacks import (KILLED_IN_LOCALES, TVM_CRASH_BANNER, Message, an_exit, line_starts,
                                              raising_call, raising_frame, strip_prefixes)

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from bot.base.versions import in_range
-from bot.diagnose.reading.facts import platform_arch, platform_os  # noqa: F401 (the tag's words, read with the paste's)
+from bot.diagnose.reading.facts.pip_uv import platform_arch, platform_os  # noqa: F401 (the tag's words, read with the paste's)
 
 # manylinux1 and manylinux2010/2014 are the PEP 600 names of glibc 2.5, 2.12 and 2.17
 _LEGACY_GLIBC = {"manylinux1": "2.5", "manylinux2010": "2.12", "manylinux2014": "2.17"}

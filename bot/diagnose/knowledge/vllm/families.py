@@ -24,7 +24,7 @@ import re
 from bot.base.lazyre import LazyRe
 from bot.base.record import Factory, Record
 from bot.diagnose.knowledge import Candidate
-from bot.diagnose.reading.facts import site_package
+from bot.diagnose.reading.facts.traceback_frames import site_package
 from bot.diagnose.reading.tracebacks import EXCEPTION_LINE, RELAY, Message, strip_prefixes
 
 from . import load_index, modules
