@@ -37,7 +37,8 @@ from bot.base.lazyre import LazyRe
 # the IDE's words after its sentence ("Process finished with exit code 139" in the locale's words)
 IDE_SIGNAL = r"\b\d{1,3} \(interrupted by signal \d{1,2}: ?(?P<ide_signal>SIG[A-Z0-9]{2,8})\)"
 # a systemd unit's name, as the journal's message begins ("vllm.service: ")
-_UNIT = r"\.(?:service|scope): "
+_UNIT_SUFFIX = r"\.(?:service|scope)"
+_UNIT = _UNIT_SUFFIX + r": "
 SYSTEMD_SIGNAL = (_UNIT + r"(?:Main|Control) process exited, code=(?:killed|dumped), "
                   r"status=\d{1,2}/(?P<unit_signal>[A-Z0-9]{2,8})")
 SYSTEMD_SIGNAL_RESULT = _UNIT + r"Failed with result '(?:signal|core-dump)'\.?"
@@ -57,9 +58,12 @@ DOCKER_EXIT_CODE = r'"ExitCode": (?P<docker_exit_code>1(?:3[2-9]|4[0-3])),?'
 # command is not found, before it exits with EXEC): messages of systemd's own, the unit's name first
 UNIT_STATUS = r"code=exited, status=(?P<unit_status>\d{1,3})/(?P<unit_status_name>[A-Z][A-Z_]{1,30}|n/a)"
 _SYSTEMD_EXITED = _UNIT + r"(?:[Mm]ain|Control) process exited, "
-_SYSTEMCTL_PROCESS = r"(?:Main PID: \d+|Process: \d+ Exec\w{2,20}=[^\n]{0,400}?) \("
+_EXEC_LINE = r"Process: \d+ Exec\w{2,20}="
+_SYSTEMCTL_PROCESS = r"(?:Main PID: \d+|" + _EXEC_LINE + r"[^\n]{0,400}?) \("
 SYSTEMD_EXIT_RESULT = _UNIT + r"(?:Failed with result 'exit-code'|Unit entered failed state)\.?"
-SYSTEMD_STEP = _UNIT + r"(?:Failed at step (?P<unit_step>[A-Z][A-Z_]{1,30}) spawning |(?P<unit_locate>Failed to locate executable) )"
+_STEP = r"Failed at step (?P<unit_step>[A-Z][A-Z_]{1,30}) spawning "
+_LOCATE = r"(?P<unit_locate>Failed to locate executable) "
+SYSTEMD_STEP = _UNIT + r"(?:" + _STEP + r"|" + _LOCATE + r")"
 OOM_UNIT_WORDS = (r"A process of this unit has been killed by the OOM killer|The kernel OOM killer killed some processes "
                   r"in this unit|systemd-oomd killed (?:\d+|some) process\(es\) in this unit|Failed with result 'oom-kill'")
 
@@ -84,8 +88,11 @@ def unit_exit(body: str):
     return UNIT_EXIT.match(body) if any(w in body for w in _UNIT_WORDS) else None
 
 
-# systemd's status (or the step its child failed at) anywhere in a message, for the stack's unit-exit family
+# systemd's status (or the step its child failed at) anywhere in a message, for the stack's unit-exit family; the unit
+# the message names, and the command the child could not run (the step's, or systemctl status's "Process:" line's)
 UNIT_STATUS_IN = LazyRe(r"(?:" + _SYSTEMD_EXITED + r"|" + _SYSTEMCTL_PROCESS + r")" + UNIT_STATUS + r"|" + SYSTEMD_STEP)
+UNIT_NAME = LazyRe(r"(?:^|\s)(?P<unit>[\w@.:-]{1,200}" + _UNIT_SUFFIX + r"): ")
+UNIT_COMMAND = LazyRe(r"(?:" + _STEP + r"|" + _LOCATE + r"|" + _EXEC_LINE + r")(?P<command>[^\s:]{1,400})")
 
 # Lower-cased words every such line has, for the reader's keyword scan of a long paste (its first pass)
 KEYWORDS = ("interrupted by signal", "code=dumped", "exited (", "\"exitcode\": 1",

@@ -15,6 +15,7 @@ from bot.base import regex_cache
 from bot.base.lazyre import LazyRe
 from bot.diagnose.reading.facts.machine import set_limit
 from bot.diagnose.reading.facts.traceback_frames import site_package
+from bot.diagnose.reading import process_end
 from bot.diagnose.reading.gpus import cc_label
 
 from . import INDUCTOR_HEADERS
@@ -929,23 +930,18 @@ def _signal(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
 
 # --- unit-exit -------------------------------------------------------------------------------------------------------
 
-# the unit a systemd line names ("vllm.service: ..."), and the command its child could not run ("Failed at step EXEC
-# spawning /opt/venv/bin/vllm: ...", "Failed to locate executable /opt/venv/bin/vllm: ...", systemctl status's
-# "Process: 2176 ExecStart=/opt/venv/bin/vllm serve ... (code=exited, ...)")
-_UNIT_NAME = LazyRe(r"(?:^|\s)([\w@.:-]{1,200}\.(?:service|scope)): ")
-_UNIT_COMMAND = LazyRe(r"(?:Failed at step \w+ spawning |Failed to locate executable |Process: \d+ Exec\w+=)([^\s:]{1,400})")
 # the man page's pointer to the setting it describes higher up the page ("See WorkingDirectory= above.")
 _SEE_ABOVE = LazyRe(r" above\.$")
 
 
 def _unit_exit(ix, hit: Hit, c, facts: dict, lang: str) -> dict:
     rec = hit.info["record"]
-    unit = _UNIT_NAME.search(c.message.text)
-    command = _UNIT_COMMAND.search(c.message.text)
+    unit = process_end.UNIT_NAME.search(c.message.text)
+    command = process_end.UNIT_COMMAND.search(c.message.text)
     return {"unit_status": rec.number, "unit_status_name": rec.name, "unit_status_symbol": rec.symbol,
             "unit_status_text": _SEE_ABOVE.sub(" (`man systemd.exec`).", rec.text),
-            "unit_exit_" + rec.name.lower(): True, "unit_name": unit.group(1) if unit else None,
-            "unit_command": command.group(1) if command else None}
+            "unit_exit_" + rec.name.lower(): True, "unit_name": unit.group("unit") if unit else None,
+            "unit_command": command.group("command") if command else None}
 
 
 # --- import-name, attribute-name -----------------------------------------------------------------------------------
